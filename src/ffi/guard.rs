@@ -1,0 +1,367 @@
+//! The boundary: the panic-catching macro, the thread-local last-error message, and the shared
+//! pointer/length/alias validation every exported function uses. Nothing here writes to a
+//! caller's buffer; outputs are only touched by the core after every check has passed.
+
+use crate::error::{SkError, SkResult, SK_ERR_INTERNAL, SK_OK};
+use std::any::Any;
+use std::cell::RefCell;
+use std::mem::{align_of, size_of};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    /// The calling thread's message for its last failure (no NUL; added when copied out).
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Records `func: detail` as the calling thread's last error.
+pub(crate) fn set_last_error(func: &str, detail: &str) {
+    LAST_ERROR.with(|m| {
+        let mut m = m.borrow_mut();
+        m.clear();
+        m.push_str(func);
+        m.push_str(": ");
+        m.push_str(detail);
+    });
+}
+
+/// Runs `f` with the calling thread's last error message.
+pub(crate) fn with_last_error<R>(f: impl FnOnce(&str) -> R) -> R {
+    LAST_ERROR.with(|m| f(&m.borrow()))
+}
+
+fn panic_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    }
+}
+
+/// Runs a status-returning body: `Ok` → `SK_OK`; `Err(e)` → records the message, returns
+/// `e.code()`; a panic → records it, returns `SK_ERR_INTERNAL`. Used only via [`ffi_boundary!`].
+pub(crate) fn run_status(func: &'static str, body: impl FnOnce() -> SkResult<()>) -> i32 {
+    run_value(func, |code| code, || body().map(|()| SK_OK))
+}
+
+/// Runs a value-returning body; on error or panic returns `on_error(code)` after recording the
+/// message. Used only via [`ffi_boundary!`].
+pub(crate) fn run_value<R>(
+    func: &'static str,
+    on_error: impl FnOnce(i32) -> R,
+    body: impl FnOnce() -> SkResult<R>,
+) -> R {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            set_last_error(func, &e.to_string());
+            on_error(e.code())
+        }
+        Err(payload) => {
+            let text = panic_text(payload.as_ref());
+            set_last_error(func, &format!("internal error (panic): {text}"));
+            on_error(SK_ERR_INTERNAL)
+        }
+    }
+}
+
+/// The one boundary every exported function body runs inside.
+///
+/// `ffi_boundary!("sk_name", { ...; Ok(()) })` returns an `int32_t` status;
+/// `ffi_boundary!("sk_name", on_error = |code| value, { ...; Ok(value) })` returns a value.
+/// Errors become status codes with a thread-local message prefixed by the function's name;
+/// panics become `SK_ERR_INTERNAL` and never unwind into C.
+macro_rules! ffi_boundary {
+    ($func:literal, $body:block) => {
+        $crate::ffi::guard::run_status($func, || -> $crate::error::SkResult<()> { $body })
+    };
+    ($func:literal, on_error = $on_error:expr, $body:block) => {
+        $crate::ffi::guard::run_value($func, $on_error, || $body)
+    };
+}
+pub(crate) use ffi_boundary;
+
+fn type_label<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    match full {
+        "f32" => "float",
+        "f64" => "double",
+        "i16" => "int16_t",
+        "i32" => "int32_t",
+        "u8" => "uint8_t",
+        _ => full.rsplit("::").next().unwrap_or(full),
+    }
+}
+
+/// A caller's buffer description: name (for messages), pointer, element count.
+#[derive(Clone, Copy)]
+pub(crate) struct Buf<T> {
+    pub name: &'static str,
+    pub ptr: *const T,
+    pub len: usize,
+}
+
+impl<T> Buf<T> {
+    pub fn new(name: &'static str, ptr: *const T, len: usize) -> Self {
+        Buf { name, ptr, len }
+    }
+    pub fn out(name: &'static str, ptr: *mut T, len: usize) -> Self {
+        Buf {
+            name,
+            ptr: ptr as *const T,
+            len,
+        }
+    }
+
+    /// Size in bytes, or a length error if it overflows `isize`.
+    fn byte_len(&self) -> SkResult<usize> {
+        self.len
+            .checked_mul(size_of::<T>())
+            .filter(|b| *b <= isize::MAX as usize)
+            .ok_or_else(|| {
+                SkError::Length(format!(
+                    "argument {}: n = {} elements of {} is more than the address space can hold",
+                    self.name,
+                    self.len,
+                    type_label::<T>()
+                ))
+            })
+    }
+
+    /// Every rule a pointer must meet before a slice may be built over it: non-NULL unless the
+    /// length is 0, aligned for `T`, byte size within `isize`, range not wrapping the address
+    /// space. A zero-length buffer may be NULL or any pointer and is never dereferenced.
+    pub fn check(&self) -> SkResult<()> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        if self.ptr.is_null() {
+            return Err(SkError::NullPointer(format!(
+                "argument {} is NULL but n = {}",
+                self.name, self.len
+            )));
+        }
+        let bytes = self.byte_len()?;
+        let addr = self.ptr as usize;
+        if !addr.is_multiple_of(align_of::<T>()) {
+            return Err(SkError::Misaligned(format!(
+                "argument {} = {:#x} is not aligned to {} bytes as {} requires",
+                self.name,
+                addr,
+                align_of::<T>(),
+                type_label::<T>()
+            )));
+        }
+        if addr.checked_add(bytes).is_none() {
+            return Err(SkError::Length(format!(
+                "argument {}: {} elements from {:#x} run past the end of the address space",
+                self.name, self.len, addr
+            )));
+        }
+        Ok(())
+    }
+
+    fn byte_range(&self) -> (usize, usize) {
+        let start = self.ptr as usize;
+        (start, start + self.len * size_of::<T>())
+    }
+
+    /// Whether two checked buffers share at least one byte.
+    pub fn overlaps<U>(&self, other: &Buf<U>) -> bool {
+        if self.len == 0 || other.len == 0 {
+            return false;
+        }
+        let (a0, a1) = self.byte_range();
+        let (b0, b1) = other.byte_range();
+        a0 < b1 && b0 < a1
+    }
+
+    /// Whether this buffer is exactly `other` (same start, same length).
+    pub fn is_same<U>(&self, other: &Buf<U>) -> bool {
+        self.len > 0
+            && std::ptr::eq(self.ptr.cast::<u8>(), other.ptr.cast::<u8>())
+            && self.len * size_of::<T>() == other.len * size_of::<U>()
+    }
+
+    /// # Safety
+    /// `check()` passed and the caller guarantees `len` readable elements at `ptr` that no one
+    /// writes during the borrow.
+    pub unsafe fn slice<'a>(&self) -> &'a [T] {
+        if self.len == 0 {
+            &[]
+        } else {
+            // SAFETY: non-null, aligned, size within isize (check), valid per the caller.
+            unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        }
+    }
+
+    /// # Safety
+    /// As [`Buf::slice`], plus the memory is writable and not aliased by any other live slice.
+    pub unsafe fn slice_mut<'a>(&self) -> &'a mut [T] {
+        if self.len == 0 {
+            &mut []
+        } else {
+            // SAFETY: as above; exclusivity is established by the caller's alias checks.
+            unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut T, self.len) }
+        }
+    }
+}
+
+/// How an input relates to an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Alias {
+    /// No shared byte.
+    Distinct,
+    /// Exactly the same buffer (in place).
+    Same,
+}
+
+/// Classifies `input` against `output`: distinct, exactly the same (allowed only when
+/// `in_place_ok`), or an `SK_ERR_OVERLAP` error for any partial overlap.
+pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) -> SkResult<Alias> {
+    if !input.overlaps(output) {
+        return Ok(Alias::Distinct);
+    }
+    if in_place_ok && input.is_same(output) {
+        return Ok(Alias::Same);
+    }
+    Err(SkError::Overlap(format!(
+        "output {} [{:#x}, +{} elements) overlaps input {} [{:#x}, +{} elements){}",
+        output.name,
+        output.ptr as usize,
+        output.len,
+        input.name,
+        input.ptr as usize,
+        input.len,
+        if in_place_ok {
+            "; only an exact alias (same pointer, same length) is allowed"
+        } else {
+            "; this function does not work in place"
+        }
+    )))
+}
+
+/// Checks a scalar out-parameter (non-NULL, aligned).
+pub(crate) fn check_out_scalar<T>(name: &'static str, p: *mut T) -> SkResult<()> {
+    Buf::out(name, p, 1).check()
+}
+
+/// Converts a C `int` length (the seed functions' signature) to `usize`.
+pub(crate) fn int_len(name: &'static str, n: libc::c_int) -> SkResult<usize> {
+    usize::try_from(n).map_err(|_| SkError::Length(format!("{name} = {n} is negative")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::*;
+
+    fn last() -> String {
+        with_last_error(|s| s.to_string())
+    }
+
+    #[test]
+    fn boundary_maps_ok_err_and_panic() {
+        let ok = ffi_boundary!("t_ok", { Ok(()) });
+        assert_eq!(ok, SK_OK);
+        let e = ffi_boundary!("t_err", { Err(SkError::BadArgument("lo > hi".into())) });
+        assert_eq!(e, SK_ERR_BAD_ARGUMENT);
+        assert_eq!(last(), "t_err: lo > hi");
+        let p = ffi_boundary!("t_panic", {
+            let v: Vec<i32> = Vec::new();
+            if v.is_empty() {
+                panic!("boom {}", 42);
+            }
+            Ok(())
+        });
+        assert_eq!(p, SK_ERR_INTERNAL);
+        assert_eq!(last(), "t_panic: internal error (panic): boom 42");
+        let v: usize = ffi_boundary!("t_val", on_error = |_| usize::MAX, {
+            Err(SkError::Length("x".into()))
+        });
+        assert_eq!(v, usize::MAX);
+        assert_eq!(last(), "t_val: x");
+    }
+
+    #[test]
+    fn last_error_is_per_thread() {
+        set_last_error("main", "mine");
+        std::thread::spawn(|| {
+            assert_eq!(last(), "");
+            set_last_error("other", "theirs");
+        })
+        .join()
+        .unwrap();
+        assert_eq!(last(), "main: mine");
+    }
+
+    #[test]
+    fn pointer_rules() {
+        let data = [0f32; 8];
+        let p = data.as_ptr();
+        assert!(Buf::new("a", std::ptr::null::<f32>(), 0).check().is_ok());
+        assert_eq!(
+            Buf::new("a", std::ptr::null::<f32>(), 3).check(),
+            Err(SkError::NullPointer("argument a is NULL but n = 3".into()))
+        );
+        let mis = (p as usize + 1) as *const f32;
+        assert_eq!(
+            Buf::new("x", mis, 2).check().unwrap_err().code(),
+            SK_ERR_MISALIGNED
+        );
+        assert!(Buf::new("x", mis, 0).check().is_ok());
+        assert_eq!(
+            Buf::new("x", p, usize::MAX).check().unwrap_err().code(),
+            SK_ERR_LENGTH
+        );
+        assert_eq!(
+            Buf::new("x", p, isize::MAX as usize / 4 + 1)
+                .check()
+                .unwrap_err()
+                .code(),
+            SK_ERR_LENGTH
+        );
+        let high = (usize::MAX - 7) as *const f32;
+        assert_eq!(
+            Buf::new("x", high, 4).check().unwrap_err().code(),
+            SK_ERR_LENGTH
+        );
+        assert!(Buf::new("x", p, 8).check().is_ok());
+    }
+
+    #[test]
+    fn alias_rules() {
+        let data = [0f64; 16];
+        let p = data.as_ptr();
+        let a = Buf::new("a", p, 8);
+        let same = Buf::new("y", p, 8);
+        let shifted = Buf::new("y", unsafe { p.add(1) }, 8);
+        let after = Buf::new("y", unsafe { p.add(8) }, 8);
+        let shorter = Buf::new("y", p, 4);
+        assert_eq!(alias(&a, &same, true), Ok(Alias::Same));
+        assert_eq!(alias(&a, &same, false).unwrap_err().code(), SK_ERR_OVERLAP);
+        assert_eq!(
+            alias(&a, &shifted, true).unwrap_err().code(),
+            SK_ERR_OVERLAP
+        );
+        assert_eq!(
+            alias(&a, &shorter, true).unwrap_err().code(),
+            SK_ERR_OVERLAP
+        );
+        assert_eq!(alias(&a, &after, true), Ok(Alias::Distinct));
+        assert_eq!(
+            alias(&Buf::new("a", p, 0), &same, false),
+            Ok(Alias::Distinct)
+        );
+    }
+
+    #[test]
+    fn int_len_rejects_negative() {
+        assert_eq!(int_len("len", 5), Ok(5));
+        assert_eq!(
+            int_len("len", -1),
+            Err(SkError::Length("len = -1 is negative".into()))
+        );
+    }
+}

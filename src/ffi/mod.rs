@@ -1,0 +1,12 @@
+//! The C ABI. This is the only module with `extern "C"` functions, caller-supplied raw pointers
+//! and the `unsafe` that turns them into slices. Every function follows the same steps:
+//! validate every argument (see [`guard`]) → build slices → call the safe core → map the result;
+//! every body runs inside [`guard::ffi_boundary!`].
+
+pub mod guard;
+
+pub mod elementwise;
+pub mod memory;
+pub mod meta;
+pub mod reduce;
+pub mod seed;

@@ -1,0 +1,560 @@
+//! Reductions: sum, mean, min, max, peak (max |x|), rms and dot.
+//!
+//! Accuracy. Sums, dot products and sums of squares are pairwise: the input is cut into blocks of
+//! [`BLOCK`] elements; inside a block, [`LANES`] independent accumulators each add
+//! `BLOCK / LANES` = 8 consecutive terms and are then combined as a binary tree; block results
+//! are combined pairwise in `f64`. The worst-case relative error (to `sum |x_i|`) is about
+//! `(8 + 6) ε_T + (log2(n / BLOCK) + 1) ε_64`, below numpy's pairwise summation
+//! (`(16 + 3 + log2(n / 128)) ε_T`).
+//! `rms` squares and accumulates in `f64` (for `f32` input too), so `|x|` up to the type's maximum
+//! never overflows; for `f64` input whose sum of squares overflows or underflows, a second pass
+//! rescales by a power of two. `mean` of `f64` does the same when the plain sum overflows.
+//!
+//! NaN semantics are numpy's: `sum`, `mean`, `dot`, `rms` follow IEEE arithmetic (NaN in gives
+//! NaN, `inf - inf` gives NaN); `min`, `max` and `peak` return NaN if any element is NaN.
+
+use super::Float;
+use crate::simd::{multiversion, Level};
+
+/// Independent accumulators per block (four AVX-512 registers of `f32`, eight of `f64`).
+pub(crate) const LANES: usize = 64;
+/// Elements per block of the pairwise scheme.
+pub(crate) const BLOCK: usize = 512;
+
+#[inline(always)]
+fn tree<T: Float>(mut acc: [T; LANES]) -> T {
+    let mut w = LANES / 2;
+    while w > 0 {
+        for j in 0..w {
+            acc[j] = acc[j] + acc[j + w];
+        }
+        w /= 2;
+    }
+    acc[0]
+}
+
+/// Pairwise combination of per-block results in `f64`, without recursion: a binary counter of
+/// partial sums, so block `k` is merged exactly as a balanced tree would merge it.
+#[inline(always)]
+fn pairwise_blocks(nblocks: usize, mut block: impl FnMut(usize) -> f64) -> f64 {
+    let mut stack = [0.0f64; 64];
+    let mut depth = 0usize;
+    for k in 0..nblocks {
+        let mut s = block(k);
+        // merge as many times as k+1 has trailing zeros
+        let mut m = k + 1;
+        while m & 1 == 0 {
+            depth -= 1;
+            s += stack[depth];
+            m >>= 1;
+        }
+        stack[depth] = s;
+        depth += 1;
+    }
+    let mut total = 0.0;
+    while depth > 0 {
+        depth -= 1;
+        total += stack[depth];
+    }
+    total
+}
+
+#[inline(always)]
+fn block_sum<T: Float>(x: &[T]) -> f64 {
+    let mut acc = [T::ZERO; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for j in 0..LANES {
+            acc[j] = acc[j] + c[j];
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a = *a + v;
+    }
+    tree(acc).to_f64()
+}
+
+#[inline(always)]
+fn block_dot<T: Float>(a: &[T], b: &[T]) -> f64 {
+    let mut acc = [T::ZERO; LANES];
+    let mut ca = a.chunks_exact(LANES);
+    let mut cb = b.chunks_exact(LANES);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        for j in 0..LANES {
+            acc[j] = acc[j] + x[j] * y[j];
+        }
+    }
+    for ((s, &x), &y) in acc.iter_mut().zip(ca.remainder()).zip(cb.remainder()) {
+        *s = *s + x * y;
+    }
+    tree(acc).to_f64()
+}
+
+#[inline(always)]
+fn block_sumsq<T: Float>(x: &[T], scale: f64) -> f64 {
+    let mut acc = [0.0f64; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for j in 0..LANES {
+            let v = c[j].to_f64() * scale;
+            acc[j] += v * v;
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        let v = v.to_f64() * scale;
+        *a += v * v;
+    }
+    tree(acc)
+}
+
+#[inline(always)]
+fn sum_lanes<T: Float>(x: &[T]) -> f64 {
+    pairwise_blocks(x.len().div_ceil(BLOCK), |k| {
+        block_sum(&x[k * BLOCK..((k + 1) * BLOCK).min(x.len())])
+    })
+}
+
+#[inline(always)]
+fn dot_lanes<T: Float>(a: &[T], b: &[T]) -> f64 {
+    assert_eq!(a.len(), b.len(), "dot operands differ in length");
+    let n = a.len();
+    pairwise_blocks(n.div_ceil(BLOCK), |k| {
+        let r = k * BLOCK..((k + 1) * BLOCK).min(n);
+        block_dot(&a[r.clone()], &b[r])
+    })
+}
+
+#[inline(always)]
+fn sumsq_lanes<T: Float>(x: &[T], scale: f64) -> f64 {
+    pairwise_blocks(x.len().div_ceil(BLOCK), |k| {
+        block_sumsq(&x[k * BLOCK..((k + 1) * BLOCK).min(x.len())], scale)
+    })
+}
+
+/// Reference: recursive pairwise summation in `f64`, one element at a time below 8.
+fn pairwise_scalar(n: usize, term: &dyn Fn(usize) -> f64, lo: usize) -> f64 {
+    if n <= 8 {
+        let mut s = 0.0;
+        for i in lo..lo + n {
+            s += term(i);
+        }
+        s
+    } else {
+        let h = n / 2;
+        pairwise_scalar(h, term, lo) + pairwise_scalar(n - h, term, lo + h)
+    }
+}
+
+fn sum_scalar<T: Float>(x: &[T]) -> f64 {
+    pairwise_scalar(x.len(), &|i| x[i].to_f64(), 0)
+}
+
+fn dot_scalar<T: Float>(a: &[T], b: &[T]) -> f64 {
+    assert_eq!(a.len(), b.len(), "dot operands differ in length");
+    pairwise_scalar(a.len(), &|i| a[i].to_f64() * b[i].to_f64(), 0)
+}
+
+fn sumsq_scalar<T: Float>(x: &[T], scale: f64) -> f64 {
+    pairwise_scalar(
+        x.len(),
+        &|i| {
+            let v = x[i].to_f64() * scale;
+            v * v
+        },
+        0,
+    )
+}
+
+/// Which extreme a lane reduction keeps.
+pub trait Extreme: Copy {
+    /// Maps an element before comparing (identity, or `abs` for peak).
+    fn map<T: Float>(x: T) -> T;
+    /// Whether `cand` replaces `cur`.
+    fn better<T: Float>(cand: T, cur: T) -> bool;
+}
+#[derive(Clone, Copy)]
+pub struct Min;
+#[derive(Clone, Copy)]
+pub struct Max;
+#[derive(Clone, Copy)]
+pub struct Peak;
+impl Extreme for Min {
+    #[inline(always)]
+    fn map<T: Float>(x: T) -> T {
+        x
+    }
+    #[inline(always)]
+    fn better<T: Float>(c: T, cur: T) -> bool {
+        c < cur
+    }
+}
+impl Extreme for Max {
+    #[inline(always)]
+    fn map<T: Float>(x: T) -> T {
+        x
+    }
+    #[inline(always)]
+    fn better<T: Float>(c: T, cur: T) -> bool {
+        c > cur
+    }
+}
+impl Extreme for Peak {
+    #[inline(always)]
+    fn map<T: Float>(x: T) -> T {
+        x.abs()
+    }
+    #[inline(always)]
+    fn better<T: Float>(c: T, cur: T) -> bool {
+        c > cur
+    }
+}
+
+/// `x - x`: 0 for finite `x`, NaN for NaN or ±inf.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn probe<T: Float>(x: T) -> T {
+    x - x
+}
+
+/// Extreme of a non-empty slice, NaN if any element is NaN. NaNs are caught by accumulating
+/// `x - x` (0 for finite x, NaN for NaN or ±inf) beside the extreme; only when that flags
+/// something is the slice scanned for an actual NaN.
+#[inline(always)]
+fn extreme_lanes<T: Float, E: Extreme>(x: &[T], _e: E) -> T {
+    assert!(!x.is_empty(), "extreme of an empty slice");
+    let first = E::map(x[0]);
+    let mut acc = [first; LANES];
+    let mut flag = [T::ZERO; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for j in 0..LANES {
+            let v = E::map(c[j]);
+            acc[j] = if E::better(v, acc[j]) { v } else { acc[j] };
+            flag[j] = flag[j] + probe(c[j]);
+        }
+    }
+    for ((a, f), &v) in acc.iter_mut().zip(flag.iter_mut()).zip(chunks.remainder()) {
+        let m = E::map(v);
+        *a = if E::better(m, *a) { m } else { *a };
+        *f = *f + probe(v);
+    }
+    if tree(flag).is_nan() && x.iter().any(|v| v.is_nan()) {
+        return T::NAN;
+    }
+    let mut best = acc[0];
+    for &a in &acc[1..] {
+        if E::better(a, best) {
+            best = a;
+        }
+    }
+    best
+}
+
+fn extreme_scalar<T: Float, E: Extreme>(x: &[T], _e: E) -> T {
+    assert!(!x.is_empty(), "extreme of an empty slice");
+    let mut best = E::map(x[0]);
+    for &v in x {
+        if v.is_nan() {
+            return v;
+        }
+        let m = E::map(v);
+        if E::better(m, best) {
+            best = m;
+        }
+    }
+    best
+}
+
+multiversion! {
+    /// Sum of `x` in `f64` (see the module doc for the error bound).
+    pub fn sum_f64_at<T: Float>(x: &[T]) -> f64;
+    scalar = sum_scalar; simd = sum_lanes;
+}
+multiversion! {
+    /// Dot product of equal-length slices in `f64`.
+    pub fn dot_f64_at<T: Float>(a: &[T], b: &[T]) -> f64;
+    scalar = dot_scalar; simd = dot_lanes;
+}
+multiversion! {
+    /// `sum((x·scale)²)` in `f64`.
+    pub fn sumsq_f64_at<T: Float>(x: &[T], scale: f64) -> f64;
+    scalar = sumsq_scalar; simd = sumsq_lanes;
+}
+multiversion! {
+    /// Min, max or peak of a non-empty slice; NaN if any element is NaN.
+    pub fn extreme_at<T: Float, E: Extreme>(x: &[T], e: E) -> T;
+    scalar = extreme_scalar; simd = extreme_lanes;
+}
+
+/// A power of two `s` such that `peak·s` lies in `[0.25, 1)` (in `[2^-52, 1)` for a denormal
+/// peak, whose inverse is not representable); `peak` must be finite and non-zero.
+fn pow2_scale(peak: f64) -> f64 {
+    let e = (peak.log2().floor() as i32 + 1).max(-1023);
+    // 2^-e, built in two steps so that it neither overflows nor flushes to zero for
+    // |e| up to 1075 (the f64 range, subnormals included).
+    let h = -e / 2;
+    2f64.powi(h) * 2f64.powi(-e - h)
+}
+
+/// Sum (`f64` accumulation), returned in `T`.
+pub fn sum<T: Float>(level: Level, x: &[T]) -> T {
+    T::from_f64(sum_f64_at(level, x))
+}
+
+/// Arithmetic mean; `None` for an empty slice. An `f64` sum that overflows although every
+/// element is finite is recomputed on scaled data.
+pub fn mean<T: Float>(level: Level, x: &[T]) -> Option<T> {
+    if x.is_empty() {
+        return None;
+    }
+    let n = x.len() as f64;
+    let s = sum_f64_at(level, x);
+    if s.is_infinite() {
+        let p = extreme_at(level, x, Peak).to_f64();
+        if p.is_finite() {
+            let k = pow2_scale(p);
+            let scaled = pairwise_blocks(x.len().div_ceil(BLOCK), |b| {
+                x[b * BLOCK..((b + 1) * BLOCK).min(x.len())]
+                    .iter()
+                    .map(|v| v.to_f64() * k)
+                    .sum::<f64>()
+            });
+            return Some(T::from_f64(scaled / n / k));
+        }
+    }
+    Some(T::from_f64(s / n))
+}
+
+/// Root mean square; `None` for an empty slice. Never overflows for finite input.
+pub fn rms<T: Float>(level: Level, x: &[T]) -> Option<T> {
+    if x.is_empty() {
+        return None;
+    }
+    let n = x.len() as f64;
+    let s = sumsq_f64_at(level, x, 1.0);
+    // Below this the sum of squares has lost precision to underflow (or is an overflow).
+    const TINY: f64 = f64::MIN_POSITIVE * 18446744073709551616.0; // 2^-958
+    if s.is_finite() && s >= TINY {
+        return Some(T::from_f64((s / n).sqrt()));
+    }
+    if s.is_nan() {
+        return Some(T::from_f64(s));
+    }
+    let p = extreme_at(level, x, Peak).to_f64();
+    if !p.is_finite() || p == 0.0 {
+        // inf input gives inf (NaN input was caught above); all zeros give 0.
+        return Some(T::from_f64(if p == 0.0 { 0.0 } else { p }));
+    }
+    let k = pow2_scale(p);
+    let s = sumsq_f64_at(level, x, k);
+    Some(T::from_f64((s / n).sqrt() / k))
+}
+
+/// Dot product, returned in `T`.
+pub fn dot<T: Float>(level: Level, a: &[T], b: &[T]) -> T {
+    T::from_f64(dot_f64_at(level, a, b))
+}
+
+/// Minimum, `None` for an empty slice; NaN if any element is NaN.
+pub fn min<T: Float>(level: Level, x: &[T]) -> Option<T> {
+    (!x.is_empty()).then(|| extreme_at(level, x, Min))
+}
+
+/// Maximum, `None` for an empty slice; NaN if any element is NaN.
+pub fn max<T: Float>(level: Level, x: &[T]) -> Option<T> {
+    (!x.is_empty()).then(|| extreme_at(level, x, Max))
+}
+
+/// Peak magnitude `max |x|`, `None` for an empty slice; NaN if any element is NaN.
+pub fn peak<T: Float>(level: Level, x: &[T]) -> Option<T> {
+    (!x.is_empty()).then(|| extreme_at(level, x, Peak))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::{lengths, Rng};
+    use crate::simd::available;
+
+    /// Exact sum of f64 values (Shewchuk's algorithm, as Python's math.fsum).
+    fn fsum(xs: impl IntoIterator<Item = f64>) -> f64 {
+        let mut partials: Vec<f64> = Vec::new();
+        for mut x in xs {
+            let mut i = 0;
+            for j in 0..partials.len() {
+                let mut y = partials[j];
+                if x.abs() < y.abs() {
+                    std::mem::swap(&mut x, &mut y);
+                }
+                let hi = x + y;
+                let lo = y - (hi - x);
+                if lo != 0.0 {
+                    partials[i] = lo;
+                    i += 1;
+                }
+                x = hi;
+            }
+            partials.truncate(i);
+            partials.push(x);
+        }
+        partials.iter().sum()
+    }
+
+    #[test]
+    fn pairwise_blocks_is_a_balanced_tree() {
+        for n in 0..40 {
+            let got = pairwise_blocks(n, |k| (k + 1) as f64);
+            assert_eq!(got, (n * (n + 1) / 2) as f64);
+        }
+    }
+
+    #[test]
+    fn sum_dot_sumsq_against_fsum_at_every_level() {
+        let mut rng = Rng::new(3);
+        for n in lengths() {
+            let x = rng.vec_f32(n, 1000.0);
+            let y = rng.vec_f32(n, 1.0);
+            let exact_sum = fsum(x.iter().map(|&v| v as f64));
+            let abs_sum = fsum(x.iter().map(|&v| (v as f64).abs()));
+            let exact_dot = fsum(x.iter().zip(&y).map(|(&a, &b)| a as f64 * b as f64));
+            let abs_dot = fsum(x.iter().zip(&y).map(|(&a, &b)| (a as f64 * b as f64).abs()));
+            let exact_ss = fsum(x.iter().map(|&v| v as f64 * v as f64));
+            let eps = f32::EPSILON as f64;
+            for level in available() {
+                let s = sum_f64_at(level, &x);
+                assert!(
+                    (s - exact_sum).abs() <= 16.0 * eps * abs_sum,
+                    "sum n={n} {level:?}"
+                );
+                let d = dot_f64_at(level, &x, &y);
+                assert!(
+                    (d - exact_dot).abs() <= 16.0 * eps * abs_dot,
+                    "dot n={n} {level:?}"
+                );
+                let q = sumsq_f64_at(level, &x, 1.0);
+                assert!(
+                    (q - exact_ss).abs() <= 1e-13 * exact_ss,
+                    "sumsq n={n} {level:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn f64_sum_is_pairwise_accurate_on_ill_conditioned_data() {
+        // Large cancelling terms with a small remainder: naive summation loses it entirely.
+        let mut rng = Rng::new(4);
+        let n = 200_000;
+        let mut x = Vec::with_capacity(n);
+        for _ in 0..n / 2 {
+            let v = rng.uniform() * 1e16;
+            x.push(v);
+            x.push(-v);
+        }
+        x.push(1.0);
+        let abs_sum = fsum(x.iter().map(|v| v.abs()));
+        for level in available() {
+            let s = sum_f64_at(level, &x);
+            // bound: (8 + 6 + log2(n/512) + 1) eps * sum|x|
+            assert!(
+                (s - 1.0).abs() <= 25.0 * f64::EPSILON * abs_sum,
+                "{level:?} {s}"
+            );
+        }
+    }
+
+    #[test]
+    fn extremes_against_reference_with_nan_and_inf() {
+        let mut rng = Rng::new(5);
+        for n in lengths().into_iter().filter(|&n| n > 0) {
+            let mut x = rng.vec_f64(n, 1e300);
+            for level in available() {
+                let mn = x.iter().cloned().fold(f64::INFINITY, f64::min);
+                let mx = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let pk = x.iter().map(|v| v.abs()).fold(0.0, f64::max);
+                assert_eq!(min(level, &x), Some(mn), "n={n} {level:?}");
+                assert_eq!(max(level, &x), Some(mx), "n={n} {level:?}");
+                assert_eq!(peak(level, &x), Some(pk), "n={n} {level:?}");
+            }
+            // an infinity (no NaN) is a legitimate extreme
+            x[n / 2] = f64::NEG_INFINITY;
+            for level in available() {
+                assert_eq!(min(level, &x), Some(f64::NEG_INFINITY));
+                assert_eq!(peak(level, &x), Some(f64::INFINITY));
+                assert!(!max(level, &x).unwrap().is_nan());
+            }
+            // any NaN, anywhere (including the last, tail element), wins
+            for pos in [0, n / 3, n - 1] {
+                let mut z = x.clone();
+                z[pos] = f64::NAN;
+                for level in available() {
+                    assert!(
+                        min(level, &z).unwrap().is_nan(),
+                        "n={n} pos={pos} {level:?}"
+                    );
+                    assert!(max(level, &z).unwrap().is_nan());
+                    assert!(peak(level, &z).unwrap().is_nan());
+                }
+            }
+        }
+        for level in available() {
+            assert_eq!(min::<f32>(level, &[]), None);
+            assert_eq!(peak::<f32>(level, &[]), None);
+            assert_eq!(max(level, &[-0.0f32]), Some(-0.0));
+        }
+    }
+
+    #[test]
+    fn rms_near_type_max_and_denormal() {
+        for level in available() {
+            let big = vec![f32::MAX; 1000];
+            assert_eq!(rms(level, &big), Some(f32::MAX));
+            let big = vec![-f64::MAX; 1000];
+            let r = rms(level, &big).unwrap();
+            assert!((r - f64::MAX).abs() <= 4.0 * f64::EPSILON * f64::MAX, "{r}");
+            let tiny = vec![5e-324f64; 777];
+            assert_eq!(rms(level, &tiny), Some(5e-324));
+            let tiny = vec![1e-45f32; 33];
+            assert_eq!(rms(level, &tiny), Some(1e-45f32));
+            assert_eq!(rms(level, &[0.0f64; 9]), Some(0.0));
+            assert_eq!(rms::<f64>(level, &[]), None);
+            assert!(rms(level, &[1.0f32, f32::NAN]).unwrap().is_nan());
+            assert_eq!(rms(level, &[1.0f64, f64::INFINITY]), Some(f64::INFINITY));
+            // closed form: rms of [3, 4] is sqrt(12.5)
+            assert_eq!(rms(level, &[3.0f64, 4.0]), Some(12.5f64.sqrt()));
+        }
+    }
+
+    #[test]
+    fn mean_survives_f64_overflow() {
+        for level in available() {
+            let x = vec![f64::MAX; 10];
+            let m = mean(level, &x).unwrap();
+            assert!((f64::MAX - m) <= 2.0 * f64::EPSILON * f64::MAX, "{m}");
+            let x = [f64::MAX, f64::MAX / 2.0, 1.0];
+            let m = mean(level, &x).unwrap();
+            assert!(
+                (m - f64::MAX / 2.0).abs() <= 2.0 * f64::EPSILON * f64::MAX,
+                "{m}"
+            );
+            assert_eq!(mean::<f32>(level, &[]), None);
+            assert_eq!(mean(level, &[1.0f32, 2.0, 4.0]), Some(7.0 / 3.0));
+            assert_eq!(mean(level, &[f32::MAX, f32::MAX]), Some(f32::MAX));
+        }
+    }
+
+    #[test]
+    fn pow2_scale_covers_the_range() {
+        for p in [5e-324, 1e-300, 0.75, 1.0, 3.0, 1e300, f64::MAX] {
+            let k = pow2_scale(p);
+            assert!(k.is_finite() && k > 0.0);
+            let v = p * k;
+            let lo = if p < f64::MIN_POSITIVE {
+                2f64.powi(-52)
+            } else {
+                0.25
+            };
+            assert!((lo..1.0).contains(&v), "{p} {k} {v}");
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Runtime SIMD dispatch.
+//!
+//! The library is compiled for the baseline of its target (SSE2 on x86-64, NEON on AArch64) and
+//! picks a wider instruction set at run time. Every hot kernel is written once as a generic,
+//! `#[inline(always)]` body on slices whose inner loops work on fixed-width lane arrays; the
+//! [`multiversion!`] macro compiles that body several times, once inside a
+//! `#[target_feature(enable = ...)]` wrapper per level, and dispatches on a [`Level`].
+//! Each kernel also has a plain one-element-at-a-time reference body, used at
+//! [`Level::Scalar`] and as the reference in the cross-level tests.
+//!
+//! The level in use is detected once; the environment variable `SIGKERN_SIMD` (read once, on the
+//! first call that needs it) may force a lower level: `scalar`, `sse2`/`neon`/`baseline`,
+//! `avx2`, `avx512`. A request above what the CPU supports is clamped to the detected level;
+//! an unknown value is ignored.
+
+use std::sync::OnceLock;
+
+/// An instruction-set level, ordered from least to most capable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Reference loops, one element at a time.
+    Scalar,
+    /// The lane-blocked kernels compiled for the target's baseline (SSE2 / NEON).
+    Baseline,
+    /// x86-64 with AVX2 and FMA.
+    Avx2,
+    /// x86-64 with AVX-512 F, BW, DQ and VL.
+    Avx512,
+}
+
+impl Level {
+    /// The name `sk_simd_level` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Scalar => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Level::Baseline => "sse2",
+            #[cfg(target_arch = "aarch64")]
+            Level::Baseline => "neon",
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            Level::Baseline => "baseline",
+            Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512",
+        }
+    }
+
+    /// The same name NUL-terminated, for the C ABI.
+    pub fn c_name(self) -> &'static std::ffi::CStr {
+        match self {
+            Level::Scalar => c"scalar",
+            #[cfg(target_arch = "x86_64")]
+            Level::Baseline => c"sse2",
+            #[cfg(target_arch = "aarch64")]
+            Level::Baseline => c"neon",
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            Level::Baseline => c"baseline",
+            Level::Avx2 => c"avx2",
+            Level::Avx512 => c"avx512",
+        }
+    }
+
+    /// Parses a `SIGKERN_SIMD` value (case-insensitive, surrounding blanks ignored).
+    pub fn parse(s: &str) -> Option<Level> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "scalar" | "none" => Some(Level::Scalar),
+            "baseline" | "sse2" | "neon" => Some(Level::Baseline),
+            "avx2" => Some(Level::Avx2),
+            "avx512" | "avx-512" => Some(Level::Avx512),
+            _ => None,
+        }
+    }
+}
+
+/// The best level this CPU supports (detected once).
+pub fn detected() -> Level {
+    static DETECTED: OnceLock<Level> = OnceLock::new();
+    *DETECTED.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Level {
+    if is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512dq")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("fma")
+    {
+        Level::Avx512
+    } else if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+        Level::Avx2
+    } else {
+        Level::Baseline
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Level {
+    Level::Baseline
+}
+
+/// Every level this CPU can run, lowest first. The cross-level tests iterate over it.
+pub fn available() -> Vec<Level> {
+    [Level::Scalar, Level::Baseline, Level::Avx2, Level::Avx512]
+        .into_iter()
+        .filter(|l| *l <= detected())
+        .collect()
+}
+
+/// The level the library uses: the detected one, lowered by `SIGKERN_SIMD` if set.
+pub fn current() -> Level {
+    static CURRENT: OnceLock<Level> = OnceLock::new();
+    *CURRENT.get_or_init(|| {
+        let requested = std::env::var("SIGKERN_SIMD")
+            .ok()
+            .and_then(|v| Level::parse(&v));
+        match requested {
+            Some(l) => l.min(detected()),
+            None => detected(),
+        }
+    })
+}
+
+/// Compiles one generic kernel body at every level and dispatches on a [`Level`].
+///
+/// ```ignore
+/// multiversion! {
+///     /// docs
+///     pub fn add_at<T: Float, O: BinOp>(a: Src<'_, T>, b: Src<'_, T>, y: &mut [T]) -> ();
+///     scalar = add_scalar; simd = add_lanes;
+/// }
+/// ```
+/// generates `pub fn add_at<T, O>(level: Level, a, b, y)`. The requested level is clamped to
+/// [`detected()`] before dispatch, so a caller can never run instructions the CPU lacks: that
+/// clamp is what makes the `unsafe` calls of the `#[target_feature]` wrappers sound.
+macro_rules! multiversion {
+    (
+        $(#[$meta:meta])*
+        $vis:vis fn $name:ident<$($g:ident : $bound:path),+>($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty;
+        scalar = $scalar:ident; simd = $simd:ident;
+    ) => {
+        $(#[$meta])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name<$($g: $bound),+>(level: $crate::simd::Level, $($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+            #[allow(clippy::too_many_arguments)]
+            fn avx512<$($g: $bound),+>($($arg: $ty),*) -> $ret {
+                $simd::<$($g),+>($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+            #[allow(clippy::too_many_arguments)]
+            fn avx2<$($g: $bound),+>($($arg: $ty),*) -> $ret {
+                $simd::<$($g),+>($($arg),*)
+            }
+            match level.min($crate::simd::detected()) {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+                $crate::simd::Level::Avx512 => unsafe { avx512::<$($g),+>($($arg),*) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+                $crate::simd::Level::Avx2 => unsafe { avx2::<$($g),+>($($arg),*) },
+                $crate::simd::Level::Scalar => $scalar::<$($g),+>($($arg),*),
+                _ => $simd::<$($g),+>($($arg),*),
+            }
+        }
+    };
+}
+pub(crate) use multiversion;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_names() {
+        assert_eq!(Level::parse(" AVX2 "), Some(Level::Avx2));
+        assert_eq!(Level::parse("scalar"), Some(Level::Scalar));
+        assert_eq!(Level::parse("sse2"), Some(Level::Baseline));
+        assert_eq!(Level::parse("avx512"), Some(Level::Avx512));
+        assert_eq!(Level::parse("mmx"), None);
+        for l in available() {
+            assert_eq!(Level::parse(l.name()), Some(l));
+            assert_eq!(l.c_name().to_str().unwrap(), l.name());
+        }
+    }
+
+    #[test]
+    fn current_never_exceeds_detected() {
+        assert!(current() <= detected());
+        assert_eq!(available().last().copied(), Some(detected()));
+        assert_eq!(available()[0], Level::Scalar);
+    }
+}
