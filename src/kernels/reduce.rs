@@ -456,28 +456,42 @@ fn pow2_scale(peak: f64) -> f64 {
     2f64.powi(h) * 2f64.powi(-e - h)
 }
 
-/// Sum (`f64` accumulation), returned in `T`.
-pub fn sum<T: Float>(level: Level, x: &[T]) -> T {
-    T::from_f64(sum_f64_at(level, x))
+/// The sum of `x` as `(v, k)` with the true sum equal to `v / k`, `k` a power of two.
+///
+/// The fast pairwise sum adds lanes in the element type inside a block, so finite elements whose
+/// partial sums exceed the type's maximum (`[MAX, -MAX, MAX, -MAX]`) can overflow to inf or NaN
+/// although the exact sum is small. An overflow never returns to a finite value, so a non-finite
+/// result over finite elements is exactly that case: the sum is then recomputed in `f64` on
+/// `x·k`, with `k` scaling the peak below 1 so nothing can overflow (rare; reference loop).
+/// Non-finite elements give the IEEE result (inf, or NaN for NaN or inf − inf), as numpy.
+fn sum_parts<T: Float>(level: Level, x: &[T]) -> (f64, f64) {
+    let s = sum_f64_at(level, x);
+    if s.is_finite() {
+        return (s, 1.0);
+    }
+    let p = extreme_at(level, x, Peak).to_f64();
+    if !p.is_finite() {
+        return (s, 1.0);
+    }
+    let k = pow2_scale(p);
+    (pairwise_scalar(x.len(), &|i| x[i].to_f64() * k, 0), k)
 }
 
-/// Arithmetic mean; `None` for an empty slice. An `f64` sum that overflows although every
-/// element is finite is recomputed on scaled data.
+/// Sum (pairwise, see the module doc), returned in `T`; ±inf only if the exact sum is beyond
+/// the type's range (or an element is infinite).
+pub fn sum<T: Float>(level: Level, x: &[T]) -> T {
+    let (v, k) = sum_parts(level, x);
+    T::from_f64(v / k)
+}
+
+/// Arithmetic mean; `None` for an empty slice. Finite elements always give a finite mean
+/// (intermediate overflow is recomputed on scaled data, see [`sum_parts`]).
 pub fn mean<T: Float>(level: Level, x: &[T]) -> Option<T> {
     if x.is_empty() {
         return None;
     }
-    let n = x.len() as f64;
-    let s = sum_f64_at(level, x);
-    if s.is_infinite() {
-        let p = extreme_at(level, x, Peak).to_f64();
-        if p.is_finite() {
-            let k = pow2_scale(p);
-            let scaled = sum_scalar(&x.iter().map(|v| v.to_f64() * k).collect::<Vec<f64>>());
-            return Some(T::from_f64(scaled / n / k));
-        }
-    }
-    Some(T::from_f64(s / n))
+    let (v, k) = sum_parts(level, x);
+    Some(T::from_f64(v / x.len() as f64 / k))
 }
 
 /// Root mean square; `None` for an empty slice. Never overflows for finite input.
@@ -505,9 +519,23 @@ pub fn rms<T: Float>(level: Level, x: &[T]) -> Option<T> {
     Some(T::from_f64((s / n).sqrt() / k))
 }
 
-/// Dot product, returned in `T`.
+/// Dot product, returned in `T`. As for [`sum`], a non-finite result over finite inputs (an
+/// intermediate overflow) is recomputed in `f64` on inputs scaled below 1.
 pub fn dot<T: Float>(level: Level, a: &[T], b: &[T]) -> T {
-    T::from_f64(dot_f64_at(level, a, b))
+    let s = dot_f64_at(level, a, b);
+    if s.is_finite() {
+        return T::from_f64(s);
+    }
+    let (pa, pb) = (
+        extreme_at(level, a, Peak).to_f64(),
+        extreme_at(level, b, Peak).to_f64(),
+    );
+    if !pa.is_finite() || !pb.is_finite() {
+        return T::from_f64(s);
+    }
+    let (ka, kb) = (pow2_scale(pa), pow2_scale(pb));
+    let v = pairwise_scalar(a.len(), &|i| (a[i].to_f64() * ka) * (b[i].to_f64() * kb), 0);
+    T::from_f64(v / ka / kb)
 }
 
 /// Minimum, `None` for an empty slice; NaN if any element is NaN.
@@ -719,6 +747,30 @@ mod tests {
             assert_eq!(mean::<f32>(level, &[]), None);
             assert_eq!(mean(level, &[1.0f32, 2.0, 4.0]), Some(7.0 / 3.0));
             assert_eq!(mean(level, &[f32::MAX, f32::MAX]), Some(f32::MAX));
+        }
+    }
+
+    #[test]
+    fn intermediate_overflow_is_recomputed() {
+        for level in available() {
+            let x = [f64::MAX, -f64::MAX, f64::MAX, -f64::MAX];
+            assert_eq!(mean(level, &x), Some(0.0), "{level:?}");
+            assert_eq!(sum(level, &x), 0.0);
+            let x: Vec<f32> = [f32::MAX, -f32::MAX].repeat(5);
+            assert_eq!(mean(level, &x), Some(0.0));
+            let mut x = vec![0.0f32; 129];
+            x[0] = f32::MAX;
+            x[64] = f32::MAX;
+            x[128] = -f32::MAX;
+            assert_eq!(sum(level, &x), f32::MAX, "{level:?}");
+            assert_eq!(dot(level, &x, &vec![1.0; 129]), f32::MAX, "{level:?}");
+            // a sum truly beyond the range is inf; non-finite elements stay IEEE
+            assert_eq!(sum(level, &[f32::MAX, f32::MAX]), f32::INFINITY);
+            assert!(sum(level, &[f64::INFINITY, f64::NEG_INFINITY, 1.0]).is_nan());
+            assert_eq!(
+                dot(level, &[f64::INFINITY, 1.0], &[1.0, 1.0]),
+                f64::INFINITY
+            );
         }
     }
 
