@@ -174,7 +174,7 @@ pub(crate) use multiversion;
 /// server part, so results that will be read again soon stay cached, and buffers far beyond the
 /// cache skip the read-for-ownership that a normal store costs (a quarter of the traffic of
 /// `y = a + b`).
-pub const STREAM_THRESHOLD_BYTES: usize = 16 << 20;
+pub(crate) const STREAM_THRESHOLD_BYTES: usize = 16 << 20;
 
 /// Writes the 16 bytes of `src` to `dst` with a non-temporal store (`movntdq`, SSE2: part of the
 /// x86-64 baseline). Panics unless both are exactly 16 bytes and `dst` is 16-byte aligned (a
