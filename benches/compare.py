@@ -237,6 +237,8 @@ class Context:
         targeted = [r for r in self.rows if r["target"] is not None]
         misses = [r for r in targeted if r["status"] == "MISS"]
         print()
+        load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+        print(f"load avg at the end: {load} (other processes on the machine distort timings)")
         print(
             f"{len(self.rows)} rows, {len(targeted)} with a target: "
             f"{len(targeted) - len(misses)} PASS, {len(misses)} MISS"

@@ -32,7 +32,7 @@ class _Bench:
         self.ctx = ctx
         self.np = ctx.np
 
-    def best(self, fns, rounds=2, min_time=0.2):
+    def best(self, fns, rounds=3, min_time=0.2):
         """Interleaved timing: best per function over `rounds` rounds."""
         t = [float("inf")] * len(fns)
         for _ in range(rounds):
