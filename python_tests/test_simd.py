@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from sk_util import EPS, F32, F64, FLT_MAX, DBL_MAX, ELEMENTWISE, REDUCTIONS, sum_bound
+from sk_util import EPS, F32, F64, ELEMENTWISE, sum_bound
 
 HERE = pathlib.Path(__file__).resolve().parent
 ORDER = ["scalar", "sse2", "avx2", "avx512"]

@@ -5,7 +5,9 @@ import threading
 
 import numpy as np
 
-from sk_util import DTYPES, ELEMENTWISE, REDUCTIONS, bits_equal, call, elementwise_reference, reduction_check
+from sk_util import (
+    DTYPES, ELEMENTWISE, KERNELS, REDUCTIONS, bits_equal, call, elementwise_reference, reduction_check,
+)
 
 THREADS = 8
 ROUNDS = 6
@@ -23,20 +25,12 @@ def test_concurrent_kernels_on_distinct_buffers(sk, ffi):
                 for i, op in enumerate(list(ELEMENTWISE) + list(REDUCTIONS)):
                     dtype = DTYPES[(tid + r + i) % 2]
                     n = int(rng.integers(1, 60000))
-                    ins = {}
-                    for name, role in (("a", "in"), ("b", "in"), ("x", "in"), ("y", "inout")):
-                        ins[name] = (rng.standard_normal(n) * 10).astype(dtype)
-                    params = {"add", "sub", "mul", "div", "dot"}
-                    if op in params:
-                        arrays = {"a": ins["a"], "b": ins["b"]}
-                    elif op in ("axpy",):
-                        arrays = {"x": ins["x"], "y": ins["y"].copy()}
-                    elif op == "fill":
-                        arrays = {}
-                    else:
-                        arrays = {"x": ins["x"]}
-                    if op in ELEMENTWISE and op != "axpy":
-                        arrays["y"] = np.full(n, 3.0, dtype)
+                    arrays = {}
+                    for name, role in KERNELS[op]:
+                        if role in ("in", "inout"):
+                            arrays[name] = (rng.standard_normal(n) * 10).astype(dtype)
+                        elif role == "out":
+                            arrays[name] = np.full(n, 3.0, dtype)
                     before = {k: v.copy() for k, v in arrays.items()}
                     status, value, _ = call(ffi, sk, op, dtype, arrays, n=n)
                     assert status == 0, (op, status)
