@@ -124,6 +124,24 @@ def test_zero_copy_and_in_place():
     assert np.array_equal(sigkern.add(ro, ro), [2, 2, 2, 2])
 
 
+def test_signature_parsing_and_unmapped_kinds():
+    """Signatures come from the cdef text; kinds without a role are skipped, not fatal."""
+    decls = sigkern._parse_cdef(
+        "/* c */\nint32_t sk_foo_f32(const float* x,\n    float  a,\n    float *y, size_t n);\n"
+        "const char *sk_version(void);\nint32_t sk_bar_f64(double y[4], size_t n);\n")
+    assert decls["sk_foo_f32"] == ("int32_t", [("const float *", "x"), ("float", "a"),
+                                               ("float *", "y"), ("size_t", "n")])
+    assert decls["sk_version"] == ("const char *", [])
+    assert decls["sk_bar_f64"] == ("int32_t", None)
+    assert sigkern._role_of("foo", "const float *", "x") == ("in", "float")
+    assert sigkern._role_of("sum", "double *", "out") == ("scalar_out", "double")
+    assert sigkern._role_of("axpy", "float *", "y") == ("inout", "float")
+    with pytest.raises(sigkern._NoRole, match="ptrdiff_t incx"):
+        sigkern._role_of("add_strided", "ptrdiff_t", "incx")
+    # every kernel of the current header is exposed
+    assert sigkern.SKIPPED == {}, sigkern.SKIPPED
+
+
 def test_library_functions():
     assert sigkern.version() == sigkern.ffi.string(sigkern.lib.sk_version()).decode()
     assert sigkern.simd_level() in ("scalar", "sse2", "avx2", "avx512", "neon")

@@ -18,7 +18,8 @@ How it works
   parameter a role (input array, output array, scalar, length, scalar out-parameter). One
   generic caller, :func:`_invoke`, then serves every kernel ``sk_<op>_<f32|f64>``; a new kernel
   of the same shape appears here without code, and a new kind of parameter (strides, handles)
-  needs one more role in :func:`_role_of` and one more branch in :func:`_invoke`.
+  needs one more role in :func:`_role_of` and one more branch in :func:`_invoke`. Until then
+  such a kernel is listed in :data:`SKIPPED` with the reason (importing never fails on it).
 * For every kernel family ``op`` there are three Python functions: ``op`` (picks ``_f32`` or
   ``_f64`` from the arrays' dtype), ``op_f32`` and ``op_f64`` (require that dtype). The Python
   signature is the C one without the length (computed) and without outputs: output arrays are
@@ -42,8 +43,6 @@ array and tensor for the duration of the call, and the C functions keep no point
 return.
 """
 
-from __future__ import annotations
-
 import inspect
 import os
 import pathlib
@@ -66,6 +65,7 @@ __all__ = [
     "ffi",
     "lib",
     "KERNELS",
+    "SKIPPED",
 ]
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
@@ -206,8 +206,12 @@ def _split_param(text: str) -> tuple:
     m = re.fullmatch(r"\s*(.*?[\s\*])\s*([A-Za-z_]\w*)\s*", text)
     if not m:
         raise ValueError(f"cannot parse C parameter {text!r}")
-    ctype = re.sub(r"\s+", " ", m.group(1)).replace(" *", " *").strip()
+    ctype = re.sub(r"\s*\*", " *", re.sub(r"\s+", " ", m.group(1))).strip()
     return ctype, m.group(2)
+
+
+class _NoRole(Exception):
+    """A parameter (or kernel) this module has no mapping for yet."""
 
 
 def _role_of(op: str, ctype: str, name: str) -> tuple:
@@ -226,8 +230,8 @@ def _role_of(op: str, ctype: str, name: str) -> tuple:
         return "scalar", base
     if not is_ptr and base == "size_t":
         return "len", None
-    raise NotImplementedError(
-        f"parameter {ctype}{name} of sk_{op}_*: no role for this kind of parameter yet "
+    raise _NoRole(
+        f"parameter {ctype}{'' if is_ptr else ' '}{name}: no role for this kind of parameter yet "
         "(add one in _role_of and _invoke)"
     )
 
@@ -238,7 +242,10 @@ def _parse_cdef(text: str) -> dict:
     out = {}
     for m in _DECL.finditer(text):
         restype, cname, params = m.group(1).strip(), m.group(2), m.group(3).strip()
-        plist = [] if params in ("", "void") else [_split_param(p) for p in params.split(",")]
+        try:
+            plist = [] if params in ("", "void") else [_split_param(p) for p in params.split(",")]
+        except ValueError:
+            plist = None  # e.g. a function-pointer parameter: not a kernel this module maps
         out[cname] = (restype, plist)
     return out
 
@@ -246,28 +253,42 @@ def _parse_cdef(text: str) -> dict:
 _KERNEL_NAME = re.compile(r"^sk_([a-z0-9_]+?)_(f32|f64)$")
 
 
+#: Kernels declared in the header that this module does not expose yet, with the reason (a
+#: parameter kind without a role, or f32/f64 variants that differ). Filled at import.
+SKIPPED: dict = {}
+
+
 def _kernel_signatures(decls: dict) -> dict:
     """``{op: {"f32": Signature, "f64": Signature}}`` for every ``int32_t sk_<op>_<f32|f64>``
-    whose parameters all have a role. Cross-checked against the types CFFI parsed."""
+    whose parameters all have a role, cross-checked against the types CFFI parsed. Anything
+    else goes to :data:`SKIPPED` (so a new kind of kernel in the header never breaks import)."""
     fams: dict = {}
     for cname, (restype, plist) in decls.items():
         m = _KERNEL_NAME.match(cname)
         if not m or restype != "int32_t":
             continue
         op, suffix = m.groups()
-        params = []
-        for ctype, name in plist:
-            role, elem = _role_of(op, ctype, name)
-            if elem is not None and elem != _SUFFIX[suffix]:
-                raise TypeError(f"{cname}: parameter {name} is {ctype}, not {_SUFFIX[suffix]}")
-            params.append(Param(name, ctype, role, elem))
-        cffi_args = ffi.typeof(getattr(lib, cname)).args
-        assert [a.cname for a in cffi_args] == [p.ctype.replace("const ", "") for p in params], cname
+        try:
+            if plist is None:
+                raise _NoRole("a parameter could not be parsed")
+            params = []
+            for ctype, name in plist:
+                role, elem = _role_of(op, ctype, name)
+                if elem is not None and elem != _SUFFIX[suffix]:
+                    raise _NoRole(f"parameter {name} is {ctype}, not {_SUFFIX[suffix]}")
+                params.append(Param(name, ctype, role, elem))
+            cffi_args = [a.cname for a in ffi.typeof(getattr(lib, cname)).args]
+            if cffi_args != [p.ctype.replace("const ", "") for p in params]:
+                raise _NoRole(f"CFFI parsed {cffi_args}")
+        except _NoRole as e:
+            SKIPPED[cname] = str(e)
+            continue
         fams.setdefault(op, {})[suffix] = Signature(cname, restype, tuple(params))
-    for op, fam in fams.items():
-        roles = {s: [(p.name, p.role) for p in sig.params] for s, sig in fam.items()}
-        if len(set(map(tuple, roles.values()))) != 1:
-            raise TypeError(f"sk_{op}_f32 and sk_{op}_f64 differ in their parameters: {roles}")
+    for op in list(fams):
+        shapes = {tuple((p.name, p.role) for p in sig.params) for sig in fams[op].values()}
+        if len(shapes) != 1:
+            for sig in fams.pop(op).values():
+                SKIPPED[sig.cname] = "the f32 and f64 variants differ in their parameters"
     return fams
 
 
