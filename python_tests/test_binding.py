@@ -124,6 +124,20 @@ def test_zero_copy_and_in_place():
     assert np.array_equal(sigkern.add(ro, ro), [2, 2, 2, 2])
 
 
+def test_signatures_come_from_the_cdef_header():
+    """The binding's parameter lists are those of include/sigkern_cdef.h (not retyped): they
+    match the independent table of these tests, name for name."""
+    assert sigkern.CDEF_PATH == pathlib.Path(sigkern.ROOT) / "include" / "sigkern_cdef.h"
+    assert sigkern.CDEF == sigkern.CDEF_PATH.read_text()
+    role_map = {"in": "in", "out": "out", "inout": "inout", "sout": "scalar_out", "s": "scalar", "n": "len"}
+    for op, params in KERNELS.items():
+        for suffix, elem in (("f32", "float"), ("f64", "double")):
+            sig = sigkern.KERNELS[op][suffix]
+            assert sig.cname == f"sk_{op}_{suffix}"
+            assert [(p.name, p.role) for p in sig.params] == [(n, role_map[r]) for n, r in params]
+            assert all(p.elem in (None, elem) for p in sig.params)
+
+
 def test_signature_parsing_and_unmapped_kinds():
     """Signatures come from the cdef text; kinds without a role are skipped, not fatal."""
     decls = sigkern._parse_cdef(

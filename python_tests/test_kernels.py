@@ -4,8 +4,11 @@ math.fsum references, on random and adversarial data, plus every documented erro
 canary values proving that nothing is written on error.
 
 Tolerances: elementwise kernels are exact (bitwise, any NaN equal to any NaN); min/max/peak
-exact; sum/mean/dot within sk_util.sum_bound (float32: 15·ε·Σ|x|, float64:
-(16 + log2(n/512))·ε·Σ|x|); rms within one float32 rounding / 32·ε for float64.
+exact; sum/mean/dot within sk_util.sum_bound of the exact value (math.fsum): float32
+15·ε·Σ|x| (the library documents ~14·ε·Σ|x|; numpy's pairwise float32 sum ~(19 + log2(n/128))·ε),
+float64 (16 + log2(n/512))·ε·Σ|x|; a mean within that bound / n plus one rounding; finite
+input gives ±inf only when the exact result is out of range (sk_util.check_sum_like); rms
+within one float32 rounding / 32·ε for float64.
 """
 
 import math
