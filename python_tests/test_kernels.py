@@ -192,6 +192,28 @@ def test_partial_overlap_is_an_error(sk, ffi, op, dtype, last_error):
             assert f"output {out_name}" in msg and f"input {victim}" in msg, msg
 
 
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "dot"])
+@DT
+def test_inputs_may_overlap_each_other(sk, ffi, op, dtype):
+    """Two inputs may share memory in any way (only the output is restricted)."""
+    rng = np.random.default_rng(_seed("inputs-overlap", op, dtype))
+    for n in (1, 17, 64, 1000):
+        for shift in (0, 1, 5, n - 1):
+            whole = random_data(rng, n + shift, dtype)
+            a, b = whole[:n], whole[shift:shift + n]
+            arrays = {"a": a, "b": b}
+            if op != "dot":
+                arrays["y"] = np.full(n, 3.0, dtype)
+            before = {"a": a.copy(), "b": b.copy()}
+            status, got, _ = call(ffi, sk, op, dtype, arrays)
+            assert status == SK_OK
+            if op == "dot":
+                reduction_check(op, got, before, f"{cname(op, dtype)} shift {shift}")
+            else:
+                want = elementwise_reference(op, dtype, before)
+                assert bits_equal(arrays["y"], want), f"shift {shift}: {mismatch(arrays['y'], want)}"
+
+
 # ---------------------------------------------------------------------- reduction results ----
 
 
