@@ -10,9 +10,10 @@ import numpy as np
 from cffi import FFI
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from sk_util import DTYPES, ELEMENTWISE, KERNELS, REDUCTIONS, SUFFIX, call, random_data  # noqa: E402
+from sk_util import DTYPES, ELEMENTWISE, KERNELS, REDUCTIONS, SUFFIX, call, random_data, specials  # noqa: E402
 
 LENGTHS = (0, 1, 3, 15, 16, 17, 63, 64, 65, 511, 513, 1000, 4097, 70001)
+KINDS = ("random", "adversarial", "extreme")
 
 
 def inputs(op, dtype, n, kind):
@@ -22,6 +23,11 @@ def inputs(op, dtype, n, kind):
     for name, role in KERNELS[op]:
         if role in ("in", "inout"):
             ins[name] = random_data(rng, n, dtype, adversarial=kind == "adversarial")
+            if kind == "extreme" and n:
+                # finite extremes: ±max (partial sums overflow), denormals, signed zeros
+                sp = specials(dtype)
+                sp = sp[np.isfinite(sp)]
+                ins[name][::2] = sp[rng.integers(0, sp.size, size=ins[name][::2].size)]
         elif role == "out":
             ins[name] = np.full(n, 7.0, dtype)
     return ins
@@ -36,7 +42,7 @@ def main(lib_path, out_path):
     for op in KERNELS:
         for dtype in DTYPES:
             for n in LENGTHS:
-                for kind in ("random", "adversarial"):
+                for kind in KINDS:
                     if op in REDUCTIONS and n == 0:
                         continue
                     ins = inputs(op, dtype, n, kind)

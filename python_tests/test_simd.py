@@ -1,7 +1,9 @@
 """SIMD levels: for every level this CPU supports, a subprocess with SIGKERN_SIMD=<level>
 reports that level from sk_simd_level() and computes, for every kernel on fixed pseudo-random
-inputs, results equal to the default level's: elementwise bitwise, min/max/peak exactly,
-sum/mean/dot/rms within the reference tolerances. Unknown values are ignored."""
+inputs (random, adversarial, finite extremes), results equal to the default level's:
+elementwise bitwise, min/max/peak exactly, sum/mean/dot/rms within the reference tolerances;
+every level's reductions are also checked against the independent references of sk_util.
+Unknown values are ignored."""
 
 import math
 import os
@@ -13,7 +15,8 @@ import sys
 import numpy as np
 import pytest
 
-from sk_util import EPS, F32, F64, ELEMENTWISE, sum_bound
+import simd_worker
+from sk_util import EPS, F32, F64, ELEMENTWISE, reduction_check, sum_bound
 
 HERE = pathlib.Path(__file__).resolve().parent
 ORDER = ["scalar", "sse2", "avx2", "avx512"]
@@ -85,6 +88,11 @@ def test_level_matches_default(level, lib_path, tmp_path, default_results):
             assert same.all(), f"{key}: {level} differs from default bitwise"
             continue
         a, b = float(val), float(ref)
+        # every level is right on its own (independent reference), ...
+        reduction_check(op, a, simd_worker.inputs(op, dtype, int(n), kind), f"{key} at {level}")
+        if kind == "extreme":
+            continue  # (the tolerance below assumes |x| ≲ 50)
+        # ... and close to the default level
         if op in ("min", "max", "peak"):
             assert a == b or (math.isnan(a) and math.isnan(b)), f"{key}: {a!r} vs {b!r}"
         elif not (math.isfinite(a) and math.isfinite(b)):
