@@ -103,6 +103,23 @@ def test_seed_003_script(lib_path):
     assert out.rstrip().endswith("SEED 003 OK")
 
 
+def test_seed_script_takes_the_library_from_the_environment(lib_path, tmp_path):
+    """No argv: $SIGKERN_LIB names the library (here a copy under another name)."""
+    import os
+    import shutil
+
+    copy = tmp_path / "renamed_sigkern.so"
+    shutil.copy(lib_path, copy)
+    env = dict(os.environ, SIGKERN_LIB=str(copy))
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "seed_003_cffi_numpy.py")], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "SEED 003 OK" in proc.stdout, proc.stderr
+    env["SIGKERN_LIB"] = str(tmp_path / "missing.so")
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "seed_003_cffi_numpy.py")], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "missing.so" in proc.stderr
+
+
 # ----------------------------------------------------------------- the snippets in-process ----
 
 
