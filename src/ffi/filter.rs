@@ -17,7 +17,7 @@ use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
 use super::handle::{self, wrong_kind, Obj};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
-use crate::kernels::filter::sos::{self, Layout, SosFilter};
+use crate::kernels::filter::sos::{self, Layout, SosElem, SosFilter};
 use crate::kernels::{Float, Src};
 use crate::simd::current;
 use realfft::FftNum;
@@ -35,7 +35,7 @@ pub struct SkFir {
 }
 
 /// Element types with a biquad and FIR object kind.
-trait FilterElem: Float + FftNum {
+trait FilterElem: Float + FftNum + SosElem {
     fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<Self>>;
     fn wrap_biquad(f: SosFilter<Self>) -> Obj;
     fn fir(obj: &mut Obj) -> Option<&mut FirFilter<Self>>;

@@ -19,9 +19,13 @@
 //! ```
 //!
 //! (`c1`, `c2` are computed in `f64` from the normalised coefficients, then rounded to `T`.)
-//! Each update is a fixed sequence of IEEE multiplies and adds without fused multiply-add, so
-//! every SIMD level gives bit-identical output, and processing a signal in chunks of any sizes
-//! is bit-identical to one call (the state is carried exactly).
+//! Each update is a fixed sequence of three multiply-adds `m(a, b, c) = a·b + c` per state
+//! value. At the AVX2 and AVX-512 levels `m` is one fused multiply-add ([`Fused`]); at the scalar
+//! and SSE2/NEON levels it is a multiply then an add ([`Plain`]). For a given arithmetic the
+//! lane kernel is bit-identical to the scalar reference (the tests check every level against the
+//! reference run with the same arithmetic), and processing a signal in chunks of any sizes is
+//! bit-identical to one call (the state is carried exactly). The two arithmetics differ by
+//! rounding only (about one unit in the last place per operation).
 //!
 //! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
 //! (one AVX-512 register), a 4-lane block for 2–4 leftover channels, one lane for a single
@@ -45,8 +49,56 @@ pub struct Section<T> {
     pub b0: T,
     pub c1: T,
     pub c2: T,
-    pub a1: T,
-    pub a2: T,
+    /// `−a1`
+    pub na1: T,
+    /// `−a2`
+    pub na2: T,
+}
+
+/// Element types of the cascade: [`Float`] with a fused multiply-add.
+pub trait SosElem: Float {
+    /// `a·b + c` with one rounding.
+    fn fused(a: Self, b: Self, c: Self) -> Self;
+}
+impl SosElem for f32 {
+    #[inline(always)]
+    fn fused(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+}
+impl SosElem for f64 {
+    #[inline(always)]
+    fn fused(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+}
+
+/// How the kernel evaluates `a·b + c`.
+pub trait Arith: Copy + Send + Sync + 'static {
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T;
+}
+/// A multiply, then an add (two roundings).
+#[derive(Clone, Copy, Debug)]
+pub struct Plain;
+/// One fused multiply-add (one rounding); used where the CPU has FMA (AVX2, AVX-512).
+#[derive(Clone, Copy, Debug)]
+pub struct Fused;
+impl Arith for Plain {
+    #[inline(always)]
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
+        a * b + c
+    }
+}
+impl Arith for Fused {
+    #[inline(always)]
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
+        T::fused(a, b, c)
+    }
+}
+
+/// Whether `level` runs the cascade with fused multiply-adds.
+pub fn uses_fma(level: Level) -> bool {
+    level.min(crate::simd::detected()) >= Level::Avx2
 }
 
 /// Where sample `t` of channel `c` lives in a buffer: index `c·ch + t·t`.
@@ -134,10 +186,10 @@ impl<T: Float> Section<T> {
             b0: T::from_f64(b0),
             c1: T::from_f64(b1 - a1 * b0),
             c2: T::from_f64(b2 - a2 * b0),
-            a1: T::from_f64(a1),
-            a2: T::from_f64(a2),
+            na1: T::from_f64(-a1),
+            na2: T::from_f64(-a2),
         };
-        check_stable(s.a1.to_f64(), s.a2.to_f64(), index).map_err(|_| {
+        check_stable(-s.na1.to_f64(), -s.na2.to_f64(), index).map_err(|_| {
             SkError::BadArgument(format!(
                 "sos[{index}] becomes unstable when its coefficients are rounded to {} \
                  (a1 = {a1}, a2 = {a2}); use the double-precision filter",
@@ -177,7 +229,7 @@ pub struct SosFilter<T> {
     state: Vec<T>,
 }
 
-impl<T: Float> SosFilter<T> {
+impl<T: SosElem> SosFilter<T> {
     /// A cascade with zero state. `sos` is `(n_sections, 6)` row-major; `channels >= 1`.
     pub fn new(sos: &[f64], channels: usize) -> SkResult<Self> {
         if channels == 0 {
@@ -246,8 +298,27 @@ impl<T: Float> SosFilter<T> {
     }
 
     /// Filters `n` frames of every channel from `x` (laid out as `xl`) into `y` (laid out as
-    /// `yl`), carrying the state. `Src::Dst` means in place (then `xl` must equal `yl`).
+    /// `yl`), carrying the state. `Src::Dst` means in place (then `xl` must equal `yl`). Uses
+    /// fused multiply-adds where the level has them ([`uses_fma`]).
     pub fn process(
+        &mut self,
+        level: Level,
+        x: Src<'_, T>,
+        xl: Layout,
+        y: &mut [T],
+        yl: Layout,
+        n: usize,
+    ) {
+        if uses_fma(level) {
+            self.process_with::<Fused>(level, x, xl, y, yl, n)
+        } else {
+            self.process_with::<Plain>(level, x, xl, y, yl, n)
+        }
+    }
+
+    /// [`SosFilter::process`] with the arithmetic chosen by the caller (the tests run the scalar
+    /// reference with either). `Fused` at a level without FMA is slow (software FMA).
+    pub fn process_with<A: Arith>(
         &mut self,
         level: Level,
         x: Src<'_, T>,
@@ -265,7 +336,7 @@ impl<T: Float> SosFilter<T> {
         if n == 0 {
             return;
         }
-        cascade_at(
+        cascade_at::<T, A>(
             level,
             &self.sections,
             &mut self.state,
@@ -289,7 +360,7 @@ fn read<T: Float>(x: Src<'_, T>, y: &[T], i: usize) -> T {
 
 /// Reference: one channel, one sample, one section at a time.
 #[allow(clippy::too_many_arguments)]
-fn cascade_scalar<T: Float>(
+fn cascade_scalar<T: SosElem, A: Arith>(
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -306,9 +377,9 @@ fn cascade_scalar<T: Float>(
                 let i0 = (s * 2) * channels + c;
                 let i1 = (s * 2 + 1) * channels + c;
                 let (z0, z1) = (state[i0], state[i1]);
-                let out = sec.b0 * v + z0;
-                state[i0] = (sec.c1 * v + z1) - sec.a1 * z0;
-                state[i1] = sec.c2 * v - sec.a2 * z0;
+                let out = A::madd(sec.b0, v, z0);
+                state[i0] = A::madd(sec.na1, z0, A::madd(sec.c1, v, z1));
+                state[i1] = A::madd(sec.na2, z0, sec.c2 * v);
                 v = out;
             }
             y[c * yl.ch + t * yl.t] = v;
@@ -318,7 +389,7 @@ fn cascade_scalar<T: Float>(
 
 /// Runs `G` sections over a lane-major buffer, states in locals.
 #[inline(always)]
-fn run_group<T: Float, const L: usize, const G: usize>(
+fn run_group<T: SosElem, A: Arith, const L: usize, const G: usize>(
     secs: &[Section<T>],
     z: &mut [[[T; L]; 2]; G],
     buf: &mut [[T; L]],
@@ -326,20 +397,20 @@ fn run_group<T: Float, const L: usize, const G: usize>(
     let mut cf = [[T::ZERO; 5]; G];
     for g in 0..G {
         let s = secs[g];
-        cf[g] = [s.b0, s.c1, s.c2, s.a1, s.a2];
+        cf[g] = [s.b0, s.c1, s.c2, s.na1, s.na2];
     }
     let mut zz = *z;
     for v in buf.iter_mut() {
         let mut x = *v;
         for g in 0..G {
-            let [b0, c1, c2, a1, a2] = cf[g];
+            let [b0, c1, c2, na1, na2] = cf[g];
             let mut out = [T::ZERO; L];
             for l in 0..L {
                 let z0 = zz[g][0][l];
                 let z1 = zz[g][1][l];
-                out[l] = b0 * x[l] + z0;
-                zz[g][0][l] = (c1 * x[l] + z1) - a1 * z0;
-                zz[g][1][l] = c2 * x[l] - a2 * z0;
+                out[l] = A::madd(b0, x[l], z0);
+                zz[g][0][l] = A::madd(na1, z0, A::madd(c1, x[l], z1));
+                zz[g][1][l] = A::madd(na2, z0, c2 * x[l]);
             }
             x = out;
         }
@@ -349,7 +420,7 @@ fn run_group<T: Float, const L: usize, const G: usize>(
 }
 
 #[inline(always)]
-fn group_io<T: Float, const L: usize, const G: usize>(
+fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     secs: &[Section<T>],
     s0: usize,
     state: &mut [T],
@@ -365,7 +436,7 @@ fn group_io<T: Float, const L: usize, const G: usize>(
             z[g][k][..active].copy_from_slice(&state[base..base + active]);
         }
     }
-    run_group::<T, L, G>(&secs[s0..s0 + G], &mut z, buf);
+    run_group::<T, A, L, G>(&secs[s0..s0 + G], &mut z, buf);
     for g in 0..G {
         for k in 0..2 {
             let base = ((s0 + g) * 2 + k) * channels + c0;
@@ -386,7 +457,28 @@ fn gather<T: Float, const L: usize>(
 ) {
     let m = buf.len();
     if l.t == 1 {
-        // planar: each channel's run is contiguous
+        // planar: each channel's run is contiguous. Full blocks move in tiles of 8 frames ×
+        // L lanes with constant indices (shuffles, not gather instructions).
+        let mut t = 0;
+        if active == L && L > 1 {
+            while t + 8 <= m {
+                let mut rows = [[T::ZERO; 8]; L];
+                for (lane, r) in rows.iter_mut().enumerate() {
+                    let base = (c0 + lane) * l.ch + t0 + t;
+                    r.copy_from_slice(&src[base..base + 8]);
+                }
+                let tile: &mut [[T; L]; 8] = (&mut buf[t..t + 8]).try_into().expect("8 frames");
+                for k in 0..8 {
+                    for lane in 0..L {
+                        tile[k][lane] = rows[lane][k];
+                    }
+                }
+                t += 8;
+            }
+        }
+        let buf = &mut buf[t..];
+        let t0 = t0 + t;
+        let m = m - t;
         for lane in 0..active {
             let base = (c0 + lane) * l.ch + t0;
             for (d, &v) in buf.iter_mut().zip(&src[base..base + m]) {
@@ -420,6 +512,26 @@ fn scatter<T: Float, const L: usize>(
 ) {
     let m = buf.len();
     if l.t == 1 {
+        let mut t = 0;
+        if active == L && L > 1 {
+            while t + 8 <= m {
+                let tile: &[[T; L]; 8] = (&buf[t..t + 8]).try_into().expect("8 frames");
+                let mut rows = [[T::ZERO; 8]; L];
+                for k in 0..8 {
+                    for lane in 0..L {
+                        rows[lane][k] = tile[k][lane];
+                    }
+                }
+                for (lane, r) in rows.iter().enumerate() {
+                    let base = (c0 + lane) * l.ch + t0 + t;
+                    dst[base..base + 8].copy_from_slice(r);
+                }
+                t += 8;
+            }
+        }
+        let buf = &buf[t..];
+        let t0 = t0 + t;
+        let m = m - t;
         for lane in 0..active {
             let base = (c0 + lane) * l.ch + t0;
             for (d, s) in dst[base..base + m].iter_mut().zip(buf) {
@@ -443,7 +555,7 @@ fn scatter<T: Float, const L: usize>(
 /// One block of `active <= L` channels starting at `c0`, all frames.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn lane_block<T: Float, const L: usize>(
+fn lane_block<T: SosElem, A: Arith, const L: usize>(
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -470,10 +582,10 @@ fn lane_block<T: Float, const L: usize>(
         let mut s0 = 0;
         while s0 < secs.len() {
             match secs.len() - s0 {
-                1 => group_io::<T, L, 1>(secs, s0, state, channels, c0, active, b),
-                2 => group_io::<T, L, 2>(secs, s0, state, channels, c0, active, b),
-                3 => group_io::<T, L, 3>(secs, s0, state, channels, c0, active, b),
-                _ => group_io::<T, L, 4>(secs, s0, state, channels, c0, active, b),
+                1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
+                2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
+                3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
+                _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
             }
             s0 += 4;
         }
@@ -484,7 +596,7 @@ fn lane_block<T: Float, const L: usize>(
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn cascade_lanes<T: Float>(
+fn cascade_lanes<T: SosElem, A: Arith>(
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -501,16 +613,16 @@ fn cascade_lanes<T: Float>(
         if rem > 4 {
             let active = rem.min(wide);
             if wide == 16 {
-                lane_block::<T, 16>(secs, state, channels, c0, active, x, xl, y, yl, n);
+                lane_block::<T, A, 16>(secs, state, channels, c0, active, x, xl, y, yl, n);
             } else {
-                lane_block::<T, 8>(secs, state, channels, c0, active, x, xl, y, yl, n);
+                lane_block::<T, A, 8>(secs, state, channels, c0, active, x, xl, y, yl, n);
             }
             c0 += active;
         } else if rem >= 2 {
-            lane_block::<T, 4>(secs, state, channels, c0, rem, x, xl, y, yl, n);
+            lane_block::<T, A, 4>(secs, state, channels, c0, rem, x, xl, y, yl, n);
             c0 += rem;
         } else {
-            lane_block::<T, 1>(secs, state, channels, c0, 1, x, xl, y, yl, n);
+            lane_block::<T, A, 1>(secs, state, channels, c0, 1, x, xl, y, yl, n);
             c0 += 1;
         }
     }
@@ -518,7 +630,7 @@ fn cascade_lanes<T: Float>(
 
 multiversion! {
     /// Runs the cascade over `n` frames of every channel at the given SIMD level.
-    pub fn cascade_at<T: Float>(
+    pub fn cascade_at<T: SosElem, A: Arith>(
         secs: &[Section<T>],
         state: &mut [T],
         channels: usize,
@@ -534,7 +646,7 @@ multiversion! {
 /// One-shot cascade with scipy `sosfilt` semantics: optional initial state `zi` in scipy's
 /// layout `(n_sections, channels, 2)` (zeros if `None`), final state written to `zf` if given.
 #[allow(clippy::too_many_arguments)]
-pub fn sosfilt<T: Float>(
+pub fn sosfilt<T: SosElem>(
     level: Level,
     sos: &[f64],
     channels: usize,
@@ -662,7 +774,13 @@ mod tests {
                 let xi = rng.vec_f64(channels * n, 1.0);
                 let zi = rng.vec_f64(ns * channels * 2, 0.5);
                 // reference
-                let run = |level: Level, planar: bool, in_place: bool| -> (Vec<f64>, Vec<f64>) {
+                // `fused` picks the arithmetic; the reference is the scalar body with the
+                // arithmetic the tested level uses.
+                let run = |level: Level,
+                           fused: bool,
+                           planar: bool,
+                           in_place: bool|
+                 -> (Vec<f64>, Vec<f64>) {
                     let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
                     f.set_state(&zi);
                     let (x, l) = if planar {
@@ -675,20 +793,25 @@ mod tests {
                     } else {
                         vec![7.0; x.len()]
                     };
-                    if in_place {
-                        f.process(level, Src::Dst, l, &mut y, l, n);
+                    let src = if in_place {
+                        Src::Dst
                     } else {
-                        f.process(level, Src::Slice(x), l, &mut y, l, n);
+                        Src::Slice(&x[..])
+                    };
+                    if fused {
+                        f.process_with::<Fused>(level, src, l, &mut y, l, n);
+                    } else {
+                        f.process_with::<Plain>(level, src, l, &mut y, l, n);
                     }
                     let mut z = vec![0.0; zi.len()];
                     f.get_state(&mut z);
                     (y, z)
                 };
                 for planar in [true, false] {
-                    let (want, zwant) = run(Level::Scalar, planar, false);
                     for level in available() {
+                        let (want, zwant) = run(Level::Scalar, uses_fma(level), planar, false);
                         for in_place in [false, true] {
-                            let (y, z) = run(level, planar, in_place);
+                            let (y, z) = run(level, uses_fma(level), planar, in_place);
                             let fill = |c: usize| -> Vec<f64> {
                                 if in_place {
                                     xp[c * stride + n..(c + 1) * stride].to_vec()
@@ -723,16 +846,18 @@ mod tests {
             let sos = random_sos(&mut rng, 4);
             let n = 513;
             let x = rng.vec_f32(channels * n, 1.0);
-            let mut want = vec![0f32; x.len()];
-            let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
-            f.process(
-                Level::Scalar,
-                Src::Slice(&x),
-                Layout::interleaved(channels),
-                &mut want,
-                Layout::interleaved(channels),
-                n,
-            );
+            let reference = |fused: bool| {
+                let mut want = vec![0f32; x.len()];
+                let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
+                let l = Layout::interleaved(channels);
+                if fused {
+                    f.process_with::<Fused>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
+                } else {
+                    f.process_with::<Plain>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
+                }
+                want
+            };
+            let (plain, fused) = (reference(false), reference(true));
             for level in available() {
                 let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
                 let mut y = vec![0f32; x.len()];
@@ -744,7 +869,12 @@ mod tests {
                     Layout::interleaved(channels),
                     n,
                 );
-                assert!(same(&y, &want), "ch={channels} {level:?}");
+                let want = if uses_fma(level) { &fused } else { &plain };
+                assert!(same(&y, want), "ch={channels} {level:?}");
+                // the two arithmetics differ by rounding only
+                for (a, b) in plain.iter().zip(&fused) {
+                    assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{a} {b}");
+                }
             }
         }
     }
