@@ -2,7 +2,7 @@
 //!
 //! A handle given to C is an opaque pointer whose value is a registry id: ids start at 0x1000,
 //! step by 16 and are never reused, so a freed handle stays unknown forever. Every call looks the
-//! id up in a global map under a mutex (held only for the lookup), so NULL, a freed handle, a
+//! id up in a global ordered map under a mutex (held only for the lookup), so NULL, a freed handle, a
 //! made-up pointer or a handle of another kind is detected without ever dereferencing the
 //! caller's pointer. The object itself sits behind its own mutex, taken with `try_lock`: a
 //! second thread using the same handle at the same time gets `SK_ERR_INVALID_HANDLE` ("in use")
@@ -12,9 +12,9 @@
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::SosFilter;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, TryLockError};
+use std::sync::{Arc, Mutex, TryLockError};
 
 /// Every kind of object a handle can name.
 pub(crate) enum Obj {
@@ -38,11 +38,13 @@ impl Obj {
     }
 }
 
-type Map = HashMap<usize, Arc<Mutex<Obj>>>;
+/// An ordered map: its nodes are freed as soon as the last handle is, and while handles live
+/// every node is reachable from the static (leak checkers see no "possibly lost" block).
+type Map = BTreeMap<usize, Arc<Mutex<Obj>>>;
 
 fn registry() -> &'static Mutex<Map> {
-    static REG: OnceLock<Mutex<Map>> = OnceLock::new();
-    REG.get_or_init(|| Mutex::new(HashMap::new()))
+    static REG: Mutex<Map> = Mutex::new(BTreeMap::new());
+    &REG
 }
 
 fn lock_registry() -> std::sync::MutexGuard<'static, Map> {
