@@ -517,8 +517,10 @@ fn scatter<T: Float, const L: usize>(
             while t + 8 <= m {
                 let tile: &[[T; L]; 8] = (&buf[t..t + 8]).try_into().expect("8 frames");
                 let mut rows = [[T::ZERO; 8]; L];
-                for k in 0..8 {
-                    for lane in 0..L {
+                // lane-outer: strided reads from the tile, contiguous writes per row (the other
+                // order compiles to scatter instructions, which are slow)
+                for lane in 0..L {
+                    for k in 0..8 {
                         rows[lane][k] = tile[k][lane];
                     }
                 }
