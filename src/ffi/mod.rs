@@ -5,7 +5,10 @@
 
 pub mod guard;
 
+pub mod design;
 pub mod elementwise;
+pub mod filter;
+pub mod handle;
 pub mod memory;
 pub mod meta;
 pub mod reduce;
