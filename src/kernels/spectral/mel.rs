@@ -1,0 +1,329 @@
+//! Mel filterbanks equal to `librosa.filters.mel` (HTK or Slaney scale; no or Slaney
+//! normalisation), mel spectrograms equal to `librosa.feature.melspectrogram` and dB conversion
+//! equal to `librosa.power_to_db`.
+
+use super::fft::{FftFloat, PlanCache};
+use super::stft::{stft, StftParams};
+use super::{par_rows, Complex};
+use crate::error::{SkError, SkResult};
+use crate::kernels::Float;
+
+/// Filter normalisation (librosa's `norm=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MelNorm {
+    /// `norm=None`: triangles peak at 1.
+    None,
+    /// `norm='slaney'`: each triangle divided by its width in Hz (constant energy per band).
+    Slaney,
+}
+
+/// librosa's `hz_to_mel`.
+pub fn hz_to_mel(f: f64, htk: bool) -> f64 {
+    if htk {
+        return 2595.0 * (1.0 + f / 700.0).log10();
+    }
+    let f_sp = 200.0 / 3.0;
+    let min_log_hz = 1000.0;
+    let min_log_mel = min_log_hz / f_sp;
+    let logstep = 6.4f64.ln() / 27.0;
+    if f >= min_log_hz {
+        min_log_mel + (f / min_log_hz).ln() / logstep
+    } else {
+        f / f_sp
+    }
+}
+
+/// librosa's `mel_to_hz`.
+pub fn mel_to_hz(m: f64, htk: bool) -> f64 {
+    if htk {
+        return 700.0 * (10f64.powf(m / 2595.0) - 1.0);
+    }
+    let f_sp = 200.0 / 3.0;
+    let min_log_hz = 1000.0;
+    let min_log_mel = min_log_hz / f_sp;
+    let logstep = 6.4f64.ln() / 27.0;
+    if m >= min_log_mel {
+        min_log_hz * (logstep * (m - min_log_mel)).exp()
+    } else {
+        f_sp * m
+    }
+}
+
+/// Filterbank parameters (librosa's names). `fmax` of 0 means `sr / 2`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MelParams {
+    pub sr: f64,
+    pub n_fft: usize,
+    pub n_mels: usize,
+    pub fmin: f64,
+    pub fmax: f64,
+    pub htk: bool,
+    pub norm: MelNorm,
+}
+
+impl MelParams {
+    /// Checks `sr > 0`, `n_fft ≥ 1`, `n_mels ≥ 1`, `0 ≤ fmin < fmax`, all finite.
+    pub fn check(&self) -> SkResult<()> {
+        if !(self.sr.is_finite() && self.sr > 0.0) {
+            return Err(SkError::BadArgument(format!(
+                "sr = {} must be finite and positive",
+                self.sr
+            )));
+        }
+        if self.n_fft == 0 {
+            return Err(SkError::Length("n_fft = 0".into()));
+        }
+        if self.n_mels == 0 {
+            return Err(SkError::Length("n_mels = 0".into()));
+        }
+        let fmax = self.fmax_hz();
+        if !(self.fmin.is_finite() && fmax.is_finite() && self.fmin >= 0.0 && self.fmin < fmax) {
+            return Err(SkError::BadArgument(format!(
+                "need finite 0 <= fmin < fmax, got fmin = {}, fmax = {} (0 means sr/2)",
+                self.fmin, self.fmax
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn fmax_hz(&self) -> f64 {
+        if self.fmax == 0.0 {
+            self.sr / 2.0
+        } else {
+            self.fmax
+        }
+    }
+
+    pub fn n_freq(&self) -> usize {
+        self.n_fft / 2 + 1
+    }
+
+    /// The `(n_mels, n_fft/2+1)` weights, row-major, as `librosa.filters.mel(dtype=float64)`.
+    pub fn filterbank(&self) -> SkResult<Vec<f64>> {
+        self.check()?;
+        let nf = self.n_freq();
+        let m = self.n_mels;
+        // mel_frequencies: linspace in mel, back to Hz (numpy linspace arithmetic)
+        let lo = hz_to_mel(self.fmin, self.htk);
+        let hi = hz_to_mel(self.fmax_hz(), self.htk);
+        let num = m + 2;
+        let step = (hi - lo) / (num - 1) as f64;
+        let mel_f: Vec<f64> = (0..num)
+            .map(|i| {
+                let v = if i == num - 1 {
+                    hi
+                } else {
+                    i as f64 * step + lo
+                };
+                mel_to_hz(v, self.htk)
+            })
+            .collect();
+        // rfftfreq: k * (1 / (n_fft * d)) with d = 1/sr
+        let val = 1.0 / (self.n_fft as f64 * (1.0 / self.sr));
+        let fftfreqs: Vec<f64> = (0..nf).map(|k| k as f64 * val).collect();
+        let mut w = vec![0.0; m * nf];
+        for i in 0..m {
+            let d0 = mel_f[i + 1] - mel_f[i];
+            let d1 = mel_f[i + 2] - mel_f[i + 1];
+            let enorm = match self.norm {
+                MelNorm::None => None,
+                MelNorm::Slaney => Some(2.0 / (mel_f[i + 2] - mel_f[i])),
+            };
+            for (k, &f) in fftfreqs.iter().enumerate() {
+                let lower = -(mel_f[i] - f) / d0;
+                let upper = (mel_f[i + 2] - f) / d1;
+                let mut v = 0.0f64.max(lower.min(upper));
+                if let Some(e) = enorm {
+                    v *= e;
+                }
+                w[i * nf + k] = v;
+            }
+        }
+        Ok(w)
+    }
+}
+
+/// librosa's `power_to_db(S, ref, amin, top_db)` in place: `10·log10(max(amin, S))
+/// − 10·log10(max(amin, |ref|))`, then floored at `max − top_db` (`top_db = +inf`: no floor).
+pub fn power_to_db<T: FftFloat>(
+    y: &mut [T],
+    reference: f64,
+    amin: f64,
+    top_db: f64,
+) -> SkResult<()> {
+    check_db(reference, amin, top_db)?;
+    let off = 10.0 * amin.max(reference.abs()).log10();
+    let mut mx = f64::NEG_INFINITY;
+    for v in y.iter_mut() {
+        // np.maximum propagates NaN (Rust's f64::max would not)
+        let d = if v.is_nan() {
+            f64::NAN
+        } else {
+            10.0 * amin.max(v.to_f64()).log10() - off
+        };
+        if d > mx || d.is_nan() {
+            mx = if mx.is_nan() { mx } else { d };
+        }
+        *v = <T as Float>::from_f64(d);
+    }
+    if mx.is_nan() && top_db.is_finite() {
+        // numpy: log_spec.max() is NaN, so np.maximum(log_spec, NaN - top_db) is all NaN
+        y.fill(T::NAN);
+    } else if top_db.is_finite() && !y.is_empty() {
+        let floor = <T as Float>::from_f64(mx - top_db);
+        for v in y.iter_mut() {
+            if *v < floor {
+                *v = floor;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Validates power_to_db's parameters: finite ref, finite amin > 0, top_db ≥ 0 (+inf allowed).
+pub fn check_db(reference: f64, amin: f64, top_db: f64) -> SkResult<()> {
+    if !(amin.is_finite() && amin > 0.0) {
+        return Err(SkError::BadArgument(format!(
+            "amin = {amin} must be finite and positive"
+        )));
+    }
+    if !reference.is_finite() {
+        return Err(SkError::BadArgument(format!(
+            "ref = {reference} must be finite"
+        )));
+    }
+    if top_db.is_nan() || top_db < 0.0 {
+        return Err(SkError::BadArgument(format!(
+            "top_db = {top_db} must be >= 0 (+inf disables the floor)"
+        )));
+    }
+    Ok(())
+}
+
+/// A mel-spectrogram plan: STFT parameters, window, power and the filterbank (stored sparsely as
+/// each filter's non-zero run of bins).
+pub struct MelPlan<T: FftFloat> {
+    pub stft: StftParams,
+    pub mel: MelParams,
+    pub power: f64,
+    window: Vec<T>,
+    filters: Vec<(usize, Vec<T>)>,
+}
+
+impl<T: FftFloat + PlanCache> MelPlan<T> {
+    /// `stft.n_fft` must equal `mel.n_fft`; `stft.onesided` is forced true; `power > 0` finite.
+    pub fn new(stft: StftParams, mel: MelParams, power: f64, window: &[T]) -> SkResult<Self> {
+        stft.check()?;
+        mel.check()?;
+        if !(power.is_finite() && power > 0.0) {
+            return Err(SkError::BadArgument(format!(
+                "power = {power} must be finite and positive"
+            )));
+        }
+        assert_eq!(stft.n_fft, mel.n_fft, "mel/stft n_fft");
+        assert_eq!(window.len(), stft.win_length, "window length");
+        let nf = mel.n_freq();
+        let w = mel.filterbank()?;
+        let filters = w
+            .chunks_exact(nf)
+            .map(|row| {
+                let a = row.iter().position(|&v| v != 0.0).unwrap_or(0);
+                let b = row.iter().rposition(|&v| v != 0.0).map_or(a, |b| b + 1);
+                (
+                    a,
+                    row[a..b]
+                        .iter()
+                        .map(|&v| <T as Float>::from_f64(v))
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok(MelPlan {
+            stft: StftParams {
+                onesided: true,
+                ..stft
+            },
+            mel,
+            power,
+            window: window.to_vec(),
+            filters,
+        })
+    }
+
+    /// Frames for an `n`-sample signal.
+    pub fn frames(&self, n: usize) -> SkResult<usize> {
+        self.stft.frames(n)
+    }
+
+    /// Mel spectrogram of `x` into `y` (`n_mels × frames`, row-major, librosa's shape);
+    /// `y.len()` must be exactly `n_mels * frames`.
+    pub fn melspec(&self, x: &[T], y: &mut [T]) -> SkResult<()> {
+        let frames = self.frames(x.len())?;
+        let nm = self.mel.n_mels;
+        let nf = self.stft.n_freq();
+        assert_eq!(y.len(), nm * frames, "melspec output length");
+        // frame-major spectra, computed in parallel chunks, reduced to mel per frame
+        let mut spec = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
+        stft(x, &self.window, &self.stft, &mut spec)?;
+        let mut tmp = vec![T::ZERO; frames * nm];
+        let power = self.power;
+        par_rows(&mut tmp, nm, frames * nf * 4, |first, chunk| {
+            let mut p = vec![T::ZERO; nf];
+            for (i, out) in chunk.chunks_exact_mut(nm).enumerate() {
+                let s = &spec[(first + i) * nf..(first + i + 1) * nf];
+                for (pv, c) in p.iter_mut().zip(s) {
+                    let m2 = c.re * c.re + c.im * c.im;
+                    *pv = if power == 2.0 {
+                        m2
+                    } else if power == 1.0 {
+                        <T as Float>::from_f64(m2.to_f64().sqrt())
+                    } else {
+                        <T as Float>::from_f64(m2.to_f64().sqrt().powf(power))
+                    };
+                }
+                for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
+                    let mut acc = T::ZERO;
+                    for (w, v) in wts.iter().zip(&p[*a..]) {
+                        acc = acc + *w * *v;
+                    }
+                    *o = acc;
+                }
+            }
+        });
+        for (t, row) in tmp.chunks_exact(nm).enumerate() {
+            for (m, &v) in row.iter().enumerate() {
+                y[m * frames + t] = v;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mel_scale_round_trips_and_known_points() {
+        for htk in [false, true] {
+            for f in [0.0, 100.0, 999.0, 1000.0, 1001.0, 8000.0, 22050.0] {
+                let back = mel_to_hz(hz_to_mel(f, htk), htk);
+                assert!((back - f).abs() < 1e-9 * f.max(1.0));
+            }
+        }
+        assert!((hz_to_mel(1000.0, false) - 15.0).abs() < 1e-12);
+        assert!((hz_to_mel(700.0, true) - 2595.0 * 2f64.log10()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn db_floor_and_bad_args() {
+        let mut y = [1.0f64, 10.0, 1e-20, 100.0];
+        power_to_db(&mut y, 1.0, 1e-10, 15.0).unwrap();
+        assert_eq!(y, [5.0, 10.0, 5.0, 20.0]);
+        let mut z = [1.0f64];
+        assert!(power_to_db(&mut z, 1.0, 0.0, 80.0).is_err());
+        assert!(power_to_db(&mut z, f64::NAN, 1e-10, 80.0).is_err());
+        assert!(power_to_db(&mut z, 1.0, 1e-10, -1.0).is_err());
+        assert_eq!(z, [1.0]);
+    }
+}
