@@ -5,8 +5,14 @@
 
 pub mod guard;
 
+pub mod conv;
 pub mod elementwise;
+pub mod fft;
+pub mod handle;
+pub mod mel;
 pub mod memory;
 pub mod meta;
 pub mod reduce;
 pub mod seed;
+pub mod stft;
+pub mod window;

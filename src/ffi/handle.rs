@@ -1,0 +1,221 @@
+//! Handles: the registry behind every opaque pointer the spectral functions hand out.
+//!
+//! A handle value is a token, never dereferenced: `HANDLE_BASE + 16·id` with `id` from a 64-bit
+//! counter, so a value is never issued twice in a process. Every call looks the token up in a
+//! global map of live handles (under a mutex) and gets an `Arc` of the object, so
+//! - NULL, a freed handle (also a double free), a pointer sigkern never returned and a handle of
+//!   another kind or element type are all detected (`SK_ERR_INVALID_HANDLE`) without reading any
+//!   caller memory;
+//! - a handle freed by one thread while another is still executing with it stays alive until
+//!   that call returns (the call holds its own `Arc`).
+
+use crate::error::{SkError, SkResult};
+use crate::kernels::spectral::fft::{FftFloat, FftPlan, PlanCache};
+use crate::kernels::spectral::mel::MelPlan;
+use crate::kernels::spectral::stft::StftStream;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// First token value (an address no allocator hands out on the supported 64-bit targets is not
+/// required: tokens are never dereferenced; the base only makes them recognisable in a debugger).
+const HANDLE_BASE: usize = 0x5C00_0000_0000;
+
+/// Every object a handle can name.
+pub(crate) enum Object {
+    FftF32(FftPlan<f32>),
+    FftF64(FftPlan<f64>),
+    StreamF32(Mutex<StftStream<f32>>),
+    StreamF64(Mutex<StftStream<f64>>),
+    MelF32(MelPlan<f32>),
+    MelF64(MelPlan<f64>),
+}
+
+impl Object {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Object::FftF32(_) => "a float FFT plan",
+            Object::FftF64(_) => "a double FFT plan",
+            Object::StreamF32(_) => "a float STFT stream",
+            Object::StreamF64(_) => "a double STFT stream",
+            Object::MelF32(_) => "a float mel plan",
+            Object::MelF64(_) => "a double mel plan",
+        }
+    }
+}
+
+fn registry() -> MutexGuard<'static, HashMap<usize, Arc<Object>>> {
+    static REG: OnceLock<Mutex<HashMap<usize, Arc<Object>>>> = OnceLock::new();
+    REG.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// Registers `obj` and returns its token.
+pub(crate) fn register(obj: Object) -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(1);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let token = HANDLE_BASE + id * 16;
+    registry().insert(token, Arc::new(obj));
+    token
+}
+
+/// The live object behind `token` (argument `name` for messages).
+pub(crate) fn lookup(name: &'static str, token: usize) -> SkResult<Arc<Object>> {
+    if token == 0 {
+        return Err(SkError::InvalidHandle(format!("argument {name} is NULL")));
+    }
+    registry().get(&token).cloned().ok_or_else(|| {
+        SkError::InvalidHandle(format!(
+            "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
+             returned by a sigkern constructor)"
+        ))
+    })
+}
+
+/// Frees `token` if it names an object `accept` agrees to; NULL is a no-op.
+pub(crate) fn release(
+    name: &'static str,
+    token: usize,
+    what: &'static str,
+    accept: impl Fn(&Object) -> bool,
+) -> SkResult<()> {
+    if token == 0 {
+        return Ok(());
+    }
+    let mut reg = registry();
+    match reg.get(&token) {
+        None => Err(SkError::InvalidHandle(format!(
+            "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
+             returned by a sigkern constructor)"
+        ))),
+        Some(o) if !accept(o) => Err(SkError::InvalidHandle(format!(
+            "argument {name} is {}, not {what}",
+            o.describe()
+        ))),
+        Some(_) => {
+            let obj = reg.remove(&token);
+            drop(reg);
+            drop(obj); // outside the lock
+            Ok(())
+        }
+    }
+}
+
+/// The element types with their handle variants.
+pub(crate) trait SpecFloat: FftFloat + PlanCache {
+    const FFT_WHAT: &'static str;
+    const STREAM_WHAT: &'static str;
+    const MEL_WHAT: &'static str;
+    fn fft(o: &Object) -> Option<&FftPlan<Self>>;
+    fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>>;
+    fn mel(o: &Object) -> Option<&MelPlan<Self>>;
+    fn wrap_fft(p: FftPlan<Self>) -> Object;
+    fn wrap_stream(s: StftStream<Self>) -> Object;
+    fn wrap_mel(m: MelPlan<Self>) -> Object;
+}
+
+macro_rules! spec_float {
+    ($t:ty, $c:literal, $fft:ident, $stream:ident, $mel:ident) => {
+        impl SpecFloat for $t {
+            const FFT_WHAT: &'static str = concat!("a ", $c, " FFT plan");
+            const STREAM_WHAT: &'static str = concat!("a ", $c, " STFT stream");
+            const MEL_WHAT: &'static str = concat!("a ", $c, " mel plan");
+            fn fft(o: &Object) -> Option<&FftPlan<Self>> {
+                match o {
+                    Object::$fft(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>> {
+                match o {
+                    Object::$stream(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn mel(o: &Object) -> Option<&MelPlan<Self>> {
+                match o {
+                    Object::$mel(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn wrap_fft(p: FftPlan<Self>) -> Object {
+                Object::$fft(p)
+            }
+            fn wrap_stream(s: StftStream<Self>) -> Object {
+                Object::$stream(Mutex::new(s))
+            }
+            fn wrap_mel(m: MelPlan<Self>) -> Object {
+                Object::$mel(m)
+            }
+        }
+    };
+}
+spec_float!(f32, "float", FftF32, StreamF32, MelF32);
+spec_float!(f64, "double", FftF64, StreamF64, MelF64);
+
+/// `obj` viewed through `get`, or `SK_ERR_INVALID_HANDLE` naming what it is instead.
+pub(crate) fn expect<'a, R: ?Sized>(
+    name: &'static str,
+    obj: &'a Object,
+    what: &'static str,
+    get: impl Fn(&'a Object) -> Option<&'a R>,
+) -> SkResult<&'a R> {
+    get(obj).ok_or_else(|| {
+        SkError::InvalidHandle(format!("argument {name} is {}, not {what}", obj.describe()))
+    })
+}
+
+/// Locks a stream (a panic inside an earlier call does not make the stream unusable: its state
+/// is only changed after every check passed).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Stores `token` through a checked out-parameter.
+///
+/// # Safety
+/// `out` was validated with `check_out_scalar`.
+pub(crate) unsafe fn write_token<H>(out: *mut *mut H, token: usize) {
+    // SAFETY: validated by the caller.
+    unsafe { *out = token as *mut H };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::SK_ERR_INVALID_HANDLE;
+    use crate::kernels::spectral::fft::FftKind;
+
+    #[test]
+    fn tokens_are_unique_and_freed_ones_are_rejected() {
+        let a = register(Object::FftF32(FftPlan::new(FftKind::Real, 8).unwrap()));
+        let b = register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()));
+        assert_ne!(a, b);
+        let o = lookup("plan", b).unwrap();
+        assert!(expect("plan", &o, "x", <f64 as SpecFloat>::fft).is_ok());
+        assert_eq!(
+            expect("plan", &o, "x", <f32 as SpecFloat>::fft)
+                .err()
+                .unwrap()
+                .code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        assert!(release("plan", b, "fft", |o| matches!(o, Object::FftF64(_))).is_ok());
+        assert_eq!(
+            lookup("plan", b).err().unwrap().code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        assert!(release("plan", b, "fft", |_| true).is_err());
+        assert!(release("plan", a, "a stream", |o| matches!(o, Object::StreamF32(_))).is_err());
+        assert!(lookup("plan", a).is_ok());
+        assert!(release("plan", a, "fft", |_| true).is_ok());
+        assert!(release("plan", 0, "fft", |_| true).is_ok());
+        assert_eq!(
+            lookup("plan", 0).err().unwrap().code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        // the plan is still usable by a caller holding an Arc after the free
+        drop(o);
+    }
+}
