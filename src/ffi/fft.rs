@@ -225,13 +225,13 @@ fn extent(
 }
 
 fn as_cplx<T>(s: &[T]) -> &[Complex<T>] {
-    assert!(s.len() % 2 == 0);
+    assert!(s.len().is_multiple_of(2));
     // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T.
     unsafe { std::slice::from_raw_parts(s.as_ptr() as *const Complex<T>, s.len() / 2) }
 }
 
 fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
-    assert!(s.len() % 2 == 0);
+    assert!(s.len().is_multiple_of(2));
     // SAFETY: as in as_cplx; the borrow of `s` is exclusive.
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2) }
 }

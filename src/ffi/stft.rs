@@ -502,7 +502,17 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
 #[no_mangle]
 pub unsafe extern "C" fn sk_stft_stream_reset(stream: *mut SkStftStream) -> i32 {
     ffi_boundary!("sk_stft_stream_reset", {
-        with_stream(stream, |s| Ok(s.reset()), |s| Ok(s.reset()))
+        with_stream(
+            stream,
+            |s| {
+                s.reset();
+                Ok(())
+            },
+            |s| {
+                s.reset();
+                Ok(())
+            },
+        )
     })
 }
 

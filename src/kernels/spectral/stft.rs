@@ -258,7 +258,11 @@ pub fn istft<T: FftFloat + PlanCache>(
             env[k - start] += w * w;
         }
     }
-    if let Some((i, e)) = env.iter().enumerate().find(|(_, e)| !(e.abs() >= 1e-11)) {
+    if let Some((i, e)) = env
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.is_nan() || e.abs() < 1e-11)
+    {
         return Err(SkError::BadArgument(format!(
             "NOLA condition fails: the overlap-added squared window is {e:e} at output sample {i} \
              (must be >= 1e-11); use a window that overlaps (e.g. hann with hop <= win_length/2)"
