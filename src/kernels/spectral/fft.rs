@@ -105,10 +105,168 @@ pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
     &mut v[..n]
 }
 
+/// Even-length real transforms as one complex FFT of n/2 points plus a split step
+/// (multiversioned, so it runs with AVX2/AVX-512 where available), working directly on the
+/// caller's buffers viewed as complex pairs: no copy of the input is needed.
+struct EvenReal<T: FftNum> {
+    m: usize,
+    fwd: Arc<dyn Fft<T>>,
+    inv: Arc<dyn Fft<T>>,
+    /// `e^{-2πik/n}` for `k ≤ m/2`.
+    tw: Vec<Complex<T>>,
+}
+
+/// Largest complex length for which rustfft's out-of-place `process_immutable` beats a copy
+/// followed by an in-place transform (measured with rustfft 6.4 on AVX-512: 0.70 vs 0.79 µs at
+/// 512, but 10.2 vs 4.8 µs at 2048).
+const IMMUTABLE_MAX: usize = 512;
+
+/// Views `2m` reals as `m` complex values (`re, im` pairs).
+fn as_complex<T: Float>(x: &[T]) -> &[Complex<T>] {
+    assert!(x.len().is_multiple_of(2), "odd length viewed as complex");
+    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T,
+    // so len/2 complex values cover exactly the same bytes; the lifetime is the input's.
+    unsafe { std::slice::from_raw_parts(x.as_ptr() as *const Complex<T>, x.len() / 2) }
+}
+
+/// Mutable counterpart of [`as_complex`].
+fn as_complex_mut<T: Float>(x: &mut [T]) -> &mut [Complex<T>] {
+    assert!(x.len().is_multiple_of(2), "odd length viewed as complex");
+    // SAFETY: as in as_complex; the exclusive borrow of `x` is moved into the result.
+    unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut Complex<T>, x.len() / 2) }
+}
+
+/// Forward split step: `y[..m]` holds `Z = FFT_m(x[2j] + i·x[2j+1])`; writes the n/2+1 bins of
+/// the real FFT into `y[..=m]`. With `E = (Z[k] + conj Z[m−k])/2`, `O = (Z[k] − conj Z[m−k])/2i`:
+/// `X[k] = E + w^k·O`, `X[m−k] = conj(E − w^k·O)`.
+#[inline(always)]
+fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], tw: &[Complex<T>]) {
+    let m = y.len() - 1;
+    let half = <T as Float>::from_f64(0.5);
+    let z0 = y[0];
+    y[0] = Complex::new(z0.re + z0.im, T::ZERO);
+    y[m] = Complex::new(z0.re - z0.im, T::ZERO);
+    let p = (m - 1) / 2;
+    if m >= 2 && m.is_multiple_of(2) {
+        y[m / 2] = y[m / 2].conj();
+    }
+    let (lo, hi) = y[1..m].split_at_mut(p);
+    let hl = hi.len();
+    let hi = &mut hi[hl - p..];
+    for ((a, b), w) in lo.iter_mut().zip(hi.iter_mut().rev()).zip(&tw[1..]) {
+        let (za, zb) = (*a, *b);
+        let e = Complex::new((za.re + zb.re) * half, (za.im - zb.im) * half);
+        // O = (A − conj B) / 2i = ((A.im + B.im)/2, −(A.re − B.re)/2)
+        let o = Complex::new((za.im + zb.im) * half, (zb.re - za.re) * half);
+        let wo = Complex::new(w.re * o.re - w.im * o.im, w.re * o.im + w.im * o.re);
+        *a = Complex::new(e.re + wo.re, e.im + wo.im);
+        *b = Complex::new(e.re - wo.re, wo.im - e.im);
+    }
+}
+
+/// Inverse split step: from the n/2+1 bins `x` (imaginary parts of bins 0 and m ignored) writes
+/// `Z'[k] = F + i·conj(w^k)·G`, `Z'[m−k] = conj(F − i·conj(w^k)·G)` with
+/// `F = X[k] + conj X[m−k]`, `G = X[k] − conj X[m−k]` into `z` (m values); the unnormalised
+/// inverse FFT of `Z'` is then the n-point unnormalised inverse real FFT, as re/im pairs.
+#[inline(always)]
+fn split_inv_body<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Complex<T>]) {
+    let m = z.len();
+    let two = <T as Float>::from_f64(2.0);
+    z[0] = Complex::new(x[0].re + x[m].re, x[0].re - x[m].re);
+    let p = (m - 1) / 2;
+    if m >= 2 && m.is_multiple_of(2) {
+        let c = x[m / 2];
+        z[m / 2] = Complex::new(two * c.re, -(two * c.im));
+    }
+    let (zlo, zhi) = z[1..].split_at_mut(p);
+    let zl = zhi.len();
+    let zhi = &mut zhi[zl - p..];
+    let xlo = &x[1..=p];
+    let xhi = &x[m - p..m];
+    for ((((za, zb), xa), xb), w) in zlo
+        .iter_mut()
+        .zip(zhi.iter_mut().rev())
+        .zip(xlo)
+        .zip(xhi.iter().rev())
+        .zip(&tw[1..])
+    {
+        let f = Complex::new(xa.re + xb.re, xa.im - xb.im);
+        let g = Complex::new(xa.re - xb.re, xa.im + xb.im);
+        // i·conj(w)·G: conj(w) = (w.re, −w.im); i·(c) = (−c.im, c.re)
+        let c = Complex::new(w.re * g.re + w.im * g.im, w.re * g.im - w.im * g.re);
+        let t = Complex::new(-c.im, c.re);
+        *za = Complex::new(f.re + t.re, f.im + t.im);
+        *zb = Complex::new(f.re - t.re, t.im - f.im);
+    }
+}
+
+crate::simd::multiversion! {
+    /// The forward split step at a SIMD level.
+    fn split_fwd<T: FftFloat>(y: &mut [Complex<T>], tw: &[Complex<T>]) -> ();
+    scalar = split_fwd_body; simd = split_fwd_body;
+}
+
+crate::simd::multiversion! {
+    /// The inverse split step at a SIMD level.
+    fn split_inv<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Complex<T>]) -> ();
+    scalar = split_inv_body; simd = split_inv_body;
+}
+
+impl<T: FftFloat> EvenReal<T> {
+    fn new(n: usize) -> Self {
+        let m = n / 2;
+        let mut p = FftPlanner::<T>::new();
+        let tw = (0..=m / 2)
+            .map(|k| {
+                let a = -2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                Complex::new(
+                    <T as Float>::from_f64(a.cos()),
+                    <T as Float>::from_f64(a.sin()),
+                )
+            })
+            .collect();
+        EvenReal {
+            m,
+            fwd: p.plan_fft_forward(m),
+            inv: p.plan_fft_inverse(m),
+            tw,
+        }
+    }
+
+    fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
+        let z = &mut y[..self.m];
+        if self.m <= IMMUTABLE_MAX {
+            let s = grow(scratch, self.fwd.get_immutable_scratch_len());
+            self.fwd.process_immutable_with_scratch(as_complex(x), z, s);
+        } else {
+            z.copy_from_slice(as_complex(x));
+            let s = grow(scratch, self.fwd.get_inplace_scratch_len());
+            self.fwd.process_with_scratch(z, s);
+        }
+        split_fwd(crate::simd::current(), y, &self.tw);
+    }
+
+    /// As `forward`, destroying `x`.
+    fn forward_destroy(&self, x: &mut [T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
+        let s = grow(scratch, self.fwd.get_outofplace_scratch_len());
+        self.fwd
+            .process_outofplace_with_scratch(as_complex_mut(x), &mut y[..self.m], s);
+        split_fwd(crate::simd::current(), y, &self.tw);
+    }
+
+    fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
+        let z = as_complex_mut(y);
+        split_inv(crate::simd::current(), x, z, &self.tw);
+        let s = grow(scratch, self.inv.get_inplace_scratch_len());
+        self.inv.process_with_scratch(z, s);
+    }
+}
+
 enum Inner<T: FftNum> {
     Real {
         fwd: Arc<dyn RealToComplex<T>>,
         inv: Arc<dyn ComplexToReal<T>>,
+        even: Option<EvenReal<T>>,
     },
     Complex {
         fwd: Arc<dyn Fft<T>>,
@@ -157,6 +315,7 @@ impl<T: FftFloat> FftPlan<T> {
                 Inner::Real {
                     fwd: p.plan_fft_forward(n),
                     inv: p.plan_fft_inverse(n),
+                    even: n.is_multiple_of(2).then(|| EvenReal::new(n)),
                 }
             }
             FftKind::Complex => {
@@ -190,9 +349,16 @@ impl<T: FftFloat> FftPlan<T> {
         }
     }
 
-    fn real(&self) -> (&Arc<dyn RealToComplex<T>>, &Arc<dyn ComplexToReal<T>>) {
+    #[allow(clippy::type_complexity)]
+    fn real(
+        &self,
+    ) -> (
+        &Arc<dyn RealToComplex<T>>,
+        &Arc<dyn ComplexToReal<T>>,
+        Option<&EvenReal<T>>,
+    ) {
         match &self.inner {
-            Inner::Real { fwd, inv } => (fwd, inv),
+            Inner::Real { fwd, inv, even } => (fwd, inv, even.as_ref()),
             Inner::Complex { .. } => panic!("real transform requested from a complex plan"),
         }
     }
@@ -212,9 +378,14 @@ impl<T: FftFloat> FftPlan<T> {
 
     /// As [`FftPlan::rfft`] with an explicit workspace (used by batched callers).
     pub fn rfft_ws(&self, x: &[T], y: &mut [Complex<T>], norm: Norm, ws: &mut Workspace<T>) {
-        self.real();
+        let (_, _, even) = self.real();
         assert_eq!(x.len(), self.n, "rfft input length");
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Some(e) = even {
+            e.forward(x, y, &mut ws.cplx);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
         let buf = grow(&mut ws.real, self.n);
         buf.copy_from_slice(x);
         self.rfft_inplace_input(buf, y, norm, &mut ws.cplx);
@@ -228,7 +399,13 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (fwd, _) = self.real();
+        let (fwd, _, even) = self.real();
+        assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Some(e) = even {
+            e.forward_destroy(x, y, scratch);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
         let s = grow(scratch, fwd.get_scratch_len());
         fwd.process_with_scratch(x, y, s)
             .expect("realfft forward: buffer lengths were checked");
@@ -244,6 +421,12 @@ impl<T: FftFloat> FftPlan<T> {
     /// As [`FftPlan::irfft`] with an explicit workspace.
     pub fn irfft_ws(&self, x: &[Complex<T>], y: &mut [T], norm: Norm, ws: &mut Workspace<T>) {
         assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
+        assert_eq!(y.len(), self.n, "irfft output length");
+        if let (_, _, Some(e)) = self.real() {
+            e.inverse(x, y, &mut ws.cplx);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
         let buf = grow(&mut ws.cplx2, x.len());
         buf.copy_from_slice(x);
         self.irfft_inplace_input(buf, y, norm, &mut ws.cplx);
@@ -257,8 +440,13 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (_, inv) = self.real();
+        let (_, inv, even) = self.real();
         assert_eq!(y.len(), self.n, "irfft output length");
+        if let Some(e) = even {
+            e.inverse(x, y, scratch);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
         let s = grow(scratch, inv.get_scratch_len());
         match inv.process_with_scratch(x, y, s) {
             // Non-zero imaginary parts at DC/Nyquist: computed with them ignored, as numpy.
@@ -287,10 +475,16 @@ impl<T: FftFloat> FftPlan<T> {
         let f = if inverse { inv } else { fwd };
         assert_eq!(y.len(), self.n, "fft output length");
         match x {
-            Some(x) => {
+            Some(x) if self.n <= IMMUTABLE_MAX => {
                 assert_eq!(x.len(), self.n, "fft input length");
                 let s = grow(&mut ws.cplx, f.get_immutable_scratch_len());
                 f.process_immutable_with_scratch(x, y, s);
+            }
+            Some(x) => {
+                assert_eq!(x.len(), self.n, "fft input length");
+                y.copy_from_slice(x);
+                let s = grow(&mut ws.cplx, f.get_inplace_scratch_len());
+                f.process_with_scratch(y, s);
             }
             None => {
                 let s = grow(&mut ws.cplx, f.get_inplace_scratch_len());
@@ -388,6 +582,42 @@ mod tests {
             assert!(max_err(&y, &want) < 1e-13 * n as f64, "fft n={n}");
             c.fft(None, &mut y, true, Norm::Ortho);
             assert!(max_err(&y, &z) < 1e-13 * n as f64, "ifft in place n={n}");
+        }
+    }
+
+    #[test]
+    fn split_steps_are_bit_identical_at_every_level() {
+        let mut rng = Rng::new(11);
+        for n in (2..=200usize).step_by(2).chain([1024, 4096]) {
+            let e = EvenReal::<f64>::new(n);
+            let m = n / 2;
+            let z: Vec<Complex<f64>> = (0..=m)
+                .map(|_| Complex::new(rng.uniform(), rng.uniform()))
+                .collect();
+            let mut want = z.clone();
+            split_fwd(crate::simd::Level::Scalar, &mut want, &e.tw);
+            let mut want_inv = vec![Complex::new(0.0, 0.0); m];
+            split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
+            for level in crate::simd::available() {
+                let mut got = z.clone();
+                split_fwd(level, &mut got, &e.tw);
+                assert!(
+                    got.iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.re.to_bits() == b.re.to_bits()
+                            && a.im.to_bits() == b.im.to_bits()),
+                    "fwd n={n} {level:?}"
+                );
+                let mut got = vec![Complex::new(0.0, 0.0); m];
+                split_inv(level, &z, &mut got, &e.tw);
+                assert!(
+                    got.iter()
+                        .zip(&want_inv)
+                        .all(|(a, b)| a.re.to_bits() == b.re.to_bits()
+                            && a.im.to_bits() == b.im.to_bits()),
+                    "inv n={n} {level:?}"
+                );
+            }
         }
     }
 
