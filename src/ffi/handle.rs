@@ -13,7 +13,7 @@ use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::fft::{FftFloat, FftPlan, PlanCache};
 use crate::kernels::spectral::mel::MelPlan;
 use crate::kernels::spectral::stft::StftStream;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -44,8 +44,8 @@ impl Object {
     }
 }
 
-fn registry() -> MutexGuard<'static, HashMap<usize, Arc<Object>>> {
-    static REG: OnceLock<Mutex<HashMap<usize, Arc<Object>>>> = OnceLock::new();
+fn registry() -> MutexGuard<'static, BTreeMap<usize, Arc<Object>>> {
+    static REG: OnceLock<Mutex<BTreeMap<usize, Arc<Object>>>> = OnceLock::new();
     REG.get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner())

@@ -13,7 +13,7 @@ use crate::kernels::Float;
 use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
 use rustfft::{Fft, FftNum, FftPlanner};
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// numpy's `norm=` modes.
@@ -506,7 +506,7 @@ macro_rules! impl_cache {
     ($t:ty) => {
         impl PlanCache for $t {
             fn cached_real_plan(n: usize) -> SkResult<Arc<FftPlan<$t>>> {
-                static CACHE: OnceLock<Mutex<HashMap<usize, Arc<FftPlan<$t>>>>> = OnceLock::new();
+                static CACHE: OnceLock<Mutex<BTreeMap<usize, Arc<FftPlan<$t>>>>> = OnceLock::new();
                 let cache = CACHE.get_or_init(Default::default);
                 if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&n) {
                     return Ok(p.clone());
