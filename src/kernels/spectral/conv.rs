@@ -41,7 +41,7 @@ pub fn out_range(na: usize, nb: usize, mode: ConvMode) -> SkResult<(usize, usize
 
 /// Whether `Auto` picks the direct method for an output of `ny` samples and a kernel of `m`.
 pub fn prefer_direct(ny: usize, m: usize) -> bool {
-    m <= 48 || (ny as f64) * (m as f64) < 100_000.0
+    m <= 40 || (ny as f64) * (m as f64) < 100_000.0
 }
 
 /// `y = (a * b)[start .. start + y.len()]` (or correlation when `correlate`), `y.len()` from
@@ -78,30 +78,61 @@ pub fn convolve<T: FftFloat>(
     }
 }
 
-/// `y[i] = Σ_j h[j] x[start + i − j]` over the valid j, as a sequence of axpys over blocks of
-/// outputs (vectorises along i).
+/// `y[i] = Σ_j h[j] x[start + i − j]` over the valid j: `x` zero-padded into a temporary, then a
+/// register-blocked sliding dot product with the reversed kernel (multiversioned).
 fn direct_conv<T: FftFloat>(x: &[T], h: &[T], start: usize, y: &mut [T]) {
-    let nx = x.len() as isize;
-    par_rows(y, 1, y.len() * h.len(), |first, yc| {
-        const B: usize = 2048;
-        for (bi, blk) in yc.chunks_mut(B).enumerate() {
-            blk.fill(T::ZERO);
-            let i0 = (start + first + bi * B) as isize; // full index of blk[0]
-            for (j, &hj) in h.iter().enumerate() {
-                // x index k = i0 + i - j, need 0 <= k < nx
-                let k0 = i0 - j as isize;
-                let lo = (-k0).max(0) as usize;
-                let hi = ((nx - k0).max(0) as usize).min(blk.len());
-                if lo >= hi {
-                    continue;
-                }
-                let xs = &x[(k0 + lo as isize) as usize..(k0 + hi as isize) as usize];
-                for (o, &v) in blk[lo..hi].iter_mut().zip(xs) {
-                    *o = *o + hj * v;
-                }
+    let m = h.len();
+    let ny = y.len();
+    // tmp[q] = x[start + q − (m − 1)], zero outside x
+    let mut tmp = vec![T::ZERO; ny + m - 1];
+    let off = start as isize - (m as isize - 1);
+    let lo = (-off).max(0) as usize;
+    let hi = ((x.len() as isize - off).max(0) as usize).min(tmp.len());
+    if lo < hi {
+        tmp[lo..hi].copy_from_slice(&x[(off + lo as isize) as usize..(off + hi as isize) as usize]);
+    }
+    let hr: Vec<T> = h.iter().rev().copied().collect();
+    let level = crate::simd::current();
+    par_rows(y, 1, ny * m, |first, yc| {
+        sliding_dot(level, &tmp[first..first + yc.len() + m - 1], &hr, yc)
+    });
+}
+
+/// `out[i] = Σ_j hr[j]·xp[i + j]`, j ascending (the same order in every path, no fused
+/// multiply-add: bit-identical at every SIMD level).
+#[inline(always)]
+fn sliding_dot_body<T: FftFloat>(xp: &[T], hr: &[T], out: &mut [T]) {
+    const W: usize = 32;
+    assert!(
+        xp.len() + 1 >= out.len() + hr.len(),
+        "sliding_dot input too short"
+    );
+    let mut chunks = out.chunks_exact_mut(W);
+    let mut base = 0;
+    for oc in &mut chunks {
+        let mut acc = [T::ZERO; W];
+        for (j, &h) in hr.iter().enumerate() {
+            let xs: &[T; W] = xp[base + j..base + j + W].try_into().unwrap();
+            for l in 0..W {
+                acc[l] = acc[l] + h * xs[l];
             }
         }
-    });
+        oc.copy_from_slice(&acc);
+        base += W;
+    }
+    for (i, o) in chunks.into_remainder().iter_mut().enumerate() {
+        let mut a = T::ZERO;
+        for (j, &h) in hr.iter().enumerate() {
+            a = a + h * xp[base + i + j];
+        }
+        *o = a;
+    }
+}
+
+crate::simd::multiversion! {
+    /// The sliding dot product at a SIMD level.
+    fn sliding_dot<T: FftFloat>(xp: &[T], hr: &[T], out: &mut [T]) -> ();
+    scalar = sliding_dot_body; simd = sliding_dot_body;
 }
 
 /// FFT length for overlap-save with kernel `m` and `ny` outputs: the power of two (≥ 2m, or the
@@ -181,6 +212,29 @@ mod tests {
             }
         }
         y
+    }
+
+    #[test]
+    fn sliding_dot_is_bit_identical_at_every_level() {
+        let mut rng = Rng::new(10);
+        for (nout, m) in [(0, 1), (1, 1), (31, 3), (32, 5), (100, 31), (257, 64)] {
+            let xp = rng.vec_f32(nout + m - 1, 1.0);
+            let hr = rng.vec_f32(m, 1.0);
+            let mut want = vec![0.0f32; nout];
+            sliding_dot(crate::simd::Level::Scalar, &xp, &hr, &mut want);
+            for (i, w) in want.iter().enumerate() {
+                let r: f64 = (0..m).map(|j| hr[j] as f64 * xp[i + j] as f64).sum();
+                assert!((*w as f64 - r).abs() < 1e-5 * m as f64);
+            }
+            for level in crate::simd::available() {
+                let mut got = vec![f32::NAN; nout];
+                sliding_dot(level, &xp, &hr, &mut got);
+                assert!(
+                    crate::kernels::testutil::same(&got, &want),
+                    "{nout} {m} {level:?}"
+                );
+            }
+        }
     }
 
     #[test]
