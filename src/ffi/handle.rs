@@ -17,8 +17,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-/// First token value (an address no allocator hands out on the supported 64-bit targets is not
-/// required: tokens are never dereferenced; the base only makes them recognisable in a debugger).
+/// Offset of every token. Tokens are never dereferenced, so they need not be addresses; the base
+/// (16-byte steps from it) only makes them non-NULL, aligned like a pointer and recognisable in a
+/// debugger.
 const HANDLE_BASE: usize = 0x5C00_0000_0000;
 
 /// Every object a handle can name.

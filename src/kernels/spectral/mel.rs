@@ -3,8 +3,7 @@
 //! equal to `librosa.power_to_db`.
 
 use super::fft::{FftFloat, PlanCache};
-use super::stft::{stft, StftParams};
-use super::{par_rows, Complex};
+use super::stft::{stft_reduce, StftParams};
 use crate::error::{SkError, SkResult};
 use crate::kernels::Float;
 
@@ -260,36 +259,30 @@ impl<T: FftFloat + PlanCache> MelPlan<T> {
     pub fn melspec(&self, x: &[T], y: &mut [T]) -> SkResult<()> {
         let frames = self.frames(x.len())?;
         let nm = self.mel.n_mels;
-        let nf = self.stft.n_freq();
         assert_eq!(y.len(), nm * frames, "melspec output length");
-        // frame-major spectra, computed in parallel chunks, reduced to mel per frame
-        let mut spec = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
-        stft(x, &self.window, &self.stft, &mut spec)?;
+        // each frame's spectrum is reduced to mel bands as soon as it is computed
         let mut tmp = vec![T::ZERO; frames * nm];
         let power = self.power;
-        par_rows(&mut tmp, nm, frames * nf * 4, |first, chunk| {
-            let mut p = vec![T::ZERO; nf];
-            for (i, out) in chunk.chunks_exact_mut(nm).enumerate() {
-                let s = &spec[(first + i) * nf..(first + i + 1) * nf];
-                for (pv, c) in p.iter_mut().zip(s) {
-                    let m2 = c.re * c.re + c.im * c.im;
-                    *pv = if power == 2.0 {
-                        m2
-                    } else if power == 1.0 {
-                        <T as Float>::from_f64(m2.to_f64().sqrt())
-                    } else {
-                        <T as Float>::from_f64(m2.to_f64().sqrt().powf(power))
-                    };
-                }
-                for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
-                    let mut acc = T::ZERO;
-                    for (w, v) in wts.iter().zip(&p[*a..]) {
-                        acc = acc + *w * *v;
-                    }
-                    *o = acc;
-                }
+        stft_reduce(x, &self.window, &self.stft, &mut tmp, nm, |s, out| {
+            // |X|^power into the real parts, then the sparse filterbank
+            for c in s.iter_mut() {
+                let m2 = c.re * c.re + c.im * c.im;
+                c.re = if power == 2.0 {
+                    m2
+                } else if power == 1.0 {
+                    <T as Float>::from_f64(m2.to_f64().sqrt())
+                } else {
+                    <T as Float>::from_f64(m2.to_f64().sqrt().powf(power))
+                };
             }
-        });
+            for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
+                let mut acc = T::ZERO;
+                for (w, c) in wts.iter().zip(&s[*a..]) {
+                    acc = acc + *w * c.re;
+                }
+                *o = acc;
+            }
+        })?;
         for (t, row) in tmp.chunks_exact(nm).enumerate() {
             for (m, &v) in row.iter().enumerate() {
                 y[m * frames + t] = v;

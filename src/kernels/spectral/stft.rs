@@ -8,7 +8,8 @@
 use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace};
 use super::{par_rows, Complex};
 use crate::error::{SkError, SkResult};
-use crate::kernels::Float;
+use crate::kernels::elementwise::{binary, MulOp};
+use crate::kernels::{Float, Src};
 use std::sync::Arc;
 
 /// How `center` pads the signal by `n_fft / 2` on each side.
@@ -131,19 +132,40 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         })
     }
 
+    /// Frame `t` of the padded `x` (one-call STFT): interior frames read `x` directly, edge
+    /// frames are assembled in `edge` first.
+    fn frame_at(
+        &self,
+        x: &[T],
+        t: usize,
+        edge: &mut Vec<T>,
+        out: &mut [Complex<T>],
+        ws: &mut Workspace<T>,
+    ) {
+        let n = self.p.n_fft;
+        let s = (t * self.p.hop) as isize - self.p.pad() as isize;
+        if s >= 0 && s as usize + n <= x.len() {
+            self.frame(&x[s as usize..s as usize + n], out, ws);
+        } else {
+            edge.clear();
+            edge.extend((0..n as isize).map(|i| padded_sample(x, s + i, self.p.pad_mode)));
+            self.frame(edge, out, ws);
+        }
+    }
+
     /// `seg` holds the n_fft padded samples of the frame; `out` its n_freq bins.
     fn frame(&self, seg: &[T], out: &mut [Complex<T>], ws: &mut Workspace<T>) {
         let n = self.p.n_fft;
         let buf = grow(&mut ws.real, n);
         buf[..self.lo].fill(T::ZERO);
         buf[self.hi..].fill(T::ZERO);
-        for ((b, &s), &w) in buf[self.lo..self.hi]
-            .iter_mut()
-            .zip(&seg[self.lo..self.hi])
-            .zip(&self.wp[self.lo..self.hi])
-        {
-            *b = s * w;
-        }
+        // windowing with the multiversioned elementwise multiply
+        binary(
+            Src::Slice(&seg[self.lo..self.hi]),
+            Src::Slice(&self.wp[self.lo..self.hi]),
+            &mut buf[self.lo..self.hi],
+            MulOp,
+        );
         let half = n / 2 + 1;
         let norm = if self.p.normalized {
             Norm::Ortho
@@ -190,21 +212,39 @@ pub fn stft<T: FftFloat + PlanCache>(
     let nf = p.n_freq();
     assert_eq!(y.len(), frames * nf, "stft output length");
     let k = FrameKernel::new(p, window)?;
-    let pad = p.pad() as isize;
-    let n = p.n_fft;
-    par_rows(y, nf, frames * n * 4, |first, chunk| {
+    par_rows(y, nf, frames * p.n_fft * 4, |first, chunk| {
         T::with_workspace(|ws| {
             let mut edge = Vec::new();
             for (i, out) in chunk.chunks_exact_mut(nf).enumerate() {
-                let t = first + i;
-                let s = (t * p.hop) as isize - pad;
-                if s >= 0 && s as usize + n <= x.len() {
-                    k.frame(&x[s as usize..s as usize + n], out, ws);
-                } else {
-                    edge.clear();
-                    edge.extend((0..n as isize).map(|i| padded_sample(x, s + i, p.pad_mode)));
-                    k.frame(&edge, out, ws);
-                }
+                k.frame_at(x, first + i, &mut edge, out, ws);
+            }
+        })
+    });
+    Ok(())
+}
+
+/// The STFT reduced frame by frame: `f(spectrum, row)` turns frame `t`'s `n_freq` bins (which
+/// it may overwrite) into row `t` (`row_len` values) of `rows` (`frames × row_len`), so the whole
+/// STFT is never stored (the mel spectrogram uses it). Rows are split across threads like [`stft`].
+pub(crate) fn stft_reduce<T: FftFloat + PlanCache, U: Send>(
+    x: &[T],
+    window: &[T],
+    p: &StftParams,
+    rows: &mut [U],
+    row_len: usize,
+    f: impl Fn(&mut [Complex<T>], &mut [U]) + Sync,
+) -> SkResult<()> {
+    let frames = p.frames(x.len())?;
+    assert_eq!(rows.len(), frames * row_len, "stft rows length");
+    let k = FrameKernel::new(p, window)?;
+    let nf = p.n_freq();
+    par_rows(rows, row_len, frames * p.n_fft * 4, |first, chunk| {
+        T::with_workspace(|ws| {
+            let mut edge = Vec::new();
+            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); nf];
+            for (i, out) in chunk.chunks_exact_mut(row_len).enumerate() {
+                k.frame_at(x, first + i, &mut edge, &mut spec, ws);
+                f(&mut spec, out);
             }
         })
     });
@@ -351,12 +391,13 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
         }
     }
 
+    /// Frames complete in a padded signal of `padded_len` samples.
     fn frames_upto(&self, padded_len: usize) -> usize {
         let p = &self.k.p;
         if padded_len < p.n_fft {
             0
         } else {
-            (1 + (padded_len - p.n_fft) / p.hop).max(self.next_frame)
+            1 + (padded_len - p.n_fft) / p.hop
         }
     }
 
