@@ -333,11 +333,7 @@ unsafe fn melspec_ffi<T: SpecFloat>(
     alias(&xb, &yb, false)?;
     // SAFETY: validated and disjoint.
     let ys = unsafe { yb.slice_mut() };
-    m.melspec(unsafe { xb.slice() }, ys)?;
-    if let Some((r, a, t)) = db {
-        power_to_db(ys, r, a, t)?;
-    }
-    Ok(())
+    m.melspec_db(unsafe { xb.slice() }, ys, db)
 }
 
 /// Mel spectrogram of `x` (n samples) into `y`, equal to `librosa.feature.melspectrogram` with
