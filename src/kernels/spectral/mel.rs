@@ -151,7 +151,7 @@ pub fn power_to_db<T: FftFloat>(
     top_db: f64,
 ) -> SkResult<()> {
     check_db(reference, amin, top_db)?;
-    let off = 10.0 * amin.max(reference.abs()).log10();
+    let off = db_offset(amin, reference);
     db_slice(y, amin, off);
     if top_db.is_finite() && !y.is_empty() {
         let mut mx = f64::NEG_INFINITY;
@@ -265,7 +265,7 @@ impl<T: FftFloat + PlanCache> MelPlan<T> {
         let off = match db {
             Some((r, a, t)) => {
                 check_db(r, a, t)?;
-                Some((a, 10.0 * a.max(r.abs()).log10()))
+                Some((a, db_offset(a, r)))
             }
             None => None,
         };
@@ -342,6 +342,17 @@ fn db_of(v: f64, amin: f64, off: f64) -> f64 {
         f64::NAN
     } else {
         10.0 * amin.max(v).log10() - off
+    }
+}
+
+/// `10·log10(max(amin, |ref|))`, with the same logarithm the values get (so a value equal to
+/// `ref` is exactly 0 dB, as in librosa).
+fn db_offset(amin: f64, reference: f64) -> f64 {
+    let a = amin.max(reference.abs());
+    if (f64::MIN_POSITIVE..f64::INFINITY).contains(&a) {
+        10.0 / std::f64::consts::LN_10 * ln_normal(a)
+    } else {
+        10.0 * a.log10()
     }
 }
 
