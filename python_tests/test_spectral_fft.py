@@ -234,3 +234,39 @@ def test_freed_plan_and_double_free(sk, ffi, last_error):
     assert sk.sk_fft_plan_f64_new(sk.SK_FFT_REAL, 8, pp) == sk.SK_OK
     assert pp[0] != p
     assert sk.sk_fft_plan_free(pp[0]) == sk.SK_OK
+
+
+def test_free_while_other_threads_execute(sk, ffi):
+    """Freeing a plan while other threads use it: every call returns SK_OK (started before the
+    free, correct result) or SK_ERR_INVALID_HANDLE (after it); nothing crashes."""
+    n = 2048
+    pp = ffi.new("SkFftPlan **")
+    assert sk.sk_fft_plan_f64_new(sk.SK_FFT_REAL, n, pp) == sk.SK_OK
+    plan = pp[0]
+    x = np.random.default_rng(9).standard_normal(n)
+    want = np.fft.rfft(x)
+    seen, bad = set(), []
+    started = threading.Barrier(4)
+
+    def work():
+        y = np.zeros(n // 2 + 1, complex)
+        started.wait()
+        for _ in range(3000):
+            rc = sk.sk_rfft_f64(plan, ptr(ffi, x), 0, ptr(ffi, y), n)
+            seen.add(rc)
+            if rc == sk.SK_OK and rel(y, want) > 1e-13:
+                bad.append("value")
+            if rc not in (sk.SK_OK, sk.SK_ERR_INVALID_HANDLE):
+                bad.append(rc)
+            if rc == sk.SK_ERR_INVALID_HANDLE:
+                break
+
+    ts = [threading.Thread(target=work) for _ in range(3)]
+    for t in ts:
+        t.start()
+    started.wait()
+    assert sk.sk_fft_plan_free(plan) == sk.SK_OK
+    for t in ts:
+        t.join()
+    assert bad == []
+    assert sk.SK_ERR_INVALID_HANDLE in seen
