@@ -88,6 +88,13 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
+ * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
+ * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
+ * aborting the process on a failed allocation.
+ */
+#define MAX_FFT_LEN (1 << 28)
+
+/**
  * Largest |beta| accepted for Kaiser (I0(beta) overflows f64 a little above 713).
  */
 #define KAISER_MAX_BETA 700.0

@@ -270,3 +270,21 @@ def test_free_while_other_threads_execute(sk, ffi):
         t.join()
     assert bad == []
     assert sk.SK_ERR_INVALID_HANDLE in seen
+
+
+def test_absurd_sizes_are_refused_not_aborted(sk, ffi, last_error):
+    """Sizes whose plans would need terabytes are SK_ERR_LENGTH (planning cannot report a failed
+    allocation, so the library refuses them up front instead of aborting the process)."""
+    pp = ffi.new("SkFftPlan **")
+    for n in (2**28 + 1, 2**40, 2**63):
+        assert sk.sk_fft_plan_f64_new(sk.SK_FFT_REAL, n, pp) == sk.SK_ERR_LENGTH
+        assert "largest supported FFT length" in last_error()
+    frames = ffi.new("size_t *")
+    assert sk.sk_stft_frames(2**40, 1, 1, 1, 0, frames, 10) == sk.SK_ERR_LENGTH
+    x, w, y = np.ones(10), np.ones(1), np.zeros(8, complex)
+    assert sk.sk_stft_f64(ptr(ffi, x), ptr(ffi, w), 2**40, 1, 1, 1, 0, 1, 0, ptr(ffi, y), 4, 10) == sk.SK_ERR_LENGTH
+    assert (y == 0).all()
+    mp = ffi.new("SkMelPlan **")
+    assert sk.sk_mel_plan_f64_new(16000, 512, 128, 512, 1, 0.0, 1, 0, 2.0, 2**40, 0.0, 0.0, 0, 1, mp) == sk.SK_ERR_LENGTH
+    wb = np.zeros(4)
+    assert sk.sk_mel_filterbank_f64(16000, 2**62, 4, 0.0, 0.0, 0, 1, ptr(ffi, wb), 4) == sk.SK_ERR_LENGTH

@@ -16,6 +16,11 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
+/// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
+/// aborting the process on a failed allocation.
+pub const MAX_FFT_LEN: usize = 1 << 28;
+
 /// numpy's `norm=` modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Norm {
@@ -378,6 +383,11 @@ impl<T: FftFloat> FftPlan<T> {
             return Err(SkError::Length(
                 "n = 0: an FFT needs at least one point".into(),
             ));
+        }
+        if n > MAX_FFT_LEN {
+            return Err(SkError::Length(format!(
+                "n = {n} exceeds the largest supported FFT length {MAX_FFT_LEN} (2^28)"
+            )));
         }
         let inner = match kind {
             FftKind::Real => {

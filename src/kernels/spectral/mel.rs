@@ -2,7 +2,7 @@
 //! normalisation), mel spectrograms equal to `librosa.feature.melspectrogram` and dB conversion
 //! equal to `librosa.power_to_db`.
 
-use super::fft::{FftFloat, PlanCache};
+use super::fft::{FftFloat, PlanCache, MAX_FFT_LEN};
 use super::stft::{stft_reduce, StftParams};
 use crate::error::{SkError, SkResult};
 use crate::kernels::Float;
@@ -74,6 +74,13 @@ impl MelParams {
         }
         if self.n_mels == 0 {
             return Err(SkError::Length("n_mels = 0".into()));
+        }
+        if self.n_fft > MAX_FFT_LEN || self.n_mels.saturating_mul(self.n_freq()) > MAX_FFT_LEN {
+            return Err(SkError::Length(format!(
+                "n_fft = {} with n_mels = {} exceeds the supported size (n_fft and \
+                 n_mels × (n_fft/2+1) at most {MAX_FFT_LEN})",
+                self.n_fft, self.n_mels
+            )));
         }
         let fmax = self.fmax_hz();
         if !(self.fmin.is_finite() && fmax.is_finite() && self.fmin >= 0.0 && self.fmin < fmax) {

@@ -5,7 +5,7 @@
 //! exactly the memory of torch's result (shape `(n_freq, frames)`, strides `(1, n_freq)`); in
 //! numpy `y.reshape(frames, n_freq).T` is torch's array. The ISTFT reads the same layout.
 
-use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace};
+use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
 use super::{par_rows, Complex};
 use crate::error::{SkError, SkResult};
 use crate::kernels::elementwise::{binary, MulOp};
@@ -40,6 +40,12 @@ impl StftParams {
             return Err(SkError::Length(
                 "n_fft = 0: a frame needs at least one sample".into(),
             ));
+        }
+        if self.n_fft > MAX_FFT_LEN {
+            return Err(SkError::Length(format!(
+                "n_fft = {} exceeds the largest supported FFT length {MAX_FFT_LEN} (2^28)",
+                self.n_fft
+            )));
         }
         if self.hop == 0 {
             return Err(SkError::BadArgument(
