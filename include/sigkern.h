@@ -447,7 +447,7 @@ int32_t sk_abs_f64(const double *x, double *y, size_t n);
  * Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
  * (any n: primes, 1 and 2 included) and stores it in `*plan`.
  *
- * Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0); `SK_ERR_BAD_ARGUMENT` (unknown kind);
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
  * Free with `sk_fft_plan_free`. Thread-safe.
  *
@@ -627,7 +627,8 @@ int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_
  * Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,
  * fmax=fmax, htk=htk≠0, norm=…)` as an `(n_mels, n_fft/2+1)` row-major matrix into `w`.
  *
- * Arguments: `sr > 0` finite; `n_fft ≥ 1`, `n_mels ≥ 1`; `0 ≤ fmin < fmax`, finite, with
+ * Arguments: `sr > 0` finite; `n_fft ≥ 1`, `n_mels ≥ 1`, `n_fft` and `n_mels·(n_fft/2+1)` at
+ * most 2^28 (else `SK_ERR_LENGTH`); `0 ≤ fmin < fmax`, finite, with
  * `fmax = 0` meaning `sr/2` (librosa's `fmax=None`); `norm` `SK_MEL_NORM_SLANEY` or
  * `SK_MEL_NORM_NONE`; `w_len` is w's capacity (≥ n_mels·(n_fft/2+1) else
  * `SK_ERR_BUFFER_TOO_SMALL`, message says the size).
@@ -1028,7 +1029,7 @@ int32_t process_data(float *data, int size);
  * `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
  * for `sk_stft_*`.
  *
- * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
  * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
  * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
  * error `*frames` is untouched. Thread-safe.

@@ -68,7 +68,7 @@ unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan)
 /// Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
 /// (any n: primes, 1 and 2 included) and stores it in `*plan`.
 ///
-/// Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0); `SK_ERR_BAD_ARGUMENT` (unknown kind);
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
 /// Free with `sk_fft_plan_free`. Thread-safe.
 ///

@@ -76,7 +76,8 @@ unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkR
 /// Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,
 /// fmax=fmax, htk=htk≠0, norm=…)` as an `(n_mels, n_fft/2+1)` row-major matrix into `w`.
 ///
-/// Arguments: `sr > 0` finite; `n_fft ≥ 1`, `n_mels ≥ 1`; `0 ≤ fmin < fmax`, finite, with
+/// Arguments: `sr > 0` finite; `n_fft ≥ 1`, `n_mels ≥ 1`, `n_fft` and `n_mels·(n_fft/2+1)` at
+/// most 2^28 (else `SK_ERR_LENGTH`); `0 ≤ fmin < fmax`, finite, with
 /// `fmax = 0` meaning `sr/2` (librosa's `fmax=None`); `norm` `SK_MEL_NORM_SLANEY` or
 /// `SK_MEL_NORM_NONE`; `w_len` is w's capacity (≥ n_mels·(n_fft/2+1) else
 /// `SK_ERR_BUFFER_TOO_SMALL`, message says the size).

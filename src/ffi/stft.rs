@@ -98,7 +98,7 @@ fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
 /// `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
 /// for `sk_stft_*`.
 ///
-/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
 /// win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
 /// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
 /// error `*frames` is untouched. Thread-safe.
