@@ -103,6 +103,48 @@
 #define TBLOCK 128
 
 /**
+ * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
+ * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
+ * aborting the process on a failed allocation.
+ */
+#define MAX_FFT_LEN (1 << 28)
+
+/**
+ * Largest |beta| accepted for Kaiser (I0(beta) overflows f64 a little above 713).
+ */
+#define KAISER_MAX_BETA 700.0
+
+/**
+ * Mode: the full result, `na + nb − 1` samples.
+ */
+#define SK_CONV_FULL 0
+
+/**
+ * Mode: `na` samples centred on the full result, as scipy's "same".
+ */
+#define SK_CONV_SAME 1
+
+/**
+ * Mode: `|na − nb| + 1` samples computed without zero padding, as scipy's "valid".
+ */
+#define SK_CONV_VALID 2
+
+/**
+ * Method: direct summation for short kernels / small outputs, FFT otherwise.
+ */
+#define SK_CONV_AUTO 0
+
+/**
+ * Method: always direct summation.
+ */
+#define SK_CONV_DIRECT 1
+
+/**
+ * Method: always FFT (overlap-save).
+ */
+#define SK_CONV_FFT 2
+
+/**
  * RBJ low-pass (`sk_rbj_biquad` kind).
  */
 #define SK_RBJ_LOWPASS 0
@@ -163,24 +205,89 @@
 #define SK_BAND_BANDSTOP 3
 
 /**
- * Window: Hamming (`sk_firwin`).
+ * Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
  */
-#define SK_WINDOW_HAMMING 0
+#define SK_FFT_REAL 0
 
 /**
- * Window: Hann.
+ * Plan kind: complex transforms (`sk_fft_*`, `sk_ifft_*`), n complex ↔ n complex.
+ */
+#define SK_FFT_COMPLEX 1
+
+/**
+ * numpy `norm="backward"`: forward unscaled, inverse scaled by 1/n.
+ */
+#define SK_NORM_BACKWARD 0
+
+/**
+ * numpy `norm="ortho"`: both directions scaled by 1/sqrt(n).
+ */
+#define SK_NORM_ORTHO 1
+
+/**
+ * numpy `norm="forward"`: forward scaled by 1/n, inverse unscaled.
+ */
+#define SK_NORM_FORWARD 2
+
+/**
+ * Mel filter normalisation: none (librosa `norm=None`), triangles peak at 1.
+ */
+#define SK_MEL_NORM_NONE 0
+
+/**
+ * Mel filter normalisation: Slaney (librosa `norm="slaney"`, its default), constant energy.
+ */
+#define SK_MEL_NORM_SLANEY 1
+
+/**
+ * `center` padding with zeros.
+ */
+#define SK_PAD_CONSTANT 0
+
+/**
+ * `center` padding by reflection (torch's default `pad_mode="reflect"`).
+ */
+#define SK_PAD_REFLECT 1
+
+/**
+ * Window kind: rectangular (`boxcar`, all ones; `param` ignored).
+ */
+#define SK_WINDOW_RECT 0
+
+/**
+ * Window kind: Hann (`param` ignored).
  */
 #define SK_WINDOW_HANN 1
 
 /**
- * Window: Blackman.
+ * Window kind: Hamming, 0.54 − 0.46·cos (`param` ignored).
  */
-#define SK_WINDOW_BLACKMAN 2
+#define SK_WINDOW_HAMMING 2
 
 /**
- * Window: Kaiser with parameter `beta`.
+ * Window kind: Blackman (`param` ignored).
  */
-#define SK_WINDOW_KAISER 3
+#define SK_WINDOW_BLACKMAN 3
+
+/**
+ * Window kind: 4-term Blackman-Harris (`param` ignored).
+ */
+#define SK_WINDOW_BLACKMAN_HARRIS 4
+
+/**
+ * Window kind: flat top (`param` ignored).
+ */
+#define SK_WINDOW_FLATTOP 5
+
+/**
+ * Window kind: Kaiser, `param` = beta (finite, |beta| ≤ 700).
+ */
+#define SK_WINDOW_KAISER 6
+
+/**
+ * Window kind: Tukey, `param` = alpha (finite; ≤ 0 gives ones, ≥ 1 gives Hann).
+ */
+#define SK_WINDOW_TUKEY 7
 
 /**
  * Opaque handle of a biquad cascade (`float` or `double`), made by `sk_biquad_f32_new` or
@@ -189,14 +296,87 @@
 typedef struct SkBiquad SkBiquad;
 
 /**
+ * An FFT plan (opaque; create with `sk_fft_plan_f32_new`/`sk_fft_plan_f64_new`, free with
+ * `sk_fft_plan_free`).
+ */
+typedef struct SkFftPlan SkFftPlan;
+
+/**
  * Opaque handle of an FIR filter (`float` or `double`), made by `sk_fir_f32_new` or
  * `sk_fir_f64_new` and released by `sk_fir_free`.
  */
 typedef struct SkFir SkFir;
 
+/**
+ * A mel-spectrogram plan (opaque; `sk_mel_plan_f32_new`/`sk_mel_plan_f64_new`, freed with
+ * `sk_mel_plan_free`).
+ */
+typedef struct SkMelPlan SkMelPlan;
+
+/**
+ * A streaming STFT (opaque; `sk_stft_stream_f32_new`/`sk_stft_stream_f64_new`, freed with
+ * `sk_stft_stream_free`).
+ */
+typedef struct SkStftStream SkStftStream;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
+ * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0),
+ * `SK_ERR_BAD_ARGUMENT` (mode), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+ *
+ * # Safety
+ * `n` writable.
+ */
+int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
+
+/**
+ * Convolution `y = scipy.signal.fftconvolve(a, b, mode)` (or `convolve(a, b, mode,
+ * method=...)`): full length na+nb−1; same: na samples starting at full index (nb−1)/2; valid:
+ * |na−nb|+1 samples starting at min(na, nb)−1.
+ *
+ * Arguments: `na, nb ≥ 1` (else `SK_ERR_LENGTH`); `mode` `SK_CONV_FULL/SAME/VALID`; `method`
+ * `SK_CONV_AUTO/DIRECT/FFT` (FFT rounding differs from direct summation by about
+ * 1e-16·Σ|a||b| in double); `y_len` is y's capacity, at least the mode's length
+ * (`sk_convolve_len`) else `SK_ERR_BUFFER_TOO_SMALL` stating it; only that many are written.
+ * `y` must not overlap `a` or `b`.
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched.
+ * Thread-safe (stateless; long outputs use up to `SIGKERN_THREADS` threads).
+ *
+ * # Safety
+ * `a` readable for na, `b` for nb, `y` writable for y_len doubles.
+ */
+int32_t sk_convolve_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
+
+/**
+ * Convolution of floats. Rules as `sk_convolve_f64`.
+ *
+ * # Safety
+ * `a` readable for na, `b` for nb, `y` writable for y_len floats.
+ */
+int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+/**
+ * Cross-correlation `y = scipy.signal.correlate(a, b, mode)` of real signals, i.e. the
+ * convolution of `a` with `b` reversed; `y[k]` of the full mode is `Σ_n a[n + k − (nb−1)]·b[n]`.
+ * Rules as `sk_convolve_f64`.
+ *
+ * # Safety
+ * `a` readable for na, `b` for nb, `y` writable for y_len doubles.
+ */
+int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
+
+/**
+ * Cross-correlation of floats. Rules as `sk_correlate_f64`.
+ *
+ * # Safety
+ * `a` readable for na, `b` for nb, `y` writable for y_len floats.
+ */
+int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
 
 /**
  * Designs one RBJ "Audio EQ Cookbook" biquad and writes it to `sos[0..6]` as
@@ -411,6 +591,186 @@ int32_t sk_abs_f32(const float *x, float *y, size_t n);
  * `x` readable and `y` writable for `n` elements.
  */
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+/**
+ * Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
+ * (any n: primes, 1 and 2 included) and stores it in `*plan`.
+ *
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
+ * Free with `sk_fft_plan_free`. Thread-safe.
+ *
+ * # Safety
+ * `plan` must be writable.
+ */
+int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
+
+/**
+ * Creates a double FFT plan. Rules as `sk_fft_plan_f32_new`.
+ *
+ * # Safety
+ * `plan` must be writable.
+ */
+int32_t sk_fft_plan_f64_new(int32_t kind, size_t n, struct SkFftPlan **plan);
+
+/**
+ * Frees an FFT plan (float or double). `NULL` is a no-op returning `SK_OK`.
+ *
+ * A freed plan, a double free, a pointer not made by `sk_fft_plan_*_new` or a handle of another
+ * kind (e.g. an STFT stream) returns `SK_ERR_INVALID_HANDLE` and frees nothing; handles are
+ * looked up in a registry and never dereferenced, so this is always detected. A call running
+ * with the plan on another thread finishes normally. Thread-safe.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_fft_plan_free(struct SkFftPlan *plan);
+
+/**
+ * Describes a plan: `*kind` (`SK_FFT_REAL`/`SK_FFT_COMPLEX`), `*n` (its length) and
+ * `*is_double` (1 for a double plan, 0 for float).
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error
+ * nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `kind`, `n`, `is_double` writable.
+ */
+int32_t sk_fft_plan_info(const struct SkFftPlan *plan, int32_t *kind, size_t *n, int32_t *is_double);
+
+/**
+ * Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),
+ * `y[k] = Σ_j x[j]·e^{−2πijk/n}` scaled per `norm`: `numpy.fft.rfft(x, norm=...)`.
+ *
+ * Arguments: `plan` a live float `SK_FFT_REAL` plan of length `n`; `x`, `y` 4-byte aligned,
+ * non-NULL (n ≥ 1), not overlapping.
+ * Returns `SK_OK`; `SK_ERR_INVALID_HANDLE` (NULL/freed/other kind or type of plan);
+ * `SK_ERR_BAD_ARGUMENT` (n differs from the plan's, bad norm); `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `y` is untouched.
+ * Thread-safe; the plan may be shared.
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for 2·(n/2+1).
+ */
+int32_t sk_rfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+/**
+ * Real forward FFT of doubles. Rules as `sk_rfft_f32` (double plan, 8-byte alignment).
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for 2·(n/2+1).
+ */
+int32_t sk_rfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+/**
+ * Real inverse FFT: `x` (n/2+1 complex, interleaved) → `y` (n floats), as
+ * `numpy.fft.irfft(x, n, norm=...)`: the imaginary parts of bin 0 and, for even n, bin n/2 are
+ * ignored. Rules as `sk_rfft_f32`.
+ *
+ * # Safety
+ * `x` readable for 2·(n/2+1) floats, `y` writable for n.
+ */
+int32_t sk_irfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+/**
+ * Real inverse FFT of doubles. Rules as `sk_irfft_f32`.
+ *
+ * # Safety
+ * `x` readable for 2·(n/2+1) doubles, `y` writable for n.
+ */
+int32_t sk_irfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+/**
+ * Complex forward FFT: `x` → `y`, n complex values each (2n floats interleaved),
+ * `numpy.fft.fft(x, norm=...)`. `y == x` exactly is in place; other overlap is
+ * `SK_ERR_OVERLAP`. Plan: a float `SK_FFT_COMPLEX` plan of length n. Other rules as
+ * `sk_rfft_f32`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for 2n floats.
+ */
+int32_t sk_fft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+/**
+ * Complex forward FFT of doubles (`complex128`). Rules as `sk_fft_f32`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for 2n doubles.
+ */
+int32_t sk_fft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+/**
+ * Complex inverse FFT (`e^{+2πi…}`), `numpy.fft.ifft(x, norm=...)`. Rules as `sk_fft_f32`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for 2n floats.
+ */
+int32_t sk_ifft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+/**
+ * Complex inverse FFT of doubles. Rules as `sk_fft_f32`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for 2n doubles.
+ */
+int32_t sk_ifft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+/**
+ * Batched real forward FFT over `rows` rows: row `r` of `x` starts at `x + r·x_stride` (floats),
+ * row `r` of `y` at `y + 2·r·y_stride` (`y_stride` counts complex values). Equals
+ * `numpy.fft.rfft(X, axis=-1)` for a `(rows, n)` array.
+ *
+ * Strides: `x_stride ≥ 0` (0 repeats one row), `y_stride ≥ n/2+1` (when rows > 1), else
+ * `SK_ERR_BAD_ARGUMENT`. The whole spans of `x` and `y` must not overlap. `rows = 0` does
+ * nothing. Other rules as `sk_rfft_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans `(rows−1)·stride + row length`.
+ */
+int32_t sk_rfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+/**
+ * Batched real forward FFT of doubles. Rules as `sk_rfft_batch_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans.
+ */
+int32_t sk_rfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+/**
+ * Batched real inverse FFT: `x_stride` counts complex values (≥ 0), `y_stride` floats (≥ n).
+ * Other rules as `sk_rfft_batch_f32` and `sk_irfft_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans.
+ */
+int32_t sk_irfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+/**
+ * Batched real inverse FFT of doubles. Rules as `sk_irfft_batch_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans.
+ */
+int32_t sk_irfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+/**
+ * Batched complex FFT, forward (`inverse = 0`) or inverse (`inverse ≠ 0`); both strides count
+ * complex values (`y_stride ≥ n` when rows > 1). In place when `y == x` and
+ * `y_stride == x_stride`. Other rules as `sk_rfft_batch_f32` and `sk_fft_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans.
+ */
+int32_t sk_fft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t inverse, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+/**
+ * Batched complex FFT of doubles. Rules as `sk_fft_batch_f32`.
+ *
+ * # Safety
+ * `x`, `y` valid for their spans.
+ */
+int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t inverse, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
 
 /**
  * Creates a `float` biquad cascade for `channels` channels from `n_sections` second-order
@@ -685,6 +1045,159 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
 /**
+ * Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,
+ * fmax=fmax, htk=htk≠0, norm=…)` as an `(n_mels, n_fft/2+1)` row-major matrix into `w`.
+ *
+ * Arguments: `sr > 0` finite; `n_fft ≥ 1`, `n_mels ≥ 1`, `n_fft` and `n_mels·(n_fft/2+1)` at
+ * most 2^28 (else `SK_ERR_LENGTH`); `0 ≤ fmin < fmax`, finite, with
+ * `fmax = 0` meaning `sr/2` (librosa's `fmax=None`); `norm` `SK_MEL_NORM_SLANEY` or
+ * `SK_MEL_NORM_NONE`; `w_len` is w's capacity (≥ n_mels·(n_fft/2+1) else
+ * `SK_ERR_BUFFER_TOO_SMALL`, message says the size).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `w` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `w` writable for w_len doubles.
+ */
+int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
+
+/**
+ * The filterbank of `sk_mel_filterbank_f64` rounded to float. Same rules.
+ *
+ * # Safety
+ * `w` writable for w_len floats.
+ */
+int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, float *w, size_t w_len);
+
+/**
+ * Creates a mel-spectrogram plan for `librosa.feature.melspectrogram(y, sr=sr, n_fft=n_fft,
+ * hop_length=hop, win_length=win_length, window=<kind>, center=center≠0, pad_mode=…,
+ * power=power, n_mels=n_mels, fmin=fmin, fmax=fmax, htk=htk≠0, norm=…)` on floats.
+ *
+ * The window is `scipy.signal.get_window(kind, win_length, fftbins=True)` (periodic, as
+ * librosa), `window_kind` an `SK_WINDOW_*` constant with `window_param` its beta/alpha.
+ * `pad_mode`: `SK_PAD_CONSTANT` is librosa 0.11's default, `SK_PAD_REFLECT` its "reflect".
+ * `power > 0` finite (1 magnitude, 2 power). STFT parameter rules as `sk_stft_frames`, mel
+ * rules as `sk_mel_filterbank_f64`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED` (plan); on error `*plan` is untouched. The plan is immutable and may be
+ * used from several threads at once. Free with `sk_mel_plan_free`.
+ *
+ * # Safety
+ * `plan` writable.
+ */
+int32_t sk_mel_plan_f32_new(double sr, size_t n_fft, size_t hop, size_t win_length, int32_t window_kind, double window_param, int32_t center, int32_t pad_mode, double power, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, struct SkMelPlan **plan);
+
+/**
+ * Creates a mel-spectrogram plan on doubles. Rules as `sk_mel_plan_f32_new`.
+ *
+ * # Safety
+ * `plan` writable.
+ */
+int32_t sk_mel_plan_f64_new(double sr, size_t n_fft, size_t hop, size_t win_length, int32_t window_kind, double window_param, int32_t center, int32_t pad_mode, double power, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, struct SkMelPlan **plan);
+
+/**
+ * Frees a mel plan (float or double). NULL is a no-op; freed/foreign handles are
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_mel_plan_free(struct SkMelPlan *plan);
+
+/**
+ * Frames of an n-sample signal for this plan (`*frames`); the mel output holds
+ * `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_mel_frames(const struct SkMelPlan *plan, size_t *frames, size_t n);
+
+/**
+ * Mel spectrogram of `x` (n samples) into `y`, equal to `librosa.feature.melspectrogram` with
+ * the plan's parameters: `y` is `(n_mels, frames)` row-major (librosa's array), `y_len` its
+ * capacity (≥ n_mels × frames, see `sk_mel_frames`, else `SK_ERR_BUFFER_TOO_SMALL` stating
+ * the size).
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
+ * `SK_ERR_BAD_ARGUMENT` (signal too short, as `sk_stft_frames`), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y`
+ * is untouched. Thread-safe.
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for y_len.
+ */
+int32_t sk_melspec_f32(const struct SkMelPlan *plan, const float *x, float *y, size_t y_len, size_t n);
+
+/**
+ * Mel spectrogram of doubles. Rules as `sk_melspec_f32`.
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for y_len.
+ */
+int32_t sk_melspec_f64(const struct SkMelPlan *plan, const double *x, double *y, size_t y_len, size_t n);
+
+/**
+ * Log-mel spectrogram: `librosa.power_to_db(librosa.feature.melspectrogram(...), ref=ref,
+ * amin=amin, top_db=top_db)`, i.e. `10·log10(max(amin, S)) − 10·log10(max(amin, |ref|))`
+ * floored at (its maximum − top_db). `amin > 0` finite, `ref` finite, `top_db ≥ 0` (`INFINITY`
+ * for librosa's `top_db=None`), else `SK_ERR_BAD_ARGUMENT`. Other rules as `sk_melspec_f32`.
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for y_len.
+ */
+int32_t sk_logmel_f32(const struct SkMelPlan *plan, const float *x, double reference, double amin, double top_db, float *y, size_t y_len, size_t n);
+
+/**
+ * Log-mel spectrogram of doubles. Rules as `sk_logmel_f32`.
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for y_len.
+ */
+int32_t sk_logmel_f64(const struct SkMelPlan *plan, const double *x, double reference, double amin, double top_db, double *y, size_t y_len, size_t n);
+
+/**
+ * `y = librosa.power_to_db(x, ref=ref, amin=amin, top_db=top_db)` over n values (the top_db
+ * floor uses the maximum of all n). `y == x` exactly is in place. Parameter rules as
+ * `sk_logmel_f32`. For amplitudes use `ref²`, `amin²` on `|x|²` (librosa's amplitude_to_db).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `x` readable, `y` writable for n doubles.
+ */
+int32_t sk_power_to_db_f64(const double *x, double reference, double amin, double top_db, double *y, size_t n);
+
+/**
+ * `power_to_db` on floats (computed in double per element). Rules as `sk_power_to_db_f64`.
+ *
+ * # Safety
+ * `x` readable, `y` writable for n floats.
+ */
+int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double top_db, float *y, size_t n);
+
+/**
+ * Magnitude/power spectrum: `y[i] = |x[i]|^power` for n complex values `x` (interleaved),
+ * i.e. `np.abs(X) ** power` (power 1: magnitude, 2: power, computed as re²+im² without a square
+ * root). `power > 0` finite else `SK_ERR_BAD_ARGUMENT`. `y` must not overlap `x`. Returns
+ * `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `x` readable for 2n doubles, `y` writable for n.
+ */
+int32_t sk_spec_power_f64(const double *x, double power, double *y, size_t n);
+
+/**
+ * `|x|^power` of complex64 values. Rules as `sk_spec_power_f64`.
+ *
+ * # Safety
+ * `x` readable for 2n floats, `y` writable for n.
+ */
+int32_t sk_spec_power_f32(const float *x, double power, float *y, size_t n);
+
+/**
  * Copies `n` floats from `x` to `y` with memmove semantics: any overlap, including `x == y`,
  * is allowed and gives the result of copying through a temporary.
  *
@@ -934,6 +1447,213 @@ int32_t copy(const float *in, float *out, int len);
  * `data` readable and writable for `size` floats.
  */
 int32_t process_data(float *data, int size);
+
+/**
+ * Number of STFT frames of an n-sample signal: `1 + (n + 2·pad − n_fft) / hop` with
+ * `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
+ * for `sk_stft_*`.
+ *
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+ * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
+ * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
+ * error `*frames` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *frames, size_t n);
+
+/**
+ * STFT of `x` (n samples) into `y`, equal to `torch.stft(x, n_fft, hop, win_length, window,
+ * center, pad_mode, normalized, onesided, return_complex=True)` in the layout described at the
+ * top of this section (frames × n_freq, interleaved).
+ *
+ * Arguments: `window` holds win_length floats (pass ones for torch's `window=None`); `y_len`
+ * is y's capacity in complex values (2 floats each): at least `frames × n_freq` (see
+ * `sk_stft_frames`), else `SK_ERR_BUFFER_TOO_SMALL` with the needed count in the message; only
+ * that many are written. `y` must not overlap `x` or `window`.
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`),
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on
+ * error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
+ * signals are split across up to `SIGKERN_THREADS` threads, default all cores).
+ *
+ * # Safety
+ * `x` readable for n floats, `window` for win_length, `y` writable for 2·y_len floats.
+ */
+int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
+
+/**
+ * STFT of doubles. Rules as `sk_stft_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable for n doubles, `window` for win_length, `y` writable for 2·y_len doubles.
+ */
+int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
+
+/**
+ * Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
+ * `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0 or frames = 0), `SK_ERR_BAD_ARGUMENT` (as
+ * `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+ *
+ * # Safety
+ * `n` writable.
+ */
+int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center, size_t frames, size_t *n);
+
+/**
+ * Inverse STFT equal to `torch.istft(X, n_fft, hop, win_length, window, center, normalized,
+ * onesided, length=n)`: `x` holds `frames × n_freq` complex values in the STFT layout (only the
+ * first n_fft/2+1 bins of each frame are used, as torch does for real output); `y` receives n
+ * samples (`sk_istft_len` gives torch's default length; a longer n gives trailing zeros as
+ * torch pads).
+ *
+ * The NOLA condition is checked: if the overlap-added squared window is below 1e-11 anywhere
+ * in the output range, returns `SK_ERR_BAD_ARGUMENT` ("NOLA condition fails …") with nothing
+ * written. Other returns: `SK_ERR_LENGTH` (frames = 0, n_fft = 0), `SK_ERR_BAD_ARGUMENT`
+ * (parameters as `sk_stft_frames`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP` (y overlaps x or window). Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
+ */
+int32_t sk_istft_f32(const float *x, const float *window, size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t onesided, int32_t normalized, float *y, size_t n);
+
+/**
+ * Inverse STFT of doubles. Rules as `sk_istft_f32`.
+ *
+ * # Safety
+ * `x` readable for 2·frames·n_freq doubles, `window` for win_length, `y` writable for n.
+ */
+int32_t sk_istft_f64(const double *x, const double *window, size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t onesided, int32_t normalized, double *y, size_t n);
+
+/**
+ * Creates a streaming STFT of floats with the parameters of `sk_stft_f32` (the window is
+ * copied). Push blocks with `sk_stft_stream_f32_push`, end with `sk_stft_stream_f32_finish`:
+ * the frames returned, in order, equal one `sk_stft_f32` call on the concatenated input.
+ *
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (parameters), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`; on error `*stream` is untouched. Free with `sk_stft_stream_free`.
+ * A stream holds state: calls on one stream are serialised by an internal lock (use one stream
+ * per signal and thread). Different streams are independent.
+ *
+ * # Safety
+ * `window` readable for win_length floats, `stream` writable.
+ */
+int32_t sk_stft_stream_f32_new(const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, struct SkStftStream **stream);
+
+/**
+ * Creates a streaming STFT of doubles. Rules as `sk_stft_stream_f32_new`.
+ *
+ * # Safety
+ * `window` readable for win_length doubles, `stream` writable.
+ */
+int32_t sk_stft_stream_f64_new(const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, struct SkStftStream **stream);
+
+/**
+ * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_stft_stream_free(struct SkStftStream *stream);
+
+/**
+ * Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
+ * n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
+ * stream was finished), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_stft_stream_push_frames(const struct SkStftStream *stream, size_t *frames, size_t n);
+
+/**
+ * Number of frames `sk_stft_stream_*_finish` would return now (`*frames`). Errors as
+ * `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
+ * short for one frame (as `sk_stft_frames`).
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_stft_stream_finish_frames(const struct SkStftStream *stream, size_t *frames);
+
+/**
+ * Forgets all input (and a finish): the stream starts a new signal. Returns `SK_OK` or
+ * `SK_ERR_INVALID_HANDLE`.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_stft_stream_reset(struct SkStftStream *stream);
+
+/**
+ * Appends `n` samples of `x` to the stream and writes every frame now complete to `y` (frames
+ * × n_freq complex values, frame-major), storing the count in `*frames` (possibly 0).
+ *
+ * `y_len` is y's capacity in complex values; if it is smaller than the frames this push
+ * produces (`sk_stft_stream_push_frames`), returns `SK_ERR_BUFFER_TOO_SMALL` stating the size
+ * and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float
+ * stream), `SK_ERR_BAD_ARGUMENT` (finished stream), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error nothing is written and the
+ * stream is unchanged.
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.
+ */
+int32_t sk_stft_stream_f32_push(struct SkStftStream *stream, const float *x, float *y, size_t y_len, size_t *frames, size_t n);
+
+/**
+ * Push for a double stream. Rules as `sk_stft_stream_f32_push`.
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for 2·y_len doubles, `frames` writable.
+ */
+int32_t sk_stft_stream_f64_push(struct SkStftStream *stream, const double *x, double *y, size_t y_len, size_t *frames, size_t n);
+
+/**
+ * Ends the signal: pads the end as `center`/`pad_mode` say, writes the remaining frames to `y`
+ * and their count to `*frames`. Afterwards pushes fail until `sk_stft_stream_reset`.
+ * `SK_ERR_BAD_ARGUMENT` if the whole signal is too short (as `sk_stft_frames`), with the stream
+ * unchanged; other rules as `sk_stft_stream_f32_push`.
+ *
+ * # Safety
+ * `y` writable for 2·y_len floats, `frames` writable.
+ */
+int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Finish for a double stream. Rules as `sk_stft_stream_f32_finish`.
+ *
+ * # Safety
+ * `y` writable for 2·y_len doubles, `frames` writable.
+ */
+int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Fills `w[0..n]` with a window equal to `scipy.signal.get_window(name, n, fftbins=periodic)`
+ * (float64, within 1e-12): `periodic ≠ 0` is the DFT-even window for spectral analysis
+ * (`sym=False`, get_window's default), `periodic = 0` the symmetric one. `n ≤ 1` gives ones.
+ *
+ * Arguments: `kind` an `SK_WINDOW_*` constant; `param` Kaiser's beta or Tukey's alpha (must be
+ * finite for those; ignored otherwise); `w` 8-byte aligned, NULL only if n = 0.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
+ * Thread-safe (stateless).
+ *
+ * # Safety
+ * `w` writable for n doubles.
+ */
+int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
+
+/**
+ * The window of `sk_window_f64` computed in double and rounded to float. Rules as
+ * `sk_window_f64` (4-byte alignment).
+ *
+ * # Safety
+ * `w` writable for n floats.
+ */
+int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, size_t n);
 
 #ifdef __cplusplus
 }  // extern "C"

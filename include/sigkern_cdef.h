@@ -34,6 +34,20 @@
 
 #define TBLOCK 128
 
+
+
+#define SK_CONV_FULL 0
+
+#define SK_CONV_SAME 1
+
+#define SK_CONV_VALID 2
+
+#define SK_CONV_AUTO 0
+
+#define SK_CONV_DIRECT 1
+
+#define SK_CONV_FFT 2
+
 #define SK_RBJ_LOWPASS 0
 
 #define SK_RBJ_HIGHPASS 1
@@ -58,17 +72,59 @@
 
 #define SK_BAND_BANDSTOP 3
 
-#define SK_WINDOW_HAMMING 0
+#define SK_FFT_REAL 0
+
+#define SK_FFT_COMPLEX 1
+
+#define SK_NORM_BACKWARD 0
+
+#define SK_NORM_ORTHO 1
+
+#define SK_NORM_FORWARD 2
+
+#define SK_MEL_NORM_NONE 0
+
+#define SK_MEL_NORM_SLANEY 1
+
+#define SK_PAD_CONSTANT 0
+
+#define SK_PAD_REFLECT 1
+
+#define SK_WINDOW_RECT 0
 
 #define SK_WINDOW_HANN 1
 
-#define SK_WINDOW_BLACKMAN 2
+#define SK_WINDOW_HAMMING 2
 
-#define SK_WINDOW_KAISER 3
+#define SK_WINDOW_BLACKMAN 3
+
+#define SK_WINDOW_BLACKMAN_HARRIS 4
+
+#define SK_WINDOW_FLATTOP 5
+
+#define SK_WINDOW_KAISER 6
+
+#define SK_WINDOW_TUKEY 7
 
 typedef struct SkBiquad SkBiquad;
 
+typedef struct SkFftPlan SkFftPlan;
+
 typedef struct SkFir SkFir;
+
+typedef struct SkMelPlan SkMelPlan;
+
+typedef struct SkStftStream SkStftStream;
+
+int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
+
+int32_t sk_convolve_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
 
 int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
 
@@ -109,6 +165,42 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
+
+int32_t sk_fft_plan_f64_new(int32_t kind, size_t n, struct SkFftPlan **plan);
+
+int32_t sk_fft_plan_free(struct SkFftPlan *plan);
+
+int32_t sk_fft_plan_info(const struct SkFftPlan *plan, int32_t *kind, size_t *n, int32_t *is_double);
+
+int32_t sk_rfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+int32_t sk_rfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+int32_t sk_irfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+int32_t sk_irfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+int32_t sk_fft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+int32_t sk_fft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+int32_t sk_ifft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, float *y, size_t n);
+
+int32_t sk_ifft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, double *y, size_t n);
+
+int32_t sk_rfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+int32_t sk_rfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+int32_t sk_irfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+int32_t sk_irfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+int32_t sk_fft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t x_stride, int32_t inverse, int32_t norm, float *y, ptrdiff_t y_stride, size_t rows, size_t n);
+
+int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_t x_stride, int32_t inverse, int32_t norm, double *y, ptrdiff_t y_stride, size_t rows, size_t n);
 
 int32_t sk_biquad_f32_new(const double *sos, size_t channels, struct SkBiquad **out, size_t n_sections);
 
@@ -162,6 +254,34 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
+int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
+
+int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, float *w, size_t w_len);
+
+int32_t sk_mel_plan_f32_new(double sr, size_t n_fft, size_t hop, size_t win_length, int32_t window_kind, double window_param, int32_t center, int32_t pad_mode, double power, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, struct SkMelPlan **plan);
+
+int32_t sk_mel_plan_f64_new(double sr, size_t n_fft, size_t hop, size_t win_length, int32_t window_kind, double window_param, int32_t center, int32_t pad_mode, double power, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, struct SkMelPlan **plan);
+
+int32_t sk_mel_plan_free(struct SkMelPlan *plan);
+
+int32_t sk_mel_frames(const struct SkMelPlan *plan, size_t *frames, size_t n);
+
+int32_t sk_melspec_f32(const struct SkMelPlan *plan, const float *x, float *y, size_t y_len, size_t n);
+
+int32_t sk_melspec_f64(const struct SkMelPlan *plan, const double *x, double *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_f32(const struct SkMelPlan *plan, const float *x, double reference, double amin, double top_db, float *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_f64(const struct SkMelPlan *plan, const double *x, double reference, double amin, double top_db, double *y, size_t y_len, size_t n);
+
+int32_t sk_power_to_db_f64(const double *x, double reference, double amin, double top_db, double *y, size_t n);
+
+int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double top_db, float *y, size_t n);
+
+int32_t sk_spec_power_f64(const double *x, double power, double *y, size_t n);
+
+int32_t sk_spec_power_f32(const float *x, double power, float *y, size_t n);
+
 int32_t sk_copy_f32(const float *x, float *y, size_t n);
 
 int32_t sk_copy_f64(const double *x, double *y, size_t n);
@@ -209,3 +329,39 @@ int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
 int32_t copy(const float *in, float *out, int len);
 
 int32_t process_data(float *data, int size);
+
+int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *frames, size_t n);
+
+int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
+
+int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
+
+int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center, size_t frames, size_t *n);
+
+int32_t sk_istft_f32(const float *x, const float *window, size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t onesided, int32_t normalized, float *y, size_t n);
+
+int32_t sk_istft_f64(const double *x, const double *window, size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t onesided, int32_t normalized, double *y, size_t n);
+
+int32_t sk_stft_stream_f32_new(const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, struct SkStftStream **stream);
+
+int32_t sk_stft_stream_f64_new(const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, struct SkStftStream **stream);
+
+int32_t sk_stft_stream_free(struct SkStftStream *stream);
+
+int32_t sk_stft_stream_push_frames(const struct SkStftStream *stream, size_t *frames, size_t n);
+
+int32_t sk_stft_stream_finish_frames(const struct SkStftStream *stream, size_t *frames);
+
+int32_t sk_stft_stream_reset(struct SkStftStream *stream);
+
+int32_t sk_stft_stream_f32_push(struct SkStftStream *stream, const float *x, float *y, size_t y_len, size_t *frames, size_t n);
+
+int32_t sk_stft_stream_f64_push(struct SkStftStream *stream, const double *x, double *y, size_t y_len, size_t *frames, size_t n);
+
+int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
+
+int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, size_t n);

@@ -14,7 +14,8 @@ SK_ERR_BAD_ARGUMENT = -5
 SK_ERR_BUFFER_TOO_SMALL = -10
 
 BANDS = {"lowpass": 0, "highpass": 1, "bandpass": 2, "bandstop": 3}
-WINDOWS = {"hamming": 0, "hann": 1, "blackman": 2, "kaiser": 3}
+# the shared SK_WINDOW_* constants (also used by sk_window_*)
+WINDOWS = {"hamming": 2, "hann": 1, "blackman": 3, "kaiser": 6}
 
 
 def butter(sk, ffi, order, btype, f1, f2, fs):
@@ -179,15 +180,15 @@ def test_firwin_equals_scipy(sk, ffi, window, btype):
 def test_firwin_bad_arguments(sk, ffi, last_error):
     taps = np.full(8, 7.0)
     T = ffi.from_buffer("double[]", taps)
-    assert sk.sk_firwin(1, 0, 0.0, 0.2, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(1, sk.SK_WINDOW_HAMMING, 0.0, 0.2, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
     assert "odd number of taps" in last_error()
-    assert sk.sk_firwin(0, 0, 0.0, 1.0, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
-    assert sk.sk_firwin(0, 0, 0.0, 0.0, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
-    assert sk.sk_firwin(2, 0, 0.0, 0.5, 0.4, 2.0, T, 7) == SK_ERR_BAD_ARGUMENT
-    assert sk.sk_firwin(0, 3, float("nan"), 0.5, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
-    assert sk.sk_firwin(0, 7, 0.0, 0.5, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
-    assert sk.sk_firwin(0, 0, 0.0, 0.5, 0.0, 2.0, T, 0) == SK_ERR_LENGTH
-    assert sk.sk_firwin(0, 0, 0.0, 0.5, 0.0, 2.0, ffi.NULL, 8) == SK_ERR_NULL_POINTER
+    assert sk.sk_firwin(0, sk.SK_WINDOW_HAMMING, 0.0, 1.0, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(0, sk.SK_WINDOW_HAMMING, 0.0, 0.0, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(2, sk.SK_WINDOW_HAMMING, 0.0, 0.5, 0.4, 2.0, T, 7) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(0, sk.SK_WINDOW_KAISER, float("nan"), 0.5, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(0, sk.SK_WINDOW_TUKEY, 0.0, 0.5, 0.0, 2.0, T, 8) == SK_ERR_BAD_ARGUMENT
+    assert sk.sk_firwin(0, sk.SK_WINDOW_HAMMING, 0.0, 0.5, 0.0, 2.0, T, 0) == SK_ERR_LENGTH
+    assert sk.sk_firwin(0, sk.SK_WINDOW_HAMMING, 0.0, 0.5, 0.0, 2.0, ffi.NULL, 8) == SK_ERR_NULL_POINTER
     assert np.all(taps == 7.0)
 
 

@@ -23,10 +23,13 @@ def test_readme_table_lists_every_exported_function():
     listed = set()
     for cell in cells:
         name = cell.split("(")[0]
-        # `sk_add_f32/f64` stands for both precisions
+        # `sk_add_f32/f64` and `sk_fir_{f32,f64}_new` stand for both precisions
         m = re.fullmatch(r"(\w+)_f32/f64", name)
+        b = re.fullmatch(r"(\w*)\{(\w+),(\w+)\}(\w*)", name)
         if m:
             listed |= {m.group(1) + "_f32", m.group(1) + "_f64"}
+        elif b:
+            listed |= {b.group(1) + b.group(2) + b.group(4), b.group(1) + b.group(3) + b.group(4)}
         else:
             listed.add(name)
     missing = sorted(header_functions() - listed)

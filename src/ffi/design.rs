@@ -2,6 +2,7 @@
 //! double precision, written into caller arrays; stateless and thread-safe.
 
 use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::window::{SK_WINDOW_BLACKMAN, SK_WINDOW_HAMMING, SK_WINDOW_HANN, SK_WINDOW_KAISER};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::{
     butter_sections, butter_sos, firwin, rbj, Band, FirBand, Rbj, Window,
@@ -32,15 +33,6 @@ pub const SK_BAND_HIGHPASS: i32 = 1;
 pub const SK_BAND_BANDPASS: i32 = 2;
 /// Band type: band-stop (between f1 and f2).
 pub const SK_BAND_BANDSTOP: i32 = 3;
-
-/// Window: Hamming (`sk_firwin`).
-pub const SK_WINDOW_HAMMING: i32 = 0;
-/// Window: Hann.
-pub const SK_WINDOW_HANN: i32 = 1;
-/// Window: Blackman.
-pub const SK_WINDOW_BLACKMAN: i32 = 2;
-/// Window: Kaiser with parameter `beta`.
-pub const SK_WINDOW_KAISER: i32 = 3;
 
 fn rbj_kind(kind: i32) -> SkResult<Rbj> {
     Ok(match kind {
@@ -213,7 +205,8 @@ pub unsafe extern "C" fn sk_firwin(
             SK_WINDOW_KAISER => Window::Kaiser(beta),
             _ => {
                 return Err(SkError::BadArgument(format!(
-                    "window = {window} is not an SK_WINDOW_* constant (0..=3)"
+                    "window = {window} is not one of SK_WINDOW_HAMMING, SK_WINDOW_HANN, \
+                     SK_WINDOW_BLACKMAN, SK_WINDOW_KAISER"
                 )))
             }
         };

@@ -14,7 +14,7 @@
 //! overlap of the two extents is `SK_ERR_OVERLAP`.
 
 use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
-use super::handle::{self, wrong_kind, Obj};
+use super::handle::{self, wrong_kind, FilterObj};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::{self, Layout, SosElem, SosFilter};
@@ -36,55 +36,55 @@ pub struct SkFir {
 
 /// Element types with a biquad and FIR object kind.
 trait FilterElem: Float + FftNum + SosElem {
-    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<Self>>;
-    fn wrap_biquad(f: SosFilter<Self>) -> Obj;
-    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<Self>>;
-    fn wrap_fir(f: FirFilter<Self>) -> Obj;
+    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<Self>>;
+    fn wrap_biquad(f: SosFilter<Self>) -> FilterObj;
+    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<Self>>;
+    fn wrap_fir(f: FirFilter<Self>) -> FilterObj;
     const BIQUAD: &'static str;
     const FIR: &'static str;
 }
 
 impl FilterElem for f32 {
-    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<f32>> {
+    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<f32>> {
         match obj {
-            Obj::BiquadF32(f) => Some(f),
+            FilterObj::BiquadF32(f) => Some(f),
             _ => None,
         }
     }
-    fn wrap_biquad(f: SosFilter<f32>) -> Obj {
-        Obj::BiquadF32(f)
+    fn wrap_biquad(f: SosFilter<f32>) -> FilterObj {
+        FilterObj::BiquadF32(f)
     }
-    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<f32>> {
+    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<f32>> {
         match obj {
-            Obj::FirF32(f) => Some(f),
+            FilterObj::FirF32(f) => Some(f),
             _ => None,
         }
     }
-    fn wrap_fir(f: FirFilter<f32>) -> Obj {
-        Obj::FirF32(f)
+    fn wrap_fir(f: FirFilter<f32>) -> FilterObj {
+        FilterObj::FirF32(f)
     }
     const BIQUAD: &'static str = "float biquad cascade (sk_biquad_f32_new)";
     const FIR: &'static str = "float FIR filter (sk_fir_f32_new)";
 }
 
 impl FilterElem for f64 {
-    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<f64>> {
+    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<f64>> {
         match obj {
-            Obj::BiquadF64(f) => Some(f),
+            FilterObj::BiquadF64(f) => Some(f),
             _ => None,
         }
     }
-    fn wrap_biquad(f: SosFilter<f64>) -> Obj {
-        Obj::BiquadF64(f)
+    fn wrap_biquad(f: SosFilter<f64>) -> FilterObj {
+        FilterObj::BiquadF64(f)
     }
-    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<f64>> {
+    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<f64>> {
         match obj {
-            Obj::FirF64(f) => Some(f),
+            FilterObj::FirF64(f) => Some(f),
             _ => None,
         }
     }
-    fn wrap_fir(f: FirFilter<f64>) -> Obj {
-        Obj::FirF64(f)
+    fn wrap_fir(f: FirFilter<f64>) -> FilterObj {
+        FilterObj::FirF64(f)
     }
     const BIQUAD: &'static str = "double biquad cascade (sk_biquad_f64_new)";
     const FIR: &'static str = "double FIR filter (sk_fir_f64_new)";
@@ -330,7 +330,7 @@ pub unsafe extern "C" fn sk_biquad_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_free", {
-        handle::remove(h as usize, Obj::is_biquad, "biquad cascade")
+        handle::remove(h as usize, FilterObj::is_biquad, "biquad cascade")
     })
 }
 
@@ -343,11 +343,11 @@ pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
 pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_reset", {
         handle::with(h as usize, |obj| match obj {
-            Obj::BiquadF32(f) => {
+            FilterObj::BiquadF32(f) => {
                 f.reset();
                 Ok(())
             }
-            Obj::BiquadF64(f) => {
+            FilterObj::BiquadF64(f) => {
                 f.reset();
                 Ok(())
             }
@@ -370,8 +370,8 @@ pub unsafe extern "C" fn sk_biquad_info(
     ffi_boundary!("sk_biquad_info", {
         handle::with(h as usize, |obj| {
             let (s, c) = match obj {
-                Obj::BiquadF32(f) => (f.n_sections(), f.channels()),
-                Obj::BiquadF64(f) => (f.n_sections(), f.channels()),
+                FilterObj::BiquadF32(f) => (f.n_sections(), f.channels()),
+                FilterObj::BiquadF64(f) => (f.n_sections(), f.channels()),
                 other => return Err(wrong_kind(h as usize, other, "biquad cascade")),
             };
             check_out_scalar("n_sections", n_sections)?;
@@ -805,11 +805,11 @@ pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
 pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
     ffi_boundary!("sk_fir_reset", {
         handle::with(h as usize, |obj| match obj {
-            Obj::FirF32(f) => {
+            FilterObj::FirF32(f) => {
                 f.reset();
                 Ok(())
             }
-            Obj::FirF64(f) => {
+            FilterObj::FirF64(f) => {
                 f.reset();
                 Ok(())
             }
@@ -828,8 +828,8 @@ pub unsafe extern "C" fn sk_fir_info(h: *mut SkFir, n_taps: *mut usize, uses_fft
     ffi_boundary!("sk_fir_info", {
         handle::with(h as usize, |obj| {
             let (k, fft) = match obj {
-                Obj::FirF32(f) => (f.n_taps(), f.uses_fft()),
-                Obj::FirF64(f) => (f.n_taps(), f.uses_fft()),
+                FilterObj::FirF32(f) => (f.n_taps(), f.uses_fft()),
+                FilterObj::FirF64(f) => (f.n_taps(), f.uses_fft()),
                 other => return Err(wrong_kind(h as usize, other, "FIR filter")),
             };
             check_out_scalar("n_taps", n_taps)?;

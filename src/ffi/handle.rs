@@ -1,63 +1,143 @@
-//! The registry of live filter handles.
+//! Handles: the one registry behind every opaque pointer sigkern hands out (FFT plans, STFT
+//! streams, mel plans, biquad cascades, FIR filters).
 //!
-//! A handle given to C is an opaque pointer whose value is a registry id: ids start at 0x1000,
-//! step by 16 and are never reused, so a freed handle stays unknown forever. Every call looks the
-//! id up in a global ordered map under a mutex (held only for the lookup), so NULL, a freed handle, a
-//! made-up pointer or a handle of another kind is detected without ever dereferencing the
-//! caller's pointer. The object itself sits behind its own mutex, taken with `try_lock`: a
-//! second thread using the same handle at the same time gets `SK_ERR_INVALID_HANDLE` ("in use")
-//! instead of a data race. Freeing a handle while another thread is inside a call on it is sound:
-//! the map holds an `Arc`, and the call in progress keeps the object alive until it returns.
+//! A handle value is a token, never dereferenced: `HANDLE_BASE + 16·id` with `id` from a 64-bit
+//! counter, so a value is never issued twice in a process. Every call looks the token up in a
+//! global map of live handles (under a mutex) and gets an `Arc` of the object, so
+//! - NULL, a freed handle (also a double free), a pointer sigkern never returned and a handle of
+//!   another kind or element type are all detected (`SK_ERR_INVALID_HANDLE`) without reading any
+//!   caller memory;
+//! - a handle freed by one thread while another is still executing with it stays alive until
+//!   that call returns (the call holds its own `Arc`).
 
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::SosFilter;
+use crate::kernels::spectral::fft::{FftFloat, FftPlan, PlanCache};
+use crate::kernels::spectral::mel::MelPlan;
+use crate::kernels::spectral::stft::StftStream;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
-/// Every kind of object a handle can name.
-pub(crate) enum Obj {
+/// Offset of every token. Tokens are never dereferenced, so they need not be addresses; the base
+/// (16-byte steps from it) only makes them non-NULL, aligned like a pointer and recognisable in a
+/// debugger.
+const HANDLE_BASE: usize = 0x5C00_0000_0000;
+
+/// Every object a handle can name.
+pub(crate) enum Object {
+    FftF32(FftPlan<f32>),
+    FftF64(FftPlan<f64>),
+    StreamF32(Mutex<StftStream<f32>>),
+    StreamF64(Mutex<StftStream<f64>>),
+    MelF32(MelPlan<f32>),
+    MelF64(MelPlan<f64>),
+    /// A stateful filter; its lock is only ever try-locked (see [`with`]).
+    Filter(Mutex<FilterObj>),
+}
+
+impl Object {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Object::FftF32(_) => "a float FFT plan",
+            Object::FftF64(_) => "a double FFT plan",
+            Object::StreamF32(_) => "a float STFT stream",
+            Object::StreamF64(_) => "a double STFT stream",
+            Object::MelF32(_) => "a float mel plan",
+            Object::MelF64(_) => "a double mel plan",
+            Object::Filter(m) => match m.try_lock() {
+                Ok(g) => g.kind_name(),
+                Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
+                Err(TryLockError::WouldBlock) => "a filter (busy in another thread)",
+            },
+        }
+    }
+}
+
+/// The stateful filters a handle can name (inside [`Object::Filter`]).
+pub(crate) enum FilterObj {
     BiquadF32(SosFilter<f32>),
     BiquadF64(SosFilter<f64>),
     FirF32(FirFilter<f32>),
     FirF64(FirFilter<f64>),
 }
 
-impl Obj {
+impl FilterObj {
     pub(crate) fn kind_name(&self) -> &'static str {
         match self {
-            Obj::BiquadF32(_) => "float biquad cascade (sk_biquad_f32_new)",
-            Obj::BiquadF64(_) => "double biquad cascade (sk_biquad_f64_new)",
-            Obj::FirF32(_) => "float FIR filter (sk_fir_f32_new)",
-            Obj::FirF64(_) => "double FIR filter (sk_fir_f64_new)",
+            FilterObj::BiquadF32(_) => "a float biquad cascade (sk_biquad_f32_new)",
+            FilterObj::BiquadF64(_) => "a double biquad cascade (sk_biquad_f64_new)",
+            FilterObj::FirF32(_) => "a float FIR filter (sk_fir_f32_new)",
+            FilterObj::FirF64(_) => "a double FIR filter (sk_fir_f64_new)",
         }
     }
     pub(crate) fn is_biquad(&self) -> bool {
-        matches!(self, Obj::BiquadF32(_) | Obj::BiquadF64(_))
+        matches!(self, FilterObj::BiquadF32(_) | FilterObj::BiquadF64(_))
     }
 }
 
-/// An ordered map: its nodes are freed as soon as the last handle is, and while handles live
-/// every node is reachable from the static (leak checkers see no "possibly lost" block).
-type Map = BTreeMap<usize, Arc<Mutex<Obj>>>;
-
-fn registry() -> &'static Mutex<Map> {
-    static REG: Mutex<Map> = Mutex::new(BTreeMap::new());
-    &REG
+fn registry() -> MutexGuard<'static, BTreeMap<usize, Arc<Object>>> {
+    static REG: OnceLock<Mutex<BTreeMap<usize, Arc<Object>>>> = OnceLock::new();
+    REG.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
-fn lock_registry() -> std::sync::MutexGuard<'static, Map> {
-    // The map is only mutated by insert/remove, which cannot leave it inconsistent.
-    registry().lock().unwrap_or_else(|p| p.into_inner())
+/// Registers `obj` and returns its token.
+pub(crate) fn register(obj: Object) -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(1);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let token = HANDLE_BASE + id * 16;
+    registry().insert(token, Arc::new(obj));
+    token
 }
 
-/// Registers an object and returns its id (never 0, never reused).
-pub(crate) fn insert(obj: Obj) -> usize {
-    static NEXT: AtomicUsize = AtomicUsize::new(0x1000);
-    let id = NEXT.fetch_add(16, Ordering::Relaxed);
-    lock_registry().insert(id, Arc::new(Mutex::new(obj)));
-    id
+/// The live object behind `token` (argument `name` for messages).
+pub(crate) fn lookup(name: &'static str, token: usize) -> SkResult<Arc<Object>> {
+    if token == 0 {
+        return Err(SkError::InvalidHandle(format!("argument {name} is NULL")));
+    }
+    registry().get(&token).cloned().ok_or_else(|| {
+        SkError::InvalidHandle(format!(
+            "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
+             returned by a sigkern constructor)"
+        ))
+    })
+}
+
+/// Frees `token` if it names an object `accept` agrees to; NULL is a no-op.
+pub(crate) fn release(
+    name: &'static str,
+    token: usize,
+    what: &'static str,
+    accept: impl Fn(&Object) -> bool,
+) -> SkResult<()> {
+    if token == 0 {
+        return Ok(());
+    }
+    let mut reg = registry();
+    match reg.get(&token) {
+        None => Err(SkError::InvalidHandle(format!(
+            "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
+             returned by a sigkern constructor)"
+        ))),
+        Some(o) if !accept(o) => Err(SkError::InvalidHandle(format!(
+            "argument {name} is {}, not {what}",
+            o.describe()
+        ))),
+        Some(_) => {
+            let obj = reg.remove(&token);
+            drop(reg);
+            drop(obj); // outside the lock
+            Ok(())
+        }
+    }
+}
+
+/// Registers a filter and returns its token.
+pub(crate) fn insert(obj: FilterObj) -> usize {
+    register(Object::Filter(Mutex::new(obj)))
 }
 
 fn unknown(id: usize) -> SkError {
@@ -66,89 +146,202 @@ fn unknown(id: usize) -> SkError {
     ))
 }
 
-fn null_handle() -> SkError {
-    SkError::InvalidHandle("handle is NULL".into())
+fn busy(id: usize, advice: &str) -> SkError {
+    SkError::InvalidHandle(format!(
+        "handle {id:#x} is in use by another thread right now; {advice}"
+    ))
 }
 
-/// Runs `f` on the object named by `id`, holding its lock. `what` names the handle argument.
-pub(crate) fn with<R>(id: usize, f: impl FnOnce(&mut Obj) -> SkResult<R>) -> SkResult<R> {
+/// Runs `f` on the filter named by `id`, holding its lock.
+///
+/// The lock is only try-locked: a second thread using the same handle at the same time gets
+/// `SK_ERR_INVALID_HANDLE` ("in use") instead of a data race or a wait. A panic inside a kernel
+/// (reported as `SK_ERR_INTERNAL`) poisons the lock; the object holds plain numbers and stays
+/// usable.
+pub(crate) fn with<R>(id: usize, f: impl FnOnce(&mut FilterObj) -> SkResult<R>) -> SkResult<R> {
     if id == 0 {
-        return Err(null_handle());
+        return Err(SkError::InvalidHandle("handle is NULL".into()));
     }
-    let entry = lock_registry()
-        .get(&id)
-        .cloned()
-        .ok_or_else(|| unknown(id))?;
-    let mut guard = match entry.try_lock() {
+    let entry = registry().get(&id).cloned().ok_or_else(|| unknown(id))?;
+    let Object::Filter(m) = &*entry else {
+        return Err(SkError::InvalidHandle(format!(
+            "handle {id:#x} is {}, not a filter (biquad cascade or FIR)",
+            entry.describe()
+        )));
+    };
+    let mut guard = match m.try_lock() {
         Ok(g) => g,
         Err(TryLockError::WouldBlock) => {
-            return Err(SkError::InvalidHandle(format!(
-                "handle {id:#x} is in use by another thread right now; one handle must not be \
-                 used from two threads at the same time"
-            )))
+            return Err(busy(
+                id,
+                "one handle must not be used from two threads at the same time",
+            ))
         }
-        // A panic inside a kernel (reported as SK_ERR_INTERNAL) poisons the lock; the object
-        // holds plain numbers and stays usable.
         Err(TryLockError::Poisoned(p)) => p.into_inner(),
     };
     f(&mut guard)
 }
 
-/// Removes the object named by `id` if `accept` agrees with its kind. NULL is fine (no-op).
-pub(crate) fn remove(id: usize, accept: fn(&Obj) -> bool, wanted: &str) -> SkResult<()> {
+/// Frees the filter named by `id` if `accept` agrees with its kind. NULL is fine (no-op). A
+/// handle busy in another thread is refused (free it after that call returns).
+pub(crate) fn remove(id: usize, accept: fn(&FilterObj) -> bool, wanted: &str) -> SkResult<()> {
     if id == 0 {
         return Ok(());
     }
-    let mut map = lock_registry();
+    let mut map = registry();
     let entry = map.get(&id).ok_or_else(|| unknown(id))?;
-    // The kind never changes after creation; reading it needs the object's lock. A handle busy in
-    // another thread is still freed: that call keeps its Arc until it returns.
-    let ok = match entry.try_lock() {
-        Ok(g) => accept(&g),
-        Err(TryLockError::Poisoned(p)) => accept(&p.into_inner()),
-        Err(TryLockError::WouldBlock) => {
-            return Err(SkError::InvalidHandle(format!(
-                "handle {id:#x} is in use by another thread right now; free it after that call \
-                 returns"
-            )))
-        }
+    let ok = match &**entry {
+        Object::Filter(m) => match m.try_lock() {
+            Ok(g) => accept(&g),
+            Err(TryLockError::Poisoned(p)) => accept(&p.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                return Err(busy(id, "free it after that call returns"))
+            }
+        },
+        _ => false,
     };
     if !ok {
-        let got = with_kind_name(entry);
         return Err(SkError::InvalidHandle(format!(
-            "handle {id:#x} is a {got}, not a {wanted}"
+            "handle {id:#x} is {}, not a {wanted}",
+            entry.describe()
         )));
     }
-    map.remove(&id);
+    let obj = map.remove(&id);
+    drop(map);
+    drop(obj); // outside the registry lock
     Ok(())
 }
 
-fn with_kind_name(entry: &Arc<Mutex<Obj>>) -> &'static str {
-    match entry.try_lock() {
-        Ok(g) => g.kind_name(),
-        Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
-        Err(TryLockError::WouldBlock) => "handle of another kind",
-    }
-}
-
-/// The error for a live handle of the wrong kind.
-pub(crate) fn wrong_kind(id: usize, obj: &Obj, wanted: &str) -> SkError {
+/// The error for a live filter handle of the wrong kind.
+pub(crate) fn wrong_kind(id: usize, obj: &FilterObj, wanted: &str) -> SkError {
     SkError::InvalidHandle(format!(
-        "handle {id:#x} is a {}, but this function needs a {wanted}",
+        "handle {id:#x} is {}, but this function needs a {wanted}",
         obj.kind_name()
     ))
+}
+
+/// The element types with their handle variants.
+pub(crate) trait SpecFloat: FftFloat + PlanCache {
+    const FFT_WHAT: &'static str;
+    const STREAM_WHAT: &'static str;
+    const MEL_WHAT: &'static str;
+    fn fft(o: &Object) -> Option<&FftPlan<Self>>;
+    fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>>;
+    fn mel(o: &Object) -> Option<&MelPlan<Self>>;
+    fn wrap_fft(p: FftPlan<Self>) -> Object;
+    fn wrap_stream(s: StftStream<Self>) -> Object;
+    fn wrap_mel(m: MelPlan<Self>) -> Object;
+}
+
+macro_rules! spec_float {
+    ($t:ty, $c:literal, $fft:ident, $stream:ident, $mel:ident) => {
+        impl SpecFloat for $t {
+            const FFT_WHAT: &'static str = concat!("a ", $c, " FFT plan");
+            const STREAM_WHAT: &'static str = concat!("a ", $c, " STFT stream");
+            const MEL_WHAT: &'static str = concat!("a ", $c, " mel plan");
+            fn fft(o: &Object) -> Option<&FftPlan<Self>> {
+                match o {
+                    Object::$fft(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>> {
+                match o {
+                    Object::$stream(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn mel(o: &Object) -> Option<&MelPlan<Self>> {
+                match o {
+                    Object::$mel(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn wrap_fft(p: FftPlan<Self>) -> Object {
+                Object::$fft(p)
+            }
+            fn wrap_stream(s: StftStream<Self>) -> Object {
+                Object::$stream(Mutex::new(s))
+            }
+            fn wrap_mel(m: MelPlan<Self>) -> Object {
+                Object::$mel(m)
+            }
+        }
+    };
+}
+spec_float!(f32, "float", FftF32, StreamF32, MelF32);
+spec_float!(f64, "double", FftF64, StreamF64, MelF64);
+
+/// `obj` viewed through `get`, or `SK_ERR_INVALID_HANDLE` naming what it is instead.
+pub(crate) fn expect<'a, R: ?Sized>(
+    name: &'static str,
+    obj: &'a Object,
+    what: &'static str,
+    get: impl Fn(&'a Object) -> Option<&'a R>,
+) -> SkResult<&'a R> {
+    get(obj).ok_or_else(|| {
+        SkError::InvalidHandle(format!("argument {name} is {}, not {what}", obj.describe()))
+    })
+}
+
+/// Locks a stream (a panic inside an earlier call does not make the stream unusable: its state
+/// is only changed after every check passed).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Stores `token` through a checked out-parameter.
+///
+/// # Safety
+/// `out` was validated with `check_out_scalar`.
+pub(crate) unsafe fn write_token<H>(out: *mut *mut H, token: usize) {
+    // SAFETY: validated by the caller.
+    unsafe { *out = token as *mut H };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::SK_ERR_INVALID_HANDLE;
+    use crate::kernels::spectral::fft::FftKind;
+
+    #[test]
+    fn tokens_are_unique_and_freed_ones_are_rejected() {
+        let a = register(Object::FftF32(FftPlan::new(FftKind::Real, 8).unwrap()));
+        let b = register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()));
+        assert_ne!(a, b);
+        let o = lookup("plan", b).unwrap();
+        assert!(expect("plan", &o, "x", <f64 as SpecFloat>::fft).is_ok());
+        assert_eq!(
+            expect("plan", &o, "x", <f32 as SpecFloat>::fft)
+                .err()
+                .unwrap()
+                .code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        assert!(release("plan", b, "fft", |o| matches!(o, Object::FftF64(_))).is_ok());
+        assert_eq!(
+            lookup("plan", b).err().unwrap().code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        assert!(release("plan", b, "fft", |_| true).is_err());
+        assert!(release("plan", a, "a stream", |o| matches!(o, Object::StreamF32(_))).is_err());
+        assert!(lookup("plan", a).is_ok());
+        assert!(release("plan", a, "fft", |_| true).is_ok());
+        assert!(release("plan", 0, "fft", |_| true).is_ok());
+        assert_eq!(
+            lookup("plan", 0).err().unwrap().code(),
+            SK_ERR_INVALID_HANDLE
+        );
+        // the plan is still usable by a caller holding an Arc after the free
+        drop(o);
+    }
 
     #[test]
     fn lifecycle_and_kinds() {
         let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let id = insert(Obj::BiquadF32(SosFilter::new(&sos, 1).unwrap()));
-        assert!(id >= 0x1000 && id.is_multiple_of(16));
+        let id = insert(FilterObj::BiquadF32(SosFilter::new(&sos, 1).unwrap()));
+        assert!(id >= HANDLE_BASE && id.is_multiple_of(16));
         assert!(with(id, |o| Ok(o.is_biquad())).unwrap());
         assert_eq!(
             remove(id, |o| !o.is_biquad(), "FIR filter")
@@ -156,22 +349,24 @@ mod tests {
                 .code(),
             SK_ERR_INVALID_HANDLE
         );
-        remove(id, Obj::is_biquad, "biquad").unwrap();
+        remove(id, FilterObj::is_biquad, "biquad").unwrap();
         assert_eq!(
             with(id, |_| Ok(())).unwrap_err().code(),
             SK_ERR_INVALID_HANDLE
         );
         assert_eq!(
-            remove(id, Obj::is_biquad, "biquad").unwrap_err().code(),
+            remove(id, FilterObj::is_biquad, "biquad")
+                .unwrap_err()
+                .code(),
             SK_ERR_INVALID_HANDLE
         );
         assert_eq!(
             with(0, |_| Ok(())).unwrap_err().code(),
             SK_ERR_INVALID_HANDLE
         );
-        assert!(remove(0, Obj::is_biquad, "biquad").is_ok());
+        assert!(remove(0, FilterObj::is_biquad, "biquad").is_ok());
         assert_eq!(
-            with(0x1008, |_| Ok(())).unwrap_err().code(),
+            with(HANDLE_BASE + 8, |_| Ok(())).unwrap_err().code(),
             SK_ERR_INVALID_HANDLE
         );
     }
@@ -179,7 +374,7 @@ mod tests {
     #[test]
     fn busy_handle_is_an_error_not_a_race() {
         let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let id = insert(Obj::BiquadF64(SosFilter::new(&sos, 1).unwrap()));
+        let id = insert(FilterObj::BiquadF64(SosFilter::new(&sos, 1).unwrap()));
         let (tx, rx) = std::sync::mpsc::channel();
         let (tx2, rx2) = std::sync::mpsc::channel::<()>();
         let t = std::thread::spawn(move || {
@@ -196,6 +391,28 @@ mod tests {
         tx2.send(()).unwrap();
         t.join().unwrap();
         assert!(with(id, |_| Ok(())).is_ok());
-        remove(id, Obj::is_biquad, "biquad").unwrap();
+        remove(id, FilterObj::is_biquad, "biquad").unwrap();
+    }
+
+    #[test]
+    fn filters_and_plans_share_one_registry_and_tell_kinds_apart() {
+        use crate::kernels::spectral::fft::FftKind;
+        let plan = register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()));
+        let e = with(plan, |_| Ok(())).unwrap_err();
+        assert!(
+            e.to_string().contains("a double FFT plan, not a filter"),
+            "{e}"
+        );
+        assert!(remove(plan, FilterObj::is_biquad, "biquad").is_err());
+        let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+        let bq = insert(FilterObj::BiquadF32(SosFilter::new(&sos, 1).unwrap()));
+        let o = lookup("plan", bq).unwrap();
+        let e = expect("plan", &o, "a double FFT plan", <f64 as SpecFloat>::fft)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("is a float biquad cascade"), "{e}");
+        assert!(release("plan", bq, "fft", |o| matches!(o, Object::FftF64(_))).is_err());
+        remove(bq, FilterObj::is_biquad, "biquad").unwrap();
+        release("plan", plan, "fft", |o| matches!(o, Object::FftF64(_))).unwrap();
     }
 }

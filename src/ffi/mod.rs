@@ -5,11 +5,16 @@
 
 pub mod guard;
 
+pub mod conv;
 pub mod design;
 pub mod elementwise;
+pub mod fft;
 pub mod filter;
 pub mod handle;
+pub mod mel;
 pub mod memory;
 pub mod meta;
 pub mod reduce;
 pub mod seed;
+pub mod stft;
+pub mod window;

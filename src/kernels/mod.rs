@@ -7,6 +7,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 pub mod elementwise;
 pub mod filter;
 pub mod reduce;
+pub mod spectral;
 
 /// The element types the kernels are generic over (`f32`, `f64`).
 pub trait Float:

@@ -1,0 +1,683 @@
+//! FFT plans: `SkFftPlan` handles, real and complex transforms, single and batched.
+//!
+//! Conventions (every function here):
+//! - Complex data is interleaved re/im (`re0, im0, re1, im1, …`) in a `float *` / `double *`: the
+//!   memory of numpy `complex64`/`complex128` arrays and torch complex tensors.
+//! - `norm` is `SK_NORM_BACKWARD` (numpy's default: forward unscaled, inverse × 1/n),
+//!   `SK_NORM_ORTHO` (both × 1/√n) or `SK_NORM_FORWARD` (forward × 1/n, inverse unscaled).
+//! - A plan is made for one kind (`SK_FFT_REAL` or `SK_FFT_COMPLEX`), one length `n ≥ 1` and one
+//!   element type; `n` is passed again to every call and must equal the plan's.
+//! - Thread safety: a plan is immutable; any number of threads may execute one plan at the same
+//!   time on different buffers. Scratch memory is per thread (a thread-local workspace reused by
+//!   later calls on that thread), never stored in the plan.
+
+use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
+use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
+use crate::error::{SkError, SkResult};
+use crate::kernels::spectral::fft::{FftKind, FftPlan, Norm};
+use crate::kernels::spectral::Complex;
+
+/// Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
+pub const SK_FFT_REAL: i32 = 0;
+/// Plan kind: complex transforms (`sk_fft_*`, `sk_ifft_*`), n complex ↔ n complex.
+pub const SK_FFT_COMPLEX: i32 = 1;
+/// numpy `norm="backward"`: forward unscaled, inverse scaled by 1/n.
+pub const SK_NORM_BACKWARD: i32 = 0;
+/// numpy `norm="ortho"`: both directions scaled by 1/sqrt(n).
+pub const SK_NORM_ORTHO: i32 = 1;
+/// numpy `norm="forward"`: forward scaled by 1/n, inverse unscaled.
+pub const SK_NORM_FORWARD: i32 = 2;
+
+/// An FFT plan (opaque; create with `sk_fft_plan_f32_new`/`sk_fft_plan_f64_new`, free with
+/// `sk_fft_plan_free`).
+pub struct SkFftPlan {
+    _opaque: [u8; 0],
+}
+
+pub(crate) fn parse_norm(norm: i32) -> SkResult<Norm> {
+    match norm {
+        SK_NORM_BACKWARD => Ok(Norm::Backward),
+        SK_NORM_ORTHO => Ok(Norm::Ortho),
+        SK_NORM_FORWARD => Ok(Norm::Forward),
+        _ => Err(SkError::BadArgument(format!(
+            "norm = {norm} is not SK_NORM_BACKWARD (0), SK_NORM_ORTHO (1) or SK_NORM_FORWARD (2)"
+        ))),
+    }
+}
+
+fn parse_kind(kind: i32) -> SkResult<FftKind> {
+    match kind {
+        SK_FFT_REAL => Ok(FftKind::Real),
+        SK_FFT_COMPLEX => Ok(FftKind::Complex),
+        _ => Err(SkError::BadArgument(format!(
+            "kind = {kind} is not SK_FFT_REAL (0) or SK_FFT_COMPLEX (1)"
+        ))),
+    }
+}
+
+unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan) -> SkResult<()> {
+    check_out_scalar("plan", plan)?;
+    let kind = parse_kind(kind)?;
+    let p = FftPlan::<T>::new(kind, n)?;
+    let token = register(T::wrap_fft(p));
+    // SAFETY: checked above.
+    unsafe { write_token(plan, token) };
+    Ok(())
+}
+
+/// Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
+/// (any n: primes, 1 and 2 included) and stores it in `*plan`.
+///
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
+/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
+/// Free with `sk_fft_plan_free`. Thread-safe.
+///
+/// # Safety
+/// `plan` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_plan_f32_new(
+    kind: i32,
+    n: usize,
+    plan: *mut *mut SkFftPlan,
+) -> i32 {
+    ffi_boundary!("sk_fft_plan_f32_new", {
+        unsafe { plan_new::<f32>(kind, n, plan) }
+    })
+}
+
+/// Creates a double FFT plan. Rules as `sk_fft_plan_f32_new`.
+///
+/// # Safety
+/// `plan` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_plan_f64_new(
+    kind: i32,
+    n: usize,
+    plan: *mut *mut SkFftPlan,
+) -> i32 {
+    ffi_boundary!("sk_fft_plan_f64_new", {
+        unsafe { plan_new::<f64>(kind, n, plan) }
+    })
+}
+
+/// Frees an FFT plan (float or double). `NULL` is a no-op returning `SK_OK`.
+///
+/// A freed plan, a double free, a pointer not made by `sk_fft_plan_*_new` or a handle of another
+/// kind (e.g. an STFT stream) returns `SK_ERR_INVALID_HANDLE` and frees nothing; handles are
+/// looked up in a registry and never dereferenced, so this is always detected. A call running
+/// with the plan on another thread finishes normally. Thread-safe.
+///
+/// # Safety
+/// None beyond passing any pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_plan_free(plan: *mut SkFftPlan) -> i32 {
+    ffi_boundary!("sk_fft_plan_free", {
+        release("plan", plan as usize, "an FFT plan", |o| {
+            matches!(o, Object::FftF32(_) | Object::FftF64(_))
+        })
+    })
+}
+
+/// Describes a plan: `*kind` (`SK_FFT_REAL`/`SK_FFT_COMPLEX`), `*n` (its length) and
+/// `*is_double` (1 for a double plan, 0 for float).
+///
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error
+/// nothing is written. Thread-safe.
+///
+/// # Safety
+/// `kind`, `n`, `is_double` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_plan_info(
+    plan: *const SkFftPlan,
+    kind: *mut i32,
+    n: *mut usize,
+    is_double: *mut i32,
+) -> i32 {
+    ffi_boundary!("sk_fft_plan_info", {
+        check_out_scalar("kind", kind)?;
+        check_out_scalar("n", n)?;
+        check_out_scalar("is_double", is_double)?;
+        let obj = lookup("plan", plan as usize)?;
+        let (k, len, dbl) = match &*obj {
+            Object::FftF32(p) => (p.kind(), p.len(), 0),
+            Object::FftF64(p) => (p.kind(), p.len(), 1),
+            o => {
+                return Err(SkError::InvalidHandle(format!(
+                    "argument plan is {}, not an FFT plan",
+                    o.describe()
+                )))
+            }
+        };
+        // SAFETY: all three checked above.
+        unsafe {
+            *kind = if k == FftKind::Real {
+                SK_FFT_REAL
+            } else {
+                SK_FFT_COMPLEX
+            };
+            *n = len;
+            *is_double = dbl;
+        }
+        Ok(())
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Rfft,
+    Irfft,
+    Fft,
+    Ifft,
+}
+
+impl Op {
+    fn kind(self) -> FftKind {
+        match self {
+            Op::Rfft | Op::Irfft => FftKind::Real,
+            Op::Fft | Op::Ifft => FftKind::Complex,
+        }
+    }
+    /// (input row, output row) lengths in stride units (reals or complex values), and whether
+    /// input/output are complex.
+    fn rows(self, n: usize) -> ((usize, bool), (usize, bool)) {
+        let h = n / 2 + 1;
+        match self {
+            Op::Rfft => ((n, false), (h, true)),
+            Op::Irfft => ((h, true), (n, false)),
+            Op::Fft | Op::Ifft => ((n, true), (n, true)),
+        }
+    }
+}
+
+/// Extent in `T` elements of `rows` rows of `row` units, `stride` units apart.
+fn extent(
+    name: &'static str,
+    rows: usize,
+    row: usize,
+    stride: isize,
+    complex: bool,
+    min_stride: usize,
+) -> SkResult<usize> {
+    if stride < 0 || (rows > 1 && (stride as usize) < min_stride) {
+        return Err(SkError::BadArgument(format!(
+            "{name}_stride = {stride} must be >= {min_stride} (rows must not overlap{})",
+            if min_stride == 0 {
+                ""
+            } else {
+                " or run backwards"
+            }
+        )));
+    }
+    let units = if rows == 0 {
+        Some(0)
+    } else {
+        (rows - 1)
+            .checked_mul(stride as usize)
+            .and_then(|v| v.checked_add(row))
+    };
+    units
+        .and_then(|u| u.checked_mul(if complex { 2 } else { 1 }))
+        .ok_or_else(|| {
+            SkError::Length(format!(
+                "{rows} rows of {name} with stride {stride} exceed the address space"
+            ))
+        })
+}
+
+fn as_cplx<T>(s: &[T]) -> &[Complex<T>] {
+    assert!(s.len().is_multiple_of(2));
+    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const Complex<T>, s.len() / 2) }
+}
+
+fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
+    assert!(s.len().is_multiple_of(2));
+    // SAFETY: as in as_cplx; the borrow of `s` is exclusive.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn exec<T: SpecFloat>(
+    op: Op,
+    plan: *const SkFftPlan,
+    x: *const T,
+    x_stride: isize,
+    norm: i32,
+    y: *mut T,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> SkResult<()> {
+    let norm = parse_norm(norm)?;
+    let obj = lookup("plan", plan as usize)?;
+    let p = expect("plan", &obj, T::FFT_WHAT, T::fft)?;
+    if p.kind() != op.kind() {
+        return Err(SkError::InvalidHandle(format!(
+            "argument plan is a {} FFT plan; this function needs a {} one (SK_FFT_{})",
+            p.kind().name(),
+            op.kind().name(),
+            op.kind().name().to_ascii_uppercase()
+        )));
+    }
+    if n != p.len() {
+        return Err(SkError::BadArgument(format!(
+            "n = {n} but the plan was made for n = {}",
+            p.len()
+        )));
+    }
+    let ((irow, icx), (orow, ocx)) = op.rows(n);
+    let xl = extent("x", rows, irow, x_stride, icx, 0)?;
+    let yl = extent("y", rows, orow, y_stride, ocx, orow)?;
+    let xb = Buf::new("x", x, xl);
+    let yb = Buf::out("y", y, yl);
+    xb.check()?;
+    yb.check()?;
+    let in_place_ok = matches!(op, Op::Fft | Op::Ifft) && x_stride == y_stride;
+    let al = alias(&xb, &yb, in_place_ok)?;
+    if rows == 0 {
+        return Ok(());
+    }
+    // SAFETY: both validated; y is disjoint from x unless exactly the same (complex only).
+    let ys = unsafe { yb.slice_mut() };
+    let xs: Option<&[T]> = match al {
+        Alias::Distinct => Some(unsafe { xb.slice() }),
+        Alias::Same => None,
+    };
+    let (xst, yst) = (
+        x_stride as usize * if icx { 2 } else { 1 },
+        y_stride as usize * if ocx { 2 } else { 1 },
+    );
+    let (irow, orow) = (
+        irow * if icx { 2 } else { 1 },
+        orow * if ocx { 2 } else { 1 },
+    );
+    T::with_workspace(|ws| {
+        for r in 0..rows {
+            let yr = &mut ys[r * yst..r * yst + orow];
+            let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
+            match op {
+                Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
+                Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
+                Op::Fft | Op::Ifft => {
+                    p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),
+/// `y[k] = Σ_j x[j]·e^{−2πijk/n}` scaled per `norm`: `numpy.fft.rfft(x, norm=...)`.
+///
+/// Arguments: `plan` a live float `SK_FFT_REAL` plan of length `n`; `x`, `y` 4-byte aligned,
+/// non-NULL (n ≥ 1), not overlapping.
+/// Returns `SK_OK`; `SK_ERR_INVALID_HANDLE` (NULL/freed/other kind or type of plan);
+/// `SK_ERR_BAD_ARGUMENT` (n differs from the plan's, bad norm); `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `y` is untouched.
+/// Thread-safe; the plan may be shared.
+///
+/// # Safety
+/// `x` readable for n floats, `y` writable for 2·(n/2+1).
+#[no_mangle]
+pub unsafe extern "C" fn sk_rfft_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    norm: i32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_rfft_f32", {
+        unsafe {
+            exec::<f32>(
+                Op::Rfft,
+                plan,
+                x,
+                n as isize,
+                norm,
+                y,
+                (n / 2 + 1) as isize,
+                1,
+                n,
+            )
+        }
+    })
+}
+
+/// Real forward FFT of doubles. Rules as `sk_rfft_f32` (double plan, 8-byte alignment).
+///
+/// # Safety
+/// `x` readable for n doubles, `y` writable for 2·(n/2+1).
+#[no_mangle]
+pub unsafe extern "C" fn sk_rfft_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    norm: i32,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_rfft_f64", {
+        unsafe {
+            exec::<f64>(
+                Op::Rfft,
+                plan,
+                x,
+                n as isize,
+                norm,
+                y,
+                (n / 2 + 1) as isize,
+                1,
+                n,
+            )
+        }
+    })
+}
+
+/// Real inverse FFT: `x` (n/2+1 complex, interleaved) → `y` (n floats), as
+/// `numpy.fft.irfft(x, n, norm=...)`: the imaginary parts of bin 0 and, for even n, bin n/2 are
+/// ignored. Rules as `sk_rfft_f32`.
+///
+/// # Safety
+/// `x` readable for 2·(n/2+1) floats, `y` writable for n.
+#[no_mangle]
+pub unsafe extern "C" fn sk_irfft_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    norm: i32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_irfft_f32", {
+        unsafe {
+            exec::<f32>(
+                Op::Irfft,
+                plan,
+                x,
+                (n / 2 + 1) as isize,
+                norm,
+                y,
+                n as isize,
+                1,
+                n,
+            )
+        }
+    })
+}
+
+/// Real inverse FFT of doubles. Rules as `sk_irfft_f32`.
+///
+/// # Safety
+/// `x` readable for 2·(n/2+1) doubles, `y` writable for n.
+#[no_mangle]
+pub unsafe extern "C" fn sk_irfft_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    norm: i32,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_irfft_f64", {
+        unsafe {
+            exec::<f64>(
+                Op::Irfft,
+                plan,
+                x,
+                (n / 2 + 1) as isize,
+                norm,
+                y,
+                n as isize,
+                1,
+                n,
+            )
+        }
+    })
+}
+
+/// Complex forward FFT: `x` → `y`, n complex values each (2n floats interleaved),
+/// `numpy.fft.fft(x, norm=...)`. `y == x` exactly is in place; other overlap is
+/// `SK_ERR_OVERLAP`. Plan: a float `SK_FFT_COMPLEX` plan of length n. Other rules as
+/// `sk_rfft_f32`.
+///
+/// # Safety
+/// `x` readable and `y` writable for 2n floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    norm: i32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fft_f32", {
+        unsafe { exec::<f32>(Op::Fft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+    })
+}
+
+/// Complex forward FFT of doubles (`complex128`). Rules as `sk_fft_f32`.
+///
+/// # Safety
+/// `x` readable and `y` writable for 2n doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    norm: i32,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fft_f64", {
+        unsafe { exec::<f64>(Op::Fft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+    })
+}
+
+/// Complex inverse FFT (`e^{+2πi…}`), `numpy.fft.ifft(x, norm=...)`. Rules as `sk_fft_f32`.
+///
+/// # Safety
+/// `x` readable and `y` writable for 2n floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_ifft_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    norm: i32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_ifft_f32", {
+        unsafe { exec::<f32>(Op::Ifft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+    })
+}
+
+/// Complex inverse FFT of doubles. Rules as `sk_fft_f32`.
+///
+/// # Safety
+/// `x` readable and `y` writable for 2n doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_ifft_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    norm: i32,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_ifft_f64", {
+        unsafe { exec::<f64>(Op::Ifft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+    })
+}
+
+/// Batched real forward FFT over `rows` rows: row `r` of `x` starts at `x + r·x_stride` (floats),
+/// row `r` of `y` at `y + 2·r·y_stride` (`y_stride` counts complex values). Equals
+/// `numpy.fft.rfft(X, axis=-1)` for a `(rows, n)` array.
+///
+/// Strides: `x_stride ≥ 0` (0 repeats one row), `y_stride ≥ n/2+1` (when rows > 1), else
+/// `SK_ERR_BAD_ARGUMENT`. The whole spans of `x` and `y` must not overlap. `rows = 0` does
+/// nothing. Other rules as `sk_rfft_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans `(rows−1)·stride + row length`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_rfft_batch_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    x_stride: isize,
+    norm: i32,
+    y: *mut f32,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_rfft_batch_f32", {
+        unsafe { exec::<f32>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+/// Batched real forward FFT of doubles. Rules as `sk_rfft_batch_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans.
+#[no_mangle]
+pub unsafe extern "C" fn sk_rfft_batch_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    x_stride: isize,
+    norm: i32,
+    y: *mut f64,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_rfft_batch_f64", {
+        unsafe { exec::<f64>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+/// Batched real inverse FFT: `x_stride` counts complex values (≥ 0), `y_stride` floats (≥ n).
+/// Other rules as `sk_rfft_batch_f32` and `sk_irfft_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans.
+#[no_mangle]
+pub unsafe extern "C" fn sk_irfft_batch_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    x_stride: isize,
+    norm: i32,
+    y: *mut f32,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_irfft_batch_f32", {
+        unsafe { exec::<f32>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+/// Batched real inverse FFT of doubles. Rules as `sk_irfft_batch_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans.
+#[no_mangle]
+pub unsafe extern "C" fn sk_irfft_batch_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    x_stride: isize,
+    norm: i32,
+    y: *mut f64,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_irfft_batch_f64", {
+        unsafe { exec::<f64>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+/// Batched complex FFT, forward (`inverse = 0`) or inverse (`inverse ≠ 0`); both strides count
+/// complex values (`y_stride ≥ n` when rows > 1). In place when `y == x` and
+/// `y_stride == x_stride`. Other rules as `sk_rfft_batch_f32` and `sk_fft_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_batch_f32(
+    plan: *const SkFftPlan,
+    x: *const f32,
+    x_stride: isize,
+    inverse: i32,
+    norm: i32,
+    y: *mut f32,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fft_batch_f32", {
+        let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        unsafe { exec::<f32>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+/// Batched complex FFT of doubles. Rules as `sk_fft_batch_f32`.
+///
+/// # Safety
+/// `x`, `y` valid for their spans.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fft_batch_f64(
+    plan: *const SkFftPlan,
+    x: *const f64,
+    x_stride: isize,
+    inverse: i32,
+    norm: i32,
+    y: *mut f64,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fft_batch_f64", {
+        let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        unsafe { exec::<f64>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::*;
+
+    #[test]
+    fn lifecycle_and_bad_handles() {
+        let mut p: *mut SkFftPlan = std::ptr::null_mut();
+        unsafe {
+            assert_eq!(sk_fft_plan_f64_new(SK_FFT_REAL, 8, &mut p), SK_OK);
+            let x = [1.0f64; 8];
+            let mut y = [9.0f64; 10];
+            assert_eq!(
+                sk_rfft_f64(p, x.as_ptr(), SK_NORM_BACKWARD, y.as_mut_ptr(), 8),
+                SK_OK
+            );
+            assert_eq!(y, [8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+            y = [9.0; 10];
+            assert_eq!(
+                sk_rfft_f64(p, x.as_ptr(), SK_NORM_BACKWARD, y.as_mut_ptr(), 7),
+                SK_ERR_BAD_ARGUMENT
+            );
+            assert_eq!(
+                sk_fft_f64(p, x.as_ptr(), SK_NORM_BACKWARD, y.as_mut_ptr(), 4),
+                SK_ERR_INVALID_HANDLE
+            );
+            let xf = [1.0f32; 8];
+            let mut yf = [9.0f32; 10];
+            assert_eq!(
+                sk_rfft_f32(p, xf.as_ptr(), SK_NORM_BACKWARD, yf.as_mut_ptr(), 8),
+                SK_ERR_INVALID_HANDLE
+            );
+            assert_eq!(sk_fft_plan_free(p), SK_OK);
+            assert_eq!(
+                sk_rfft_f64(p, x.as_ptr(), SK_NORM_BACKWARD, y.as_mut_ptr(), 8),
+                SK_ERR_INVALID_HANDLE
+            );
+            assert_eq!(sk_fft_plan_free(p), SK_ERR_INVALID_HANDLE);
+            assert_eq!(sk_fft_plan_free(std::ptr::null_mut()), SK_OK);
+            assert_eq!(y, [9.0; 10]);
+            assert_eq!(yf, [9.0; 10]);
+        }
+    }
+}

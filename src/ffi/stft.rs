@@ -1,0 +1,634 @@
+//! STFT, inverse STFT and the streaming STFT handle (`SkStftStream`), with torch semantics.
+//!
+//! Layout of spectrograms (in and out): frame-major, `frames × n_freq` complex values
+//! interleaved re/im, value `(f, t)` at complex index `t·n_freq + f`. That is the memory of
+//! `torch.stft(..., return_complex=True)`'s result (shape `(n_freq, frames)`, strides
+//! `(1, n_freq)`); numpy: `Y = np.frombuffer(...).view(complex).reshape(frames, n_freq).T`.
+//! `n_freq` is `n_fft/2 + 1` when `onesided ≠ 0`, else `n_fft`.
+//!
+//! Parameters shared by all functions, as torch's: `n_fft ≥ 1`; `hop` (torch's hop_length)
+//! with `1 ≤ hop ≤ win_length`; `1 ≤ win_length ≤ n_fft`, the window (win_length values) is
+//! zero-padded centred to n_fft as torch does; `center ≠ 0` pads n_fft/2 samples on each side
+//! with `pad_mode` `SK_PAD_REFLECT` (torch's default; needs a signal longer than n_fft/2) or
+//! `SK_PAD_CONSTANT` (zeros); `normalized ≠ 0` scales by 1/√n_fft.
+
+use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
+use super::handle::{expect, lock, lookup, register, release, write_token, Object, SpecFloat};
+use crate::error::{SkError, SkResult};
+use crate::kernels::spectral::stft::{
+    istft, istft_default_len, stft, PadMode, StftParams, StftStream,
+};
+use crate::kernels::spectral::Complex;
+
+/// `center` padding with zeros.
+pub const SK_PAD_CONSTANT: i32 = 0;
+/// `center` padding by reflection (torch's default `pad_mode="reflect"`).
+pub const SK_PAD_REFLECT: i32 = 1;
+
+/// A streaming STFT (opaque; `sk_stft_stream_f32_new`/`sk_stft_stream_f64_new`, freed with
+/// `sk_stft_stream_free`).
+pub struct SkStftStream {
+    _opaque: [u8; 0],
+}
+
+pub(crate) fn parse_pad(pad_mode: i32) -> SkResult<PadMode> {
+    match pad_mode {
+        SK_PAD_CONSTANT => Ok(PadMode::Constant),
+        SK_PAD_REFLECT => Ok(PadMode::Reflect),
+        _ => Err(SkError::BadArgument(format!(
+            "pad_mode = {pad_mode} is not SK_PAD_CONSTANT (0) or SK_PAD_REFLECT (1)"
+        ))),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn params(
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+) -> SkResult<StftParams> {
+    let p = StftParams {
+        n_fft,
+        hop,
+        win_length,
+        center: center != 0,
+        pad_mode: parse_pad(pad_mode)?,
+        onesided: onesided != 0,
+        normalized: normalized != 0,
+    };
+    p.check()?;
+    Ok(p)
+}
+
+/// Checks a complex output of capacity `cap` complex values against `need`.
+pub(crate) fn complex_out<T>(
+    name: &'static str,
+    y: *mut T,
+    cap: usize,
+    need: usize,
+    what: &str,
+) -> SkResult<Buf<T>> {
+    let doubles = cap.checked_mul(2).ok_or_else(|| {
+        SkError::Length(format!(
+            "{name}_len = {cap} complex values overflow the address space"
+        ))
+    })?;
+    Buf::out(name, y, doubles).check()?;
+    if cap < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "{name} holds {cap} complex values but {what} = {need} are needed"
+        )));
+    }
+    Ok(Buf::out(name, y, 2 * need))
+}
+
+fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
+    // SAFETY: b was checked; Complex<T> is #[repr(C)] {re, im} with T's alignment.
+    unsafe {
+        let s = b.slice_mut();
+        std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2)
+    }
+}
+
+/// Number of STFT frames of an n-sample signal: `1 + (n + 2·pad − n_fft) / hop` with
+/// `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
+/// for `sk_stft_*`.
+///
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+/// win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
+/// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
+/// error `*frames` is untouched. Thread-safe.
+///
+/// # Safety
+/// `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_frames(
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    frames: *mut usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_frames", {
+        check_out_scalar("frames", frames)?;
+        let p = params(n_fft, hop, win_length, center, pad_mode, 1, 0)?;
+        let f = p.frames(n)?;
+        // SAFETY: checked.
+        unsafe { *frames = f };
+        Ok(())
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn stft_ffi<T: SpecFloat>(
+    x: *const T,
+    window: *const T,
+    p: StftParams,
+    y: *mut T,
+    y_len: usize,
+    n: usize,
+) -> SkResult<()> {
+    let xb = Buf::new("x", x, n);
+    let wb = Buf::new("window", window, p.win_length);
+    xb.check()?;
+    wb.check()?;
+    let frames = p.frames(n)?;
+    let need = frames
+        .checked_mul(p.n_freq())
+        .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
+    let yb = complex_out(
+        "y",
+        y,
+        y_len,
+        need,
+        &format!("frames {frames} × n_freq {}", p.n_freq()),
+    )?;
+    alias(&xb, &yb, false)?;
+    alias(&wb, &yb, false)?;
+    // SAFETY: validated and disjoint from y.
+    unsafe { stft(xb.slice(), wb.slice(), &p, as_cplx_mut(&yb)) }
+}
+
+/// STFT of `x` (n samples) into `y`, equal to `torch.stft(x, n_fft, hop, win_length, window,
+/// center, pad_mode, normalized, onesided, return_complex=True)` in the layout described at the
+/// top of this section (frames × n_freq, interleaved).
+///
+/// Arguments: `window` holds win_length floats (pass ones for torch's `window=None`); `y_len`
+/// is y's capacity in complex values (2 floats each): at least `frames × n_freq` (see
+/// `sk_stft_frames`), else `SK_ERR_BUFFER_TOO_SMALL` with the needed count in the message; only
+/// that many are written. `y` must not overlap `x` or `window`.
+/// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`),
+/// `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on
+/// error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
+/// signals are split across up to `SIGKERN_THREADS` threads, default all cores).
+///
+/// # Safety
+/// `x` readable for n floats, `window` for win_length, `y` writable for 2·y_len floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_f32(
+    x: *const f32,
+    window: *const f32,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f32,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_f32", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stft_ffi(x, window, p, y, y_len, n) }
+    })
+}
+
+/// STFT of doubles. Rules as `sk_stft_f32` (8-byte alignment).
+///
+/// # Safety
+/// `x` readable for n doubles, `window` for win_length, `y` writable for 2·y_len doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_f64(
+    x: *const f64,
+    window: *const f64,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f64,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_f64", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stft_ffi(x, window, p, y, y_len, n) }
+    })
+}
+
+/// Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
+/// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0 or frames = 0), `SK_ERR_BAD_ARGUMENT` (as
+/// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+///
+/// # Safety
+/// `n` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_istft_len(
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    frames: usize,
+    n: *mut usize,
+) -> i32 {
+    ffi_boundary!("sk_istft_len", {
+        check_out_scalar("n", n)?;
+        let p = params(n_fft, hop, win_length, center, SK_PAD_REFLECT, 1, 0)?;
+        let len = istft_default_len(&p, frames)?;
+        // SAFETY: checked.
+        unsafe { *n = len };
+        Ok(())
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn istft_ffi<T: SpecFloat>(
+    x: *const T,
+    window: *const T,
+    frames: usize,
+    p: StftParams,
+    y: *mut T,
+    n: usize,
+) -> SkResult<()> {
+    if frames == 0 {
+        return Err(SkError::Length("frames = 0: nothing to invert".into()));
+    }
+    let nx = frames
+        .checked_mul(p.n_freq())
+        .and_then(|v| v.checked_mul(2))
+        .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
+    let xb = Buf::new("x", x, nx);
+    let wb = Buf::new("window", window, p.win_length);
+    let yb = Buf::out("y", y, n);
+    xb.check()?;
+    wb.check()?;
+    yb.check()?;
+    alias(&xb, &yb, false)?;
+    alias(&wb, &yb, false)?;
+    // SAFETY: validated, y disjoint from the inputs.
+    unsafe {
+        let xs = xb.slice();
+        let xc = std::slice::from_raw_parts(xs.as_ptr() as *const Complex<T>, xs.len() / 2);
+        istft(xc, frames, wb.slice(), &p, yb.slice_mut())
+    }
+}
+
+/// Inverse STFT equal to `torch.istft(X, n_fft, hop, win_length, window, center, normalized,
+/// onesided, length=n)`: `x` holds `frames × n_freq` complex values in the STFT layout (only the
+/// first n_fft/2+1 bins of each frame are used, as torch does for real output); `y` receives n
+/// samples (`sk_istft_len` gives torch's default length; a longer n gives trailing zeros as
+/// torch pads).
+///
+/// The NOLA condition is checked: if the overlap-added squared window is below 1e-11 anywhere
+/// in the output range, returns `SK_ERR_BAD_ARGUMENT` ("NOLA condition fails …") with nothing
+/// written. Other returns: `SK_ERR_LENGTH` (frames = 0, n_fft = 0), `SK_ERR_BAD_ARGUMENT`
+/// (parameters as `sk_stft_frames`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+/// `SK_ERR_OVERLAP` (y overlaps x or window). Thread-safe (stateless).
+///
+/// # Safety
+/// `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
+#[no_mangle]
+pub unsafe extern "C" fn sk_istft_f32(
+    x: *const f32,
+    window: *const f32,
+    frames: usize,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_istft_f32", {
+        let p = params(
+            n_fft,
+            hop,
+            win_length,
+            center,
+            SK_PAD_REFLECT,
+            onesided,
+            normalized,
+        )?;
+        unsafe { istft_ffi(x, window, frames, p, y, n) }
+    })
+}
+
+/// Inverse STFT of doubles. Rules as `sk_istft_f32`.
+///
+/// # Safety
+/// `x` readable for 2·frames·n_freq doubles, `window` for win_length, `y` writable for n.
+#[no_mangle]
+pub unsafe extern "C" fn sk_istft_f64(
+    x: *const f64,
+    window: *const f64,
+    frames: usize,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_istft_f64", {
+        let p = params(
+            n_fft,
+            hop,
+            win_length,
+            center,
+            SK_PAD_REFLECT,
+            onesided,
+            normalized,
+        )?;
+        unsafe { istft_ffi(x, window, frames, p, y, n) }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn stream_new<T: SpecFloat>(
+    window: *const T,
+    p: StftParams,
+    stream: *mut *mut SkStftStream,
+) -> SkResult<()> {
+    check_out_scalar("stream", stream)?;
+    let wb = Buf::new("window", window, p.win_length);
+    wb.check()?;
+    // SAFETY: validated; copied into the stream.
+    let s = StftStream::new(&p, unsafe { wb.slice() })?;
+    let token = register(T::wrap_stream(s));
+    // SAFETY: checked.
+    unsafe { write_token(stream, token) };
+    Ok(())
+}
+
+/// Creates a streaming STFT of floats with the parameters of `sk_stft_f32` (the window is
+/// copied). Push blocks with `sk_stft_stream_f32_push`, end with `sk_stft_stream_f32_finish`:
+/// the frames returned, in order, equal one `sk_stft_f32` call on the concatenated input.
+///
+/// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (parameters), `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`; on error `*stream` is untouched. Free with `sk_stft_stream_free`.
+/// A stream holds state: calls on one stream are serialised by an internal lock (use one stream
+/// per signal and thread). Different streams are independent.
+///
+/// # Safety
+/// `window` readable for win_length floats, `stream` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f32_new(
+    window: *const f32,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    stream: *mut *mut SkStftStream,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f32_new", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stream_new(window, p, stream) }
+    })
+}
+
+/// Creates a streaming STFT of doubles. Rules as `sk_stft_stream_f32_new`.
+///
+/// # Safety
+/// `window` readable for win_length doubles, `stream` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f64_new(
+    window: *const f64,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    stream: *mut *mut SkStftStream,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f64_new", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stream_new(window, p, stream) }
+    })
+}
+
+/// Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+/// `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+///
+/// # Safety
+/// None beyond passing any pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_free(stream: *mut SkStftStream) -> i32 {
+    ffi_boundary!("sk_stft_stream_free", {
+        release("stream", stream as usize, "an STFT stream", |o| {
+            matches!(o, Object::StreamF32(_) | Object::StreamF64(_))
+        })
+    })
+}
+
+fn with_stream<R>(
+    stream: *const SkStftStream,
+    f32f: impl FnOnce(&mut StftStream<f32>) -> SkResult<R>,
+    f64f: impl FnOnce(&mut StftStream<f64>) -> SkResult<R>,
+) -> SkResult<R> {
+    let obj = lookup("stream", stream as usize)?;
+    match &*obj {
+        Object::StreamF32(m) => f32f(&mut lock(m)),
+        Object::StreamF64(m) => f64f(&mut lock(m)),
+        o => Err(SkError::InvalidHandle(format!(
+            "argument stream is {}, not an STFT stream",
+            o.describe()
+        ))),
+    }
+}
+
+/// Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
+/// n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
+/// stream was finished), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+///
+/// # Safety
+/// `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_push_frames(
+    stream: *const SkStftStream,
+    frames: *mut usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_push_frames", {
+        check_out_scalar("frames", frames)?;
+        let f = with_stream(stream, |s| s.push_frames(n), |s| s.push_frames(n))?;
+        // SAFETY: checked.
+        unsafe { *frames = f };
+        Ok(())
+    })
+}
+
+/// Number of frames `sk_stft_stream_*_finish` would return now (`*frames`). Errors as
+/// `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
+/// short for one frame (as `sk_stft_frames`).
+///
+/// # Safety
+/// `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_finish_frames(
+    stream: *const SkStftStream,
+    frames: *mut usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_finish_frames", {
+        check_out_scalar("frames", frames)?;
+        let f = with_stream(stream, |s| s.finish_frames(), |s| s.finish_frames())?;
+        // SAFETY: checked.
+        unsafe { *frames = f };
+        Ok(())
+    })
+}
+
+/// Forgets all input (and a finish): the stream starts a new signal. Returns `SK_OK` or
+/// `SK_ERR_INVALID_HANDLE`.
+///
+/// # Safety
+/// None beyond passing any pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_reset(stream: *mut SkStftStream) -> i32 {
+    ffi_boundary!("sk_stft_stream_reset", {
+        with_stream(
+            stream,
+            |s| {
+                s.reset();
+                Ok(())
+            },
+            |s| {
+                s.reset();
+                Ok(())
+            },
+        )
+    })
+}
+
+unsafe fn push_ffi<T: SpecFloat>(
+    stream: *mut SkStftStream,
+    x: Option<(*const T, usize)>,
+    y: *mut T,
+    y_len: usize,
+    frames: *mut usize,
+) -> SkResult<()> {
+    check_out_scalar("frames", frames)?;
+    let obj = lookup("stream", stream as usize)?;
+    let m = expect("stream", &obj, T::STREAM_WHAT, T::stream)?;
+    let mut s = lock(m);
+    let nf = s.params().n_freq();
+    let xb = x.map(|(p, n)| Buf::new("x", p, n));
+    if let Some(xb) = &xb {
+        xb.check()?;
+    }
+    let want = match &xb {
+        Some(xb) => s.push_frames(xb.len)?,
+        None => s.finish_frames()?,
+    };
+    let need = want
+        .checked_mul(nf)
+        .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
+    let yb = complex_out("y", y, y_len, need, &format!("frames {want} × n_freq {nf}"))?;
+    if let Some(xb) = &xb {
+        alias(xb, &yb, false)?;
+    }
+    let ys = as_cplx_mut(&yb);
+    let got = match &xb {
+        // SAFETY: validated, disjoint from y.
+        Some(xb) => s.push(unsafe { xb.slice() }, ys)?,
+        None => s.finish(ys)?,
+    };
+    // SAFETY: checked.
+    unsafe { *frames = got };
+    Ok(())
+}
+
+/// Appends `n` samples of `x` to the stream and writes every frame now complete to `y` (frames
+/// × n_freq complex values, frame-major), storing the count in `*frames` (possibly 0).
+///
+/// `y_len` is y's capacity in complex values; if it is smaller than the frames this push
+/// produces (`sk_stft_stream_push_frames`), returns `SK_ERR_BUFFER_TOO_SMALL` stating the size
+/// and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float
+/// stream), `SK_ERR_BAD_ARGUMENT` (finished stream), `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error nothing is written and the
+/// stream is unchanged.
+///
+/// # Safety
+/// `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f32_push(
+    stream: *mut SkStftStream,
+    x: *const f32,
+    y: *mut f32,
+    y_len: usize,
+    frames: *mut usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f32_push", {
+        unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
+    })
+}
+
+/// Push for a double stream. Rules as `sk_stft_stream_f32_push`.
+///
+/// # Safety
+/// `x` readable for n doubles, `y` writable for 2·y_len doubles, `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f64_push(
+    stream: *mut SkStftStream,
+    x: *const f64,
+    y: *mut f64,
+    y_len: usize,
+    frames: *mut usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f64_push", {
+        unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
+    })
+}
+
+/// Ends the signal: pads the end as `center`/`pad_mode` say, writes the remaining frames to `y`
+/// and their count to `*frames`. Afterwards pushes fail until `sk_stft_stream_reset`.
+/// `SK_ERR_BAD_ARGUMENT` if the whole signal is too short (as `sk_stft_frames`), with the stream
+/// unchanged; other rules as `sk_stft_stream_f32_push`.
+///
+/// # Safety
+/// `y` writable for 2·y_len floats, `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f32_finish(
+    stream: *mut SkStftStream,
+    y: *mut f32,
+    y_len: usize,
+    frames: *mut usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f32_finish", {
+        unsafe { push_ffi::<f32>(stream, None, y, y_len, frames) }
+    })
+}
+
+/// Finish for a double stream. Rules as `sk_stft_stream_f32_finish`.
+///
+/// # Safety
+/// `y` writable for 2·y_len doubles, `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_f64_finish(
+    stream: *mut SkStftStream,
+    y: *mut f64,
+    y_len: usize,
+    frames: *mut usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_f64_finish", {
+        unsafe { push_ffi::<f64>(stream, None, y, y_len, frames) }
+    })
+}

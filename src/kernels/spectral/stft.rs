@@ -1,0 +1,612 @@
+//! STFT and inverse STFT with `torch.stft(..., return_complex=True)` / `torch.istft` semantics,
+//! and a streaming STFT that yields the same frames block by block.
+//!
+//! Layout: the STFT result is frame-major, `y[t * n_freq + f]` for frame `t` and bin `f`. That is
+//! exactly the memory of torch's result (shape `(n_freq, frames)`, strides `(1, n_freq)`); in
+//! numpy `y.reshape(frames, n_freq).T` is torch's array. The ISTFT reads the same layout.
+
+use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
+use super::{par_rows, Complex};
+use crate::error::{SkError, SkResult};
+use crate::kernels::elementwise::{binary, MulOp};
+use crate::kernels::{Float, Src};
+use std::sync::Arc;
+
+/// How `center` pads the signal by `n_fft / 2` on each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadMode {
+    /// Zeros.
+    Constant,
+    /// Mirror without repeating the edge sample (`x[1], x[2], …`), torch's default.
+    Reflect,
+}
+
+/// STFT parameters, torch's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StftParams {
+    pub n_fft: usize,
+    pub hop: usize,
+    pub win_length: usize,
+    pub center: bool,
+    pub pad_mode: PadMode,
+    pub onesided: bool,
+    pub normalized: bool,
+}
+
+impl StftParams {
+    /// Checks `n_fft ≥ 1`, `1 ≤ hop ≤ win_length ≤ n_fft`.
+    pub fn check(&self) -> SkResult<()> {
+        if self.n_fft == 0 {
+            return Err(SkError::Length(
+                "n_fft = 0: a frame needs at least one sample".into(),
+            ));
+        }
+        if self.n_fft > MAX_FFT_LEN {
+            return Err(SkError::Length(format!(
+                "n_fft = {} exceeds the largest supported FFT length {MAX_FFT_LEN} (2^28)",
+                self.n_fft
+            )));
+        }
+        if self.hop == 0 {
+            return Err(SkError::BadArgument(
+                "hop = 0: frames would never advance".into(),
+            ));
+        }
+        if self.win_length == 0 || self.win_length > self.n_fft {
+            return Err(SkError::BadArgument(format!(
+                "win_length = {} must be between 1 and n_fft = {}",
+                self.win_length, self.n_fft
+            )));
+        }
+        if self.hop > self.win_length {
+            return Err(SkError::BadArgument(format!(
+                "hop = {} is greater than win_length = {}: samples between windows would be lost",
+                self.hop, self.win_length
+            )));
+        }
+        Ok(())
+    }
+
+    /// Bins per frame: n_fft/2+1 one-sided, else n_fft.
+    pub fn n_freq(&self) -> usize {
+        if self.onesided {
+            self.n_fft / 2 + 1
+        } else {
+            self.n_fft
+        }
+    }
+
+    /// Samples of padding on each side.
+    pub fn pad(&self) -> usize {
+        if self.center {
+            self.n_fft / 2
+        } else {
+            0
+        }
+    }
+
+    /// Frames of an `n`-sample signal: `1 + (n + 2·pad − n_fft) / hop`. Errors as torch: reflect
+    /// padding needs `pad < n`; the padded signal must hold at least one frame.
+    pub fn frames(&self, n: usize) -> SkResult<usize> {
+        self.check()?;
+        let pad = self.pad();
+        if self.center && self.pad_mode == PadMode::Reflect && pad > 0 && pad >= n {
+            return Err(SkError::BadArgument(format!(
+                "reflect padding of n_fft/2 = {pad} samples needs a signal longer than {pad} samples, got n = {n}"
+            )));
+        }
+        let padded = n + 2 * pad;
+        if padded < self.n_fft {
+            return Err(SkError::BadArgument(format!(
+                "signal of n = {n} samples (padded to {padded}) is shorter than n_fft = {}",
+                self.n_fft
+            )));
+        }
+        Ok(1 + (padded - self.n_fft) / self.hop)
+    }
+
+    /// The window zero-padded (centred) to n_fft, as torch does for `win_length < n_fft`,
+    /// with the support `[lo, hi)` of the original window.
+    fn padded_window<T: FftFloat>(&self, window: &[T]) -> (Vec<T>, usize, usize) {
+        assert_eq!(window.len(), self.win_length, "window length");
+        let lo = (self.n_fft - self.win_length) / 2;
+        let mut wp = vec![T::ZERO; self.n_fft];
+        wp[lo..lo + self.win_length].copy_from_slice(window);
+        (wp, lo, lo + self.win_length)
+    }
+}
+
+/// Shared per-frame work: windowed segment → FFT → mirror (two-sided) → normalisation.
+struct FrameKernel<T: FftFloat> {
+    p: StftParams,
+    plan: Arc<FftPlan<T>>,
+    wp: Vec<T>,
+    lo: usize,
+    hi: usize,
+}
+
+impl<T: FftFloat + PlanCache> FrameKernel<T> {
+    fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
+        p.check()?;
+        let (wp, lo, hi) = p.padded_window(window);
+        Ok(FrameKernel {
+            p: *p,
+            plan: T::cached_real_plan(p.n_fft)?,
+            wp,
+            lo,
+            hi,
+        })
+    }
+
+    /// Frame `t` of the padded `x` (one-call STFT): interior frames read `x` directly, edge
+    /// frames are assembled in `edge` first.
+    fn frame_at(
+        &self,
+        x: &[T],
+        t: usize,
+        edge: &mut Vec<T>,
+        out: &mut [Complex<T>],
+        ws: &mut Workspace<T>,
+    ) {
+        let n = self.p.n_fft;
+        let s = (t * self.p.hop) as isize - self.p.pad() as isize;
+        if s >= 0 && s as usize + n <= x.len() {
+            self.frame(&x[s as usize..s as usize + n], out, ws);
+        } else {
+            edge.clear();
+            edge.extend((0..n as isize).map(|i| padded_sample(x, s + i, self.p.pad_mode)));
+            self.frame(edge, out, ws);
+        }
+    }
+
+    /// `seg` holds the n_fft padded samples of the frame; `out` its n_freq bins.
+    fn frame(&self, seg: &[T], out: &mut [Complex<T>], ws: &mut Workspace<T>) {
+        let n = self.p.n_fft;
+        let buf = grow(&mut ws.real, n);
+        buf[..self.lo].fill(T::ZERO);
+        buf[self.hi..].fill(T::ZERO);
+        // windowing with the multiversioned elementwise multiply
+        binary(
+            Src::Slice(&seg[self.lo..self.hi]),
+            Src::Slice(&self.wp[self.lo..self.hi]),
+            &mut buf[self.lo..self.hi],
+            MulOp,
+        );
+        let half = n / 2 + 1;
+        let norm = if self.p.normalized {
+            Norm::Ortho
+        } else {
+            Norm::Backward
+        };
+        self.plan
+            .rfft_inplace_input(buf, &mut out[..half], norm, &mut ws.cplx);
+        if !self.p.onesided {
+            for k in half..n {
+                out[k] = out[n - k].conj();
+            }
+        }
+    }
+}
+
+/// Sample `j` (padded coordinates shifted by `-pad`, may be negative or ≥ n) of the padded
+/// signal.
+#[inline]
+fn padded_sample<T: FftFloat>(x: &[T], j: isize, mode: PadMode) -> T {
+    let n = x.len() as isize;
+    if (0..n).contains(&j) {
+        x[j as usize]
+    } else {
+        match mode {
+            PadMode::Constant => T::ZERO,
+            PadMode::Reflect => {
+                let r = if j < 0 { -j } else { 2 * (n - 1) - j };
+                x[r as usize]
+            }
+        }
+    }
+}
+
+/// STFT of `x` into `y` (`frames × n_freq`, frame-major; `y.len()` must be exactly
+/// `p.frames(x.len()) * p.n_freq()`). `window` has `win_length` points.
+pub fn stft<T: FftFloat + PlanCache>(
+    x: &[T],
+    window: &[T],
+    p: &StftParams,
+    y: &mut [Complex<T>],
+) -> SkResult<()> {
+    let frames = p.frames(x.len())?;
+    let nf = p.n_freq();
+    assert_eq!(y.len(), frames * nf, "stft output length");
+    let k = FrameKernel::new(p, window)?;
+    par_rows(y, nf, frames * p.n_fft * 4, |first, chunk| {
+        T::with_workspace(|ws| {
+            let mut edge = Vec::new();
+            for (i, out) in chunk.chunks_exact_mut(nf).enumerate() {
+                k.frame_at(x, first + i, &mut edge, out, ws);
+            }
+        })
+    });
+    Ok(())
+}
+
+/// The STFT reduced frame by frame: `f(spectrum, row)` turns frame `t`'s `n_freq` bins (which
+/// it may overwrite) into row `t` (`row_len` values) of `rows` (`frames × row_len`), so the whole
+/// STFT is never stored (the mel spectrogram uses it). Rows are split across threads like [`stft`].
+pub(crate) fn stft_reduce<T: FftFloat + PlanCache, U: Send>(
+    x: &[T],
+    window: &[T],
+    p: &StftParams,
+    rows: &mut [U],
+    row_len: usize,
+    f: impl Fn(&mut [Complex<T>], &mut [U]) + Sync,
+) -> SkResult<()> {
+    let frames = p.frames(x.len())?;
+    assert_eq!(rows.len(), frames * row_len, "stft rows length");
+    let k = FrameKernel::new(p, window)?;
+    let nf = p.n_freq();
+    par_rows(rows, row_len, frames * p.n_fft * 4, |first, chunk| {
+        T::with_workspace(|ws| {
+            let mut edge = Vec::new();
+            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); nf];
+            for (i, out) in chunk.chunks_exact_mut(row_len).enumerate() {
+                k.frame_at(x, first + i, &mut edge, &mut spec, ws);
+                f(&mut spec, out);
+            }
+        })
+    });
+    Ok(())
+}
+
+/// Output length of `torch.istft` without `length`: `n_fft + hop·(frames−1)` minus the two
+/// centre pads.
+pub fn istft_default_len(p: &StftParams, frames: usize) -> SkResult<usize> {
+    p.check()?;
+    if frames == 0 {
+        return Err(SkError::Length("frames = 0: nothing to invert".into()));
+    }
+    let expected = p.n_fft + p.hop * (frames - 1);
+    Ok(expected - 2 * p.pad())
+}
+
+/// Inverse STFT as `torch.istft(x, ..., length = y.len())`: per frame an inverse real FFT (only
+/// the first n_fft/2+1 bins are read, also when `onesided` is false), times the window,
+/// overlap-added and divided by the overlap-added squared window. `x` holds `frames × n_freq`
+/// bins, frame-major. A window envelope below 1e-11 anywhere in the output range (the NOLA
+/// condition fails) is `SK_ERR_BAD_ARGUMENT`, with nothing written. Output samples past the last
+/// frame are zero, as torch pads them.
+pub fn istft<T: FftFloat + PlanCache>(
+    x: &[Complex<T>],
+    frames: usize,
+    window: &[T],
+    p: &StftParams,
+    y: &mut [T],
+) -> SkResult<()> {
+    p.check()?;
+    if frames == 0 {
+        return Err(SkError::Length("frames = 0: nothing to invert".into()));
+    }
+    let nf = p.n_freq();
+    assert_eq!(x.len(), frames * nf, "istft input length");
+    let (wp, _, _) = p.padded_window(window);
+    let n = p.n_fft;
+    let expected = n + p.hop * (frames - 1);
+    let start = p.pad();
+    let end = (start + y.len()).min(expected);
+    let live = end.saturating_sub(start);
+    // window envelope over the output range, checked before anything is written
+    let mut env = vec![0.0f64; live];
+    for t in 0..frames {
+        let f0 = t * p.hop;
+        let a = f0.max(start);
+        let b = (f0 + n).min(end);
+        for k in a..b {
+            let w = wp[k - f0].to_f64();
+            env[k - start] += w * w;
+        }
+    }
+    if let Some((i, e)) = env
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.is_nan() || e.abs() < 1e-11)
+    {
+        return Err(SkError::BadArgument(format!(
+            "NOLA condition fails: the overlap-added squared window is {e:e} at output sample {i} \
+             (must be >= 1e-11); use a window that overlaps (e.g. hann with hop <= win_length/2)"
+        )));
+    }
+    let plan = T::cached_real_plan(n)?;
+    let norm = if p.normalized {
+        Norm::Ortho
+    } else {
+        Norm::Backward
+    };
+    y.fill(T::ZERO);
+    T::with_workspace(|ws| {
+        let half = n / 2 + 1;
+        let mut frame = vec![T::ZERO; n];
+        for t in 0..frames {
+            let f0 = t * p.hop;
+            let a = f0.max(start);
+            let b = (f0 + n).min(end);
+            if a >= b {
+                continue;
+            }
+            let spec = grow(&mut ws.cplx2, half);
+            spec.copy_from_slice(&x[t * nf..t * nf + half]);
+            plan.irfft_inplace_input(spec, &mut frame, norm, &mut ws.cplx);
+            for k in a..b {
+                y[k - start] = y[k - start] + frame[k - f0] * wp[k - f0];
+            }
+        }
+    });
+    for (v, e) in y[..live].iter_mut().zip(&env) {
+        *v = <T as Float>::from_f64(v.to_f64() / e);
+    }
+    Ok(())
+}
+
+/// A streaming STFT: push blocks of samples, get every frame that is complete; `finish` pads the
+/// end and returns the rest. The frames (values and order) equal one [`stft`] call on the
+/// concatenated input. Output rows are frame-major like [`stft`].
+pub struct StftStream<T: FftFloat> {
+    k: FrameKernel<T>,
+    /// Raw samples held before the left reflect pad can be built (needs pad + 1 samples).
+    head: Vec<T>,
+    /// Padded signal from padded position `buf_start` on.
+    buf: Vec<T>,
+    buf_start: usize,
+    started: bool,
+    next_frame: usize,
+    total_in: usize,
+    finished: bool,
+}
+
+impl<T: FftFloat + PlanCache> StftStream<T> {
+    pub fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
+        let k = FrameKernel::new(p, window)?;
+        let mut s = StftStream {
+            k,
+            head: Vec::new(),
+            buf: Vec::new(),
+            buf_start: 0,
+            started: false,
+            next_frame: 0,
+            total_in: 0,
+            finished: false,
+        };
+        s.reset();
+        Ok(s)
+    }
+
+    pub fn params(&self) -> &StftParams {
+        &self.k.p
+    }
+
+    /// Forgets all input: the next push starts a new signal.
+    pub fn reset(&mut self) {
+        let p = self.k.p;
+        self.head.clear();
+        self.buf.clear();
+        self.buf_start = 0;
+        self.next_frame = 0;
+        self.total_in = 0;
+        self.finished = false;
+        self.started = !(p.center && p.pad_mode == PadMode::Reflect && p.pad() > 0);
+        if self.started {
+            self.buf.resize(p.pad(), T::ZERO);
+        }
+    }
+
+    /// Frames complete in a padded signal of `padded_len` samples.
+    fn frames_upto(&self, padded_len: usize) -> usize {
+        let p = &self.k.p;
+        if padded_len < p.n_fft {
+            0
+        } else {
+            1 + (padded_len - p.n_fft) / p.hop
+        }
+    }
+
+    /// Frames a push of `n` more samples would return.
+    pub fn push_frames(&self, n: usize) -> SkResult<usize> {
+        self.not_finished()?;
+        let p = &self.k.p;
+        let plen = if self.started {
+            self.buf_start + self.buf.len() + n
+        } else if self.head.len() + n > p.pad() {
+            p.pad() + self.head.len() + n
+        } else {
+            return Ok(0);
+        };
+        Ok(self.frames_upto(plen) - self.next_frame)
+    }
+
+    /// Frames `finish` would return (errors as [`StftParams::frames`] for a too-short signal).
+    pub fn finish_frames(&self) -> SkResult<usize> {
+        self.not_finished()?;
+        Ok(self.k.p.frames(self.total_in)? - self.next_frame)
+    }
+
+    fn not_finished(&self) -> SkResult<()> {
+        if self.finished {
+            Err(SkError::BadArgument(
+                "the stream was finished; reset it before pushing a new signal".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Appends `x`; writes the frames now complete to the start of `y` (which must hold
+    /// `push_frames(x.len()) * n_freq` bins, checked by the caller) and returns their count.
+    pub fn push(&mut self, x: &[T], y: &mut [Complex<T>]) -> SkResult<usize> {
+        let want = self.push_frames(x.len())?;
+        let nf = self.k.p.n_freq();
+        assert!(y.len() >= want * nf, "stream output too small");
+        self.total_in += x.len();
+        if self.started {
+            self.buf.extend_from_slice(x);
+        } else {
+            self.head.extend_from_slice(x);
+            let pad = self.k.p.pad();
+            if self.head.len() > pad {
+                self.buf.clear();
+                self.buf.extend((0..pad).map(|i| self.head[pad - i]));
+                self.buf.extend_from_slice(&self.head);
+                self.head = Vec::new();
+                self.started = true;
+            }
+        }
+        let got = self.emit(y);
+        debug_assert_eq!(got, want);
+        Ok(got)
+    }
+
+    /// Pads the end, writes the remaining frames to `y` and returns their count. The stream
+    /// then accepts no input until [`StftStream::reset`].
+    pub fn finish(&mut self, y: &mut [Complex<T>]) -> SkResult<usize> {
+        let want = self.finish_frames()?;
+        let nf = self.k.p.n_freq();
+        assert!(y.len() >= want * nf, "stream output too small");
+        let p = self.k.p;
+        let pad = p.pad();
+        if !self.started {
+            // unreachable: finish_frames refused a reflect-padded signal of <= pad samples
+            return Err(SkError::Internal("stream never started".into()));
+        }
+        if p.center {
+            match p.pad_mode {
+                PadMode::Constant => self.buf.resize(self.buf.len() + pad, T::ZERO),
+                PadMode::Reflect => {
+                    let l = self.buf.len();
+                    for j in 1..=pad {
+                        let v = self.buf[l - 1 - j];
+                        self.buf.push(v);
+                    }
+                }
+            }
+        }
+        let got = self.emit(y);
+        debug_assert_eq!(got, want);
+        self.finished = true;
+        Ok(got)
+    }
+
+    fn emit(&mut self, y: &mut [Complex<T>]) -> usize {
+        let p = self.k.p;
+        let nf = p.n_freq();
+        let plen = self.buf_start + self.buf.len();
+        let end = self.frames_upto(plen);
+        let count = end - self.next_frame;
+        T::with_workspace(|ws| {
+            for (i, out) in y[..count * nf].chunks_exact_mut(nf).enumerate() {
+                let s = (self.next_frame + i) * p.hop - self.buf_start;
+                self.k.frame(&self.buf[s..s + p.n_fft], out, ws);
+            }
+        });
+        self.next_frame = end;
+        // keep what the next frame needs, and the last pad + 1 samples for the end reflection
+        let keep_from = (self.next_frame * p.hop)
+            .min(plen.saturating_sub(p.pad() + 1))
+            .max(self.buf_start);
+        self.buf.drain(..keep_from - self.buf_start);
+        self.buf_start = keep_from;
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::spectral::window::Window;
+    use crate::kernels::testutil::Rng;
+
+    fn hann(n: usize) -> Vec<f64> {
+        let mut w = vec![0.0; n];
+        Window::Hann.fill(true, &mut w).unwrap();
+        w
+    }
+
+    fn params(n_fft: usize, hop: usize, win: usize, center: bool, pad: PadMode) -> StftParams {
+        StftParams {
+            n_fft,
+            hop,
+            win_length: win,
+            center,
+            pad_mode: pad,
+            onesided: true,
+            normalized: false,
+        }
+    }
+
+    #[test]
+    fn round_trip_reconstructs() {
+        let mut rng = Rng::new(3);
+        for (n_fft, hop, win, len) in [(16, 4, 16, 100), (15, 3, 12, 77), (64, 16, 40, 1000)] {
+            let p = params(n_fft, hop, win, true, PadMode::Reflect);
+            let x = rng.vec_f64(len, 1.0);
+            let w = hann(win);
+            let frames = p.frames(len).unwrap();
+            let mut y = vec![Complex::new(0.0, 0.0); frames * p.n_freq()];
+            stft(&x, &w, &p, &mut y).unwrap();
+            let mut back = vec![0.0; len];
+            istft(&y, frames, &w, &p, &mut back).unwrap();
+            for (a, b) in back.iter().zip(&x) {
+                assert!((a - b).abs() < 1e-12, "{n_fft} {hop} {win}");
+            }
+        }
+    }
+
+    #[test]
+    fn stream_equals_one_call() {
+        let mut rng = Rng::new(4);
+        for pad in [PadMode::Reflect, PadMode::Constant] {
+            for center in [true, false] {
+                let p = params(32, 8, 24, center, pad);
+                let x = rng.vec_f64(517, 1.0);
+                let w = hann(24);
+                let frames = p.frames(x.len()).unwrap();
+                let mut want = vec![Complex::new(0.0, 0.0); frames * p.n_freq()];
+                stft(&x, &w, &p, &mut want).unwrap();
+                let mut s = StftStream::new(&p, &w).unwrap();
+                let mut got = Vec::new();
+                let mut pos = 0;
+                for blk in [1usize, 3, 16, 0, 40, 7, 200, 250] {
+                    let b = &x[pos..pos + blk];
+                    pos += blk;
+                    let mut y = vec![Complex::new(0.0, 0.0); s.push_frames(blk).unwrap() * 17];
+                    let n = s.push(b, &mut y).unwrap();
+                    got.extend_from_slice(&y[..n * 17]);
+                }
+                assert_eq!(pos, x.len());
+                let mut y = vec![Complex::new(0.0, 0.0); s.finish_frames().unwrap() * 17];
+                let n = s.finish(&mut y).unwrap();
+                got.extend_from_slice(&y[..n * 17]);
+                assert_eq!(got.len(), want.len());
+                for (a, b) in got.iter().zip(&want) {
+                    assert!((a - b).norm() < 1e-12);
+                }
+                assert!(s.push_frames(1).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn bad_params() {
+        assert!(params(0, 1, 1, true, PadMode::Reflect).check().is_err());
+        assert!(params(8, 0, 8, true, PadMode::Reflect).check().is_err());
+        assert!(params(8, 9, 8, true, PadMode::Reflect).check().is_err());
+        assert!(params(8, 2, 9, true, PadMode::Reflect).check().is_err());
+        let p = params(8, 2, 8, true, PadMode::Reflect);
+        assert!(p.frames(4).is_err());
+        assert_eq!(p.frames(5).unwrap(), 3);
+        let p = params(8, 2, 8, false, PadMode::Reflect);
+        assert!(p.frames(7).is_err());
+        // NOLA: rectangular window of 4 in n_fft 8, hop 4, centre off -> zero envelope edges
+        let p = params(8, 4, 4, false, PadMode::Constant);
+        let x = vec![Complex::new(1.0, 0.0); 3 * 5];
+        let mut y = vec![7.0; 16];
+        assert!(istft(&x, 3, &[1.0; 4], &p, &mut y).is_err());
+        assert_eq!(y, vec![7.0; 16]);
+    }
+}
