@@ -36,7 +36,7 @@ fn tree<T: Float>(mut acc: [T; LANES]) -> T {
 /// Pairwise combination of per-block results in `f64`, without recursion: a binary counter of
 /// partial sums, so block `k` is merged exactly as a balanced tree would merge it.
 #[inline(always)]
-fn pairwise_blocks(nblocks: usize, mut block: impl FnMut(usize) -> f64) -> f64 {
+pub(crate) fn pairwise_blocks(nblocks: usize, mut block: impl FnMut(usize) -> f64) -> f64 {
     let mut stack = [0.0f64; 64];
     let mut depth = 0usize;
     for k in 0..nblocks {
@@ -288,7 +288,7 @@ multiversion! {
 
 /// A power of two `s` such that `peak·s` lies in `[0.25, 1)` (in `[2^-52, 1)` for a denormal
 /// peak, whose inverse is not representable); `peak` must be finite and non-zero.
-fn pow2_scale(peak: f64) -> f64 {
+pub(crate) fn pow2_scale(peak: f64) -> f64 {
     let e = (peak.log2().floor() as i32 + 1).max(-1023);
     // 2^-e, built in two steps so that it neither overflows nor flushes to zero for
     // |e| up to 1075 (the f64 range, subnormals included).

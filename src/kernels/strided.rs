@@ -1,0 +1,716 @@
+//! Strided views and the strided kernels: copy, fill, scale, add, mul, axpy, clip and the
+//! reductions sum, min, max, peak, rms, dot on elements `first + i·stride` of a slice.
+//!
+//! A Rust slice cannot run backwards or skip elements, so a strided operand is a safe view type:
+//! [`StridedRef`] / [`StridedMut`] wrap a *span* slice (every element the view can touch, and
+//! possibly more) plus the span index of logical element 0 and a signed stride. The constructor
+//! proves that every logical element lies inside the span, so the kernels never index out of
+//! bounds and need no `unsafe`. The FFI layer builds the span over the caller's address range
+//! (for a negative stride the caller's pointer is logical element 0 and addresses go down, so it
+//! is the *last* element of the span).
+//!
+//! Strategy. A view whose stride is 1 is handed to the contiguous kernel directly (a reversed
+//! unit-stride destination with reversed unit-stride inputs too, for the elementwise kernels).
+//! Everything else is processed in blocks: the operands' block is *gathered* into a small stack
+//! buffer (`step_by` iterators, no bounds checks, no allocation), the contiguous SIMD kernel of
+//! [`super::elementwise`] / [`super::reduce`] runs on it at the requested level, and the result
+//! is *scattered* back. Consequences worth knowing:
+//! - elementwise results are bit-identical to the contiguous kernels (and to numpy on a copy);
+//! - reductions cut the logical sequence into the same 512-element blocks as the contiguous
+//!   kernels and combine the block results in the same pairwise order, so at every SIMD level
+//!   above scalar a strided reduction equals the contiguous reduction of the gathered copy, bit
+//!   for bit (at the scalar level both are accurate pairwise sums, with different trees).
+
+use super::elementwise::{binary_at, unary_at, BinOp, UnOp};
+use super::reduce::{self, Extreme, Max, Min, Peak};
+use super::{Float, Src};
+use crate::simd::Level;
+
+/// Elements per gather/scatter block of the elementwise kernels.
+const EW_BLOCK: usize = 512;
+/// Elements per block of the reductions: must equal `reduce::BLOCK` so strided and contiguous
+/// reductions use the same blocks.
+const RED_BLOCK: usize = reduce::BLOCK;
+
+/// Below this a sum of squares has lost precision to underflow (the value `reduce::rms` uses).
+const RMS_TINY: f64 = f64::MIN_POSITIVE * 18446744073709551616.0; // 2^-958
+
+/// Index of logical element `i` in the span (valid for `i < len`, guaranteed by construction).
+#[inline(always)]
+fn at(first: usize, stride: isize, i: usize) -> usize {
+    (first as isize + i as isize * stride) as usize
+}
+
+/// Whether `first + i·stride` lies in `0..span_len` for every `i < len`.
+fn fits(span_len: usize, first: usize, stride: isize, len: usize) -> bool {
+    if len == 0 {
+        return true;
+    }
+    let last = first as i128 + (len as i128 - 1) * stride as i128;
+    first < span_len && last >= 0 && last < span_len as i128
+}
+
+/// Copies logical elements `start..start + out.len()` of a view into `out`.
+#[inline(always)]
+fn gather_from<T: Copy>(span: &[T], first: usize, stride: isize, start: usize, out: &mut [T]) {
+    if out.is_empty() {
+        return;
+    }
+    let base = at(first, stride, start);
+    match stride {
+        1 => out.copy_from_slice(&span[base..base + out.len()]),
+        0 => out.fill(span[base]),
+        s if s > 0 => {
+            for (o, &v) in out.iter_mut().zip(span[base..].iter().step_by(s as usize)) {
+                *o = v;
+            }
+        }
+        s => {
+            let step = s.unsigned_abs();
+            for (o, &v) in out.iter_mut().zip(span[..=base].iter().rev().step_by(step)) {
+                *o = v;
+            }
+        }
+    }
+}
+
+/// A read-only strided view: logical element `i < len` is `span[first + i·stride]`.
+#[derive(Clone, Copy, Debug)]
+pub struct StridedRef<'a, T> {
+    span: &'a [T],
+    first: usize,
+    stride: isize,
+    len: usize,
+}
+
+impl<'a, T: Copy> StridedRef<'a, T> {
+    /// The view of `len` elements `span[first + i·stride]`, or `None` if any lies outside `span`.
+    pub fn new(span: &'a [T], first: usize, stride: isize, len: usize) -> Option<Self> {
+        fits(span.len(), first, stride, len).then_some(StridedRef {
+            span,
+            first,
+            stride,
+            len,
+        })
+    }
+    /// A whole slice as a unit-stride view.
+    pub fn contiguous(s: &'a [T]) -> Self {
+        StridedRef {
+            span: s,
+            first: 0,
+            stride: 1,
+            len: s.len(),
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn stride(&self) -> isize {
+        self.stride
+    }
+    /// Logical element `i` (panics if `i >= len`).
+    pub fn get(&self, i: usize) -> T {
+        assert!(i < self.len, "strided index {i} out of range {}", self.len);
+        self.span[at(self.first, self.stride, i)]
+    }
+    /// The elements as a plain slice when the stride is 1 (or there is at most one element).
+    pub fn as_unit(&self) -> Option<&'a [T]> {
+        if self.len == 0 {
+            return Some(&[]);
+        }
+        (self.stride == 1 || self.len == 1).then(|| &self.span[self.first..self.first + self.len])
+    }
+    /// For stride −1: the elements as a slice in *reverse* logical order.
+    pub fn as_reversed_unit(&self) -> Option<&'a [T]> {
+        (self.stride == -1 && self.len > 0)
+            .then(|| &self.span[self.first + 1 - self.len..=self.first])
+    }
+    /// Copies logical elements `start..start + out.len()` into `out`.
+    pub fn gather(&self, start: usize, out: &mut [T]) {
+        assert!(start + out.len() <= self.len, "gather past the view");
+        gather_from(self.span, self.first, self.stride, start, out)
+    }
+    /// Logical elements `start..end` as a contiguous slice: borrowed when the stride is 1,
+    /// otherwise gathered into `buf`.
+    fn block<'b>(&self, start: usize, end: usize, buf: &'b mut [T]) -> &'b [T]
+    where
+        'a: 'b,
+    {
+        match self.as_unit() {
+            Some(s) => &s[start..end],
+            None => {
+                let b = &mut buf[..end - start];
+                self.gather(start, b);
+                b
+            }
+        }
+    }
+    /// The elements in logical order (allocates; for tests and error messages).
+    pub fn to_vec(&self) -> Vec<T> {
+        (0..self.len).map(|i| self.get(i)).collect()
+    }
+}
+
+/// A writable strided view: logical element `i < len` is `span[first + i·stride]`.
+#[derive(Debug)]
+pub struct StridedMut<'a, T> {
+    span: &'a mut [T],
+    first: usize,
+    stride: isize,
+    len: usize,
+}
+
+impl<'a, T: Copy> StridedMut<'a, T> {
+    /// The view of `len` elements `span[first + i·stride]`, or `None` if any lies outside `span`
+    /// or the stride is 0 with more than one element (two logical elements in one place).
+    pub fn new(span: &'a mut [T], first: usize, stride: isize, len: usize) -> Option<Self> {
+        (fits(span.len(), first, stride, len) && (stride != 0 || len <= 1)).then_some(StridedMut {
+            span,
+            first,
+            stride,
+            len,
+        })
+    }
+    /// A whole slice as a unit-stride view.
+    pub fn contiguous(s: &'a mut [T]) -> Self {
+        let len = s.len();
+        StridedMut {
+            span: s,
+            first: 0,
+            stride: 1,
+            len,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn stride(&self) -> isize {
+        self.stride
+    }
+    /// Logical element `i` (panics if `i >= len`).
+    pub fn get(&self, i: usize) -> T {
+        assert!(i < self.len, "strided index {i} out of range {}", self.len);
+        self.span[at(self.first, self.stride, i)]
+    }
+    /// The read-only view of the same elements.
+    pub fn as_ref(&self) -> StridedRef<'_, T> {
+        StridedRef {
+            span: self.span,
+            first: self.first,
+            stride: self.stride,
+            len: self.len,
+        }
+    }
+    /// The elements as a plain slice when the stride is 1 (or there is at most one element).
+    pub fn as_unit_mut(&mut self) -> Option<&mut [T]> {
+        if self.len == 0 {
+            return Some(&mut []);
+        }
+        if self.stride == 1 || self.len == 1 {
+            Some(&mut self.span[self.first..self.first + self.len])
+        } else {
+            None
+        }
+    }
+    /// For stride −1: the elements as a slice in *reverse* logical order.
+    pub fn as_reversed_unit_mut(&mut self) -> Option<&mut [T]> {
+        if self.stride == -1 && self.len > 0 {
+            Some(&mut self.span[self.first + 1 - self.len..=self.first])
+        } else {
+            None
+        }
+    }
+    /// Copies logical elements `start..start + out.len()` into `out`.
+    pub fn gather(&self, start: usize, out: &mut [T]) {
+        assert!(start + out.len() <= self.len, "gather past the view");
+        gather_from(self.span, self.first, self.stride, start, out)
+    }
+    /// Writes `src` to logical elements `start..start + src.len()`.
+    pub fn scatter(&mut self, start: usize, src: &[T]) {
+        assert!(start + src.len() <= self.len, "scatter past the view");
+        if src.is_empty() {
+            return;
+        }
+        let base = at(self.first, self.stride, start);
+        match self.stride {
+            1 => self.span[base..base + src.len()].copy_from_slice(src),
+            // stride 0 holds at most one element (constructor)
+            0 => self.span[base] = src[0],
+            s if s > 0 => {
+                for (o, &v) in self.span[base..].iter_mut().step_by(s as usize).zip(src) {
+                    *o = v;
+                }
+            }
+            s => {
+                let step = s.unsigned_abs();
+                for (o, &v) in self.span[..=base].iter_mut().rev().step_by(step).zip(src) {
+                    *o = v;
+                }
+            }
+        }
+    }
+    /// Sets every element to `value`.
+    pub fn fill(&mut self, value: T) {
+        if self.len == 0 {
+            return;
+        }
+        let (first, stride, len) = (self.first, self.stride, self.len);
+        match stride {
+            1 => self.span[first..first + len].fill(value),
+            0 => self.span[first] = value,
+            s if s > 0 => {
+                for o in self.span[first..].iter_mut().step_by(s as usize).take(len) {
+                    *o = value;
+                }
+            }
+            s => {
+                let step = s.unsigned_abs();
+                for o in self.span[..=first].iter_mut().rev().step_by(step).take(len) {
+                    *o = value;
+                }
+            }
+        }
+    }
+}
+
+/// An input operand of a strided elementwise kernel: its own view, or the destination itself
+/// (same pointer and stride: exact in-place aliasing).
+#[derive(Clone, Copy, Debug)]
+pub enum SSrc<'a, T> {
+    View(StridedRef<'a, T>),
+    Dst,
+}
+
+impl<T: Copy> SSrc<'_, T> {
+    fn check_len(&self, n: usize) {
+        if let SSrc::View(v) = self {
+            assert_eq!(v.len(), n, "operand length differs from output length");
+        }
+    }
+    fn unit(&self) -> Option<Src<'_, T>> {
+        match self {
+            SSrc::Dst => Some(Src::Dst),
+            SSrc::View(v) => v.as_unit().map(Src::Slice),
+        }
+    }
+    fn reversed_unit(&self) -> Option<Src<'_, T>> {
+        match self {
+            SSrc::Dst => Some(Src::Dst),
+            SSrc::View(v) => v.as_reversed_unit().map(Src::Slice),
+        }
+    }
+    /// Gathers logical `start..start + buf.len()` of this operand (from `y` when it is `Dst`).
+    fn gather(&self, y: &StridedMut<'_, T>, start: usize, buf: &mut [T]) {
+        match self {
+            SSrc::Dst => y.gather(start, buf),
+            SSrc::View(v) => v.gather(start, buf),
+        }
+    }
+}
+
+/// `y[i] = op(x[i])` on strided operands, at `level`.
+pub fn unary_strided<T: Float, O: UnOp<T>>(
+    level: Level,
+    x: SSrc<'_, T>,
+    y: &mut StridedMut<'_, T>,
+    op: O,
+) {
+    let n = y.len();
+    x.check_len(n);
+    if let (Some(xs), Some(ys)) = (x.unit(), y.as_unit_mut()) {
+        return unary_at(level, xs, ys, op);
+    }
+    if let (Some(xs), Some(ys)) = (x.reversed_unit(), y.as_reversed_unit_mut()) {
+        // elementwise: processing both in reverse address order is the same operation
+        return unary_at(level, xs, ys, op);
+    }
+    let mut buf = [T::ZERO; EW_BLOCK];
+    let mut start = 0;
+    while start < n {
+        let m = (n - start).min(EW_BLOCK);
+        let b = &mut buf[..m];
+        x.gather(y, start, b);
+        unary_at(level, Src::Dst, b, op);
+        y.scatter(start, b);
+        start += m;
+    }
+}
+
+/// `y[i] = op(a[i], b[i])` on strided operands, at `level`.
+pub fn binary_strided<T: Float, O: BinOp<T>>(
+    level: Level,
+    a: SSrc<'_, T>,
+    b: SSrc<'_, T>,
+    y: &mut StridedMut<'_, T>,
+    op: O,
+) {
+    let n = y.len();
+    a.check_len(n);
+    b.check_len(n);
+    if let (Some(av), Some(bv), Some(ys)) = (a.unit(), b.unit(), y.as_unit_mut()) {
+        return binary_at(level, av, bv, ys, op);
+    }
+    if let (Some(av), Some(bv), Some(ys)) = (
+        a.reversed_unit(),
+        b.reversed_unit(),
+        y.as_reversed_unit_mut(),
+    ) {
+        return binary_at(level, av, bv, ys, op);
+    }
+    let mut ba = [T::ZERO; EW_BLOCK];
+    let mut bb = [T::ZERO; EW_BLOCK];
+    let mut start = 0;
+    while start < n {
+        let m = (n - start).min(EW_BLOCK);
+        let (ta, tb) = (&mut ba[..m], &mut bb[..m]);
+        a.gather(y, start, ta);
+        b.gather(y, start, tb);
+        binary_at(level, Src::Dst, Src::Slice(tb), ta, op);
+        y.scatter(start, ta);
+        start += m;
+    }
+}
+
+/// `y[i] = x[i]`: a [`UnOp`] for the strided copy.
+#[derive(Clone, Copy)]
+pub struct CopyOp;
+impl<T: Float> UnOp<T> for CopyOp {
+    #[inline(always)]
+    fn apply(&self, x: T) -> T {
+        x
+    }
+}
+
+/// Pairwise combination of per-block results (the same order as the contiguous reductions).
+fn blocks_pairwise(n: usize, f: impl FnMut(usize, usize) -> f64) -> f64 {
+    let mut f = f;
+    reduce::pairwise_blocks(n.div_ceil(RED_BLOCK), |k| {
+        f(k * RED_BLOCK, ((k + 1) * RED_BLOCK).min(n))
+    })
+}
+
+/// Sum in `f64`: the contiguous kernel for unit stride, otherwise 512-element blocks gathered
+/// and summed by the contiguous block kernel, combined pairwise.
+pub fn sum_f64<T: Float>(level: Level, x: StridedRef<'_, T>) -> f64 {
+    if let Some(s) = x.as_unit() {
+        return reduce::sum_f64_at(level, s);
+    }
+    let mut buf = [T::ZERO; RED_BLOCK];
+    blocks_pairwise(x.len(), |s, e| {
+        reduce::sum_f64_at(level, x.block(s, e, &mut buf))
+    })
+}
+
+/// Sum, returned in `T`.
+pub fn sum<T: Float>(level: Level, x: StridedRef<'_, T>) -> T {
+    T::from_f64(sum_f64(level, x))
+}
+
+/// `sum((x·scale)²)` in `f64`, blocked as [`sum_f64`].
+fn sumsq_f64<T: Float>(level: Level, x: StridedRef<'_, T>, scale: f64) -> f64 {
+    if let Some(s) = x.as_unit() {
+        return reduce::sumsq_f64_at(level, s, scale);
+    }
+    let mut buf = [T::ZERO; RED_BLOCK];
+    blocks_pairwise(x.len(), |s, e| {
+        reduce::sumsq_f64_at(level, x.block(s, e, &mut buf), scale)
+    })
+}
+
+/// Dot product of equal-length views, in `T`.
+pub fn dot<T: Float>(level: Level, a: StridedRef<'_, T>, b: StridedRef<'_, T>) -> T {
+    assert_eq!(a.len(), b.len(), "dot operands differ in length");
+    if let (Some(sa), Some(sb)) = (a.as_unit(), b.as_unit()) {
+        return reduce::dot(level, sa, sb);
+    }
+    let mut ba = [T::ZERO; RED_BLOCK];
+    let mut bb = [T::ZERO; RED_BLOCK];
+    T::from_f64(blocks_pairwise(a.len(), |s, e| {
+        reduce::dot_f64_at(level, a.block(s, e, &mut ba), b.block(s, e, &mut bb))
+    }))
+}
+
+fn extreme<T: Float, E: Extreme>(level: Level, x: StridedRef<'_, T>, e: E) -> Option<T> {
+    if x.is_empty() {
+        return None;
+    }
+    if let Some(s) = x.as_unit() {
+        return Some(reduce::extreme_at(level, s, e));
+    }
+    let mut buf = [T::ZERO; RED_BLOCK];
+    let mut best: Option<T> = None;
+    let mut start = 0;
+    while start < x.len() {
+        let end = (start + RED_BLOCK).min(x.len());
+        let v = reduce::extreme_at(level, x.block(start, end, &mut buf), e);
+        if v.is_nan() {
+            return Some(v);
+        }
+        best = Some(match best {
+            Some(b) if !E::better(v, b) => b,
+            _ => v,
+        });
+        start = end;
+    }
+    best
+}
+
+/// Minimum, `None` when empty; NaN if any element is NaN.
+pub fn min<T: Float>(level: Level, x: StridedRef<'_, T>) -> Option<T> {
+    extreme(level, x, Min)
+}
+/// Maximum, `None` when empty; NaN if any element is NaN.
+pub fn max<T: Float>(level: Level, x: StridedRef<'_, T>) -> Option<T> {
+    extreme(level, x, Max)
+}
+/// Peak magnitude `max |x|`, `None` when empty; NaN if any element is NaN.
+pub fn peak<T: Float>(level: Level, x: StridedRef<'_, T>) -> Option<T> {
+    extreme(level, x, Peak)
+}
+
+/// Root mean square, `None` when empty; the same overflow/underflow rescaling as
+/// [`reduce::rms`].
+pub fn rms<T: Float>(level: Level, x: StridedRef<'_, T>) -> Option<T> {
+    if let Some(s) = x.as_unit() {
+        return reduce::rms(level, s);
+    }
+    if x.is_empty() {
+        return None;
+    }
+    let n = x.len() as f64;
+    let s = sumsq_f64(level, x, 1.0);
+    if s.is_finite() && s >= RMS_TINY {
+        return Some(T::from_f64((s / n).sqrt()));
+    }
+    if s.is_nan() {
+        return Some(T::from_f64(s));
+    }
+    let p = peak(level, x)?.to_f64();
+    if !p.is_finite() || p == 0.0 {
+        return Some(T::from_f64(if p == 0.0 { 0.0 } else { p }));
+    }
+    let k = reduce::pow2_scale(p);
+    let s = sumsq_f64(level, x, k);
+    Some(T::from_f64((s / n).sqrt() / k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::elementwise::{AddOp, AxpyOp, ClipOp, MulOp, ScaleOp};
+    use crate::kernels::testutil::{lengths, same, Rng};
+    use crate::simd::available;
+
+    /// (first, stride, span length) for `n` logical elements with the given stride.
+    fn layout(n: usize, stride: isize, pad: usize) -> (usize, usize) {
+        let ext = if n == 0 {
+            0
+        } else {
+            (n - 1) * stride.unsigned_abs() + 1
+        };
+        let first = if stride < 0 && n > 0 {
+            pad + ext - 1
+        } else {
+            pad
+        };
+        (first, ext + 2 * pad)
+    }
+
+    const STRIDES: [isize; 7] = [1, -1, 2, -2, 3, -5, 0];
+
+    #[test]
+    fn view_constructor_rejects_out_of_span() {
+        let v = [1.0f32; 10];
+        assert!(StridedRef::new(&v, 0, 3, 4).is_some()); // 0,3,6,9
+        assert!(StridedRef::new(&v, 0, 3, 5).is_none());
+        assert!(StridedRef::new(&v, 9, -3, 4).is_some());
+        assert!(StridedRef::new(&v, 8, -3, 4).is_none());
+        assert!(StridedRef::new(&v, 10, 1, 0).is_some());
+        assert!(StridedRef::new(&v, 10, 1, 1).is_none());
+        assert!(StridedRef::new(&v, 3, 0, 1000).is_some());
+        assert!(StridedRef::new(&v, 0, isize::MAX, 2).is_none());
+        assert!(StridedRef::new(&v, 9, isize::MIN, 2).is_none());
+        let mut w = [0.0f64; 4];
+        assert!(StridedMut::new(&mut w, 1, 0, 2).is_none());
+        assert!(StridedMut::new(&mut w, 1, 0, 1).is_some());
+    }
+
+    #[test]
+    fn gather_scatter_fill_round_trip() {
+        let mut rng = Rng::new(11);
+        for n in [0usize, 1, 2, 7, 513, 1100] {
+            for s in STRIDES {
+                let (first, span_len) = layout(n, s, 3);
+                let span = rng.vec_f64(span_len, 1.0);
+                let v = StridedRef::new(&span, first, s, n).unwrap();
+                let want: Vec<f64> = (0..n)
+                    .map(|i| span[(first as isize + i as isize * s) as usize])
+                    .collect();
+                assert_eq!(v.to_vec(), want);
+                let mut g = vec![0.0; n.saturating_sub(1)];
+                if n > 0 {
+                    v.gather(1, &mut g);
+                    assert_eq!(g, want[1..]);
+                }
+                if s == 0 {
+                    continue;
+                }
+                let mut out = vec![9.0f64; span_len];
+                let mut m = StridedMut::new(&mut out, first, s, n).unwrap();
+                m.scatter(0, &want);
+                assert_eq!(m.as_ref().to_vec(), want);
+                m.fill(-2.0);
+                assert!(m.as_ref().to_vec().iter().all(|&x| x == -2.0));
+                // untouched outside the view
+                let touched = out.iter().filter(|&&x| x == -2.0).count();
+                assert_eq!(touched, n);
+            }
+        }
+    }
+
+    #[test]
+    fn elementwise_strided_equals_contiguous_at_every_level() {
+        let mut rng = Rng::new(12);
+        for n in [0usize, 1, 3, 64, 511, 512, 513, 2000] {
+            for (sx, sy) in [(1, 1), (2, 1), (-1, -1), (1, -1), (-3, 2), (0, 3), (2, -2)] {
+                let (fx, lx) = layout(n, sx, 2);
+                let (fy, ly) = layout(n, sy, 1);
+                let xs = rng.vec_f32(lx, 10.0);
+                let ys0 = rng.vec_f32(ly, 10.0);
+                let xv = StridedRef::new(&xs, fx, sx, n).unwrap();
+                let xc = xv.to_vec();
+                let yc0 = StridedRef::new(&ys0, fy, sy, n).unwrap().to_vec();
+                for level in available() {
+                    let check = |name: &str, want: Vec<f32>, got: &[f32]| {
+                        let g = StridedRef::new(got, fy, sy, n).unwrap().to_vec();
+                        assert!(same(&g, &want), "{name} n={n} sx={sx} sy={sy} {level:?}");
+                        // elements outside the destination view are untouched
+                        let mut mask = vec![false; ly];
+                        for i in 0..n {
+                            mask[(fy as isize + i as isize * sy) as usize] = true;
+                        }
+                        for (j, m) in mask.iter().enumerate() {
+                            if !m {
+                                assert_eq!(got[j].to_bits(), ys0[j].to_bits(), "{name}");
+                            }
+                        }
+                    };
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    unary_strided(level, SSrc::View(xv), &mut y, ScaleOp(1.5f32));
+                    check("scale", xc.iter().map(|v| 1.5 * v).collect(), &ys);
+
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    unary_strided(level, SSrc::View(xv), &mut y, CopyOp);
+                    check("copy", xc.clone(), &ys);
+
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    unary_strided(level, SSrc::Dst, &mut y, ClipOp { lo: -1.0, hi: 2.0 });
+                    check(
+                        "clip in place",
+                        yc0.iter().map(|v| v.clamp(-1.0, 2.0)).collect(),
+                        &ys,
+                    );
+
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    binary_strided(level, SSrc::View(xv), SSrc::Dst, &mut y, AddOp);
+                    check(
+                        "add",
+                        xc.iter().zip(&yc0).map(|(a, b)| a + b).collect(),
+                        &ys,
+                    );
+
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    binary_strided(level, SSrc::Dst, SSrc::View(xv), &mut y, MulOp);
+                    check(
+                        "mul",
+                        yc0.iter().zip(&xc).map(|(a, b)| a * b).collect(),
+                        &ys,
+                    );
+
+                    let mut ys = ys0.clone();
+                    let mut y = StridedMut::new(&mut ys, fy, sy, n).unwrap();
+                    binary_strided(level, SSrc::View(xv), SSrc::Dst, &mut y, AxpyOp(-0.25f32));
+                    check(
+                        "axpy",
+                        xc.iter().zip(&yc0).map(|(x, y)| y + -0.25 * x).collect(),
+                        &ys,
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strided_reductions_equal_contiguous_of_the_copy() {
+        let mut rng = Rng::new(13);
+        for n in lengths() {
+            for s in STRIDES {
+                let (first, span_len) = layout(n, s, 1);
+                let mut span = rng.vec_f64(span_len, 100.0);
+                if n > 5 && s != 0 {
+                    span[(first as isize + 5 * s) as usize] = -1e300;
+                }
+                let v = StridedRef::new(&span, first, s, n).unwrap();
+                let c = v.to_vec();
+                let w = rng.vec_f64(n, 1.0);
+                let wv = StridedRef::contiguous(&w);
+                for level in available() {
+                    let tag = format!("n={n} s={s} {level:?}");
+                    if level != Level::Scalar {
+                        assert_eq!(sum(level, v), reduce::sum(level, &c), "{tag}");
+                        assert_eq!(dot(level, v, wv), reduce::dot(level, &c, &w), "{tag}");
+                        assert_eq!(rms(level, v), reduce::rms(level, &c), "{tag}");
+                    } else {
+                        let exact = reduce::sum(level, &c);
+                        let abs: f64 = c.iter().map(|x| x.abs()).sum();
+                        let got = sum(level, v);
+                        assert!((got - exact).abs() <= 1e-13 * abs, "{tag} {got} {exact}");
+                    }
+                    assert_eq!(min(level, v), reduce::min(level, &c), "{tag}");
+                    assert_eq!(max(level, v), reduce::max(level, &c), "{tag}");
+                    assert_eq!(peak(level, v), reduce::peak(level, &c), "{tag}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strided_reductions_nan_and_extremes() {
+        for level in available() {
+            let span = [1.0f32, f32::NAN, 2.0, 7.0, -3.0, 0.5];
+            // even elements 1, 2, -3: no NaN
+            let v = StridedRef::new(&span, 0, 2, 3).unwrap();
+            assert_eq!(max(level, v), Some(2.0));
+            assert_eq!(peak(level, v), Some(3.0));
+            assert_eq!(min(level, v), Some(-3.0));
+            let v = StridedRef::new(&span, 5, -2, 3).unwrap(); // 0.5, 7, NaN
+            assert!(max(level, v).unwrap().is_nan());
+            assert!(rms(level, v).unwrap().is_nan());
+            let big = vec![f32::MAX; 2000];
+            let v = StridedRef::new(&big, 1999, -3, 600).unwrap();
+            assert_eq!(rms(level, v), Some(f32::MAX));
+            let tiny = vec![5e-324f64; 3000];
+            let v = StridedRef::new(&tiny, 0, 2, 1500).unwrap();
+            assert_eq!(rms(level, v), Some(5e-324));
+            assert_eq!(
+                rms(level, StridedRef::<f64>::new(&[], 0, 2, 0).unwrap()),
+                None
+            );
+            assert_eq!(
+                sum(level, StridedRef::<f64>::new(&[], 0, -2, 0).unwrap()),
+                0.0
+            );
+        }
+    }
+}
