@@ -4,9 +4,15 @@
 //! every body runs inside [`guard::ffi_boundary!`].
 
 pub mod guard;
+pub mod strided_guard;
 
 pub mod elementwise;
+pub mod gain;
+pub mod layout;
 pub mod memory;
 pub mod meta;
+pub mod pcm;
 pub mod reduce;
+pub mod rows;
 pub mod seed;
+pub mod strided;

@@ -157,7 +157,11 @@ pub fn normalize_rows_peak<T: Float>(
     level: Level,
     x: &mut RowsMut<'_, T>,
 ) -> Result<(), (usize, usize)> {
-    // pass 1: every row's peak, before anything is written
+    if x.cols == 0 {
+        return Ok(());
+    }
+    // pass 1: every row's peak, before anything is written (rows ≤ span length: the Vec is
+    // never larger than the data)
     let mut peaks = Vec::with_capacity(x.rows());
     for r in 0..x.rows() {
         let row = x.row(r);
