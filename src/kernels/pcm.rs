@@ -12,10 +12,12 @@
 //! - uint8 is offset binary: code `c` means `c − 128`.
 //!
 //! Speed. Scaling by a power of two is exact, so the conversions need no division. Rounding
-//! uses the "magic number" trick `(v + M) − M` with `M = 1.5·2^(p-1)` (`p` the significand
-//! width), which is exact round-half-to-even under the default rounding mode for `|v| ≤ 2^(p-2)`
-//! and auto-vectorises at every level (SSE2 has no round instruction). The scalar reference uses
-//! `f64::round_ties_even` instead; the cross-level tests compare the two bit for bit.
+//! uses the "magic number" trick: for `|v| ≤ 2^(p-2)` (`p` the significand width), `v + M` with
+//! `M = 1.5·2^(p-1)` lands where consecutive floats are 1 apart, so the addition itself rounds
+//! half to even (default rounding mode) and the integer is read off the low significand bits.
+//! No float → int conversion instruction is needed (Rust's saturating `as` does not vectorise),
+//! and it auto-vectorises at every level. The scalar reference uses `clamp` +
+//! `f64::round_ties_even` + `as` instead; the cross-level tests compare the two bit for bit.
 
 use super::strided::{StridedMut, StridedRef};
 use super::Float;
@@ -30,17 +32,10 @@ pub trait PcmFloat: Float {
     fn quantize_small(self, scale: Self, lo: Self, hi: Self) -> i32;
 }
 
-/// `(v + M) − M`: round half to even for `|v| ≤ 2^(p-2)`.
-macro_rules! magic_round {
-    ($v:expr, $m:expr) => {{
-        let t = $v + $m;
-        t - $m
-    }};
-}
-
 #[inline(always)]
-fn clamp_nan_through<T: PartialOrd + Copy>(v: T, lo: T, hi: T) -> T {
-    // comparisons with NaN are false: NaN passes through (and `as` later maps it to 0)
+fn clamp_nan_zero<T: PartialOrd + Copy>(v: T, lo: T, hi: T, zero: T) -> T {
+    #[allow(clippy::eq_op)]
+    let v = if v != v { zero } else { v };
     let v = if v < lo { lo } else { v };
     if v > hi {
         hi
@@ -56,8 +51,10 @@ impl PcmFloat for f32 {
     }
     #[inline(always)]
     fn quantize_small(self, scale: f32, lo: f32, hi: f32) -> i32 {
-        let v = clamp_nan_through(self * scale, lo, hi);
-        magic_round!(v, 12_582_912.0f32) as i32
+        let v = clamp_nan_zero(self * scale, lo, hi, 0.0);
+        // |v| ≤ 2^22: v + 1.5·2^23 lies in [2^23, 2^24), where the spacing is 1, so the addition
+        // rounds v half to even and the low significand bits hold round(v) + 2^22
+        ((v + 12_582_912.0f32).to_bits() as i32).wrapping_sub(0x4B40_0000)
     }
 }
 
@@ -75,8 +72,9 @@ impl PcmFloat for f64 {
 /// `x · scale` in `f64`, clamped and rounded half to even (valid for `|lo|, |hi| ≤ 2^51`).
 #[inline(always)]
 fn quantize_wide<T: Float>(x: T, scale: f64, lo: f64, hi: f64) -> i32 {
-    let v = clamp_nan_through(x.to_f64() * scale, lo, hi);
-    magic_round!(v, 6_755_399_441_055_744.0f64) as i32
+    let v = clamp_nan_zero(x.to_f64() * scale, lo, hi, 0.0);
+    // |v| ≤ 2^51: v + 1.5·2^52 lies in [2^52, 2^53) (spacing 1): the same trick in f64
+    ((v + 6_755_399_441_055_744.0f64).to_bits() as i64).wrapping_sub(0x4338_0000_0000_0000) as i32
 }
 
 /// A PCM sample format.
@@ -394,6 +392,15 @@ pub fn decode_strided<S: Pcm, T: PcmFloat>(
     x: StridedRef<'_, S>,
     y: &mut StridedMut<'_, T>,
 ) {
+    decode_s_mv(level, x, y, level)
+}
+
+#[inline(always)]
+fn decode_s_body<S: Pcm, T: PcmFloat>(
+    x: StridedRef<'_, S>,
+    y: &mut StridedMut<'_, T>,
+    level: Level,
+) {
     blocked(x, y, |a, b| decode_at(level, a, b))
 }
 
@@ -403,12 +410,40 @@ pub fn encode_strided<T: PcmFloat, S: Pcm>(
     x: StridedRef<'_, T>,
     y: &mut StridedMut<'_, S>,
 ) {
+    encode_s_mv(level, x, y, level)
+}
+
+#[inline(always)]
+fn encode_s_body<T: PcmFloat, S: Pcm>(
+    x: StridedRef<'_, T>,
+    y: &mut StridedMut<'_, S>,
+    level: Level,
+) {
     blocked(x, y, |a, b| encode_at(level, a, b))
 }
 
 /// Strided `f32` ↔ `f64`.
 pub fn cast_strided<A: CastTo>(level: Level, x: StridedRef<'_, A>, y: &mut StridedMut<'_, A::Out>) {
+    cast_s_mv(level, x, y, level)
+}
+
+#[inline(always)]
+fn cast_s_body<A: CastTo>(x: StridedRef<'_, A>, y: &mut StridedMut<'_, A::Out>, level: Level) {
     blocked(x, y, |a, b| cast_at(level, a, b))
+}
+
+// The strided bodies compiled per level (gather/scatter inlined), as in `strided`.
+multiversion! {
+    fn decode_s_mv<S: Pcm, T: PcmFloat>(x: StridedRef<'_, S>, y: &mut StridedMut<'_, T>, lv: Level) -> ();
+    scalar = decode_s_body; simd = decode_s_body;
+}
+multiversion! {
+    fn encode_s_mv<T: PcmFloat, S: Pcm>(x: StridedRef<'_, T>, y: &mut StridedMut<'_, S>, lv: Level) -> ();
+    scalar = encode_s_body; simd = encode_s_body;
+}
+multiversion! {
+    fn cast_s_mv<A: CastTo>(x: StridedRef<'_, A>, y: &mut StridedMut<'_, A::Out>, lv: Level) -> ();
+    scalar = cast_s_body; simd = cast_s_body;
 }
 
 /// Logical index of the first NaN or ±inf of a strided view, if any.
@@ -509,6 +544,42 @@ mod tests {
             check_encode::<u8>(&x64, &x32);
             check_encode::<i32>(&x64, &x32);
             check_encode::<I24>(&x64, &x32);
+        }
+    }
+
+    #[test]
+    fn nan_with_payload_encodes_to_zero_at_every_level() {
+        let x32: Vec<f32> = [0x7FC0_0001u32, 0xFFC0_FFFF, 0x7F80_0001, 0xFFFF_FFFF]
+            .iter()
+            .map(|&b| f32::from_bits(b))
+            .cycle()
+            .take(67)
+            .collect();
+        let x64: Vec<f64> = [
+            0x7FF8_0000_0000_0001u64,
+            0xFFF8_0000_FFFF_FFFF,
+            0x7FF0_0000_0000_0001,
+        ]
+        .iter()
+        .map(|&b| f64::from_bits(b))
+        .cycle()
+        .take(67)
+        .collect();
+        for level in available() {
+            let mut a = vec![1i16; 67];
+            encode_at(level, &x32, &mut a);
+            assert!(a.iter().all(|&v| v == 0), "{level:?}");
+            encode_at(level, &x64, &mut a);
+            assert!(a.iter().all(|&v| v == 0), "{level:?}");
+            let mut b = vec![1i32; 67];
+            encode_at(level, &x32, &mut b);
+            assert!(b.iter().all(|&v| v == 0), "{level:?}");
+            let mut c = vec![[1u8; 3]; 67];
+            encode_at(level, &x64, &mut c);
+            assert!(c.iter().all(|&v| v == [0, 0, 0]), "{level:?}");
+            let mut d = vec![1u8; 67];
+            encode_at(level, &x32, &mut d);
+            assert!(d.iter().all(|&v| v == 128), "{level:?}");
         }
     }
 

@@ -24,7 +24,7 @@
 use super::elementwise::{binary_at, unary_at, BinOp, UnOp};
 use super::reduce::{self, Extreme, Max, Min, Peak};
 use super::{Float, Src};
-use crate::simd::Level;
+use crate::simd::{multiversion, Level};
 
 /// Elements per gather/scatter block of the elementwise kernels.
 const EW_BLOCK: usize = 512;
@@ -50,16 +50,86 @@ fn fits(span_len: usize, first: usize, stride: isize, len: usize) -> bool {
     first < span_len && last >= 0 && last < span_len as i128
 }
 
-/// Copies logical elements `start..start + out.len()` of a view into `out`.
+/// `out[i] = src[i·S]` (`src` holds at least `(out.len()−1)·S + 1` elements).
+#[inline(always)]
+fn gather_pos<T: Copy, const S: usize>(src: &[T], out: &mut [T]) {
+    let n = out.len();
+    let (chunks, rem) = src.as_chunks::<S>();
+    let full = chunks.len().min(n);
+    for (o, c) in out[..full].iter_mut().zip(chunks) {
+        *o = c[0];
+    }
+    if full < n {
+        out[full] = rem[0];
+    }
+}
+
+/// `out[i] = src[last − i·S]` with `last = src.len() − 1`.
+#[inline(always)]
+fn gather_neg<T: Copy, const S: usize>(src: &[T], out: &mut [T]) {
+    let n = out.len();
+    let (rem, chunks) = src.as_rchunks::<S>();
+    let full = chunks.len().min(n);
+    for (o, c) in out[..full].iter_mut().zip(chunks.iter().rev()) {
+        *o = c[S - 1];
+    }
+    if full < n {
+        out[full] = rem[rem.len() - 1];
+    }
+}
+
+/// `dst[i·S] = src[i]`.
+#[inline(always)]
+fn scatter_pos<T: Copy, const S: usize>(src: &[T], dst: &mut [T]) {
+    let n = src.len();
+    let (chunks, rem) = dst.as_chunks_mut::<S>();
+    let full = chunks.len().min(n);
+    for (c, &v) in chunks.iter_mut().zip(&src[..full]) {
+        c[0] = v;
+    }
+    if full < n {
+        rem[0] = src[full];
+    }
+}
+
+/// `dst[last − i·S] = src[i]`.
+#[inline(always)]
+fn scatter_neg<T: Copy, const S: usize>(src: &[T], dst: &mut [T]) {
+    let n = src.len();
+    let (rem, chunks) = dst.as_rchunks_mut::<S>();
+    let full = chunks.len().min(n);
+    for (c, &v) in chunks.iter_mut().rev().zip(&src[..full]) {
+        c[S - 1] = v;
+    }
+    if full < n {
+        let r = rem.len() - 1;
+        rem[r] = src[full];
+    }
+}
+
+/// Copies logical elements `start..start + out.len()` of a view into `out`. Strides ±1…±4 use
+/// fixed-stride loops (vectorised loads and shuffles), others a `step_by` walk.
 #[inline(always)]
 fn gather_from<T: Copy>(span: &[T], first: usize, stride: isize, start: usize, out: &mut [T]) {
     if out.is_empty() {
         return;
     }
     let base = at(first, stride, start);
+    let n = out.len();
     match stride {
-        1 => out.copy_from_slice(&span[base..base + out.len()]),
+        1 => out.copy_from_slice(&span[base..base + n]),
         0 => out.fill(span[base]),
+        -1 => {
+            for (o, &v) in out.iter_mut().zip(span[base + 1 - n..=base].iter().rev()) {
+                *o = v;
+            }
+        }
+        2 => gather_pos::<T, 2>(&span[base..], out),
+        3 => gather_pos::<T, 3>(&span[base..], out),
+        4 => gather_pos::<T, 4>(&span[base..], out),
+        -2 => gather_neg::<T, 2>(&span[..=base], out),
+        -3 => gather_neg::<T, 3>(&span[..=base], out),
+        -4 => gather_neg::<T, 4>(&span[..=base], out),
         s if s > 0 => {
             for (o, &v) in out.iter_mut().zip(span[base..].iter().step_by(s as usize)) {
                 *o = v;
@@ -117,6 +187,7 @@ impl<'a, T: Copy> StridedRef<'a, T> {
         self.span[at(self.first, self.stride, i)]
     }
     /// The elements as a plain slice when the stride is 1 (or there is at most one element).
+    #[inline(always)]
     pub fn as_unit(&self) -> Option<&'a [T]> {
         if self.len == 0 {
             return Some(&[]);
@@ -129,12 +200,14 @@ impl<'a, T: Copy> StridedRef<'a, T> {
             .then(|| &self.span[self.first + 1 - self.len..=self.first])
     }
     /// Copies logical elements `start..start + out.len()` into `out`.
+    #[inline(always)]
     pub fn gather(&self, start: usize, out: &mut [T]) {
         assert!(start + out.len() <= self.len, "gather past the view");
         gather_from(self.span, self.first, self.stride, start, out)
     }
     /// Logical elements `start..end` as a contiguous slice: borrowed when the stride is 1,
     /// otherwise gathered into `buf`.
+    #[inline(always)]
     fn block<'b>(&self, start: usize, end: usize, buf: &'b mut [T]) -> &'b [T]
     where
         'a: 'b,
@@ -208,6 +281,7 @@ impl<'a, T: Copy> StridedMut<'a, T> {
         }
     }
     /// The elements as a plain slice when the stride is 1 (or there is at most one element).
+    #[inline(always)]
     pub fn as_unit_mut(&mut self) -> Option<&mut [T]> {
         if self.len == 0 {
             return Some(&mut []);
@@ -227,21 +301,35 @@ impl<'a, T: Copy> StridedMut<'a, T> {
         }
     }
     /// Copies logical elements `start..start + out.len()` into `out`.
+    #[inline(always)]
     pub fn gather(&self, start: usize, out: &mut [T]) {
         assert!(start + out.len() <= self.len, "gather past the view");
         gather_from(self.span, self.first, self.stride, start, out)
     }
     /// Writes `src` to logical elements `start..start + src.len()`.
+    #[inline(always)]
     pub fn scatter(&mut self, start: usize, src: &[T]) {
         assert!(start + src.len() <= self.len, "scatter past the view");
         if src.is_empty() {
             return;
         }
         let base = at(self.first, self.stride, start);
+        let n = src.len();
         match self.stride {
-            1 => self.span[base..base + src.len()].copy_from_slice(src),
+            1 => self.span[base..base + n].copy_from_slice(src),
             // stride 0 holds at most one element (constructor)
             0 => self.span[base] = src[0],
+            -1 => {
+                for (o, &v) in self.span[base + 1 - n..=base].iter_mut().rev().zip(src) {
+                    *o = v;
+                }
+            }
+            2 => scatter_pos::<T, 2>(src, &mut self.span[base..]),
+            3 => scatter_pos::<T, 3>(src, &mut self.span[base..]),
+            4 => scatter_pos::<T, 4>(src, &mut self.span[base..]),
+            -2 => scatter_neg::<T, 2>(src, &mut self.span[..=base]),
+            -3 => scatter_neg::<T, 3>(src, &mut self.span[..=base]),
+            -4 => scatter_neg::<T, 4>(src, &mut self.span[..=base]),
             s if s > 0 => {
                 for (o, &v) in self.span[base..].iter_mut().step_by(s as usize).zip(src) {
                     *o = v;
@@ -287,7 +375,7 @@ pub enum SSrc<'a, T> {
     Dst,
 }
 
-impl<T: Copy> SSrc<'_, T> {
+impl<'a, T: Copy> SSrc<'a, T> {
     fn check_len(&self, n: usize) {
         if let SSrc::View(v) = self {
             assert_eq!(v.len(), n, "operand length differs from output length");
@@ -305,11 +393,26 @@ impl<T: Copy> SSrc<'_, T> {
             SSrc::View(v) => v.as_reversed_unit().map(Src::Slice),
         }
     }
-    /// Gathers logical `start..start + buf.len()` of this operand (from `y` when it is `Dst`).
-    fn gather(&self, y: &StridedMut<'_, T>, start: usize, buf: &mut [T]) {
+    /// Logical `start..end` of this operand as a slice: borrowed from a unit-stride view,
+    /// otherwise gathered into `buf` (from `y` when the operand is `Dst`).
+    #[inline(always)]
+    fn block<'s>(
+        &self,
+        y: &StridedMut<'_, T>,
+        start: usize,
+        end: usize,
+        buf: &'s mut [T],
+    ) -> &'s [T]
+    where
+        'a: 's,
+    {
         match self {
-            SSrc::Dst => y.gather(start, buf),
-            SSrc::View(v) => v.gather(start, buf),
+            SSrc::Dst => {
+                let b = &mut buf[..end - start];
+                y.gather(start, b);
+                b
+            }
+            SSrc::View(v) => v.block(start, end, buf),
         }
     }
 }
@@ -321,6 +424,16 @@ pub fn unary_strided<T: Float, O: UnOp<T>>(
     y: &mut StridedMut<'_, T>,
     op: O,
 ) {
+    unary_mv(level, x, y, op, level)
+}
+
+#[inline(always)]
+fn unary_body<T: Float, O: UnOp<T>>(
+    x: SSrc<'_, T>,
+    y: &mut StridedMut<'_, T>,
+    op: O,
+    level: Level,
+) {
     let n = y.len();
     x.check_len(n);
     if let (Some(xs), Some(ys)) = (x.unit(), y.as_unit_mut()) {
@@ -330,14 +443,21 @@ pub fn unary_strided<T: Float, O: UnOp<T>>(
         // elementwise: processing both in reverse address order is the same operation
         return unary_at(level, xs, ys, op);
     }
-    let mut buf = [T::ZERO; EW_BLOCK];
+    let y_unit = y.stride() == 1;
+    let mut bx = [T::ZERO; EW_BLOCK];
+    let mut by = [T::ZERO; EW_BLOCK];
     let mut start = 0;
     while start < n {
         let m = (n - start).min(EW_BLOCK);
-        let b = &mut buf[..m];
-        x.gather(y, start, b);
-        unary_at(level, Src::Dst, b, op);
-        y.scatter(start, b);
+        let xs = x.block(y, start, start + m, &mut bx);
+        if y_unit {
+            let ys = y.as_unit_mut().expect("unit stride");
+            unary_at(level, Src::Slice(xs), &mut ys[start..start + m], op);
+        } else {
+            let t = &mut by[..m];
+            unary_at(level, Src::Slice(xs), t, op);
+            y.scatter(start, t);
+        }
         start += m;
     }
 }
@@ -349,6 +469,17 @@ pub fn binary_strided<T: Float, O: BinOp<T>>(
     b: SSrc<'_, T>,
     y: &mut StridedMut<'_, T>,
     op: O,
+) {
+    binary_mv(level, a, b, y, op, level)
+}
+
+#[inline(always)]
+fn binary_body<T: Float, O: BinOp<T>>(
+    a: SSrc<'_, T>,
+    b: SSrc<'_, T>,
+    y: &mut StridedMut<'_, T>,
+    op: O,
+    level: Level,
 ) {
     let n = y.len();
     a.check_len(n);
@@ -363,16 +494,29 @@ pub fn binary_strided<T: Float, O: BinOp<T>>(
     ) {
         return binary_at(level, av, bv, ys, op);
     }
+    let y_unit = y.stride() == 1;
     let mut ba = [T::ZERO; EW_BLOCK];
     let mut bb = [T::ZERO; EW_BLOCK];
+    let mut by = [T::ZERO; EW_BLOCK];
     let mut start = 0;
     while start < n {
         let m = (n - start).min(EW_BLOCK);
-        let (ta, tb) = (&mut ba[..m], &mut bb[..m]);
-        a.gather(y, start, ta);
-        b.gather(y, start, tb);
-        binary_at(level, Src::Dst, Src::Slice(tb), ta, op);
-        y.scatter(start, ta);
+        let sa = a.block(y, start, start + m, &mut ba);
+        let sb = b.block(y, start, start + m, &mut bb);
+        if y_unit {
+            let ys = y.as_unit_mut().expect("unit stride");
+            binary_at(
+                level,
+                Src::Slice(sa),
+                Src::Slice(sb),
+                &mut ys[start..start + m],
+                op,
+            );
+        } else {
+            let t = &mut by[..m];
+            binary_at(level, Src::Slice(sa), Src::Slice(sb), t, op);
+            y.scatter(start, t);
+        }
         start += m;
     }
 }
@@ -398,6 +542,11 @@ fn blocks_pairwise(n: usize, f: impl FnMut(usize, usize) -> f64) -> f64 {
 /// Sum in `f64`: the contiguous kernel for unit stride, otherwise 512-element blocks gathered
 /// and summed by the contiguous block kernel, combined pairwise.
 pub fn sum_f64<T: Float>(level: Level, x: StridedRef<'_, T>) -> f64 {
+    sum_mv(level, x, level)
+}
+
+#[inline(always)]
+fn sum_body<T: Float>(x: StridedRef<'_, T>, level: Level) -> f64 {
     if let Some(s) = x.as_unit() {
         return reduce::sum_f64_at(level, s);
     }
@@ -414,6 +563,11 @@ pub fn sum<T: Float>(level: Level, x: StridedRef<'_, T>) -> T {
 
 /// `sum((x·scale)²)` in `f64`, blocked as [`sum_f64`].
 fn sumsq_f64<T: Float>(level: Level, x: StridedRef<'_, T>, scale: f64) -> f64 {
+    sumsq_mv(level, x, scale, level)
+}
+
+#[inline(always)]
+fn sumsq_body<T: Float>(x: StridedRef<'_, T>, scale: f64, level: Level) -> f64 {
     if let Some(s) = x.as_unit() {
         return reduce::sumsq_f64_at(level, s, scale);
     }
@@ -425,6 +579,11 @@ fn sumsq_f64<T: Float>(level: Level, x: StridedRef<'_, T>, scale: f64) -> f64 {
 
 /// Dot product of equal-length views, in `T`.
 pub fn dot<T: Float>(level: Level, a: StridedRef<'_, T>, b: StridedRef<'_, T>) -> T {
+    dot_mv(level, a, b, level)
+}
+
+#[inline(always)]
+fn dot_body<T: Float>(a: StridedRef<'_, T>, b: StridedRef<'_, T>, level: Level) -> T {
     assert_eq!(a.len(), b.len(), "dot operands differ in length");
     if let (Some(sa), Some(sb)) = (a.as_unit(), b.as_unit()) {
         return reduce::dot(level, sa, sb);
@@ -437,6 +596,11 @@ pub fn dot<T: Float>(level: Level, a: StridedRef<'_, T>, b: StridedRef<'_, T>) -
 }
 
 fn extreme<T: Float, E: Extreme>(level: Level, x: StridedRef<'_, T>, e: E) -> Option<T> {
+    extreme_mv(level, x, e, level)
+}
+
+#[inline(always)]
+fn extreme_body<T: Float, E: Extreme>(x: StridedRef<'_, T>, e: E, level: Level) -> Option<T> {
     if x.is_empty() {
         return None;
     }
@@ -459,6 +623,36 @@ fn extreme<T: Float, E: Extreme>(level: Level, x: StridedRef<'_, T>, e: E) -> Op
         start = end;
     }
     best
+}
+
+// Each strided kernel body is compiled once per SIMD level (the gather/scatter loops are inlined
+// into it); the body calls the contiguous kernels at the same level. Scalar and SIMD bodies are
+// the same function: the scalar reference is the contiguous kernel's scalar body it calls.
+multiversion! {
+    fn unary_mv<T: Float, O: UnOp<T>>(x: SSrc<'_, T>, y: &mut StridedMut<'_, T>, op: O, lv: Level) -> ();
+    scalar = unary_body; simd = unary_body;
+}
+multiversion! {
+    fn binary_mv<T: Float, O: BinOp<T>>(
+        a: SSrc<'_, T>, b: SSrc<'_, T>, y: &mut StridedMut<'_, T>, op: O, lv: Level
+    ) -> ();
+    scalar = binary_body; simd = binary_body;
+}
+multiversion! {
+    fn sum_mv<T: Float>(x: StridedRef<'_, T>, lv: Level) -> f64;
+    scalar = sum_body; simd = sum_body;
+}
+multiversion! {
+    fn sumsq_mv<T: Float>(x: StridedRef<'_, T>, scale: f64, lv: Level) -> f64;
+    scalar = sumsq_body; simd = sumsq_body;
+}
+multiversion! {
+    fn dot_mv<T: Float>(a: StridedRef<'_, T>, b: StridedRef<'_, T>, lv: Level) -> T;
+    scalar = dot_body; simd = dot_body;
+}
+multiversion! {
+    fn extreme_mv<T: Float, E: Extreme>(x: StridedRef<'_, T>, e: E, lv: Level) -> Option<T>;
+    scalar = extreme_body; simd = extreme_body;
 }
 
 /// Minimum, `None` when empty; NaN if any element is NaN.
@@ -522,7 +716,7 @@ mod tests {
         (first, ext + 2 * pad)
     }
 
-    const STRIDES: [isize; 7] = [1, -1, 2, -2, 3, -5, 0];
+    const STRIDES: [isize; 11] = [1, -1, 2, -2, 3, -3, 4, -4, 7, -5, 0];
 
     #[test]
     fn view_constructor_rejects_out_of_span() {
@@ -578,7 +772,20 @@ mod tests {
     fn elementwise_strided_equals_contiguous_at_every_level() {
         let mut rng = Rng::new(12);
         for n in [0usize, 1, 3, 64, 511, 512, 513, 2000] {
-            for (sx, sy) in [(1, 1), (2, 1), (-1, -1), (1, -1), (-3, 2), (0, 3), (2, -2)] {
+            for (sx, sy) in [
+                (1, 1),
+                (2, 1),
+                (-1, -1),
+                (1, -1),
+                (-3, 2),
+                (0, 3),
+                (2, -2),
+                (4, -3),
+                (-4, 4),
+                (3, -1),
+                (-2, 1),
+                (7, 2),
+            ] {
                 let (fx, lx) = layout(n, sx, 2);
                 let (fy, ly) = layout(n, sy, 1);
                 let xs = rng.vec_f32(lx, 10.0);
