@@ -969,7 +969,9 @@ int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most
  * about 14·FLT_EPSILON·Σ|x| (numpy's pairwise sum: about (19 + log2(n/128))·FLT_EPSILON·Σ|x|).
- * NaN or ±inf propagate as in IEEE/numpy; a result beyond FLT_MAX is ±inf.
+ * NaN or ±inf elements propagate as in IEEE/numpy; finite elements give ±inf only when the
+ * exact sum is beyond FLT_MAX (an intermediate overflow, e.g. `[FLT_MAX, -FLT_MAX, FLT_MAX,
+ * -FLT_MAX]`, is detected and recomputed on scaled data in double precision).
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).
@@ -991,7 +993,8 @@ int32_t sk_sum_f64(const double *x, double *out, size_t n);
 /**
  * `*out = (Σ x[i]) / n`, the sum accumulated as in `sk_sum_f32` (double precision), divided once.
  *
- * `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN with a warning). Other rules as `sk_sum_f32`.
+ * Finite elements always give a finite mean. `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN
+ * with a warning). Other rules as `sk_sum_f32`.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -1081,7 +1084,7 @@ int32_t sk_rms_f64(const double *x, double *out, size_t n);
 
 /**
  * `*out = Σ a[i]·b[i]`; `n == 0` gives 0. Pairwise, same error bound as `sk_sum_f32` on the
- * products. `a` and `b` may overlap or be the same buffer (then it is Σ a²).
+ * products, and the same recomputation when an intermediate sum overflows over finite inputs. `a` and `b` may overlap or be the same buffer (then it is Σ a²).
  * Arguments: `a`, `b` may be NULL only when `n == 0`; `out` non-NULL; all 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).

@@ -47,7 +47,9 @@ unsafe fn dot_ffi<T: Float>(a: Buf<T>, b: Buf<T>, out: *mut T) -> SkResult<()> {
 ///
 /// Accumulation is pairwise and carried in double precision across blocks: the error is at most
 /// about 14·FLT_EPSILON·Σ|x| (numpy's pairwise sum: about (19 + log2(n/128))·FLT_EPSILON·Σ|x|).
-/// NaN or ±inf propagate as in IEEE/numpy; a result beyond FLT_MAX is ±inf.
+/// NaN or ±inf elements propagate as in IEEE/numpy; finite elements give ±inf only when the
+/// exact sum is beyond FLT_MAX (an intermediate overflow, e.g. `[FLT_MAX, -FLT_MAX, FLT_MAX,
+/// -FLT_MAX]`, is detected and recomputed on scaled data in double precision).
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).
@@ -83,7 +85,8 @@ pub unsafe extern "C" fn sk_sum_f64(x: *const f64, out: *mut f64, n: usize) -> i
 
 /// `*out = (Σ x[i]) / n`, the sum accumulated as in `sk_sum_f32` (double precision), divided once.
 ///
-/// `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN with a warning). Other rules as `sk_sum_f32`.
+/// Finite elements always give a finite mean. `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN
+/// with a warning). Other rules as `sk_sum_f32`.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -203,7 +206,7 @@ pub unsafe extern "C" fn sk_rms_f64(x: *const f64, out: *mut f64, n: usize) -> i
 }
 
 /// `*out = Σ a[i]·b[i]`; `n == 0` gives 0. Pairwise, same error bound as `sk_sum_f32` on the
-/// products. `a` and `b` may overlap or be the same buffer (then it is Σ a²).
+/// products, and the same recomputation when an intermediate sum overflows over finite inputs. `a` and `b` may overlap or be the same buffer (then it is Σ a²).
 /// Arguments: `a`, `b` may be NULL only when `n == 0`; `out` non-NULL; all 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).

@@ -5,7 +5,7 @@
 //! compare bits.
 
 use super::{Float, Src};
-use crate::simd::{multiversion, Level};
+use crate::simd::{multiversion, stream16, stream_fence, Level, STREAM_THRESHOLD_BYTES};
 
 /// A binary elementwise operation `y = f(a, b)`.
 pub trait BinOp<T: Float>: Copy {
@@ -193,14 +193,124 @@ multiversion! {
     scalar = unary_scalar; simd = unary_lanes;
 }
 
-/// `y[i] = op(a[i], b[i])` at the library's current SIMD level.
-pub fn binary<T: Float, O: BinOp<T>>(a: Src<'_, T>, b: Src<'_, T>, y: &mut [T], op: O) {
-    binary_at(crate::simd::current(), a, b, y, op)
+/// Whether an output of `n` elements is written with non-temporal stores (separate output
+/// buffer, beyond [`STREAM_THRESHOLD_BYTES`], and not the scalar reference level).
+fn streams<T>(level: Level, n: usize) -> bool {
+    level > Level::Scalar && n.saturating_mul(std::mem::size_of::<T>()) >= STREAM_THRESHOLD_BYTES
 }
 
-/// `y[i] = op(x[i])` at the library's current SIMD level.
+/// Computes one 64-byte line of results (`out`, already in registers after inlining) and writes
+/// it to `dst` with four 16-byte non-temporal stores. Keeping the results in registers matters:
+/// storing them to a stack buffer and re-loading 16-byte pieces defeats store-to-load
+/// forwarding from 512-bit stores and stalls.
+#[inline(always)]
+fn stream_line<T: Float>(dst: &mut [T], out: &[T; 16]) {
+    let lanes = 16 / std::mem::size_of::<T>();
+    for (d, s) in dst.chunks_exact_mut(lanes).zip(out.chunks_exact(lanes)) {
+        stream16(d, s);
+    }
+}
+
+/// Splits `y` into an unaligned head, a body of whole 64-byte lines starting on a 16-byte
+/// boundary, and a tail: `(head_len, body_len)`.
+#[inline(always)]
+fn stream_split<T>(y: &[T]) -> (usize, usize) {
+    let per = 64 / std::mem::size_of::<T>();
+    let head = y.as_ptr().align_offset(16).min(y.len());
+    (head, (y.len() - head) / per * per)
+}
+
+#[inline(always)]
+fn binary_stream_lanes<T: Float, O: BinOp<T>>(a: &[T], b: &[T], y: &mut [T], op: O) {
+    assert!(
+        a.len() == y.len() && b.len() == y.len(),
+        "operand length differs from output length"
+    );
+    let per = 64 / std::mem::size_of::<T>();
+    let (head, body) = stream_split(y);
+    let (yh, rest) = y.split_at_mut(head);
+    let (yb, yt) = rest.split_at_mut(body);
+    binary_lanes(Src::Slice(&a[..head]), Src::Slice(&b[..head]), yh, op);
+    let (ab, bb) = (&a[head..head + body], &b[head..head + body]);
+    for ((d, x), z) in yb
+        .chunks_exact_mut(per)
+        .zip(ab.chunks_exact(per))
+        .zip(bb.chunks_exact(per))
+    {
+        let mut out = [T::ZERO; 16];
+        for k in 0..per {
+            out[k] = op.apply(x[k], z[k]);
+        }
+        stream_line(d, &out);
+    }
+    binary_lanes(
+        Src::Slice(&a[head + body..]),
+        Src::Slice(&b[head + body..]),
+        yt,
+        op,
+    );
+    stream_fence();
+}
+
+#[inline(always)]
+fn unary_stream_lanes<T: Float, O: UnOp<T>>(x: &[T], y: &mut [T], op: O) {
+    assert!(
+        x.len() == y.len(),
+        "operand length differs from output length"
+    );
+    let per = 64 / std::mem::size_of::<T>();
+    let (head, body) = stream_split(y);
+    let (yh, rest) = y.split_at_mut(head);
+    let (yb, yt) = rest.split_at_mut(body);
+    unary_lanes(Src::Slice(&x[..head]), yh, op);
+    for (d, v) in yb
+        .chunks_exact_mut(per)
+        .zip(x[head..head + body].chunks_exact(per))
+    {
+        let mut out = [T::ZERO; 16];
+        for k in 0..per {
+            out[k] = op.apply(v[k]);
+        }
+        stream_line(d, &out);
+    }
+    unary_lanes(Src::Slice(&x[head + body..]), yt, op);
+    stream_fence();
+}
+
+multiversion! {
+    /// `y[i] = op(a[i], b[i])` for separate buffers, written with non-temporal stores.
+    fn binary_stream_at<T: Float, O: BinOp<T>>(a: &[T], b: &[T], y: &mut [T], op: O) -> ();
+    scalar = binary_stream_lanes; simd = binary_stream_lanes;
+}
+
+multiversion! {
+    /// `y[i] = op(x[i])` for separate buffers, written with non-temporal stores.
+    fn unary_stream_at<T: Float, O: UnOp<T>>(x: &[T], y: &mut [T], op: O) -> ();
+    scalar = unary_stream_lanes; simd = unary_stream_lanes;
+}
+
+/// `y[i] = op(a[i], b[i])` at the library's current SIMD level; large separate outputs use
+/// non-temporal stores.
+pub fn binary<T: Float, O: BinOp<T>>(a: Src<'_, T>, b: Src<'_, T>, y: &mut [T], op: O) {
+    let level = crate::simd::current();
+    if let (Src::Slice(a), Src::Slice(b)) = (a, b) {
+        if streams::<T>(level, y.len()) {
+            return binary_stream_at(level, a, b, y, op);
+        }
+    }
+    binary_at(level, a, b, y, op)
+}
+
+/// `y[i] = op(x[i])` at the library's current SIMD level; large separate outputs use
+/// non-temporal stores.
 pub fn unary<T: Float, O: UnOp<T>>(x: Src<'_, T>, y: &mut [T], op: O) {
-    unary_at(crate::simd::current(), x, y, op)
+    let level = crate::simd::current();
+    if let Src::Slice(x) = x {
+        if streams::<T>(level, y.len()) {
+            return unary_stream_at(level, x, y, op);
+        }
+    }
+    unary_at(level, x, y, op)
 }
 
 /// `y[i] = a·x[i]`.
@@ -336,6 +446,48 @@ mod tests {
                 assert!(same(&y, &want), "axpy x=y n={n} {level:?}");
             }
         }
+    }
+
+    #[test]
+    fn streaming_path_matches_plain_path_at_any_alignment() {
+        let n = STREAM_THRESHOLD_BYTES / 4 + 37;
+        let mut rng = Rng::new(9);
+        let a = special_f32(&mut rng, n + 3);
+        let b = special_f32(&mut rng, n + 3);
+        for off in 0..3 {
+            let (a, b) = (&a[off..off + n], &b[..n]);
+            let mut want = vec![0.0f32; n + 3];
+            binary_at(
+                Level::Scalar,
+                Src::Slice(a),
+                Src::Slice(b),
+                &mut want[off..off + n],
+                MulOp,
+            );
+            let mut got = vec![0.0f32; n + 3];
+            binary(Src::Slice(a), Src::Slice(b), &mut got[off..off + n], MulOp);
+            assert!(same(&got, &want), "binary off={off}");
+            let mut want = vec![0.0f32; n + 3];
+            unary_at(
+                Level::Scalar,
+                Src::Slice(a),
+                &mut want[off..off + n],
+                ClipOp { lo: -1.0, hi: 2.0 },
+            );
+            let mut got = vec![0.0f32; n + 3];
+            unary(
+                Src::Slice(a),
+                &mut got[off..off + n],
+                ClipOp { lo: -1.0, hi: 2.0 },
+            );
+            assert!(same(&got, &want), "unary off={off}");
+        }
+        let x: Vec<f64> = (0..STREAM_THRESHOLD_BYTES / 8 + 5)
+            .map(|i| i as f64)
+            .collect();
+        let mut y = vec![0.0; x.len()];
+        unary(Src::Slice(&x), &mut y, ScaleOp(0.5));
+        assert!(y.iter().enumerate().all(|(i, &v)| v == i as f64 * 0.5));
     }
 
     #[test]

@@ -1,0 +1,446 @@
+"""sigkern demo: the library from C, from PyTorch through ctypes, and from numpy through CFFI.
+
+Run it with `make demo` (that builds the library and the C examples first; this script builds
+nothing). `examples/demo.py NAME...` runs only the sections whose title contains one of the
+words; `--list` lists them.
+
+The audio is a built-in synthetic clip: 10 s at 48 kHz of four tones, a little noise and a
+quiet section (-60 dB from 6.0 s to 7.5 s), as float32.
+
+Sections are plain functions registered with @section("title"), each taking the shared Demo
+object (clip, CFFI lib, timing, tables, checks). To add one (filters, FFT, ...), write
+
+    @section("FFT: ...")
+    def fft_demo(d):
+        d.compare_table([Row(...), ...])   # sigkern vs numpy, timed and verified
+        d.check("what", ok)                # any other verification
+
+A section fails if any check fails or it raises; the script then exits 1. Timings are shown,
+never asserted (shared machines are noisy; compare the ratio column).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import pathlib
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LIB_PATH = pathlib.Path(os.environ.get("SIGKERN_LIB") or ROOT / "target" / "release" / "libsigkern.so")
+C_EXAMPLES = ROOT / "build" / "c"
+RATE = 48000
+F32_EPS = float(np.finfo(np.float32).eps)
+F64_EPS = float(np.finfo(np.float64).eps)
+
+
+def make_clip(seconds: float = 10.0, rate: int = RATE) -> np.ndarray:
+    """Four tones + Gaussian noise, with a quiet section at -60 dB from 6.0 s to 7.5 s."""
+    t = np.arange(int(seconds * rate)) / rate
+    x = (
+        0.30 * np.sin(2 * np.pi * 220.0 * t)
+        + 0.20 * np.sin(2 * np.pi * 440.0 * t + 0.5)
+        + 0.10 * np.sin(2 * np.pi * 1000.0 * t + 1.0)
+        + 0.05 * np.sin(2 * np.pi * 3520.0 * t)
+        + 0.02 * np.random.default_rng(2026).standard_normal(t.size)
+    )
+    x[int(6.0 * rate) : int(7.5 * rate)] *= 1e-3
+    return np.ascontiguousarray(x, dtype=np.float32)
+
+
+# ------------------------------------------------------------------------------- framework
+
+
+SECTIONS: list[tuple[str, Callable[["Demo"], None]]] = []
+
+
+def section(title: str):
+    """Registers a demo section; sections run in the order they are defined."""
+
+    def register(fn):
+        SECTIONS.append((title, fn))
+        return fn
+
+    return register
+
+
+def table(headers: list[str], rows: list[list[str]], right: set[int] = frozenset()) -> None:
+    """Prints rows as an aligned text table; columns in `right` are right-aligned."""
+    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+
+    def line(cells):
+        out = []
+        for i, (c, w) in enumerate(zip(cells, widths)):
+            out.append(f"{c:>{w}}" if i in right else f"{c:<{w}}")
+        return "  " + "  ".join(out).rstrip()
+
+    print(line(headers))
+    print("  " + "  ".join("-" * w for w in widths))
+    for r in rows:
+        print(line(r))
+
+
+def fmt_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    return f"{seconds * 1e3:.2f} ms"
+
+
+@dataclass
+class Row:
+    """One sigkern-vs-numpy comparison: both functions do the same work on preallocated data.
+
+    verify() runs once, after one call of each, and returns (ok, detail): what was compared and
+    how close it came. sigkern() must raise on a non-zero status (use Demo.sk).
+    """
+
+    op: str
+    what: str
+    sigkern: Callable[[], object]
+    numpy: Callable[[], object]
+    numpy_label: str
+    verify: Callable[[], tuple[bool, str]]
+
+
+class Demo:
+    def __init__(self, clip: np.ndarray):
+        from cffi import FFI
+
+        self.clip = clip
+        self.n = clip.size
+        self.ffi = FFI()
+        # the declarations are the generated header's, verbatim
+        self.ffi.cdef((ROOT / "include" / "sigkern_cdef.h").read_text())
+        self.lib = self.ffi.dlopen(str(LIB_PATH))
+        self.failures: list[str] = []
+
+    # -- results -----------------------------------------------------------------------------
+    def check(self, label: str, ok: bool) -> bool:
+        if not ok:
+            self.failures.append(label)
+            print(f"  CHECK FAILED: {label}")
+        return ok
+
+    def last_error(self) -> str:
+        n = self.lib.sk_last_error_message(self.ffi.NULL, 0)
+        buf = self.ffi.new("char[]", n + 1)
+        self.lib.sk_last_error_message(buf, n + 1)
+        return self.ffi.string(buf).decode()
+
+    def sk(self, rc: int) -> None:
+        """Raises with the status name and the library's message unless rc is SK_OK."""
+        if rc != 0:
+            name = self.ffi.string(self.lib.sk_status_name(rc)).decode()
+            raise RuntimeError(f"{name}: {self.last_error()}")
+
+    def buf(self, arr: np.ndarray):
+        """A zero-copy CFFI pointer to a float32/float64 numpy array."""
+        ctype = {np.float32: "float[]", np.float64: "double[]"}[arr.dtype.type]
+        return self.ffi.from_buffer(ctype, arr)
+
+    # -- timing ------------------------------------------------------------------------------
+    @staticmethod
+    def timeit(fn: Callable[[], object], min_time: float = 0.02) -> float:
+        """Best seconds per call: calls per repeat grown until a repeat takes min_time."""
+        fn()
+        number = 1
+        while True:
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            t = time.perf_counter() - t0
+            if t >= min_time:
+                return t / number
+            number *= 2 if t > min_time / 10 else 10
+
+    def compare_table(self, rows: list[Row], rounds: int = 3) -> None:
+        """Verifies each row, then times sigkern and numpy interleaved (best of `rounds`).
+
+        sigkern kernels are single-threaded, so numpy's BLAS is limited to one thread too (a
+        multi-threaded BLAS on a small, shared machine mostly measures contention)."""
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1):
+            self._compare_table(rows, rounds)
+
+    def _compare_table(self, rows: list[Row], rounds: int) -> None:
+        out = []
+        for r in rows:
+            try:
+                r.sigkern()
+                r.numpy()
+                ok, detail = r.verify()
+            except Exception as e:  # a failing status or a broken reference
+                ok, detail = False, f"{type(e).__name__}: {e}"
+            self.check(f"{r.op}: {detail}", ok)
+            ts = tn = math.inf
+            if ok:
+                for _ in range(rounds):
+                    ts = min(ts, self.timeit(r.sigkern))
+                    tn = min(tn, self.timeit(r.numpy))
+            ratio = f"{tn / ts:.2f}x" if ok else "-"
+            out.append(
+                [r.op, r.what, fmt_time(ts) if ok else "-", fmt_time(tn) if ok else "-",
+                 ratio, r.numpy_label, ("ok " if ok else "FAIL ") + detail]
+            )
+        table(["op", "what", "sigkern", "numpy", "speed-up", "numpy code", "check"], out,
+              right={2, 3, 4})
+        print("  speed-up = numpy time / sigkern time (> 1: sigkern is faster); best of "
+              f"{rounds} interleaved runs,\n  one thread each (BLAS limited to 1), "
+              f"{self.n} samples per call")
+
+
+# ---------------------------------------------------------------------------------- sections
+
+
+@section("C examples (examples/c/*.c, built by make and linked against libsigkern.so)")
+def c_examples(d: Demo) -> None:
+    bins = sorted(C_EXAMPLES.glob("*-shared"))
+    if not d.check(f"C example binaries exist in {C_EXAMPLES} (run `make demo`)", bool(bins)):
+        return
+    for b in bins:
+        print(f"$ {b.relative_to(ROOT)}")
+        p = subprocess.run([str(b)], capture_output=True, text=True, timeout=120)
+        for line in (p.stdout + p.stderr).rstrip().splitlines():
+            print(f"  | {line}")
+        d.check(f"{b.name} exit status {p.returncode}", p.returncode == 0)
+        print()
+
+
+@section("PyTorch + ctypes: tensor.data_ptr() straight into C (the seed-000 way)")
+def torch_ctypes(d: Demo) -> None:
+    import torch
+
+    lib = ctypes.CDLL(str(LIB_PATH))
+    f32p = ctypes.POINTER(ctypes.c_float)
+
+    def ptr(t: torch.Tensor):
+        assert t.is_contiguous() and t.dtype == torch.float32 and t.device.type == "cpu"
+        return ctypes.cast(t.data_ptr(), f32p)
+
+    # exactly the seed's declaration: void process_data(float *data_ptr, int size)
+    lib.process_data.argtypes = [f32p, ctypes.c_int]
+    lib.process_data.restype = None
+
+    tensor = torch.from_numpy(d.clip.copy())  # shares memory with a copy of the clip
+    original = tensor.clone()
+    lib.process_data(ptr(tensor), tensor.numel())
+    peak_before = float(original.abs().max())
+    expected = original / original.abs().max()
+    rows = [["process_data(t, n)", "peak-normalise in place",
+             f"peak {peak_before:.6f} -> {float(tensor.abs().max()):.6f}",
+             "t / t.abs().max()", "equal" if torch.equal(tensor, expected) else "DIFFERS"]]
+    d.check("process_data == t / t.abs().max() and peak 1.0",
+            torch.equal(tensor, expected) and float(tensor.abs().max()) == 1.0)
+
+    # the sk_* kernels through the same mechanism, with their int32 status
+    for name, args in {
+        "sk_scale_f32": [f32p, ctypes.c_float, f32p, ctypes.c_size_t],
+        "sk_clip_f32": [f32p, ctypes.c_float, ctypes.c_float, f32p, ctypes.c_size_t],
+        "sk_rms_f32": [f32p, f32p, ctypes.c_size_t],
+        "sk_dot_f32": [f32p, f32p, f32p, ctypes.c_size_t],
+    }.items():
+        getattr(lib, name).argtypes = args
+        getattr(lib, name).restype = ctypes.c_int32
+    x = torch.from_numpy(d.clip)  # read-only use
+    n = x.numel()
+    y = torch.empty_like(x)
+    out = ctypes.c_float()
+
+    rc = lib.sk_scale_f32(ptr(x), 0.5, ptr(y), n)
+    ok = rc == 0 and torch.equal(y, x * 0.5)
+    d.check("sk_scale_f32 == x * 0.5", ok)
+    rows.append(["sk_scale_f32(x, 0.5, y, n)", "-6 dB gain", f"y[1] = {float(y[1]):.6f}",
+                 "x * 0.5", "equal" if ok else "DIFFERS"])
+
+    rc = lib.sk_clip_f32(ptr(x), -0.25, 0.25, ptr(y), n)
+    ok = rc == 0 and torch.equal(y, x.clamp(-0.25, 0.25))
+    d.check("sk_clip_f32 == x.clamp(-0.25, 0.25)", ok)
+    rows.append(["sk_clip_f32(x, -.25, .25, y, n)", "hard clip",
+                 f"{int((y.abs() == 0.25).sum())} samples clipped", "x.clamp(-0.25, 0.25)",
+                 "equal" if ok else "DIFFERS"])
+
+    rc = lib.sk_rms_f32(ptr(x), ctypes.byref(out), n)
+    ref = math.sqrt(float(x.double().square().mean()))
+    ok = rc == 0 and abs(out.value - ref) <= F32_EPS * ref
+    d.check("sk_rms_f32 vs float64 torch within 1 float32 eps (relative)", ok)
+    rows.append(["sk_rms_f32(x, &out, n)", "RMS level",
+                 f"{out.value:.7f} ({20 * math.log10(out.value):.2f} dBFS)",
+                 "x.double().square().mean().sqrt()", f"rel err {abs(out.value - ref) / ref:.1e}"])
+
+    rc = lib.sk_dot_f32(ptr(x), ptr(tensor), ctypes.byref(out), n)
+    ref = float(torch.dot(x.double(), tensor.double()))
+    tol = 15 * F32_EPS * float((x.double() * tensor.double()).abs().sum())
+    ok = rc == 0 and abs(out.value - ref) <= tol
+    d.check("sk_dot_f32 vs float64 torch.dot within 15 eps * sum|a*b|", ok)
+    rows.append(["sk_dot_f32(x, t, &out, n)", "clip . normalised clip", f"{out.value:.3f}",
+                 "torch.dot in float64", f"abs err {abs(out.value - ref):.1e} (tol {tol:.1e})"])
+
+    # a refused call: with a status-returning declaration the error is visible to Python
+    lib.process_data.restype = ctypes.c_int32
+    bad = torch.tensor([0.5, float("nan"), 2.0])
+    before = bad.clone()
+    rc = lib.process_data(ptr(bad), 3)
+    msg = ctypes.create_string_buffer(lib.sk_last_error_message(None, 0) + 1)
+    lib.sk_last_error_message(msg, len(msg))
+    ok = rc == -6 and torch.equal(bad.isnan(), before.isnan()) and bad[0] == 0.5 and bad[2] == 2.0
+    d.check("process_data on a NaN tensor -> SK_ERR_NON_FINITE, tensor untouched", ok)
+    rows.append(["process_data([.5, nan, 2], 3)", "bad input", f"status {rc}", "-",
+                 msg.value.decode()])
+    table(["call", "what", "result", "torch reference", "check"], rows)
+
+
+@section("numpy + CFFI: ffi.from_buffer('float[]', arr) into the kernels, timed against numpy")
+def numpy_cffi(d: Demo) -> None:
+    x = d.clip
+    n = x.size
+    rate = RATE
+    t = np.arange(n) / rate
+    bed = np.ascontiguousarray(0.2 * np.sin(2 * np.pi * 110.0 * t), dtype=np.float32)
+    env = np.ascontiguousarray(0.6 + 0.4 * np.cos(2 * np.pi * 0.5 * t), dtype=np.float32)
+    y, yn = np.empty_like(x), np.empty_like(x)
+    px, pbed, penv, py = d.buf(x), d.buf(bed), d.buf(env), d.buf(y)
+    out = d.ffi.new("float *")
+    lib, sk = d.lib, d.sk
+    x64 = x.astype(np.float64)
+    bed64 = bed.astype(np.float64)
+    px64, pbed64 = d.buf(x64), d.buf(bed64)
+    out64 = d.ffi.new("double *")
+
+    def same(label="bit-identical to numpy"):
+        return lambda: (np.array_equal(y, yn), label)
+
+    def near(got, ref, tol, unit=""):
+        err = abs(float(got) - float(ref))
+        return err <= tol, f"|err| {err:.1e} <= {tol:.1e}{unit}"
+
+    # axpy accumulates: each call starts from the bed again (copy included on both sides)
+    def sk_axpy():
+        np.copyto(y, bed)
+        sk(lib.sk_axpy_f32(penv, 0.5, py, n))
+
+    def np_axpy():
+        np.copyto(yn, bed)
+        yn.__iadd__(0.5 * env)
+
+    # process_data normalises in place: work on a fresh copy each call, on both sides
+    def sk_norm():
+        np.copyto(y, x)
+        sk(lib.process_data(py, n))
+
+    def np_norm():
+        np.copyto(yn, x)
+        yn.__itruediv__(np.abs(yn).max())
+
+    sum_abs = float(np.abs(x64).sum())
+    rows = [
+        Row("gain", "y = 0.5 x", lambda: sk(lib.sk_scale_f32(px, 0.5, py, n)),
+            lambda: np.multiply(x, np.float32(0.5), out=yn), "np.multiply(x, .5, out=y)",
+            same()),
+        Row("clip", "y = clip(x, -.25, .25)",
+            lambda: sk(lib.sk_clip_f32(px, -0.25, 0.25, py, n)),
+            lambda: np.clip(x, np.float32(-0.25), np.float32(0.25), out=yn),
+            "np.clip(x, lo, hi, out=y)", same()),
+        Row("mix", "y = x + bed", lambda: sk(lib.sk_add_f32(px, pbed, py, n)),
+            lambda: np.add(x, bed, out=yn), "np.add(x, bed, out=y)", same()),
+        Row("duck", "y = x * envelope", lambda: sk(lib.sk_mul_f32(px, penv, py, n)),
+            lambda: np.multiply(x, env, out=yn), "np.multiply(x, env, out=y)", same()),
+        Row("axpy", "y = bed; y += .5 env", sk_axpy, np_axpy, "y[:] = bed; y += .5 * env",
+            same()),
+        Row("abs", "y = |x|", lambda: sk(lib.sk_abs_f32(px, py, n)),
+            lambda: np.abs(x, out=yn), "np.abs(x, out=y)", same()),
+        Row("normalise", "seed process_data", sk_norm, np_norm, "y[:] = x; y /= abs(y).max()",
+            same()),
+        Row("copy", "y = x", lambda: sk(lib.sk_copy_f32(px, py, n)),
+            lambda: np.copyto(yn, x), "np.copyto(y, x)", same()),
+        Row("peak", "max |x|", lambda: sk(lib.sk_peak_f32(px, out, n)),
+            lambda: np.abs(x).max(), "np.abs(x).max()",
+            lambda: (out[0] == np.abs(x).max(), f"equal: {out[0]:.7f}")),
+        Row("rms", "sqrt(mean(x^2))", lambda: sk(lib.sk_rms_f32(px, out, n)),
+            lambda: np.sqrt(np.mean(x * x)), "np.sqrt(np.mean(x * x))",
+            lambda: near(out[0], math.sqrt(math.fsum(x64 * x64) / n),
+                         F32_EPS * math.sqrt(math.fsum(x64 * x64) / n), " (fsum ref)")),
+        Row("sum", "sum x", lambda: sk(lib.sk_sum_f32(px, out, n)), lambda: x.sum(), "x.sum()",
+            lambda: near(out[0], math.fsum(x64), 14 * F32_EPS * sum_abs, " (fsum ref)")),
+        Row("min", "min x", lambda: sk(lib.sk_min_f32(px, out, n)), lambda: x.min(),
+            "x.min()", lambda: (out[0] == x.min(), f"equal: {out[0]:.7f}")),
+        Row("max", "max x", lambda: sk(lib.sk_max_f32(px, out, n)), lambda: x.max(),
+            "x.max()", lambda: (out[0] == x.max(), f"equal: {out[0]:.7f}")),
+        Row("dot", "x . bed", lambda: sk(lib.sk_dot_f32(px, pbed, out, n)),
+            lambda: np.dot(x, bed), "np.dot(x, bed) (BLAS)",
+            lambda: near(out[0], math.fsum(x64 * bed64),
+                         15 * F32_EPS * float(np.abs(x64 * bed64).sum()), " (fsum ref)")),
+        Row("sum f64", "sum x (double)", lambda: sk(lib.sk_sum_f64(px64, out64, n)),
+            lambda: x64.sum(), "x64.sum()",
+            lambda: near(out64[0], math.fsum(x64),
+                         (15 + math.log2(n / 512)) * F64_EPS * sum_abs, " (fsum ref)")),
+        Row("dot f64", "x . bed (double)", lambda: sk(lib.sk_dot_f64(px64, pbed64, out64, n)),
+            lambda: np.dot(x64, bed64), "np.dot(x64, bed64) (BLAS)",
+            lambda: near(out64[0], math.fsum(x64 * bed64),
+                         (16 + math.log2(n / 512)) * F64_EPS * float(np.abs(x64 * bed64).sum()),
+                         " (fsum ref)")),
+    ]
+    d.compare_table(rows)
+
+    # the contract from Python: a wrong call is refused with a reason, and y is not touched
+    y.fill(7.0)
+    rc = lib.sk_add_f32(px, pbed, d.ffi.from_buffer("float[]", y[1:]), n - 1)  # fine
+    rc_bad = lib.sk_add_f32(d.buf(y[:-1]), pbed, d.ffi.from_buffer("float[]", y[1:]), n - 1)
+    print(f"\n  sk_add_f32(y[:-1], bed, y[1:], n-1) -> "
+          f"{d.ffi.string(lib.sk_status_name(rc_bad)).decode()}: {d.last_error()}")
+    d.check("partial overlap refused with SK_ERR_OVERLAP", rc == 0 and rc_bad == -4)
+
+
+# ------------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str]) -> int:
+    if "--list" in argv:
+        for title, _ in SECTIONS:
+            print(title)
+        return 0
+    if not LIB_PATH.exists():
+        print(f"{LIB_PATH} not found: run `make demo` (it builds the library first)")
+        return 1
+    clip = make_clip()
+    d = Demo(clip)
+    version = d.ffi.string(d.lib.sk_version()).decode()
+    simd = d.ffi.string(d.lib.sk_simd_level()).decode()
+    print(f"sigkern {version}  SIMD level {simd}  library {LIB_PATH}")
+    quiet = np.abs(clip[int(6.0 * RATE) : int(7.5 * RATE)]).max()
+    print(f"clip: {clip.size} float32 samples = {clip.size / RATE:.0f} s at {RATE} Hz; tones "
+          f"220/440/1000/3520 Hz + noise; peak {np.abs(clip).max():.3f}, quiet 6.0-7.5 s "
+          f"(peak {quiet:.4f})")
+
+    chosen = [(t, f) for t, f in SECTIONS if not argv or any(a.lower() in t.lower() for a in argv)]
+    for title, fn in chosen:
+        print(f"\n=== {title}\n")
+        before = len(d.failures)
+        try:
+            fn(d)
+        except Exception:
+            traceback.print_exc()
+            d.failures.append(f"section '{title}' raised")
+        if len(d.failures) > before:
+            print(f"  section had {len(d.failures) - before} failed check(s)")
+
+    print()
+    if d.failures:
+        print(f"demo: {len(d.failures)} check(s) FAILED:")
+        for f in d.failures:
+            print(f"  - {f}")
+        return 1
+    print(f"demo: all checks passed ({len(chosen)} sections)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
