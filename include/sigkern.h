@@ -543,24 +543,30 @@ const char *sk_simd_level(void);
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → float): INT32_MIN → -1.0; into float the result is correctly rounded.
+ * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → float): INT32_MIN → -1.0; into float the
+ * result is correctly rounded.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → float): bytes `x[3i..3i+3]` little-endian, sign-extended; -8388608 → -1.0.
+ * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → float): bytes `x[3i..3i+3]` little-endian,
+ * sign-extended; -8388608 → -1.0.
  *
  * `x` holds `3·n` bytes (any alignment).
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
@@ -568,19 +574,24 @@ int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i24_f32(const uint8_t *x, float *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → float): offset binary: code c means c − 128; 0 → -1.0, 128 → 0.
+ * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → float): offset binary: code c means c − 128; 0
+ * → -1.0, 128 → 0.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_u8_f32(const uint8_t *x, float *y, size_t n);
 
@@ -595,7 +606,9 @@ int32_t sk_pcm_from_u8_f32(const uint8_t *x, float *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i16_f32(const float *x, int16_t *y, size_t n);
 
@@ -610,7 +623,9 @@ int32_t sk_pcm_to_i16_f32(const float *x, int16_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i32_f32(const float *x, int32_t *y, size_t n);
 
@@ -626,7 +641,9 @@ int32_t sk_pcm_to_i32_f32(const float *x, int32_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i24_f32(const float *x, uint8_t *y, size_t n);
 
@@ -641,7 +658,9 @@ int32_t sk_pcm_to_i24_f32(const float *x, uint8_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_u8_f32(const float *x, uint8_t *y, size_t n);
 
@@ -653,24 +672,30 @@ int32_t sk_pcm_to_u8_f32(const float *x, uint8_t *y, size_t n);
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i16_f64(const int16_t *x, double *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → double): INT32_MIN → -1.0; into float the result is correctly rounded.
+ * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → double): INT32_MIN → -1.0; into float the
+ * result is correctly rounded.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i32_f64(const int32_t *x, double *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → double): bytes `x[3i..3i+3]` little-endian, sign-extended; -8388608 → -1.0.
+ * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → double): bytes `x[3i..3i+3]` little-endian,
+ * sign-extended; -8388608 → -1.0.
  *
  * `x` holds `3·n` bytes (any alignment).
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
@@ -678,19 +703,24 @@ int32_t sk_pcm_from_i32_f64(const int32_t *x, double *y, size_t n);
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i24_f64(const uint8_t *x, double *y, size_t n);
 
 /**
- * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → double): offset binary: code c means c − 128; 0 → -1.0, 128 → 0.
+ * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → double): offset binary: code c means c − 128; 0
+ * → -1.0, 128 → 0.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_u8_f64(const uint8_t *x, double *y, size_t n);
 
@@ -705,7 +735,9 @@ int32_t sk_pcm_from_u8_f64(const uint8_t *x, double *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i16_f64(const double *x, int16_t *y, size_t n);
 
@@ -720,7 +752,9 @@ int32_t sk_pcm_to_i16_f64(const double *x, int16_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i32_f64(const double *x, int32_t *y, size_t n);
 
@@ -736,7 +770,9 @@ int32_t sk_pcm_to_i32_f64(const double *x, int32_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i24_f64(const double *x, uint8_t *y, size_t n);
 
@@ -751,7 +787,9 @@ int32_t sk_pcm_to_i24_f64(const double *x, uint8_t *y, size_t n);
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_u8_f64(const double *x, uint8_t *y, size_t n);
 
@@ -763,7 +801,9 @@ int32_t sk_pcm_to_u8_f64(const double *x, uint8_t *y, size_t n);
  * `SK_ERR_OVERLAP` (any shared byte); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_f32_to_f64(const float *x, double *y, size_t n);
 
@@ -772,7 +812,9 @@ int32_t sk_convert_f32_to_f64(const float *x, double *y, size_t n);
  * C and numpy's `astype(np.float32)`); NaN stays NaN. Rules as `sk_convert_f32_to_f64`.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_f64_to_f32(const double *x, float *y, size_t n);
 
@@ -782,7 +824,9 @@ int32_t sk_convert_f64_to_f32(const double *x, float *y, size_t n);
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i16_strided_f32(const int16_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -792,7 +836,9 @@ int32_t sk_pcm_from_i16_strided_f32(const int16_t *x, ptrdiff_t x_stride, float 
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i32_strided_f32(const int32_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -802,7 +848,9 @@ int32_t sk_pcm_from_i32_strided_f32(const int32_t *x, ptrdiff_t x_stride, float 
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i24_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -812,7 +860,9 @@ int32_t sk_pcm_from_i24_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float 
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_u8_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -823,7 +873,9 @@ int32_t sk_pcm_from_u8_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i16_strided_f32(const float *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -834,7 +886,9 @@ int32_t sk_pcm_to_i16_strided_f32(const float *x, ptrdiff_t x_stride, int16_t *y
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i32_strided_f32(const float *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -845,7 +899,9 @@ int32_t sk_pcm_to_i32_strided_f32(const float *x, ptrdiff_t x_stride, int32_t *y
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i24_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -856,7 +912,9 @@ int32_t sk_pcm_to_i24_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_u8_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -866,7 +924,9 @@ int32_t sk_pcm_to_u8_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y,
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i16_strided_f64(const int16_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -876,7 +936,9 @@ int32_t sk_pcm_from_i16_strided_f64(const int16_t *x, ptrdiff_t x_stride, double
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i32_strided_f64(const int32_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -886,7 +948,9 @@ int32_t sk_pcm_from_i32_strided_f64(const int32_t *x, ptrdiff_t x_stride, double
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_i24_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -896,7 +960,9 @@ int32_t sk_pcm_from_i24_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_from_u8_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -907,7 +973,9 @@ int32_t sk_pcm_from_u8_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double 
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i16_strided_f64(const double *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -918,7 +986,9 @@ int32_t sk_pcm_to_i16_strided_f64(const double *x, ptrdiff_t x_stride, int16_t *
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i32_strided_f64(const double *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -929,7 +999,9 @@ int32_t sk_pcm_to_i32_strided_f64(const double *x, ptrdiff_t x_stride, int32_t *
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_i24_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -940,7 +1012,9 @@ int32_t sk_pcm_to_i24_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *
  * nothing written. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
 
@@ -950,7 +1024,9 @@ int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y
  * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -960,7 +1036,9 @@ int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double
  * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
  * # Safety
- * `x` readable and `y` writable at their (strided) positions.
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1254,7 +1332,9 @@ int32_t process_data(float *data, int size);
  * Thread-safe (stateless).
  *
  * # Safety
- * `x` readable and `y` writable at the `n` strided positions (and everything between).
+ * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1265,7 +1345,9 @@ int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdif
  * `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`); on error nothing is written. Thread-safe.
  *
  * # Safety
- * `y` writable at the `n` strided positions.
+ * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+ * last position, elements between included) must be valid memory that no other thread writes
+ * during the call; only the positions themselves are read or written.
  */
 int32_t sk_fill_strided_f32(float value, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1276,7 +1358,9 @@ int32_t sk_fill_strided_f32(float value, float *y, ptrdiff_t y_stride, size_t n)
  * overlap is `SK_ERR_OVERLAP`. Returns as `sk_copy_strided_f32`. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their strided positions.
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_scale_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1288,7 +1372,9 @@ int32_t sk_scale_strided_f32(const float *x, ptrdiff_t x_stride, float a, float 
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
  * # Safety
- * `a`, `b` readable and `y` writable at their strided positions.
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_add_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1300,7 +1386,9 @@ int32_t sk_add_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
  * # Safety
- * `a`, `b` readable and `y` writable at their strided positions.
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_mul_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1311,7 +1399,9 @@ int32_t sk_mul_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` readable and writable at their strided positions.
+ * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+ * whole address span (first to last position, elements between included) must be valid memory that
+ * no other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
 
@@ -1322,19 +1412,24 @@ int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
  * # Safety
- * `x` readable and `y` writable at their strided positions.
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+ * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_sum_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
@@ -1346,7 +1441,9 @@ int32_t sk_sum_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_min_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
@@ -1358,31 +1455,39 @@ int32_t sk_min_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_max_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
 /**
- * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+ * `SK_ERR_LENGTH`.
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_peak_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
 /**
- * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+ * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+ * the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
@@ -1394,7 +1499,9 @@ int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * written only on success. Thread-safe (stateless).
  *
  * # Safety
- * `a`, `b` readable at their strided positions, `out` writable.
+ * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_dot_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *out, size_t n);
 
@@ -1403,7 +1510,9 @@ int32_t sk_dot_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable and `y` writable at the `n` strided positions (and everything between).
+ * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_copy_strided_f64(const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1412,7 +1521,9 @@ int32_t sk_copy_strided_f64(const double *x, ptrdiff_t x_stride, double *y, ptrd
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `y` writable at the `n` strided positions.
+ * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+ * last position, elements between included) must be valid memory that no other thread writes
+ * during the call; only the positions themselves are read or written.
  */
 int32_t sk_fill_strided_f64(double value, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1421,7 +1532,9 @@ int32_t sk_fill_strided_f64(double value, double *y, ptrdiff_t y_stride, size_t 
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable and `y` writable at their strided positions.
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_scale_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1430,7 +1543,9 @@ int32_t sk_scale_strided_f64(const double *x, ptrdiff_t x_stride, double a, doub
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `a`, `b` readable and `y` writable at their strided positions.
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_add_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1439,7 +1554,9 @@ int32_t sk_add_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `a`, `b` readable and `y` writable at their strided positions.
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_mul_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1448,7 +1565,9 @@ int32_t sk_mul_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable and `y` readable and writable at their strided positions.
+ * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+ * whole address span (first to last position, elements between included) must be valid memory that
+ * no other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
 
@@ -1457,16 +1576,21 @@ int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, doubl
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable and `y` writable at their strided positions.
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+ * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_sum_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
@@ -1475,7 +1599,9 @@ int32_t sk_sum_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_min_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
@@ -1484,25 +1610,33 @@ int32_t sk_min_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_max_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
 /**
- * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+ * `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
 /**
- * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+ * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+ * the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `x` readable at its strided positions, `out` writable.
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
@@ -1511,7 +1645,9 @@ int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
- * `a`, `b` readable at their strided positions, `out` writable.
+ * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
 

@@ -69,7 +69,9 @@ unsafe fn cast_ffi<A: CastTo>(x: SBuf<A>, y: SBuf<A::Out>) -> SkResult<()> {
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_f32(x: *const i16, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_f32", {
@@ -77,14 +79,17 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f32(x: *const i16, y: *mut f32, n: usiz
     })
 }
 
-/// `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → float): INT32_MIN → -1.0; into float the result is correctly rounded.
+/// `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → float): INT32_MIN → -1.0; into float the
+/// result is correctly rounded.
 ///
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_f32", {
@@ -92,7 +97,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usiz
     })
 }
 
-/// `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → float): bytes `x[3i..3i+3]` little-endian, sign-extended; -8388608 → -1.0.
+/// `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → float): bytes `x[3i..3i+3]` little-endian,
+/// sign-extended; -8388608 → -1.0.
 ///
 /// `x` holds `3·n` bytes (any alignment).
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
@@ -100,7 +106,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usiz
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_f32(x: *const u8, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_f32", {
@@ -113,14 +121,17 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f32(x: *const u8, y: *mut f32, n: usize
     })
 }
 
-/// `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → float): offset binary: code c means c − 128; 0 → -1.0, 128 → 0.
+/// `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → float): offset binary: code c means c − 128; 0
+/// → -1.0, 128 → 0.
 ///
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_f32(x: *const u8, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_f32", {
@@ -138,7 +149,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f32(x: *const u8, y: *mut f32, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_f32(x: *const f32, y: *mut i16, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_f32", {
@@ -156,7 +169,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f32(x: *const f32, y: *mut i16, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_f32(x: *const f32, y: *mut i32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_f32", {
@@ -175,7 +190,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f32(x: *const f32, y: *mut i32, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_f32(x: *const f32, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_f32", {
@@ -195,7 +212,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f32(x: *const f32, y: *mut u8, n: usize) 
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_f32(x: *const f32, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_f32", {
@@ -210,7 +229,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f32(x: *const f32, y: *mut u8, n: usize) -
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_f64(x: *const i16, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_f64", {
@@ -218,14 +239,17 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f64(x: *const i16, y: *mut f64, n: usiz
     })
 }
 
-/// `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → double): INT32_MIN → -1.0; into float the result is correctly rounded.
+/// `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → double): INT32_MIN → -1.0; into float the
+/// result is correctly rounded.
 ///
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_f64", {
@@ -233,7 +257,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usiz
     })
 }
 
-/// `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → double): bytes `x[3i..3i+3]` little-endian, sign-extended; -8388608 → -1.0.
+/// `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → double): bytes `x[3i..3i+3]` little-endian,
+/// sign-extended; -8388608 → -1.0.
 ///
 /// `x` holds `3·n` bytes (any alignment).
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
@@ -241,7 +266,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usiz
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_f64(x: *const u8, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_f64", {
@@ -254,14 +281,17 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f64(x: *const u8, y: *mut f64, n: usize
     })
 }
 
-/// `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → double): offset binary: code c means c − 128; 0 → -1.0, 128 → 0.
+/// `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → double): offset binary: code c means c − 128; 0
+/// → -1.0, 128 → 0.
 ///
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_f64(x: *const u8, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_f64", {
@@ -279,7 +309,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f64(x: *const u8, y: *mut f64, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_f64(x: *const f64, y: *mut i16, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_f64", {
@@ -297,7 +329,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f64(x: *const f64, y: *mut i16, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_f64(x: *const f64, y: *mut i32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_f64", {
@@ -316,7 +350,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f64(x: *const f64, y: *mut i32, n: usize)
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_f64(x: *const f64, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_f64", {
@@ -336,7 +372,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f64(x: *const f64, y: *mut u8, n: usize) 
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_f64(x: *const f64, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_f64", {
@@ -351,7 +389,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f64(x: *const f64, y: *mut u8, n: usize) -
 /// `SK_ERR_OVERLAP` (any shared byte); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_f32_to_f64(x: *const f32, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_convert_f32_to_f64", {
@@ -363,7 +403,9 @@ pub unsafe extern "C" fn sk_convert_f32_to_f64(x: *const f32, y: *mut f64, n: us
 /// C and numpy's `astype(np.float32)`); NaN stays NaN. Rules as `sk_convert_f32_to_f64`.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_f64_to_f32(x: *const f64, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_convert_f64_to_f32", {
@@ -376,7 +418,9 @@ pub unsafe extern "C" fn sk_convert_f64_to_f32(x: *const f64, y: *mut f32, n: us
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_strided_f32(
     x: *const i16,
@@ -400,7 +444,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_strided_f32(
     x: *const i32,
@@ -424,7 +470,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_strided_f32(
     x: *const u8,
@@ -448,7 +496,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_strided_f32(
     x: *const u8,
@@ -473,7 +523,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f32(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_strided_f32(
     x: *const f32,
@@ -498,7 +550,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f32(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_strided_f32(
     x: *const f32,
@@ -523,7 +577,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f32(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_strided_f32(
     x: *const f32,
@@ -548,7 +604,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f32(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_strided_f32(
     x: *const f32,
@@ -572,7 +630,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_strided_f64(
     x: *const i16,
@@ -596,7 +656,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_strided_f64(
     x: *const i32,
@@ -620,7 +682,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_strided_f64(
     x: *const u8,
@@ -644,7 +708,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_strided_f64(
     x: *const u8,
@@ -669,7 +735,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f64(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_strided_f64(
     x: *const f64,
@@ -694,7 +762,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f64(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_strided_f64(
     x: *const f64,
@@ -719,7 +789,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f64(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_strided_f64(
     x: *const f64,
@@ -744,7 +816,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f64(
 /// nothing written. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_strided_f64(
     x: *const f64,
@@ -768,7 +842,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f64(
 /// spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_strided_f32_to_f64(
     x: *const f32,
@@ -792,7 +868,9 @@ pub unsafe extern "C" fn sk_convert_strided_f32_to_f64(
 /// spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their (strided) positions.
+/// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_strided_f64_to_f32(
     x: *const f64,

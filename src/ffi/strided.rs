@@ -105,7 +105,9 @@ fn clip_op<T: Float>(lo: T, hi: T) -> SkResult<ClipOp<T>> {
 /// Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable and `y` writable at the `n` strided positions (and everything between).
+/// `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_copy_strided_f32(
     x: *const f32,
@@ -131,7 +133,9 @@ pub unsafe extern "C" fn sk_copy_strided_f32(
 /// `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`); on error nothing is written. Thread-safe.
 ///
 /// # Safety
-/// `y` writable at the `n` strided positions.
+/// `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+/// last position, elements between included) must be valid memory that no other thread writes
+/// during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_fill_strided_f32(
     value: f32,
@@ -154,7 +158,9 @@ pub unsafe extern "C" fn sk_fill_strided_f32(
 /// overlap is `SK_ERR_OVERLAP`. Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their strided positions.
+/// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_scale_strided_f32(
     x: *const f32,
@@ -182,7 +188,9 @@ pub unsafe extern "C" fn sk_scale_strided_f32(
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
 /// # Safety
-/// `a`, `b` readable and `y` writable at their strided positions.
+/// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_add_strided_f32(
     a: *const f32,
@@ -212,7 +220,9 @@ pub unsafe extern "C" fn sk_add_strided_f32(
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
 /// # Safety
-/// `a`, `b` readable and `y` writable at their strided positions.
+/// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_mul_strided_f32(
     a: *const f32,
@@ -241,7 +251,9 @@ pub unsafe extern "C" fn sk_mul_strided_f32(
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` readable and writable at their strided positions.
+/// `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+/// whole address span (first to last position, elements between included) must be valid memory that
+/// no other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_axpy_strided_f32(
     x: *const f32,
@@ -263,7 +275,9 @@ pub unsafe extern "C" fn sk_axpy_strided_f32(
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
 /// # Safety
-/// `x` readable and `y` writable at their strided positions.
+/// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_clip_strided_f32(
     x: *const f32,
@@ -286,14 +300,17 @@ pub unsafe extern "C" fn sk_clip_strided_f32(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+/// same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
 ///
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_sum_strided_f32(
     x: *const f32,
@@ -317,7 +334,9 @@ pub unsafe extern "C" fn sk_sum_strided_f32(
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_min_strided_f32(
     x: *const f32,
@@ -337,7 +356,9 @@ pub unsafe extern "C" fn sk_min_strided_f32(
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_max_strided_f32(
     x: *const f32,
@@ -350,14 +371,17 @@ pub unsafe extern "C" fn sk_max_strided_f32(
     })
 }
 
-/// `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+/// `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+/// `SK_ERR_LENGTH`.
 ///
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_peak_strided_f32(
     x: *const f32,
@@ -370,14 +394,17 @@ pub unsafe extern "C" fn sk_peak_strided_f32(
     })
 }
 
-/// `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+/// `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+/// the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
 ///
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_rms_strided_f32(
     x: *const f32,
@@ -397,7 +424,9 @@ pub unsafe extern "C" fn sk_rms_strided_f32(
 /// written only on success. Thread-safe (stateless).
 ///
 /// # Safety
-/// `a`, `b` readable at their strided positions, `out` writable.
+/// `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_dot_strided_f32(
     a: *const f32,
@@ -427,7 +456,9 @@ pub unsafe extern "C" fn sk_dot_strided_f32(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable and `y` writable at the `n` strided positions (and everything between).
+/// `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_copy_strided_f64(
     x: *const f64,
@@ -451,7 +482,9 @@ pub unsafe extern "C" fn sk_copy_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `y` writable at the `n` strided positions.
+/// `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+/// last position, elements between included) must be valid memory that no other thread writes
+/// during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_fill_strided_f64(
     value: f64,
@@ -472,7 +505,9 @@ pub unsafe extern "C" fn sk_fill_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable and `y` writable at their strided positions.
+/// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_scale_strided_f64(
     x: *const f64,
@@ -497,7 +532,9 @@ pub unsafe extern "C" fn sk_scale_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `a`, `b` readable and `y` writable at their strided positions.
+/// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_add_strided_f64(
     a: *const f64,
@@ -524,7 +561,9 @@ pub unsafe extern "C" fn sk_add_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `a`, `b` readable and `y` writable at their strided positions.
+/// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_mul_strided_f64(
     a: *const f64,
@@ -551,7 +590,9 @@ pub unsafe extern "C" fn sk_mul_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable and `y` readable and writable at their strided positions.
+/// `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+/// whole address span (first to last position, elements between included) must be valid memory that
+/// no other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_axpy_strided_f64(
     x: *const f64,
@@ -571,7 +612,9 @@ pub unsafe extern "C" fn sk_axpy_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable and `y` writable at their strided positions.
+/// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+/// span (first to last position, elements between included) must be valid memory that no other
+/// thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_clip_strided_f64(
     x: *const f64,
@@ -594,11 +637,14 @@ pub unsafe extern "C" fn sk_clip_strided_f64(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+/// same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_sum_strided_f64(
     x: *const f64,
@@ -619,7 +665,9 @@ pub unsafe extern "C" fn sk_sum_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_min_strided_f64(
     x: *const f64,
@@ -636,7 +684,9 @@ pub unsafe extern "C" fn sk_min_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_max_strided_f64(
     x: *const f64,
@@ -649,11 +699,14 @@ pub unsafe extern "C" fn sk_max_strided_f64(
     })
 }
 
-/// `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+/// `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+/// `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_peak_strided_f64(
     x: *const f64,
@@ -666,11 +719,14 @@ pub unsafe extern "C" fn sk_peak_strided_f64(
     })
 }
 
-/// `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+/// `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+/// the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `x` readable at its strided positions, `out` writable.
+/// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+/// (first to last position, elements between included) must be valid memory that no other thread
+/// writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_rms_strided_f64(
     x: *const f64,
@@ -687,7 +743,9 @@ pub unsafe extern "C" fn sk_rms_strided_f64(
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety
-/// `a`, `b` readable at their strided positions, `out` writable.
+/// `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+/// address span (first to last position, elements between included) must be valid memory that no
+/// other thread writes during the call; only the positions themselves are read or written.
 #[no_mangle]
 pub unsafe extern "C" fn sk_dot_strided_f64(
     a: *const f64,
