@@ -48,7 +48,8 @@ help:
 	@echo "make headers       regenerate include/sigkern.h and include/sigkern_cdef.h"
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make lint | rust-test | header-check | c-test | python-test   one part of 'test'"
-	@echo "make bench         criterion benchmarks;  make compare   sigkern vs numpy/scipy"
+	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
+	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
 
 # ------------------------------------------------------------------ python
@@ -122,13 +123,14 @@ python-test: venv $(LIB_SO)
 test: venv build lint rust-test header-check c-test python-test
 
 demo: venv c-examples
-	$(PYTHON) examples/demo.py
+	$(PYTHON) examples/demo.py $(DEMO_ARGS)
 
+# e.g. make bench BENCH_ARGS="-- sum"   make compare COMPARE_ARGS="--quick --only dot"
 bench:
-	$(CARGO) bench
+	$(CARGO) bench $(BENCH_ARGS)
 
 compare: venv $(LIB_SO)
-	$(PYTHON) benches/compare.py
+	$(PYTHON) benches/compare.py $(COMPARE_ARGS)
 
 clean:
 	cargo clean

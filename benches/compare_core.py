@@ -12,7 +12,7 @@ Reference forms (the natural numpy spelling, with preallocated out= where numpy 
   sum              the faster of x.sum() and np.add.reduce(x)
   mean/min/max     x.mean(), x.min(), x.max()
   peak             np.abs(x).max()               rms    np.sqrt(np.mean(x * x))
-  dot              np.dot(a, b) (BLAS; at 16M also with BLAS limited to 1 thread, no target)
+  dot              np.dot(a, b) (BLAS, default threads; also limited to 1 thread, no target)
   copy             np.copyto(y, x) and ctypes.memmove   fill   y.fill(v)
 Each sigkern call is checked (status and result against numpy) before it is timed. Timings
 are interleaved (sigkern, reference, sigkern, reference) and the best of each is kept.
@@ -165,14 +165,20 @@ def run_f32(b, n):
     _close(np, out[0], np.dot(x64, z.astype(np.float64)), 1e-4, "sk_dot_f32")
     b.pair(sec, "dot", lambda: lib.sk_dot_f32(px, pz, out, n),
            lambda: np.dot(x, z), "np.dot (BLAS, default threads)", 1.0)
-    if n >= 1 << 20 and ctx.selected(sec, "dot (BLAS 1 thread)"):
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            return
-        with threadpool_limits(limits=1, user_api="blas"):
-            b.pair(sec, "dot (BLAS 1 thread)", lambda: lib.sk_dot_f32(px, pz, out, n),
-                   lambda: np.dot(x, z), "np.dot (BLAS, 1 thread)", None)
+    _dot_one_thread(b, sec, lambda: lib.sk_dot_f32(px, pz, out, n), lambda: np.dot(x, z))
+
+
+def _dot_one_thread(b, sec, sk_fn, ref_fn):
+    """np.dot with BLAS limited to one thread: sigkern is single-threaded, and on a loaded
+    machine a multi-threaded BLAS call can stall for milliseconds waiting for its helper."""
+    if not b.ctx.selected(sec, "dot (BLAS 1 thread)"):
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        b.pair(sec, "dot (BLAS 1 thread)", sk_fn, ref_fn, "np.dot (BLAS, 1 thread)", None)
 
 
 def run_f64(b, n):
@@ -199,6 +205,7 @@ def run_f64(b, n):
     _close(np, out[0], np.dot(x, z), 1e-9, "sk_dot_f64")
     b.pair(sec, "dot", lambda: lib.sk_dot_f64(px, pz, out, n),
            lambda: np.dot(x, z), "np.dot (BLAS, default threads)", None)
+    _dot_one_thread(b, sec, lambda: lib.sk_dot_f64(px, pz, out, n), lambda: np.dot(x, z))
 
     ctx.check(lib.sk_rms_f64(px, out, n), "sk_rms_f64")
     _close(np, out[0], np.sqrt(np.mean(x * x)), 1e-12, "sk_rms_f64")
