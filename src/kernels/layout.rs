@@ -52,8 +52,8 @@ fn deint_fixed<T: Float, const C: usize>(x: &[T], out: &mut [&mut [T]]) {
         deint_tile(&tiles[k], out, k);
         deint_tile(&tiles[half + k], out, half + k);
     }
-    for k in 2 * half..tiles.len() {
-        deint_tile(&tiles[k], out, k);
+    for (k, t) in tiles.iter().enumerate().skip(2 * half) {
+        deint_tile(t, out, k);
     }
     let done = tiles.len() * TILE;
     for (i, f) in tail.iter().enumerate() {
