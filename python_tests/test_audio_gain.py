@@ -106,9 +106,13 @@ def test_db_conversions(sk, ffi, dtype):
         want = np.maximum(20 * np.log10(np.abs(x.astype(np.float64))), -120.0)
     want[2] = np.nan
     want = want.astype(dtype)
-    close = np.isclose(y, want, rtol=2 * float(np.finfo(dtype).eps), atol=0, equal_nan=True)
+    # float64: within 4 ulp of numpy's log10 (the SIMD levels use a polynomial log, the scalar
+    # level libm); float32: the double result rounded once, within 2 ulp
+    rtol = (4 if dtype == np.float64 else 2) * float(np.finfo(dtype).eps)
+    close = np.isclose(y, want, rtol=rtol, atol=0, equal_nan=True)
     assert close.all(), x[~close][:5]
-    assert y[0] == -120.0 and y[1] == -120.0 and math.isnan(y[2]) and y[3] == np.inf and y[5] == 0.0 and y[6] == 20.0
+    assert y[0] == -120.0 and y[1] == -120.0 and math.isnan(y[2]) and y[3] == np.inf and y[5] == 0.0
+    assert y[6] == pytest.approx(20.0, rel=rtol)
     assert getattr(sk, f"sk_amp_to_db_{t}")(ptr(ffi, x), -np.inf, ptr(ffi, y), 2) == SK_OK
     assert y[0] == -np.inf
     d = np.array([0.0, 20.0, -6.0, -np.inf, np.nan, -400.0, 100.0], dtype)
