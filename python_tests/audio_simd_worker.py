@@ -44,6 +44,10 @@ def main(lib_path, out_path):
             res[f"xfade_{key}"] = y.copy()
             getattr(lib, f"sk_mix_{t}")(ptr(ffi, a), 0.25, ptr(ffi, b), -0.75, ptr(ffi, y), n)
             res[f"mix_{key}"] = y.copy()
+            getattr(lib, f"sk_amp_to_db_{t}")(ptr(ffi, a), -100.0, ptr(ffi, y), n)
+            res[f"db_{key}"] = y.copy()
+            getattr(lib, f"sk_db_to_amp_{t}")(ptr(ffi, a), ptr(ffi, y), n)
+            res[f"amp_{key}"] = y.copy()
             # strided: x[::-3] scaled into y[::2], sums and extremes of b[::2]
             big = rng.standard_normal(3 * n).astype(dtype)
             v = big[::-3]

@@ -1,7 +1,8 @@
 """Every SIMD level this CPU supports (SIGKERN_SIMD in a subprocess) gives the audio kernels'
 results of the default level: bitwise for PCM, layout, ramps, mixes, strided elementwise ops,
 per-row peak/normalisation and extremes; within stated tolerances for sums, rms and the
-crossfade (the scalar level evaluates cos/sin with libm, the others with a polynomial)."""
+crossfade and amp_to_db (the scalar level evaluates cos/sin and log10 with libm, the others with
+polynomials)."""
 
 import os
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 from test_simd import HERE, pytestmark, supported_levels  # noqa: F401  (same platform gate)
 
 TOL = {"f32": 4 * float(np.finfo(np.float32).eps), "f64": 64 * float(np.finfo(np.float64).eps)}
-APPROX = ("xfade", "ssum", "sdot", "srms", "rowssum", "rowsmean", "rowsrms")
+APPROX = ("xfade", "db", "ssum", "sdot", "srms", "rowssum", "rowsmean", "rowsrms")
 
 
 def run(lib_path, tmp_path, simd):

@@ -10,10 +10,11 @@
 //! - crossfade: `t = k / total`, `y = a·cos(πt/2) + b·sin(πt/2)`, likewise half-open (`t = 1`,
 //!   pure `b`, is the sample right after the fade).
 //!
-//! `f32` data is multiplied in `f64` and rounded once. The ramp, the mix and the dB conversions
-//! are the same expression at every level (bit-identical); the crossfade's lane body evaluates
-//! `sin(πu/2)` with a degree-21 odd Taylor polynomial (vectorisable; within 2 ulp of `f64::sin`),
-//! the scalar reference calls `f64::sin`/`f64::cos`.
+//! `f32` data is multiplied in `f64` and rounded once. The ramp, the mix and `db_to_amp` are the
+//! same expression at every level (bit-identical). Two kernels evaluate a transcendental with a
+//! vectorisable polynomial in their lane body and with libm in their scalar reference, so levels
+//! agree to a few ulp, not bits: the crossfade (`sin(πu/2)`, degree-21 odd Taylor polynomial,
+//! within 2 ulp of `f64::sin`) and `amp_to_db` (`ln m = 2·atanh(s)`, within 4 ulp of `log10`).
 
 use super::{Float, Src};
 use crate::simd::{multiversion, Level};
