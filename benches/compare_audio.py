@@ -117,12 +117,10 @@ def run(ctx):
     g = rng.standard_normal(n).astype(np.float32)
     gy = np.empty_like(g)
     pg, pgy = fp("float *", g), fp("float *", gy)
-    ramp = (np.float64(0.0) + np.arange(n) * ((1.0 - 0.0) / n))
     ctx.row(S, "gain ramp n=1M f32",
             ctx.timeit(lambda: lib.sk_gain_ramp_f32(pg, 0.0, 1.0, 0, n, pgy, n)),
             ctx.timeit(lambda: (g * np.linspace(0.0, 1.0, n, endpoint=False, dtype=np.float32))),
             "x * np.linspace(0, 1, n, endpoint=False)", None)
-    del ramp
     h = rng.standard_normal(n).astype(np.float32)
     ph = fp("float *", h)
 
