@@ -1326,6 +1326,14 @@ int32_t process_data(float *data, int size);
 /**
  * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).
  *
+ * Strided buffers (every `sk_*_strided_*` function): `ptr` is logical element 0, element `i` is
+ * at `ptr + i·stride`; with a negative stride addresses go down from `ptr` (numpy's `x[::-1]`
+ * passes its data pointer and stride -1 as they are). `ptr` may be NULL only when `n == 0` and
+ * must be aligned for its type. The extent `(n-1)·|stride| + 1` overflowing, or the range
+ * running past either end of the address space, is `SK_ERR_LENGTH`. A destination stride of 0
+ * is `SK_ERR_BAD_ARGUMENT`; a source stride of 0 reads one element `n` times. Overlap is judged
+ * on address spans (first to last byte a view can touch).
+ *
  * Aliasing: `y` may be exactly `x` (same pointer and stride: a no-op); any other overlap of
  * the two address spans is `SK_ERR_OVERLAP` (use `sk_copy_f32` for memmove on contiguous data).
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
