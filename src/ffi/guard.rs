@@ -244,6 +244,11 @@ pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) ->
 
 /// Checks a scalar out-parameter (non-NULL, aligned).
 pub(crate) fn check_out_scalar<T>(name: &'static str, p: *mut T) -> SkResult<()> {
+    if p.is_null() {
+        return Err(SkError::NullPointer(format!(
+            "argument {name} is NULL; it must point to where the result is written"
+        )));
+    }
     Buf::out(name, p, 1).check()
 }
 
@@ -353,6 +358,23 @@ mod tests {
         assert_eq!(
             alias(&Buf::new("a", p, 0), &same, false),
             Ok(Alias::Distinct)
+        );
+    }
+
+    #[test]
+    fn out_scalar_messages_do_not_invent_a_length() {
+        let e = check_out_scalar("out", std::ptr::null_mut::<f32>()).unwrap_err();
+        assert_eq!(
+            e,
+            SkError::NullPointer(
+                "argument out is NULL; it must point to where the result is written".into()
+            )
+        );
+        let mut v = [0u8; 8];
+        let mis = (v.as_mut_ptr() as usize | 1) as *mut f64;
+        assert_eq!(
+            check_out_scalar("out", mis).unwrap_err().code(),
+            SK_ERR_MISALIGNED
         );
     }
 
