@@ -155,3 +155,17 @@ def test_pcm_layout_gain_rows_wrappers():
     assert np.allclose(sigkern.rows_mean(tm.numpy()[::-1]), tm.numpy()[::-1].mean(axis=1), atol=1e-6)
     n = sigkern.rows_normalize_peak(tm[:, :100])  # padded rows (row stride 4800)
     assert torch.allclose(n.abs().max(dim=1).values, torch.ones(16))
+
+
+def test_pcm_wrappers_on_torch_tensors():
+    codes = torch.arange(-32768, 32768, 7, dtype=torch.int16)
+    f = sigkern.pcm_to_float(codes)
+    assert isinstance(f, torch.Tensor) and f.dtype == torch.float32
+    assert torch.equal(f, codes.to(torch.float32) / 32768)
+    back = sigkern.float_to_pcm(f, "i16")
+    assert isinstance(back, torch.Tensor) and torch.equal(back, codes)
+    # a strided tensor view of codes (every other one) → float64
+    g = sigkern.pcm_to_float(codes[::2], dtype=np.float64)
+    assert torch.equal(g, codes[::2].to(torch.float64) / 32768)
+    with pytest.raises(TypeError, match="torch.int16"):
+        sigkern.float_to_pcm(f, "i16", out=torch.zeros(codes.numel(), dtype=torch.int32))
