@@ -295,8 +295,8 @@ int32_t sk_mix_f32(const float *a, float wa, const float *b, float wb, float *y,
 
 /**
  * Amplitude → decibels: `y[i] = max(20·log10|x[i]|, floor_db)` for `i < n`, computed in
- * double precision (a polynomial logarithm within 4 ulp of libm's `log10`; libm itself at the
- * scalar SIMD level) and rounded once. Zeros (and anything below the floor) give `floor_db`;
+ * double precision and rounded once (a polynomial logarithm within 4 ulp of libm's `log10`;
+ * for `float` data evaluated in float, within 3 ulp; libm itself at the scalar SIMD level). Zeros (and anything below the floor) give `floor_db`;
  * NaN stays NaN; ±inf gives +inf.
  *
  * Arguments: `floor_db` may be -inf (no floor: zeros give -inf) but not NaN or +inf

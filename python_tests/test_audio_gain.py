@@ -106,9 +106,9 @@ def test_db_conversions(sk, ffi, dtype):
         want = np.maximum(20 * np.log10(np.abs(x.astype(np.float64))), -120.0)
     want[2] = np.nan
     want = want.astype(dtype)
-    # float64: within 4 ulp of numpy's log10 (the SIMD levels use a polynomial log, the scalar
-    # level libm); float32: the double result rounded once, within 2 ulp
-    rtol = (4 if dtype == np.float64 else 2) * float(np.finfo(dtype).eps)
+    # within 4 ulp (float64) / 3 ulp (float32) of numpy's float64 log10: the SIMD levels use
+    # polynomial logarithms (float32 data in float32 arithmetic), the scalar level libm
+    rtol = (4 if dtype == np.float64 else 3) * float(np.finfo(dtype).eps)
     close = np.isclose(y, want, rtol=rtol, atol=0, equal_nan=True)
     assert close.all(), x[~close][:5]
     assert y[0] == -120.0 and y[1] == -120.0 and math.isnan(y[2]) and y[3] == np.inf and y[5] == 0.0
