@@ -87,9 +87,178 @@
  */
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
+/**
+ * Largest order accepted.
+ */
+#define BUTTER_MAX_ORDER 64
+
+/**
+ * Longest filter run in direct form.
+ */
+#define DIRECT_MAX_TAPS 160
+
+/**
+ * Frames per time block of the lane kernel.
+ */
+#define TBLOCK 128
+
+/**
+ * RBJ low-pass (`sk_rbj_biquad` kind).
+ */
+#define SK_RBJ_LOWPASS 0
+
+/**
+ * RBJ high-pass.
+ */
+#define SK_RBJ_HIGHPASS 1
+
+/**
+ * RBJ band-pass, 0 dB peak gain.
+ */
+#define SK_RBJ_BANDPASS 2
+
+/**
+ * RBJ notch.
+ */
+#define SK_RBJ_NOTCH 3
+
+/**
+ * RBJ all-pass.
+ */
+#define SK_RBJ_ALLPASS 4
+
+/**
+ * RBJ peaking EQ.
+ */
+#define SK_RBJ_PEAKING 5
+
+/**
+ * RBJ low shelf.
+ */
+#define SK_RBJ_LOWSHELF 6
+
+/**
+ * RBJ high shelf.
+ */
+#define SK_RBJ_HIGHSHELF 7
+
+/**
+ * Band type: low-pass (`sk_butter_sos`, `sk_firwin`).
+ */
+#define SK_BAND_LOWPASS 0
+
+/**
+ * Band type: high-pass.
+ */
+#define SK_BAND_HIGHPASS 1
+
+/**
+ * Band type: band-pass (between f1 and f2).
+ */
+#define SK_BAND_BANDPASS 2
+
+/**
+ * Band type: band-stop (between f1 and f2).
+ */
+#define SK_BAND_BANDSTOP 3
+
+/**
+ * Window: Hamming (`sk_firwin`).
+ */
+#define SK_WINDOW_HAMMING 0
+
+/**
+ * Window: Hann.
+ */
+#define SK_WINDOW_HANN 1
+
+/**
+ * Window: Blackman.
+ */
+#define SK_WINDOW_BLACKMAN 2
+
+/**
+ * Window: Kaiser with parameter `beta`.
+ */
+#define SK_WINDOW_KAISER 3
+
+/**
+ * Opaque handle of a biquad cascade (`float` or `double`), made by `sk_biquad_f32_new` or
+ * `sk_biquad_f64_new` and released by `sk_biquad_free`.
+ */
+typedef struct SkBiquad SkBiquad;
+
+/**
+ * Opaque handle of an FIR filter (`float` or `double`), made by `sk_fir_f32_new` or
+ * `sk_fir_f64_new` and released by `sk_fir_free`.
+ */
+typedef struct SkFir SkFir;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Designs one RBJ "Audio EQ Cookbook" biquad and writes it to `sos[0..6]` as
+ * `b0 b1 b2 a0 a1 a2` normalised so `a0 == 1` (ready for `sk_biquad_*_new` or scipy).
+ *
+ * - `kind`: `SK_RBJ_LOWPASS`, `_HIGHPASS`, `_BANDPASS` (0 dB peak), `_NOTCH`, `_ALLPASS`,
+ *   `_PEAKING`, `_LOWSHELF`, `_HIGHSHELF`; `fs` sample rate (> 0), `f0` centre/corner
+ *   frequency in the same unit (strictly between 0 and `fs/2`), `q` quality factor (> 0; for
+ *   shelves the cookbook's Q form), `gain_db` for peaking and shelves (finite, |gain| ≤ 600;
+ *   ignored by the others but still checked).
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind or a parameter out of range;
+ *   `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` for `sos`. On error `sos` is untouched.
+ *
+ * Thread-safe.
+ *
+ * # Safety
+ * `sos` writable for 6 doubles.
+ */
+int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
+
+/**
+ * Number of sections of an order-`order` Butterworth filter of band type `band`:
+ * `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop; 0 for an invalid band or
+ * order 0.
+ */
+size_t sk_butter_sections(uint32_t order, int32_t band_type);
+
+/**
+ * Designs an order-`order` Butterworth filter as second-order sections, equal (to about
+ * 1e-12 relative) to `scipy.signal.butter(order, Wn, btype, fs=fs, output='sos')` with
+ * `Wn = f1` for `SK_BAND_LOWPASS`/`SK_BAND_HIGHPASS` (then `f2` is ignored) or `Wn = [f1, f2]`
+ * for `SK_BAND_BANDPASS`/`SK_BAND_BANDSTOP`: same poles and zeros, same pairing and order of
+ * sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section.
+ *
+ * - `order` 1..=64; `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
+ * - `sos`: room for `sos_len` doubles; needs `6·sk_butter_sections(order, band)`, else
+ *   `SK_ERR_BUFFER_TOO_SMALL` (the message states the size). `n_sections` (may be NULL)
+ *   receives the number of sections written.
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
+ */
+int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, double fs, double *sos, size_t *n_sections, size_t sos_len);
+
+/**
+ * Designs a linear-phase windowed-sinc FIR filter of `n_taps` taps into `taps`, equal (to
+ * about 1e-14) to `scipy.signal.firwin(n_taps, cutoff, window=w, pass_zero=btype, fs=fs)`
+ * with `cutoff = f1` (low/high-pass; `f2` ignored) or `[f1, f2]` (band-pass/stop), scaled to
+ * unit gain at DC, Nyquist or the band centre as scipy does.
+ *
+ * - `band_type`: `SK_BAND_*`; high-pass and band-stop need an odd `n_taps`.
+ * - `window`: `SK_WINDOW_HAMMING`, `_HANN`, `_BLACKMAN`, `_KAISER` (then `beta`, 0..=700, is
+ *   the Kaiser parameter; otherwise ignored).
+ * - Returns `SK_OK`, `SK_ERR_LENGTH` (`n_taps == 0`), `SK_ERR_BAD_ARGUMENT`,
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `taps` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `taps` writable for `n_taps` doubles.
+ */
+int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
 
 /**
  * `y[i] = a[i] + b[i]` for `i < n`.
@@ -242,6 +411,278 @@ int32_t sk_abs_f32(const float *x, float *y, size_t n);
  * `x` readable and `y` writable for `n` elements.
  */
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+/**
+ * Creates a `float` biquad cascade for `channels` channels from `n_sections` second-order
+ * sections and stores its handle in `*out`.
+ *
+ * - `sos`: `n_sections × 6` doubles, row-major, scipy's layout `b0 b1 b2 a0 a1 a2` per
+ *   section (e.g. `scipy.signal.butter(..., output='sos')`). Each section is divided by its
+ *   `a0` in double precision, then rounded to `float`.
+ * - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section whose
+ *   poles lie on or outside the unit circle (normalised `|a2| >= 1` or `|a1| >= 1 + a2`, also
+ *   checked after rounding to float). `n_sections == 0` or `channels == 0` is
+ *   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
+ * - The state starts at zero. On error `*out` is untouched.
+ *
+ * The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
+ * run in SIMD lanes. Thread safety: see `sk_biquad_f32_process`.
+ *
+ * # Safety
+ * `sos` readable for `6·n_sections` doubles; `out` writable.
+ */
+int32_t sk_biquad_f32_new(const double *sos, size_t channels, struct SkBiquad **out, size_t n_sections);
+
+/**
+ * Creates a `double` biquad cascade. Rules as `sk_biquad_f32_new` (no rounding step).
+ *
+ * # Safety
+ * `sos` readable for `6·n_sections` doubles; `out` writable.
+ */
+int32_t sk_biquad_f64_new(const double *sos, size_t channels, struct SkBiquad **out, size_t n_sections);
+
+/**
+ * Frees a biquad handle of either precision. NULL is accepted (no-op, `SK_OK`). A handle that
+ * is not live (already freed, never created) or is not a biquad is `SK_ERR_INVALID_HANDLE`,
+ * detected without reading it; a handle in use by another thread is `SK_ERR_INVALID_HANDLE`
+ * and stays alive.
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_biquad_free(struct SkBiquad *h);
+
+/**
+ * Zeroes the state of a biquad handle of either precision.
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_biquad_reset(struct SkBiquad *h);
+
+/**
+ * Reports the number of sections and channels of a biquad handle of either precision.
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL).
+ *
+ * # Safety
+ * `n_sections` and `channels` writable.
+ */
+int32_t sk_biquad_info(struct SkBiquad *h, size_t *n_sections, size_t *channels);
+
+/**
+ * Filters `n` samples of every channel of planar `float` data, carrying the state.
+ *
+ * - `x`, `y`: channel `c`'s samples at `x[c·x_stride + t]`, `y[c·y_stride + t]`, `t < n`;
+ *   strides in elements, `>= n` when the handle has more than one channel (ignored for one).
+ *   A negative stride or one below `n` is `SK_ERR_BAD_ARGUMENT`.
+ * - In place: `y == x` with equal strides. Other overlap of the extents: `SK_ERR_OVERLAP`.
+ * - Chunks: calling on consecutive pieces of a signal gives bit-identical output to one call.
+ * - Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL, freed, wrong kind or precision, or in use
+ *   by another thread), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ *   `SK_ERR_BAD_ARGUMENT`, `SK_ERR_OVERLAP`; on error neither `y` nor the state changes.
+ *   NaN/inf samples propagate (and stay in the state until `sk_biquad_reset`).
+ *
+ * Thread safety: one handle must not be used from two threads at the same time (the second
+ * call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
+ *
+ * # Safety
+ * `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
+ */
+int32_t sk_biquad_f32_process(struct SkBiquad *h, const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `double` version of `sk_biquad_f32_process` (the handle must come from `sk_biquad_f64_new`).
+ *
+ * # Safety
+ * `x` readable and `y` writable over their extents.
+ */
+int32_t sk_biquad_f64_process(struct SkBiquad *h, const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Filters `n_frames` interleaved `float` frames (`x[t·channels + c]`), carrying the state.
+ * `y` may be exactly `x`. Status codes and thread safety as `sk_biquad_f32_process`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n_frames·channels` elements.
+ */
+int32_t sk_biquad_f32_process_interleaved(struct SkBiquad *h, const float *x, float *y, size_t n_frames);
+
+/**
+ * `double` version of `sk_biquad_f32_process_interleaved`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n_frames·channels` elements.
+ */
+int32_t sk_biquad_f64_process_interleaved(struct SkBiquad *h, const double *x, double *y, size_t n_frames);
+
+/**
+ * Copies the state of a `float` cascade into `zi`, in scipy's `zi` layout
+ * `(n_sections, channels, 2)` (`zi[(s·channels + c)·2 + k]`): the values `scipy.signal.sosfilt`
+ * returns as `zf` for the same input. `len` must be `n_sections·channels·2`
+ * (else `SK_ERR_LENGTH`). Returns also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`; on error `zi` is untouched.
+ *
+ * # Safety
+ * `zi` writable for `len` floats.
+ */
+int32_t sk_biquad_f32_get_state(struct SkBiquad *h, float *zi, size_t len);
+
+/**
+ * `double` version of `sk_biquad_f32_get_state`.
+ *
+ * # Safety
+ * `zi` writable for `len` doubles.
+ */
+int32_t sk_biquad_f64_get_state(struct SkBiquad *h, double *zi, size_t len);
+
+/**
+ * Loads the state of a `float` cascade from `zi` in scipy's layout `(n_sections, channels, 2)`,
+ * e.g. `sosfilt_zi(sos) * x[0]` for one channel. `len` must be `n_sections·channels·2`
+ * (`SK_ERR_LENGTH`); a NaN or infinite value is `SK_ERR_NON_FINITE` and the state is unchanged.
+ *
+ * # Safety
+ * `zi` readable for `len` floats.
+ */
+int32_t sk_biquad_f32_set_state(struct SkBiquad *h, const float *zi, size_t len);
+
+/**
+ * `double` version of `sk_biquad_f32_set_state`.
+ *
+ * # Safety
+ * `zi` readable for `len` doubles.
+ */
+int32_t sk_biquad_f64_set_state(struct SkBiquad *h, const double *zi, size_t len);
+
+/**
+ * One-shot `scipy.signal.sosfilt(sos, x, axis=-1, zi=zi)` on planar `double` data of
+ * `channels` channels (`x[c·x_stride + t]`, `t < n`), without a handle.
+ *
+ * - `sos`: as `sk_biquad_f64_new` (same refusals: `SK_ERR_BAD_ARGUMENT`).
+ * - `zi`: initial state in scipy's layout `(n_sections, channels, 2)`, or NULL for zeros.
+ * - `zf`: receives the final state in the same layout, or NULL. `zf` may be exactly `zi`.
+ * - `y` may be exactly `x` (equal strides). Other overlaps: `SK_ERR_OVERLAP`.
+ * - Status codes as `sk_biquad_f64_process`, plus `SK_ERR_LENGTH` for `n_sections == 0` or
+ *   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`. On error nothing is written.
+ *
+ * Thread-safe (stateless).
+ *
+ * # Safety
+ * Every pointer valid for its extent.
+ */
+int32_t sk_sosfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, const double *zi, size_t channels, double *y, ptrdiff_t y_stride, double *zf, size_t n_sections, size_t n);
+
+/**
+ * `float` version of `sk_sosfilt_f64` (coefficients still double, rounded after
+ * normalisation; `zi`, `zf` are floats).
+ *
+ * # Safety
+ * Every pointer valid for its extent.
+ */
+int32_t sk_sosfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, const float *zi, size_t channels, float *y, ptrdiff_t y_stride, float *zf, size_t n_sections, size_t n);
+
+/**
+ * Creates a streaming `float` FIR filter `y[t] = Σ_k taps[k]·x[t−k]` (what
+ * `scipy.signal.lfilter(taps, 1, x)` computes), with zero initial history, and stores its
+ * handle in `*out`.
+ *
+ * Filters of up to 160 taps run in direct form (SIMD over outputs; chunked calls bit-identical
+ * to one call); longer ones use FFT overlap-save (results equal to direct form up to
+ * rounding, for any chunk sizes). `n_taps == 0` is `SK_ERR_LENGTH`; a non-finite tap is
+ * `SK_ERR_BAD_ARGUMENT`; `out` NULL is `SK_ERR_NULL_POINTER`. On error `*out` is untouched.
+ *
+ * # Safety
+ * `taps` readable for `n_taps` floats; `out` writable.
+ */
+int32_t sk_fir_f32_new(const float *taps, struct SkFir **out, size_t n_taps);
+
+/**
+ * `double` version of `sk_fir_f32_new`.
+ *
+ * # Safety
+ * `taps` readable for `n_taps` doubles; `out` writable.
+ */
+int32_t sk_fir_f64_new(const double *taps, struct SkFir **out, size_t n_taps);
+
+/**
+ * Frees an FIR handle of either precision. NULL is accepted. Not a live FIR handle:
+ * `SK_ERR_INVALID_HANDLE` (see `sk_biquad_free`).
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_fir_free(struct SkFir *h);
+
+/**
+ * Zeroes the history of an FIR handle of either precision.
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_fir_reset(struct SkFir *h);
+
+/**
+ * Reports the number of taps of an FIR handle and whether it uses the FFT form (1) or the
+ * direct form (0).
+ *
+ * # Safety
+ * `n_taps` and `uses_fft` writable.
+ */
+int32_t sk_fir_info(struct SkFir *h, size_t *n_taps, int32_t *uses_fft);
+
+/**
+ * Filters `n` `float` samples, carrying the last `n_taps − 1` inputs to the next call.
+ * `y` may be exactly `x` (in place); other overlap is `SK_ERR_OVERLAP`. Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` and the history are unchanged.
+ * Thread safety as `sk_biquad_f32_process`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` floats.
+ */
+int32_t sk_fir_f32_process(struct SkFir *h, const float *x, float *y, size_t n);
+
+/**
+ * `double` version of `sk_fir_f32_process`.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` doubles.
+ */
+int32_t sk_fir_f64_process(struct SkFir *h, const double *x, double *y, size_t n);
+
+/**
+ * Copies the FIR history (the last `n_taps − 1` inputs, oldest first) into `state`;
+ * `len` must be `n_taps − 1` (`SK_ERR_LENGTH`).
+ *
+ * # Safety
+ * `state` writable for `len` floats.
+ */
+int32_t sk_fir_f32_get_state(struct SkFir *h, float *state, size_t len);
+
+/**
+ * `double` version of `sk_fir_f32_get_state`.
+ *
+ * # Safety
+ * `state` writable for `len` doubles.
+ */
+int32_t sk_fir_f64_get_state(struct SkFir *h, double *state, size_t len);
+
+/**
+ * Loads the FIR history (the last `n_taps − 1` inputs, oldest first); `len` must be
+ * `n_taps − 1`; non-finite values are `SK_ERR_NON_FINITE`.
+ *
+ * # Safety
+ * `state` readable for `len` floats.
+ */
+int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
+
+/**
+ * `double` version of `sk_fir_f32_set_state`.
+ *
+ * # Safety
+ * `state` readable for `len` doubles.
+ */
+int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
 /**
  * Linear gain ramp: `y[i] = x[i] · g(offset + i)` with `g(k) = g0 + k·((g1 − g0) / total)`,

@@ -28,6 +28,56 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
+#define BUTTER_MAX_ORDER 64
+
+#define DIRECT_MAX_TAPS 160
+
+#define TBLOCK 128
+
+#define SK_RBJ_LOWPASS 0
+
+#define SK_RBJ_HIGHPASS 1
+
+#define SK_RBJ_BANDPASS 2
+
+#define SK_RBJ_NOTCH 3
+
+#define SK_RBJ_ALLPASS 4
+
+#define SK_RBJ_PEAKING 5
+
+#define SK_RBJ_LOWSHELF 6
+
+#define SK_RBJ_HIGHSHELF 7
+
+#define SK_BAND_LOWPASS 0
+
+#define SK_BAND_HIGHPASS 1
+
+#define SK_BAND_BANDPASS 2
+
+#define SK_BAND_BANDSTOP 3
+
+#define SK_WINDOW_HAMMING 0
+
+#define SK_WINDOW_HANN 1
+
+#define SK_WINDOW_BLACKMAN 2
+
+#define SK_WINDOW_KAISER 3
+
+typedef struct SkBiquad SkBiquad;
+
+typedef struct SkFir SkFir;
+
+int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
+
+size_t sk_butter_sections(uint32_t order, int32_t band_type);
+
+int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, double fs, double *sos, size_t *n_sections, size_t sos_len);
+
+int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
 int32_t sk_add_f32(const float *a, const float *b, float *y, size_t n);
 
 int32_t sk_add_f64(const double *a, const double *b, double *y, size_t n);
@@ -59,6 +109,58 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+int32_t sk_biquad_f32_new(const double *sos, size_t channels, struct SkBiquad **out, size_t n_sections);
+
+int32_t sk_biquad_f64_new(const double *sos, size_t channels, struct SkBiquad **out, size_t n_sections);
+
+int32_t sk_biquad_free(struct SkBiquad *h);
+
+int32_t sk_biquad_reset(struct SkBiquad *h);
+
+int32_t sk_biquad_info(struct SkBiquad *h, size_t *n_sections, size_t *channels);
+
+int32_t sk_biquad_f32_process(struct SkBiquad *h, const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_biquad_f64_process(struct SkBiquad *h, const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_biquad_f32_process_interleaved(struct SkBiquad *h, const float *x, float *y, size_t n_frames);
+
+int32_t sk_biquad_f64_process_interleaved(struct SkBiquad *h, const double *x, double *y, size_t n_frames);
+
+int32_t sk_biquad_f32_get_state(struct SkBiquad *h, float *zi, size_t len);
+
+int32_t sk_biquad_f64_get_state(struct SkBiquad *h, double *zi, size_t len);
+
+int32_t sk_biquad_f32_set_state(struct SkBiquad *h, const float *zi, size_t len);
+
+int32_t sk_biquad_f64_set_state(struct SkBiquad *h, const double *zi, size_t len);
+
+int32_t sk_sosfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, const double *zi, size_t channels, double *y, ptrdiff_t y_stride, double *zf, size_t n_sections, size_t n);
+
+int32_t sk_sosfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, const float *zi, size_t channels, float *y, ptrdiff_t y_stride, float *zf, size_t n_sections, size_t n);
+
+int32_t sk_fir_f32_new(const float *taps, struct SkFir **out, size_t n_taps);
+
+int32_t sk_fir_f64_new(const double *taps, struct SkFir **out, size_t n_taps);
+
+int32_t sk_fir_free(struct SkFir *h);
+
+int32_t sk_fir_reset(struct SkFir *h);
+
+int32_t sk_fir_info(struct SkFir *h, size_t *n_taps, int32_t *uses_fft);
+
+int32_t sk_fir_f32_process(struct SkFir *h, const float *x, float *y, size_t n);
+
+int32_t sk_fir_f64_process(struct SkFir *h, const double *x, double *y, size_t n);
+
+int32_t sk_fir_f32_get_state(struct SkFir *h, float *state, size_t len);
+
+int32_t sk_fir_f64_get_state(struct SkFir *h, double *state, size_t len);
+
+int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
+
+int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
 

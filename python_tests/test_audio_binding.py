@@ -169,3 +169,11 @@ def test_pcm_wrappers_on_torch_tensors():
     assert torch.equal(g, codes[::2].to(torch.float64) / 32768)
     with pytest.raises(TypeError, match="torch.int16"):
         sigkern.float_to_pcm(f, "i16", out=torch.zeros(codes.numel(), dtype=torch.int32))
+
+
+def test_stride_role_only_for_strided_kernels():
+    """`ptrdiff_t <name>_stride` maps to the array's element stride only in sk_<op>_strided_*;
+    other kernels' strides (e.g. a channel stride) are not guessed."""
+    assert sigkern._role_of("scale_strided", "ptrdiff_t", "x_stride") == ("stride", None)
+    with pytest.raises(sigkern._NoRole, match="x_stride"):
+        sigkern._role_of("sosfilt", "ptrdiff_t", "x_stride")

@@ -230,8 +230,10 @@ def _role_of(op: str, ctype: str, name: str) -> tuple:
         return "scalar", base
     if not is_ptr and base == "size_t":
         return "len", None
-    if not is_ptr and base == "ptrdiff_t" and name.endswith("_stride"):
-        return "stride", None  # the element stride of the array parameter named before "_stride"
+    if not is_ptr and base == "ptrdiff_t" and name.endswith("_stride") and op.endswith("_strided"):
+        # the element stride of the array parameter named before "_stride", in a one-length
+        # strided kernel sk_<op>_strided_* (other kernels' strides mean something else)
+        return "stride", None
     raise _NoRole(
         f"parameter {ctype}{'' if is_ptr else ' '}{name}: no role for this kind of parameter yet "
         "(add one in _role_of and _invoke)"

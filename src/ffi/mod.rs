@@ -6,8 +6,11 @@
 pub mod guard;
 pub mod strided_guard;
 
+pub mod design;
 pub mod elementwise;
+pub mod filter;
 pub mod gain;
+pub mod handle;
 pub mod layout;
 pub mod memory;
 pub mod meta;

@@ -1,0 +1,970 @@
+//! Filter handles (biquad cascades, FIR filters) and the one-shot `sosfilt`.
+//!
+//! Handles are opaque pointers (`SkBiquad *`, `SkFir *`) whose values are ids in a registry of
+//! live handles (see [`super::handle`]): NULL, a freed handle, a pointer that never was a handle
+//! and a handle of the wrong kind are all `SK_ERR_INVALID_HANDLE`, detected without reading the
+//! pointer. One handle must not be used from two threads at the same time (the second caller
+//! gets `SK_ERR_INVALID_HANDLE` "in use", never a data race); different handles may run in
+//! parallel.
+//!
+//! Sample layouts: *planar* data of `channels` channels keeps channel `c`'s `n` samples at
+//! `p[c·stride + t]` (`stride` in elements, `stride >= n` when `channels > 1`; ignored for one
+//! channel); *interleaved* data keeps frame `t` at `p[t·channels .. t·channels + channels]`.
+//! The output may be exactly the input (same pointer, same stride) for in-place use; any other
+//! overlap of the two extents is `SK_ERR_OVERLAP`.
+
+use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
+use super::handle::{self, wrong_kind, Obj};
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::fir::FirFilter;
+use crate::kernels::filter::sos::{self, Layout, SosElem, SosFilter};
+use crate::kernels::{Float, Src};
+use crate::simd::current;
+use realfft::FftNum;
+
+/// Opaque handle of a biquad cascade (`float` or `double`), made by `sk_biquad_f32_new` or
+/// `sk_biquad_f64_new` and released by `sk_biquad_free`.
+pub struct SkBiquad {
+    _private: [u8; 0],
+}
+
+/// Opaque handle of an FIR filter (`float` or `double`), made by `sk_fir_f32_new` or
+/// `sk_fir_f64_new` and released by `sk_fir_free`.
+pub struct SkFir {
+    _private: [u8; 0],
+}
+
+/// Element types with a biquad and FIR object kind.
+trait FilterElem: Float + FftNum + SosElem {
+    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<Self>>;
+    fn wrap_biquad(f: SosFilter<Self>) -> Obj;
+    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<Self>>;
+    fn wrap_fir(f: FirFilter<Self>) -> Obj;
+    const BIQUAD: &'static str;
+    const FIR: &'static str;
+}
+
+impl FilterElem for f32 {
+    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<f32>> {
+        match obj {
+            Obj::BiquadF32(f) => Some(f),
+            _ => None,
+        }
+    }
+    fn wrap_biquad(f: SosFilter<f32>) -> Obj {
+        Obj::BiquadF32(f)
+    }
+    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<f32>> {
+        match obj {
+            Obj::FirF32(f) => Some(f),
+            _ => None,
+        }
+    }
+    fn wrap_fir(f: FirFilter<f32>) -> Obj {
+        Obj::FirF32(f)
+    }
+    const BIQUAD: &'static str = "float biquad cascade (sk_biquad_f32_new)";
+    const FIR: &'static str = "float FIR filter (sk_fir_f32_new)";
+}
+
+impl FilterElem for f64 {
+    fn biquad(obj: &mut Obj) -> Option<&mut SosFilter<f64>> {
+        match obj {
+            Obj::BiquadF64(f) => Some(f),
+            _ => None,
+        }
+    }
+    fn wrap_biquad(f: SosFilter<f64>) -> Obj {
+        Obj::BiquadF64(f)
+    }
+    fn fir(obj: &mut Obj) -> Option<&mut FirFilter<f64>> {
+        match obj {
+            Obj::FirF64(f) => Some(f),
+            _ => None,
+        }
+    }
+    fn wrap_fir(f: FirFilter<f64>) -> Obj {
+        Obj::FirF64(f)
+    }
+    const BIQUAD: &'static str = "double biquad cascade (sk_biquad_f64_new)";
+    const FIR: &'static str = "double FIR filter (sk_fir_f64_new)";
+}
+
+/// Runs `f` on the biquad of element type `T` named by `id`.
+fn with_biquad<T: FilterElem, R>(
+    id: usize,
+    f: impl FnOnce(&mut SosFilter<T>) -> SkResult<R>,
+) -> SkResult<R> {
+    handle::with(id, |obj| {
+        if T::biquad(obj).is_none() {
+            return Err(wrong_kind(id, obj, T::BIQUAD));
+        }
+        f(T::biquad(obj).expect("kind checked above"))
+    })
+}
+
+fn with_fir<T: FilterElem, R>(
+    id: usize,
+    f: impl FnOnce(&mut FirFilter<T>) -> SkResult<R>,
+) -> SkResult<R> {
+    handle::with(id, |obj| {
+        if T::fir(obj).is_none() {
+            return Err(wrong_kind(id, obj, T::FIR));
+        }
+        f(T::fir(obj).expect("kind checked above"))
+    })
+}
+
+/// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
+fn planar(
+    name: &'static str,
+    stride: isize,
+    channels: usize,
+    n: usize,
+) -> SkResult<(Layout, usize)> {
+    let stride = if channels <= 1 {
+        n
+    } else {
+        let s = usize::try_from(stride)
+            .map_err(|_| SkError::BadArgument(format!("{name} = {stride} is negative")))?;
+        if s < n {
+            return Err(SkError::BadArgument(format!(
+                "{name} = {s} is less than n = {n}: channels would overlap"
+            )));
+        }
+        s
+    };
+    let l = Layout::planar(stride);
+    let ext = l.extent(channels, n).ok_or_else(|| {
+        SkError::Length(format!(
+            "{channels} channels of {n} samples with {name} = {stride} overflow the address space"
+        ))
+    })?;
+    Ok((l, ext))
+}
+
+/// Validated input/output pair over the same layout: returns the source and the output slice.
+///
+/// # Safety
+/// The buffers must be valid for their extents.
+unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
+    x.check()?;
+    y.check()?;
+    let src = match alias(&x, &y, true)? {
+        Alias::Same => Src::Dst,
+        // SAFETY: validated; disjoint from y.
+        Alias::Distinct => Src::Slice(unsafe { x.slice() }),
+    };
+    // SAFETY: validated; the only mutable view, disjoint from x unless exactly equal (Src::Dst).
+    Ok((src, unsafe { y.slice_mut() }))
+}
+
+unsafe fn biquad_new<T: FilterElem>(
+    sos: *const f64,
+    channels: usize,
+    out: *mut *mut SkBiquad,
+    n_sections: usize,
+) -> SkResult<()> {
+    check_out_scalar("out", out)?;
+    if n_sections == 0 {
+        return Err(SkError::Length(
+            "n_sections is 0; a cascade needs at least one section".into(),
+        ));
+    }
+    let len = n_sections
+        .checked_mul(6)
+        .ok_or_else(|| SkError::Length(format!("n_sections = {n_sections} is too large")))?;
+    let b = Buf::new("sos", sos, len);
+    b.check()?;
+    // SAFETY: validated.
+    let f = SosFilter::<T>::new(unsafe { b.slice() }, channels)?;
+    let id = handle::insert(T::wrap_biquad(f));
+    // SAFETY: out validated (non-NULL, aligned).
+    unsafe { *out = id as *mut SkBiquad };
+    Ok(())
+}
+
+unsafe fn biquad_process<T: FilterElem>(
+    h: *mut SkBiquad,
+    x: *const T,
+    x_stride: isize,
+    y: *mut T,
+    y_stride: isize,
+    n: usize,
+) -> SkResult<()> {
+    with_biquad::<T, _>(h as usize, |f| {
+        let ch = f.channels();
+        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
+        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
+        let xb = Buf::new("x", x, xe);
+        let yb = Buf::out("y", y, ye);
+        if xb.is_same(&yb) && xl != yl {
+            return Err(SkError::Overlap(
+                "x and y are the same buffer but with different strides".into(),
+            ));
+        }
+        // SAFETY: caller guarantees the extents.
+        let (src, out) = unsafe { io(xb, yb)? };
+        f.process(current(), src, xl, out, yl, n);
+        Ok(())
+    })
+}
+
+unsafe fn biquad_process_interleaved<T: FilterElem>(
+    h: *mut SkBiquad,
+    x: *const T,
+    y: *mut T,
+    n_frames: usize,
+) -> SkResult<()> {
+    with_biquad::<T, _>(h as usize, |f| {
+        let ch = f.channels();
+        let len = n_frames.checked_mul(ch).ok_or_else(|| {
+            SkError::Length(format!("n_frames = {n_frames} × channels = {ch} overflows"))
+        })?;
+        let l = Layout::interleaved(ch);
+        // SAFETY: caller guarantees n_frames·channels elements.
+        let (src, out) = unsafe { io(Buf::new("x", x, len), Buf::out("y", y, len))? };
+        f.process(current(), src, l, out, l, n_frames);
+        Ok(())
+    })
+}
+
+fn state_len_check(name: &str, len: usize, need: usize) -> SkResult<()> {
+    if len != need {
+        return Err(SkError::Length(format!(
+            "{name} has len = {len} values but the state has n_sections × channels × 2 = {need}"
+        )));
+    }
+    Ok(())
+}
+
+unsafe fn biquad_get_state<T: FilterElem>(
+    h: *mut SkBiquad,
+    zi: *mut T,
+    len: usize,
+) -> SkResult<()> {
+    with_biquad::<T, _>(h as usize, |f| {
+        state_len_check("zi", len, f.state_len())?;
+        let b = Buf::out("zi", zi, len);
+        b.check()?;
+        // SAFETY: validated.
+        f.get_state(unsafe { b.slice_mut() });
+        Ok(())
+    })
+}
+
+unsafe fn biquad_set_state<T: FilterElem>(
+    h: *mut SkBiquad,
+    zi: *const T,
+    len: usize,
+) -> SkResult<()> {
+    with_biquad::<T, _>(h as usize, |f| {
+        state_len_check("zi", len, f.state_len())?;
+        let b = Buf::new("zi", zi, len);
+        b.check()?;
+        // SAFETY: validated.
+        let z = unsafe { b.slice() };
+        if let Some(i) = z.iter().position(|v| !v.is_finite()) {
+            return Err(SkError::NonFinite(format!(
+                "zi[{i}] = {:?} is not finite",
+                z[i]
+            )));
+        }
+        f.set_state(z);
+        Ok(())
+    })
+}
+
+/// Creates a `float` biquad cascade for `channels` channels from `n_sections` second-order
+/// sections and stores its handle in `*out`.
+///
+/// - `sos`: `n_sections × 6` doubles, row-major, scipy's layout `b0 b1 b2 a0 a1 a2` per
+///   section (e.g. `scipy.signal.butter(..., output='sos')`). Each section is divided by its
+///   `a0` in double precision, then rounded to `float`.
+/// - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section whose
+///   poles lie on or outside the unit circle (normalised `|a2| >= 1` or `|a1| >= 1 + a2`, also
+///   checked after rounding to float). `n_sections == 0` or `channels == 0` is
+///   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
+/// - The state starts at zero. On error `*out` is untouched.
+///
+/// The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
+/// run in SIMD lanes. Thread safety: see `sk_biquad_f32_process`.
+///
+/// # Safety
+/// `sos` readable for `6·n_sections` doubles; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f32_new(
+    sos: *const f64,
+    channels: usize,
+    out: *mut *mut SkBiquad,
+    n_sections: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f32_new", {
+        unsafe { biquad_new::<f32>(sos, channels, out, n_sections) }
+    })
+}
+
+/// Creates a `double` biquad cascade. Rules as `sk_biquad_f32_new` (no rounding step).
+///
+/// # Safety
+/// `sos` readable for `6·n_sections` doubles; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f64_new(
+    sos: *const f64,
+    channels: usize,
+    out: *mut *mut SkBiquad,
+    n_sections: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f64_new", {
+        unsafe { biquad_new::<f64>(sos, channels, out, n_sections) }
+    })
+}
+
+/// Frees a biquad handle of either precision. NULL is accepted (no-op, `SK_OK`). A handle that
+/// is not live (already freed, never created) or is not a biquad is `SK_ERR_INVALID_HANDLE`,
+/// detected without reading it; a handle in use by another thread is `SK_ERR_INVALID_HANDLE`
+/// and stays alive.
+///
+/// # Safety
+/// None beyond passing a pointer value; it is never dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
+    ffi_boundary!("sk_biquad_free", {
+        handle::remove(h as usize, Obj::is_biquad, "biquad cascade")
+    })
+}
+
+/// Zeroes the state of a biquad handle of either precision.
+/// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// # Safety
+/// None beyond passing a pointer value; it is never dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
+    ffi_boundary!("sk_biquad_reset", {
+        handle::with(h as usize, |obj| match obj {
+            Obj::BiquadF32(f) => {
+                f.reset();
+                Ok(())
+            }
+            Obj::BiquadF64(f) => {
+                f.reset();
+                Ok(())
+            }
+            other => Err(wrong_kind(h as usize, other, "biquad cascade")),
+        })
+    })
+}
+
+/// Reports the number of sections and channels of a biquad handle of either precision.
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL).
+///
+/// # Safety
+/// `n_sections` and `channels` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_info(
+    h: *mut SkBiquad,
+    n_sections: *mut usize,
+    channels: *mut usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_info", {
+        handle::with(h as usize, |obj| {
+            let (s, c) = match obj {
+                Obj::BiquadF32(f) => (f.n_sections(), f.channels()),
+                Obj::BiquadF64(f) => (f.n_sections(), f.channels()),
+                other => return Err(wrong_kind(h as usize, other, "biquad cascade")),
+            };
+            check_out_scalar("n_sections", n_sections)?;
+            check_out_scalar("channels", channels)?;
+            // SAFETY: validated.
+            unsafe {
+                *n_sections = s;
+                *channels = c;
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Filters `n` samples of every channel of planar `float` data, carrying the state.
+///
+/// - `x`, `y`: channel `c`'s samples at `x[c·x_stride + t]`, `y[c·y_stride + t]`, `t < n`;
+///   strides in elements, `>= n` when the handle has more than one channel (ignored for one).
+///   A negative stride or one below `n` is `SK_ERR_BAD_ARGUMENT`.
+/// - In place: `y == x` with equal strides. Other overlap of the extents: `SK_ERR_OVERLAP`.
+/// - Chunks: calling on consecutive pieces of a signal gives bit-identical output to one call.
+/// - Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL, freed, wrong kind or precision, or in use
+///   by another thread), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+///   `SK_ERR_BAD_ARGUMENT`, `SK_ERR_OVERLAP`; on error neither `y` nor the state changes.
+///   NaN/inf samples propagate (and stay in the state until `sk_biquad_reset`).
+///
+/// Thread safety: one handle must not be used from two threads at the same time (the second
+/// call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
+///
+/// # Safety
+/// `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f32_process(
+    h: *mut SkBiquad,
+    x: *const f32,
+    x_stride: isize,
+    y: *mut f32,
+    y_stride: isize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f32_process", {
+        unsafe { biquad_process::<f32>(h, x, x_stride, y, y_stride, n) }
+    })
+}
+
+/// `double` version of `sk_biquad_f32_process` (the handle must come from `sk_biquad_f64_new`).
+///
+/// # Safety
+/// `x` readable and `y` writable over their extents.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f64_process(
+    h: *mut SkBiquad,
+    x: *const f64,
+    x_stride: isize,
+    y: *mut f64,
+    y_stride: isize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f64_process", {
+        unsafe { biquad_process::<f64>(h, x, x_stride, y, y_stride, n) }
+    })
+}
+
+/// Filters `n_frames` interleaved `float` frames (`x[t·channels + c]`), carrying the state.
+/// `y` may be exactly `x`. Status codes and thread safety as `sk_biquad_f32_process`.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n_frames·channels` elements.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f32_process_interleaved(
+    h: *mut SkBiquad,
+    x: *const f32,
+    y: *mut f32,
+    n_frames: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f32_process_interleaved", {
+        unsafe { biquad_process_interleaved::<f32>(h, x, y, n_frames) }
+    })
+}
+
+/// `double` version of `sk_biquad_f32_process_interleaved`.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n_frames·channels` elements.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f64_process_interleaved(
+    h: *mut SkBiquad,
+    x: *const f64,
+    y: *mut f64,
+    n_frames: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f64_process_interleaved", {
+        unsafe { biquad_process_interleaved::<f64>(h, x, y, n_frames) }
+    })
+}
+
+/// Copies the state of a `float` cascade into `zi`, in scipy's `zi` layout
+/// `(n_sections, channels, 2)` (`zi[(s·channels + c)·2 + k]`): the values `scipy.signal.sosfilt`
+/// returns as `zf` for the same input. `len` must be `n_sections·channels·2`
+/// (else `SK_ERR_LENGTH`). Returns also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`; on error `zi` is untouched.
+///
+/// # Safety
+/// `zi` writable for `len` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f32_get_state(
+    h: *mut SkBiquad,
+    zi: *mut f32,
+    len: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f32_get_state", {
+        unsafe { biquad_get_state::<f32>(h, zi, len) }
+    })
+}
+
+/// `double` version of `sk_biquad_f32_get_state`.
+///
+/// # Safety
+/// `zi` writable for `len` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f64_get_state(
+    h: *mut SkBiquad,
+    zi: *mut f64,
+    len: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f64_get_state", {
+        unsafe { biquad_get_state::<f64>(h, zi, len) }
+    })
+}
+
+/// Loads the state of a `float` cascade from `zi` in scipy's layout `(n_sections, channels, 2)`,
+/// e.g. `sosfilt_zi(sos) * x[0]` for one channel. `len` must be `n_sections·channels·2`
+/// (`SK_ERR_LENGTH`); a NaN or infinite value is `SK_ERR_NON_FINITE` and the state is unchanged.
+///
+/// # Safety
+/// `zi` readable for `len` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f32_set_state(
+    h: *mut SkBiquad,
+    zi: *const f32,
+    len: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f32_set_state", {
+        unsafe { biquad_set_state::<f32>(h, zi, len) }
+    })
+}
+
+/// `double` version of `sk_biquad_f32_set_state`.
+///
+/// # Safety
+/// `zi` readable for `len` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_f64_set_state(
+    h: *mut SkBiquad,
+    zi: *const f64,
+    len: usize,
+) -> i32 {
+    ffi_boundary!("sk_biquad_f64_set_state", {
+        unsafe { biquad_set_state::<f64>(h, zi, len) }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn sosfilt_ffi<T: FilterElem>(
+    sos_p: *const f64,
+    x: *const T,
+    x_stride: isize,
+    zi: *const T,
+    channels: usize,
+    y: *mut T,
+    y_stride: isize,
+    zf: *mut T,
+    n_sections: usize,
+    n: usize,
+) -> SkResult<()> {
+    if n_sections == 0 {
+        return Err(SkError::Length("n_sections is 0".into()));
+    }
+    if channels == 0 {
+        return Err(SkError::Length("channels is 0".into()));
+    }
+    let sos_len = n_sections
+        .checked_mul(6)
+        .ok_or_else(|| SkError::Length("n_sections is too large".into()))?;
+    let state_len = n_sections
+        .checked_mul(channels)
+        .and_then(|v| v.checked_mul(2))
+        .ok_or_else(|| SkError::Length("n_sections × channels is too large".into()))?;
+    let sb = Buf::new("sos", sos_p, sos_len);
+    sb.check()?;
+    let (xl, xe) = planar("x_stride", x_stride, channels, n)?;
+    let (yl, ye) = planar("y_stride", y_stride, channels, n)?;
+    let xb = Buf::new("x", x, xe);
+    let yb = Buf::out("y", y, ye);
+    if xb.is_same(&yb) && xl != yl {
+        return Err(SkError::Overlap(
+            "x and y are the same buffer but with different strides".into(),
+        ));
+    }
+    let zib = Buf::new("zi", zi, if zi.is_null() { 0 } else { state_len });
+    let zfb = Buf::out("zf", zf, if zf.is_null() { 0 } else { state_len });
+    zib.check()?;
+    zfb.check()?;
+    alias(&zib, &yb, false)?;
+    alias(&xb, &zfb, false)?;
+    alias(&yb, &zfb, false)?;
+    // zf may be exactly zi (zi is copied before anything is written); partial overlap is not.
+    alias(&zib, &zfb, true)?;
+    alias(&sb, &yb, false)?;
+    alias(&sb, &zfb, false)?;
+    // SAFETY: all validated; outputs disjoint from everything but their exact in-place input.
+    unsafe {
+        let (src, out) = io(xb, yb)?;
+        let sos = sb.slice();
+        let zi_vals: Option<Vec<T>> = (!zi.is_null()).then(|| zib.slice().to_vec());
+        if let Some(z) = &zi_vals {
+            if let Some(i) = z.iter().position(|v| !v.is_finite()) {
+                return Err(SkError::NonFinite(format!(
+                    "zi[{i}] = {:?} is not finite",
+                    z[i]
+                )));
+            }
+        }
+        let zf_out = (!zf.is_null()).then(|| zfb.slice_mut());
+        sos::sosfilt(
+            current(),
+            sos,
+            channels,
+            zi_vals.as_deref(),
+            src,
+            xl,
+            out,
+            yl,
+            n,
+            zf_out,
+        )
+    }
+}
+
+/// One-shot `scipy.signal.sosfilt(sos, x, axis=-1, zi=zi)` on planar `double` data of
+/// `channels` channels (`x[c·x_stride + t]`, `t < n`), without a handle.
+///
+/// - `sos`: as `sk_biquad_f64_new` (same refusals: `SK_ERR_BAD_ARGUMENT`).
+/// - `zi`: initial state in scipy's layout `(n_sections, channels, 2)`, or NULL for zeros.
+/// - `zf`: receives the final state in the same layout, or NULL. `zf` may be exactly `zi`.
+/// - `y` may be exactly `x` (equal strides). Other overlaps: `SK_ERR_OVERLAP`.
+/// - Status codes as `sk_biquad_f64_process`, plus `SK_ERR_LENGTH` for `n_sections == 0` or
+///   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`. On error nothing is written.
+///
+/// Thread-safe (stateless).
+///
+/// # Safety
+/// Every pointer valid for its extent.
+#[no_mangle]
+pub unsafe extern "C" fn sk_sosfilt_f64(
+    sos: *const f64,
+    x: *const f64,
+    x_stride: isize,
+    zi: *const f64,
+    channels: usize,
+    y: *mut f64,
+    y_stride: isize,
+    zf: *mut f64,
+    n_sections: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_sosfilt_f64", {
+        unsafe {
+            sosfilt_ffi::<f64>(
+                sos, x, x_stride, zi, channels, y, y_stride, zf, n_sections, n,
+            )
+        }
+    })
+}
+
+/// `float` version of `sk_sosfilt_f64` (coefficients still double, rounded after
+/// normalisation; `zi`, `zf` are floats).
+///
+/// # Safety
+/// Every pointer valid for its extent.
+#[no_mangle]
+pub unsafe extern "C" fn sk_sosfilt_f32(
+    sos: *const f64,
+    x: *const f32,
+    x_stride: isize,
+    zi: *const f32,
+    channels: usize,
+    y: *mut f32,
+    y_stride: isize,
+    zf: *mut f32,
+    n_sections: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_sosfilt_f32", {
+        unsafe {
+            sosfilt_ffi::<f32>(
+                sos, x, x_stride, zi, channels, y, y_stride, zf, n_sections, n,
+            )
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// FIR
+
+unsafe fn fir_new<T: FilterElem>(
+    taps: *const T,
+    out: *mut *mut SkFir,
+    n_taps: usize,
+) -> SkResult<()> {
+    check_out_scalar("out", out)?;
+    let b = Buf::new("taps", taps, n_taps);
+    b.check()?;
+    // SAFETY: validated.
+    let f = FirFilter::<T>::new(unsafe { b.slice() })?;
+    let id = handle::insert(T::wrap_fir(f));
+    // SAFETY: validated.
+    unsafe { *out = id as *mut SkFir };
+    Ok(())
+}
+
+unsafe fn fir_process<T: FilterElem>(
+    h: *mut SkFir,
+    x: *const T,
+    y: *mut T,
+    n: usize,
+) -> SkResult<()> {
+    with_fir::<T, _>(h as usize, |f| {
+        // SAFETY: caller guarantees n elements.
+        let (src, out) = unsafe { io(Buf::new("x", x, n), Buf::out("y", y, n))? };
+        match src {
+            Src::Dst => f.process(current(), None, out),
+            Src::Slice(s) => f.process(current(), Some(s), out),
+        }
+    })
+}
+
+unsafe fn fir_get_state<T: FilterElem>(h: *mut SkFir, hist: *mut T, len: usize) -> SkResult<()> {
+    with_fir::<T, _>(h as usize, |f| {
+        if len != f.n_taps() - 1 {
+            return Err(SkError::Length(format!(
+                "len = {len} but the state holds n_taps − 1 = {} samples",
+                f.n_taps() - 1
+            )));
+        }
+        let b = Buf::out("state", hist, len);
+        b.check()?;
+        // SAFETY: validated.
+        unsafe { b.slice_mut() }.copy_from_slice(f.history());
+        Ok(())
+    })
+}
+
+unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize) -> SkResult<()> {
+    with_fir::<T, _>(h as usize, |f| {
+        if len != f.n_taps() - 1 {
+            return Err(SkError::Length(format!(
+                "len = {len} but the state holds n_taps − 1 = {} samples",
+                f.n_taps() - 1
+            )));
+        }
+        let b = Buf::new("state", hist, len);
+        b.check()?;
+        // SAFETY: validated.
+        let s = unsafe { b.slice() };
+        if let Some(i) = s.iter().position(|v| !v.is_finite()) {
+            return Err(SkError::NonFinite(format!(
+                "state[{i}] = {:?} is not finite",
+                s[i]
+            )));
+        }
+        f.set_history(s);
+        Ok(())
+    })
+}
+
+/// Creates a streaming `float` FIR filter `y[t] = Σ_k taps[k]·x[t−k]` (what
+/// `scipy.signal.lfilter(taps, 1, x)` computes), with zero initial history, and stores its
+/// handle in `*out`.
+///
+/// Filters of up to 160 taps run in direct form (SIMD over outputs; chunked calls bit-identical
+/// to one call); longer ones use FFT overlap-save (results equal to direct form up to
+/// rounding, for any chunk sizes). `n_taps == 0` is `SK_ERR_LENGTH`; a non-finite tap is
+/// `SK_ERR_BAD_ARGUMENT`; `out` NULL is `SK_ERR_NULL_POINTER`. On error `*out` is untouched.
+///
+/// # Safety
+/// `taps` readable for `n_taps` floats; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f32_new(
+    taps: *const f32,
+    out: *mut *mut SkFir,
+    n_taps: usize,
+) -> i32 {
+    ffi_boundary!("sk_fir_f32_new", {
+        unsafe { fir_new::<f32>(taps, out, n_taps) }
+    })
+}
+
+/// `double` version of `sk_fir_f32_new`.
+///
+/// # Safety
+/// `taps` readable for `n_taps` doubles; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f64_new(
+    taps: *const f64,
+    out: *mut *mut SkFir,
+    n_taps: usize,
+) -> i32 {
+    ffi_boundary!("sk_fir_f64_new", {
+        unsafe { fir_new::<f64>(taps, out, n_taps) }
+    })
+}
+
+/// Frees an FIR handle of either precision. NULL is accepted. Not a live FIR handle:
+/// `SK_ERR_INVALID_HANDLE` (see `sk_biquad_free`).
+///
+/// # Safety
+/// None beyond passing a pointer value; it is never dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
+    ffi_boundary!("sk_fir_free", {
+        handle::remove(h as usize, |o| !o.is_biquad(), "FIR filter")
+    })
+}
+
+/// Zeroes the history of an FIR handle of either precision.
+///
+/// # Safety
+/// None beyond passing a pointer value; it is never dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
+    ffi_boundary!("sk_fir_reset", {
+        handle::with(h as usize, |obj| match obj {
+            Obj::FirF32(f) => {
+                f.reset();
+                Ok(())
+            }
+            Obj::FirF64(f) => {
+                f.reset();
+                Ok(())
+            }
+            other => Err(wrong_kind(h as usize, other, "FIR filter")),
+        })
+    })
+}
+
+/// Reports the number of taps of an FIR handle and whether it uses the FFT form (1) or the
+/// direct form (0).
+///
+/// # Safety
+/// `n_taps` and `uses_fft` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_info(h: *mut SkFir, n_taps: *mut usize, uses_fft: *mut i32) -> i32 {
+    ffi_boundary!("sk_fir_info", {
+        handle::with(h as usize, |obj| {
+            let (k, fft) = match obj {
+                Obj::FirF32(f) => (f.n_taps(), f.uses_fft()),
+                Obj::FirF64(f) => (f.n_taps(), f.uses_fft()),
+                other => return Err(wrong_kind(h as usize, other, "FIR filter")),
+            };
+            check_out_scalar("n_taps", n_taps)?;
+            check_out_scalar("uses_fft", uses_fft)?;
+            // SAFETY: validated.
+            unsafe {
+                *n_taps = k;
+                *uses_fft = i32::from(fft);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Filters `n` `float` samples, carrying the last `n_taps − 1` inputs to the next call.
+/// `y` may be exactly `x` (in place); other overlap is `SK_ERR_OVERLAP`. Returns `SK_OK`,
+/// `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+/// `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` and the history are unchanged.
+/// Thread safety as `sk_biquad_f32_process`.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f32_process(
+    h: *mut SkFir,
+    x: *const f32,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fir_f32_process", {
+        unsafe { fir_process::<f32>(h, x, y, n) }
+    })
+}
+
+/// `double` version of `sk_fir_f32_process`.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f64_process(
+    h: *mut SkFir,
+    x: *const f64,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_fir_f64_process", {
+        unsafe { fir_process::<f64>(h, x, y, n) }
+    })
+}
+
+/// Copies the FIR history (the last `n_taps − 1` inputs, oldest first) into `state`;
+/// `len` must be `n_taps − 1` (`SK_ERR_LENGTH`).
+///
+/// # Safety
+/// `state` writable for `len` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f32_get_state(h: *mut SkFir, state: *mut f32, len: usize) -> i32 {
+    ffi_boundary!("sk_fir_f32_get_state", {
+        unsafe { fir_get_state::<f32>(h, state, len) }
+    })
+}
+
+/// `double` version of `sk_fir_f32_get_state`.
+///
+/// # Safety
+/// `state` writable for `len` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f64_get_state(h: *mut SkFir, state: *mut f64, len: usize) -> i32 {
+    ffi_boundary!("sk_fir_f64_get_state", {
+        unsafe { fir_get_state::<f64>(h, state, len) }
+    })
+}
+
+/// Loads the FIR history (the last `n_taps − 1` inputs, oldest first); `len` must be
+/// `n_taps − 1`; non-finite values are `SK_ERR_NON_FINITE`.
+///
+/// # Safety
+/// `state` readable for `len` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f32_set_state(h: *mut SkFir, state: *const f32, len: usize) -> i32 {
+    ffi_boundary!("sk_fir_f32_set_state", {
+        unsafe { fir_set_state::<f32>(h, state, len) }
+    })
+}
+
+/// `double` version of `sk_fir_f32_set_state`.
+///
+/// # Safety
+/// `state` readable for `len` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_f64_set_state(h: *mut SkFir, state: *const f64, len: usize) -> i32 {
+    ffi_boundary!("sk_fir_f64_set_state", {
+        unsafe { fir_set_state::<f64>(h, state, len) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::*;
+    use std::ptr::{null, null_mut};
+
+    #[test]
+    fn biquad_handle_lifecycle() {
+        let sos = [0.5, 0.25, 0.0, 1.0, -0.5, 0.1];
+        let mut h: *mut SkBiquad = null_mut();
+        assert_eq!(
+            unsafe { sk_biquad_f64_new(sos.as_ptr(), 2, &mut h, 1) },
+            SK_OK
+        );
+        let x = [1.0, 0.0, 0.0, 2.0, 0.0, 0.0];
+        let mut y = [9.0; 6];
+        assert_eq!(
+            unsafe { sk_biquad_f64_process(h, x.as_ptr(), 3, y.as_mut_ptr(), 3, 3) },
+            SK_OK
+        );
+        assert_eq!(y[0], 0.5);
+        assert_eq!(y[3], 1.0);
+        let mut y32 = [0f32; 6];
+        let x32 = [0f32; 6];
+        assert_eq!(
+            unsafe { sk_biquad_f32_process(h, x32.as_ptr(), 3, y32.as_mut_ptr(), 3, 3) },
+            SK_ERR_INVALID_HANDLE
+        );
+        assert_eq!(
+            unsafe { sk_fir_free(h as *mut SkFir) },
+            SK_ERR_INVALID_HANDLE
+        );
+        assert_eq!(unsafe { sk_biquad_free(h) }, SK_OK);
+        assert_eq!(unsafe { sk_biquad_free(h) }, SK_ERR_INVALID_HANDLE);
+        assert_eq!(unsafe { sk_biquad_reset(h) }, SK_ERR_INVALID_HANDLE);
+        assert_eq!(unsafe { sk_biquad_free(null_mut()) }, SK_OK);
+        assert_eq!(
+            unsafe { sk_biquad_f64_new(null(), 1, &mut h, 1) },
+            SK_ERR_NULL_POINTER
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! Filters: streaming biquad cascades (second-order sections), FIR filters, and filter design.
+//!
+//! - [`sos`]: the biquad cascade (transposed direct form II, scipy's `sosfilt` state), many
+//!   channels in SIMD lanes at once;
+//! - [`fir`]: streaming FIR filters, direct form for short filters and FFT overlap-save for long
+//!   ones;
+//! - [`design`]: RBJ cookbook biquads, Butterworth in second-order sections (scipy's `butter`
+//!   and `zpk2sos`), windowed-sinc FIR (scipy's `firwin`).
+
+pub mod design;
+pub mod fir;
+pub mod sos;

@@ -1,0 +1,980 @@
+//! Biquad cascades (second-order sections) over many channels.
+//!
+//! A section is given in scipy's layout `[b0, b1, b2, a0, a1, a2]` and normalised by `a0` (in
+//! `f64`). It runs in transposed direct form II, the form of `scipy.signal.sosfilt`, whose two
+//! state values per section and channel are scipy's `zi[s, ..., 0..2]`:
+//!
+//! ```text
+//! y     = b0·x + z0
+//! z0'   = b1·x − a1·y + z1
+//! z1'   = b2·x − a2·y
+//! ```
+//!
+//! Substituting `y` gives the same states with a shorter dependency chain, which is what runs:
+//!
+//! ```text
+//! y     = b0·x + z0
+//! z0'   = (c1·x + z1) − a1·z0        c1 = b1 − a1·b0
+//! z1'   =  c2·x − a2·z0              c2 = b2 − a2·b0
+//! ```
+//!
+//! (`c1`, `c2` are computed in `f64` from the normalised coefficients, then rounded to `T`.)
+//! Each update is a fixed sequence of three multiply-adds `m(a, b, c) = a·b + c` per state
+//! value. At the AVX2 and AVX-512 levels `m` is one fused multiply-add ([`Fused`]); at the scalar
+//! and SSE2/NEON levels it is a multiply then an add ([`Plain`]). For a given arithmetic the
+//! lane kernel is bit-identical to the scalar reference (the tests check every level against the
+//! reference run with the same arithmetic), and processing a signal in chunks of any sizes is
+//! bit-identical to one call (the state is carried exactly). The two arithmetics differ by
+//! rounding only (about one unit in the last place per operation).
+//!
+//! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
+//! (one AVX-512 register), a 4-lane block for 2–4 leftover channels, one lane for a single
+//! channel. Samples are gathered in time blocks of [`TBLOCK`] frames into a lane-major buffer, the
+//! sections run over it in groups of up to four (their states in registers), and the block is
+//! scattered to the output; so planar (channel stride) and interleaved data share one kernel.
+
+// Lane loops index several fixed-size arrays by the same lane number.
+#![allow(clippy::needless_range_loop)]
+
+use super::super::{Float, Src};
+use crate::error::{SkError, SkResult};
+use crate::simd::{multiversion, Level};
+
+/// Frames per time block of the lane kernel.
+pub const TBLOCK: usize = 128;
+
+/// One normalised section in the form the kernel runs (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Section<T> {
+    pub b0: T,
+    pub c1: T,
+    pub c2: T,
+    /// `−a1`
+    pub na1: T,
+    /// `−a2`
+    pub na2: T,
+}
+
+/// Element types of the cascade: [`Float`] with a fused multiply-add.
+pub trait SosElem: Float {
+    /// `a·b + c` with one rounding.
+    fn fused(a: Self, b: Self, c: Self) -> Self;
+}
+impl SosElem for f32 {
+    #[inline(always)]
+    fn fused(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+}
+impl SosElem for f64 {
+    #[inline(always)]
+    fn fused(a: Self, b: Self, c: Self) -> Self {
+        a.mul_add(b, c)
+    }
+}
+
+/// How the kernel evaluates `a·b + c`.
+pub trait Arith: Copy + Send + Sync + 'static {
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T;
+}
+/// A multiply, then an add (two roundings).
+#[derive(Clone, Copy, Debug)]
+pub struct Plain;
+/// One fused multiply-add (one rounding); used where the CPU has FMA (AVX2, AVX-512).
+#[derive(Clone, Copy, Debug)]
+pub struct Fused;
+impl Arith for Plain {
+    #[inline(always)]
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
+        a * b + c
+    }
+}
+impl Arith for Fused {
+    #[inline(always)]
+    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
+        T::fused(a, b, c)
+    }
+}
+
+/// Whether `level` runs the cascade with fused multiply-adds.
+pub fn uses_fma(level: Level) -> bool {
+    level.min(crate::simd::detected()) >= Level::Avx2
+}
+
+/// Where sample `t` of channel `c` lives in a buffer: index `c·ch + t·t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Distance between consecutive channels, in elements.
+    pub ch: usize,
+    /// Distance between consecutive frames, in elements.
+    pub t: usize,
+}
+
+impl Layout {
+    /// Channel-major blocks: channel `c` starts at `c·stride`, its samples contiguous.
+    pub fn planar(stride: usize) -> Self {
+        Layout { ch: stride, t: 1 }
+    }
+    /// Frame-major: frame `t` holds `channels` consecutive samples.
+    pub fn interleaved(channels: usize) -> Self {
+        Layout { ch: 1, t: channels }
+    }
+    /// Number of elements a buffer must have for `channels × n` samples (0 when either is 0).
+    pub fn extent(&self, channels: usize, n: usize) -> Option<usize> {
+        if channels == 0 || n == 0 {
+            return Some(0);
+        }
+        (channels - 1)
+            .checked_mul(self.ch)?
+            .checked_add((n - 1).checked_mul(self.t)?)?
+            .checked_add(1)
+    }
+}
+
+/// Checks one section (`[b0, b1, b2, a0, a1, a2]`) and returns it normalised by `a0`, in `f64`.
+/// `index` names the section in messages.
+pub fn normalise(sec: &[f64], index: usize) -> SkResult<[f64; 5]> {
+    assert_eq!(sec.len(), 6, "a section has six coefficients");
+    if let Some(k) = sec.iter().position(|v| !v.is_finite()) {
+        return Err(SkError::BadArgument(format!(
+            "sos[{index}][{k}] = {} is not finite",
+            sec[k]
+        )));
+    }
+    let a0 = sec[3];
+    if a0 == 0.0 {
+        return Err(SkError::BadArgument(format!(
+            "sos[{index}][3] (a0) is 0; a section needs a0 != 0"
+        )));
+    }
+    let n = [
+        sec[0] / a0,
+        sec[1] / a0,
+        sec[2] / a0,
+        sec[4] / a0,
+        sec[5] / a0,
+    ];
+    if let Some(k) = n.iter().position(|v| !v.is_finite()) {
+        return Err(SkError::BadArgument(format!(
+            "sos[{index}] divided by a0 = {a0:e} overflows (coefficient {k} becomes {})",
+            n[k]
+        )));
+    }
+    check_stable(n[3], n[4], index)?;
+    Ok(n)
+}
+
+/// Both poles of `1 + a1 z⁻¹ + a2 z⁻²` strictly inside the unit circle (the stability triangle
+/// `|a2| < 1`, `|a1| < 1 + a2`).
+fn check_stable(a1: f64, a2: f64, index: usize) -> SkResult<()> {
+    if a2.abs() < 1.0 && a1.abs() < 1.0 + a2 {
+        Ok(())
+    } else {
+        Err(SkError::BadArgument(format!(
+            "sos[{index}] is unstable: a poles lies on or outside the unit circle \
+             (normalised a1 = {a1}, a2 = {a2}; stability needs |a2| < 1 and |a1| < 1 + a2)"
+        )))
+    }
+}
+
+impl<T: Float> Section<T> {
+    /// The kernel form of a normalised section `[b0, b1, b2, a1, a2]`; rejects a section whose
+    /// poles leave the unit circle once the coefficients are rounded to `T`.
+    pub fn from_normalised(n: [f64; 5], index: usize) -> SkResult<Self> {
+        let [b0, b1, b2, a1, a2] = n;
+        let s = Section {
+            b0: T::from_f64(b0),
+            c1: T::from_f64(b1 - a1 * b0),
+            c2: T::from_f64(b2 - a2 * b0),
+            na1: T::from_f64(-a1),
+            na2: T::from_f64(-a2),
+        };
+        check_stable(-s.na1.to_f64(), -s.na2.to_f64(), index).map_err(|_| {
+            SkError::BadArgument(format!(
+                "sos[{index}] becomes unstable when its coefficients are rounded to {} \
+                 (a1 = {a1}, a2 = {a2}); use the double-precision filter",
+                T::C_NAME
+            ))
+        })?;
+        if [s.b0, s.c1, s.c2].iter().any(|v| !v.is_finite()) {
+            return Err(SkError::BadArgument(format!(
+                "sos[{index}] has a coefficient out of the range of {}",
+                T::C_NAME
+            )));
+        }
+        Ok(s)
+    }
+}
+
+/// Parses an `(n_sections, 6)` array into kernel sections.
+pub fn sections_from_sos<T: Float>(sos: &[f64]) -> SkResult<Vec<Section<T>>> {
+    assert_eq!(sos.len() % 6, 0, "sos has a multiple of six coefficients");
+    if sos.is_empty() {
+        return Err(SkError::Length(
+            "n_sections is 0; a cascade needs at least one section".into(),
+        ));
+    }
+    sos.chunks_exact(6)
+        .enumerate()
+        .map(|(i, s)| Section::from_normalised(normalise(s, i)?, i))
+        .collect()
+}
+
+/// A streaming biquad cascade for `channels` channels: coefficients and state.
+#[derive(Clone, Debug)]
+pub struct SosFilter<T> {
+    sections: Vec<Section<T>>,
+    channels: usize,
+    /// Internal layout `[section][k][channel]` (`k` = 0, 1), so a lane block loads contiguously.
+    state: Vec<T>,
+}
+
+impl<T: SosElem> SosFilter<T> {
+    /// A cascade with zero state. `sos` is `(n_sections, 6)` row-major; `channels >= 1`.
+    pub fn new(sos: &[f64], channels: usize) -> SkResult<Self> {
+        if channels == 0 {
+            return Err(SkError::Length(
+                "channels is 0; a filter needs at least one channel".into(),
+            ));
+        }
+        let sections = sections_from_sos::<T>(sos)?;
+        let len = sections
+            .len()
+            .checked_mul(2)
+            .and_then(|v| v.checked_mul(channels))
+            .ok_or_else(|| SkError::Length("n_sections × channels overflows".into()))?;
+        let mut state = Vec::new();
+        state.try_reserve_exact(len).map_err(|_| {
+            SkError::Allocation(format!("cannot allocate the state ({len} values)"))
+        })?;
+        state.resize(len, T::ZERO);
+        Ok(SosFilter {
+            sections,
+            channels,
+            state,
+        })
+    }
+
+    pub fn n_sections(&self) -> usize {
+        self.sections.len()
+    }
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+    /// Number of state values: `n_sections · channels · 2`.
+    pub fn state_len(&self) -> usize {
+        self.state.len()
+    }
+
+    /// Zeroes the state.
+    pub fn reset(&mut self) {
+        self.state.fill(T::ZERO);
+    }
+
+    /// Copies the state out in scipy's `zi` layout `(n_sections, channels, 2)`.
+    pub fn get_state(&self, zi: &mut [T]) {
+        assert_eq!(zi.len(), self.state.len(), "state length");
+        let ch = self.channels;
+        for s in 0..self.sections.len() {
+            for c in 0..ch {
+                for k in 0..2 {
+                    zi[(s * ch + c) * 2 + k] = self.state[(s * 2 + k) * ch + c];
+                }
+            }
+        }
+    }
+
+    /// Loads a state given in scipy's `zi` layout `(n_sections, channels, 2)`.
+    pub fn set_state(&mut self, zi: &[T]) {
+        assert_eq!(zi.len(), self.state.len(), "state length");
+        let ch = self.channels;
+        for s in 0..self.sections.len() {
+            for c in 0..ch {
+                for k in 0..2 {
+                    self.state[(s * 2 + k) * ch + c] = zi[(s * ch + c) * 2 + k];
+                }
+            }
+        }
+    }
+
+    /// Filters `n` frames of every channel from `x` (laid out as `xl`) into `y` (laid out as
+    /// `yl`), carrying the state. `Src::Dst` means in place (then `xl` must equal `yl`). Uses
+    /// fused multiply-adds where the level has them ([`uses_fma`]).
+    pub fn process(
+        &mut self,
+        level: Level,
+        x: Src<'_, T>,
+        xl: Layout,
+        y: &mut [T],
+        yl: Layout,
+        n: usize,
+    ) {
+        if uses_fma(level) {
+            self.process_with::<Fused>(level, x, xl, y, yl, n)
+        } else {
+            self.process_with::<Plain>(level, x, xl, y, yl, n)
+        }
+    }
+
+    /// [`SosFilter::process`] with the arithmetic chosen by the caller (the tests run the scalar
+    /// reference with either). `Fused` at a level without FMA is slow (software FMA).
+    pub fn process_with<A: Arith>(
+        &mut self,
+        level: Level,
+        x: Src<'_, T>,
+        xl: Layout,
+        y: &mut [T],
+        yl: Layout,
+        n: usize,
+    ) {
+        if let Src::Slice(xs) = x {
+            assert!(xs.len() >= xl.extent(self.channels, n).unwrap(), "x extent");
+        } else {
+            assert_eq!(xl, yl, "in-place processing needs equal layouts");
+        }
+        assert!(y.len() >= yl.extent(self.channels, n).unwrap(), "y extent");
+        if n == 0 {
+            return;
+        }
+        cascade_at::<T, A>(
+            level,
+            &self.sections,
+            &mut self.state,
+            self.channels,
+            x,
+            xl,
+            y,
+            yl,
+            n,
+        );
+    }
+}
+
+#[inline(always)]
+fn read<T: Float>(x: Src<'_, T>, y: &[T], i: usize) -> T {
+    match x {
+        Src::Slice(s) => s[i],
+        Src::Dst => y[i],
+    }
+}
+
+/// Reference: one channel, one sample, one section at a time.
+#[allow(clippy::too_many_arguments)]
+fn cascade_scalar<T: SosElem, A: Arith>(
+    secs: &[Section<T>],
+    state: &mut [T],
+    channels: usize,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+) {
+    for c in 0..channels {
+        for t in 0..n {
+            let mut v = read(x, y, c * xl.ch + t * xl.t);
+            for (s, sec) in secs.iter().enumerate() {
+                let i0 = (s * 2) * channels + c;
+                let i1 = (s * 2 + 1) * channels + c;
+                let (z0, z1) = (state[i0], state[i1]);
+                let out = A::madd(sec.b0, v, z0);
+                state[i0] = A::madd(sec.na1, z0, A::madd(sec.c1, v, z1));
+                state[i1] = A::madd(sec.na2, z0, sec.c2 * v);
+                v = out;
+            }
+            y[c * yl.ch + t * yl.t] = v;
+        }
+    }
+}
+
+/// Runs `G` sections over a lane-major buffer, states in locals.
+#[inline(always)]
+fn run_group<T: SosElem, A: Arith, const L: usize, const G: usize>(
+    secs: &[Section<T>],
+    z: &mut [[[T; L]; 2]; G],
+    buf: &mut [[T; L]],
+) {
+    let mut cf = [[T::ZERO; 5]; G];
+    for g in 0..G {
+        let s = secs[g];
+        cf[g] = [s.b0, s.c1, s.c2, s.na1, s.na2];
+    }
+    let mut zz = *z;
+    for v in buf.iter_mut() {
+        let mut x = *v;
+        for g in 0..G {
+            let [b0, c1, c2, na1, na2] = cf[g];
+            let mut out = [T::ZERO; L];
+            for l in 0..L {
+                let z0 = zz[g][0][l];
+                let z1 = zz[g][1][l];
+                out[l] = A::madd(b0, x[l], z0);
+                zz[g][0][l] = A::madd(na1, z0, A::madd(c1, x[l], z1));
+                zz[g][1][l] = A::madd(na2, z0, c2 * x[l]);
+            }
+            x = out;
+        }
+        *v = x;
+    }
+    *z = zz;
+}
+
+#[inline(always)]
+fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
+    secs: &[Section<T>],
+    s0: usize,
+    state: &mut [T],
+    channels: usize,
+    c0: usize,
+    active: usize,
+    buf: &mut [[T; L]],
+) {
+    let mut z = [[[T::ZERO; L]; 2]; G];
+    for g in 0..G {
+        for k in 0..2 {
+            let base = ((s0 + g) * 2 + k) * channels + c0;
+            z[g][k][..active].copy_from_slice(&state[base..base + active]);
+        }
+    }
+    run_group::<T, A, L, G>(&secs[s0..s0 + G], &mut z, buf);
+    for g in 0..G {
+        for k in 0..2 {
+            let base = ((s0 + g) * 2 + k) * channels + c0;
+            state[base..base + active].copy_from_slice(&z[g][k][..active]);
+        }
+    }
+}
+
+/// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
+#[inline(always)]
+fn gather<T: Float, const L: usize>(
+    src: &[T],
+    l: Layout,
+    c0: usize,
+    active: usize,
+    t0: usize,
+    buf: &mut [[T; L]],
+) {
+    let m = buf.len();
+    if l.t == 1 {
+        // planar: each channel's run is contiguous. Full blocks move in tiles of 8 frames ×
+        // L lanes with constant indices (shuffles, not gather instructions).
+        let mut t = 0;
+        if active == L && L > 1 {
+            while t + 8 <= m {
+                let mut rows = [[T::ZERO; 8]; L];
+                for (lane, r) in rows.iter_mut().enumerate() {
+                    let base = (c0 + lane) * l.ch + t0 + t;
+                    r.copy_from_slice(&src[base..base + 8]);
+                }
+                let tile: &mut [[T; L]; 8] = (&mut buf[t..t + 8]).try_into().expect("8 frames");
+                for k in 0..8 {
+                    for lane in 0..L {
+                        tile[k][lane] = rows[lane][k];
+                    }
+                }
+                t += 8;
+            }
+        }
+        let buf = &mut buf[t..];
+        let t0 = t0 + t;
+        let m = m - t;
+        for lane in 0..active {
+            let base = (c0 + lane) * l.ch + t0;
+            for (d, &v) in buf.iter_mut().zip(&src[base..base + m]) {
+                d[lane] = v;
+            }
+        }
+    } else {
+        // interleaved (l.ch == 1): each frame's channels are contiguous
+        for (t, d) in buf.iter_mut().enumerate() {
+            let base = (t0 + t) * l.t + c0 * l.ch;
+            if L > 1 && active == L && l.ch == 1 {
+                d.copy_from_slice(&src[base..base + L]);
+            } else {
+                for lane in 0..active {
+                    d[lane] = src[base + lane * l.ch];
+                }
+            }
+        }
+    }
+}
+
+/// The inverse of [`gather`].
+#[inline(always)]
+fn scatter<T: Float, const L: usize>(
+    buf: &[[T; L]],
+    dst: &mut [T],
+    l: Layout,
+    c0: usize,
+    active: usize,
+    t0: usize,
+) {
+    let m = buf.len();
+    if l.t == 1 {
+        let mut t = 0;
+        if active == L && L > 1 {
+            while t + 8 <= m {
+                let tile: &[[T; L]; 8] = (&buf[t..t + 8]).try_into().expect("8 frames");
+                let mut rows = [[T::ZERO; 8]; L];
+                // lane-outer: strided reads from the tile, contiguous writes per row (the other
+                // order compiles to scatter instructions, which are slow)
+                for lane in 0..L {
+                    for k in 0..8 {
+                        rows[lane][k] = tile[k][lane];
+                    }
+                }
+                for (lane, r) in rows.iter().enumerate() {
+                    let base = (c0 + lane) * l.ch + t0 + t;
+                    dst[base..base + 8].copy_from_slice(r);
+                }
+                t += 8;
+            }
+        }
+        let buf = &buf[t..];
+        let t0 = t0 + t;
+        let m = m - t;
+        for lane in 0..active {
+            let base = (c0 + lane) * l.ch + t0;
+            for (d, s) in dst[base..base + m].iter_mut().zip(buf) {
+                *d = s[lane];
+            }
+        }
+    } else {
+        for (t, s) in buf.iter().enumerate() {
+            let base = (t0 + t) * l.t + c0 * l.ch;
+            if L > 1 && active == L && l.ch == 1 {
+                dst[base..base + L].copy_from_slice(s);
+            } else {
+                for lane in 0..active {
+                    dst[base + lane * l.ch] = s[lane];
+                }
+            }
+        }
+    }
+}
+
+/// One block of `active <= L` channels starting at `c0`, all frames.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn lane_block<T: SosElem, A: Arith, const L: usize>(
+    secs: &[Section<T>],
+    state: &mut [T],
+    channels: usize,
+    c0: usize,
+    active: usize,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+) {
+    let mut buf = [[T::ZERO; L]; TBLOCK];
+    let mut t0 = 0;
+    while t0 < n {
+        let m = (n - t0).min(TBLOCK);
+        let b = &mut buf[..m];
+        {
+            let src: &[T] = match x {
+                Src::Slice(s) => s,
+                Src::Dst => y,
+            };
+            gather(src, xl, c0, active, t0, b);
+        }
+        let mut s0 = 0;
+        while s0 < secs.len() {
+            match secs.len() - s0 {
+                1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
+                2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
+                3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
+                _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
+            }
+            s0 += 4;
+        }
+        scatter(b, y, yl, c0, active, t0);
+        t0 += m;
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn cascade_lanes<T: SosElem, A: Arith>(
+    secs: &[Section<T>],
+    state: &mut [T],
+    channels: usize,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+) {
+    let wide = if std::mem::size_of::<T>() == 4 { 16 } else { 8 };
+    let mut c0 = 0;
+    while c0 < channels {
+        let rem = channels - c0;
+        if rem > 4 {
+            let active = rem.min(wide);
+            if wide == 16 {
+                lane_block::<T, A, 16>(secs, state, channels, c0, active, x, xl, y, yl, n);
+            } else {
+                lane_block::<T, A, 8>(secs, state, channels, c0, active, x, xl, y, yl, n);
+            }
+            c0 += active;
+        } else if rem >= 2 {
+            lane_block::<T, A, 4>(secs, state, channels, c0, rem, x, xl, y, yl, n);
+            c0 += rem;
+        } else {
+            lane_block::<T, A, 1>(secs, state, channels, c0, 1, x, xl, y, yl, n);
+            c0 += 1;
+        }
+    }
+}
+
+multiversion! {
+    /// Runs the cascade over `n` frames of every channel at the given SIMD level.
+    pub fn cascade_at<T: SosElem, A: Arith>(
+        secs: &[Section<T>],
+        state: &mut [T],
+        channels: usize,
+        x: Src<'_, T>,
+        xl: Layout,
+        y: &mut [T],
+        yl: Layout,
+        n: usize,
+    ) -> ();
+    scalar = cascade_scalar; simd = cascade_lanes;
+}
+
+/// One-shot cascade with scipy `sosfilt` semantics: optional initial state `zi` in scipy's
+/// layout `(n_sections, channels, 2)` (zeros if `None`), final state written to `zf` if given.
+#[allow(clippy::too_many_arguments)]
+pub fn sosfilt<T: SosElem>(
+    level: Level,
+    sos: &[f64],
+    channels: usize,
+    zi: Option<&[T]>,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+    zf: Option<&mut [T]>,
+) -> SkResult<()> {
+    let mut f = SosFilter::<T>::new(sos, channels)?;
+    if let Some(zi) = zi {
+        f.set_state(zi);
+    }
+    f.process(level, x, xl, y, yl, n);
+    if let Some(zf) = zf {
+        f.get_state(zf);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::{same, Rng};
+    use crate::simd::available;
+
+    /// Order-8 Butterworth lowpass at 0.1·Nyquist (4 sections), flattened.
+    fn butter8() -> Vec<f64> {
+        crate::kernels::filter::design::butter_sos(
+            8,
+            crate::kernels::filter::design::Band::Lowpass,
+            0.1,
+            0.0,
+            2.0,
+        )
+        .unwrap()
+        .concat()
+    }
+
+    /// Textbook transposed direct form II in f64 (scipy's own update order).
+    fn tdf2_reference(sos: &[f64], x: &[f64], zi: Option<&[f64]>) -> (Vec<f64>, Vec<f64>) {
+        let ns = sos.len() / 6;
+        let mut z = zi.map(|z| z.to_vec()).unwrap_or(vec![0.0; ns * 2]);
+        let mut y = Vec::with_capacity(x.len());
+        for &xv in x {
+            let mut v = xv;
+            for s in 0..ns {
+                let c = &sos[s * 6..s * 6 + 6];
+                let (b0, b1, b2, a1, a2) = (
+                    c[0] / c[3],
+                    c[1] / c[3],
+                    c[2] / c[3],
+                    c[4] / c[3],
+                    c[5] / c[3],
+                );
+                let out = b0 * v + z[s * 2];
+                z[s * 2] = b1 * v - a1 * out + z[s * 2 + 1];
+                z[s * 2 + 1] = b2 * v - a2 * out;
+                v = out;
+            }
+            y.push(v);
+        }
+        (y, z)
+    }
+
+    fn random_sos(rng: &mut Rng, ns: usize) -> Vec<f64> {
+        let mut sos = Vec::new();
+        for _ in 0..ns {
+            // poles at radius r < 0.95, angle θ; random zeros; random a0
+            let r = 0.2 + 0.75 * (rng.uniform() * 0.5 + 0.5);
+            let th = std::f64::consts::PI * (rng.uniform() * 0.5 + 0.5);
+            let a0 = 0.5 + rng.uniform().abs();
+            sos.extend([
+                rng.uniform() * a0,
+                rng.uniform() * a0,
+                rng.uniform() * a0,
+                a0,
+                -2.0 * r * th.cos() * a0,
+                r * r * a0,
+            ]);
+        }
+        sos
+    }
+
+    #[test]
+    fn matches_tdf2_reference_f64() {
+        let mut rng = Rng::new(11);
+        for ns in [1, 2, 3, 4, 5, 7, 9] {
+            let sos = random_sos(&mut rng, ns);
+            let x = rng.vec_f64(1000, 1.0);
+            let (want, zf_want) = tdf2_reference(&sos, &x, None);
+            let mut f = SosFilter::<f64>::new(&sos, 1).unwrap();
+            let mut y = vec![0.0; x.len()];
+            f.process(
+                Level::Scalar,
+                Src::Slice(&x),
+                Layout::planar(1000),
+                &mut y,
+                Layout::planar(1000),
+                1000,
+            );
+            let peak = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (a, b) in y.iter().zip(&want) {
+                assert!((a - b).abs() <= 1e-12 * peak, "ns={ns} {a} {b}");
+            }
+            let mut zf = vec![0.0; ns * 2];
+            f.get_state(&mut zf);
+            for (a, b) in zf.iter().zip(&zf_want) {
+                assert!((a - b).abs() <= 1e-12 * peak, "zf ns={ns}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_bit_identical_to_scalar_all_layouts() {
+        let mut rng = Rng::new(12);
+        for &channels in &[1usize, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33] {
+            for &ns in &[1usize, 2, 4, 5, 8] {
+                let sos = random_sos(&mut rng, ns);
+                let n = 300 + channels; // more than two time blocks, odd tails
+                let stride = n + 3;
+                let xp = rng.vec_f64(channels * stride, 1.0);
+                let xi = rng.vec_f64(channels * n, 1.0);
+                let zi = rng.vec_f64(ns * channels * 2, 0.5);
+                // reference
+                // `fused` picks the arithmetic; the reference is the scalar body with the
+                // arithmetic the tested level uses.
+                let run = |level: Level,
+                           fused: bool,
+                           planar: bool,
+                           in_place: bool|
+                 -> (Vec<f64>, Vec<f64>) {
+                    let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
+                    f.set_state(&zi);
+                    let (x, l) = if planar {
+                        (&xp, Layout::planar(stride))
+                    } else {
+                        (&xi, Layout::interleaved(channels))
+                    };
+                    let mut y = if in_place {
+                        x.clone()
+                    } else {
+                        vec![7.0; x.len()]
+                    };
+                    let src = if in_place {
+                        Src::Dst
+                    } else {
+                        Src::Slice(&x[..])
+                    };
+                    if fused {
+                        f.process_with::<Fused>(level, src, l, &mut y, l, n);
+                    } else {
+                        f.process_with::<Plain>(level, src, l, &mut y, l, n);
+                    }
+                    let mut z = vec![0.0; zi.len()];
+                    f.get_state(&mut z);
+                    (y, z)
+                };
+                for planar in [true, false] {
+                    for level in available() {
+                        let (want, zwant) = run(Level::Scalar, uses_fma(level), planar, false);
+                        for in_place in [false, true] {
+                            let (y, z) = run(level, uses_fma(level), planar, in_place);
+                            let fill = |c: usize| -> Vec<f64> {
+                                if in_place {
+                                    xp[c * stride + n..(c + 1) * stride].to_vec()
+                                } else {
+                                    vec![7.0; stride - n]
+                                }
+                            };
+                            let ok = if !planar {
+                                same(&y, &want)
+                            } else {
+                                // gaps between planar channels are left alone
+                                (0..channels).all(|c| {
+                                    same(
+                                        &y[c * stride..c * stride + n],
+                                        &want[c * stride..c * stride + n],
+                                    ) && y[c * stride + n..(c + 1) * stride] == fill(c)[..]
+                                })
+                            };
+                            assert!(ok, "ch={channels} ns={ns} {level:?} planar={planar} inplace={in_place}");
+                            assert!(same(&z, &zwant), "state ch={channels} ns={ns} {level:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f32_every_level_bit_identical() {
+        let mut rng = Rng::new(13);
+        for &channels in &[1usize, 3, 16, 21] {
+            let sos = random_sos(&mut rng, 4);
+            let n = 513;
+            let x = rng.vec_f32(channels * n, 1.0);
+            let reference = |fused: bool| {
+                let mut want = vec![0f32; x.len()];
+                let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
+                let l = Layout::interleaved(channels);
+                if fused {
+                    f.process_with::<Fused>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
+                } else {
+                    f.process_with::<Plain>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
+                }
+                want
+            };
+            let (plain, fused) = (reference(false), reference(true));
+            for level in available() {
+                let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
+                let mut y = vec![0f32; x.len()];
+                f.process(
+                    level,
+                    Src::Slice(&x),
+                    Layout::interleaved(channels),
+                    &mut y,
+                    Layout::interleaved(channels),
+                    n,
+                );
+                let want = if uses_fma(level) { &fused } else { &plain };
+                assert!(same(&y, want), "ch={channels} {level:?}");
+                // the two arithmetics differ by rounding only
+                for (a, b) in plain.iter().zip(&fused) {
+                    assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{a} {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_are_bit_identical_to_one_call() {
+        let mut rng = Rng::new(14);
+        let channels = 19;
+        let n = 2000;
+        let x = rng.vec_f64(channels * n, 1.0);
+        for level in available() {
+            let mut f = SosFilter::<f64>::new(&butter8(), channels).unwrap();
+            let mut whole = vec![0.0; x.len()];
+            let l = Layout::planar(n);
+            f.process(level, Src::Slice(&x), l, &mut whole, l, n);
+            let mut f = SosFilter::<f64>::new(&butter8(), channels).unwrap();
+            let mut y = vec![0.0; x.len()];
+            let mut t0 = 0;
+            let mut k = 0;
+            while t0 < n {
+                let m = [1usize, 0, 7, 128, 129, 300, 3][k % 7].min(n - t0);
+                k += 1;
+                // a chunk of a planar block is a planar block with the same stride
+                f.process(level, Src::Slice(&x[t0..]), l, &mut y[t0..], l, m);
+                t0 += m;
+            }
+            assert!(same(&y, &whole), "{level:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_coefficients() {
+        let ok = [1.0, 0.0, 0.0, 1.0, -0.5, 0.25];
+        assert!(SosFilter::<f64>::new(&ok, 1).is_ok());
+        let code = |s: &[f64]| SosFilter::<f64>::new(s, 1).unwrap_err().code();
+        assert_eq!(code(&[]), crate::error::SK_ERR_LENGTH);
+        assert_eq!(
+            SosFilter::<f64>::new(&ok, 0).unwrap_err().code(),
+            crate::error::SK_ERR_LENGTH
+        );
+        for bad in [
+            [f64::NAN, 0.0, 0.0, 1.0, 0.0, 0.0],
+            [1.0, f64::INFINITY, 0.0, 1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 1.0, 0.0, 1.0],    // poles on the circle
+            [1.0, 0.0, 0.0, 1.0, -2.0, 1.0],   // double pole at z = 1
+            [1.0, 0.0, 0.0, 1.0, 1.5, 0.5],    // pole at -1
+            [1.0, 0.0, 0.0, 1.0, 0.0, -1.2],   // outside
+            [1.0, 0.0, 0.0, 1e-310, 0.0, 0.0], // overflow on normalisation
+        ] {
+            assert_eq!(code(&bad), crate::error::SK_ERR_BAD_ARGUMENT, "{bad:?}");
+        }
+        // a0 = 2 scales everything: equal to the pre-normalised section
+        let a = SosFilter::<f64>::new(&[2.0, 1.0, 0.5, 2.0, -1.0, 0.5], 1).unwrap();
+        let b = SosFilter::<f64>::new(&[1.0, 0.5, 0.25, 1.0, -0.5, 0.25], 1).unwrap();
+        assert_eq!(a.sections, b.sections);
+        // stable in f64 but on the circle once rounded to f32
+        let marginal = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0 - 1e-12];
+        assert!(SosFilter::<f64>::new(&marginal, 1).is_ok());
+        assert!(SosFilter::<f32>::new(&marginal, 1).is_err());
+    }
+
+    #[test]
+    fn sosfilt_one_shot_with_state() {
+        let mut rng = Rng::new(15);
+        let x = rng.vec_f64(777, 1.0);
+        let zi = rng.vec_f64(8, 1.0);
+        let (want, zwant) = tdf2_reference(&butter8(), &x, Some(&zi));
+        let mut y = vec![0.0; 777];
+        let mut zf = vec![0.0; 8];
+        let l = Layout::planar(777);
+        sosfilt(
+            Level::Avx512,
+            &butter8(),
+            1,
+            Some(&zi),
+            Src::Slice(&x),
+            l,
+            &mut y,
+            l,
+            777,
+            Some(&mut zf),
+        )
+        .unwrap();
+        let peak = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (a, b) in y.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-12 * peak, "{a} {b}");
+        }
+        for (a, b) in zf.iter().zip(&zwant) {
+            assert!((a - b).abs() < 1e-12 * peak);
+        }
+    }
+
+    #[test]
+    fn extent() {
+        assert_eq!(Layout::planar(10).extent(3, 4), Some(24));
+        assert_eq!(Layout::interleaved(3).extent(3, 4), Some(12));
+        assert_eq!(Layout::planar(10).extent(0, 4), Some(0));
+        assert_eq!(Layout::planar(usize::MAX).extent(3, 4), None);
+    }
+}
