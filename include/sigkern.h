@@ -1045,6 +1045,213 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
 /**
+ * Linear gain ramp: `y[i] = x[i] · g(offset + i)` with `g(k) = g0 + k·((g1 − g0) / total)`,
+ * for `i < n`.
+ *
+ * Half-open: `g(0) = g0`, and `g(total)` (the first sample after the ramp) would be `g1`, so a
+ * ramp followed by a constant gain `g1` has no step, and calls with `offset = 0, n, 2n, …`
+ * give exactly the samples of one call (each gain depends only on its index). The gain is
+ * computed in double precision and each product rounded once to float.
+ * Arguments: `g0`, `g1` finite, else `SK_ERR_BAD_ARGUMENT`; `offset + n <= total <= 2^53`,
+ * else `SK_ERR_BAD_ARGUMENT`; pointers as `sk_scale_f32`. `y == x` is in place.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
+
+/**
+ * Equal-power crossfade from `a` to `b`: `y[i] = a[i]·cos(πt/2) + b[i]·sin(πt/2)` with
+ * `t = (offset + i) / total`, for `i < n`.
+ *
+ * Half-open like `sk_gain_ramp_f32`: sample 0 is pure `a`; `t = 1` (pure `b`) is the sample
+ * right after the fade, so continuing with `b` joins smoothly, and chunked calls join exactly.
+ * The gains are evaluated in double precision (polynomial, |error| ≤ 3e-16; the scalar level
+ * uses libm `sin`/`cos`), so cos² + sin² = 1 to double precision.
+ * Arguments: `offset + n <= total <= 2^53`, else `SK_ERR_BAD_ARGUMENT`; pointers as
+ * `sk_add_f32`. `y` may be exactly `a` and/or `b`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable for `n` elements.
+ */
+int32_t sk_crossfade_f32(const float *a, const float *b, size_t offset, size_t total, float *y, size_t n);
+
+/**
+ * Weighted mix: `y[i] = wa·a[i] + wb·b[i]` for `i < n`, in float arithmetic (two products
+ * and a sum, not fused: equal to numpy's `wa*a + wb*b` in float32).
+ *
+ * Arguments: `wa`, `wb` finite, else `SK_ERR_BAD_ARGUMENT`; pointers as `sk_add_f32`. `y`
+ * may be exactly `a` and/or `b`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable for `n` elements.
+ */
+int32_t sk_mix_f32(const float *a, float wa, const float *b, float wb, float *y, size_t n);
+
+/**
+ * Amplitude → decibels: `y[i] = max(20·log10|x[i]|, floor_db)` for `i < n`, computed in
+ * double precision and rounded once (a polynomial logarithm within 4 ulp of libm's `log10`;
+ * for `float` data evaluated in float, within 3 ulp; libm itself at the scalar SIMD level). Zeros (and anything below the floor) give `floor_db`;
+ * NaN stays NaN; ±inf gives +inf.
+ *
+ * Arguments: `floor_db` may be -inf (no floor: zeros give -inf) but not NaN or +inf
+ * (`SK_ERR_BAD_ARGUMENT`); pointers as `sk_scale_f32`; `y == x` is in place.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_amp_to_db_f32(const float *x, float floor_db, float *y, size_t n);
+
+/**
+ * Decibels → amplitude: `y[i] = 10^(x[i]/20)` for `i < n`, computed in double precision and
+ * rounded once; -inf gives 0, NaN stays NaN, large values overflow to +inf.
+ *
+ * Arguments: pointers as `sk_scale_f32`; `y == x` is in place.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_db_to_amp_f32(const float *x, float *y, size_t n);
+
+/**
+ * Linear gain ramp on doubles. Rules as `sk_gain_ramp_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_gain_ramp_f64(const double *x, double g0, double g1, size_t offset, size_t total, double *y, size_t n);
+
+/**
+ * Equal-power crossfade of doubles. Rules as `sk_crossfade_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable for `n` elements.
+ */
+int32_t sk_crossfade_f64(const double *a, const double *b, size_t offset, size_t total, double *y, size_t n);
+
+/**
+ * Weighted mix of doubles. Rules as `sk_mix_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable for `n` elements.
+ */
+int32_t sk_mix_f64(const double *a, double wa, const double *b, double wb, double *y, size_t n);
+
+/**
+ * Amplitude → decibels for doubles. Rules as `sk_amp_to_db_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
+
+/**
+ * Decibels → amplitude for doubles. Rules as `sk_db_to_amp_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `n` elements.
+ */
+int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
+
+/**
+ * Interleaves `nchannels` planar channels into frames: `y[f·nchannels + c] = channels[c][f]`
+ * for `f < frames`.
+ *
+ * Arguments: `channels` is an array of `nchannels` pointers (non-NULL; each channel pointer may
+ * be NULL only when `frames == 0`, 4-byte aligned); `y` holds `nchannels·frames` floats.
+ * Channels may overlap each other (even repeat); `y` sharing a byte with any channel is
+ * `SK_ERR_OVERLAP`. 2, 4, 6 and 8 channels take a dedicated transposing kernel; any count works.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; messages name the channel index, e.g.
+ * `argument channels[1] is NULL but n = 480`. On error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `channels` readable for `nchannels` pointers, each readable for `frames` floats; `y`
+ * writable for `nchannels·frames` floats.
+ */
+int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float *y, size_t frames);
+
+/**
+ * Interleaves planar doubles. Rules as `sk_interleave_f32` (8-byte alignment).
+ *
+ * # Safety
+ * As `sk_interleave_f32`.
+ */
+int32_t sk_interleave_f64(const double *const *channels, size_t nchannels, double *y, size_t frames);
+
+/**
+ * Splits interleaved frames into planar channels: `channels[c][f] = x[f·nchannels + c]`.
+ *
+ * Arguments: `x` holds `nchannels·frames` floats; `channels` is an array of `nchannels`
+ * writable channel pointers (each may be NULL only when `frames == 0`; 4-byte aligned).
+ * Output channels must be pairwise disjoint and disjoint from `x`, else `SK_ERR_OVERLAP`.
+ * Returns as `sk_interleave_f32`. On error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable for `nchannels·frames` floats; `channels` readable for `nchannels` pointers,
+ * each writable for `frames` floats.
+ */
+int32_t sk_deinterleave_f32(const float *x, size_t nchannels, float *const *channels, size_t frames);
+
+/**
+ * Splits interleaved doubles into planar channels. Rules as `sk_deinterleave_f32`.
+ *
+ * # Safety
+ * As `sk_deinterleave_f32`.
+ */
+int32_t sk_deinterleave_f64(const double *x, size_t nchannels, double *const *channels, size_t frames);
+
+/**
+ * Interleaved frames → one channel-major block: `block[c·frames + f] = x[f·nchannels + c]`
+ * (numpy: `x.reshape(frames, nchannels).T.copy()`).
+ *
+ * Arguments: `x` and `block` each hold `nchannels·frames` floats, 4-byte aligned, may be NULL
+ * only when that is 0; they must not share a byte (`SK_ERR_OVERLAP`).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written.
+ * Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `block` writable for `nchannels·frames` floats.
+ */
+int32_t sk_deinterleave_block_f32(const float *x, size_t nchannels, float *block, size_t frames);
+
+/**
+ * Interleaved doubles → channel-major block. Rules as `sk_deinterleave_block_f32`.
+ *
+ * # Safety
+ * As `sk_deinterleave_block_f32`.
+ */
+int32_t sk_deinterleave_block_f64(const double *x, size_t nchannels, double *block, size_t frames);
+
+/**
+ * Channel-major block → interleaved frames: `y[f·nchannels + c] = block[c·frames + f]`.
+ * Rules as `sk_deinterleave_block_f32`.
+ *
+ * # Safety
+ * `block` readable and `y` writable for `nchannels·frames` floats.
+ */
+int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, size_t frames);
+
+/**
+ * Channel-major block of doubles → interleaved frames. Rules as `sk_deinterleave_block_f32`.
+ *
+ * # Safety
+ * `block` readable and `y` writable for `nchannels·frames` doubles.
+ */
+int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y, size_t frames);
+
+/**
  * Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,
  * fmax=fmax, htk=htk≠0, norm=…)` as an `(n_mels, n_fft/2+1)` row-major matrix into `w`.
  *
@@ -1284,6 +1491,513 @@ const char *sk_version(void);
 const char *sk_simd_level(void);
 
 /**
+ * `y[i] = x[i] / 2^15` for `i < n` (int16_t codes → float): -32768 → -1.0, 32767 → 32767/32768.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → float): INT32_MIN → -1.0; into float the
+ * result is correctly rounded.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → float): bytes `x[3i..3i+3]` little-endian,
+ * sign-extended; -8388608 → -1.0.
+ *
+ * `x` holds `3·n` bytes (any alignment).
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i24_f32(const uint8_t *x, float *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → float): offset binary: code c means c − 128; 0
+ * → -1.0, 128 → 0.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_u8_f32(const uint8_t *x, float *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15))` for `i < n` (float → int16_t).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i16_f32(const float *x, int16_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^31))` for `i < n` (float → int32_t).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i32_f32(const float *x, int32_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23))` for `i < n` (float → uint8_t 24-bit packed).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * `y` receives `3·n` bytes (any alignment).
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i24_f32(const float *x, uint8_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7))` for `i < n` (float → uint8_t offset binary (+128)).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_u8_f32(const float *x, uint8_t *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^15` for `i < n` (int16_t codes → double): -32768 → -1.0, 32767 → 32767/32768.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i16_f64(const int16_t *x, double *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^31` for `i < n` (int32_t codes → double): INT32_MIN → -1.0; into float the
+ * result is correctly rounded.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i32_f64(const int32_t *x, double *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^23` for `i < n` (uint8_t codes → double): bytes `x[3i..3i+3]` little-endian,
+ * sign-extended; -8388608 → -1.0.
+ *
+ * `x` holds `3·n` bytes (any alignment).
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i24_f64(const uint8_t *x, double *y, size_t n);
+
+/**
+ * `y[i] = x[i] / 2^7` for `i < n` (uint8_t codes → double): offset binary: code c means c − 128; 0
+ * → -1.0, 128 → 0.
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_u8_f64(const uint8_t *x, double *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15))` for `i < n` (double → int16_t).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i16_f64(const double *x, int16_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^31))` for `i < n` (double → int32_t).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i32_f64(const double *x, int32_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23))` for `i < n` (double → uint8_t 24-bit packed).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * `y` receives `3·n` bytes (any alignment).
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i24_f64(const double *x, uint8_t *y, size_t n);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7))` for `i < n` (double → uint8_t offset binary (+128)).
+ *
+ * Saturates: 1.0 and above give the largest code, -1.0 and below the smallest. NaN or ±inf
+ * anywhere in `x` is `SK_ERR_NON_FINITE` (message names the first index) with nothing
+ * written: the input is scanned before the first write.
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_u8_f64(const double *x, uint8_t *y, size_t n);
+
+/**
+ * `y[i] = (double)x[i]` for `i < n` (exact; NaN and ±inf carried over).
+ *
+ * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte, `y` 8-byte aligned.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP` (any shared byte); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_convert_f32_to_f64(const float *x, double *y, size_t n);
+
+/**
+ * `y[i] = (float)x[i]` for `i < n`: rounded to nearest even; beyond FLT_MAX gives ±inf (as
+ * C and numpy's `astype(np.float32)`); NaN stays NaN. Rules as `sk_convert_f32_to_f64`.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_convert_f64_to_f32(const double *x, float *y, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i16_f32`: `y[i·y_stride] = x[i·x_stride] / 2^15`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i16_strided_f32(const int16_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i32_f32`: `y[i·y_stride] = x[i·x_stride] / 2^31`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i32_strided_f32(const int32_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i24_f32`: `y[i·y_stride] = x[i·x_stride] / 2^23`, strides in
+ * samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i24_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_u8_f32`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_u8_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i16_f32`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i16_strided_f32(const float *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i32_f32`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i32_strided_f32(const float *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i24_f32`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * samples (3-byte units) for y, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i24_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_u8_f32`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_u8_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i16_f64`: `y[i·y_stride] = x[i·x_stride] / 2^15`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i16_strided_f64(const int16_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i32_f64`: `y[i·y_stride] = x[i·x_stride] / 2^31`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i32_strided_f64(const int32_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_i24_f64`: `y[i·y_stride] = x[i·x_stride] / 2^23`, strides in
+ * samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_i24_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_from_u8_f64`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_from_u8_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i16_f64`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i16_strided_f64(const double *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i32_f64`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i32_strided_f64(const double *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_i24_f64`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * samples (3-byte units) for y, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_i24_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_pcm_to_u8_f64`: `y[i·y_stride] = code(x[i·x_stride])`, strides in
+ * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
+ * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
+ * nothing written. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_convert_f32_to_f64`: `y[i·y_stride] = x[i·x_stride]`, strides in elements,
+ * negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
+ * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Strided `sk_convert_f64_to_f32`: `y[i·y_stride] = x[i·x_stride]`, strides in elements,
+ * negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
+ * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most
@@ -1420,6 +2134,121 @@ int32_t sk_dot_f32(const float *a, const float *b, float *out, size_t n);
  * `a`, `b` readable for `n` elements, `out` writable.
  */
 int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
+
+/**
+ * Per-row sum: `out[r] = Σ_c x[r·ld + c]` for `r < rows`; `cols == 0` gives 0.
+ *
+ * Each row goes through the same kernel as `sk_sum_f32`, so `out[r]` equals `sk_sum_f32` on
+ * that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`
+ * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
+ * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+/**
+ * Per-row mean: `out[r] = (Σ_c x[r·ld + c]) / cols` for `r < rows`; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
+ *
+ * Each row goes through the same kernel as `sk_mean_f32`, so `out[r]` equals `sk_mean_f32` on
+ * that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`
+ * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
+ * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+/**
+ * Per-row peak: `out[r] = max_c |x[r·ld + c]|` for `r < rows`; NaN if the row holds a NaN; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
+ *
+ * Each row goes through the same kernel as `sk_peak_f32`, so `out[r]` equals `sk_peak_f32` on
+ * that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`
+ * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
+ * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_peak_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+/**
+ * Per-row rms: `out[r] = sqrt(Σ_c x[r·ld + c]² / cols)` for `r < rows`; squares accumulated in double precision; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
+ *
+ * Each row goes through the same kernel as `sk_rms_f32`, so `out[r]` equals `sk_rms_f32` on
+ * that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`
+ * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
+ * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_rms_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+/**
+ * Per-row peak normalisation in place: every row is divided by its peak magnitude, so each
+ * row with a non-zero peak ends with max |x| exactly 1.0; all-zero rows are left unchanged.
+ *
+ * Any NaN or ±inf anywhere is `SK_ERR_NON_FINITE` (the message names row and column) with
+ * nothing written: all peaks are computed before the first write.
+ * Arguments as `sk_rows_sum_f32` (no output array).
+ * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. Thread-safe for distinct buffers.
+ *
+ * # Safety
+ * `x` readable and writable over its rows.
+ */
+int32_t sk_rows_normalize_peak_f32(float *x, ptrdiff_t ld, size_t rows, size_t cols);
+
+/**
+ * Per-row sum of doubles. Rules as `sk_rows_sum_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_sum_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+/**
+ * Per-row mean of doubles. Rules as `sk_rows_mean_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_mean_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+/**
+ * Per-row peak of doubles. Rules as `sk_rows_peak_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_peak_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+/**
+ * Per-row rms of doubles. Rules as `sk_rows_rms_f32` (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable over its rows, `out` writable for `rows` elements.
+ */
+int32_t sk_rows_rms_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+/**
+ * Per-row peak normalisation of doubles. Rules as `sk_rows_normalize_peak_f32`.
+ *
+ * # Safety
+ * `x` readable and writable over its rows.
+ */
+int32_t sk_rows_normalize_peak_f64(double *x, ptrdiff_t ld, size_t rows, size_t cols);
 
 /**
  * Seed `void copy(float *in, float *out, int len)`: copies `len` floats from `in` to `out` with
@@ -1629,6 +2458,343 @@ int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t 
  * `y` writable for 2·y_len doubles, `frames` writable.
  */
 int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+/**
+ * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).
+ *
+ * Strided buffers (every `sk_*_strided_*` function): `ptr` is logical element 0, element `i` is
+ * at `ptr + i·stride`; with a negative stride addresses go down from `ptr` (numpy's `x[::-1]`
+ * passes its data pointer and stride -1 as they are). `ptr` may be NULL only when `n == 0` and
+ * must be aligned for its type. The extent `(n-1)·|stride| + 1` overflowing, or the range
+ * running past either end of the address space, is `SK_ERR_LENGTH`. A destination stride of 0
+ * is `SK_ERR_BAD_ARGUMENT`; a source stride of 0 reads one element `n` times. Overlap is judged
+ * on address spans (first to last byte a view can touch).
+ *
+ * Aliasing: `y` may be exactly `x` (same pointer and stride: a no-op); any other overlap of
+ * the two address spans is `SK_ERR_OVERLAP` (use `sk_copy_f32` for memmove on contiguous data).
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`), `SK_ERR_OVERLAP`; on error nothing is written.
+ * Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = value` for `i < n`.
+ *
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`); on error nothing is written. Thread-safe.
+ *
+ * # Safety
+ * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+ * last position, elements between included) must be valid memory that no other thread writes
+ * during the call; only the positions themselves are read or written.
+ */
+int32_t sk_fill_strided_f32(float value, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a · x[i·x_stride]` for `i < n`.
+ *
+ * Aliasing: `y` may be exactly `x` (same pointer and stride) for in-place scaling; other span
+ * overlap is `SK_ERR_OVERLAP`. Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_scale_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a[i·a_stride] + b[i·b_stride]` for `i < n`.
+ *
+ * Aliasing: `y` may be exactly `a` and/or `b` (same pointer and stride); other span overlap
+ * with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
+ * Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_add_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a[i·a_stride] * b[i·b_stride]` for `i < n`.
+ *
+ * Aliasing: `y` may be exactly `a` and/or `b` (same pointer and stride); other span overlap
+ * with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
+ * Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_mul_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] += a · x[i·x_stride]` for `i < n` (multiply then add, not fused).
+ *
+ * Aliasing: `x` may be exactly `y` (then `y += a·y`); other span overlap is `SK_ERR_OVERLAP`.
+ * Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+ * whole address span (first to last position, elements between included) must be valid memory that
+ * no other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = min(max(x[i·x_stride], lo), hi)` for `i < n` (NaN data stays NaN).
+ *
+ * `lo <= hi`, neither NaN, else `SK_ERR_BAD_ARGUMENT`. Aliasing as `sk_scale_strided_f32`.
+ * Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * # Safety
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+ * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ *
+ * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
+ * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_sum_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+/**
+ * `*out = min x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ *
+ * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
+ * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_min_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+/**
+ * `*out = max x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ *
+ * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
+ * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_max_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+/**
+ * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+ * `SK_ERR_LENGTH`.
+ *
+ * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
+ * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_peak_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+/**
+ * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+ * the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+ *
+ * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
+ * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+/**
+ * `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
+ * precision, blocked as `sk_sum_strided_f32`. `a` and `b` may overlap freely.
+ *
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
+ * written only on success. Thread-safe (stateless).
+ *
+ * # Safety
+ * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_dot_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *out, size_t n);
+
+/**
+ * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_copy_strided_f64(const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = value` for `i < n`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
+ * last position, elements between included) must be valid memory that no other thread writes
+ * during the call; only the positions themselves are read or written.
+ */
+int32_t sk_fill_strided_f64(double value, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a · x[i·x_stride]` for `i < n`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_scale_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a[i·a_stride] + b[i·b_stride]` for `i < n`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_add_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = a[i·a_stride] * b[i·b_stride]` for `i < n`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_mul_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] += a · x[i·x_stride]` for `i < n` (multiply then add, not fused).
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
+ * whole address span (first to last position, elements between included) must be valid memory that
+ * no other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `y[i·y_stride] = min(max(x[i·x_stride], lo), hi)` for `i < n` (NaN data stays NaN).
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
+ * span (first to last position, elements between included) must be valid memory that no other
+ * thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
+ * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_sum_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+/**
+ * `*out = min x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_min_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+/**
+ * `*out = max x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_max_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+/**
+ * `*out = max |x[i·x_stride]|` over `i < n`. NaN if any element is NaN; `n == 0` is
+ * `SK_ERR_LENGTH`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+/**
+ * `*out = sqrt(Σ x[i·x_stride]² / n)` over `i < n`. Squares accumulated in double precision with
+ * the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
+ * (first to last position, elements between included) must be valid memory that no other thread
+ * writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+/**
+ * `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
+ * Rules as the `f32` function (8-byte alignment).
+ *
+ * # Safety
+ * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
+ * address span (first to last position, elements between included) must be valid memory that no
+ * other thread writes during the call; only the positions themselves are read or written.
+ */
+int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
 
 /**
  * Fills `w[0..n]` with a window equal to `scipy.signal.get_window(name, n, fftbins=periodic)`

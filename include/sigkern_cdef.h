@@ -254,6 +254,42 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
+int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
+
+int32_t sk_crossfade_f32(const float *a, const float *b, size_t offset, size_t total, float *y, size_t n);
+
+int32_t sk_mix_f32(const float *a, float wa, const float *b, float wb, float *y, size_t n);
+
+int32_t sk_amp_to_db_f32(const float *x, float floor_db, float *y, size_t n);
+
+int32_t sk_db_to_amp_f32(const float *x, float *y, size_t n);
+
+int32_t sk_gain_ramp_f64(const double *x, double g0, double g1, size_t offset, size_t total, double *y, size_t n);
+
+int32_t sk_crossfade_f64(const double *a, const double *b, size_t offset, size_t total, double *y, size_t n);
+
+int32_t sk_mix_f64(const double *a, double wa, const double *b, double wb, double *y, size_t n);
+
+int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
+
+int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
+
+int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float *y, size_t frames);
+
+int32_t sk_interleave_f64(const double *const *channels, size_t nchannels, double *y, size_t frames);
+
+int32_t sk_deinterleave_f32(const float *x, size_t nchannels, float *const *channels, size_t frames);
+
+int32_t sk_deinterleave_f64(const double *x, size_t nchannels, double *const *channels, size_t frames);
+
+int32_t sk_deinterleave_block_f32(const float *x, size_t nchannels, float *block, size_t frames);
+
+int32_t sk_deinterleave_block_f64(const double *x, size_t nchannels, double *block, size_t frames);
+
+int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, size_t frames);
+
+int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y, size_t frames);
+
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 
 int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, float *w, size_t w_len);
@@ -298,6 +334,78 @@ const char *sk_version(void);
 
 const char *sk_simd_level(void);
 
+int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
+
+int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
+
+int32_t sk_pcm_from_i24_f32(const uint8_t *x, float *y, size_t n);
+
+int32_t sk_pcm_from_u8_f32(const uint8_t *x, float *y, size_t n);
+
+int32_t sk_pcm_to_i16_f32(const float *x, int16_t *y, size_t n);
+
+int32_t sk_pcm_to_i32_f32(const float *x, int32_t *y, size_t n);
+
+int32_t sk_pcm_to_i24_f32(const float *x, uint8_t *y, size_t n);
+
+int32_t sk_pcm_to_u8_f32(const float *x, uint8_t *y, size_t n);
+
+int32_t sk_pcm_from_i16_f64(const int16_t *x, double *y, size_t n);
+
+int32_t sk_pcm_from_i32_f64(const int32_t *x, double *y, size_t n);
+
+int32_t sk_pcm_from_i24_f64(const uint8_t *x, double *y, size_t n);
+
+int32_t sk_pcm_from_u8_f64(const uint8_t *x, double *y, size_t n);
+
+int32_t sk_pcm_to_i16_f64(const double *x, int16_t *y, size_t n);
+
+int32_t sk_pcm_to_i32_f64(const double *x, int32_t *y, size_t n);
+
+int32_t sk_pcm_to_i24_f64(const double *x, uint8_t *y, size_t n);
+
+int32_t sk_pcm_to_u8_f64(const double *x, uint8_t *y, size_t n);
+
+int32_t sk_convert_f32_to_f64(const float *x, double *y, size_t n);
+
+int32_t sk_convert_f64_to_f32(const double *x, float *y, size_t n);
+
+int32_t sk_pcm_from_i16_strided_f32(const int16_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_i32_strided_f32(const int32_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_i24_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_u8_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i16_strided_f32(const float *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i32_strided_f32(const float *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i24_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_u8_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_i16_strided_f64(const int16_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_i32_strided_f64(const int32_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_i24_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_from_u8_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i16_strided_f64(const double *x, ptrdiff_t x_stride, int16_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i32_strided_f64(const double *x, ptrdiff_t x_stride, int32_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_i24_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
 int32_t sk_sum_f64(const double *x, double *out, size_t n);
@@ -325,6 +433,26 @@ int32_t sk_rms_f64(const double *x, double *out, size_t n);
 int32_t sk_dot_f32(const float *a, const float *b, float *out, size_t n);
 
 int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
+
+int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+int32_t sk_rows_peak_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+int32_t sk_rows_rms_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
+
+int32_t sk_rows_normalize_peak_f32(float *x, ptrdiff_t ld, size_t rows, size_t cols);
+
+int32_t sk_rows_sum_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+int32_t sk_rows_mean_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+int32_t sk_rows_peak_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+int32_t sk_rows_rms_f64(const double *x, ptrdiff_t ld, double *out, size_t rows, size_t cols);
+
+int32_t sk_rows_normalize_peak_f64(double *x, ptrdiff_t ld, size_t rows, size_t cols);
 
 int32_t copy(const float *in, float *out, int len);
 
@@ -361,6 +489,58 @@ int32_t sk_stft_stream_f64_push(struct SkStftStream *stream, const double *x, do
 int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t y_len, size_t *frames);
 
 int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_fill_strided_f32(float value, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_scale_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_add_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_mul_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_sum_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+int32_t sk_min_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+int32_t sk_max_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+int32_t sk_peak_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
+
+int32_t sk_dot_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, ptrdiff_t b_stride, float *out, size_t n);
+
+int32_t sk_copy_strided_f64(const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_fill_strided_f64(double value, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_scale_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_add_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_mul_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_sum_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+int32_t sk_min_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+int32_t sk_max_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
+
+int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
 
 int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
 

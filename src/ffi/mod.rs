@@ -4,17 +4,23 @@
 //! every body runs inside [`guard::ffi_boundary!`].
 
 pub mod guard;
+pub mod strided_guard;
 
 pub mod conv;
 pub mod design;
 pub mod elementwise;
 pub mod fft;
 pub mod filter;
+pub mod gain;
 pub mod handle;
+pub mod layout;
 pub mod mel;
 pub mod memory;
 pub mod meta;
+pub mod pcm;
 pub mod reduce;
+pub mod rows;
 pub mod seed;
 pub mod stft;
+pub mod strided;
 pub mod window;

@@ -6,8 +6,13 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub mod elementwise;
 pub mod filter;
+pub mod gain;
+pub mod layout;
+pub mod pcm;
 pub mod reduce;
+pub mod rows;
 pub mod spectral;
+pub mod strided;
 
 /// The element types the kernels are generic over (`f32`, `f64`).
 pub trait Float:

@@ -458,7 +458,7 @@ multiversion! {
 
 /// A power of two `s` such that `peak·s` lies in `[0.25, 1)` (in `[2^-52, 1)` for a denormal
 /// peak, whose inverse is not representable); `peak` must be finite and non-zero.
-fn pow2_scale(peak: f64) -> f64 {
+pub(crate) fn pow2_scale(peak: f64) -> f64 {
     let e = (peak.log2().floor() as i32 + 1).max(-1023);
     // 2^-e, built in two steps so that it neither overflows nor flushes to zero for
     // |e| up to 1075 (the f64 range, subnormals included).
