@@ -402,6 +402,25 @@ def numpy_cffi(d: Demo) -> None:
 # ------------------------------------------------------------------------------------- main
 
 
+@section("Filters and spectra from Python: examples/python/filter_demo.py, logmel_png.py")
+def area_examples(d: Demo) -> None:
+    png = ROOT / "build" / "logmel.png"
+    png.parent.mkdir(exist_ok=True)
+    runs = [
+        [sys.executable, str(ROOT / "examples/python/filter_demo.py"), str(LIB_PATH)],
+        [sys.executable, str(ROOT / "examples/python/logmel_png.py"), str(png)],
+    ]
+    for cmd in runs:
+        print(f"$ {pathlib.Path(cmd[1]).relative_to(ROOT)} {' '.join(cmd[2:])}")
+        env = dict(os.environ, SIGKERN_LIB=str(LIB_PATH))
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        for line in (p.stdout + p.stderr).rstrip().splitlines():
+            print(f"  | {line}")
+        d.check(f"{pathlib.Path(cmd[1]).name} exit status {p.returncode}", p.returncode == 0)
+        print()
+    d.check(f"log-mel spectrogram image written to {png.relative_to(ROOT)}", png.exists())
+
+
 def main(argv: list[str]) -> int:
     if "--list" in argv:
         for title, _ in SECTIONS:
