@@ -22,6 +22,7 @@
 #define N 48000 /* 1 s: bins are exactly 1 Hz apart */
 #define NBINS (N / 2 + 1)
 #define NOTES 3
+#define PI 3.14159265358979323846 /* M_PI is not part of ISO C11 */
 
 static int check(int32_t rc, const char *what)
 {
@@ -54,7 +55,7 @@ int main(void)
     for (int i = 0; i < N; i++) {
         double t = (double)i / SR, v = 0.0;
         for (int k = 0; k < NOTES; k++)
-            v += amps[k] * sin(2.0 * M_PI * freqs[k] * t + k);
+            v += amps[k] * sin(2.0 * PI * freqs[k] * t + k);
         seed = seed * 1103515245u + 12345u;
         v += 0.01 * ((double)(seed >> 8) / (double)(1u << 24) - 0.5);
         x[i] = v;
