@@ -2143,7 +2143,9 @@ int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
  * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
  * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
- * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+ * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+ * cores), with results identical to one thread.
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -2158,7 +2160,9 @@ int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, s
  * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
  * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
- * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+ * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+ * cores), with results identical to one thread.
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -2173,7 +2177,9 @@ int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, 
  * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
  * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
- * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+ * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+ * cores), with results identical to one thread.
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -2188,7 +2194,9 @@ int32_t sk_rows_peak_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, 
  * holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
  * 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
- * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+ * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+ * cores), with results identical to one thread.
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.

@@ -39,7 +39,9 @@ unsafe fn rows_ffi<T: Float>(x: RowsBuf<T>, out: *mut T, op: RowOp) -> SkResult<
 /// holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
 /// 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
-/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+/// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+/// cores), with results identical to one thread.
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
@@ -63,7 +65,9 @@ pub unsafe extern "C" fn sk_rows_sum_f32(
 /// holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
 /// 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
-/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+/// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+/// cores), with results identical to one thread.
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
@@ -87,7 +91,9 @@ pub unsafe extern "C" fn sk_rows_mean_f32(
 /// holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
 /// 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
-/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+/// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+/// cores), with results identical to one thread.
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
@@ -111,7 +117,9 @@ pub unsafe extern "C" fn sk_rows_peak_f32(
 /// holds `rows` floats and must not share a byte with the rows' span (`SK_ERR_OVERLAP`); both
 /// 4-byte aligned; `|ld| >= cols`, else `SK_ERR_BAD_ARGUMENT`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
-/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
+/// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
+/// cores), with results identical to one thread.
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.

@@ -138,15 +138,21 @@ pub fn reduce_rows<T: Float>(
     if x.rows() > 0 && x.cols() == 0 && op != RowOp::Sum {
         return None;
     }
-    for (r, o) in out.iter_mut().enumerate() {
-        let row = x.row(r);
-        *o = match op {
-            RowOp::Sum => reduce::sum(level, row),
-            RowOp::Mean => reduce::mean(level, row)?,
-            RowOp::Peak => reduce::peak(level, row)?,
-            RowOp::Rms => reduce::rms(level, row)?,
-        };
-    }
+    // Rows are independent: large batches are split by rows over up to `max_threads()` scoped
+    // threads (`SIGKERN_THREADS`); each row is reduced exactly as on one thread.
+    let work = x.rows().saturating_mul(x.cols());
+    crate::kernels::spectral::par_rows(out, 1, work, |first, chunk| {
+        for (k, o) in chunk.iter_mut().enumerate() {
+            let row = x.row(first + k);
+            // cols > 0 here, so the Option-returning reductions are always Some
+            *o = match op {
+                RowOp::Sum => reduce::sum(level, row),
+                RowOp::Mean => reduce::mean(level, row).unwrap_or(T::NAN),
+                RowOp::Peak => reduce::peak(level, row).unwrap_or(T::NAN),
+                RowOp::Rms => reduce::rms(level, row).unwrap_or(T::NAN),
+            };
+        }
+    });
     Some(())
 }
 
@@ -213,6 +219,9 @@ mod tests {
             (5, 7, -9),
             (1, 0, 0),
             (4, 513, 513),
+            // enough work for the row split over threads (>= 2 * 2^18 element-ops)
+            (9, 60_001, 60_003),
+            (7, 80_000, -80_003),
         ] {
             let span_len = if rows == 0 {
                 0
