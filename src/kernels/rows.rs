@@ -141,7 +141,7 @@ pub fn reduce_rows<T: Float>(
     // Rows are independent: large batches are split by rows over up to `max_threads()` scoped
     // threads (`SIGKERN_THREADS`); each row is reduced exactly as on one thread.
     let work = x.rows().saturating_mul(x.cols());
-    crate::kernels::spectral::par_rows(out, 1, work, |first, chunk| {
+    crate::kernels::par::par_rows(out, 1, work, |first, chunk| {
         for (k, o) in chunk.iter_mut().enumerate() {
             let row = x.row(first + k);
             // cols > 0 here, so the Option-returning reductions are always Some

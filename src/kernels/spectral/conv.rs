@@ -7,8 +7,9 @@
 //! length `|na − nb| + 1`). Correlation is convolution with `b` reversed.
 
 use super::fft::{grow, FftFloat, FftKind, FftPlan, Norm};
-use super::{par_rows, Complex};
+use super::Complex;
 use crate::error::{SkError, SkResult};
+use crate::kernels::par::par_rows;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvMode {

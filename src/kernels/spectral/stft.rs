@@ -6,9 +6,10 @@
 //! numpy `y.reshape(frames, n_freq).T` is torch's array. The ISTFT reads the same layout.
 
 use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
-use super::{par_rows, Complex};
+use super::Complex;
 use crate::error::{SkError, SkResult};
 use crate::kernels::elementwise::{binary, MulOp};
+use crate::kernels::par::par_rows;
 use crate::kernels::{Float, Src};
 use std::sync::Arc;
 
