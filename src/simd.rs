@@ -15,6 +15,8 @@
 
 use std::sync::OnceLock;
 
+pub mod tile;
+
 /// An instruction-set level, ordered from least to most capable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {

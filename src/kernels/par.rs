@@ -18,7 +18,7 @@ pub fn max_threads() -> usize {
 }
 
 /// Work (in rough element-operations) below which a kernel stays on the calling thread.
-const PAR_MIN_WORK: usize = 1 << 18;
+pub(crate) const PAR_MIN_WORK: usize = 1 << 18;
 
 /// Splits `y` (rows of `row_len`) into contiguous row ranges and runs `f(first_row, chunk)` on
 /// each, on up to [`max_threads`] scoped threads when `work` is large enough. Results do not
@@ -36,15 +36,24 @@ pub(crate) fn par_rows<T: Send>(
         return;
     }
     let per = rows.div_ceil(threads);
+    run_parts(
+        y.chunks_mut(per * row_len).enumerate().collect(),
+        |(k, c)| f(k * per, c),
+    );
+}
+
+/// Runs `f` on every part: the first on the calling thread, each other one on a scoped thread
+/// of its own; returns when all are done (a panic in any of them reaches the caller).
+pub(crate) fn run_parts<P: Send>(parts: Vec<P>, f: impl Fn(P) + Sync) {
+    let mut it = parts.into_iter();
+    let Some(first) = it.next() else {
+        return;
+    };
     std::thread::scope(|s| {
-        let mut chunks = y.chunks_mut(per * row_len).enumerate();
-        let first = chunks.next();
-        for (k, c) in chunks {
+        for p in it {
             let f = &f;
-            s.spawn(move || f(k * per, c));
+            s.spawn(move || f(p));
         }
-        if let Some((_, c)) = first {
-            f(0, c);
-        }
+        f(first);
     });
 }

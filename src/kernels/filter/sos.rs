@@ -28,8 +28,8 @@
 //! rounding only (about one unit in the last place per operation).
 //!
 //! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
-//! (one AVX-512 register), a 4-lane block for 2–4 leftover channels, one lane for a single
-//! channel. Samples are gathered in time blocks of [`TBLOCK`] frames into a lane-major buffer, the
+//! (one AVX-512 register), an 8-lane block for 5–8 leftover `f32` channels, a 4-lane block for
+//! 2–4, one lane for a single channel. Samples are gathered in time blocks of [`TBLOCK`] frames into a lane-major buffer, the
 //! sections run over it in groups of up to four (their states in registers), and the block is
 //! scattered to the output; so planar (channel stride) and interleaved data share one kernel.
 
@@ -38,6 +38,8 @@
 
 use super::super::{Float, Src};
 use crate::error::{SkError, SkResult};
+use crate::kernels::par;
+use crate::simd::tile::{self, Transposer};
 use crate::simd::{multiversion, Level};
 
 /// Frames per time block of the lane kernel.
@@ -336,7 +338,13 @@ impl<T: SosElem> SosFilter<T> {
         if n == 0 {
             return;
         }
+        let groups = self.thread_groups(yl, n);
+        if groups > 1 {
+            return self.process_groups::<A>(level, groups, x, xl, y, yl, n);
+        }
+        // the level twice: once for the dispatch, once for the lane kernel's transposer
         cascade_at::<T, A>(
+            level,
             level,
             &self.sections,
             &mut self.state,
@@ -347,6 +355,78 @@ impl<T: SosElem> SosFilter<T> {
             yl,
             n,
         );
+    }
+}
+
+impl<T: SosElem> SosFilter<T> {
+    /// How many channel groups run on threads of their own: only for a planar output (channel
+    /// ranges are then disjoint pieces of `y`), in whole 8-channel blocks, when the work is large
+    /// enough ([`par::max_threads`] bounds it; `SIGKERN_THREADS=1` turns it off).
+    fn thread_groups(&self, yl: Layout, n: usize) -> usize {
+        if yl.t != 1 || yl.ch < n {
+            return 1;
+        }
+        let work = (self.channels * self.sections.len()).saturating_mul(n);
+        par::max_threads()
+            .min(self.channels / 8)
+            .min(work / par::PAR_MIN_WORK)
+            .max(1)
+    }
+
+    /// [`SosFilter::process_with`] over `groups` channel ranges on scoped threads. Each range
+    /// runs on a copy of its channels' state, written back afterwards; every channel is filtered
+    /// exactly as on one thread, so the results do not depend on the split.
+    #[allow(clippy::too_many_arguments)]
+    fn process_groups<A: Arith>(
+        &mut self,
+        level: Level,
+        groups: usize,
+        x: Src<'_, T>,
+        xl: Layout,
+        y: &mut [T],
+        yl: Layout,
+        n: usize,
+    ) {
+        let ch = self.channels;
+        let per = ch.div_ceil(groups).next_multiple_of(8);
+        let ranges: Vec<(usize, usize)> = (0..ch)
+            .step_by(per)
+            .map(|c0| (c0, (c0 + per).min(ch)))
+            .collect();
+        let rows = self.sections.len() * 2;
+        let mut states: Vec<Vec<T>> = ranges
+            .iter()
+            .map(|&(c0, c1)| {
+                (0..rows)
+                    .flat_map(|r| self.state[r * ch + c0..r * ch + c1].iter().copied())
+                    .collect()
+            })
+            .collect();
+        let mut ys = Vec::with_capacity(ranges.len());
+        let mut rest = y;
+        for &(c0, c1) in &ranges {
+            if c1 < ch {
+                let (head, tail) = rest.split_at_mut((c1 - c0) * yl.ch);
+                ys.push(head);
+                rest = tail;
+            } else {
+                ys.push(std::mem::take(&mut rest));
+            }
+        }
+        let secs = &self.sections;
+        let parts: Vec<_> = ranges.iter().zip(ys).zip(states.iter_mut()).collect();
+        par::run_parts(parts, |((&(c0, c1), yc), st)| {
+            let xc = match x {
+                Src::Slice(s) => Src::Slice(&s[c0 * xl.ch..]),
+                Src::Dst => Src::Dst,
+            };
+            cascade_at::<T, A>(level, level, secs, st, c1 - c0, xc, xl, yc, yl, n);
+        });
+        for (&(c0, c1), st) in ranges.iter().zip(&states) {
+            for (r, src) in st.chunks_exact(c1 - c0).enumerate() {
+                self.state[r * ch + c0..r * ch + c1].copy_from_slice(src);
+            }
+        }
     }
 }
 
@@ -361,6 +441,7 @@ fn read<T: Float>(x: Src<'_, T>, y: &[T], i: usize) -> T {
 /// Reference: one channel, one sample, one section at a time.
 #[allow(clippy::too_many_arguments)]
 fn cascade_scalar<T: SosElem, A: Arith>(
+    _lv: Level,
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -447,7 +528,8 @@ fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
 
 /// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
 #[inline(always)]
-fn gather<T: Float, const L: usize>(
+fn gather<T: Float, X: Transposer, const L: usize>(
+    tr: X,
     src: &[T],
     l: Layout,
     c0: usize,
@@ -457,23 +539,19 @@ fn gather<T: Float, const L: usize>(
 ) {
     let m = buf.len();
     if l.t == 1 {
-        // planar: each channel's run is contiguous. Full blocks move in tiles of 8 frames ×
-        // L lanes with constant indices (shuffles, not gather instructions).
+        // planar: each channel's run is contiguous. Full blocks move in square tiles of L
+        // frames × L lanes through the transposer.
         let mut t = 0;
         if active == L && L > 1 {
-            while t + 8 <= m {
-                let mut rows = [[T::ZERO; 8]; L];
+            while t + L <= m {
+                let mut rows = [[T::ZERO; L]; L];
                 for (lane, r) in rows.iter_mut().enumerate() {
                     let base = (c0 + lane) * l.ch + t0 + t;
-                    r.copy_from_slice(&src[base..base + 8]);
+                    r.copy_from_slice(&src[base..base + L]);
                 }
-                let tile: &mut [[T; L]; 8] = (&mut buf[t..t + 8]).try_into().expect("8 frames");
-                for k in 0..8 {
-                    for lane in 0..L {
-                        tile[k][lane] = rows[lane][k];
-                    }
-                }
-                t += 8;
+                let tile: &mut [[T; L]; L] = (&mut buf[t..t + L]).try_into().expect("L frames");
+                tr.transpose(&rows, tile);
+                t += L;
             }
         }
         let buf = &mut buf[t..];
@@ -502,7 +580,8 @@ fn gather<T: Float, const L: usize>(
 
 /// The inverse of [`gather`].
 #[inline(always)]
-fn scatter<T: Float, const L: usize>(
+fn scatter<T: Float, X: Transposer, const L: usize>(
+    tr: X,
     buf: &[[T; L]],
     dst: &mut [T],
     l: Layout,
@@ -514,21 +593,15 @@ fn scatter<T: Float, const L: usize>(
     if l.t == 1 {
         let mut t = 0;
         if active == L && L > 1 {
-            while t + 8 <= m {
-                let tile: &[[T; L]; 8] = (&buf[t..t + 8]).try_into().expect("8 frames");
-                let mut rows = [[T::ZERO; 8]; L];
-                // lane-outer: strided reads from the tile, contiguous writes per row (the other
-                // order compiles to scatter instructions, which are slow)
-                for lane in 0..L {
-                    for k in 0..8 {
-                        rows[lane][k] = tile[k][lane];
-                    }
-                }
+            while t + L <= m {
+                let tile: &[[T; L]; L] = (&buf[t..t + L]).try_into().expect("L frames");
+                let mut rows = [[T::ZERO; L]; L];
+                tr.transpose(tile, &mut rows);
                 for (lane, r) in rows.iter().enumerate() {
                     let base = (c0 + lane) * l.ch + t0 + t;
-                    dst[base..base + 8].copy_from_slice(r);
+                    dst[base..base + L].copy_from_slice(r);
                 }
-                t += 8;
+                t += L;
             }
         }
         let buf = &buf[t..];
@@ -557,7 +630,8 @@ fn scatter<T: Float, const L: usize>(
 /// One block of `active <= L` channels starting at `c0`, all frames.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn lane_block<T: SosElem, A: Arith, const L: usize>(
+fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
+    tr: X,
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -579,7 +653,7 @@ fn lane_block<T: SosElem, A: Arith, const L: usize>(
                 Src::Slice(s) => s,
                 Src::Dst => y,
             };
-            gather(src, xl, c0, active, t0, b);
+            gather(tr, src, xl, c0, active, t0, b);
         }
         let mut s0 = 0;
         while s0 < secs.len() {
@@ -591,7 +665,7 @@ fn lane_block<T: SosElem, A: Arith, const L: usize>(
             }
             s0 += 4;
         }
-        scatter(b, y, yl, c0, active, t0);
+        scatter(tr, b, y, yl, c0, active, t0);
         t0 += m;
     }
 }
@@ -599,6 +673,27 @@ fn lane_block<T: SosElem, A: Arith, const L: usize>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn cascade_lanes<T: SosElem, A: Arith>(
+    lv: Level,
+    secs: &[Section<T>],
+    state: &mut [T],
+    channels: usize,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(tr) = tile::Avx512::at(lv) {
+        return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
+    }
+    cascade_blocks::<T, A, _>(tile::Portable, secs, state, channels, x, xl, y, yl, n)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn cascade_blocks<T: SosElem, A: Arith, X: Transposer>(
+    tr: X,
     secs: &[Section<T>],
     state: &mut [T],
     channels: usize,
@@ -612,19 +707,20 @@ fn cascade_lanes<T: SosElem, A: Arith>(
     let mut c0 = 0;
     while c0 < channels {
         let rem = channels - c0;
-        if rem > 4 {
-            let active = rem.min(wide);
-            if wide == 16 {
-                lane_block::<T, A, 16>(secs, state, channels, c0, active, x, xl, y, yl, n);
-            } else {
-                lane_block::<T, A, 8>(secs, state, channels, c0, active, x, xl, y, yl, n);
-            }
+        if rem > 8 && wide == 16 {
+            let active = rem.min(16);
+            lane_block::<T, A, X, 16>(tr, secs, state, channels, c0, active, x, xl, y, yl, n);
+            c0 += active;
+        } else if rem > 4 {
+            // 8 lanes: a full register of f64, half of one of f32 (5–8 channels left)
+            let active = rem.min(8);
+            lane_block::<T, A, X, 8>(tr, secs, state, channels, c0, active, x, xl, y, yl, n);
             c0 += active;
         } else if rem >= 2 {
-            lane_block::<T, A, 4>(secs, state, channels, c0, rem, x, xl, y, yl, n);
+            lane_block::<T, A, X, 4>(tr, secs, state, channels, c0, rem, x, xl, y, yl, n);
             c0 += rem;
         } else {
-            lane_block::<T, A, 1>(secs, state, channels, c0, 1, x, xl, y, yl, n);
+            lane_block::<T, A, X, 1>(tr, secs, state, channels, c0, 1, x, xl, y, yl, n);
             c0 += 1;
         }
     }
@@ -633,6 +729,7 @@ fn cascade_lanes<T: SosElem, A: Arith>(
 multiversion! {
     /// Runs the cascade over `n` frames of every channel at the given SIMD level.
     pub fn cascade_at<T: SosElem, A: Arith>(
+        lv: Level,
         secs: &[Section<T>],
         state: &mut [T],
         channels: usize,
@@ -836,6 +933,104 @@ mod tests {
                             assert!(same(&z, &zwant), "state ch={channels} ns={ns} {level:?}");
                         }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn channel_groups_on_threads_match_one_thread() {
+        // large enough for a two-way split (16 · 4 · 8200 ≥ 2 · PAR_MIN_WORK); channel counts that
+        // split into whole and partial 8-channel groups; planar with gaps, out of and in place
+        let mut rng = Rng::new(21);
+        let sos = random_sos(&mut rng, 4);
+        let n = 8200;
+        let stride = n + 5;
+        for &channels in &[16usize, 20, 33] {
+            let xp = rng.vec_f64(channels * stride, 1.0);
+            let zi = rng.vec_f64(4 * channels * 2, 0.5);
+            let probe = SosFilter::<f64>::new(&sos, channels).unwrap();
+            let groups = probe.thread_groups(Layout::planar(stride), n);
+            assert_eq!(groups > 1, par::max_threads() > 1, "ch={channels}");
+            for level in available() {
+                let fused = uses_fma(level);
+                let run = |lv: Level, in_place: bool| -> (Vec<f64>, Vec<f64>) {
+                    let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
+                    f.set_state(&zi);
+                    let l = Layout::planar(stride);
+                    let mut y = if in_place {
+                        xp.clone()
+                    } else {
+                        vec![7.0; xp.len()]
+                    };
+                    let src = if in_place {
+                        Src::Dst
+                    } else {
+                        Src::Slice(&xp[..])
+                    };
+                    if fused {
+                        f.process_with::<Fused>(lv, src, l, &mut y, l, n);
+                    } else {
+                        f.process_with::<Plain>(lv, src, l, &mut y, l, n);
+                    }
+                    let mut z = vec![0.0; zi.len()];
+                    f.get_state(&mut z);
+                    (y, z)
+                };
+                // the reference: the scalar body, one channel at a time, on this thread
+                let mut want = vec![7.0; xp.len()];
+                let mut zwant = zi.clone();
+                {
+                    let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
+                    f.set_state(&zi);
+                    let l = Layout::planar(stride);
+                    if fused {
+                        cascade_scalar::<f64, Fused>(
+                            Level::Scalar,
+                            &f.sections,
+                            &mut f.state,
+                            channels,
+                            Src::Slice(&xp[..]),
+                            l,
+                            &mut want,
+                            l,
+                            n,
+                        );
+                    } else {
+                        cascade_scalar::<f64, Plain>(
+                            Level::Scalar,
+                            &f.sections,
+                            &mut f.state,
+                            channels,
+                            Src::Slice(&xp[..]),
+                            l,
+                            &mut want,
+                            l,
+                            n,
+                        );
+                    }
+                    f.get_state(&mut zwant);
+                }
+                for in_place in [false, true] {
+                    let (y, z) = run(level, in_place);
+                    for c in 0..channels {
+                        let r = c * stride..c * stride + n;
+                        assert!(
+                            same(&y[r.clone()], &want[r]),
+                            "ch={channels} c={c} {level:?}"
+                        );
+                        let gap = &y[c * stride + n..(c + 1) * stride];
+                        let keep = if in_place {
+                            &xp[c * stride + n..(c + 1) * stride]
+                        } else {
+                            &want[c * stride + n..(c + 1) * stride]
+                        };
+                        assert_eq!(gap, keep, "gap ch={channels} c={c}");
+                    }
+                    assert!(
+                        same(&z, &zwant),
+                        "state ch={channels} {level:?} in_place={in_place}"
+                    );
                 }
             }
         }

@@ -1,0 +1,271 @@
+//! Square tile transposes for kernels that keep one channel per SIMD lane.
+//!
+//! Moving channel-major (planar) data into lane-major order is a transpose of `L × L` tiles.
+//! Written as element copies, LLVM compiles it to gather or scatter instructions or to one load
+//! and store per element, whatever shuffles the source is rewritten into (it composes them back
+//! into a single permutation). The transposes here use explicit shuffle sequences where the
+//! level has them and plain loops elsewhere.
+//!
+//! A [`Transposer`] is a value saying which instructions may run: [`Portable`] everywhere, and on
+//! x86-64 [`Avx512`], a token that exists only when the CPU has AVX-512 *and* the caller's level
+//! allows it ([`Avx512::at`]). A kernel takes the transposer as a generic argument, so the
+//! AVX-512 sequences inline into the AVX-512 clone of the kernel and nowhere else matters.
+
+use super::Level;
+use std::any::Any;
+
+/// Transposes square tiles: `out[i][j] = a[j][i]`.
+pub trait Transposer: Copy {
+    fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]);
+}
+
+/// Plain loops (any level, any element type and size).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portable;
+
+impl Transposer for Portable {
+    #[inline(always)]
+    fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]) {
+        for i in 0..L {
+            for j in 0..L {
+                out[i][j] = a[j][i];
+            }
+        }
+    }
+}
+
+/// AVX-512 shuffle sequences for `8 × 8` `f64` and `16 × 16` `f32` tiles, and an AVX one for
+/// `8 × 8` `f32` tiles (other shapes fall back to [`Portable`]). Only [`Avx512::at`] makes one, and only when the CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// The token, if `level` (clamped to the detected level) is AVX-512.
+    #[inline]
+    pub fn at(level: Level) -> Option<Self> {
+        (level.min(super::detected()) >= Level::Avx512).then_some(Avx512(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Transposer for Avx512 {
+    #[inline(always)]
+    fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]) {
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f64; 8]; 8]>(),
+            oo.downcast_mut::<[[f64; 8]; 8]>(),
+        ) {
+            // SAFETY: an `Avx512` value exists only if the CPU has AVX-512F (`Avx512::at`).
+            unsafe { x86::t8x8_f64(a, o) };
+            return;
+        }
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f32; 16]; 16]>(),
+            oo.downcast_mut::<[[f32; 16]; 16]>(),
+        ) {
+            // SAFETY: as above.
+            unsafe { x86::t16x16_f32(a, o) };
+            return;
+        }
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f32; 8]; 8]>(),
+            oo.downcast_mut::<[[f32; 8]; 8]>(),
+        ) {
+            // SAFETY: as above (AVX-512F implies AVX).
+            unsafe { x86::t8x8_f32(a, o) };
+            return;
+        }
+        Portable.transpose(a, out)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// 8 × 8 `f64`: unpack pairs of rows, then 256-bit and 128-bit lane exchanges (24 shuffles).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn t8x8_f64(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
+        // SAFETY (whole body): every pointer comes from a reference to an 8-element row, so each
+        // unaligned 64-byte load or store stays inside it; AVX-512F is the caller's promise.
+        unsafe {
+            let r: [__m512d; 8] = std::array::from_fn(|i| _mm512_loadu_pd(a[i].as_ptr()));
+            // t[2k] = rows 2k, 2k+1 at even columns; t[2k+1] at odd columns (pairs per 128 bits)
+            let mut t = [_mm512_setzero_pd(); 8];
+            for k in 0..4 {
+                t[2 * k] = _mm512_unpacklo_pd(r[2 * k], r[2 * k + 1]);
+                t[2 * k + 1] = _mm512_unpackhi_pd(r[2 * k], r[2 * k + 1]);
+            }
+            // u: rows 4g..4g+3 of columns {c, c + 4} for c = 0, 2 (from even t) and 1, 3 (odd)
+            let lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+            let hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+            let mut u = [_mm512_setzero_pd(); 8];
+            for g in 0..2 {
+                let b = 4 * g;
+                u[b] = _mm512_permutex2var_pd(t[b], lo, t[b + 2]); // col 0 | col 4
+                u[b + 1] = _mm512_permutex2var_pd(t[b], hi, t[b + 2]); // col 2 | col 6
+                u[b + 2] = _mm512_permutex2var_pd(t[b + 1], lo, t[b + 3]); // col 1 | col 5
+                u[b + 3] = _mm512_permutex2var_pd(t[b + 1], hi, t[b + 3]); // col 3 | col 7
+            }
+            // column c: rows 0–3 from u[j], rows 4–7 from u[4 + j]
+            for (j, (c_lo, c_hi)) in [(0, 4), (2, 6), (1, 5), (3, 7)].into_iter().enumerate() {
+                let l = _mm512_shuffle_f64x2::<0b01_00_01_00>(u[j], u[4 + j]);
+                let h = _mm512_shuffle_f64x2::<0b11_10_11_10>(u[j], u[4 + j]);
+                _mm512_storeu_pd(out[c_lo].as_mut_ptr(), l);
+                _mm512_storeu_pd(out[c_hi].as_mut_ptr(), h);
+            }
+        }
+    }
+
+    /// 16 × 16 `f32`: unpack pairs of rows as `f32` then as `f64`, then two rounds of 128-bit
+    /// lane exchanges (64 shuffles).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn t16x16_f32(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
+        // SAFETY (whole body): as in `t8x8_f64`, with 16-element rows.
+        unsafe {
+            let r: [__m512; 16] = std::array::from_fn(|i| _mm512_loadu_ps(a[i].as_ptr()));
+            let mut t = [_mm512_setzero_ps(); 16];
+            for k in 0..8 {
+                t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+                t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+            }
+            // u[4g + j], 128-bit lane l: rows 4g..4g+3 of column 4l + j
+            let mut u = [_mm512_setzero_ps(); 16];
+            for g in 0..4 {
+                let b = 4 * g;
+                let (t0, t1) = (_mm512_castps_pd(t[b]), _mm512_castps_pd(t[b + 1]));
+                let (t2, t3) = (_mm512_castps_pd(t[b + 2]), _mm512_castps_pd(t[b + 3]));
+                u[b] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+                u[b + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+                u[b + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+                u[b + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+            }
+            for j in 0..4 {
+                // v: lanes {0, 2} of u[j], u[4+j]; w: lanes {1, 3}; likewise for rows 8–15
+                let v = _mm512_shuffle_f32x4::<0b10_00_10_00>(u[j], u[4 + j]);
+                let w = _mm512_shuffle_f32x4::<0b11_01_11_01>(u[j], u[4 + j]);
+                let v2 = _mm512_shuffle_f32x4::<0b10_00_10_00>(u[8 + j], u[12 + j]);
+                let w2 = _mm512_shuffle_f32x4::<0b11_01_11_01>(u[8 + j], u[12 + j]);
+                let c0 = _mm512_shuffle_f32x4::<0b10_00_10_00>(v, v2);
+                let c2 = _mm512_shuffle_f32x4::<0b11_01_11_01>(v, v2);
+                let c1 = _mm512_shuffle_f32x4::<0b10_00_10_00>(w, w2);
+                let c3 = _mm512_shuffle_f32x4::<0b11_01_11_01>(w, w2);
+                _mm512_storeu_ps(out[j].as_mut_ptr(), c0);
+                _mm512_storeu_ps(out[4 + j].as_mut_ptr(), c1);
+                _mm512_storeu_ps(out[8 + j].as_mut_ptr(), c2);
+                _mm512_storeu_ps(out[12 + j].as_mut_ptr(), c3);
+            }
+        }
+    }
+
+    /// 8 × 8 `f32` in 256-bit registers: unpack as `f32`, then as `f64`, then exchange 128-bit
+    /// halves (24 shuffles).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn t8x8_f32(a: &[[f32; 8]; 8], out: &mut [[f32; 8]; 8]) {
+        // SAFETY (whole body): as in `t8x8_f64`, with 8-element rows of 32 bytes.
+        unsafe {
+            let r: [__m256; 8] = std::array::from_fn(|i| _mm256_loadu_ps(a[i].as_ptr()));
+            let mut t = [_mm256_setzero_ps(); 8];
+            for k in 0..4 {
+                t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+                t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+            }
+            // u[4g + j], 128-bit half h: rows 4g..4g+3 of column 4h + j
+            let mut u = [_mm256_setzero_ps(); 8];
+            for g in 0..2 {
+                let b = 4 * g;
+                let (t0, t1) = (_mm256_castps_pd(t[b]), _mm256_castps_pd(t[b + 1]));
+                let (t2, t3) = (_mm256_castps_pd(t[b + 2]), _mm256_castps_pd(t[b + 3]));
+                u[b] = _mm256_castpd_ps(_mm256_unpacklo_pd(t0, t2));
+                u[b + 1] = _mm256_castpd_ps(_mm256_unpackhi_pd(t0, t2));
+                u[b + 2] = _mm256_castpd_ps(_mm256_unpacklo_pd(t1, t3));
+                u[b + 3] = _mm256_castpd_ps(_mm256_unpackhi_pd(t1, t3));
+            }
+            for j in 0..4 {
+                let c_lo = _mm256_permute2f128_ps::<0x20>(u[j], u[4 + j]);
+                let c_hi = _mm256_permute2f128_ps::<0x31>(u[j], u[4 + j]);
+                _mm256_storeu_ps(out[j].as_mut_ptr(), c_lo);
+                _mm256_storeu_ps(out[4 + j].as_mut_ptr(), c_hi);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<X: Transposer, T: Copy + 'static + PartialEq + std::fmt::Debug, const L: usize>(
+        x: X,
+        make: impl Fn(usize) -> T,
+    ) {
+        let a: [[T; L]; L] = std::array::from_fn(|i| std::array::from_fn(|j| make(i * L + j)));
+        let mut out = [[make(usize::MAX); L]; L];
+        x.transpose(&a, &mut out);
+        for i in 0..L {
+            for j in 0..L {
+                assert_eq!(out[i][j], a[j][i], "L = {L}, ({i}, {j})");
+            }
+        }
+    }
+
+    fn all<X: Transposer>(x: X) {
+        // distinct values (and one NaN payload, compared through its bits) in every position
+        check::<X, u64, 8>(x, |k| k as u64);
+        check::<X, f64, 8>(x, |k| k as f64 + 0.5);
+        check::<X, f32, 16>(x, |k| k as f32 - 100.25);
+        check::<X, f32, 4>(x, |k| k as f32);
+        check::<X, f32, 8>(x, |k| k as f32 * 3.0 + 0.125);
+        check::<X, f64, 4>(x, |k| -(k as f64));
+        check::<X, f64, 1>(x, |k| k as f64);
+        let bits = |k: usize| f64::from_bits(0x7ff8_0000_0000_0000 | k as u64).to_bits();
+        check::<X, u64, 8>(x, bits);
+    }
+
+    #[test]
+    fn portable_transposes() {
+        all(Portable);
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_transposes_match_portable() {
+        assert!(Avx512::at(Level::Avx2).is_none());
+        match Avx512::at(Level::Avx512) {
+            Some(x) => {
+                all(x);
+                // the shuffle paths themselves, on values whose bits must survive exactly
+                let a: [[f64; 8]; 8] = std::array::from_fn(|i| {
+                    std::array::from_fn(|j| {
+                        f64::from_bits(0x7ff0_0000_0000_0001 + (i * 8 + j) as u64)
+                    })
+                });
+                let mut o = [[0.0; 8]; 8];
+                x.transpose(&a, &mut o);
+                for i in 0..8 {
+                    for j in 0..8 {
+                        assert_eq!(o[i][j].to_bits(), a[j][i].to_bits());
+                    }
+                }
+            }
+            None => assert!(super::super::detected() < Level::Avx512),
+        }
+    }
+}
