@@ -877,6 +877,80 @@ mod tests {
         assert_eq!(y, [0.5, 0.0, 0.5, 0.0]);
     }
 
+    /// Every power of two from 2 to 2^20 (the immutable-transform path with placed scratch and
+    /// the AVX-512 split step), at several page offsets of input and output, against rustfft's
+    /// complex FFT of the real signal; plus the complex transform and round trips.
+    #[test]
+    fn powers_of_two_match_complex_fft_at_any_page_offset() {
+        let mut rng = Rng::new(23);
+        for k in 1..=20u32 {
+            let n = 1usize << k;
+            let x = rng.vec_f64(n, 1.0);
+            let mut want: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            FftPlanner::<f64>::new()
+                .plan_fft_forward(n)
+                .process(&mut want);
+            let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
+            let offsets: &[(usize, usize)] = if n >= 1024 {
+                &[(0, 0), (0, 128), (256, 0), (1, 3)]
+            } else {
+                &[(0, 0)]
+            };
+            for &(xo, yo) in offsets {
+                // xo in f64 elements, yo in complex values: every page offset pattern
+                let mut xb = vec![0.0; n + 512];
+                xb[xo..xo + n].copy_from_slice(&x);
+                let mut yb = vec![Complex::new(0.0, 0.0); n / 2 + 1 + 256];
+                let y = &mut yb[yo..yo + n / 2 + 1];
+                p.rfft(&xb[xo..xo + n], y, Norm::Backward);
+                assert!(
+                    max_err(y, &want[..n / 2 + 1]) <= 1e-13 * big,
+                    "rfft n={n} offsets {xo}/{yo}"
+                );
+                let mut back = vec![0.0; n];
+                p.irfft(y, &mut back, Norm::Backward);
+                let e = back
+                    .iter()
+                    .zip(&x)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                assert!(e <= 1e-12, "round trip n={n}: {e}");
+            }
+            let c = FftPlan::<f64>::new(FftKind::Complex, n).unwrap();
+            let z: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            let mut y = vec![Complex::new(0.0, 0.0); n];
+            c.fft(Some(&z), &mut y, false, Norm::Backward);
+            assert!(max_err(&y, &want) <= 1e-13 * big, "fft n={n}");
+        }
+    }
+
+    #[test]
+    fn scratch_is_placed_away_from_input_and_output() {
+        let circ = |a: usize, b: usize| {
+            let d = a.wrapping_sub(b) % PAGE;
+            d.min(PAGE - d)
+        };
+        for base in [0x10_0000usize, 0x10_0010, 0x10_0808, 0x10_0ff0] {
+            for x in (0..PAGE).step_by(8) {
+                for y in [0, 8, 1024, 1536, 2048, 3000, 4088] {
+                    let (x, y) = (0x20_0000 + x, 0x30_0000 + (x + y) % PAGE);
+                    let k = scratch_offset(
+                        base as *const Complex<f64>,
+                        x as *const Complex<f64>,
+                        y as *const Complex<f64>,
+                    );
+                    assert!(k < PAGE / 16);
+                    let s = base + 16 * k;
+                    assert!(
+                        circ(s, x) >= 1024 - 16 && circ(s, y) >= 1024 - 16,
+                        "base {base:#x} x {x:#x} y {y:#x} -> {s:#x}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn one_plan_runs_on_many_threads() {
         let p = Arc::new(FftPlan::<f32>::new(FftKind::Real, 1000).unwrap());
