@@ -78,11 +78,58 @@ const MAX_CACHED_BYTES: usize = 64 << 20;
 pub trait FftFloat: Float + FftNum {
     /// Runs `f` with this thread's workspace (or a fresh one when it is already in use).
     fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R;
+    /// Whether [`EvenReal`] builds the duplicated twiddle table `vd` of the explicit AVX-512
+    /// split step (f64 on CPUs with AVX-512).
+    fn wants_split_table() -> bool;
+    /// The forward real-FFT split step at `level` (see [`split_fwd_body`]); `vd` is the
+    /// duplicated twiddle table (may be empty).
+    fn split_fwd_at(
+        level: crate::simd::Level,
+        y: &mut [Complex<Self>],
+        v: &[Complex<Self>],
+        vd: &[Self],
+    );
+}
+
+/// f64 split step: explicit AVX-512 where the (clamped) level allows it.
+fn split_fwd_f64(
+    level: crate::simd::Level,
+    y: &mut [Complex<f64>],
+    v: &[Complex<f64>],
+    vd: &[f64],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if level.min(crate::simd::detected()) == crate::simd::Level::Avx512 && !vd.is_empty() {
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512 F/BW/DQ/VL.
+        unsafe { split_fwd_avx512(y, v, vd) };
+        return;
+    }
+    split_fwd_generic(level, y, v)
+}
+
+fn split_fwd_generic_at<T: FftFloat>(
+    level: crate::simd::Level,
+    y: &mut [Complex<T>],
+    v: &[Complex<T>],
+    _vd: &[T],
+) {
+    split_fwd_generic(level, y, v)
 }
 
 macro_rules! impl_fft_float {
-    ($t:ty) => {
+    ($t:ty, $split:expr, $table:expr) => {
         impl FftFloat for $t {
+            fn wants_split_table() -> bool {
+                $table
+            }
+            fn split_fwd_at(
+                level: crate::simd::Level,
+                y: &mut [Complex<Self>],
+                v: &[Complex<Self>],
+                vd: &[Self],
+            ) {
+                $split(level, y, v, vd)
+            }
             fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R {
                 thread_local! {
                     static WS: Cell<Option<Workspace<$t>>> = const { Cell::new(None) };
@@ -99,8 +146,10 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32);
-impl_fft_float!(f64);
+impl_fft_float!(f32, split_fwd_generic_at::<f32>, false);
+impl_fft_float!(f64, split_fwd_f64, {
+    cfg!(target_arch = "x86_64") && crate::simd::detected() == crate::simd::Level::Avx512
+});
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -117,14 +166,64 @@ struct EvenReal<T: FftNum> {
     m: usize,
     fwd: Arc<dyn Fft<T>>,
     inv: Arc<dyn Fft<T>>,
-    /// `e^{-2πik/n}` for `k ≤ m/2`.
+    /// `e^{-2πik/n}` for `k ≤ m/2` (inverse split step).
     tw: Vec<Complex<T>>,
+    /// `−i·e^{-2πik/n}/2` for `k ≤ m/2` (forward split step).
+    v: Vec<Complex<T>>,
+    /// `v` duplicated for the explicit AVX-512 split step (empty unless
+    /// [`FftFloat::wants_split_table`]): `(v.re, v.re)` per k, then `(−v.im, v.im)` per k.
+    vd: Vec<T>,
 }
 
-/// Largest complex length for which rustfft's out-of-place `process_immutable` beats a copy
-/// followed by an in-place transform (measured with rustfft 6.4 on AVX-512: 0.70 vs 0.79 µs at
-/// 512, but 10.2 vs 4.8 µs at 2048).
-const IMMUTABLE_MAX: usize = 512;
+/// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
+/// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
+/// output, the power-of-two passes (rows a multiple of 4 KiB apart) make loads 4K-alias with
+/// earlier stores and stall: measured with rustfft 6.4 on the AVX-512 machine, 2048 points
+/// 7.0 µs aliased vs 4.6 µs offset, 32768 points 162 vs 124 µs; the old copy + in-place
+/// transform took 5.1 / 135 µs. So the scratch is placed at least 1 KiB away (mod 4 KiB) from
+/// both; this needs [`ALIAS_PAD`] extra bytes of scratch.
+const PAGE: usize = 4096;
+const ALIAS_PAD: usize = PAGE;
+
+/// Offset (in elements) into a scratch buffer at `base` at which the scratch should start so that
+/// it lies 1–3 KiB (mod 4 KiB) away from both `x` and `y` (see [`PAGE`]).
+fn scratch_offset<C>(base: *const C, x: *const C, y: *const C) -> usize {
+    let circ = |a: usize, b: usize| {
+        let d = a.wrapping_sub(b) % PAGE;
+        d.min(PAGE - d)
+    };
+    let (x, y) = (x as usize % PAGE, y as usize % PAGE);
+    let target = [2048, 1024, 3072]
+        .into_iter()
+        .map(|o| (x + o) % PAGE)
+        .max_by_key(|&t| circ(t, y))
+        .unwrap_or(x);
+    (target.wrapping_sub(base as usize) % PAGE) / std::mem::size_of::<C>()
+}
+
+/// Whether a transform of `m` points runs as rustfft's immutable transform (with the scratch
+/// placed by [`scratch_offset`]) rather than a copy followed by an in-place transform: measured
+/// faster up to 512 points (0.66 vs 0.79 µs at 512) and for powers of two; other lengths
+/// (mixed radix, Rader, Bluestein) keep the copy.
+fn use_immutable(m: usize) -> bool {
+    m <= 512 || m.is_power_of_two()
+}
+
+/// rustfft's immutable transform of `x` into `y` with a scratch placed by [`scratch_offset`].
+fn process_immutable<T: FftFloat>(
+    f: &dyn Fft<T>,
+    x: &[Complex<T>],
+    y: &mut [Complex<T>],
+    scratch: &mut Vec<Complex<T>>,
+) {
+    let need = f.get_immutable_scratch_len();
+    let buf = grow(
+        scratch,
+        need + ALIAS_PAD / std::mem::size_of::<Complex<T>>(),
+    );
+    let k = scratch_offset(buf.as_ptr(), x.as_ptr(), y.as_ptr());
+    f.process_immutable_with_scratch(x, y, &mut buf[k..k + need]);
+}
 
 /// Views `2m` reals as `m` complex values (`re, im` pairs).
 fn as_complex<T: Float>(x: &[T]) -> &[Complex<T>] {
@@ -141,20 +240,43 @@ fn as_complex_mut<T: Float>(x: &mut [T]) -> &mut [Complex<T>] {
     unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut Complex<T>, x.len() / 2) }
 }
 
-/// Forward split step: `y[..m]` holds `Z = FFT_m(x[2j] + i·x[2j+1])`; writes the n/2+1 bins of
-/// the real FFT into `y[..=m]`. With `E = (Z[k] + conj Z[m−k])/2`, `O = (Z[k] − conj Z[m−k])/2i`:
-/// `X[k] = E + w^k·O`, `X[m−k] = conj(E − w^k·O)`.
+/// The ends of the forward split step: bins 0 and m from `Z[0]`, and bin m/2 (even m) =
+/// `conj Z[m/2]`. `y` holds m+1 values.
 #[inline(always)]
-fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], tw: &[Complex<T>]) {
+fn split_fwd_ends<T: FftFloat>(y: &mut [Complex<T>]) {
     let m = y.len() - 1;
-    let half = <T as Float>::from_f64(0.5);
     let z0 = y[0];
     y[0] = Complex::new(z0.re + z0.im, T::ZERO);
     y[m] = Complex::new(z0.re - z0.im, T::ZERO);
-    let p = (m - 1) / 2;
     if m >= 2 && m.is_multiple_of(2) {
         y[m / 2] = y[m / 2].conj();
     }
+}
+
+/// One pair of the forward split step: `a = Z[k]`, `b = Z[m−k]`, `v = v_k = −i·w^k/2`. With
+/// `S = A + conj B`, `D = A − conj B`, `H = S/2`: `X[k] = H + v·D`, `X[m−k] = conj(H − v·D)`
+/// (`E = S/2`, `w^k·O = w^k·D/2i = v·D`). Every SIMD path computes exactly these operations in
+/// this order (no FMA), so all levels give bit-identical results.
+#[inline(always)]
+fn split_fwd_pair<T: FftFloat>(a: &mut Complex<T>, b: &mut Complex<T>, v: Complex<T>) {
+    let half = <T as Float>::from_f64(0.5);
+    let (za, zb) = (*a, *b);
+    let s = Complex::new(za.re + zb.re, za.im - zb.im);
+    let d = Complex::new(za.re - zb.re, za.im + zb.im);
+    let vd = Complex::new(v.re * d.re - v.im * d.im, v.re * d.im + v.im * d.re);
+    let h = Complex::new(s.re * half, s.im * half);
+    *a = Complex::new(h.re + vd.re, h.im + vd.im);
+    *b = Complex::new(h.re - vd.re, -(h.im - vd.im));
+}
+
+/// Forward split step: `y[..m]` holds `Z = FFT_m(x[2j] + i·x[2j+1])`; writes the n/2+1 bins of
+/// the real FFT into `y[..=m]`. `v[k] = −i·e^{−2πik/n}/2` for `k ≤ m/2` (see
+/// [`split_fwd_pair`]).
+#[inline(always)]
+fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], v: &[Complex<T>]) {
+    let m = y.len() - 1;
+    split_fwd_ends(y);
+    let p = (m - 1) / 2;
     let (lo, hi) = y[1..m].split_at_mut(p);
     let hl = hi.len();
     let hi = &mut hi[hl - p..];
@@ -167,41 +289,112 @@ fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], tw: &[Complex<T>]) {
         let j0 = p - i0 - B; // partner of lo[i0 + l] is hi[j0 + B - 1 - l]
         let hb: &mut [Complex<T>; B] = (&mut hi[j0..j0 + B]).try_into().unwrap();
         let lb: &mut [Complex<T>; B] = (&mut lo[i0..i0 + B]).try_into().unwrap();
-        let wb: &[Complex<T>; B] = tw[1 + i0..1 + i0 + B].try_into().unwrap();
+        let vb: &[Complex<T>; B] = v[1 + i0..1 + i0 + B].try_into().unwrap();
         let mut rb = [Complex::new(T::ZERO, T::ZERO); B];
         for l in 0..B {
             rb[l] = hb[B - 1 - l];
         }
-        let mut outb = [Complex::new(T::ZERO, T::ZERO); B];
         for l in 0..B {
-            let (za, zb, w) = (lb[l], rb[l], wb[l]);
-            let e_re = (za.re + zb.re) * half;
-            let e_im = (za.im - zb.im) * half;
-            let o_re = (za.im + zb.im) * half;
-            let o_im = (zb.re - za.re) * half;
-            let wo_re = w.re * o_re - w.im * o_im;
-            let wo_im = w.re * o_im + w.im * o_re;
-            lb[l] = Complex::new(e_re + wo_re, e_im + wo_im);
-            outb[l] = Complex::new(e_re - wo_re, wo_im - e_im);
+            split_fwd_pair(&mut lb[l], &mut rb[l], vb[l]);
         }
         for l in 0..B {
-            hb[B - 1 - l] = outb[l];
+            hb[B - 1 - l] = rb[l];
         }
     }
     let done = nb * B;
     for ((a, b), w) in lo[done..]
         .iter_mut()
         .zip(hi[..p - done].iter_mut().rev())
-        .zip(&tw[1 + done..])
+        .zip(&v[1 + done..])
     {
-        let (za, zb) = (*a, *b);
-        let e = Complex::new((za.re + zb.re) * half, (za.im - zb.im) * half);
-        // O = (A − conj B) / 2i = ((A.im + B.im)/2, −(A.re − B.re)/2)
-        let o = Complex::new((za.im + zb.im) * half, (zb.re - za.re) * half);
-        let wo = Complex::new(w.re * o.re - w.im * o.im, w.re * o.im + w.im * o.re);
-        *a = Complex::new(e.re + wo.re, e.im + wo.im);
-        *b = Complex::new(e.re - wo.re, wo.im - e.im);
+        split_fwd_pair(a, b, *w);
     }
+}
+
+/// The forward split step with explicit AVX-512 (four pairs per iteration, interleaved re/im,
+/// exactly the operations of [`split_fwd_pair`], so bit-identical to the scalar body). `vd`
+/// holds `(v.re, v.re)` for every k of `v`, then `(−v.im, v.im)`: with them `v·D` is
+/// `vr·D + vi·swap(D)` without shuffling the twiddles (negation and the products' signs are
+/// exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re` bit for bit).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+unsafe fn split_fwd_avx512(y: &mut [Complex<f64>], v: &[Complex<f64>], vd: &[f64]) {
+    use std::arch::x86_64::*;
+    let m = y.len() - 1;
+    split_fwd_ends(y);
+    let p = (m - 1) / 2;
+    assert!(v.len() > p, "split twiddles too short");
+    assert_eq!(vd.len(), 4 * v.len(), "duplicated split twiddles");
+    let half = _mm512_set1_pd(0.5);
+    // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation
+    let conj = _mm512_castsi512_pd(_mm512_set_epi64(
+        i64::MIN,
+        0,
+        i64::MIN,
+        0,
+        i64::MIN,
+        0,
+        i64::MIN,
+        0,
+    ));
+    // reverses the order of the four complex values of a vector
+    let rev = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
+    let yp = y.as_mut_ptr() as *mut f64;
+    let (vr, vi) = vd.split_at(2 * v.len());
+    let (vr, vi) = (vr.as_ptr(), vi.as_ptr());
+    let mut i = 0;
+    while i + 4 <= p {
+        // SAFETY: pairs i..i+4 with i + 4 ≤ p: the low block y[1+i..5+i] lies in y[1..=p], the
+        // partner block y[m−4−i..m−i] in y[m−p..m], disjoint from it (m − p > p); v[1+i..5+i]
+        // lies in v[..=p], so entries 2(1+i)..2(5+i) of each half of `vd` exist (asserted).
+        // Unaligned loads/stores; no reference into `y` is live.
+        unsafe {
+            let pa = yp.add(2 * (1 + i));
+            let pb = yp.add(2 * (m - 4 - i));
+            let a = _mm512_loadu_pd(pa);
+            let b = _mm512_permutexvar_pd(rev, _mm512_loadu_pd(pb));
+            let wr = _mm512_loadu_pd(vr.add(2 * (1 + i))); // v.re, v.re
+            let wi = _mm512_loadu_pd(vi.add(2 * (1 + i))); // −v.im, v.im
+            let bc = _mm512_xor_pd(b, conj);
+            let s = _mm512_add_pd(a, bc); // (a.re + b.re, a.im − b.im)
+            let d = _mm512_sub_pd(a, bc); // (a.re − b.re, a.im + b.im)
+            let t1 = _mm512_mul_pd(wr, d); // (v.re·d.re, v.re·d.im)
+            let t2 = _mm512_mul_pd(wi, _mm512_permute_pd::<0x55>(d)); // (−v.im·d.im, v.im·d.re)
+            let vd = _mm512_add_pd(t1, t2);
+            let h = _mm512_mul_pd(s, half);
+            let lo = _mm512_add_pd(h, vd);
+            let hi = _mm512_xor_pd(_mm512_sub_pd(h, vd), conj);
+            _mm512_storeu_pd(pa, lo);
+            _mm512_storeu_pd(pb, _mm512_permutexvar_pd(rev, hi));
+        }
+        i += 4;
+    }
+    for k in i..p {
+        let (lo, hi) = y.split_at_mut(m - 1 - k);
+        split_fwd_pair(&mut lo[1 + k], &mut hi[0], v[1 + k]);
+    }
+}
+
+crate::simd::multiversion! {
+    /// The forward split step at a SIMD level (compiler-vectorised body).
+    fn split_fwd_generic<T: FftFloat>(y: &mut [Complex<T>], v: &[Complex<T>]) -> ();
+    scalar = split_fwd_body; simd = split_fwd_body;
+}
+
+/// The forward split step at a SIMD level: explicit AVX-512 for f64 at [`Level::Avx512`],
+/// otherwise [`split_fwd_generic`].
+///
+/// [`Level::Avx512`]: crate::simd::Level::Avx512
+fn split_fwd<T: FftFloat>(
+    level: crate::simd::Level,
+    y: &mut [Complex<T>],
+    v: &[Complex<T>],
+    vd: &[T],
+) {
+    T::split_fwd_at(level, y, v, vd)
 }
 
 /// Inverse split step: from the n/2+1 bins `x` (imaginary parts of bins 0 and m ignored) writes
@@ -276,12 +469,6 @@ fn split_inv_body<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Com
 }
 
 crate::simd::multiversion! {
-    /// The forward split step at a SIMD level.
-    fn split_fwd<T: FftFloat>(y: &mut [Complex<T>], tw: &[Complex<T>]) -> ();
-    scalar = split_fwd_body; simd = split_fwd_body;
-}
-
-crate::simd::multiversion! {
     /// The inverse split step at a SIMD level.
     fn split_inv<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Complex<T>]) -> ();
     scalar = split_inv_body; simd = split_inv_body;
@@ -291,34 +478,53 @@ impl<T: FftFloat> EvenReal<T> {
     fn new(n: usize) -> Self {
         let m = n / 2;
         let mut p = FftPlanner::<T>::new();
+        let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
         let tw = (0..=m / 2)
             .map(|k| {
-                let a = -2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                let a = angle(k);
                 Complex::new(
                     <T as Float>::from_f64(a.cos()),
                     <T as Float>::from_f64(a.sin()),
                 )
             })
             .collect();
+        // −i·(cos a + i sin a)/2 = (sin a / 2, −cos a / 2)
+        let v: Vec<Complex<T>> = (0..=m / 2)
+            .map(|k| {
+                let a = angle(k);
+                Complex::new(
+                    <T as Float>::from_f64(0.5 * a.sin()),
+                    <T as Float>::from_f64(-0.5 * a.cos()),
+                )
+            })
+            .collect();
+        let vd = if T::wants_split_table() {
+            let re = v.iter().flat_map(|c: &Complex<T>| [c.re, c.re]);
+            let im = v.iter().flat_map(|c: &Complex<T>| [-c.im, c.im]);
+            re.chain(im).collect()
+        } else {
+            Vec::new()
+        };
         EvenReal {
             m,
             fwd: p.plan_fft_forward(m),
             inv: p.plan_fft_inverse(m),
             tw,
+            v,
+            vd,
         }
     }
 
     fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
         let z = &mut y[..self.m];
-        if self.m <= IMMUTABLE_MAX {
-            let s = grow(scratch, self.fwd.get_immutable_scratch_len());
-            self.fwd.process_immutable_with_scratch(as_complex(x), z, s);
+        if use_immutable(self.m) {
+            process_immutable(&*self.fwd, as_complex(x), z, scratch);
         } else {
             z.copy_from_slice(as_complex(x));
             let s = grow(scratch, self.fwd.get_inplace_scratch_len());
             self.fwd.process_with_scratch(z, s);
         }
-        split_fwd(crate::simd::current(), y, &self.tw);
+        split_fwd(crate::simd::current(), y, &self.v, &self.vd);
     }
 
     /// As `forward`, destroying `x`.
@@ -326,7 +532,7 @@ impl<T: FftFloat> EvenReal<T> {
         let s = grow(scratch, self.fwd.get_outofplace_scratch_len());
         self.fwd
             .process_outofplace_with_scratch(as_complex_mut(x), &mut y[..self.m], s);
-        split_fwd(crate::simd::current(), y, &self.tw);
+        split_fwd(crate::simd::current(), y, &self.v, &self.vd);
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
@@ -555,10 +761,9 @@ impl<T: FftFloat> FftPlan<T> {
         let f = if inverse { inv } else { fwd };
         assert_eq!(y.len(), self.n, "fft output length");
         match x {
-            Some(x) if self.n <= IMMUTABLE_MAX => {
+            Some(x) if use_immutable(self.n) => {
                 assert_eq!(x.len(), self.n, "fft input length");
-                let s = grow(&mut ws.cplx, f.get_immutable_scratch_len());
-                f.process_immutable_with_scratch(x, y, s);
+                process_immutable(&**f, x, y, &mut ws.cplx);
             }
             Some(x) => {
                 assert_eq!(x.len(), self.n, "fft input length");
@@ -675,12 +880,12 @@ mod tests {
                 .map(|_| Complex::new(rng.uniform(), rng.uniform()))
                 .collect();
             let mut want = z.clone();
-            split_fwd(crate::simd::Level::Scalar, &mut want, &e.tw);
+            split_fwd(crate::simd::Level::Scalar, &mut want, &e.v, &e.vd);
             let mut want_inv = vec![Complex::new(0.0, 0.0); m];
             split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
             for level in crate::simd::available() {
                 let mut got = z.clone();
-                split_fwd(level, &mut got, &e.tw);
+                split_fwd(level, &mut got, &e.v, &e.vd);
                 assert!(
                     got.iter()
                         .zip(&want)
@@ -722,6 +927,80 @@ mod tests {
         let mut y = [0.0; 4];
         p.irfft(&x, &mut y, Norm::Backward);
         assert_eq!(y, [0.5, 0.0, 0.5, 0.0]);
+    }
+
+    /// Every power of two from 2 to 2^20 (the immutable-transform path with placed scratch and
+    /// the AVX-512 split step), at several page offsets of input and output, against rustfft's
+    /// complex FFT of the real signal; plus the complex transform and round trips.
+    #[test]
+    fn powers_of_two_match_complex_fft_at_any_page_offset() {
+        let mut rng = Rng::new(23);
+        for k in 1..=20u32 {
+            let n = 1usize << k;
+            let x = rng.vec_f64(n, 1.0);
+            let mut want: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            FftPlanner::<f64>::new()
+                .plan_fft_forward(n)
+                .process(&mut want);
+            let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
+            let offsets: &[(usize, usize)] = if n >= 1024 {
+                &[(0, 0), (0, 128), (256, 0), (1, 3)]
+            } else {
+                &[(0, 0)]
+            };
+            for &(xo, yo) in offsets {
+                // xo in f64 elements, yo in complex values: every page offset pattern
+                let mut xb = vec![0.0; n + 512];
+                xb[xo..xo + n].copy_from_slice(&x);
+                let mut yb = vec![Complex::new(0.0, 0.0); n / 2 + 1 + 256];
+                let y = &mut yb[yo..yo + n / 2 + 1];
+                p.rfft(&xb[xo..xo + n], y, Norm::Backward);
+                assert!(
+                    max_err(y, &want[..n / 2 + 1]) <= 1e-13 * big,
+                    "rfft n={n} offsets {xo}/{yo}"
+                );
+                let mut back = vec![0.0; n];
+                p.irfft(y, &mut back, Norm::Backward);
+                let e = back
+                    .iter()
+                    .zip(&x)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                assert!(e <= 1e-12, "round trip n={n}: {e}");
+            }
+            let c = FftPlan::<f64>::new(FftKind::Complex, n).unwrap();
+            let z: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            let mut y = vec![Complex::new(0.0, 0.0); n];
+            c.fft(Some(&z), &mut y, false, Norm::Backward);
+            assert!(max_err(&y, &want) <= 1e-13 * big, "fft n={n}");
+        }
+    }
+
+    #[test]
+    fn scratch_is_placed_away_from_input_and_output() {
+        let circ = |a: usize, b: usize| {
+            let d = a.wrapping_sub(b) % PAGE;
+            d.min(PAGE - d)
+        };
+        for base in [0x10_0000usize, 0x10_0010, 0x10_0808, 0x10_0ff0] {
+            for x in (0..PAGE).step_by(8) {
+                for y in [0, 8, 1024, 1536, 2048, 3000, 4088] {
+                    let (x, y) = (0x20_0000 + x, 0x30_0000 + (x + y) % PAGE);
+                    let k = scratch_offset(
+                        base as *const Complex<f64>,
+                        x as *const Complex<f64>,
+                        y as *const Complex<f64>,
+                    );
+                    assert!(k < PAGE / 16);
+                    let s = base + 16 * k;
+                    assert!(
+                        circ(s, x) >= 1024 - 16 && circ(s, y) >= 1024 - 16,
+                        "base {base:#x} x {x:#x} y {y:#x} -> {s:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
