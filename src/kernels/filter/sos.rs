@@ -861,6 +861,39 @@ mod tests {
         }
     }
 
+    /// Runs a fresh f64 cascade with initial state `zi` over `x` (layout `l`, `n` frames) at
+    /// `level` with the chosen arithmetic, out of place into a buffer of 7.0 or in place on a
+    /// copy of `x`; returns the output buffer and the final state.
+    #[allow(clippy::too_many_arguments)]
+    fn run_f64(
+        sos: &[f64],
+        zi: &[f64],
+        channels: usize,
+        level: Level,
+        fused: bool,
+        x: &[f64],
+        l: Layout,
+        in_place: bool,
+        n: usize,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let mut f = SosFilter::<f64>::new(sos, channels).unwrap();
+        f.set_state(zi);
+        let mut y = if in_place {
+            x.to_vec()
+        } else {
+            vec![7.0; x.len()]
+        };
+        let src = if in_place { Src::Dst } else { Src::Slice(x) };
+        if fused {
+            f.process_with::<Fused>(level, src, l, &mut y, l, n);
+        } else {
+            f.process_with::<Plain>(level, src, l, &mut y, l, n);
+        }
+        let mut z = vec![0.0; zi.len()];
+        f.get_state(&mut z);
+        (y, z)
+    }
+
     #[test]
     fn every_level_bit_identical_to_scalar_all_layouts() {
         let mut rng = Rng::new(12);
@@ -875,36 +908,13 @@ mod tests {
                 // reference
                 // `fused` picks the arithmetic; the reference is the scalar body with the
                 // arithmetic the tested level uses.
-                let run = |level: Level,
-                           fused: bool,
-                           planar: bool,
-                           in_place: bool|
-                 -> (Vec<f64>, Vec<f64>) {
-                    let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
-                    f.set_state(&zi);
+                let run = |level: Level, fused: bool, planar: bool, in_place: bool| {
                     let (x, l) = if planar {
                         (&xp, Layout::planar(stride))
                     } else {
                         (&xi, Layout::interleaved(channels))
                     };
-                    let mut y = if in_place {
-                        x.clone()
-                    } else {
-                        vec![7.0; x.len()]
-                    };
-                    let src = if in_place {
-                        Src::Dst
-                    } else {
-                        Src::Slice(&x[..])
-                    };
-                    if fused {
-                        f.process_with::<Fused>(level, src, l, &mut y, l, n);
-                    } else {
-                        f.process_with::<Plain>(level, src, l, &mut y, l, n);
-                    }
-                    let mut z = vec![0.0; zi.len()];
-                    f.get_state(&mut z);
-                    (y, z)
+                    run_f64(&sos, &zi, channels, level, fused, x, l, in_place, n)
                 };
                 for planar in [true, false] {
                     for level in available() {
@@ -954,28 +964,9 @@ mod tests {
             assert_eq!(groups > 1, par::max_threads() > 1, "ch={channels}");
             for level in available() {
                 let fused = uses_fma(level);
-                let run = |lv: Level, in_place: bool| -> (Vec<f64>, Vec<f64>) {
-                    let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
-                    f.set_state(&zi);
-                    let l = Layout::planar(stride);
-                    let mut y = if in_place {
-                        xp.clone()
-                    } else {
-                        vec![7.0; xp.len()]
-                    };
-                    let src = if in_place {
-                        Src::Dst
-                    } else {
-                        Src::Slice(&xp[..])
-                    };
-                    if fused {
-                        f.process_with::<Fused>(lv, src, l, &mut y, l, n);
-                    } else {
-                        f.process_with::<Plain>(lv, src, l, &mut y, l, n);
-                    }
-                    let mut z = vec![0.0; zi.len()];
-                    f.get_state(&mut z);
-                    (y, z)
+                let l = Layout::planar(stride);
+                let run = |lv: Level, in_place: bool| {
+                    run_f64(&sos, &zi, channels, lv, fused, &xp, l, in_place, n)
                 };
                 // the reference: the scalar body, one channel at a time, on this thread
                 let mut want = vec![7.0; xp.len()];
@@ -983,30 +974,16 @@ mod tests {
                 {
                     let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
                     f.set_state(&zi);
-                    let l = Layout::planar(stride);
+                    let (secs, st) = (&f.sections, &mut f.state);
+                    let xs = Src::Slice(&xp[..]);
+                    let lv = Level::Scalar;
                     if fused {
                         cascade_scalar::<f64, Fused>(
-                            Level::Scalar,
-                            &f.sections,
-                            &mut f.state,
-                            channels,
-                            Src::Slice(&xp[..]),
-                            l,
-                            &mut want,
-                            l,
-                            n,
+                            lv, secs, st, channels, xs, l, &mut want, l, n,
                         );
                     } else {
                         cascade_scalar::<f64, Plain>(
-                            Level::Scalar,
-                            &f.sections,
-                            &mut f.state,
-                            channels,
-                            Src::Slice(&xp[..]),
-                            l,
-                            &mut want,
-                            l,
-                            n,
+                            lv, secs, st, channels, xs, l, &mut want, l, n,
                         );
                     }
                     f.get_state(&mut zwant);
