@@ -29,9 +29,13 @@
 //!
 //! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
 //! (one AVX-512 register), an 8-lane block for 5–8 leftover `f32` channels, a 4-lane block for
-//! 2–4, one lane for a single channel. Samples are gathered in time blocks of [`TBLOCK`] frames into a lane-major buffer, the
-//! sections run over it in groups of up to four (their states in registers), and the block is
-//! scattered to the output; so planar (channel stride) and interleaved data share one kernel.
+//! 2–4, one lane for a single channel. Samples are gathered in time blocks of [`TBLOCK`] frames
+//! into a lane-major buffer (planar data through square-tile transposes, explicit shuffles on
+//! AVX-512: [`crate::simd::tile`]), the sections run over it in groups of up to four (their
+//! states in registers), and the block is scattered to the output; so planar (channel stride)
+//! and interleaved data share one kernel. Large planar outputs are split into whole 8-channel
+//! groups on scoped threads ([`SosFilter::process_with`]); channels are independent, so the
+//! split does not change any result.
 
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
