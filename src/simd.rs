@@ -101,6 +101,13 @@ fn detect() -> Level {
     Level::Baseline
 }
 
+/// The level that actually runs when `level` is requested: never above [`detected()`]. Every
+/// `unsafe` use of a level's instructions rests on this clamp.
+#[inline]
+pub fn effective(level: Level) -> Level {
+    level.min(detected())
+}
+
 /// Every level this CPU can run, lowest first. The cross-level tests iterate over it.
 pub fn available() -> Vec<Level> {
     [Level::Scalar, Level::Baseline, Level::Avx2, Level::Avx512]
@@ -117,7 +124,7 @@ pub fn current() -> Level {
             .ok()
             .and_then(|v| Level::parse(&v));
         match requested {
-            Some(l) => l.min(detected()),
+            Some(l) => effective(l),
             None => detected(),
         }
     })
@@ -156,7 +163,7 @@ macro_rules! multiversion {
             fn avx2<$($g: $bound),+>($($arg: $ty),*) -> $ret {
                 $simd::<$($g),+>($($arg),*)
             }
-            match level.min($crate::simd::detected()) {
+            match $crate::simd::effective(level) {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
                 $crate::simd::Level::Avx512 => unsafe { avx512::<$($g),+>($($arg),*) },

@@ -18,7 +18,13 @@ pub fn max_threads() -> usize {
 }
 
 /// Work (in rough element-operations) below which a kernel stays on the calling thread.
-pub(crate) const PAR_MIN_WORK: usize = 1 << 18;
+const PAR_MIN_WORK: usize = 1 << 18;
+
+/// How many threads to use for `units` independent pieces of `work` element-operations in all:
+/// at most [`max_threads`], one per piece, one per [`PAR_MIN_WORK`] of work, at least 1.
+pub(crate) fn threads_for(units: usize, work: usize) -> usize {
+    max_threads().min(units).min(work / PAR_MIN_WORK).max(1)
+}
 
 /// Splits `y` (rows of `row_len`) into contiguous row ranges and runs `f(first_row, chunk)` on
 /// each, on up to [`max_threads`] scoped threads when `work` is large enough. Results do not
@@ -30,7 +36,7 @@ pub(crate) fn par_rows<T: Send>(
     f: impl Fn(usize, &mut [T]) + Sync,
 ) {
     let rows = y.len().checked_div(row_len).unwrap_or(0);
-    let threads = max_threads().min(rows).min(work / PAR_MIN_WORK).max(1);
+    let threads = threads_for(rows, work);
     if threads <= 1 {
         f(0, y);
         return;

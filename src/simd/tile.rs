@@ -45,7 +45,7 @@ impl Avx512 {
     /// The token, if `level` (clamped to the detected level) is AVX-512.
     #[inline]
     pub fn at(level: Level) -> Option<Self> {
-        (level.min(super::detected()) >= Level::Avx512).then_some(Avx512(()))
+        (super::effective(level) >= Level::Avx512).then_some(Avx512(()))
     }
 }
 

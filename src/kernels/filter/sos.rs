@@ -104,7 +104,7 @@ impl Arith for Fused {
 
 /// Whether `level` runs the cascade with fused multiply-adds.
 pub fn uses_fma(level: Level) -> bool {
-    level.min(crate::simd::detected()) >= Level::Avx2
+    crate::simd::effective(level) >= Level::Avx2
 }
 
 /// Where sample `t` of channel `c` lives in a buffer: index `c·ch + t·t`.
@@ -371,10 +371,7 @@ impl<T: SosElem> SosFilter<T> {
             return 1;
         }
         let work = (self.channels * self.sections.len()).saturating_mul(n);
-        par::max_threads()
-            .min(self.channels / 8)
-            .min(work / par::PAR_MIN_WORK)
-            .max(1)
+        par::threads_for(self.channels / 8, work)
     }
 
     /// [`SosFilter::process_with`] over `groups` channel ranges on scoped threads. Each range

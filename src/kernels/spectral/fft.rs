@@ -99,7 +99,7 @@ fn split_fwd_f64(
     vd: &[f64],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if level.min(crate::simd::detected()) == crate::simd::Level::Avx512 && !vd.is_empty() {
+    if crate::simd::effective(level) == crate::simd::Level::Avx512 && !vd.is_empty() {
         // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512 F/BW/DQ/VL.
         unsafe { split_fwd_avx512(y, v, vd) };
         return;
