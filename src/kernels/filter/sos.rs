@@ -29,11 +29,13 @@
 //!
 //! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
 //! (one AVX-512 register), an 8-lane block for 5–8 leftover `f32` channels, a 4-lane block for
-//! 2–4, one lane for a single channel. Samples are gathered in time blocks of [`TBLOCK`] frames
-//! into a lane-major buffer (planar data through square-tile transposes, explicit shuffles on
-//! AVX-512: [`crate::simd::tile`]), the sections run over it in groups of up to four (their
-//! states in registers), and the block is scattered to the output; so planar (channel stride)
-//! and interleaved data share one kernel. Large planar outputs are split into whole 8-channel
+//! 2–4, one lane for a single channel. Planar data with a full block and at most four sections
+//! runs tile by tile (`planar_tiles`): `L` frames of the `L` channels are transposed into
+//! registers (explicit shuffles on AVX-512: [`crate::simd::tile`]), filtered, transposed back and
+//! stored. Everything else is gathered in time blocks of [`TBLOCK`] frames into a lane-major
+//! buffer (planar data through the same tile transposes), the sections run over it in groups of
+//! up to four (their states in registers), and the block is scattered to the output; so planar
+//! (channel stride) and interleaved data share one kernel. Large planar outputs are split into whole 8-channel
 //! groups on scoped threads ([`SosFilter::process_with`]); channels are independent, so the
 //! split does not change any result.
 
@@ -628,7 +630,67 @@ fn scatter<T: Float, X: Transposer, const L: usize>(
     }
 }
 
-/// One block of `active <= L` channels starting at `c0`, all frames.
+/// Planar input and output, a full block of `L` channels and `G` (all) sections: each tile of
+/// `L` frames × `L` channels is loaded, transposed, run through the sections (states in
+/// locals), transposed back and stored, with no block buffer in between. Returns the number of
+/// frames done (whole tiles); the rest is left to the buffered path of [`lane_block`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: usize>(
+    tr: X,
+    secs: &[Section<T>],
+    state: &mut [T],
+    channels: usize,
+    c0: usize,
+    x: Src<'_, T>,
+    xl: Layout,
+    y: &mut [T],
+    yl: Layout,
+    n: usize,
+) -> usize {
+    let mut z = [[[T::ZERO; L]; 2]; G];
+    for g in 0..G {
+        for k in 0..2 {
+            let base = (g * 2 + k) * channels + c0;
+            z[g][k].copy_from_slice(&state[base..base + L]);
+        }
+    }
+    let secs: &[Section<T>; G] = secs.try_into().expect("G sections");
+    let done = n / L * L;
+    let mut t = 0;
+    while t < done {
+        let mut rows = [[T::ZERO; L]; L];
+        {
+            let src: &[T] = match x {
+                Src::Slice(s) => s,
+                Src::Dst => y,
+            };
+            for (lane, r) in rows.iter_mut().enumerate() {
+                let base = (c0 + lane) * xl.ch + t;
+                r.copy_from_slice(&src[base..base + L]);
+            }
+        }
+        let mut tile = [[T::ZERO; L]; L];
+        tr.transpose(&rows, &mut tile);
+        run_group::<T, A, L, G>(secs, &mut z, &mut tile);
+        tr.transpose(&tile, &mut rows);
+        for (lane, r) in rows.iter().enumerate() {
+            let base = (c0 + lane) * yl.ch + t;
+            y[base..base + L].copy_from_slice(r);
+        }
+        t += L;
+    }
+    for g in 0..G {
+        for k in 0..2 {
+            let base = (g * 2 + k) * channels + c0;
+            state[base..base + L].copy_from_slice(&z[g][k]);
+        }
+    }
+    done
+}
+
+/// One block of `active <= L` channels starting at `c0`, all frames: whole tiles through
+/// [`planar_tiles`] where it applies, the rest through a block buffer.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
@@ -644,8 +706,23 @@ fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
     yl: Layout,
     n: usize,
 ) {
-    let mut buf = [[T::ZERO; L]; TBLOCK];
     let mut t0 = 0;
+    if L > 1 && active == L && xl.t == 1 && yl.t == 1 {
+        // called directly, not through a fn pointer, so it inlines into this level's clone
+        macro_rules! tiles {
+            ($g:literal) => {
+                planar_tiles::<T, A, X, L, $g>(tr, secs, state, channels, c0, x, xl, y, yl, n)
+            };
+        }
+        t0 = match secs.len() {
+            1 => tiles!(1),
+            2 => tiles!(2),
+            3 => tiles!(3),
+            4 => tiles!(4),
+            _ => 0,
+        };
+    }
+    let mut buf = [[T::ZERO; L]; TBLOCK];
     while t0 < n {
         let m = (n - t0).min(TBLOCK);
         let b = &mut buf[..m];
@@ -862,27 +939,27 @@ mod tests {
         }
     }
 
-    /// Runs a fresh f64 cascade with initial state `zi` over `x` (layout `l`, `n` frames) at
-    /// `level` with the chosen arithmetic, out of place into a buffer of 7.0 or in place on a
-    /// copy of `x`; returns the output buffer and the final state.
+    /// Runs a fresh cascade with initial state `zi` over `x` (layout `l`, `n` frames) at `level`
+    /// with the chosen arithmetic, out of place into a buffer of 7.0 or in place on a copy of
+    /// `x`; returns the output buffer and the final state.
     #[allow(clippy::too_many_arguments)]
-    fn run_f64(
+    fn run_cascade<T: SosElem>(
         sos: &[f64],
-        zi: &[f64],
+        zi: &[T],
         channels: usize,
         level: Level,
         fused: bool,
-        x: &[f64],
+        x: &[T],
         l: Layout,
         in_place: bool,
         n: usize,
-    ) -> (Vec<f64>, Vec<f64>) {
-        let mut f = SosFilter::<f64>::new(sos, channels).unwrap();
+    ) -> (Vec<T>, Vec<T>) {
+        let mut f = SosFilter::<T>::new(sos, channels).unwrap();
         f.set_state(zi);
         let mut y = if in_place {
             x.to_vec()
         } else {
-            vec![7.0; x.len()]
+            vec![T::from_f64(7.0); x.len()]
         };
         let src = if in_place { Src::Dst } else { Src::Slice(x) };
         if fused {
@@ -890,23 +967,31 @@ mod tests {
         } else {
             f.process_with::<Plain>(level, src, l, &mut y, l, n);
         }
-        let mut z = vec![0.0; zi.len()];
+        let mut z = vec![T::ZERO; zi.len()];
         f.get_state(&mut z);
         (y, z)
     }
 
-    #[test]
-    fn every_level_bit_identical_to_scalar_all_layouts() {
-        let mut rng = Rng::new(12);
-        for &channels in &[1usize, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33] {
-            for &ns in &[1usize, 2, 4, 5, 8] {
-                let sos = random_sos(&mut rng, ns);
+    /// Every level against the scalar body with the same arithmetic, for the given channel and
+    /// section counts: planar (with gaps between the channels' rows, which must stay untouched)
+    /// and interleaved, out of place and in place, from a random state. Output and final state
+    /// must be bit-identical.
+    fn levels_match_scalar<T: SosElem>(seed: u64, channel_counts: &[usize], sections: &[usize]) {
+        let mut rng = Rng::new(seed);
+        let mut vec = |len: usize, scale: f64| -> Vec<T> {
+            rng.vec_f64(len, scale)
+                .into_iter()
+                .map(T::from_f64)
+                .collect()
+        };
+        for &channels in channel_counts {
+            for &ns in sections {
+                let sos = random_sos(&mut Rng::new(seed + ns as u64), ns);
                 let n = 300 + channels; // more than two time blocks, odd tails
                 let stride = n + 3;
-                let xp = rng.vec_f64(channels * stride, 1.0);
-                let xi = rng.vec_f64(channels * n, 1.0);
-                let zi = rng.vec_f64(ns * channels * 2, 0.5);
-                // reference
+                let xp = vec(channels * stride, 1.0);
+                let xi = vec(channels * n, 1.0);
+                let zi = vec(ns * channels * 2, 0.5);
                 // `fused` picks the arithmetic; the reference is the scalar body with the
                 // arithmetic the tested level uses.
                 let run = |level: Level, fused: bool, planar: bool, in_place: bool| {
@@ -915,18 +1000,18 @@ mod tests {
                     } else {
                         (&xi, Layout::interleaved(channels))
                     };
-                    run_f64(&sos, &zi, channels, level, fused, x, l, in_place, n)
+                    run_cascade(&sos, &zi, channels, level, fused, x, l, in_place, n)
                 };
                 for planar in [true, false] {
                     for level in available() {
                         let (want, zwant) = run(Level::Scalar, uses_fma(level), planar, false);
                         for in_place in [false, true] {
                             let (y, z) = run(level, uses_fma(level), planar, in_place);
-                            let fill = |c: usize| -> Vec<f64> {
+                            let fill = |c: usize| -> Vec<T> {
                                 if in_place {
                                     xp[c * stride + n..(c + 1) * stride].to_vec()
                                 } else {
-                                    vec![7.0; stride - n]
+                                    vec![T::from_f64(7.0); stride - n]
                                 }
                             };
                             let ok = if !planar {
@@ -937,16 +1022,35 @@ mod tests {
                                     same(
                                         &y[c * stride..c * stride + n],
                                         &want[c * stride..c * stride + n],
-                                    ) && y[c * stride + n..(c + 1) * stride] == fill(c)[..]
+                                    ) && same(&y[c * stride + n..(c + 1) * stride], &fill(c))
                                 })
                             };
-                            assert!(ok, "ch={channels} ns={ns} {level:?} planar={planar} inplace={in_place}");
-                            assert!(same(&z, &zwant), "state ch={channels} ns={ns} {level:?}");
+                            let what = format!(
+                                "{} ch={channels} ns={ns} {level:?} planar={planar} inplace={in_place}",
+                                T::NAME
+                            );
+                            assert!(ok, "{what}");
+                            assert!(same(&z, &zwant), "state {what}");
                         }
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_level_bit_identical_to_scalar_all_layouts() {
+        // 1–4 sections take the fused tile path for full 8-channel f64 blocks on planar data,
+        // 5 and 8 the buffered one
+        let channels = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 33];
+        levels_match_scalar::<f64>(12, &channels, &[1, 2, 3, 4, 5, 8]);
+    }
+
+    #[test]
+    fn f32_every_level_bit_identical_all_layouts() {
+        // full 16-lane and 8-lane f32 blocks (tiles), 4-lane and single-lane leftovers
+        let channels = [1, 3, 8, 13, 16, 21, 24, 33];
+        levels_match_scalar::<f32>(13, &channels, &[1, 3, 4, 6]);
     }
 
     #[test]
@@ -967,7 +1071,7 @@ mod tests {
                 let fused = uses_fma(level);
                 let l = Layout::planar(stride);
                 let run = |lv: Level, in_place: bool| {
-                    run_f64(&sos, &zi, channels, lv, fused, &xp, l, in_place, n)
+                    run_cascade(&sos, &zi, channels, lv, fused, &xp, l, in_place, n)
                 };
                 // the reference: the scalar body, one channel at a time, on this thread
                 let mut want = vec![7.0; xp.len()];
@@ -1015,41 +1119,19 @@ mod tests {
     }
 
     #[test]
-    fn f32_every_level_bit_identical() {
+    fn f32_plain_and_fused_differ_by_rounding_only() {
         let mut rng = Rng::new(13);
         for &channels in &[1usize, 3, 16, 21] {
             let sos = random_sos(&mut rng, 4);
             let n = 513;
             let x = rng.vec_f32(channels * n, 1.0);
-            let reference = |fused: bool| {
-                let mut want = vec![0f32; x.len()];
-                let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
-                let l = Layout::interleaved(channels);
-                if fused {
-                    f.process_with::<Fused>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
-                } else {
-                    f.process_with::<Plain>(Level::Scalar, Src::Slice(&x), l, &mut want, l, n);
-                }
-                want
-            };
-            let (plain, fused) = (reference(false), reference(true));
-            for level in available() {
-                let mut f = SosFilter::<f32>::new(&sos, channels).unwrap();
-                let mut y = vec![0f32; x.len()];
-                f.process(
-                    level,
-                    Src::Slice(&x),
-                    Layout::interleaved(channels),
-                    &mut y,
-                    Layout::interleaved(channels),
-                    n,
-                );
-                let want = if uses_fma(level) { &fused } else { &plain };
-                assert!(same(&y, want), "ch={channels} {level:?}");
-                // the two arithmetics differ by rounding only
-                for (a, b) in plain.iter().zip(&fused) {
-                    assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{a} {b}");
-                }
+            let zi = vec![0f32; 4 * channels * 2];
+            let l = Layout::interleaved(channels);
+            let (plain, _) =
+                run_cascade(&sos, &zi, channels, Level::Scalar, false, &x, l, false, n);
+            let (fused, _) = run_cascade(&sos, &zi, channels, Level::Scalar, true, &x, l, false, n);
+            for (a, b) in plain.iter().zip(&fused) {
+                assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{a} {b}");
             }
         }
     }
