@@ -78,30 +78,16 @@ const MAX_CACHED_BYTES: usize = 64 << 20;
 pub trait FftFloat: Float + FftNum {
     /// Runs `f` with this thread's workspace (or a fresh one when it is already in use).
     fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R;
-    /// Whether [`EvenReal`] builds the duplicated twiddle table `vd` of the explicit AVX-512
-    /// split step (f64 on CPUs with AVX-512).
-    fn wants_split_table() -> bool;
-    /// The forward real-FFT split step at `level` (see [`split_fwd_body`]); `vd` is the
-    /// duplicated twiddle table (may be empty).
-    fn split_fwd_at(
-        level: crate::simd::Level,
-        y: &mut [Complex<Self>],
-        v: &[Complex<Self>],
-        vd: &[Self],
-    );
+    /// The forward real-FFT split step at `level` (see [`split_fwd_body`]).
+    fn split_fwd_at(level: crate::simd::Level, y: &mut [Complex<Self>], v: &[Complex<Self>]);
 }
 
 /// f64 split step: explicit AVX-512 where the (clamped) level allows it.
-fn split_fwd_f64(
-    level: crate::simd::Level,
-    y: &mut [Complex<f64>],
-    v: &[Complex<f64>],
-    vd: &[f64],
-) {
+fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex<f64>]) {
     #[cfg(target_arch = "x86_64")]
-    if crate::simd::effective(level) == crate::simd::Level::Avx512 && !vd.is_empty() {
+    if crate::simd::effective(level) == crate::simd::Level::Avx512 {
         // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512 F/BW/DQ/VL.
-        unsafe { split_fwd_avx512(y, v, vd) };
+        unsafe { split_fwd_avx512(y, v) };
         return;
     }
     split_fwd_generic(level, y, v)
@@ -111,24 +97,19 @@ fn split_fwd_generic_at<T: FftFloat>(
     level: crate::simd::Level,
     y: &mut [Complex<T>],
     v: &[Complex<T>],
-    _vd: &[T],
 ) {
     split_fwd_generic(level, y, v)
 }
 
 macro_rules! impl_fft_float {
-    ($t:ty, $split:expr, $table:expr) => {
+    ($t:ty, $split:expr) => {
         impl FftFloat for $t {
-            fn wants_split_table() -> bool {
-                $table
-            }
             fn split_fwd_at(
                 level: crate::simd::Level,
                 y: &mut [Complex<Self>],
                 v: &[Complex<Self>],
-                vd: &[Self],
             ) {
-                $split(level, y, v, vd)
+                $split(level, y, v)
             }
             fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R {
                 thread_local! {
@@ -146,10 +127,8 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic_at::<f32>, false);
-impl_fft_float!(f64, split_fwd_f64, {
-    cfg!(target_arch = "x86_64") && crate::simd::detected() == crate::simd::Level::Avx512
-});
+impl_fft_float!(f32, split_fwd_generic_at::<f32>);
+impl_fft_float!(f64, split_fwd_f64);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -170,9 +149,6 @@ struct EvenReal<T: FftNum> {
     tw: Vec<Complex<T>>,
     /// `−i·e^{-2πik/n}/2` for `k ≤ m/2` (forward split step).
     v: Vec<Complex<T>>,
-    /// `v` duplicated for the explicit AVX-512 split step (empty unless
-    /// [`FftFloat::wants_split_table`]): `(v.re, v.re)` per k, then `(−v.im, v.im)` per k.
-    vd: Vec<T>,
 }
 
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
@@ -312,52 +288,47 @@ fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], v: &[Complex<T>]) {
 }
 
 /// The forward split step with explicit AVX-512 (four pairs per iteration, interleaved re/im,
-/// exactly the operations of [`split_fwd_pair`], so bit-identical to the scalar body). `vd`
-/// holds `(v.re, v.re)` for every k of `v`, then `(−v.im, v.im)`: with them `v·D` is
-/// `vr·D + vi·swap(D)` without shuffling the twiddles (negation and the products' signs are
-/// exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re` bit for bit).
+/// exactly the operations of [`split_fwd_pair`], so bit-identical to the scalar body). The
+/// twiddles are read from `v` as they are (16 bytes per k; a pre-duplicated table was twice the
+/// memory traffic, which is what this pass is bound by at large n) and spread in registers:
+/// `wr = (v.re, v.re)`, `wi = (−v.im, v.im)`, so `v·D = wr·D + wi·swap(D)` (negation and the
+/// products' signs are exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re`
+/// bit for bit).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn split_fwd_avx512(y: &mut [Complex<f64>], v: &[Complex<f64>], vd: &[f64]) {
+unsafe fn split_fwd_avx512(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
     use std::arch::x86_64::*;
     let m = y.len() - 1;
     split_fwd_ends(y);
     let p = (m - 1) / 2;
     assert!(v.len() > p, "split twiddles too short");
-    assert_eq!(vd.len(), 4 * v.len(), "duplicated split twiddles");
     let half = _mm512_set1_pd(0.5);
-    // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation
-    let conj = _mm512_castsi512_pd(_mm512_set_epi64(
-        i64::MIN,
-        0,
-        i64::MIN,
-        0,
-        i64::MIN,
-        0,
-        i64::MIN,
-        0,
-    ));
+    // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation; in the real lanes: −v.im
+    let sign = |odd: bool| {
+        let (e, o) = if odd { (0, i64::MIN) } else { (i64::MIN, 0) };
+        _mm512_castsi512_pd(_mm512_set_epi64(o, e, o, e, o, e, o, e))
+    };
+    let (conj, neg_re) = (sign(true), sign(false));
     // reverses the order of the four complex values of a vector
     let rev = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
     let yp = y.as_mut_ptr() as *mut f64;
-    let (vr, vi) = vd.split_at(2 * v.len());
-    let (vr, vi) = (vr.as_ptr(), vi.as_ptr());
+    let vp = v.as_ptr() as *const f64;
     let mut i = 0;
     while i + 4 <= p {
         // SAFETY: pairs i..i+4 with i + 4 ≤ p: the low block y[1+i..5+i] lies in y[1..=p], the
         // partner block y[m−4−i..m−i] in y[m−p..m], disjoint from it (m − p > p); v[1+i..5+i]
-        // lies in v[..=p], so entries 2(1+i)..2(5+i) of each half of `vd` exist (asserted).
-        // Unaligned loads/stores; no reference into `y` is live.
+        // lies in v[..=p] (asserted). Unaligned loads/stores; no reference into `y` is live.
         unsafe {
             let pa = yp.add(2 * (1 + i));
             let pb = yp.add(2 * (m - 4 - i));
             let a = _mm512_loadu_pd(pa);
             let b = _mm512_permutexvar_pd(rev, _mm512_loadu_pd(pb));
-            let wr = _mm512_loadu_pd(vr.add(2 * (1 + i))); // v.re, v.re
-            let wi = _mm512_loadu_pd(vi.add(2 * (1 + i))); // −v.im, v.im
+            let w = _mm512_loadu_pd(vp.add(2 * (1 + i))); // (v.re, v.im) × 4
+            let wr = _mm512_permute_pd::<0x00>(w); // v.re, v.re
+            let wi = _mm512_xor_pd(_mm512_permute_pd::<0xFF>(w), neg_re); // −v.im, v.im
             let bc = _mm512_xor_pd(b, conj);
             let s = _mm512_add_pd(a, bc); // (a.re + b.re, a.im − b.im)
             let d = _mm512_sub_pd(a, bc); // (a.re − b.re, a.im + b.im)
@@ -388,13 +359,8 @@ crate::simd::multiversion! {
 /// otherwise [`split_fwd_generic`].
 ///
 /// [`Level::Avx512`]: crate::simd::Level::Avx512
-fn split_fwd<T: FftFloat>(
-    level: crate::simd::Level,
-    y: &mut [Complex<T>],
-    v: &[Complex<T>],
-    vd: &[T],
-) {
-    T::split_fwd_at(level, y, v, vd)
+fn split_fwd<T: FftFloat>(level: crate::simd::Level, y: &mut [Complex<T>], v: &[Complex<T>]) {
+    T::split_fwd_at(level, y, v)
 }
 
 /// Inverse split step: from the n/2+1 bins `x` (imaginary parts of bins 0 and m ignored) writes
@@ -498,20 +464,12 @@ impl<T: FftFloat> EvenReal<T> {
                 )
             })
             .collect();
-        let vd = if T::wants_split_table() {
-            let re = v.iter().flat_map(|c: &Complex<T>| [c.re, c.re]);
-            let im = v.iter().flat_map(|c: &Complex<T>| [-c.im, c.im]);
-            re.chain(im).collect()
-        } else {
-            Vec::new()
-        };
         EvenReal {
             m,
             fwd: p.plan_fft_forward(m),
             inv: p.plan_fft_inverse(m),
             tw,
             v,
-            vd,
         }
     }
 
@@ -524,7 +482,7 @@ impl<T: FftFloat> EvenReal<T> {
             let s = grow(scratch, self.fwd.get_inplace_scratch_len());
             self.fwd.process_with_scratch(z, s);
         }
-        split_fwd(crate::simd::current(), y, &self.v, &self.vd);
+        split_fwd(crate::simd::current(), y, &self.v);
     }
 
     /// As `forward`, destroying `x`.
@@ -532,7 +490,7 @@ impl<T: FftFloat> EvenReal<T> {
         let s = grow(scratch, self.fwd.get_outofplace_scratch_len());
         self.fwd
             .process_outofplace_with_scratch(as_complex_mut(x), &mut y[..self.m], s);
-        split_fwd(crate::simd::current(), y, &self.v, &self.vd);
+        split_fwd(crate::simd::current(), y, &self.v);
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
@@ -880,12 +838,12 @@ mod tests {
                 .map(|_| Complex::new(rng.uniform(), rng.uniform()))
                 .collect();
             let mut want = z.clone();
-            split_fwd(crate::simd::Level::Scalar, &mut want, &e.v, &e.vd);
+            split_fwd(crate::simd::Level::Scalar, &mut want, &e.v);
             let mut want_inv = vec![Complex::new(0.0, 0.0); m];
             split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
             for level in crate::simd::available() {
                 let mut got = z.clone();
-                split_fwd(level, &mut got, &e.v, &e.vd);
+                split_fwd(level, &mut got, &e.v);
                 assert!(
                     got.iter()
                         .zip(&want)
