@@ -7,9 +7,12 @@
 //! level has them and plain loops elsewhere.
 //!
 //! A [`Transposer`] is a value saying which instructions may run: [`Portable`] everywhere, and on
-//! x86-64 [`Avx512`], a token that exists only when the CPU has AVX-512 *and* the caller's level
-//! allows it ([`Avx512::at`]). A kernel takes the transposer as a generic argument, so the
-//! AVX-512 sequences inline into the AVX-512 clone of the kernel and nowhere else matters.
+//! x86-64 [`Avx512`] and [`Avx2`], tokens that exist only when the CPU has the instructions *and*
+//! the caller's level allows them ([`Avx512::at`], [`Avx2::at`]). A kernel takes the transposer
+//! as a generic argument. The shuffle functions are `#[inline(always)]` without a
+//! `#[target_feature]` of their own (stable Rust does not allow both), so they inline into the
+//! kernel's clone for the level, whose features let the intrinsics inline in turn; in a clone for
+//! a lower level the token is never made, and that code never runs.
 
 use super::Level;
 use std::any::Any;
@@ -84,7 +87,61 @@ impl Transposer for Avx512 {
     }
 }
 
+/// AVX (256-bit) shuffle sequences for `8 × 8` `f64`, `8 × 8` `f32` and `16 × 16` `f32` tiles
+/// (other shapes fall back to [`Portable`]), for CPUs without AVX-512. Only [`Avx2::at`] makes
+/// one, and only when the CPU has AVX2 (which implies AVX).
 #[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The token, if `level` (clamped to the detected level) is AVX2 or higher.
+    #[inline]
+    pub fn at(level: Level) -> Option<Self> {
+        (super::effective(level) >= Level::Avx2).then_some(Avx2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Transposer for Avx2 {
+    #[inline(always)]
+    fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]) {
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f64; 8]; 8]>(),
+            oo.downcast_mut::<[[f64; 8]; 8]>(),
+        ) {
+            // SAFETY: an `Avx2` value exists only if the CPU has AVX2, hence AVX (`Avx2::at`).
+            unsafe { x86::t8x8_f64_avx(a, o) };
+            return;
+        }
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f32; 16]; 16]>(),
+            oo.downcast_mut::<[[f32; 16]; 16]>(),
+        ) {
+            // SAFETY: as above.
+            unsafe { x86::t16x16_f32_avx(a, o) };
+            return;
+        }
+        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
+        if let (Some(a), Some(o)) = (
+            aa.downcast_ref::<[[f32; 8]; 8]>(),
+            oo.downcast_mut::<[[f32; 8]; 8]>(),
+        ) {
+            // SAFETY: as above.
+            unsafe { x86::t8x8_f32(a, o) };
+            return;
+        }
+        Portable.transpose(a, out)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+// Register arrays are filled by plain loops, not `array::from_fn`: an intrinsic inside a closure
+// is compiled without the caller's target features and stays an out-of-line call.
+#[allow(clippy::needless_range_loop)]
 mod x86 {
     use std::arch::x86_64::*;
 
@@ -92,13 +149,15 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512F.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[inline(always)]
     pub(super) unsafe fn t8x8_f64(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
         // SAFETY (whole body): every pointer comes from a reference to an 8-element row, so each
         // unaligned 64-byte load or store stays inside it; AVX-512F is the caller's promise.
         unsafe {
-            let r: [__m512d; 8] = std::array::from_fn(|i| _mm512_loadu_pd(a[i].as_ptr()));
+            let mut r = [_mm512_setzero_pd(); 8];
+            for i in 0..8 {
+                r[i] = _mm512_loadu_pd(a[i].as_ptr());
+            }
             // t[2k] = rows 2k, 2k+1 at even columns; t[2k+1] at odd columns (pairs per 128 bits)
             let mut t = [_mm512_setzero_pd(); 8];
             for k in 0..4 {
@@ -131,12 +190,14 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512F.
-    #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[inline(always)]
     pub(super) unsafe fn t16x16_f32(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
         // SAFETY (whole body): as in `t8x8_f64`, with 16-element rows.
         unsafe {
-            let r: [__m512; 16] = std::array::from_fn(|i| _mm512_loadu_ps(a[i].as_ptr()));
+            let mut r = [_mm512_setzero_ps(); 16];
+            for i in 0..16 {
+                r[i] = _mm512_loadu_ps(a[i].as_ptr());
+            }
             let mut t = [_mm512_setzero_ps(); 16];
             for k in 0..8 {
                 t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
@@ -176,12 +237,27 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX.
-    #[inline]
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     pub(super) unsafe fn t8x8_f32(a: &[[f32; 8]; 8], out: &mut [[f32; 8]; 8]) {
-        // SAFETY (whole body): as in `t8x8_f64`, with 8-element rows of 32 bytes.
+        // SAFETY: rows of 8 floats, 8 apart: the block is the whole of `a` and of `out`.
+        unsafe { t8x8_f32_at(a.as_ptr().cast(), 8, out.as_mut_ptr().cast(), 8) }
+    }
+
+    /// 8 × 8 `f32` block at `a` (rows `sa` floats apart) transposed into the block at `out`
+    /// (rows `so` apart), as [`t8x8_f32`].
+    ///
+    /// # Safety
+    /// The CPU must have AVX; `a + r·sa .. + 8` readable and `out + r·so .. + 8` writable for
+    /// `r < 8`, the two blocks not overlapping.
+    #[inline(always)]
+    unsafe fn t8x8_f32_at(a: *const f32, sa: usize, out: *mut f32, so: usize) {
+        // SAFETY (whole body): each load/store is one 8-float row of a block, in bounds by the
+        // caller's promise; AVX is the caller's promise.
         unsafe {
-            let r: [__m256; 8] = std::array::from_fn(|i| _mm256_loadu_ps(a[i].as_ptr()));
+            let mut r = [_mm256_setzero_ps(); 8];
+            for i in 0..8 {
+                r[i] = _mm256_loadu_ps(a.add(i * sa));
+            }
             let mut t = [_mm256_setzero_ps(); 8];
             for k in 0..4 {
                 t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
@@ -201,8 +277,67 @@ mod x86 {
             for j in 0..4 {
                 let c_lo = _mm256_permute2f128_ps::<0x20>(u[j], u[4 + j]);
                 let c_hi = _mm256_permute2f128_ps::<0x31>(u[j], u[4 + j]);
-                _mm256_storeu_ps(out[j].as_mut_ptr(), c_lo);
-                _mm256_storeu_ps(out[4 + j].as_mut_ptr(), c_hi);
+                _mm256_storeu_ps(out.add(j * so), c_lo);
+                _mm256_storeu_ps(out.add((4 + j) * so), c_hi);
+            }
+        }
+    }
+
+    /// 16 × 16 `f32` as four 8 × 8 blocks in 256-bit registers (96 shuffles).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline(always)]
+    pub(super) unsafe fn t16x16_f32_avx(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
+        let (a, o) = (a.as_ptr().cast::<f32>(), out.as_mut_ptr().cast::<f32>());
+        for bi in 0..2 {
+            for bj in 0..2 {
+                // SAFETY: block (bj, bi) of `a` (rows 8·bj.., columns 8·bi..) into block
+                // (bi, bj) of `out`: 8 rows of 8 floats inside the 16 × 16 arrays; AVX is the
+                // caller's promise.
+                unsafe {
+                    t8x8_f32_at(
+                        a.add(8 * bj * 16 + 8 * bi),
+                        16,
+                        o.add(8 * bi * 16 + 8 * bj),
+                        16,
+                    )
+                };
+            }
+        }
+    }
+
+    /// 8 × 8 `f64` as four 4 × 4 blocks in 256-bit registers: unpack pairs of rows, then
+    /// exchange 128-bit halves (32 shuffles).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline(always)]
+    pub(super) unsafe fn t8x8_f64_avx(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
+        for bi in 0..2 {
+            for bj in 0..2 {
+                // SAFETY (block): rows 4·bj.. of `a`, columns 4·bi..; rows 4·bi.. of `out`,
+                // columns 4·bj..: each unaligned 32-byte access is 4 doubles inside one 8-double
+                // row; AVX is the caller's promise.
+                unsafe {
+                    let mut r = [_mm256_setzero_pd(); 4];
+                    for k in 0..4 {
+                        r[k] = _mm256_loadu_pd(a[4 * bj + k].as_ptr().add(4 * bi));
+                    }
+                    let t0 = _mm256_unpacklo_pd(r[0], r[1]); // (r0c0, r1c0, r0c2, r1c2)
+                    let t1 = _mm256_unpackhi_pd(r[0], r[1]); // (r0c1, r1c1, r0c3, r1c3)
+                    let t2 = _mm256_unpacklo_pd(r[2], r[3]);
+                    let t3 = _mm256_unpackhi_pd(r[2], r[3]);
+                    let c = [
+                        _mm256_permute2f128_pd::<0x20>(t0, t2),
+                        _mm256_permute2f128_pd::<0x20>(t1, t3),
+                        _mm256_permute2f128_pd::<0x31>(t0, t2),
+                        _mm256_permute2f128_pd::<0x31>(t1, t3),
+                    ];
+                    for (k, v) in c.into_iter().enumerate() {
+                        _mm256_storeu_pd(out[4 * bi + k].as_mut_ptr().add(4 * bj), v);
+                    }
+                }
             }
         }
     }
@@ -242,6 +377,16 @@ mod tests {
     #[test]
     fn portable_transposes() {
         all(Portable);
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_transposes_match_portable() {
+        assert!(Avx2::at(Level::Baseline).is_none());
+        match Avx2::at(Level::Avx2) {
+            Some(x) => all(x),
+            None => assert!(super::super::detected() < Level::Avx2),
+        }
     }
 
     #[test]

@@ -31,8 +31,8 @@
 //! (one AVX-512 register), an 8-lane block for 5–8 leftover `f32` channels, a 4-lane block for
 //! 2–4, one lane for a single channel. Planar data with a full block and at most four sections
 //! runs tile by tile (`planar_tiles`): `L` frames of the `L` channels are transposed into
-//! registers (explicit shuffles on AVX-512: [`crate::simd::tile`]), filtered, transposed back and
-//! stored. Everything else is gathered in time blocks of [`TBLOCK`] frames into a lane-major
+//! registers (explicit shuffles at the AVX-512 and AVX2 levels: [`crate::simd::tile`]),
+//! filtered, transposed back and stored. Everything else is gathered in time blocks of [`TBLOCK`] frames into a lane-major
 //! buffer (planar data through the same tile transposes), the sections run over it in groups of
 //! up to four (their states in registers), and the block is scattered to the output; so planar
 //! (channel stride) and interleaved data share one kernel. Large planar outputs are split into whole 8-channel
@@ -762,8 +762,13 @@ fn cascade_lanes<T: SosElem, A: Arith>(
     n: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(tr) = tile::Avx512::at(lv) {
-        return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
+    {
+        if let Some(tr) = tile::Avx512::at(lv) {
+            return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
+        }
+        if let Some(tr) = tile::Avx2::at(lv) {
+            return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
+        }
     }
     cascade_blocks::<T, A, _>(tile::Portable, secs, state, channels, x, xl, y, yl, n)
 }
