@@ -12,7 +12,9 @@
 //! as a generic argument. The shuffle functions are `#[inline(always)]` without a
 //! `#[target_feature]` of their own (stable Rust does not allow both), so they inline into the
 //! kernel's clone for the level, whose features let the intrinsics inline in turn; in a clone for
-//! a lower level the token is never made, and that code never runs.
+//! a lower level the token is never made, and that code never runs. Debug builds do not force
+//! the inlining: there every call site would get its own unoptimised copy of every shuffle
+//! sequence, and the kernel's stack frame grew past 1 MiB (a stack overflow in the tests).
 
 use super::Level;
 use std::any::Any;
@@ -149,7 +151,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512F.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t8x8_f64(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
         // SAFETY (whole body): every pointer comes from a reference to an 8-element row, so each
         // unaligned 64-byte load or store stays inside it; AVX-512F is the caller's promise.
@@ -190,7 +192,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX-512F.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t16x16_f32(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
         // SAFETY (whole body): as in `t8x8_f64`, with 16-element rows.
         unsafe {
@@ -237,7 +239,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t8x8_f32(a: &[[f32; 8]; 8], out: &mut [[f32; 8]; 8]) {
         // SAFETY: rows of 8 floats, 8 apart: the block is the whole of `a` and of `out`.
         unsafe { t8x8_f32_at(a.as_ptr().cast(), 8, out.as_mut_ptr().cast(), 8) }
@@ -249,7 +251,7 @@ mod x86 {
     /// # Safety
     /// The CPU must have AVX; `a + r·sa .. + 8` readable and `out + r·so .. + 8` writable for
     /// `r < 8`, the two blocks not overlapping.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     unsafe fn t8x8_f32_at(a: *const f32, sa: usize, out: *mut f32, so: usize) {
         // SAFETY (whole body): each load/store is one 8-float row of a block, in bounds by the
         // caller's promise; AVX is the caller's promise.
@@ -287,7 +289,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t16x16_f32_avx(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
         let (a, o) = (a.as_ptr().cast::<f32>(), out.as_mut_ptr().cast::<f32>());
         for bi in 0..2 {
@@ -312,7 +314,7 @@ mod x86 {
     ///
     /// # Safety
     /// The CPU must have AVX.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t8x8_f64_avx(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
         for bi in 0..2 {
             for bj in 0..2 {

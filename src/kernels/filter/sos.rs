@@ -634,7 +634,9 @@ fn scatter<T: Float, X: Transposer, const L: usize>(
 /// `L` frames × `L` channels is loaded, transposed, run through the sections (states in
 /// locals), transposed back and stored, with no block buffer in between. Returns the number of
 /// frames done (whole tiles); the rest is left to the buffered path of [`lane_block`].
-#[inline(always)]
+// Forced inline only in optimised builds (see `crate::simd::tile`): in debug builds every
+// instance inlined into the level clones made their stack frame several hundred KiB.
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::too_many_arguments)]
 fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: usize>(
     tr: X,
@@ -691,7 +693,7 @@ fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: us
 
 /// One block of `active <= L` channels starting at `c0`, all frames: whole tiles through
 /// [`planar_tiles`] where it applies, the rest through a block buffer.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))] // as `planar_tiles`
 #[allow(clippy::too_many_arguments)]
 fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
     tr: X,
