@@ -54,38 +54,34 @@ impl Avx512 {
     }
 }
 
+/// The body of a token's `transpose`: the first shuffle function whose tile type is the one of
+/// `a` and `out` (a type test on `'static` types, resolved at compile time), else the portable
+/// loops. Every function listed must need only instructions the token guarantees.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_shape {
+    ($a:expr, $out:expr, $($ty:ty => $f:path),+ $(,)?) => {{
+        $(
+            let (aa, oo): (&dyn Any, &mut dyn Any) = ($a, $out);
+            if let (Some(a), Some(o)) = (aa.downcast_ref::<$ty>(), oo.downcast_mut::<$ty>()) {
+                // SAFETY: the token exists only if the CPU has what `$f` needs (see `by_shape`).
+                unsafe { $f(a, o) };
+                return;
+            }
+        )+
+        Portable.transpose($a, $out)
+    }};
+}
+
 #[cfg(target_arch = "x86_64")]
 impl Transposer for Avx512 {
     #[inline(always)]
     fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]) {
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f64; 8]; 8]>(),
-            oo.downcast_mut::<[[f64; 8]; 8]>(),
-        ) {
-            // SAFETY: an `Avx512` value exists only if the CPU has AVX-512F (`Avx512::at`).
-            unsafe { x86::t8x8_f64(a, o) };
-            return;
-        }
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f32; 16]; 16]>(),
-            oo.downcast_mut::<[[f32; 16]; 16]>(),
-        ) {
-            // SAFETY: as above.
-            unsafe { x86::t16x16_f32(a, o) };
-            return;
-        }
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f32; 8]; 8]>(),
-            oo.downcast_mut::<[[f32; 8]; 8]>(),
-        ) {
-            // SAFETY: as above (AVX-512F implies AVX).
-            unsafe { x86::t8x8_f32(a, o) };
-            return;
-        }
-        Portable.transpose(a, out)
+        // AVX-512F (and AVX, which it implies)
+        by_shape!(a, out,
+            [[f64; 8]; 8] => x86::t8x8_f64,
+            [[f32; 16]; 16] => x86::t16x16_f32,
+            [[f32; 8]; 8] => x86::t8x8_f32,
+        )
     }
 }
 
@@ -109,34 +105,12 @@ impl Avx2 {
 impl Transposer for Avx2 {
     #[inline(always)]
     fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]) {
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f64; 8]; 8]>(),
-            oo.downcast_mut::<[[f64; 8]; 8]>(),
-        ) {
-            // SAFETY: an `Avx2` value exists only if the CPU has AVX2, hence AVX (`Avx2::at`).
-            unsafe { x86::t8x8_f64_avx(a, o) };
-            return;
-        }
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f32; 16]; 16]>(),
-            oo.downcast_mut::<[[f32; 16]; 16]>(),
-        ) {
-            // SAFETY: as above.
-            unsafe { x86::t16x16_f32_avx(a, o) };
-            return;
-        }
-        let (aa, oo): (&dyn Any, &mut dyn Any) = (a, out);
-        if let (Some(a), Some(o)) = (
-            aa.downcast_ref::<[[f32; 8]; 8]>(),
-            oo.downcast_mut::<[[f32; 8]; 8]>(),
-        ) {
-            // SAFETY: as above.
-            unsafe { x86::t8x8_f32(a, o) };
-            return;
-        }
-        Portable.transpose(a, out)
+        // AVX (implied by AVX2)
+        by_shape!(a, out,
+            [[f64; 8]; 8] => x86::t8x8_f64_avx,
+            [[f32; 16]; 16] => x86::t16x16_f32_avx,
+            [[f32; 8]; 8] => x86::t8x8_f32,
+        )
     }
 }
 
