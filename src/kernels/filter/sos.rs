@@ -503,44 +503,6 @@ fn run_group<T: SosElem, A: Arith, const L: usize, const G: usize>(
     *z = zz;
 }
 
-/// Sections `s0..s0 + G` of channels `c0..c0 + active` from the state (`[section][k][channel]`)
-/// into lane arrays (lanes from `active` on are zero).
-#[inline(always)]
-fn load_states<T: Float, const L: usize, const G: usize>(
-    state: &[T],
-    channels: usize,
-    s0: usize,
-    c0: usize,
-    active: usize,
-) -> [[[T; L]; 2]; G] {
-    let mut z = [[[T::ZERO; L]; 2]; G];
-    for g in 0..G {
-        for k in 0..2 {
-            let base = ((s0 + g) * 2 + k) * channels + c0;
-            z[g][k][..active].copy_from_slice(&state[base..base + active]);
-        }
-    }
-    z
-}
-
-/// The inverse of [`load_states`].
-#[inline(always)]
-fn store_states<T: Float, const L: usize, const G: usize>(
-    z: &[[[T; L]; 2]; G],
-    state: &mut [T],
-    channels: usize,
-    s0: usize,
-    c0: usize,
-    active: usize,
-) {
-    for g in 0..G {
-        for k in 0..2 {
-            let base = ((s0 + g) * 2 + k) * channels + c0;
-            state[base..base + active].copy_from_slice(&z[g][k][..active]);
-        }
-    }
-}
-
 #[inline(always)]
 fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     secs: &[Section<T>],
@@ -551,9 +513,20 @@ fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     active: usize,
     buf: &mut [[T; L]],
 ) {
-    let mut z = load_states::<T, L, G>(state, channels, s0, c0, active);
+    let mut z = [[[T::ZERO; L]; 2]; G];
+    for g in 0..G {
+        for k in 0..2 {
+            let base = ((s0 + g) * 2 + k) * channels + c0;
+            z[g][k][..active].copy_from_slice(&state[base..base + active]);
+        }
+    }
     run_group::<T, A, L, G>(&secs[s0..s0 + G], &mut z, buf);
-    store_states(&z, state, channels, s0, c0, active);
+    for g in 0..G {
+        for k in 0..2 {
+            let base = ((s0 + g) * 2 + k) * channels + c0;
+            state[base..base + active].copy_from_slice(&z[g][k][..active]);
+        }
+    }
 }
 
 /// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
@@ -677,7 +650,13 @@ fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: us
     yl: Layout,
     n: usize,
 ) -> usize {
-    let mut z = load_states::<T, L, G>(state, channels, 0, c0, L);
+    let mut z = [[[T::ZERO; L]; 2]; G];
+    for g in 0..G {
+        for k in 0..2 {
+            let base = (g * 2 + k) * channels + c0;
+            z[g][k].copy_from_slice(&state[base..base + L]);
+        }
+    }
     let secs: &[Section<T>; G] = secs.try_into().expect("G sections");
     let done = n / L * L;
     let mut t = 0;
@@ -703,7 +682,12 @@ fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: us
         }
         t += L;
     }
-    store_states(&z, state, channels, 0, c0, L);
+    for g in 0..G {
+        for k in 0..2 {
+            let base = (g * 2 + k) * channels + c0;
+            state[base..base + L].copy_from_slice(&z[g][k]);
+        }
+    }
     done
 }
 
