@@ -529,6 +529,43 @@ fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     }
 }
 
+/// Loads frames `t..t + L` of the `L` channels from `c0` of planar `src` (channel stride `ch`)
+/// and transposes them into lane-major `tile` (`tile[frame][lane]`).
+#[inline(always)]
+fn load_tile<T: Float, X: Transposer, const L: usize>(
+    tr: X,
+    src: &[T],
+    ch: usize,
+    c0: usize,
+    t: usize,
+    tile: &mut [[T; L]; L],
+) {
+    let mut rows = [[T::ZERO; L]; L];
+    for (lane, r) in rows.iter_mut().enumerate() {
+        let base = (c0 + lane) * ch + t;
+        r.copy_from_slice(&src[base..base + L]);
+    }
+    tr.transpose(&rows, tile);
+}
+
+/// The inverse of [`load_tile`]: transposes `tile` and stores it into planar `dst`.
+#[inline(always)]
+fn store_tile<T: Float, X: Transposer, const L: usize>(
+    tr: X,
+    tile: &[[T; L]; L],
+    dst: &mut [T],
+    ch: usize,
+    c0: usize,
+    t: usize,
+) {
+    let mut rows = [[T::ZERO; L]; L];
+    tr.transpose(tile, &mut rows);
+    for (lane, r) in rows.iter().enumerate() {
+        let base = (c0 + lane) * ch + t;
+        dst[base..base + L].copy_from_slice(r);
+    }
+}
+
 /// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
 #[inline(always)]
 fn gather<T: Float, X: Transposer, const L: usize>(
@@ -547,13 +584,8 @@ fn gather<T: Float, X: Transposer, const L: usize>(
         let mut t = 0;
         if active == L && L > 1 {
             while t + L <= m {
-                let mut rows = [[T::ZERO; L]; L];
-                for (lane, r) in rows.iter_mut().enumerate() {
-                    let base = (c0 + lane) * l.ch + t0 + t;
-                    r.copy_from_slice(&src[base..base + L]);
-                }
                 let tile: &mut [[T; L]; L] = (&mut buf[t..t + L]).try_into().expect("L frames");
-                tr.transpose(&rows, tile);
+                load_tile(tr, src, l.ch, c0, t0 + t, tile);
                 t += L;
             }
         }
@@ -598,12 +630,7 @@ fn scatter<T: Float, X: Transposer, const L: usize>(
         if active == L && L > 1 {
             while t + L <= m {
                 let tile: &[[T; L]; L] = (&buf[t..t + L]).try_into().expect("L frames");
-                let mut rows = [[T::ZERO; L]; L];
-                tr.transpose(tile, &mut rows);
-                for (lane, r) in rows.iter().enumerate() {
-                    let base = (c0 + lane) * l.ch + t0 + t;
-                    dst[base..base + L].copy_from_slice(r);
-                }
+                store_tile(tr, tile, dst, l.ch, c0, t0 + t);
                 t += L;
             }
         }
@@ -661,25 +688,14 @@ fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: us
     let done = n / L * L;
     let mut t = 0;
     while t < done {
-        let mut rows = [[T::ZERO; L]; L];
-        {
-            let src: &[T] = match x {
-                Src::Slice(s) => s,
-                Src::Dst => y,
-            };
-            for (lane, r) in rows.iter_mut().enumerate() {
-                let base = (c0 + lane) * xl.ch + t;
-                r.copy_from_slice(&src[base..base + L]);
-            }
-        }
         let mut tile = [[T::ZERO; L]; L];
-        tr.transpose(&rows, &mut tile);
+        let src: &[T] = match x {
+            Src::Slice(s) => s,
+            Src::Dst => y,
+        };
+        load_tile(tr, src, xl.ch, c0, t, &mut tile);
         run_group::<T, A, L, G>(secs, &mut z, &mut tile);
-        tr.transpose(&tile, &mut rows);
-        for (lane, r) in rows.iter().enumerate() {
-            let base = (c0 + lane) * yl.ch + t;
-            y[base..base + L].copy_from_slice(r);
-        }
+        store_tile(tr, &tile, y, yl.ch, c0, t);
         t += L;
     }
     for g in 0..G {

@@ -93,14 +93,6 @@ fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex
     split_fwd_generic(level, y, v)
 }
 
-fn split_fwd_generic_at<T: FftFloat>(
-    level: crate::simd::Level,
-    y: &mut [Complex<T>],
-    v: &[Complex<T>],
-) {
-    split_fwd_generic(level, y, v)
-}
-
 macro_rules! impl_fft_float {
     ($t:ty, $split:expr) => {
         impl FftFloat for $t {
@@ -127,7 +119,7 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic_at::<f32>);
+impl_fft_float!(f32, split_fwd_generic::<f32>);
 impl_fft_float!(f64, split_fwd_f64);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
@@ -455,7 +447,7 @@ impl<T: FftFloat> EvenReal<T> {
             })
             .collect();
         // −i·(cos a + i sin a)/2 = (sin a / 2, −cos a / 2)
-        let v: Vec<Complex<T>> = (0..=m / 2)
+        let v = (0..=m / 2)
             .map(|k| {
                 let a = angle(k);
                 Complex::new(
