@@ -13,6 +13,7 @@ docstring).
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any, Optional
 
 import numpy as np
@@ -45,6 +46,21 @@ __all__ = [
 
 _fb = ffi.from_buffer
 _new = ffi.new
+_FA32 = ffi.typeof("float[]")
+_FA64 = ffi.typeof("double[]")
+_FP32 = ffi.typeof("float *")
+_FP64 = ffi.typeof("double *")
+_tls = threading.local()
+
+
+def _outs() -> tuple:
+    """This thread's scalar out-parameters (float *, double *) for the reductions: made once
+    per thread, so a reduction allocates nothing."""
+    try:
+        return _tls.outs
+    except AttributeError:
+        _tls.outs = (_new(_FP32), _new(_FP64))
+        return _tls.outs
 
 
 class Kernel:
@@ -74,9 +90,9 @@ def _map(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
     if type(x) is ndarray:
         dt = x.dtype
         if dt is F32:
-            f, ct = k.f32, "float[]"
+            f, ct = k.f32, _FA32
         elif dt is F64:
-            f, ct = k.f64, "double[]"
+            f, ct = k.f64, _FA64
         else:
             return _map_checked(k, ins, scalars, out)
         if out is None:
@@ -194,26 +210,25 @@ def _map_checked(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
     return out
 
 
-def _reduce(k: Kernel, ins: tuple) -> float:
-    """``op(*ins)`` over all elements, as a Python float."""
-    x = ins[0]
-    if type(x) is ndarray and len(ins) == 1:
+def _reduce(k: Kernel, x: Any) -> float:
+    """``op(x)`` over all elements, as a Python float."""
+    if type(x) is ndarray:
         dt = x.dtype
         try:
             if dt is F32:
-                r = _new("float *")
-                st = k.f32(_fb("float[]", x), r, x.size)
+                r = _outs()[0]
+                st = k.f32(_fb(_FA32, x), r, x.size)
             elif dt is F64:
-                r = _new("double *")
-                st = k.f64(_fb("double[]", x), r, x.size)
+                r = _outs()[1]
+                st = k.f64(_fb(_FA64, x), r, x.size)
             else:
-                return _reduce_checked(k, ins)
+                return _reduce_checked(k, (x,))
         except ValueError:
-            return _reduce_checked(k, ins)
+            return _reduce_checked(k, (x,))
         if st:
             raise error(st, k.cname(dt))
         return r[0]
-    return _reduce_checked(k, ins)
+    return _reduce_checked(k, (x,))
 
 
 def _reduce_checked(k: Kernel, ins: tuple) -> float:
@@ -496,9 +511,7 @@ _REDUCE_DOC = """{what} (C: ``sk_{op}_*``{rows}).
     """
 
 
-def _reduce_or_rows(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> Any:
-    if axis is None:
-        return _reduce(k, (x,))
+def _per_row(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> Any:
     x = B.as_input(x, k.name, "x")
     _axis_last(x, axis, k.name)
     if rk is not None:
@@ -510,32 +523,32 @@ def _reduce_or_rows(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> An
     flat_in = x.reshape(-1, x.shape[-1])
     flat_out = out.reshape(-1)
     for i in range(flat_in.shape[0]):
-        flat_out[i] = _reduce(k, (flat_in[i],))
+        flat_out[i] = _reduce(k, flat_in[i])
     return out
 
 
 def sum(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
-    return _reduce_or_rows(_SUM, _ROWS_SUM, x, axis)
+    return _reduce(_SUM, x) if axis is None else _per_row(_SUM, _ROWS_SUM, x, axis)
 
 
 def mean(x: Any, axis: Optional[int] = None) -> Any:
-    return _reduce_or_rows(_MEAN, _ROWS_MEAN, x, axis)
+    return _reduce(_MEAN, x) if axis is None else _per_row(_MEAN, _ROWS_MEAN, x, axis)
 
 
 def min(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
-    return _reduce_or_rows(_MIN, None, x, axis)
+    return _reduce(_MIN, x) if axis is None else _per_row(_MIN, None, x, axis)
 
 
 def max(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
-    return _reduce_or_rows(_MAX, None, x, axis)
+    return _reduce(_MAX, x) if axis is None else _per_row(_MAX, None, x, axis)
 
 
 def peak(x: Any, axis: Optional[int] = None) -> Any:
-    return _reduce_or_rows(_PEAK, _ROWS_PEAK, x, axis)
+    return _reduce(_PEAK, x) if axis is None else _per_row(_PEAK, _ROWS_PEAK, x, axis)
 
 
 def rms(x: Any, axis: Optional[int] = None) -> Any:
-    return _reduce_or_rows(_RMS, _ROWS_RMS, x, axis)
+    return _reduce(_RMS, x) if axis is None else _per_row(_RMS, _ROWS_RMS, x, axis)
 
 
 _PAIRWISE = (
@@ -573,11 +586,11 @@ def dot(a: Any, b: Any) -> float:
         dt = a.dtype
         try:
             if dt is F32:
-                r = _new("float *")
-                st = _DOT.f32(_fb("float[]", a), _fb("float[]", b), r, a.size)
+                r = _outs()[0]
+                st = _DOT.f32(_fb(_FA32, a), _fb(_FA32, b), r, a.size)
             elif dt is F64:
-                r = _new("double *")
-                st = _DOT.f64(_fb("double[]", a), _fb("double[]", b), r, a.size)
+                r = _outs()[1]
+                st = _DOT.f64(_fb(_FA64, a), _fb(_FA64, b), r, a.size)
             else:
                 return _reduce_checked(_DOT, (a, b))
         except ValueError:
