@@ -22,11 +22,13 @@ Raw access: :data:`ffi` and :data:`lib` (the compiled CFFI module over the heade
 
 from __future__ import annotations
 
+from . import audio
 from . import core
 from . import filters
 from ._errors import *  # noqa: F401,F403
 from ._errors import __all__ as _errors_all
 from ._lib import cfunc, ffi, include_dir, lib, library_path
+from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .filters import *  # noqa: F401,F403
 
@@ -34,6 +36,7 @@ __all__ = (
     ["ffi", "lib", "library_path", "include_dir", "version", "simd_level", "__version__"]
     + list(_errors_all)
     + list(core.__all__)
+    + list(audio.__all__)
     + list(filters.__all__)
 )
 
