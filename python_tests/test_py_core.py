@@ -300,3 +300,14 @@ def test_threads_run_kernels_concurrently_with_their_own_errors():
     for i, msg in errors:
         assert msg.startswith(f"sk_clip_f32: lo = {float(i + 1)}"), msg
     assert len(errors) == 8
+
+
+def test_float64_tensor_is_never_read_as_float32():
+    """A float64 tensor goes to the f64 kernel (a raw ctypes call of sk_rms_f32 on its memory
+    returns garbage with SK_OK; the package must pick the kernel from the dtype)."""
+    t = torch.linspace(-3.0, 5.0, 1001, dtype=torch.float64)
+    want = math.sqrt(math.fsum(v * v for v in t.tolist()) / t.numel())
+    assert abs(sigkern.rms(t) - want) <= 4 * np.finfo(np.float64).eps * want
+    assert sigkern.rms(t.to(torch.float32)) == pytest.approx(want, rel=1e-6)
+    with pytest.raises(TypeError, match="torch.float32"):
+        sigkern.scale(t, 2.0, out=torch.empty(1001, dtype=torch.float32))
