@@ -139,3 +139,20 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path):
     version, where = out.split()
     assert version == sigkern.__version__
     assert str(venv) in where and str(ROOT) not in where
+
+
+@pytest.mark.parametrize("module", ["sigkern", "sigkern._errors", "sigkern.core", "sigkern.audio",
+                                    "sigkern.filters", "sigkern.spectral"])
+def test_docstring_examples_run(module):
+    """Every ``>>>`` example in the package's docstrings runs and prints what it shows."""
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(module)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=flags)
+    for test in finder.find(mod, module, globs={"np": np, "sigkern": sigkern}):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {module}"

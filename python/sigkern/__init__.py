@@ -8,7 +8,7 @@ channels or batch.
     >>> import numpy as np, sigkern
     >>> x = np.random.default_rng(0).standard_normal(48000).astype(np.float32)
     >>> y = sigkern.scale(x, 0.5)
-    >>> sigkern.rms(y), sigkern.peak(y)
+    >>> level, top = sigkern.rms(y), sigkern.peak(y)
 
 Families (one module each, as in the C library): :mod:`sigkern.core` (elementwise arithmetic,
 reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern.filters`

@@ -612,8 +612,8 @@ def normalize_peak(x: Any) -> Any:
     Examples
     --------
     >>> sigkern.normalize_peak(np.array([[0.5, -2.0], [1.0, 0.25]]))
-    array([[ 0.25 , -1.   ],
-           [ 1.   ,  0.25 ]])
+    array([[ 0.25, -1.  ],
+           [ 1.  ,  0.25]])
     """
     x = B.as_input(x, "normalize_peak", "x")
     dt, ptr, ld, rows, cols, _ = _rows2d(x, "normalize_peak", writable=True)
