@@ -67,7 +67,7 @@ _fir_get = {F32: cfunc("sk_fir_f32_get_state"), F64: cfunc("sk_fir_f64_get_state
 _fir_set = {F32: cfunc("sk_fir_f32_set_state"), F64: cfunc("sk_fir_f64_set_state")}
 
 _SFX = {F32: "f32", F64: "f64"}
-_ARR = {F32: "float[]", F64: "double[]"}
+_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}  # ctype objects: no parsing per call
 _PTR = {F32: "float *", F64: "double *"}
 
 # ---------------------------------------------------------------------------------------------
@@ -168,8 +168,10 @@ def sosfilt(
     axis : int, default -1
         Time axis. Another axis than the last is moved last (a copy) and back.
     zi : array_like, optional
-        Initial state, shape ``(n_sections, *x.shape without axis, 2)`` as scipy's (e.g.
-        ``sosfilt_zi(sos)[:, None, :] * x[:, :1]``), of ``x``'s dtype (a list is converted).
+        Initial state, scipy's shape: ``(n_sections, *x.shape)`` with the length of ``axis``
+        replaced by 2, i.e. ``(n_sections, ..., 2)`` for ``axis=-1`` (e.g.
+        ``sosfilt_zi(sos)[:, None, :] * x[:, :1]`` for ``(channels, n)`` data); ``x``'s dtype
+        (a list is converted).
     out : ndarray or Tensor, optional
         Output of ``x``'s shape, dtype and kind; may be ``x`` itself (in place).
 
@@ -215,7 +217,18 @@ def sosfilt(
         xm = x.movedim(ax, -1).contiguous() if is_t else np.ascontiguousarray(np.moveaxis(x, ax, -1))
         if out is not None:
             B.check_out(out, tuple(x.shape), dt, func)
-        res = sosfilt(sos_a, xm, -1, zi, None)
+        zim = None
+        if zi is not None:  # scipy's zi has its 2 where x has the time axis
+            if not (isinstance(zi, np.ndarray) or B.is_tensor(zi)):
+                zi = np.asarray(zi, dtype=dt)
+            zshape = (sos_a.shape[0],) + tuple(x.shape[:ax]) + (2,) + tuple(x.shape[ax + 1:])
+            if tuple(zi.shape) != zshape:
+                raise ValueError(
+                    f"{func}: zi must have shape (n_sections, *x.shape with axis {axis} -> 2) = "
+                    f"{zshape}, got {tuple(zi.shape)}"
+                )
+            zim = zi.movedim(ax + 1, -1).contiguous() if is_t else np.ascontiguousarray(np.moveaxis(zi, ax + 1, -1))
+        res = sosfilt(sos_a, xm, -1, zim, None)
         ym = res[0] if zi is not None else res
         yb = ym.movedim(-1, ax) if is_t else np.moveaxis(ym, -1, ax)
         if out is None:
@@ -226,7 +239,10 @@ def sosfilt(
         else:
             B.pointer(out, dt, func, "out", writable=True)
             np.copyto(out, yb)
-        return (out, res[1]) if zi is not None else out
+        if zi is None:
+            return out
+        zf = res[1].movedim(-1, ax + 1).contiguous() if is_t else np.ascontiguousarray(np.moveaxis(res[1], -1, ax + 1))
+        return out, zf
 
     shape = tuple(x.shape)
     lead = shape[:-1]
@@ -256,7 +272,7 @@ def sosfilt(
         if zf is not None:
             zf[...] = zi
         return (out, zf) if zi is not None else out
-    st = _sosfilt[dt](_fb("double[]", sos_a), px, sx, pzi, channels, py, sy, pzf, ns, n)
+    st = _sosfilt[dt](_fb(_ARR[F64], sos_a), px, sx, pzi, channels, py, sy, pzf, ns, n)
     if st:
         raise error(st, f"sk_sosfilt_{_SFX[dt]}")
     return (out, zf) if zi is not None else out
