@@ -46,7 +46,8 @@ I16 = np.dtype(np.int16)
 I32 = np.dtype(np.int32)
 U8 = np.dtype(np.uint8)
 _SFX = {F32: "f32", F64: "f64"}
-_ARR = {F32: "float[]", F64: "double[]", I16: "int16_t[]", I32: "int32_t[]", U8: "uint8_t[]"}
+#: ctype objects for ffi.from_buffer (no type parsing per call)
+_ARR = {dt: ffi.typeof(B.CTYPE[dt] + "[]") for dt in (F32, F64, I16, I32, U8)}
 
 # ---------------------------------------------------------------------------------------------
 # PCM
@@ -599,21 +600,35 @@ def _count(v: Any, func: str, name: str) -> int:
     return i
 
 
+def _rows_ok(a: Any) -> bool:
+    """Whether every row (last axis) of ``a`` is contiguous."""
+    shape = tuple(a.shape)
+    if not shape or shape[-1] <= 1:
+        return True
+    if isinstance(a, np.ndarray):
+        return a.strides[-1] == a.itemsize
+    return a.stride(-1) == 1
+
+
 def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: str) -> Any:
-    """Runs a 1-D time kernel over every row (last axis) of multi-channel data."""
+    """Runs a 1-D time kernel over every row (last axis) of multi-channel data; rows must be
+    contiguous, the block need not be (a time slice ``x[:, t0:t1]`` works zero-copy)."""
     arrs, dt, shape = _core._common(k, ins, names)
     if out is None:
         out = B.new_like(arrs[0], shape, dt)
     else:
         B.check_out(out, shape, dt, func)
-        B.pointer(out, dt, func, "out", writable=True)  # contiguous and writable, before any call
-    for a, nm in zip(arrs, names):
-        B.pointer(a, dt, func, nm)
-    n = shape[-1]
-    rows = [a.reshape(-1, n) for a in arrs]
-    o2 = out.reshape(-1, n)
-    for r in range(o2.shape[0]):
-        _core._map(k, tuple(a[r] for a in rows), scalars, o2[r])
+    for a, nm in zip(arrs + (out,), names + ("out",)):
+        if not _rows_ok(a):
+            raise ValueError(
+                f"{func}: the rows (last axis) of {nm} are not contiguous (strides "
+                f"{tuple(a.strides) if isinstance(a, np.ndarray) else tuple(a.stride())}); pass "
+                f"np.ascontiguousarray({nm}) (a copy)"
+            )
+    if isinstance(out, np.ndarray) and not out.flags.writeable:
+        raise ValueError(f"{func}: out is an output but the array is read-only (not writeable)")
+    for idx in np.ndindex(*shape[:-1]):
+        _core._map(k, tuple(a[idx] for a in arrs), scalars, out[idx])
     return out
 
 
@@ -638,7 +653,8 @@ def gain_ramp(
     ----------
     x : ndarray or Tensor, float32 or float64, shape (n,) or (..., n)
         For multi-channel data (leading axes) every channel gets the same ramp along the last
-        (time) axis: the gain depends on the frame, not the channel. Contiguous.
+        (time) axis: the gain depends on the frame, not the channel (one C call per channel).
+        Rows must be contiguous; the block need not be (``x[:, t0:t1]`` works zero-copy).
     g0, g1 : float
         Start and end gains (finite).
     offset : int, default 0
@@ -689,8 +705,9 @@ def crossfade(
 
     Parameters
     ----------
-    a, b : ndarray or Tensor, float32 or float64, one shape (n,) or (..., n), contiguous
-        For multi-channel data every channel fades with the same curve along the last axis.
+    a, b : ndarray or Tensor, float32 or float64, one shape (n,) or (..., n)
+        For multi-channel data every channel fades with the same curve along the last axis
+        (one C call per channel); rows must be contiguous.
     offset : int, default 0
         Index of the first sample within the fade.
     total : int, optional
