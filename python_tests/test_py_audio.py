@@ -452,6 +452,18 @@ def test_gain_ramp_inplace_torch_errors():
         sigkern.gain_ramp(np.ones((2, 4)), 0.0, 1.0, out=ro)
     with pytest.raises(ValueError, match="shape"):
         sigkern.gain_ramp(np.ones((2, 4)), 0.0, 1.0, out=np.ones((2, 5)))
+    buf = np.ones((3, 4))
+    with pytest.raises(sigkern.OverlapError, match="sk_gain_ramp_f64"):  # rows shifted by one
+        sigkern.gain_ramp(buf[:2], 0.0, 1.0, out=buf[1:])
+    assert (buf == 1.0).all()
+    tb = torch.ones((3, 4))
+    with pytest.raises(sigkern.OverlapError, match="sk_gain_ramp_f32"):
+        sigkern.gain_ramp(tb[:2], 0.0, 1.0, out=tb[1:])
+    assert bool((tb == 1.0).all())
+    # a block of channels sliced in time: rows contiguous, the block not (the checked path)
+    big = RNG.standard_normal((2, 50))
+    np.testing.assert_array_equal(sigkern.gain_ramp(big[:, 10:30], 0.5, 1.5),
+                                  sigkern.gain_ramp(np.ascontiguousarray(big[:, 10:30]), 0.5, 1.5))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

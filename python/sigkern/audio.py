@@ -25,7 +25,7 @@ import numpy as np
 from . import _buffers as B
 from . import core as _core
 from ._buffers import F32, F64, ndarray
-from ._errors import error
+from ._errors import OverlapError, error, status_name
 from ._lib import cfunc, ffi
 
 __all__ = [
@@ -456,6 +456,15 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
            [ 2., 20.]])
     >>> y = sigkern.interleave([np.zeros(480, np.float32), np.ones(480, np.float32)])
     """
+    if type(planar) is ndarray and out is None and planar.ndim == 2 and planar.flags.c_contiguous:
+        dt = planar.dtype
+        if dt is F32 or dt is F64:  # the common case, straight to C
+            nch, frames = planar.shape
+            y = np.empty((frames, nch), dt)
+            st = _IL_BLOCK[dt](_fb(_ARR[dt], planar), nch, _fb(_ARR[dt], y), frames)
+            if st:
+                raise error(st, f"sk_interleave_block_{_SFX[dt]}")
+            return y
     func = "interleave"
     if isinstance(planar, (list, tuple)):
         if not planar:
@@ -536,6 +545,15 @@ def deinterleave(x: Any, out: Optional[Any] = None) -> Any:
     >>> left, right = np.empty(2), np.empty(2)
     >>> _ = sigkern.deinterleave(np.array([[1.0, 10.0], [2.0, 20.0]]), out=[left, right])
     """
+    if type(x) is ndarray and out is None and x.ndim == 2 and x.flags.c_contiguous:
+        dt = x.dtype
+        if dt is F32 or dt is F64:  # the common case, straight to C
+            frames, nch = x.shape
+            y = np.empty((nch, frames), dt)
+            st = _DIL_BLOCK[dt](_fb(_ARR[dt], x), nch, _fb(_ARR[dt], y), frames)
+            if st:
+                raise error(st, f"sk_deinterleave_block_{_SFX[dt]}")
+            return y
     func = "deinterleave"
     x = B.as_input(x, func, "x")
     dt = B.float_dtype(x, func, "x")
@@ -610,6 +628,60 @@ def _rows_ok(a: Any) -> bool:
     return a.stride(-1) == 1
 
 
+def _as_numpy(a: Any) -> np.ndarray:
+    return a if isinstance(a, np.ndarray) else a.detach().numpy()
+
+
+def _check_overlap(a: Any, out: Any, name: str, cname: str, func: str) -> None:
+    """Row-by-row calls cannot see an output that overlaps an input across rows: refuse any
+    overlap that is not exactly in place (same data, same layout), before the first call."""
+    an, on = _as_numpy(a), _as_numpy(out)
+    if np.may_share_memory(an, on) and not (
+        an.__array_interface__["data"][0] == on.__array_interface__["data"][0] and an.strides == on.strides
+    ):
+        code = OverlapError.code
+        raise OverlapError(code, status_name(code), f"{func} ({cname}): out partially overlaps {name}; pass "
+                           f"out={name} (in place) or a separate array", cname)
+
+
+def _rows_fast(k: Any, ins: tuple, scalars: tuple, out: Any) -> Any:
+    """Per-row calls for C-contiguous numpy data (None: take the checked path)."""
+    x = ins[0]
+    dt = x.dtype
+    if dt is F32:
+        f = k.f32
+    elif dt is F64:
+        f = k.f64
+    else:
+        return None
+    ct = _ARR[dt]
+    shape = x.shape
+    for a in ins[1:]:
+        if type(a) is not ndarray or a.dtype is not dt or a.shape != shape:
+            return None
+    if out is None:
+        out = np.empty(shape, dt)
+    elif type(out) is not ndarray or out.dtype is not dt or out.shape != shape:
+        return None
+    else:
+        for a in ins:
+            if a is not out and np.may_share_memory(a, out):
+                return None
+    try:
+        ps = [_fb(ct, a) for a in ins]
+        po = _fb(ct, out, True)
+    except ValueError:
+        return None
+    n = shape[-1]
+    rows = x.size // n if n else math.prod(shape[:-1])
+    for r in range(rows):
+        o = r * n
+        st = f(*[p + o for p in ps], *scalars, po + o, n)
+        if st:
+            raise error(st, k.cname(dt))
+    return out
+
+
 def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: str) -> Any:
     """Runs a 1-D time kernel over every row (last axis) of multi-channel data; rows must be
     contiguous, the block need not be (a time slice ``x[:, t0:t1]`` works zero-copy)."""
@@ -627,6 +699,8 @@ def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: s
             )
     if isinstance(out, np.ndarray) and not out.flags.writeable:
         raise ValueError(f"{func}: out is an output but the array is read-only (not writeable)")
+    for a, nm in zip(arrs, names):
+        _check_overlap(a, out, nm, k.cname(dt), func)
     for idx in np.ndindex(*shape[:-1]):
         _core._map(k, tuple(a[idx] for a in arrs), scalars, out[idx])
     return out
@@ -686,6 +760,10 @@ def gain_ramp(
     scalars = (g0, g1, off, tot)
     if nd == 1:
         return _core._map(_RAMP, (x,), scalars, out)
+    if type(x) is ndarray:
+        y = _rows_fast(_RAMP, (x,), scalars, out)
+        if y is not None:
+            return y
     return _per_row(_RAMP, (x,), ("x",), scalars, out, func)
 
 
@@ -723,7 +801,7 @@ def crossfade(
     Examples
     --------
     >>> y = sigkern.crossfade(np.ones(4), np.zeros(4))
-    >>> y[0]
+    >>> float(y[0])
     1.0
     """
     func = "crossfade"
@@ -735,6 +813,10 @@ def crossfade(
     tot = off + n if total is None else _count(total, func, "total")
     if nd == 1:
         return _core._map(_XFADE, (a, b), (off, tot), out)
+    if type(a) is ndarray:
+        y = _rows_fast(_XFADE, (a, b), (off, tot), out)
+        if y is not None:
+            return y
     return _per_row(_XFADE, (a, b), ("a", "b"), (off, tot), out, func)
 
 

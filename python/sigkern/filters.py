@@ -68,7 +68,7 @@ _fir_set = {F32: cfunc("sk_fir_f32_set_state"), F64: cfunc("sk_fir_f64_set_state
 
 _SFX = {F32: "f32", F64: "f64"}
 _ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}  # ctype objects: no parsing per call
-_PTR = {F32: "float *", F64: "double *"}
+_PTR = {F32: ffi.typeof("float *"), F64: ffi.typeof("double *")}
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -738,7 +738,31 @@ class Biquad:
                 if st:
                     raise self._fail(st, "process")
                 return out
+        ti = B.TORCH or B.torch_info()
+        if ti is not None and type(x) is ti[0]:
+            return self._process_tensor(x, out, ti)
         return self._process_checked(x, out)
+
+    def _process_tensor(self, x: Any, out: Any, ti: tuple) -> Any:
+        """:meth:`process`'s fast path for contiguous CPU tensors."""
+        tdt = ti[1] if self._dt is F32 else ti[2]
+        shape = x.shape
+        if x.dtype is not tdt or not self._shape_ok(tuple(shape), False):
+            return self._process_checked(x, out)
+        if out is None:
+            out = x.new_empty(shape)
+        elif type(out) is not ti[0] or out.dtype is not tdt or out.shape != shape:
+            return self._process_checked(x, out)
+        ct = _PTR[self._dt]
+        px = B.tensor_ptr(x, ti, ct)
+        po = B.tensor_ptr(out, ti, ct, True)
+        if px is None or po is None:
+            return self._process_checked(x, out)
+        n = shape[-1]
+        st = self._proc(self._h, px, n, po, n, n)
+        if st:
+            raise self._fail(st, "process")
+        return out
 
     def _shape_ok(self, shape: tuple, interleaved: bool) -> bool:
         if len(shape) == 1:
@@ -1023,6 +1047,21 @@ class Fir:
             if st:
                 raise self._fail(st, "process")
             return out
+        ti = B.TORCH or B.torch_info()
+        if ti is not None and type(x) is ti[0]:
+            tdt = ti[1] if self._dt is F32 else ti[2]
+            if x.dtype is tdt and x.dim() == 1:
+                if out is None:
+                    out = x.new_empty(x.shape)
+                if type(out) is ti[0] and out.dtype is tdt and out.shape == x.shape:
+                    ct = _PTR[self._dt]
+                    px = B.tensor_ptr(x, ti, ct)
+                    po = B.tensor_ptr(out, ti, ct, True)
+                    if px is not None and po is not None:
+                        st = self._proc(self._h, px, po, x.shape[0])
+                        if st:
+                            raise self._fail(st, "process")
+                        return out
         return self._process_checked(x, out)
 
     def _process_checked(self, x: Any, out: Any) -> Any:
