@@ -460,6 +460,10 @@ def test_gain_ramp_inplace_torch_errors():
     with pytest.raises(sigkern.OverlapError, match="sk_gain_ramp_f32"):
         sigkern.gain_ramp(tb[:2], 0.0, 1.0, out=tb[1:])
     assert bool((tb == 1.0).all())
+    with pytest.raises(ValueError, match="cpu"):
+        sigkern.gain_ramp(torch.ones((2, 4), device="meta"), 0.0, 1.0)
+    with pytest.raises(ValueError, match="to_dense"):
+        sigkern.gain_ramp(torch.ones((2, 4)).to_sparse(), 0.0, 1.0)
     # a block of channels sliced in time: rows contiguous, the block not (the checked path)
     big = RNG.standard_normal((2, 50))
     np.testing.assert_array_equal(sigkern.gain_ramp(big[:, 10:30], 0.5, 1.5),

@@ -333,6 +333,13 @@ def test_sosfilt_errors():
         sigkern.sosfilt(SOS8, x, zi=zi)
     with pytest.raises(ValueError, match="tensor on 'meta'"):
         sigkern.sosfilt(SOS8, torch.empty((2, 64), device="meta"))
+    with pytest.raises(ValueError, match="to_dense"):
+        sigkern.sosfilt(SOS8, torch.ones((2, 64)).to_sparse())
+    f = sigkern.Biquad(SOS8, channels=2)
+    with pytest.raises(ValueError, match="to_dense"):
+        f.process(torch.ones((2, 64)).to_sparse())
+    with pytest.raises(ValueError, match="tensor on 'meta'"):
+        f.process(torch.ones((2, 64), device="meta"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -690,7 +690,10 @@ def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: s
         out = B.new_like(arrs[0], shape, dt)
     else:
         B.check_out(out, shape, dt, func)
+    ti = B.torch_info()
     for a, nm in zip(arrs + (out,), names + ("out",)):
+        if ti is not None and type(a) is ti[0] and (a.device.type != "cpu" or a.layout is not ti[3]):
+            B.pointer(a, dt, func, nm, writable=nm == "out")  # raises the tensor's error
         if not _rows_ok(a):
             raise ValueError(
                 f"{func}: the rows (last axis) of {nm} are not contiguous (strides "

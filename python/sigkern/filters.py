@@ -124,7 +124,8 @@ def _planar(x: Any, dt: np.dtype, func: str, name: str, writable: bool = False):
     are contiguous at a positive row stride (a time slice ``x[:, t0:t1]`` of a bigger block)."""
     shape = tuple(x.shape)
     n = shape[-1] if shape else 1
-    if len(shape) == 2 and shape[0] > 1 and shape[1] > 0 and (B.dtype_of(x) == dt):
+    dense = isinstance(x, np.ndarray) or (x.layout is B.torch_info()[3] and x.device.type == "cpu")
+    if len(shape) == 2 and shape[0] > 1 and shape[1] > 0 and dense and B.dtype_of(x) == dt:
         s0, s1 = _estrides(x)
         if s1 == 1 and s0 > shape[1]:
             p, _ = B.pointer(x[0], dt, func, name, writable=writable)
