@@ -748,8 +748,10 @@ def _window_spec(window: Any, func: str) -> Tuple[int, float]:
             raise ValueError(f"{func}: the first entry of the window tuple {window!r} must be a name")
         name = window if isinstance(window, str) else window[0]
         args = () if isinstance(window, str) else window[1:]
-        if name.endswith("_periodic"):  # scipy's suffix; the periodic/symmetric choice is fftbins
+        if name.endswith("_periodic"):  # scipy's suffixes (see _suffix_periodic)
             name = name[:-9]
+        elif name.endswith("_symmetric"):
+            name = name[:-10]
         entry = _WIN.get(name)
         if entry is None:
             raise ValueError(
@@ -781,10 +783,15 @@ def _window_spec(window: Any, func: str) -> Tuple[int, float]:
     )
 
 
-def _symmetric_suffix(window: Any) -> bool:
+def _suffix_periodic(window: Any, fftbins: bool) -> bool:
+    """scipy: a ``_periodic``/``_symmetric`` suffix of the name overrides ``fftbins``."""
     name = window if isinstance(window, str) else (window[0] if isinstance(window, tuple) and
                                                     window and isinstance(window[0], str) else "")
-    return name.endswith("_symmetric")
+    if name.endswith("_periodic"):
+        return True
+    if name.endswith("_symmetric"):
+        return False
+    return bool(fftbins)
 
 
 def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: bool = True,
@@ -829,7 +836,7 @@ def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: b
         raise TypeError(f"{func}: dtype must be np.float32 or np.float64, got {dtype!r}")
     dt = F32 if dt == F32 else F64
     kind, param = _window_spec(window, func)
-    periodic = bool(fftbins) and not _symmetric_suffix(window)
+    periodic = _suffix_periodic(window, fftbins)
     w = np.empty(int(Nx), dt)
     st = _window[dt](kind, param, 1 if periodic else 0, _fb(_CT[dt], w, True), int(Nx))
     if st:
@@ -1862,6 +1869,11 @@ def melspectrogram(y: Any, sr: float = 22050, n_fft: int = 2048, hop_length: int
 # ---------------------------------------------------------------------------------------------
 
 
+def _conv_length(mc: int, na: int, nb: int) -> int:
+    """The output length of a mode (as ``sk_convolve_len``), for checking ``out`` before C."""
+    return na + nb - 1 if mc == 0 else (na if mc == 1 else abs(na - nb) + 1)
+
+
 def _conv_checked(kind: str, in1: Any, in2: Any, mode: Any, method: Any, out: Any) -> Any:
     func = kind
     mc = _MODE.get(mode) if isinstance(mode, str) else None
@@ -1884,20 +1896,20 @@ def _conv_checked(kind: str, in1: Any, in2: Any, mode: Any, method: Any, out: An
             f"{tuple(b.shape)} (loop over rows, or use scipy.signal for n-D)"
         )
     na, nb = a.shape[0], b.shape[0]
+    if na == 0 or nb == 0:
+        raise ValueError(f"{func}: in1 and in2 must not be empty (got lengths {na} and {nb})")
     pa, _ = B.pointer(a, dt, func, "in1")
     pb, _ = B.pointer(b, dt, func, "in2")
-    if na == 0 or nb == 0:
-        length = 0
-    else:
-        ln = _new("size_t *")
-        st = _conv_len(mc, ln, na, nb)
-        if st:
-            _raise(st, "sk_convolve_len")
-        length = ln[0]
+    if out is not None:
+        B.check_out(out, (_conv_length(mc, na, nb),), dt, func)
+        _check_writable(out, func)
+    ln = _new("size_t *")
+    st = _conv_len(mc, ln, na, nb)
+    if st:
+        _raise(st, "sk_convolve_len")
+    length = ln[0]
     if out is None:
         out = B.new_like(a, (length,), dt)
-    else:
-        B.check_out(out, (length,), dt, func)
     po, _ = B.pointer(out, dt, func, "out", writable=True)
     if length:
         st = (_conv if kind == "convolve" else _corr)[dt](pa, pb, mc, me, po, na, nb, length)
@@ -1914,16 +1926,17 @@ def _conv_fast(kind: str, fs: dict, in1: Any, in2: Any, mode: Any, method: Any, 
         mc, me = _MODE.get(mode), _METHOD.get(method)
         if ((dt is F32 or dt is F64) and in2.dtype is dt and na and nb and mc is not None
                 and me is not None):
+            ct = _CT[dt]
+            try:
+                pa, pb = _fb(ct, in1), _fb(ct, in2)
+            except ValueError:  # not contiguous: the checked path says so
+                return _conv_checked(kind, in1, in2, mode, method, out)
             ln = _new("size_t *")
             st = _conv_len(mc, ln, na, nb)
             if st:
                 _raise(st, "sk_convolve_len")
             y = np.empty(ln[0], dt)
-            ct = _CT[dt]
-            try:
-                st = fs[dt](_fb(ct, in1), _fb(ct, in2), mc, me, _fb(ct, y, True), na, nb, ln[0])
-            except ValueError:
-                return _conv_checked(kind, in1, in2, mode, method, out)
+            st = fs[dt](pa, pb, mc, me, _fb(ct, y, True), na, nb, ln[0])
             if st:
                 _raise(st, f"sk_{kind}_{_SFX[dt]}")
             return y
@@ -1947,7 +1960,14 @@ def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto",
 
     Returns
     -------
-    ndarray or Tensor, 1-D, in1's dtype (empty if an input is empty, as scipy)
+    ndarray or Tensor, 1-D, in1's dtype
+
+    Raises
+    ------
+    ValueError
+        n-D or empty input (as scipy), a bad mode or method, non-contiguous data.
+    TypeError
+        Complex input, or inputs of two dtypes.
 
     Examples
     --------
