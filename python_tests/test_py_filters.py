@@ -252,6 +252,9 @@ def test_sosfilt_axis():
     out = np.empty_like(x)
     assert sigkern.sosfilt(SOS8, x, axis=-2, out=out) is out
     assert rel_err(out, signal.sosfilt(SOS8, x, axis=0)) <= 1e-10
+    ut = torch.empty(x.shape, dtype=torch.float64)  # a tensor out for numpy data
+    assert sigkern.sosfilt(SOS8, x, axis=0, out=ut) is ut
+    np.testing.assert_array_equal(ut.numpy(), out)
     with pytest.raises(ValueError, match="out of range"):
         sigkern.sosfilt(SOS8, x, axis=2)
     with pytest.raises(ValueError, match=r"\(4, 2, 3\)"):

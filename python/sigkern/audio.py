@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence
 
 import numpy as np
 

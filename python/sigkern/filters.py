@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -234,12 +234,12 @@ def sosfilt(
         yb = ym.movedim(-1, ax) if is_t else np.moveaxis(ym, -1, ax)
         if out is None:
             out = yb.contiguous() if is_t else np.ascontiguousarray(yb)
-        elif is_t:
-            B.pointer(out, dt, func, "out", writable=True)
-            out.copy_(yb)
         else:
             B.pointer(out, dt, func, "out", writable=True)
-            np.copyto(out, yb)
+            if B.is_tensor(out):
+                out.copy_(yb if is_t else B._torch().from_numpy(np.ascontiguousarray(yb)))
+            else:
+                np.copyto(out, yb.numpy() if is_t else yb)
         if zi is None:
             return out
         zf = res[1].movedim(-1, ax + 1).contiguous() if is_t else np.ascontiguousarray(np.moveaxis(res[1], -1, ax + 1))
