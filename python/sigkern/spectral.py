@@ -373,6 +373,84 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
     return _moveback(target, ax)
 
 
+#: (op, input dtype) -> (plan kind, batch C function, real dtype, output dtype, inverse flag)
+_FAST: dict = {}
+for _dt in (F32, F64):
+    _cd = B.COMPLEX_OF[_dt]
+    _FAST[("rfft", _dt)] = (SK_FFT_REAL, _rfftb[_dt], _dt, _cd, None)
+    _FAST[("irfft", _cd)] = (SK_FFT_REAL, _irfftb[_dt], _dt, _dt, None)
+    _FAST[("fft", _cd)] = (SK_FFT_COMPLEX, _fftb[_dt], _dt, _cd, 0)
+    _FAST[("ifft", _cd)] = (SK_FFT_COMPLEX, _fftb[_dt], _dt, _cd, 1)
+#: torch dtype -> numpy dtype of the FFT kinds (filled once torch is imported)
+_TORCH_NP: dict = {}
+_NP_TORCH: dict = {}
+
+
+def _torch_tables() -> None:
+    t = B._torch()
+    for td, nd in ((t.float32, F32), (t.float64, F64), (t.complex64, C64), (t.complex128, C128)):
+        _TORCH_NP[td] = nd
+        _NP_TORCH[nd] = td
+
+
+def _fft(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
+    """The last axis of a contiguous numpy array or CPU tensor, no padding, a new output, in
+    one C call; everything else goes to :func:`_fft_checked`."""
+    if axis == -1 and out is None:
+        tx = type(x)
+        if tx is ndarray:
+            e = _FAST.get((op, x.dtype))
+            tensor = False
+        else:
+            ti = B.TORCH or B.torch_info()
+            if ti is None or tx is not ti[0]:
+                return _fft_checked(op, x, n, axis, norm, out)
+            if not _TORCH_NP:
+                _torch_tables()
+            e = _FAST.get((op, _TORCH_NP.get(x.dtype)))
+            tensor = True
+        shape = tuple(x.shape)
+        if e is not None and shape:
+            m = shape[-1]
+            if op == "irfft":
+                nn = 2 * (m - 1) if n is None else n
+                in_len = nn // 2 + 1
+            else:
+                nn = m if n is None else n
+                in_len = nn
+            nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
+            if type(nn) is int and nn >= 1 and in_len == m and nc is not None:
+                kind, f, rdt, odt, inv = e
+                out_len = nn // 2 + 1 if op == "rfft" else nn
+                oshape = shape[:-1] + (out_len,)
+                if tensor:
+                    if x.is_conj() or x.is_neg():
+                        return _fft_checked(op, x, n, axis, norm, out)
+                    px = B.tensor_ptr(x, ti, _CP[rdt])
+                    if px is None:
+                        return _fft_checked(op, x, n, axis, norm, out)
+                    y = B._torch().empty(oshape, dtype=_NP_TORCH[odt])
+                    py = ffi.cast(_CP[rdt], y.data_ptr())
+                else:
+                    try:
+                        px = _fb(_CT[rdt], x)
+                    except ValueError:  # not contiguous: the checked path copies it
+                        return _fft_checked(op, x, n, axis, norm, out)
+                    y = np.empty(oshape, odt)
+                    py = _fb(_CT[rdt], y, True)
+                rows = math.prod(shape[:-1])
+                if rows:
+                    h = _PLANS.get((kind, nn, rdt is F64)) or _plan(kind, nn, rdt)
+                    if inv is None:
+                        st = f(h, px, m, nc, py, out_len, rows, nn)
+                    else:
+                        st = f(h, px, m, inv, nc, py, out_len, rows, nn)
+                    if st:
+                        _raise(st, f"sk_{'fft' if inv is not None else op}_batch_{_SFX[rdt]}")
+                return y
+    return _fft_checked(op, x, n, axis, norm, out)
+
+
 def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
          out: Optional[Any] = None) -> Any:
     """``numpy.fft.rfft``: the FFT of real data, bins 0..n/2 (``sk_rfft_batch_*``).
@@ -437,7 +515,7 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
                 if st:
                     _raise(st, f"sk_rfft_batch_{_SFX[dt]}")
                 return y
-    return _fft_checked("rfft", x, n, axis, norm, out)
+    return _fft("rfft", x, n, axis, norm, out)
 
 
 def irfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
@@ -468,7 +546,7 @@ def irfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] =
     >>> np.allclose(sigkern.irfft(sigkern.rfft(x), n=1000), x)
     True
     """
-    return _fft_checked("irfft", x, n, axis, norm, out)
+    return _fft("irfft", x, n, axis, norm, out)
 
 
 def fft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
@@ -497,7 +575,7 @@ def fft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = N
     >>> np.round(abs(sigkern.fft(z)), 6)
     array([0., 8., 0., 0., 0., 0., 0., 0.])
     """
-    return _fft_checked("fft", x, n, axis, norm, out)
+    return _fft("fft", x, n, axis, norm, out)
 
 
 def ifft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
@@ -516,7 +594,7 @@ def ifft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
     >>> np.allclose(sigkern.ifft(sigkern.fft(z)), z)
     True
     """
-    return _fft_checked("ifft", x, n, axis, norm, out)
+    return _fft("ifft", x, n, axis, norm, out)
 
 
 class FftPlan:
