@@ -134,6 +134,16 @@ def _planar(x: Any, dt: np.dtype, func: str, name: str, writable: bool = False):
     return p, n
 
 
+def _row_ptr(a: np.ndarray, ct: Any, writable: bool) -> tuple:
+    """Fast path of :func:`_planar` for a 2-D numpy view with contiguous rows at a positive
+    row stride (ValueError otherwise: the checked path then says what is wrong)."""
+    s0, s1 = a.strides
+    isz = a.itemsize
+    if a.ndim != 2 or s1 != isz or s0 <= 0 or s0 % isz or not a.shape[1]:
+        raise ValueError
+    return _fb(ct, a[0], writable), s0 // isz
+
+
 def _closed_error(code: int, cname: str, what: str) -> InvalidHandleError:
     return InvalidHandleError(
         code, status_name(code), f"{what} is closed (close() was called); create a new one", cname
@@ -726,14 +736,21 @@ class Biquad:
                 n = shape[-1]
                 ct = self._ct
                 try:
+                    if x.flags.c_contiguous:
+                        px, sx = _fb(ct, x), n
+                    else:  # a time slice x[:, t0:t1] of a bigger block
+                        px, sx = _row_ptr(x, ct, False)
                     if out is None:
                         out = np.empty(shape, self._dt)
-                        po = _fb(ct, out)
+                        po, so = _fb(ct, out), n
                     elif type(out) is ndarray and out.dtype is self._dt and out.shape == shape:
-                        po = _fb(ct, out, True)
+                        if out.flags.c_contiguous:
+                            po, so = _fb(ct, out, True), n
+                        else:
+                            po, so = _row_ptr(out, ct, True)
                     else:
                         return self._process_checked(x, out)
-                    st = self._proc(self._h, _fb(ct, x), n, po, n, n)
+                    st = self._proc(self._h, px, sx, po, so, n)
                 except ValueError:
                     return self._process_checked(x, out)
                 if st:
