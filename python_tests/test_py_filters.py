@@ -435,6 +435,13 @@ def test_biquad_out_inplace_torch():
     np.testing.assert_array_equal(ut.numpy(), ref)
     with pytest.raises(ValueError, match="requires grad"):
         f.process(t, out=torch.empty((2, 256), requires_grad=True))
+    # streaming into slices of one output block, numpy and torch (rows at a stride)
+    for xs, ys in ((x, np.empty_like(x)), (torch.from_numpy(x), torch.empty((2, 256)))):
+        f.reset()
+        for a in range(0, 256, 100):
+            r = f.process(xs[:, a:a + 100], out=ys[:, a:a + 100])
+            assert r.shape == (2, min(100, 256 - a))
+        np.testing.assert_array_equal(np.asarray(ys), ref)
 
 
 def test_biquad_errors_and_lifetime():
