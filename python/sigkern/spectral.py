@@ -88,7 +88,6 @@ _stream_finish_frames = cfunc("sk_stft_stream_finish_frames")
 _stream_reset = cfunc("sk_stft_stream_reset")
 _stream_free = cfunc("sk_stft_stream_free")
 _spec_power = {F32: cfunc("sk_spec_power_f32"), F64: cfunc("sk_spec_power_f64")}
-_spec_power_c = {C64: _spec_power[F32], C128: _spec_power[F64]}
 _power_to_db = {F32: cfunc("sk_power_to_db_f32"), F64: cfunc("sk_power_to_db_f64")}
 _mel_fb = {F32: cfunc("sk_mel_filterbank_f32"), F64: cfunc("sk_mel_filterbank_f64")}
 _mel_new = {F32: cfunc("sk_mel_plan_f32_new"), F64: cfunc("sk_mel_plan_f64_new")}
@@ -676,7 +675,13 @@ class FftPlan:
         return self._h == _NULL
 
     def close(self) -> None:
-        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`."""
+        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`.
+
+        Examples
+        --------
+        >>> p = sigkern.FftPlan(8); p.close(); p.close(); p.closed
+        True
+        """
         h, self._h = self._h, _NULL
         if h != _NULL:
             _plan_free(h)
@@ -1299,15 +1304,17 @@ class StftStream:
         (129, 14)
         """
         func = "StftStream.push"
-        if type(x) is not ndarray or x.dtype is not self._dtype or x.ndim != 1:
-            x = B.as_input(x, func, "x", (self._dtype,))
-            if x.ndim != 1:
-                raise ValueError(f"{func}: x must be one-dimensional (one signal), got shape {tuple(x.shape)}")
-            px, _ = B.pointer(x, self._dtype, func, "x")
-            self._tensor = B.is_tensor(x)
-        else:
+        if type(x) is ndarray and x.dtype is self._dtype and x.ndim == 1 and x.flags.c_contiguous:
             px = _fb(_CT[self._dtype], x)
             self._tensor = False
+        else:
+            x = B.as_input(x, func, "x", (self._dtype,))
+            if x.ndim != 1:
+                raise ValueError(
+                    f"{func}: x must be one-dimensional (one signal), got shape {tuple(x.shape)}"
+                )
+            px, _ = B.pointer(x, self._dtype, func, "x")
+            self._tensor = B.is_tensor(x)
         if not self._lock.acquire(False):
             raise self._busy("push")
         try:
@@ -1381,7 +1388,13 @@ class StftStream:
             _raise(st, "sk_stft_stream_reset")
 
     def close(self) -> None:
-        """Frees the C stream (idempotent). Later calls raise :class:`InvalidHandleError`."""
+        """Frees the C stream (idempotent). Later calls raise :class:`InvalidHandleError`.
+
+        Examples
+        --------
+        >>> s = sigkern.StftStream(64); s.close(); s.closed
+        True
+        """
         h, self._h = self._h, _NULL
         if h != _NULL:
             _stream_free(h)
@@ -1863,7 +1876,13 @@ class MelSpectrogram:
         return out
 
     def close(self) -> None:
-        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`."""
+        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`.
+
+        Examples
+        --------
+        >>> m = sigkern.MelSpectrogram(); m.close(); m.closed
+        True
+        """
         h, self._h = self._h, _NULL
         if h != _NULL:
             _mel_free(h)
