@@ -413,8 +413,12 @@ def package(d: Demo) -> None:
 
     clip = d.clip
     n = clip.size
-    rel = lambda a, b: float(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64)).max()  # noqa: E731
-                             / max(np.abs(np.asarray(b, np.float64)).max(), 1e-300))
+
+    def rel(a, b) -> float:
+        """max |a - b| / max |b|, in double precision (real or complex)."""
+        a = np.asarray(a).astype(np.result_type(np.asarray(a).dtype, np.float64))
+        b = np.asarray(b).astype(np.result_type(np.asarray(b).dtype, np.float64))
+        return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-300))
 
     # PCM: float32 -> int16 -> float32, as a WAV reader/writer would
     pcm = sigkern.float_to_pcm(clip, "int16")
