@@ -72,6 +72,17 @@ class NoC:
         return False
 
 
+def test_noc_helper_detects_c_calls(monkeypatch):
+    """The helper the refusal tests rely on does see C calls."""
+    with NoC(monkeypatch):
+        with pytest.raises(AssertionError, match="C function was called"):
+            sigkern.convolve(np.ones(10), np.ones(3))
+        with pytest.raises(AssertionError, match="C function was called"):
+            sigkern.spec_power(np.ones(4, np.complex64))
+        with pytest.raises(AssertionError, match="C function was called"):
+            sigkern.stft(np.ones(1000), 64)
+
+
 # =============================================================================================
 # rfft / irfft / fft / ifft
 # =============================================================================================
