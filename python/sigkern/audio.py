@@ -740,7 +740,7 @@ def gain_ramp(
         Ramp length; default ``offset + n`` (the ramp ends with this block).
         ``offset + n <= total`` is required.
     out : ndarray or Tensor, optional
-        Same shape, dtype and kind; may be ``x`` (in place).
+        Same shape and dtype (numpy array or CPU tensor); may be ``x`` (in place).
 
     Returns
     -------
@@ -794,7 +794,7 @@ def crossfade(
     total : int, optional
         Fade length; default ``offset + n``.
     out : ndarray or Tensor, optional
-        Same shape, dtype and kind; may be ``a`` or ``b`` (in place).
+        Same shape and dtype (numpy array or CPU tensor); may be ``a`` or ``b`` (in place).
 
     Returns
     -------
@@ -833,7 +833,7 @@ def mix(a: Any, wa: float, b: Any, wb: float, out: Optional[Any] = None) -> Any:
     wa, wb : float
         Weights (finite; rounded to float32 for float32 data).
     out : ndarray or Tensor, optional
-        Same shape, dtype and kind; may be ``a`` or ``b`` (in place).
+        Same shape and dtype (numpy array or CPU tensor); may be ``a`` or ``b`` (in place).
 
     Returns
     -------
@@ -910,7 +910,7 @@ def amp_to_db(x: Any, floor_db: float = -math.inf, out: Optional[Any] = None) ->
         Lower bound of the result; ``-inf`` (no floor) gives ``-inf`` for zeros like numpy.
         NaN or +inf raise :class:`BadArgumentError`.
     out : ndarray or Tensor, optional
-        Same shape, dtype and kind; may be ``x`` (in place).
+        Same shape and dtype (numpy array or CPU tensor); may be ``x`` (in place).
 
     Returns
     -------
@@ -933,7 +933,7 @@ def db_to_amp(x: Any, out: Optional[Any] = None) -> Any:
     ----------
     x : ndarray or Tensor, float32 or float64, any shape, contiguous
     out : ndarray or Tensor, optional
-        Same shape, dtype and kind; may be ``x`` (in place).
+        Same shape and dtype (numpy array or CPU tensor); may be ``x`` (in place).
 
     Returns
     -------

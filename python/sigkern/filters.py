@@ -184,7 +184,7 @@ def sosfilt(
         ``sosfilt_zi(sos)[:, None, :] * x[:, :1]`` for ``(channels, n)`` data); ``x``'s dtype
         (a list is converted).
     out : ndarray or Tensor, optional
-        Output of ``x``'s shape, dtype and kind; may be ``x`` itself (in place).
+        Output of ``x``'s shape and dtype (numpy array or CPU tensor); may be ``x`` itself (in place).
 
     Returns
     -------
@@ -710,7 +710,7 @@ class Biquad:
             Shape ``(channels, n)``, or ``(n,)`` for a one-channel filter. C-contiguous, or
             rows contiguous at a row stride (a time slice ``x[:, t0:t1]`` of a bigger block).
         out : ndarray or Tensor, optional
-            Same shape, dtype and kind; may be ``x`` itself (in place).
+            Same shape and dtype (numpy array or CPU tensor); may be ``x`` itself (in place).
 
         Returns
         -------
@@ -829,7 +829,7 @@ class Biquad:
         x : ndarray or Tensor of the filter's dtype, C-contiguous
             Shape ``(frames, channels)``, or ``(frames,)`` for a one-channel filter.
         out : ndarray or Tensor, optional
-            Same shape, dtype and kind; may be ``x`` itself (in place).
+            Same shape and dtype (numpy array or CPU tensor); may be ``x`` itself (in place).
 
         Returns
         -------
@@ -1028,7 +1028,7 @@ class Fir:
         ----------
         x : ndarray or Tensor, shape (n,), the filter's dtype, contiguous
         out : ndarray or Tensor, optional
-            Same shape, dtype and kind; may be ``x`` itself (in place).
+            Same shape and dtype (numpy array or CPU tensor); may be ``x`` itself (in place).
 
         Returns
         -------
