@@ -393,9 +393,9 @@ def _torch_tables() -> None:
 
 
 def _fft(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
-    """The last axis of a contiguous numpy array or CPU tensor, no padding, a new output, in
-    one C call; everything else goes to :func:`_fft_checked`."""
-    if axis == -1 and out is None:
+    """The last axis of a contiguous numpy array (with or without a contiguous ``out``) or CPU
+    tensor, no padding, in one C call; everything else goes to :func:`_fft_checked`."""
+    if axis == -1:
         tx = type(x)
         if tx is ndarray:
             e = _FAST.get((op, x.dtype))
@@ -423,7 +423,7 @@ def _fft(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
                 out_len = nn // 2 + 1 if op == "rfft" else nn
                 oshape = shape[:-1] + (out_len,)
                 if tensor:
-                    if x.is_conj() or x.is_neg():
+                    if out is not None or x.is_conj() or x.is_neg():
                         return _fft_checked(op, x, n, axis, norm, out)
                     px = B.tensor_ptr(x, ti, _CP[rdt])
                     if px is None:
@@ -431,12 +431,17 @@ def _fft(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
                     y = B._torch().empty(oshape, dtype=_NP_TORCH[odt])
                     py = ffi.cast(_CP[rdt], y.data_ptr())
                 else:
+                    if out is None:
+                        y = np.empty(oshape, odt)
+                    elif type(out) is ndarray and out.dtype is odt and out.shape == oshape:
+                        y = out
+                    else:
+                        return _fft_checked(op, x, n, axis, norm, out)
                     try:
                         px = _fb(_CT[rdt], x)
-                    except ValueError:  # not contiguous: the checked path copies it
+                        py = _fb(_CT[rdt], y, True)
+                    except ValueError:  # not contiguous or read-only: the checked path says
                         return _fft_checked(op, x, n, axis, norm, out)
-                    y = np.empty(oshape, odt)
-                    py = _fb(_CT[rdt], y, True)
                 rows = math.prod(shape[:-1])
                 if rows:
                     h = _PLANS.get((kind, nn, rdt is F64)) or _plan(kind, nn, rdt)
