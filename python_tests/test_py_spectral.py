@@ -224,6 +224,10 @@ def test_fft_out_identity_and_in_place():
     tout = torch.empty((3, 9), dtype=torch.complex64)
     assert sigkern.rfft(t, out=tout) is tout
     assert peak_err(tout.numpy(), np.fft.rfft(x)) <= 2e-6
+    tout64 = torch.empty((3, 9), dtype=torch.complex128)  # out of the other kind
+    assert sigkern.rfft(x, out=tout64) is tout64 and peak_err(tout64.numpy(), np.fft.rfft(x)) <= 1e-12
+    nout = np.empty((3, 9), np.complex64)
+    assert sigkern.rfft(t, out=nout) is nout and peak_err(nout, np.fft.rfft(x)) <= 2e-6
 
 
 def test_fft_errors():
