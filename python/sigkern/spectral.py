@@ -1037,6 +1037,8 @@ def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optio
         Real signal(s); leading axes are batch/channels (one C call per row).
     n_fft : int
     hop_length : int, default ``n_fft // 4``
+        At most ``win_length`` (the library refuses larger hops, which skip samples; torch
+        allows them).
     win_length : int, default ``n_fft``
     window : ndarray or Tensor of shape (win_length,) and x's dtype, or a window name, optional
         None means ones (as torch). A name or tuple is made with :func:`get_window`
@@ -1069,7 +1071,7 @@ def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optio
     ValueError
         Non-contiguous input, a bad window shape or parameters; :class:`BadArgumentError`
         from the library for a signal too short for one frame (e.g. reflect padding with
-        ``n <= n_fft // 2``).
+        ``n <= n_fft // 2``) or ``hop_length > win_length``.
 
     Examples
     --------
