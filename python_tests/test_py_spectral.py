@@ -448,6 +448,7 @@ STFT_CASES = [
     (255, 50, 200, "hamming", True, "reflect", False, False),
     (64, 16, 64, "hann", False, "constant", True, False),
     (1, 1, 1, None, False, "constant", False, None),
+    (256, 64, 200, None, True, "reflect", False, None),  # ones of win_length, centred in n_fft
 ]
 
 
