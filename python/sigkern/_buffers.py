@@ -70,10 +70,11 @@ def torch_info() -> Optional[tuple]:
     return TORCH
 
 
-def tensor_ptr(t: Any, ti: tuple, ctype: str, writable: bool = False):
-    """Fast path: the data pointer of a dense, contiguous CPU tensor (``ctype`` is ``"float *"``
-    or ``"double *"``; the caller has matched the dtype), or None when any check fails (the
-    checked path then says why)."""
+def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
+    """Fast path: the data pointer of a dense, contiguous CPU tensor (``ctype`` is a pointer
+    type, ``"float *"`` or ``"double *"`` or the same as ``ffi.typeof`` object, which casts
+    faster; the caller has matched the dtype), or None when any check fails (the checked path
+    then says why)."""
     if t.is_cpu and t.layout is ti[3] and t.is_contiguous() and not (writable and t.requires_grad):
         return ffi.cast(ctype, t.data_ptr())
     return None

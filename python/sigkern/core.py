@@ -123,9 +123,9 @@ def _map_tensor(k: Kernel, ins: tuple, scalars: tuple, out: Any, ti: tuple) -> A
     x = ins[0]
     dt = x.dtype
     if dt is ti[1]:
-        f, ct = k.f32, "float *"
+        f, ct = k.f32, _FP32
     elif dt is ti[2]:
-        f, ct = k.f64, "double *"
+        f, ct = k.f64, _FP64
     else:
         return _map_checked(k, ins, scalars, out)
     if out is None:
@@ -149,6 +149,61 @@ def _map_tensor(k: Kernel, ins: tuple, scalars: tuple, out: Any, ti: tuple) -> A
     if st:
         raise error(st, k.cname(F32 if dt is ti[1] else F64))
     return out
+
+
+def _scale_like(k: Kernel, x: Any, a: Any, out: Any) -> Any:
+    """:func:`_map` for one array and one scalar (``f(x, a, y, n)``), written out: the per-call
+    cost of :func:`scale` is mostly this function."""
+    if type(x) is ndarray:
+        dt = x.dtype
+        if dt is F32:
+            f, ct = k.f32, _FA32
+        elif dt is F64:
+            f, ct = k.f64, _FA64
+        else:
+            return _map_checked(k, (x,), (a,), out)
+        try:
+            if out is None:
+                out = np.empty(x.shape, dt)
+                st = f(_fb(ct, x), a, _fb(ct, out), x.size)
+            elif type(out) is ndarray and out.dtype is dt and out.shape == x.shape:
+                st = f(_fb(ct, x), a, _fb(ct, out, True), x.size)
+            else:
+                return _map_checked(k, (x,), (a,), out)
+        except ValueError:
+            return _map_checked(k, (x,), (a,), out)
+        if st:
+            raise error(st, k.cname(dt))
+        return out
+    return _map(k, (x,), (a,), out)
+
+
+def _binary(k: Kernel, a: Any, b: Any, out: Any) -> Any:
+    """:func:`_map` for two arrays (``f(a, b, y, n)``), written out like :func:`_scale_like`."""
+    if type(a) is ndarray and type(b) is ndarray:
+        dt = a.dtype
+        if dt is F32:
+            f, ct = k.f32, _FA32
+        elif dt is F64:
+            f, ct = k.f64, _FA64
+        else:
+            return _map_checked(k, (a, b), (), out)
+        if b.dtype is not dt or b.shape != a.shape:
+            return _map_checked(k, (a, b), (), out)
+        try:
+            if out is None:
+                out = np.empty(a.shape, dt)
+                st = f(_fb(ct, a), _fb(ct, b), _fb(ct, out), a.size)
+            elif type(out) is ndarray and out.dtype is dt and out.shape == a.shape:
+                st = f(_fb(ct, a), _fb(ct, b), _fb(ct, out, True), a.size)
+            else:
+                return _map_checked(k, (a, b), (), out)
+        except ValueError:
+            return _map_checked(k, (a, b), (), out)
+        if st:
+            raise error(st, k.cname(dt))
+        return out
+    return _map(k, (a, b), (), out)
 
 
 _NAMES = {1: ("x",), 2: ("a", "b")}
@@ -235,7 +290,7 @@ def _reduce_checked(k: Kernel, ins: tuple) -> float:
     names = ("a", "b") if len(ins) == 2 else ("x",)
     arrs, dt, shape = _common(k, ins, names)
     strided, ps = _ptrs(k, arrs, names, dt, None)
-    r = _new("float *" if dt == F32 else "double *")
+    r = _new(_FP32 if dt == F32 else _FP64)
     if strided:
         f = k.s32 if dt == F32 else k.s64
         args = [v for p in ps for v in p]
@@ -384,23 +439,23 @@ def add(a: Any, b: Any, out: Optional[Any] = None) -> Any:
     >>> sigkern.add(np.ones(3), np.ones(3))
     array([2., 2., 2.])
     """
-    return _map(_ADD, (a, b), (), out)
+    return _binary(_ADD, a, b, out)
 
 
 def sub(a: Any, b: Any, out: Optional[Any] = None) -> Any:
     """``a - b`` elementwise (``sk_sub_*``); arguments as :func:`add` (contiguous only)."""
-    return _map(_SUB, (a, b), (), out)
+    return _binary(_SUB, a, b, out)
 
 
 def mul(a: Any, b: Any, out: Optional[Any] = None) -> Any:
     """``a * b`` elementwise (``sk_mul_*``); arguments as :func:`add`."""
-    return _map(_MUL, (a, b), (), out)
+    return _binary(_MUL, a, b, out)
 
 
 def div(a: Any, b: Any, out: Optional[Any] = None) -> Any:
     """``a / b`` elementwise (``sk_div_*``; ``x / 0`` is ±inf as in numpy); arguments as
     :func:`add` (contiguous only)."""
-    return _map(_DIV, (a, b), (), out)
+    return _binary(_DIV, a, b, out)
 
 
 def scale(x: Any, a: float, out: Optional[Any] = None) -> Any:
@@ -423,7 +478,7 @@ def scale(x: Any, a: float, out: Optional[Any] = None) -> Any:
     >>> sigkern.scale(x, 0.5, out=y)
     array([0.5, 0.5, 0.5, 0.5], dtype=float32)
     """
-    return _map(_SCALE, (x,), (a,), out)
+    return _scale_like(_SCALE, x, a, out)
 
 
 def axpy(x: Any, a: float, y: Any) -> Any:
