@@ -697,6 +697,24 @@ def test_stft_stream_in_use_by_another_thread():
     assert s.push(np.ones(100)).shape[0] == 33  # unchanged, usable
 
 
+def test_stft_streams_run_in_parallel():
+    xs = [rng(40 + i).standard_normal(20000) for i in range(3)]
+    wants = [sigkern.stft(x, 512, 128, window="hann") for x in xs]
+    got = [None] * 3
+
+    def work(i):
+        with sigkern.StftStream(512, 128, window="hann", dtype=np.float64) as s:
+            parts = [s.push(b) for b in np.array_split(xs[i], 37)] + [s.finish()]
+        got[i] = np.concatenate(parts, axis=-1)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert all(np.array_equal(g, w) for g, w in zip(got, wants))
+
+
 # =============================================================================================
 # spec_power / power_to_db
 # =============================================================================================
@@ -925,6 +943,15 @@ def test_mel_spectrogram_class():
         sigkern.melspectrogram(np.ones(5000), window="triangle")
     with pytest.raises(sigkern.BadArgumentError, match="sk_mel_plan_f64_new"):
         sigkern.melspectrogram(np.ones(5000), power=0.0)
+
+
+def test_melspectrogram_reuses_its_plan():
+    y = rng(41).standard_normal(8000)
+    a = sigkern.melspectrogram(y, sr=8000, n_fft=256, hop_length=64, n_mels=20)
+    plans = [p for k, p in spectral._MEL_PLANS.items() if k[1:4] == (8000, 256, 64)]
+    assert len(plans) == 1
+    b = sigkern.melspectrogram(y, sr=8000, n_fft=256, hop_length=64, n_mels=20)
+    assert np.array_equal(a, b) and [p for k, p in spectral._MEL_PLANS.items() if k[1:4] == (8000, 256, 64)] == plans
 
 
 def test_mel_plan_shared_by_threads():
