@@ -311,3 +311,13 @@ def test_float64_tensor_is_never_read_as_float32():
     assert sigkern.rms(t.to(torch.float32)) == pytest.approx(want, rel=1e-6)
     with pytest.raises(TypeError, match="torch.float32"):
         sigkern.scale(t, 2.0, out=torch.empty(1001, dtype=torch.float32))
+
+
+def test_lazily_negated_tensor_is_read_with_its_sign():
+    """``.imag`` of a conjugated complex tensor is a real tensor with torch's lazy negative bit:
+    its memory holds +1 while its value is -1. The package must not read the raw memory."""
+    im = torch.complex(torch.ones(5), torch.ones(5)).conj().imag
+    assert im.is_neg()
+    with pytest.raises(ValueError, match="resolve_neg"):
+        sigkern.scale(im, 2.0)
+    assert torch.equal(sigkern.scale(im.resolve_neg(), 2.0), torch.full((5,), -2.0))

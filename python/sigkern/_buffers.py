@@ -75,7 +75,13 @@ def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
     type, ``"float *"`` or ``"double *"`` or the same as ``ffi.typeof`` object, which casts
     faster; the caller has matched the dtype), or None when any check fails (the checked path
     then says why)."""
-    if t.is_cpu and t.layout is ti[3] and t.is_contiguous() and not (writable and t.requires_grad):
+    if (
+        t.is_cpu
+        and t.layout is ti[3]
+        and t.is_contiguous()
+        and not t.is_neg()  # e.g. the .imag of a conjugated complex tensor: a lazy negation
+        and not (writable and t.requires_grad)
+    ):
         return ffi.cast(ctype, t.data_ptr())
     return None
 
