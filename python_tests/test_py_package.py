@@ -156,3 +156,22 @@ def test_docstring_examples_run(module):
         runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {module}"
+
+
+def package_snippets():
+    """The ```python blocks of README.md and docs/python.md that use the package (`import
+    sigkern`); the raw ctypes/CFFI recipes are tested with the seeds."""
+    for doc in ("README.md", "docs/python.md"):
+        text = (ROOT / doc).read_text()
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", text, re.S)):
+            if "import" in block and "sigkern" in block and "dlopen" not in block and "CDLL" not in block:
+                yield pytest.param(block, id=f"{doc}#{i}")
+
+
+@pytest.mark.parametrize("code", list(package_snippets()))
+def test_documentation_snippets_run(code):
+    exec(compile(code, "<snippet>", "exec"), {"__name__": "snippet"})
+
+
+def test_documentation_has_package_snippets():
+    assert len(list(package_snippets())) >= 2
