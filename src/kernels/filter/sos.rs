@@ -49,7 +49,7 @@ use crate::simd::tile::{self, Transposer};
 use crate::simd::Level;
 
 /// Frames per time block of the lane kernel.
-pub const TBLOCK: usize = 128;
+pub(crate) const TBLOCK: usize = 128;
 
 /// One normalised section in the form the kernel runs (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
