@@ -95,6 +95,10 @@ cc -std=c11 -O2 "${warn[@]}" "$src/c/basics.c" -o "$tmp/basics-static" \
 c++ -std=c++17 -O2 "${warn[@]}" "$src/cpp/lowpass.cpp" -o "$tmp/lowpass-static" \
   $(pkg-config --static --cflags sigkern) $static_libs
 needs_libsigkern "$tmp/basics-static" && fail "basics-static depends on $soname"
+cc -std=c11 -O2 "${warn[@]}" "$src/c/basics.c" -o "$tmp/basics-static-gc" \
+  $(pkg-config --static --cflags sigkern) $static_libs -Wl,--gc-sections
+echo "    basics: $(stat -c %s "$tmp/basics-static") bytes, with -Wl,--gc-sections $(stat -c %s "$tmp/basics-static-gc");" \
+  "installed libsigkern.a $(stat -c %s "$lib/libsigkern.a"), libsigkern.so.$version $(stat -c %s "$lib/libsigkern.so.$version")"
 
 # ------------------------------------------------------------------ 3c. CMake
 step "CMake project: find_package(sigkern 0.1), sigkern::sigkern and sigkern::sigkern_static"
@@ -119,7 +123,7 @@ fi
 # the static programs do not need the prefix at all
 step "static programs with the install prefix moved away"
 mv "$prefix" "$prefix.moved"
-for bin in "$tmp/basics-static" "$tmp/lowpass-static" "$tmp/cmake-build/basics_static" \
+for bin in "$tmp/basics-static" "$tmp/basics-static-gc" "$tmp/lowpass-static" "$tmp/cmake-build/basics_static" \
            "$tmp/cmake-build/lowpass_static"; do
   run "$bin"
 done
