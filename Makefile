@@ -114,6 +114,7 @@ $(LIB_SONAME_LINK): $(LIB_SO)
 headers:
 	env -u SIGKERN_HEADER_CHECK cargo build --release
 	git status --short -- include/
+	@echo "If the C API changed, run 'make abi' too and commit include/ and abi/ together."
 
 lint:
 	cargo fmt --check
