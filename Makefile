@@ -203,7 +203,7 @@ install: $(LIB_SO) $(LIB_A)
 	  chmod 644 $(DESTDIR)$${f#*:}/$${f%%:*}; \
 	done
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then \
-	  ldconfig $(LIBDIR) 2>/dev/null || true; fi
+	  ldconfig 2>/dev/null || true; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
@@ -211,6 +211,8 @@ uninstall:
 	  $(DESTDIR)$(INCLUDEDIR)/sigkern.h $(DESTDIR)$(PKGCONFIGDIR)/sigkern.pc \
 	  $(DESTDIR)$(CMAKEDIR)/sigkern-config.cmake $(DESTDIR)$(CMAKEDIR)/sigkern-config-version.cmake
 	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then \
+	  ldconfig 2>/dev/null || true; fi
 
 # Installs into a temporary prefix and builds examples out of tree with pkg-config (shared and
 # --static) and with CMake, each run from another directory; also DESTDIR staging and uninstall.
