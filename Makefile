@@ -210,7 +210,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libsigkern.so $(DESTDIR)$(LIBDIR)/libsigkern.a \
 	  $(DESTDIR)$(INCLUDEDIR)/sigkern.h $(DESTDIR)$(PKGCONFIGDIR)/sigkern.pc \
 	  $(DESTDIR)$(CMAKEDIR)/sigkern-config.cmake $(DESTDIR)$(CMAKEDIR)/sigkern-config-version.cmake
-	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then \
 	  ldconfig 2>/dev/null || true; fi
 
