@@ -30,31 +30,71 @@ LIB_SO  := $(LIB_DIR)/libsigkern.so
 LIB_A   := $(LIB_DIR)/libsigkern.a
 RUST_INPUTS := $(shell find src -name '*.rs') build.rs cbindgen.toml Cargo.toml Cargo.lock
 
-# C examples: every examples/c/*.c, linked against the shared and against the static library.
+# Version and library names. While the version is 0.x the SONAME carries the minor version
+# (libsigkern.so.0.1), from 1.0 on the major one (libsigkern.so.1): cargo-c's convention, set by
+# build.rs. Cargo writes target/release/libsigkern.so; the build makes the SONAME a symlink to it
+# so programs linked in the tree find it through their rpath.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
+VERSION_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+VERSION_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME   := $(if $(filter 0,$(VERSION_MAJOR)),libsigkern.so.0.$(VERSION_MINOR),libsigkern.so.$(VERSION_MAJOR))
+REALNAME := libsigkern.so.$(VERSION)
+LIB_SONAME_LINK := $(LIB_DIR)/$(SONAME)
+
+# C and C++ examples: every examples/c/*.c and examples/cpp/*.cpp, linked against the shared and
+# against the static library.
 CC      := gcc
-CFLAGS  := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude
+CXX     := g++
+CFLAGS  := -std=c11 -O2 -Wall -Wextra -pedantic -Werror -Iinclude
+CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -pedantic -Werror -Iinclude
 C_OUT   := build/c
 C_SRCS  := $(wildcard examples/c/*.c)
-C_SHARED := $(patsubst examples/c/%.c,$(C_OUT)/%-shared,$(C_SRCS))
-C_STATIC := $(patsubst examples/c/%.c,$(C_OUT)/%-static,$(C_SRCS))
+CXX_SRCS := $(wildcard examples/cpp/*.cpp)
+C_SHARED := $(patsubst examples/c/%.c,$(C_OUT)/%-shared,$(C_SRCS)) \
+            $(patsubst examples/cpp/%.cpp,$(C_OUT)/%-shared,$(CXX_SRCS))
+C_STATIC := $(patsubst examples/c/%.c,$(C_OUT)/%-static,$(C_SRCS)) \
+            $(patsubst examples/cpp/%.cpp,$(C_OUT)/%-static,$(CXX_SRCS))
 SHARED_LDLIBS := -L$(LIB_DIR) -lsigkern -Wl,-rpath,$(abspath $(LIB_DIR)) -lpthread -lm
-# What the Rust staticlib needs, from
+# Besides libsigkern.a, a static link needs only libm from gcc or clang on glibc 2.34 and later
+# (the compiler driver adds libc and libgcc_s, which has the unwinder). LIBS_PRIVATE is the full
+# list rustc reports for the target,
 #   cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs
-STATIC_LDLIBS := $(LIB_A) -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+# which older glibc versions need; sigkern.pc gives it as Libs.private.
+# --gc-sections drops the library code a program does not call (a static program shrinks from
+# about 9 MB of code to what it uses).
+STATIC_LDLIBS := $(LIB_A) -lpthread -lm -Wl,--gc-sections
+LIBS_PRIVATE  := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+
+# ------------------------------------------------------------------ install
+# make install PREFIX=/usr/local DESTDIR=   (and make uninstall with the same variables)
+PREFIX       ?= /usr/local
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR     ?= $(LIBDIR)/cmake/sigkern
+# the static library is installed without the debug information of the Rust standard library
+STRIP        ?= strip
+SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - 2>/dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 
-.PHONY: help venv py-install wheel build headers lint rust-test header-check c-examples c-test python-test \
-        test demo bench compare clean distclean
+.PHONY: help venv py-install wheel build headers lint rust-test header-check c-examples c-test \
+        python-test test demo bench compare clean distclean install uninstall c-install-test abi \
+        abi-check tools-check
 
 help:
 	@echo "make demo          build, then run examples/demo.py (C, ctypes+PyTorch, CFFI+numpy)"
-	@echo "make test          lint, Rust tests, header check, C examples (+valgrind), Python tests"
+	@echo "make test          lint, Rust tests, header/ABI checks, C/C++ examples (+valgrind),"
+	@echo "                   install proof (pkg-config, CMake), Python tests"
 	@echo "make build         cargo build --release (headers checked, not rewritten)"
 	@echo "make headers       regenerate include/sigkern.h and include/sigkern_cdef.h"
+	@echo "make abi           regenerate abi/sigkern.abi after changing the C API (then commit it)"
+	@echo "make install       install library, header, sigkern.pc, CMake package (PREFIX=/usr/local DESTDIR=)"
+	@echo "make uninstall     remove what make install put in place (same PREFIX/DESTDIR)"
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make py-install    build and pip-install the Python package into $(VENV)"
-	@echo "make wheel         build a wheel of the Python package into dist/"
-	@echo "make lint | rust-test | header-check | c-test | python-test   one part of 'test'"
+	@echo "make wheel         build a wheel of the Python package into build/wheel/"
+	@echo "make lint | rust-test | header-check | abi-check | c-test | c-install-test | python-test"
+	@echo "                   one part of 'test'"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
@@ -77,20 +117,25 @@ $(PKG_STAMP): $(VENV_STAMP) $(LIB_SO) $(PKG_INPUTS)
 
 # A wheel in dist/ (the library, headers and compiled CFFI module inside).
 wheel: $(VENV_STAMP) $(LIB_SO)
-	rm -rf dist
-	$(PIP_PKG) wheel --quiet --no-build-isolation --no-deps -w dist .
-	ls dist/*.whl
+	rm -rf build/wheel
+	$(PIP_PKG) wheel --quiet --no-build-isolation --no-deps -w build/wheel .
+	ls build/wheel/*.whl
 
 # -------------------------------------------------------------------- rust
 build:
 	$(CARGO) build --release
+	ln -sfn libsigkern.so $(LIB_SONAME_LINK)
 
 $(LIB_SO) $(LIB_A) &: $(RUST_INPUTS)
 	$(CARGO) build --release
 
+$(LIB_SONAME_LINK): $(LIB_SO)
+	ln -sfn libsigkern.so $@
+
 headers:
 	env -u SIGKERN_HEADER_CHECK cargo build --release
 	git status --short -- include/
+	@echo "If the C API changed, run 'make abi' too and commit include/ and abi/ together."
 
 lint:
 	cargo fmt --check
@@ -107,10 +152,19 @@ header-check:
 	    { git status --short -- include/; echo "include/ has uncommitted files"; exit 1; }; \
 	fi
 
+# abi/sigkern.abi lists every exported function with its prototype and every constant and type of
+# the header; abi-check compares it with `nm -D` of the library and with include/sigkern.h.
+abi: $(LIB_SO)
+	$(PYTHON3) abi/abi.py update
+
+abi-check: $(LIB_SO)
+	$(call need_tools,nm)
+	$(PYTHON3) abi/abi.py check
+
 # ---------------------------------------------------------------------- C
 c-examples: $(C_SHARED) $(C_STATIC)
 
-$(C_OUT)/%-shared: examples/c/%.c include/sigkern.h $(LIB_SO)
+$(C_OUT)/%-shared: examples/c/%.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
 	@mkdir -p $(C_OUT)
 	$(CC) $(CFLAGS) $< -o $@ $(SHARED_LDLIBS)
 
@@ -118,11 +172,22 @@ $(C_OUT)/%-static: examples/c/%.c include/sigkern.h $(LIB_A)
 	@mkdir -p $(C_OUT)
 	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LDLIBS)
 
+$(C_OUT)/%-shared: examples/cpp/%.cpp include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
+	$(call need_tools,$(CXX))
+	@mkdir -p $(C_OUT)
+	$(CXX) $(CXXFLAGS) $< -o $@ $(SHARED_LDLIBS)
+
+$(C_OUT)/%-static: examples/cpp/%.cpp include/sigkern.h $(LIB_A)
+	$(call need_tools,$(CXX))
+	@mkdir -p $(C_OUT)
+	$(CXX) $(CXXFLAGS) $< -o $@ $(STATIC_LDLIBS)
+
 # Shared builds print their full output. Static builds run once per SIMD level (SIGKERN_SIMD
 # forces a lower one; a level above the CPU's is clamped) and, like the valgrind runs, print
 # their last line, or everything if they fail.
 SIMD_LEVELS := avx512 avx2 sse2 scalar
 c-test: c-examples
+	$(call need_tools,valgrind)
 	@for bin in $(C_SHARED); do echo "=== $$bin"; $$bin; echo; done
 	@for bin in $(C_STATIC); do for level in $(SIMD_LEVELS); do \
 	  printf '=== %-44s ' "SIGKERN_SIMD=$$level $$bin"; \
@@ -136,12 +201,68 @@ c-test: c-examples
 	  tail -n 1 $$bin.valgrind.log; \
 	done
 
+# ------------------------------------------------------------------ install
+install: $(LIB_SO) $(LIB_A)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(CMAKEDIR)
+	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sfn $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libsigkern.so
+	$(STRIP) --strip-debug -o $(DESTDIR)$(LIBDIR)/libsigkern.a $(LIB_A)
+	chmod 644 $(DESTDIR)$(LIBDIR)/libsigkern.a
+	install -m 644 include/sigkern.h $(DESTDIR)$(INCLUDEDIR)/sigkern.h
+	for f in sigkern.pc:$(PKGCONFIGDIR) sigkern-config.cmake:$(CMAKEDIR) \
+	         sigkern-config-version.cmake:$(CMAKEDIR); do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	      -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	      -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' -e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' \
+	      -e 's|@SONAME@|$(SONAME)|g' -e 's|@REALNAME@|$(REALNAME)|g' \
+	      -e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	      -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' \
+	      -e 's|@CMAKE_LIBS_PRIVATE@|$(subst $(subst ,, ),;,$(patsubst -l%,%,$(LIBS_PRIVATE)))|g' \
+	      dist/$${f%%:*}.in > $(DESTDIR)$${f#*:}/$${f%%:*}; \
+	  chmod 644 $(DESTDIR)$${f#*:}/$${f%%:*}; \
+	done
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then \
+	  ldconfig 2>/dev/null || true; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libsigkern.so $(DESTDIR)$(LIBDIR)/libsigkern.a \
+	  $(DESTDIR)$(INCLUDEDIR)/sigkern.h $(DESTDIR)$(PKGCONFIGDIR)/sigkern.pc \
+	  $(DESTDIR)$(CMAKEDIR)/sigkern-config.cmake $(DESTDIR)$(CMAKEDIR)/sigkern-config-version.cmake
+	rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then \
+	  ldconfig 2>/dev/null || true; fi
+
+# Installs into a temporary prefix and builds examples out of tree with pkg-config (shared and
+# --static) and with CMake, each run from another directory; also DESTDIR staging and uninstall.
+c-install-test: $(LIB_SO) $(LIB_A)
+	$(call need_tools,$(CXX) pkg-config cmake readelf strip)
+	bash tests/install/run.sh
+
 # ------------------------------------------------------------------ python
 python-test: py-install
 	$(PYTHON) -m pytest python_tests -q
 
 # -------------------------------------------------------------- together
-test: venv build lint rust-test header-check c-test python-test
+# System tools `make test` needs beyond Rust, gcc and python3. .ci/run installs them with apt-get;
+# here a missing one stops the run at once, before the long build.
+TEST_TOOLS := g++ valgrind pkg-config cmake nm readelf strip
+define need_tools
+@missing=""; for t in $(1); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+if [ -n "$$missing" ]; then \
+  echo "make $@ needs:$$missing (not found)."; \
+  echo "Install them, e.g. on Debian/Ubuntu: sudo apt-get install g++ valgrind pkg-config cmake binutils"; \
+  echo "or run 'bash .ci/run', which installs what is missing and then runs make test."; \
+  exit 1; \
+fi
+endef
+
+tools-check:
+	$(call need_tools,$(TEST_TOOLS))
+
+test: tools-check venv build lint rust-test header-check abi-check c-test c-install-test python-test
 
 demo: py-install c-examples
 	$(PYTHON) examples/demo.py $(DEMO_ARGS)
@@ -155,7 +276,7 @@ compare: py-install
 
 clean:
 	cargo clean
-	rm -rf build dist python/sigkern.egg-info
+	rm -rf build python/sigkern.egg-info
 
 distclean: clean
 	rm -rf $(VENV)

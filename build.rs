@@ -67,7 +67,28 @@ fn write_if_changed(path: &Path, text: &str) {
     }
 }
 
+/// Gives the shared library a SONAME on Linux, following cargo-c's convention: `libsigkern.so.0.MINOR`
+/// while the version is 0.x, `libsigkern.so.MAJOR` from 1.0 on. A program linked against
+/// `libsigkern.so` then records that name, not the path it was linked by, and finds the library
+/// wherever the dynamic loader looks (its rpath, `LD_LIBRARY_PATH`, the system directories).
+/// Cargo still writes the file as `target/release/libsigkern.so`; `make install` installs it as
+/// `libsigkern.so.MAJOR.MINOR.PATCH` with the SONAME and `libsigkern.so` as symlinks.
+fn soname_link_arg() {
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return;
+    }
+    let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
+    let minor = env::var("CARGO_PKG_VERSION_MINOR").unwrap();
+    let soname = if major == "0" {
+        format!("libsigkern.so.0.{minor}")
+    } else {
+        format!("libsigkern.so.{major}")
+    };
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+}
+
 fn main() {
+    soname_link_arg();
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");

@@ -88,33 +88,6 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
- * Largest order accepted.
- */
-#define BUTTER_MAX_ORDER 64
-
-/**
- * Longest filter run in direct form.
- */
-#define DIRECT_MAX_TAPS 160
-
-/**
- * Frames per time block of the lane kernel.
- */
-#define TBLOCK 128
-
-/**
- * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
- * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
- * aborting the process on a failed allocation.
- */
-#define MAX_FFT_LEN (1 << 28)
-
-/**
- * Largest |beta| accepted for Kaiser (I0(beta) overflows f64 a little above 713).
- */
-#define KAISER_MAX_BETA 700.0
-
-/**
  * Mode: the full result, `na + nb − 1` samples.
  */
 #define SK_CONV_FULL 0

@@ -28,14 +28,6 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
-#define BUTTER_MAX_ORDER 64
-
-#define DIRECT_MAX_TAPS 160
-
-#define TBLOCK 128
-
-
-
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1

@@ -28,7 +28,7 @@ def butter(sk, ffi, order, btype, f1, f2, fs):
     return sos
 
 
-def assert_sos_close(got, want, rel=1e-9):
+def assert_sos_close(got, want, rel=1e-12):
     assert got.shape == want.shape
     for g, w in zip(got, want):
         for part in (slice(0, 3), slice(3, 6)):

@@ -227,7 +227,7 @@ pub fn butter_sections(order: usize, band: Band) -> usize {
 }
 
 /// Largest order accepted.
-pub const BUTTER_MAX_ORDER: usize = 64;
+pub(crate) const BUTTER_MAX_ORDER: usize = 64;
 
 /// scipy's `_cplxreal`: conjugate pairs (positive imaginary part, averaged) sorted by real part
 /// then |imag|, followed by the real values sorted; returned as one list (complex first).

@@ -22,7 +22,7 @@ use realfft::{ComplexToReal, FftNum, RealFftPlanner, RealToComplex};
 use std::sync::Arc;
 
 /// Longest filter run in direct form.
-pub const DIRECT_MAX_TAPS: usize = 160;
+pub(crate) const DIRECT_MAX_TAPS: usize = 160;
 
 /// `y[t] = Σ_j hr[j]·e[t+j]` for `t < y.len()`; `e.len() >= y.len() + hr.len() − 1`.
 fn direct_scalar<T: Float>(hr: &[T], e: &[T], y: &mut [T]) {

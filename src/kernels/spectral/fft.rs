@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
 /// aborting the process on a failed allocation.
-pub const MAX_FFT_LEN: usize = 1 << 28;
+pub(crate) const MAX_FFT_LEN: usize = 1 << 28;
 
 /// numpy's `norm=` modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

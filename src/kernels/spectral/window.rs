@@ -19,7 +19,7 @@ pub enum Window {
 }
 
 /// Largest |beta| accepted for Kaiser (I0(beta) overflows f64 a little above 713).
-pub const KAISER_MAX_BETA: f64 = 700.0;
+pub(crate) const KAISER_MAX_BETA: f64 = 700.0;
 
 impl Window {
     /// Validates the shape parameter: finite; Kaiser |beta| ≤ 700.
