@@ -47,9 +47,11 @@ __all__ = [
     "StftStream",
     "spec_power",
     "power_to_db",
+    "log10_floor",
     "mel_filters",
     "melspectrogram",
     "MelSpectrogram",
+    "log_mel_spectrogram",
     "convolve",
     "correlate",
 ]
@@ -78,6 +80,7 @@ _fftb = {F32: cfunc("sk_fft_batch_f32"), F64: cfunc("sk_fft_batch_f64")}
 _window = {F32: cfunc("sk_window_f32"), F64: cfunc("sk_window_f64")}
 _stft_frames = cfunc("sk_stft_frames")
 _stft = {F32: cfunc("sk_stft_f32"), F64: cfunc("sk_stft_f64")}
+_stft_batch = {F32: cfunc("sk_stft_batch_f32"), F64: cfunc("sk_stft_batch_f64")}
 _istft_len = cfunc("sk_istft_len")
 _istft = {F32: cfunc("sk_istft_f32"), F64: cfunc("sk_istft_f64")}
 _stream_new = {F32: cfunc("sk_stft_stream_f32_new"), F64: cfunc("sk_stft_stream_f64_new")}
@@ -95,6 +98,10 @@ _mel_free = cfunc("sk_mel_plan_free")
 _mel_frames = cfunc("sk_mel_frames")
 _melspec = {F32: cfunc("sk_melspec_f32"), F64: cfunc("sk_melspec_f64")}
 _logmel = {F32: cfunc("sk_logmel_f32"), F64: cfunc("sk_logmel_f64")}
+_melspec_b = {F32: cfunc("sk_melspec_batch_f32"), F64: cfunc("sk_melspec_batch_f64")}
+_logmel_b = {F32: cfunc("sk_logmel_batch_f32"), F64: cfunc("sk_logmel_batch_f64")}
+_log10mel_b = {F32: cfunc("sk_log10mel_batch_f32"), F64: cfunc("sk_log10mel_batch_f64")}
+_log10_floor = {F32: cfunc("sk_log10_floor_f32"), F64: cfunc("sk_log10_floor_f64")}
 _conv_len = cfunc("sk_convolve_len")
 _conv = {F32: cfunc("sk_convolve_f32"), F64: cfunc("sk_convolve_f64")}
 _corr = {F32: cfunc("sk_correlate_f32"), F64: cfunc("sk_correlate_f64")}
@@ -1108,13 +1115,17 @@ def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optio
     rows = math.prod(lead)
     if rows:
         pb, _ = B.pointer(buf, cdt, func, "out", writable=True)
-        f = _stft[dt]
         ylen = frames * n_freq
         nrm = _flag(normalized)
-        for r in range(rows):
-            st = f(px + r * n, pw, n_fft, hop, wl, c, pad, ones, nrm, pb + 2 * r * ylen, ylen, n)
+        if rows == 1:
+            st = _stft[dt](px, pw, n_fft, hop, wl, c, pad, ones, nrm, pb, ylen, n)
             if st:
                 _raise(st, f"sk_stft_{_SFX[dt]}")
+        else:  # one call for the batch
+            st = _stft_batch[dt](px, n, rows, pw, n_fft, hop, wl, c, pad, ones, nrm, pb,
+                                 rows * ylen, n)
+            if st:
+                _raise(st, f"sk_stft_batch_{_SFX[dt]}")
     return res if return_complex else _real_view(res, buf)
 
 
@@ -1794,7 +1805,8 @@ class MelSpectrogram:
             _raise(st, "sk_mel_frames")
         return fr[0]
 
-    def _prepare(self, y: Any, out: Any, func: str) -> Tuple[Any, Any, Any, int, int, int]:
+    def _prepare(self, y: Any, out: Any, func: str,
+                 n_frames: Optional[int]) -> Tuple[Any, Any, Any, int, int, int, int]:
         if type(y) is not ndarray or y.dtype is not self._dtype:
             y = B.as_input(y, func, "y", (self._dtype,))
         if y.ndim == 0:
@@ -1802,6 +1814,12 @@ class MelSpectrogram:
         py, _ = B.pointer(y, self._dtype, func, "y")
         n = y.shape[-1]
         fr = self.frames(n)
+        if n_frames is not None:
+            k = _index(n_frames, func, "n_frames")
+            if not 1 <= k <= fr:
+                raise ValueError(f"{func}: n_frames = {k} must be between 1 and the {fr} frames "
+                                 f"of an {n}-sample signal")
+            fr = k
         nm = self._params["n_mels"]
         shape = tuple(y.shape[:-1]) + (nm, fr)
         if out is None:
@@ -1809,15 +1827,19 @@ class MelSpectrogram:
         else:
             B.check_out(out, shape, self._dtype, func)
         po, _ = B.pointer(out, self._dtype, func, "out", writable=True)
-        return y, out, (py, po), n, nm * fr, math.prod(shape[:-2])
+        return y, out, (py, po), n, fr, nm * fr, math.prod(shape[:-2])
 
-    def __call__(self, y: Any, out: Optional[Any] = None) -> Any:
-        """The mel spectrogram (``sk_melspec_*``), equal to ``librosa.feature.melspectrogram``.
+    def __call__(self, y: Any, out: Optional[Any] = None, n_frames: Optional[int] = None) -> Any:
+        """The mel spectrogram (``sk_melspec_batch_*``: one call for all rows), equal to
+        ``librosa.feature.melspectrogram``.
 
         Parameters
         ----------
         y : ndarray or Tensor of the plan's dtype, shape (..., n), C-contiguous
         out : ndarray or Tensor, shape (..., n_mels, frames), optional
+        n_frames : int, optional
+            Keep only the first ``n_frames`` frames (at most :meth:`frames` of n), e.g. one less
+            to drop the last centred frame as Whisper-style recipes do.
 
         Returns
         -------
@@ -1828,20 +1850,22 @@ class MelSpectrogram:
         >>> mel = sigkern.MelSpectrogram(n_mels=40, dtype=np.float64)
         >>> mel(np.zeros((2, 22050))).shape
         (2, 40, 44)
+        >>> mel(np.zeros(22050), n_frames=43).shape
+        (40, 43)
         """
         func = "MelSpectrogram"
-        y, out, (py, po), n, size, rows = self._prepare(y, out, func)
-        f = _melspec[self._dtype]
-        for r in range(rows):
-            st = f(self._h, py + r * n, po + r * size, size, n)
+        y, out, (py, po), n, fr, size, rows = self._prepare(y, out, func, n_frames)
+        if rows:
+            st = _melspec_b[self._dtype](self._h, py, n, rows, fr, po, rows * size, n)
             if st:
-                _raise(st, f"sk_melspec_{_SFX[self._dtype]}")
+                _raise(st, f"sk_melspec_batch_{_SFX[self._dtype]}")
         return out
 
     melspectrogram = __call__
 
     def log_mel(self, y: Any, ref: Union[float, Callable[[Any], Any]] = 1.0, amin: float = 1e-10,
-                top_db: Optional[float] = 80.0, out: Optional[Any] = None) -> Any:
+                top_db: Optional[float] = 80.0, out: Optional[Any] = None,
+                n_frames: Optional[int] = None, per_row: bool = False) -> Any:
         """``power_to_db(melspectrogram(y), ref, amin, top_db)`` (``sk_logmel_*``).
 
         Parameters
@@ -1850,8 +1874,12 @@ class MelSpectrogram:
         ref : float or callable (e.g. ``np.max``), default 1.0
         amin : float > 0, default 1e-10
         top_db : float >= 0 or None, default 80.0
-            As librosa, the floor is relative to the maximum of the whole result (all rows).
         out : ndarray or Tensor, shape (..., n_mels, frames), optional
+        n_frames : int, optional
+            As in :meth:`__call__`; dropped frames never count toward the floor.
+        per_row : bool, default False
+            False (librosa): the ``top_db`` floor is relative to the maximum of the whole
+            result (all rows); True: to each signal's own maximum.
 
         Returns
         -------
@@ -1865,21 +1893,71 @@ class MelSpectrogram:
         0.0
         """
         func = "MelSpectrogram.log_mel"
-        y, out, (py, po), n, size, rows = self._prepare(y, out, func)
-        if callable(ref) or (rows > 1 and top_db is not None):
-            # the reference or the floor depends on the whole result: mel, then dB over all
-            f = _melspec[self._dtype]
-            for r in range(rows):
-                st = f(self._h, py + r * n, po + r * size, size, n)
-                if st:
-                    _raise(st, f"sk_melspec_{_SFX[self._dtype]}")
+        y, out, (py, po), n, fr, size, rows = self._prepare(y, out, func, n_frames)
+        if not rows:
+            return out
+        if callable(ref):
+            # the reference depends on the result: mel, then dB (per row or over all)
+            self(y, out=out, n_frames=n_frames)
+            if per_row and rows > 1:
+                flat = out.reshape((rows,) + tuple(out.shape[-2:]))
+                for r in range(rows):
+                    power_to_db(flat[r], ref=ref, amin=amin, top_db=top_db, out=flat[r])
+                return out
             return power_to_db(out, ref=ref, amin=amin, top_db=top_db, out=out)
         td = _INF if top_db is None else float(top_db)
-        f = _logmel[self._dtype]
-        for r in range(rows):
-            st = f(self._h, py + r * n, float(ref), float(amin), td, po + r * size, size, n)
+        if rows == 1 and n_frames is None:
+            st = _logmel[self._dtype](self._h, py, float(ref), float(amin), td, po, size, n)
             if st:
                 _raise(st, f"sk_logmel_{_SFX[self._dtype]}")
+            return out
+        st = _logmel_b[self._dtype](self._h, py, n, rows, fr, float(ref), float(amin), td,
+                                    _flag(per_row), po, rows * size, n)
+        if st:
+            _raise(st, f"sk_logmel_batch_{_SFX[self._dtype]}")
+        return out
+
+    def log10_mel(self, y: Any, amin: float = 1e-10, top: Optional[float] = 8.0,
+                  scale: float = 0.25, offset: float = 1.0, per_row: bool = True,
+                  n_frames: Optional[int] = None, out: Optional[Any] = None) -> Any:
+        """The log10 form speech models use, in one call (``sk_log10mel_batch_*``):
+        ``l = log10(max(S, amin))``, floored at ``max(l) − top``, then ``scale·l + offset``.
+
+        The defaults are OpenAI Whisper's (``(max(l, l.max() − 8) + 4) / 4``); pass
+        ``n_frames=self.frames(n) - 1`` to drop the last frame as Whisper does (see
+        :func:`log_mel_spectrogram`, which does all of it).
+
+        Parameters
+        ----------
+        y : ndarray or Tensor of the plan's dtype, shape (..., n)
+        amin : float > 0, default 1e-10
+        top : float >= 0 or None (no floor), default 8.0
+        scale : float > 0, default 0.25
+        offset : float, default 1.0
+        per_row : bool, default True
+            The floor relative to each signal's maximum (True) or the whole batch's (False).
+        n_frames : int, optional
+            As in :meth:`__call__`; dropped frames never count toward the floor.
+        out : ndarray or Tensor, shape (..., n_mels, frames), optional
+
+        Returns
+        -------
+        ndarray or Tensor, shape (..., n_mels, frames)
+
+        Examples
+        --------
+        >>> mel = sigkern.MelSpectrogram(sr=16000, n_fft=400, hop_length=160, n_mels=80)
+        >>> mel.log10_mel(np.zeros(16000, np.float32)).max()
+        np.float32(-1.5)
+        """
+        func = "MelSpectrogram.log10_mel"
+        y, out, (py, po), n, fr, size, rows = self._prepare(y, out, func, n_frames)
+        if rows:
+            tp = _INF if top is None else float(top)
+            st = _log10mel_b[self._dtype](self._h, py, n, rows, fr, float(amin), float(scale),
+                                          float(offset), tp, _flag(per_row), po, rows * size, n)
+            if st:
+                _raise(st, f"sk_log10mel_batch_{_SFX[self._dtype]}")
         return out
 
     def close(self) -> None:
@@ -1966,6 +2044,134 @@ def melspectrogram(y: Any, sr: float = 22050, n_fft: int = 2048, hop_length: int
                     pass
             _MEL_PLANS[key] = plan
     return plan(y, out=out)
+
+
+def _cached_plan(dt: np.dtype, *args: Any) -> "MelSpectrogram":
+    """A :class:`MelSpectrogram` of these parameters from the cache of recent plans."""
+    key = (dt,) + args
+    plan = _MEL_PLANS.get(key)
+    if plan is None:
+        plan = MelSpectrogram(*args, dtype=dt)
+        if len(_MEL_PLANS) >= _MEL_CACHE_MAX:
+            try:
+                _MEL_PLANS.pop(next(iter(_MEL_PLANS)), None)
+            except (StopIteration, RuntimeError):
+                pass
+        _MEL_PLANS[key] = plan
+    return plan
+
+
+def log_mel_spectrogram(audio: Any, sr: float = 16000, n_fft: int = 400, hop_length: int = 160,
+                        n_mels: int = 80, *, length: Optional[int] = None,
+                        drop_last: bool = True, amin: float = 1e-10,
+                        top: Optional[float] = 8.0, scale: float = 0.25, offset: float = 1.0,
+                        per_row: bool = True, out: Optional[Any] = None) -> Any:
+    """Speech-model log-mel features in one C call, OpenAI Whisper's recipe by default.
+
+    The recipe: a centred, reflect-padded STFT with a periodic Hann window of ``n_fft``
+    (``torch.stft(..., center=True)``), power spectrum, Slaney mel filters
+    (``librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels)``), the last frame dropped, then
+    ``l = log10(max(S, amin))``, floored at ``max(l) − top``, and ``scale·l + offset``
+    (Whisper: ``(max(l, l.max() − 8) + 4) / 4``). Batches run in one call
+    (``sk_log10mel_batch_*``), with the floor per signal (``per_row=True``, as Whisper computes
+    each clip) or over the whole batch.
+
+    Parameters
+    ----------
+    audio : ndarray or Tensor, float32 or float64, shape (..., n), C-contiguous
+    sr, n_fft, hop_length, n_mels : the STFT and filterbank (Whisper: 16000, 400, 160, 80 or 128)
+    length : int, optional
+        Zero-pad or trim the last axis to this many samples first (Whisper: 480000 = 30 s).
+    drop_last : bool, default True
+        Drop the last STFT frame (Whisper's ``stft[..., :-1]``).
+    amin, top, scale, offset, per_row
+        The log tail, as :meth:`MelSpectrogram.log10_mel` (``top=None``: no floor).
+    out : ndarray or Tensor, shape (..., n_mels, frames), optional
+
+    Returns
+    -------
+    ndarray or Tensor (audio's kind and dtype), shape (..., n_mels, frames)
+
+    Examples
+    --------
+    >>> audio = np.random.default_rng(0).standard_normal(16000).astype(np.float32) * 0.1
+    >>> sigkern.log_mel_spectrogram(audio, length=480000).shape
+    (80, 3000)
+    """
+    func = "log_mel_spectrogram"
+    if type(audio) is not ndarray:
+        audio = _real_input(audio, func, "audio")
+    dt = B.float_dtype(audio, func, "audio")
+    if length is not None:
+        length = _index(length, func, "length")
+        n = audio.shape[-1]
+        if length != n:
+            if B.is_tensor(audio):
+                import torch
+
+                fixed = torch.zeros(tuple(audio.shape[:-1]) + (length,), dtype=audio.dtype)
+            else:
+                fixed = np.zeros(tuple(audio.shape[:-1]) + (length,), dt)
+            k = min(length, n)
+            fixed[..., :k] = audio[..., :k]
+            audio = fixed
+    plan = _cached_plan(dt, sr, n_fft, hop_length, None, "hann", True, "reflect", 2.0, n_mels,
+                        0.0, None, False, "slaney")
+    n_frames = None
+    if drop_last:
+        fr = plan.frames(audio.shape[-1])
+        if fr < 2:
+            raise ValueError(f"{func}: a signal of {audio.shape[-1]} samples has {fr} frame(s); "
+                             "drop_last=True needs at least 2")
+        n_frames = fr - 1
+    return plan.log10_mel(audio, amin=amin, top=top, scale=scale, offset=offset,
+                          per_row=per_row, n_frames=n_frames, out=out)
+
+
+def log10_floor(x: Any, amin: float = 1e-10, top: Optional[float] = 8.0, scale: float = 0.25,
+                offset: float = 1.0, out: Optional[Any] = None) -> Any:
+    """``scale·max(l, l.max() − top) + offset`` with ``l = log10(max(x, amin))``, in one pass
+    and a clamp (``sk_log10_floor_*``): the log tail of Whisper-style features (the defaults)
+    on a spectrogram you computed yourself.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape, C-contiguous
+    amin : float > 0, default 1e-10
+    top : float >= 0 or None (no floor), default 8.0
+    scale : float > 0, default 0.25
+    offset : float, default 1.0
+    out : same shape and dtype, optional; may be ``x`` (in place)
+
+    Returns
+    -------
+    ndarray or Tensor like ``x``
+
+    Notes
+    -----
+    float32 data is computed in float32 (``log10`` within about 2 ulp). NaN anywhere makes the
+    result all NaN when ``top`` is finite, as ``np.maximum`` does.
+
+    Examples
+    --------
+    >>> y = sigkern.log10_floor(np.array([1e-12, 1.0, 1e4]))   # l = [-10, 0, 4] → [-4, 0, 4]
+    >>> np.allclose(y, [0.0, 1.0, 2.0], rtol=0, atol=1e-15)
+    True
+    """
+    func = "log10_floor"
+    x = _real_input(x, func, "x") if type(x) is not ndarray else x
+    dt = B.float_dtype(x, func, "x")
+    px, _ = B.pointer(x, dt, func, "x")
+    if out is None:
+        out = B.new_like(x, tuple(x.shape), dt)
+    else:
+        B.check_out(out, tuple(x.shape), dt, func)
+    po, _ = B.pointer(out, dt, func, "out", writable=True)
+    tp = _INF if top is None else float(top)
+    st = _log10_floor[dt](px, float(amin), float(scale), float(offset), tp, po, math.prod(x.shape))
+    if st:
+        _raise(st, f"sk_log10_floor_{_SFX[dt]}")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

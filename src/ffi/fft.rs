@@ -190,7 +190,7 @@ impl Op {
 }
 
 /// Extent in `T` elements of `rows` rows of `row` units, `stride` units apart.
-fn extent(
+pub(crate) fn extent(
     name: &'static str,
     rows: usize,
     row: usize,
@@ -291,18 +291,43 @@ unsafe fn exec<T: SpecFloat>(
         irow * if icx { 2 } else { 1 },
         orow * if ocx { 2 } else { 1 },
     );
-    T::with_workspace(|ws| {
-        for r in 0..rows {
-            let yr = &mut ys[r * yst..r * yst + orow];
-            let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
-            match op {
-                Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
-                Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
-                Op::Fft | Op::Ifft => {
-                    p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
+    // rows split over threads in contiguous ranges; each range owns the y rows it writes (and,
+    // in place, reads), and every row is transformed exactly as on one thread
+    let log_n = (usize::BITS - n.leading_zeros()) as usize;
+    let threads =
+        crate::kernels::par::threads_for(rows, rows.saturating_mul(n).saturating_mul(log_n));
+    let per = rows.div_ceil(threads);
+    let mut parts = Vec::new();
+    parts
+        .try_reserve_exact(threads)
+        .map_err(|_| SkError::Allocation("thread parts".into()))?;
+    let mut rest = ys;
+    for r0 in (0..rows).step_by(per) {
+        let r1 = (r0 + per).min(rows);
+        let take = if r1 == rows {
+            rest.len()
+        } else {
+            (r1 - r0) * yst
+        };
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
+        parts.push((r0, r1, head));
+        rest = tail;
+    }
+    crate::kernels::par::run_parts(parts, |(r0, r1, yp)| {
+        T::with_workspace(|ws| {
+            for r in r0..r1 {
+                let o = (r - r0) * yst;
+                let yr = &mut yp[o..o + orow];
+                let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
+                match op {
+                    Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
+                    Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
+                    Op::Fft | Op::Ifft => {
+                        p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
+                    }
                 }
             }
-        }
+        })
     });
     Ok(())
 }

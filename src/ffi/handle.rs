@@ -13,7 +13,7 @@
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::SosFilter;
-use crate::kernels::spectral::fft::{FftFloat, FftPlan, PlanCache};
+use crate::kernels::spectral::fft::{FftPlan, PlanCache};
 use crate::kernels::spectral::mel::MelPlan;
 use crate::kernels::spectral::stft::StftStream;
 use std::collections::BTreeMap;
@@ -221,7 +221,7 @@ pub(crate) fn wrong_kind(id: usize, obj: &FilterObj, wanted: &str) -> SkError {
 }
 
 /// The element types with their handle variants.
-pub(crate) trait SpecFloat: FftFloat + PlanCache {
+pub(crate) trait SpecFloat: crate::kernels::spectral::logtail::LnFast + PlanCache {
     const FFT_WHAT: &'static str;
     const STREAM_WHAT: &'static str;
     const MEL_WHAT: &'static str;

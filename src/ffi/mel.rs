@@ -6,6 +6,7 @@ use super::handle::{expect, lookup, register, release, write_token, Object, Spec
 use super::stft::params;
 use super::window::parse_window;
 use crate::error::{SkError, SkResult};
+use crate::kernels::spectral::logtail::{self, LnFast, LogTail};
 use crate::kernels::spectral::mel::{check_db, power_to_db, MelNorm, MelParams, MelPlan};
 use crate::kernels::Float;
 
@@ -422,7 +423,7 @@ pub unsafe extern "C" fn sk_logmel_f64(
     })
 }
 
-unsafe fn db_ffi<T: Float + crate::kernels::spectral::fft::FftFloat>(
+unsafe fn db_ffi<T: crate::kernels::spectral::logtail::LnFast>(
     x: *const T,
     r: f64,
     a: f64,
@@ -466,7 +467,9 @@ pub unsafe extern "C" fn sk_power_to_db_f64(
     })
 }
 
-/// `power_to_db` on floats (computed in double per element). Rules as `sk_power_to_db_f64`.
+/// `power_to_db` on floats, in float arithmetic: the dB values are within 4e-7 relative +
+/// 1e-5 dB absolute of the double computation (the logarithm is within about 2 ulp). Rules as
+/// `sk_power_to_db_f64`.
 ///
 /// # Safety
 /// `x` readable, `y` writable for n floats.
@@ -481,6 +484,359 @@ pub unsafe extern "C" fn sk_power_to_db_f32(
 ) -> i32 {
     ffi_boundary!("sk_power_to_db_f32", {
         unsafe { db_ffi(x, reference, amin, top_db, y, n) }
+    })
+}
+
+/// Shared by the batched mel entry points: `rows` signals of n samples at `x_stride`, the
+/// first `frames` frames of each (0: all), through `tail` (floored per row or over the batch).
+#[allow(clippy::too_many_arguments)]
+unsafe fn mel_batch_ffi<T: SpecFloat>(
+    plan: *const SkMelPlan,
+    x: *const T,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    tail: Option<LogTail>,
+    per_row: bool,
+    y: *mut T,
+    y_len: usize,
+    n: usize,
+) -> SkResult<()> {
+    let obj = lookup("plan", plan as usize)?;
+    let m = expect("plan", &obj, T::MEL_WHAT, T::mel)?;
+    let natural = m.frames(n)?;
+    let frames = if frames == 0 { natural } else { frames };
+    if frames > natural {
+        return Err(SkError::BadArgument(format!(
+            "frames = {frames} but a signal of n = {n} samples has {natural} frames with this plan"
+        )));
+    }
+    let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
+    let xb = Buf::new("x", x, xl);
+    xb.check()?;
+    let per = frames
+        .checked_mul(m.mel.n_mels)
+        .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
+    let need = per
+        .checked_mul(rows)
+        .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
+    if y_len < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
+            m.mel.n_mels
+        )));
+    }
+    let yb = Buf::out("y", y, need);
+    yb.check()?;
+    alias(&xb, &yb, false)?;
+    if rows == 0 || per == 0 {
+        return Ok(());
+    }
+    let mut stats = Vec::new();
+    stats
+        .try_reserve_exact(rows)
+        .map_err(|_| SkError::Allocation(format!("{rows} row statistics")))?;
+    // SAFETY: validated and disjoint.
+    let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
+    let xst = x_stride as usize;
+    for (r, yr) in ys.chunks_exact_mut(per).enumerate() {
+        stats.push(m.melspec_raw(&xs[r * xst..r * xst + n], yr, frames, tail.as_ref())?);
+    }
+    if let Some(t) = tail {
+        if per_row {
+            for (yr, &(mx, nan)) in ys.chunks_exact_mut(per).zip(&stats) {
+                if let Some(f) = t.floor(mx, nan) {
+                    logtail::floor_slice(yr, f);
+                }
+            }
+        } else {
+            let mx = stats.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
+            let nan = stats.iter().any(|s| s.1);
+            if let Some(f) = t.floor(mx, nan) {
+                logtail::floor_slice(ys, f);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Batched mel spectrogram: `rows` signals of n samples, row `r` at `x + r·x_stride` (floats;
+/// `x_stride ≥ 0`, 0 repeats one row), each as `sk_melspec_f32`, keeping the first `frames`
+/// frames of each (`frames = 0`: all `sk_mel_frames` of them; fewer drops trailing frames, e.g.
+/// the last centred frame Whisper-style recipes drop; more is `SK_ERR_BAD_ARGUMENT`). `y` is
+/// `(rows, n_mels, frames)` row-major; `y_len` its capacity (≥ rows × n_mels × frames, else
+/// `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing.
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
+/// `SK_ERR_BAD_ARGUMENT` (signal too short, `frames` too large, negative `x_stride`),
+/// `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+/// `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe (long signals
+/// are split across up to `SIGKERN_THREADS` threads).
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_melspec_batch_f32(
+    plan: *const SkMelPlan,
+    x: *const f32,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    y: *mut f32,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_melspec_batch_f32", {
+        unsafe { mel_batch_ffi(plan, x, x_stride, rows, frames, None, true, y, y_len, n) }
+    })
+}
+
+/// Batched mel spectrogram of doubles. Rules as `sk_melspec_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_melspec_batch_f64(
+    plan: *const SkMelPlan,
+    x: *const f64,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    y: *mut f64,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_melspec_batch_f64", {
+        unsafe { mel_batch_ffi(plan, x, x_stride, rows, frames, None, true, y, y_len, n) }
+    })
+}
+
+/// Batched log-mel spectrogram in dB: `sk_melspec_batch_f32` followed by
+/// `librosa.power_to_db(S, ref=ref, amin=amin, top_db=top_db)`, with the `top_db` floor taken
+/// from each row's own maximum (`per_row ≠ 0`) or from the maximum of the whole batch
+/// (`per_row = 0`); dropped frames never count toward the maximum. Parameter rules as
+/// `sk_logmel_f32`; the dB values are computed in the data's precision (see
+/// `sk_power_to_db_f32`). Other rules and status codes as `sk_melspec_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_logmel_batch_f32(
+    plan: *const SkMelPlan,
+    x: *const f32,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    reference: f64,
+    amin: f64,
+    top_db: f64,
+    per_row: i32,
+    y: *mut f32,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_logmel_batch_f32", {
+        let t = LogTail::db(reference, amin, top_db)?;
+        unsafe {
+            mel_batch_ffi(
+                plan,
+                x,
+                x_stride,
+                rows,
+                frames,
+                Some(t),
+                per_row != 0,
+                y,
+                y_len,
+                n,
+            )
+        }
+    })
+}
+
+/// Batched log-mel spectrogram in dB of doubles. Rules as `sk_logmel_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_logmel_batch_f64(
+    plan: *const SkMelPlan,
+    x: *const f64,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    reference: f64,
+    amin: f64,
+    top_db: f64,
+    per_row: i32,
+    y: *mut f64,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_logmel_batch_f64", {
+        let t = LogTail::db(reference, amin, top_db)?;
+        unsafe {
+            mel_batch_ffi(
+                plan,
+                x,
+                x_stride,
+                rows,
+                frames,
+                Some(t),
+                per_row != 0,
+                y,
+                y_len,
+                n,
+            )
+        }
+    })
+}
+
+/// Batched log10-mel spectrogram, the form speech models use (OpenAI Whisper:
+/// `amin = 1e-10, scale = 0.25, offset = 1, top = 8`, frames = one less than `sk_mel_frames`):
+/// `sk_melspec_batch_f32`, then `l = log10(max(S, amin))`, floored at `max(l) − top` (the
+/// maximum of each row with `per_row ≠ 0`, of the whole batch with `per_row = 0`; dropped frames
+/// never count), then `scale·l + offset`. `amin > 0` finite, `scale > 0` finite, `offset`
+/// finite, `top ≥ 0` (`INFINITY`: no floor), else `SK_ERR_BAD_ARGUMENT`. Computed in the data's
+/// precision (`log10` within about 2 ulp). Other rules and status codes as
+/// `sk_melspec_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_log10mel_batch_f32(
+    plan: *const SkMelPlan,
+    x: *const f32,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    amin: f64,
+    scale: f64,
+    offset: f64,
+    top: f64,
+    per_row: i32,
+    y: *mut f32,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_log10mel_batch_f32", {
+        let t = LogTail::log10(amin, scale, offset, top)?;
+        unsafe {
+            mel_batch_ffi(
+                plan,
+                x,
+                x_stride,
+                rows,
+                frames,
+                Some(t),
+                per_row != 0,
+                y,
+                y_len,
+                n,
+            )
+        }
+    })
+}
+
+/// Batched log10-mel spectrogram of doubles. Rules as `sk_log10mel_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+#[no_mangle]
+pub unsafe extern "C" fn sk_log10mel_batch_f64(
+    plan: *const SkMelPlan,
+    x: *const f64,
+    x_stride: isize,
+    rows: usize,
+    frames: usize,
+    amin: f64,
+    scale: f64,
+    offset: f64,
+    top: f64,
+    per_row: i32,
+    y: *mut f64,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_log10mel_batch_f64", {
+        let t = LogTail::log10(amin, scale, offset, top)?;
+        unsafe {
+            mel_batch_ffi(
+                plan,
+                x,
+                x_stride,
+                rows,
+                frames,
+                Some(t),
+                per_row != 0,
+                y,
+                y_len,
+                n,
+            )
+        }
+    })
+}
+
+unsafe fn log10_ffi<T: LnFast>(x: *const T, t: LogTail, y: *mut T, n: usize) -> SkResult<()> {
+    let xb = Buf::new("x", x, n);
+    let yb = Buf::out("y", y, n);
+    xb.check()?;
+    yb.check()?;
+    let al = alias(&xb, &yb, true)?;
+    // SAFETY: validated; y == x exactly or disjoint.
+    let ys = unsafe { yb.slice_mut() };
+    if al == Alias::Distinct {
+        ys.copy_from_slice(unsafe { xb.slice() });
+    }
+    logtail::apply(ys, &t);
+    Ok(())
+}
+
+/// `y = scale·max(l, max(l) − top) + offset` with `l = log10(max(x, amin))` over n values: the
+/// log tail of Whisper-style features in one call (`amin = 1e-10, scale = 0.25, offset = 1,
+/// top = 8` gives `(max(l, l.max() − 8) + 4) / 4`). NaN anywhere makes the result all NaN when
+/// `top` is finite (numpy's `np.maximum`); `+inf` stays `+inf`. `amin > 0` finite, `scale > 0`
+/// finite, `offset` finite, `top ≥ 0` (`INFINITY`: no floor), else `SK_ERR_BAD_ARGUMENT`.
+/// `y == x` exactly is in place. Computed in double (`log10` within a few ulp).
+/// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+///
+/// # Safety
+/// `x` readable, `y` writable for n doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_log10_floor_f64(
+    x: *const f64,
+    amin: f64,
+    scale: f64,
+    offset: f64,
+    top: f64,
+    y: *mut f64,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_log10_floor_f64", {
+        let t = LogTail::log10(amin, scale, offset, top)?;
+        unsafe { log10_ffi(x, t, y, n) }
+    })
+}
+
+/// `sk_log10_floor_f64` on floats, in float arithmetic (`log10` within about 2 ulp; the
+/// result within 4e-7 relative + 1e-5 absolute of the double computation). Rules as
+/// `sk_log10_floor_f64`.
+///
+/// # Safety
+/// `x` readable, `y` writable for n floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_log10_floor_f32(
+    x: *const f32,
+    amin: f64,
+    scale: f64,
+    offset: f64,
+    top: f64,
+    y: *mut f32,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_log10_floor_f32", {
+        let t = LogTail::log10(amin, scale, offset, top)?;
+        unsafe { log10_ffi(x, t, y, n) }
     })
 }
 

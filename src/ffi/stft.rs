@@ -220,6 +220,118 @@ pub unsafe extern "C" fn sk_stft_f64(
     })
 }
 
+unsafe fn stft_batch_ffi<T: SpecFloat>(
+    x: *const T,
+    x_stride: isize,
+    rows: usize,
+    window: *const T,
+    p: StftParams,
+    y: *mut T,
+    y_len: usize,
+    n: usize,
+) -> SkResult<()> {
+    let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
+    let xb = Buf::new("x", x, xl);
+    let wb = Buf::new("window", window, p.win_length);
+    xb.check()?;
+    wb.check()?;
+    let frames = p.frames(n)?;
+    let per = frames
+        .checked_mul(p.n_freq())
+        .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
+    let need = per
+        .checked_mul(rows)
+        .ok_or_else(|| SkError::Length("rows × frames × n_freq overflows".into()))?;
+    let yb = complex_out(
+        "y",
+        y,
+        y_len,
+        need,
+        &format!("rows {rows} × frames {frames} × n_freq {}", p.n_freq()),
+    )?;
+    alias(&xb, &yb, false)?;
+    alias(&wb, &yb, false)?;
+    if rows == 0 {
+        return Ok(());
+    }
+    // SAFETY: validated and disjoint from y.
+    let (xs, ws, ys) = unsafe { (xb.slice(), wb.slice(), as_cplx_mut(&yb)) };
+    let xst = x_stride as usize;
+    for (r, yr) in ys.chunks_exact_mut(per).enumerate() {
+        stft(&xs[r * xst..r * xst + n], ws, &p, yr)?;
+    }
+    Ok(())
+}
+
+/// Batched STFT: `rows` signals of n samples, row `r` starting at `x + r·x_stride` (floats;
+/// `x_stride ≥ 0`, 0 repeats one row), each transformed as `sk_stft_f32` does, into `y` as
+/// `(rows, frames, n_freq)` complex values (row `r` at `y + 2·r·frames·n_freq` floats): equal
+/// to `torch.stft` of a `(rows, n)` batch, with frames and frequencies swapped as in
+/// `sk_stft_f32`. `y_len` is y's capacity in complex values (≥ rows × frames × n_freq, else
+/// `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing. Long signals are split
+/// across threads as in `sk_stft_f32`.
+/// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`, or a
+/// negative `x_stride`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` floats, `window` for win_length, `y` writable for
+/// 2·y_len floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_batch_f32(
+    x: *const f32,
+    x_stride: isize,
+    rows: usize,
+    window: *const f32,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f32,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_batch_f32", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
+    })
+}
+
+/// Batched STFT of doubles. Rules as `sk_stft_batch_f32`.
+///
+/// # Safety
+/// `x` readable for `(rows−1)·x_stride + n` doubles, `window` for win_length, `y` writable for
+/// 2·y_len doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_batch_f64(
+    x: *const f64,
+    x_stride: isize,
+    rows: usize,
+    window: *const f64,
+    n_fft: usize,
+    hop: usize,
+    win_length: usize,
+    center: i32,
+    pad_mode: i32,
+    onesided: i32,
+    normalized: i32,
+    y: *mut f64,
+    y_len: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_batch_f64", {
+        let p = params(
+            n_fft, hop, win_length, center, pad_mode, onesided, normalized,
+        )?;
+        unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
+    })
+}
+
 /// Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
 /// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0 or frames = 0), `SK_ERR_BAD_ARGUMENT` (as
 /// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.

@@ -3,6 +3,7 @@
 //! equal to `librosa.power_to_db`.
 
 use super::fft::{FftFloat, PlanCache, MAX_FFT_LEN};
+use super::logtail::{self, LnFast, LogTail};
 use super::stft::{stft_reduce, StftParams};
 use crate::error::{SkError, SkResult};
 use crate::kernels::Float;
@@ -151,34 +152,11 @@ impl MelParams {
 
 /// librosa's `power_to_db(S, ref, amin, top_db)` in place: `10·log10(max(amin, S))
 /// − 10·log10(max(amin, |ref|))`, then floored at `max − top_db` (`top_db = +inf`: no floor).
-pub fn power_to_db<T: FftFloat>(
-    y: &mut [T],
-    reference: f64,
-    amin: f64,
-    top_db: f64,
-) -> SkResult<()> {
-    check_db(reference, amin, top_db)?;
-    let off = db_offset(amin, reference);
-    db_slice(y, amin, off);
-    if top_db.is_finite() && !y.is_empty() {
-        let mut mx = f64::NEG_INFINITY;
-        let mut nan = false;
-        for v in y.iter() {
-            nan |= v.is_nan();
-            mx = mx.max(v.to_f64());
-        }
-        if nan {
-            // numpy: log_spec.max() is NaN, so np.maximum(log_spec, NaN - top_db) is all NaN
-            y.fill(T::NAN);
-        } else {
-            let floor = <T as Float>::from_f64(mx - top_db);
-            for v in y.iter_mut() {
-                if *v < floor {
-                    *v = floor;
-                }
-            }
-        }
-    }
+/// Computed in the data's precision (see [`super::logtail`]): one logarithm pass that also finds
+/// the maximum, then one clamp pass.
+pub fn power_to_db<T: LnFast>(y: &mut [T], reference: f64, amin: f64, top_db: f64) -> SkResult<()> {
+    let tail = LogTail::db(reference, amin, top_db)?;
+    logtail::apply(y, &tail);
     Ok(())
 }
 
@@ -212,7 +190,7 @@ pub struct MelPlan<T: FftFloat> {
     filters: Vec<(usize, Vec<T>)>,
 }
 
-impl<T: FftFloat + PlanCache> MelPlan<T> {
+impl<T: LnFast + PlanCache> MelPlan<T> {
     /// `stft.n_fft` must equal `mel.n_fft`; `stft.onesided` is forced true; `power > 0` finite.
     pub fn new(stft: StftParams, mel: MelParams, power: f64, window: &[T]) -> SkResult<Self> {
         stft.check()?;
@@ -260,22 +238,40 @@ impl<T: FftFloat + PlanCache> MelPlan<T> {
     /// Mel spectrogram of `x` into `y` (`n_mels × frames`, row-major, librosa's shape);
     /// `y.len()` must be exactly `n_mels * frames`.
     pub fn melspec(&self, x: &[T], y: &mut [T]) -> SkResult<()> {
-        self.melspec_db(x, y, None)
+        let frames = self.frames(x.len())?;
+        self.melspec_raw(x, y, frames, None).map(|_| ())
     }
 
     /// As [`MelPlan::melspec`], followed by `power_to_db(ref, amin, top_db)` when `db` is given
     /// (the logarithms are taken per frame on the worker threads; the top_db floor after).
     pub fn melspec_db(&self, x: &[T], y: &mut [T], db: Option<(f64, f64, f64)>) -> SkResult<()> {
         let frames = self.frames(x.len())?;
-        let nm = self.mel.n_mels;
-        assert_eq!(y.len(), nm * frames, "melspec output length");
-        let off = match db {
-            Some((r, a, t)) => {
-                check_db(r, a, t)?;
-                Some((a, db_offset(a, r)))
-            }
+        let tail = match db {
+            Some((r, a, t)) => Some(LogTail::db(r, a, t)?),
             None => None,
         };
+        let (mx, nan) = self.melspec_raw(x, y, frames, tail.as_ref())?;
+        if let Some(f) = tail.and_then(|t| t.floor(mx, nan)) {
+            logtail::floor_slice(y, f);
+        }
+        Ok(())
+    }
+
+    /// The first `frames_out` frames (at most [`MelPlan::frames`]) of the mel spectrogram of
+    /// `x` into `y` (`n_mels × frames_out`), each value put through `tail`'s logarithm if given
+    /// (no floor: the caller floors, per signal or over a batch). Returns the largest value
+    /// written and whether any was NaN (the floor's inputs).
+    pub fn melspec_raw(
+        &self,
+        x: &[T],
+        y: &mut [T],
+        frames_out: usize,
+        tail: Option<&LogTail>,
+    ) -> SkResult<(f64, bool)> {
+        let frames = self.frames(x.len())?;
+        let nm = self.mel.n_mels;
+        assert!(frames_out <= frames, "frames_out above the frame count");
+        assert_eq!(y.len(), nm * frames_out, "melspec output length");
         // each frame's spectrum is reduced to mel bands as soon as it is computed
         let mut tmp = vec![T::ZERO; frames * nm];
         let power = self.power;
@@ -298,118 +294,33 @@ impl<T: FftFloat + PlanCache> MelPlan<T> {
                 }
                 *o = acc;
             }
-            if let Some((amin, off)) = off {
-                db_slice(out, amin, off);
+            if let Some(t) = tail {
+                logtail::log_pass(out, t);
             }
         })?;
-        // top_db floor over the whole spectrogram (NaN anywhere makes it all NaN, as numpy)
-        let floor = match db {
-            Some((_, _, top_db)) if top_db.is_finite() => {
-                let mut mx = f64::NEG_INFINITY;
-                let mut nan = false;
-                for v in &tmp {
-                    nan |= v.is_nan();
-                    mx = mx.max(v.to_f64());
-                }
-                Some(if nan { f64::NAN } else { mx - top_db })
-            }
-            _ => None,
-        };
-        // transpose frames × n_mels → n_mels × frames in tiles
+        // transpose frames × n_mels → n_mels × frames in tiles, over the kept frames only
+        let mut mx = f64::NEG_INFINITY;
+        let mut nan = false;
         const TB: usize = 64;
-        for t0 in (0..frames).step_by(TB) {
-            let t1 = (t0 + TB).min(frames);
+        for t0 in (0..frames_out).step_by(TB) {
+            let t1 = (t0 + TB).min(frames_out);
             for m in 0..nm {
-                let dst = &mut y[m * frames + t0..m * frames + t1];
+                let dst = &mut y[m * frames_out + t0..m * frames_out + t1];
                 for (t, d) in (t0..t1).zip(dst.iter_mut()) {
-                    let v = tmp[t * nm + m];
-                    *d = match floor {
-                        None => v,
-                        Some(f) if f.is_nan() => T::NAN,
-                        Some(f) => {
-                            let f = <T as Float>::from_f64(f);
-                            if v < f {
-                                f
-                            } else {
-                                v
-                            }
-                        }
-                    };
+                    *d = tmp[t * nm + m];
                 }
             }
         }
-        Ok(())
-    }
-}
-
-/// `10·log10(max(amin, v)) − off`, NaN for NaN (np.maximum propagates it).
-#[inline]
-fn db_of(v: f64, amin: f64, off: f64) -> f64 {
-    if v.is_nan() {
-        f64::NAN
-    } else {
-        10.0 * amin.max(v).log10() - off
-    }
-}
-
-/// `10·log10(max(amin, |ref|))`, with the same logarithm the values get (so a value equal to
-/// `ref` is exactly 0 dB, as in librosa).
-fn db_offset(amin: f64, reference: f64) -> f64 {
-    let a = amin.max(reference.abs());
-    if (f64::MIN_POSITIVE..f64::INFINITY).contains(&a) {
-        10.0 / std::f64::consts::LN_10 * ln_normal(a)
-    } else {
-        10.0 * a.log10()
-    }
-}
-
-/// `ln(x)` for positive, normal, finite `x`, branch-free so a loop of it vectorises: `x = 2^e·m`
-/// with `m ∈ [√½, √2)`, `ln m = 2·atanh(s)`, `s = (m − 1)/(m + 1)`, `|s| ≤ 0.1716`, by its series
-/// to `s²¹` (truncation below 3e-17). Relative error a few ulps (checked against `f64::ln`).
-#[inline(always)]
-fn ln_normal(x: f64) -> f64 {
-    let bits = x.to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    let big = m > std::f64::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    e += big as i64;
-    let s = (m - 1.0) / (m + 1.0);
-    let z = s * s;
-    let mut p = 1.0 / 21.0;
-    for k in (0..10).rev() {
-        p = p * z + 1.0 / (2 * k + 1) as f64;
-    }
-    e as f64 * std::f64::consts::LN_2 + 2.0 * s * p
-}
-
-/// In place: `v ← 10·log10(max(amin, v)) − off` (NaN stays NaN), fast path for normal finite
-/// arguments, the exact library `log10` for the rest.
-#[inline(always)]
-fn db_slice_body<T: FftFloat>(v: &mut [T], amin: f64, off: f64) {
-    let k = 10.0 / std::f64::consts::LN_10;
-    for x in v.iter_mut() {
-        let a = amin.max(x.to_f64());
-        *x = <T as Float>::from_f64(k * ln_normal(a) - off);
-    }
-}
-
-crate::simd::multiversion! {
-    /// The dB conversion of one frame at a SIMD level (special arguments fixed up by `db_slice`).
-    fn db_slice_at<T: FftFloat>(v: &mut [T], amin: f64, off: f64) -> ();
-    scalar = db_slice_body; simd = db_slice_body;
-}
-
-/// `v ← 10·log10(max(amin, v)) − off` for a slice, equal to [`db_of`] within a few ulps.
-fn db_slice<T: FftFloat>(v: &mut [T], amin: f64, off: f64) {
-    let special =
-        |x: f64| x.is_nan() || !(amin.max(x) >= f64::MIN_POSITIVE && amin.max(x) < f64::INFINITY);
-    if v.iter().any(|x| special(x.to_f64())) {
-        for x in v.iter_mut() {
-            *x = <T as Float>::from_f64(db_of(x.to_f64(), amin, off));
+        if tail.is_some() {
+            for v in tmp[..frames_out * nm].iter() {
+                nan |= v.is_nan();
+                let v = v.to_f64();
+                if v > mx {
+                    mx = v;
+                }
+            }
         }
-    } else {
-        db_slice_at(crate::simd::current(), v, amin, off);
+        Ok((mx, nan))
     }
 }
 
@@ -427,49 +338,6 @@ mod tests {
         }
         assert!((hz_to_mel(1000.0, false) - 15.0).abs() < 1e-12);
         assert!((hz_to_mel(700.0, true) - 2595.0 * 2f64.log10()).abs() < 1e-12);
-    }
-
-    #[test]
-    fn fast_log_matches_std() {
-        let mut rng = crate::kernels::testutil::Rng::new(5);
-        let mut xs: Vec<f64> = (0..20000)
-            .map(|_| 10f64.powf(rng.uniform() * 300.0))
-            .collect();
-        xs.extend([
-            1.0,
-            10.0,
-            1e-10,
-            f64::MIN_POSITIVE,
-            f64::MAX,
-            std::f64::consts::SQRT_2,
-            std::f64::consts::FRAC_1_SQRT_2,
-            1.0 + 1e-15,
-        ]);
-        for &x in &xs {
-            let (a, b) = (ln_normal(x), x.ln());
-            assert!(
-                (a - b).abs() <= 4.0 * f64::EPSILON * b.abs().max(1.0),
-                "{x}: {a} vs {b}"
-            );
-        }
-        for level in crate::simd::available() {
-            let mut v = xs.clone();
-            db_slice_at(level, &mut v, f64::MIN_POSITIVE, 0.0);
-            for (d, &x) in v.iter().zip(&xs) {
-                let want = 10.0 * x.log10();
-                assert!(
-                    (d - want).abs() < 1e-14 * want.abs().max(1.0),
-                    "{x} {level:?}"
-                );
-            }
-        }
-        // special values take the exact path
-        let mut v = [f64::NAN, 0.0, f64::INFINITY, 1e-310, 2.0];
-        db_slice(&mut v, 1e-320, 0.0);
-        assert!(v[0].is_nan());
-        assert_eq!(v[2], f64::INFINITY);
-        assert!((v[1] - 10.0 * 1e-320f64.log10()).abs() < 1e-9);
-        assert!((v[3] - 10.0 * 1e-310f64.log10()).abs() < 1e-9);
     }
 
     #[test]

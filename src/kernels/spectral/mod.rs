@@ -7,6 +7,7 @@
 
 pub mod conv;
 pub mod fft;
+pub mod logtail;
 pub mod mel;
 pub mod stft;
 pub mod window;

@@ -1,0 +1,91 @@
+"""Speech front ends: Whisper-style log-mel through the package in one call against the same
+recipe written in torch (float32, torch's default threads), the float32 dB tail, and the batch
+rfft of STFT frames.
+
+Rows (section "speech"):
+  whisper 30 s, 80 / 128 mels      sigkern.log_mel_spectrogram(audio)  vs the torch recipe, 3x
+  whisper batch 16 x 30 s, 80 mels sigkern.log_mel_spectrogram(batch)  vs the torch recipe, 5x
+  power_to_db 240k f32             sigkern.power_to_db(S)              vs torch 10*log10(clamp)
+                                   + max floor, 1.5x
+  rfft (3001, 400) f32             sigkern.rfft(frames)                vs torch.fft.rfft, 1.2x
+"""
+
+import numpy as np
+
+SECTION = "speech"
+
+
+def _best(ctx, fns, rounds=3, min_time=0.2):
+    t = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, f in enumerate(fns):
+            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
+    return t
+
+
+def run(ctx):
+    try:
+        import librosa
+        import torch
+    except ImportError:
+        print("speech rows need torch and librosa")
+        return
+    import sigkern
+
+    rng = np.random.default_rng(0)
+
+    def pair(name, sk_fn, ref_fn, label, target):
+        if ctx.selected(SECTION, name):
+            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ctx.row(SECTION, name, ts, tr, label, target)
+
+    window = torch.hann_window(400)
+    filters = {m: torch.from_numpy(librosa.filters.mel(sr=16000, n_fft=400, n_mels=m)) for m in (80, 128)}
+
+    def torch_whisper(audio, n_mels):
+        stft = torch.stft(audio, 400, 160, window=window, return_complex=True)
+        magnitudes = stft[..., :-1].abs() ** 2
+        mel_spec = filters[n_mels] @ magnitudes
+        log_spec = torch.clamp(mel_spec, min=1e-10).log10()
+        log_spec = torch.maximum(log_spec, log_spec.max() - 8.0)
+        return (log_spec + 4.0) / 4.0
+
+    audio = (0.1 * rng.standard_normal(480000)).astype(np.float32)
+    taudio = torch.from_numpy(audio)
+    for m in (80, 128):
+        got = sigkern.log_mel_spectrogram(audio, n_mels=m)
+        assert np.max(np.abs(got - torch_whisper(taudio, m).numpy())) < 1e-3
+        pair(f"whisper log-mel 30 s {m} mels", lambda m=m: sigkern.log_mel_spectrogram(audio, n_mels=m),
+             lambda m=m: torch_whisper(taudio, m), "torch recipe (stft, mel, log10)", 3.0)
+    batch = (0.1 * rng.standard_normal((16, 480000))).astype(np.float32)
+    tbatch = torch.from_numpy(batch)
+    out = np.empty((16, 80, 3000), np.float32)
+
+    def torch_batch():
+        # Whisper floors each clip at its own maximum
+        return torch.stack([torch_whisper(tbatch[i], 80) for i in range(16)])
+
+    if ctx.selected(SECTION, "whisper log-mel batch 16 x 30 s 80 mels"):
+        assert np.max(np.abs(sigkern.log_mel_spectrogram(batch, out=out) - torch_batch().numpy())) < 1e-3
+        pair("whisper log-mel batch 16 x 30 s 80 mels", lambda: sigkern.log_mel_spectrogram(batch, out=out),
+             torch_batch, "torch recipe per clip", 5.0)
+
+    S = (10.0 ** rng.uniform(-12, 4, 240000)).astype(np.float32)
+    tS = torch.from_numpy(S)
+    y = np.empty_like(S)
+
+    def torch_db():
+        d = 10.0 * torch.log10(torch.clamp(tS, min=1e-10))
+        return torch.maximum(d, d.max() - 80.0)
+
+    pair("power_to_db 240k f32", lambda: sigkern.power_to_db(S, top_db=80.0, out=y), torch_db,
+         "torch 10*log10(clamp) + max floor", 1.5)
+    pair("power_to_db 240k f32 vs librosa", lambda: sigkern.power_to_db(S, top_db=80.0, out=y),
+         lambda: librosa.power_to_db(S, top_db=80.0), "librosa.power_to_db", None)
+
+    frames = rng.standard_normal((3001, 400)).astype(np.float32)
+    tframes = torch.from_numpy(frames)
+    yf = np.empty((3001, 201), np.complex64)
+    assert np.allclose(sigkern.rfft(frames, out=yf), torch.fft.rfft(tframes).numpy(), atol=1e-3)
+    pair("rfft (3001, 400) f32", lambda: sigkern.rfft(frames, out=yf), lambda: torch.fft.rfft(tframes),
+         "torch.fft.rfft(x)", 1.2)
