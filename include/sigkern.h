@@ -103,6 +103,14 @@
 #define TBLOCK 128
 
 /**
+ * How far outside the unit circle a pole may lie before a section is refused: poles with
+ * `|z| <= 1 + POLE_TOL` are accepted. Poles on the circle (integrators, resonators, DC terms)
+ * are marginally stable and filtered like scipy does; the tolerance absorbs the rounding of
+ * coefficients computed for a pole exactly on the circle.
+ */
+#define POLE_TOL 1e-9
+
+/**
  * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
  * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
  * aborting the process on a failed allocation.
@@ -399,8 +407,8 @@ int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_
 
 /**
  * Number of sections of an order-`order` Butterworth filter of band type `band`:
- * `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop; 0 for an invalid band or
- * order 0.
+ * `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
+ * section); 0 for an invalid band.
  */
 size_t sk_butter_sections(uint32_t order, int32_t band_type);
 
@@ -411,7 +419,8 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
  * for `SK_BAND_BANDPASS`/`SK_BAND_BANDSTOP`: same poles and zeros, same pairing and order of
  * sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section.
  *
- * - `order` 1..=64; `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
+ * - `order` 0..=64; order 0 is scipy's identity section `[1, 0, 0, 1, 0, 0]` (the frequencies
+ *   are still checked); `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
  * - `sos`: room for `sos_len` doubles; needs `6·sk_butter_sections(order, band)`, else
  *   `SK_ERR_BUFFER_TOO_SMALL` (the message states the size). `n_sections` (may be NULL)
  *   receives the number of sections written.
@@ -779,9 +788,10 @@ int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_
  * - `sos`: `n_sections × 6` doubles, row-major, scipy's layout `b0 b1 b2 a0 a1 a2` per
  *   section (e.g. `scipy.signal.butter(..., output='sos')`). Each section is divided by its
  *   `a0` in double precision, then rounded to `float`.
- * - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section whose
- *   poles lie on or outside the unit circle (normalised `|a2| >= 1` or `|a1| >= 1 + a2`, also
- *   checked after rounding to float). `n_sections == 0` or `channels == 0` is
+ * - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section with a
+ *   pole strictly outside the unit circle: with `r = 1 + 1e-9`, the normalised coefficients
+ *   must meet `|a2| <= r²` and `|a1| <= r + a2/r` (also checked after rounding to float).
+ *   Poles on the circle (integrators, resonators) are accepted, as in scipy. `n_sections == 0` or `channels == 0` is
  *   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
  * - The state starts at zero. On error `*out` is untouched.
  *

@@ -36,6 +36,7 @@
 
 
 
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
