@@ -36,7 +36,6 @@
 
 
 
-
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -112,6 +111,8 @@ typedef struct SkBiquad SkBiquad;
 typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
+
+typedef struct SkLfilter SkLfilter;
 
 typedef struct SkMelPlan SkMelPlan;
 
@@ -290,6 +291,40 @@ int32_t sk_deinterleave_block_f64(const double *x, size_t nchannels, double *blo
 int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, size_t frames);
 
 int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y, size_t frames);
+
+int32_t sk_lfilter_f64(const double *b, const double *a, const double *x, ptrdiff_t x_stride, const double *zi, size_t channels, double *y, ptrdiff_t y_stride, double *zf, size_t nb, size_t na, size_t n);
+
+int32_t sk_lfilter_f32(const double *b, const double *a, const float *x, ptrdiff_t x_stride, const float *zi, size_t channels, float *y, ptrdiff_t y_stride, float *zf, size_t nb, size_t na, size_t n);
+
+int32_t sk_lfilter_f32_new(const double *b, const double *a, size_t channels, struct SkLfilter **out, size_t nb, size_t na);
+
+int32_t sk_lfilter_f64_new(const double *b, const double *a, size_t channels, struct SkLfilter **out, size_t nb, size_t na);
+
+int32_t sk_lfilter_free(struct SkLfilter *h);
+
+int32_t sk_lfilter_reset(struct SkLfilter *h);
+
+int32_t sk_lfilter_info(struct SkLfilter *h, size_t *order, size_t *channels);
+
+int32_t sk_lfilter_f32_process(struct SkLfilter *h, const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_lfilter_f64_process(struct SkLfilter *h, const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_lfilter_f32_get_state(struct SkLfilter *h, float *zi, size_t len);
+
+int32_t sk_lfilter_f64_get_state(struct SkLfilter *h, double *zi, size_t len);
+
+int32_t sk_lfilter_f32_set_state(struct SkLfilter *h, const float *zi, size_t len);
+
+int32_t sk_lfilter_f64_set_state(struct SkLfilter *h, const double *zi, size_t len);
+
+int32_t sk_lfilter_zi_f64(const double *b, const double *a, double *zi, size_t nb, size_t na, size_t zi_len);
+
+int32_t sk_lfilter_zi_f32(const double *b, const double *a, float *zi, size_t nb, size_t na, size_t zi_len);
+
+int32_t sk_sosfilt_zi_f64(const double *sos, double *zi, size_t n_sections, size_t zi_len);
+
+int32_t sk_sosfilt_zi_f32(const double *sos, float *zi, size_t n_sections, size_t zi_len);
 
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 

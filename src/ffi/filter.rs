@@ -116,7 +116,7 @@ fn with_fir<T: FilterElem, R>(
 }
 
 /// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
-fn planar(
+pub(super) fn planar(
     name: &'static str,
     stride: isize,
     channels: usize,
@@ -147,7 +147,7 @@ fn planar(
 ///
 /// # Safety
 /// The buffers must be valid for their extents.
-unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
+pub(super) unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
     x.check()?;
     y.check()?;
     let src = match alias(&x, &y, true)? {

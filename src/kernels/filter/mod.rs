@@ -4,9 +4,12 @@
 //!   channels in SIMD lanes at once;
 //! - [`fir`]: streaming FIR filters, direct form for short filters and FFT overlap-save for long
 //!   ones;
+//! - [`lfilter`]: general IIR filters in transfer-function form `(b, a)` (scipy's `lfilter`),
+//!   `lfilter_zi` and `sosfilt_zi`;
 //! - [`design`]: RBJ cookbook biquads, Butterworth in second-order sections (scipy's `butter`
 //!   and `zpk2sos`), windowed-sinc FIR (scipy's `firwin`).
 
 pub mod design;
 pub mod fir;
+pub mod lfilter;
 pub mod sos;

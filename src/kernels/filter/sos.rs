@@ -176,7 +176,7 @@ pub fn normalise(sec: &[f64], index: usize) -> SkResult<[f64; 5]> {
 /// `|z| <= 1 + POLE_TOL` are accepted. Poles on the circle (integrators, resonators, DC terms)
 /// are marginally stable and filtered like scipy does; the tolerance absorbs the rounding of
 /// coefficients computed for a pole exactly on the circle.
-pub const POLE_TOL: f64 = 1e-9;
+pub(crate) const POLE_TOL: f64 = 1e-9;
 
 /// Whether both poles of `1 + a1 z⁻¹ + a2 z⁻²` lie in the closed disk `|z| <= 1 + POLE_TOL`.
 /// With `r = 1 + POLE_TOL` this is the stability triangle of the polynomial scaled to radius
@@ -584,7 +584,7 @@ fn store_tile<T: Float, X: Transposer, const L: usize>(
 
 /// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
 #[inline(always)]
-fn gather<T: Float, X: Transposer, const L: usize>(
+pub(crate) fn gather<T: Float, X: Transposer, const L: usize>(
     tr: X,
     src: &[T],
     l: Layout,
@@ -631,7 +631,7 @@ fn gather<T: Float, X: Transposer, const L: usize>(
 
 /// The inverse of [`gather`].
 #[inline(always)]
-fn scatter<T: Float, X: Transposer, const L: usize>(
+pub(crate) fn scatter<T: Float, X: Transposer, const L: usize>(
     tr: X,
     buf: &[[T; L]],
     dst: &mut [T],
