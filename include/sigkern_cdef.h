@@ -30,6 +30,8 @@
 
 #define BUTTER_MAX_ORDER 64
 
+#define BLOCK 2048
+
 #define DIRECT_MAX_TAPS 160
 
 #define TBLOCK 128
@@ -81,6 +83,14 @@
 #define SK_NORM_ORTHO 1
 
 #define SK_NORM_FORWARD 2
+
+#define SK_PADTYPE_ODD 0
+
+#define SK_PADTYPE_EVEN 1
+
+#define SK_PADTYPE_CONSTANT 2
+
+#define SK_PADTYPE_NONE 3
 
 #define SK_MEL_NORM_NONE 0
 
@@ -325,6 +335,14 @@ int32_t sk_lfilter_zi_f32(const double *b, const double *a, float *zi, size_t nb
 int32_t sk_sosfilt_zi_f64(const double *sos, double *zi, size_t n_sections, size_t zi_len);
 
 int32_t sk_sosfilt_zi_f32(const double *sos, float *zi, size_t n_sections, size_t zi_len);
+
+int32_t sk_filtfilt_f64(const double *b, const double *a, const double *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, double *y, ptrdiff_t y_stride, size_t nb, size_t na, size_t n);
+
+int32_t sk_filtfilt_f32(const double *b, const double *a, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t nb, size_t na, size_t n);
+
+int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, double *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
+
+int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
 
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 
