@@ -315,6 +315,95 @@
 #define SK_WINDOW_TUKEY 7
 
 /**
+ * Window kind: Bartlett–Hann (`barthann`; no parameter).
+ */
+#define SK_WINDOW_BARTHANN 8
+
+/**
+ * Window kind: Bartlett (`bartlett`; no parameter).
+ */
+#define SK_WINDOW_BARTLETT 9
+
+/**
+ * Window kind: Bohman (`bohman`; no parameter).
+ */
+#define SK_WINDOW_BOHMAN 10
+
+/**
+ * Window kind: Dolph–Chebyshev (`chebwin`; parameter `at`, sidelobe attenuation in dB).
+ */
+#define SK_WINDOW_CHEBWIN 11
+
+/**
+ * Window kind: cosine (`cosine`; no parameter).
+ */
+#define SK_WINDOW_COSINE 12
+
+/**
+ * Window kind: the first DPSS / Slepian window (`dpss`; parameter `NW`, `0 < NW < M/2`;
+ * scipy's default `norm='approximate'`).
+ */
+#define SK_WINDOW_DPSS 13
+
+/**
+ * Window kind: exponential / Poisson (`exponential`, `poisson`; parameters `center` (NaN for
+ * None, the default; must be None for a symmetric window) and `tau` (default 1)).
+ */
+#define SK_WINDOW_EXPONENTIAL 14
+
+/**
+ * Window kind: generalised cosine (`general_cosine`; parameters: the coefficients `a`).
+ */
+#define SK_WINDOW_GENERAL_COSINE 15
+
+/**
+ * Window kind: generalised Hamming (`general_hamming`; parameter `alpha`).
+ */
+#define SK_WINDOW_GENERAL_HAMMING 16
+
+/**
+ * Window kind: Kaiser–Bessel derived (`kaiser_bessel_derived`, `kbd`; parameter `beta`);
+ * symmetric and even lengths only, as scipy.
+ */
+#define SK_WINDOW_KAISER_BESSEL_DERIVED 17
+
+/**
+ * Window kind: Lanczos / sinc (`lanczos`, `sinc`; no parameter).
+ */
+#define SK_WINDOW_LANCZOS 18
+
+/**
+ * Window kind: Nuttall's minimum 4-term Blackman–Harris (`nuttall`; no parameter).
+ */
+#define SK_WINDOW_NUTTALL 19
+
+/**
+ * Window kind: Parzen (`parzen`; no parameter).
+ */
+#define SK_WINDOW_PARZEN 20
+
+/**
+ * Window kind: Taylor (`taylor`; parameters `nbar` (integer >= 1, default 4), `sll` (dB,
+ * default 30), `norm` (non-zero = True, the default)).
+ */
+#define SK_WINDOW_TAYLOR 21
+
+/**
+ * Window kind: triangular (`triang`; no parameter).
+ */
+#define SK_WINDOW_TRIANG 22
+
+/**
+ * Window kind: Gaussian (`gaussian`; parameter `std`).
+ */
+#define SK_WINDOW_GAUSSIAN 23
+
+/**
+ * Window kind: generalised Gaussian (`general_gaussian`; parameters `p`, `sig`).
+ */
+#define SK_WINDOW_GENERAL_GAUSSIAN 24
+
+/**
  * Opaque handle of a biquad cascade (`float` or `double`), made by `sk_biquad_f32_new` or
  * `sk_biquad_f64_new` and released by `sk_biquad_free`.
  */
@@ -3138,8 +3227,12 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * (float64, within 1e-12): `periodic ≠ 0` is the DFT-even window for spectral analysis
  * (`sym=False`, get_window's default), `periodic = 0` the symmetric one. `n ≤ 1` gives ones.
  *
- * Arguments: `kind` an `SK_WINDOW_*` constant; `param` Kaiser's beta or Tukey's alpha (must be
- * finite for those; ignored otherwise); `w` 8-byte aligned, NULL only if n = 0.
+ * Arguments: `kind` an `SK_WINDOW_*` constant; `param` the window's one parameter (Kaiser's
+ * beta, Tukey's alpha, chebwin's `at`, dpss's `NW`, general_hamming's alpha,
+ * kaiser_bessel_derived's beta, gaussian's std; must be finite for those; ignored by windows
+ * without a parameter). Windows with several parameters (exponential, general_cosine,
+ * general_gaussian, taylor) are `SK_ERR_BAD_ARGUMENT` here: use `sk_window_params_f64`, which
+ * also lists each window's rules; `w` 8-byte aligned, NULL only if n = 0.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
  * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
  * Thread-safe (stateless).
@@ -3157,6 +3250,46 @@ int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, s
  * `w` writable for n floats.
  */
 int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, size_t n);
+
+/**
+ * Fills `w[0..n]` with `scipy.signal.get_window((name, *params), n, fftbins=periodic)` in
+ * double precision: every window `get_window` accepts, with scipy's parameters in scipy's
+ * order and scipy's defaults when fewer are given.
+ *
+ * - `kind`: an `SK_WINDOW_*` constant (0–24); `params`: `n_params` doubles (NULL if 0):
+ *   none for rect, hann, hamming, blackman, blackmanharris, flattop, barthann, bartlett,
+ *   bohman, cosine, lanczos, nuttall, parzen, triang; `beta` for kaiser and
+ *   kaiser_bessel_derived; `alpha` (optional, default 0.5) for tukey; `at` for chebwin; `NW`
+ *   for dpss; `alpha` for general_hamming; `std` for gaussian; `p, sig` for general_gaussian;
+ *   the coefficients `a` (at least one) for general_cosine; `center` (NaN = None) and `tau`
+ *   (both optional) for exponential; `nbar` (integer), `sll`, `norm` (all optional) for
+ *   taylor.
+ * - `periodic ≠ 0`: the DFT-even window (`sym=False`, get_window's default); 0: symmetric.
+ *   `n <= 1` gives ones (kaiser_bessel_derived: `n = 0` writes nothing).
+ * - Accuracy: closed forms within 1e-12 of scipy; chebwin and dpss (different DFT and
+ *   eigensolver algorithms) within 1e-10 of the peak.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind, a wrong number of parameters,
+ *   a parameter out of range (non-finite; kaiser/kbd |beta| > 700; dpss `NW <= 0` or
+ *   `NW >= n/2`; taylor `nbar` not an integer in 1..=1000; general_cosine without
+ *   coefficients), a periodic kaiser_bessel_derived or an odd `n` for it, an exponential with
+ *   a `center` when symmetric; `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ *   `SK_ERR_OVERLAP` (`w` overlaps `params`), `SK_ERR_ALLOCATION`. On error `w` is untouched.
+ *
+ * Thread-safe (stateless).
+ *
+ * # Safety
+ * `params` readable for `n_params` doubles; `w` writable for `n` doubles.
+ */
+int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodic, double *w, size_t n_params, size_t n);
+
+/**
+ * The window of `sk_window_params_f64` computed in double and rounded to float. Same rules and
+ * status codes (`w` 4-byte aligned).
+ *
+ * # Safety
+ * `params` readable for `n_params` doubles; `w` writable for `n` floats.
+ */
+int32_t sk_window_params_f32(int32_t kind, const double *params, int32_t periodic, float *w, size_t n_params, size_t n);
 
 #ifdef __cplusplus
 }  // extern "C"

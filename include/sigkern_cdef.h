@@ -116,6 +116,40 @@
 
 #define SK_WINDOW_TUKEY 7
 
+#define SK_WINDOW_BARTHANN 8
+
+#define SK_WINDOW_BARTLETT 9
+
+#define SK_WINDOW_BOHMAN 10
+
+#define SK_WINDOW_CHEBWIN 11
+
+#define SK_WINDOW_COSINE 12
+
+#define SK_WINDOW_DPSS 13
+
+#define SK_WINDOW_EXPONENTIAL 14
+
+#define SK_WINDOW_GENERAL_COSINE 15
+
+#define SK_WINDOW_GENERAL_HAMMING 16
+
+#define SK_WINDOW_KAISER_BESSEL_DERIVED 17
+
+#define SK_WINDOW_LANCZOS 18
+
+#define SK_WINDOW_NUTTALL 19
+
+#define SK_WINDOW_PARZEN 20
+
+#define SK_WINDOW_TAYLOR 21
+
+#define SK_WINDOW_TRIANG 22
+
+#define SK_WINDOW_GAUSSIAN 23
+
+#define SK_WINDOW_GENERAL_GAUSSIAN 24
+
 typedef struct SkBiquad SkBiquad;
 
 typedef struct SkFftPlan SkFftPlan;
@@ -599,3 +633,7 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
 int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
 
 int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, size_t n);
+
+int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodic, double *w, size_t n_params, size_t n);
+
+int32_t sk_window_params_f32(int32_t kind, const double *params, int32_t periodic, float *w, size_t n_params, size_t n);

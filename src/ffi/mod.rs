@@ -25,3 +25,4 @@ pub mod seed;
 pub mod stft;
 pub mod strided;
 pub mod window;
+pub mod window_more;

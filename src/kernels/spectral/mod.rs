@@ -10,5 +10,6 @@ pub mod fft;
 pub mod mel;
 pub mod stft;
 pub mod window;
+pub mod window_more;
 
 pub use rustfft::num_complex::Complex;
