@@ -235,6 +235,36 @@
 #define SK_NORM_FORWARD 2
 
 /**
+ * `pass_zero=False`: the first cutoff starts a pass band (DC is stopped).
+ */
+#define SK_PASS_ZERO_FALSE 0
+
+/**
+ * `pass_zero=True`: DC is in the first pass band.
+ */
+#define SK_PASS_ZERO_TRUE 1
+
+/**
+ * `pass_zero='lowpass'`: True, and exactly one cutoff.
+ */
+#define SK_PASS_ZERO_LOWPASS 2
+
+/**
+ * `pass_zero='highpass'`: False, and exactly one cutoff.
+ */
+#define SK_PASS_ZERO_HIGHPASS 3
+
+/**
+ * `pass_zero='bandpass'`: False, and more than one cutoff.
+ */
+#define SK_PASS_ZERO_BANDPASS 4
+
+/**
+ * `pass_zero='bandstop'`: True, and more than one cutoff.
+ */
+#define SK_PASS_ZERO_BANDSTOP 5
+
+/**
  * `padtype='odd'` (scipy's default): `2·x[0] − x[edge..1]` before, `2·x[n−1] − x[n−2..]` after.
  */
 #define SK_PADTYPE_ODD 0
@@ -1165,6 +1195,36 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
  * `state` readable for `len` doubles.
  */
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
+
+/**
+ * Windowed-sinc FIR taps equal (to about 1e-14) to `scipy.signal.firwin(n_taps, cutoff,
+ * window=<window>, pass_zero=pass_zero, scale=scale, fs=fs)`, with every option of scipy's
+ * except `width` (use a Kaiser window with `kaiserord`'s beta instead).
+ *
+ * - `cutoff`: `n_cutoff >= 1` frequencies in the units of `fs`, strictly increasing, each
+ *   strictly between 0 and `fs/2`. Bands alternate pass/stop from DC: with
+ *   `pass_zero` true the first band `[0, cutoff[0]]` passes.
+ * - `window_kind`, `window_params` (`n_params` doubles, NULL if 0): any window of
+ *   `sk_window_params_f64` (symmetric form, as firwin uses), e.g. `SK_WINDOW_HAMMING`
+ *   (scipy's default) with no parameters, `SK_WINDOW_KAISER` with `beta`.
+ * - `pass_zero`: `SK_PASS_ZERO_FALSE`/`TRUE`, or the band names `SK_PASS_ZERO_LOWPASS`,
+ *   `_HIGHPASS` (exactly one cutoff), `_BANDPASS`, `_BANDSTOP` (more than one cutoff).
+ * - `scale ≠ 0`: scale so the response is 1 at DC (first band passes DC), at Nyquist (first
+ *   band ends there) or at the centre of the first pass band; `scale = 0`: unscaled.
+ * - A filter that passes Nyquist needs an odd `n_taps`.
+ * - `h`: `n_taps` doubles (`n_taps == 0` is `SK_ERR_LENGTH`).
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (an unknown `pass_zero` or window, a bad window
+ *   parameter, a cutoff out of range or not increasing, a band-name count rule, an even
+ *   `n_taps` passing Nyquist, `fs` not finite and positive, a zero response at the scaling
+ *   frequency); `SK_ERR_LENGTH` (`n_taps` or `n_cutoff` is 0); `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`h` overlaps `cutoff` or `window_params`). On
+ *   error `h` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `cutoff` readable for `n_cutoff` doubles, `window_params` for `n_params`, `h` writable for
+ * `n_taps`.
+ */
+int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
 
 /**
  * Linear gain ramp: `y[i] = x[i] · g(offset + i)` with `g(k) = g0 + k·((g1 − g0) / total)`,

@@ -84,6 +84,18 @@
 
 #define SK_NORM_FORWARD 2
 
+#define SK_PASS_ZERO_FALSE 0
+
+#define SK_PASS_ZERO_TRUE 1
+
+#define SK_PASS_ZERO_LOWPASS 2
+
+#define SK_PASS_ZERO_HIGHPASS 3
+
+#define SK_PASS_ZERO_BANDPASS 4
+
+#define SK_PASS_ZERO_BANDSTOP 5
+
 #define SK_PADTYPE_ODD 0
 
 #define SK_PADTYPE_EVEN 1
@@ -299,6 +311,8 @@ int32_t sk_fir_f64_get_state(struct SkFir *h, double *state, size_t len);
 int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
+
+int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
 
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
 

@@ -11,6 +11,7 @@ pub mod design;
 pub mod elementwise;
 pub mod fft;
 pub mod filter;
+pub mod firwin;
 pub mod gain;
 pub mod handle;
 pub mod layout;

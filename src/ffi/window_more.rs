@@ -186,7 +186,7 @@ pub(crate) fn parse_more(kind: i32, params: &[f64], legacy: bool) -> SkResult<An
 }
 
 /// Parses any kind for `sk_window_params_*`.
-fn parse_any(kind: i32, params: &[f64]) -> SkResult<AnyWindow> {
+pub(crate) fn parse_any(kind: i32, params: &[f64]) -> SkResult<AnyWindow> {
     match kind {
         0..=5 => {
             if !params.is_empty() {

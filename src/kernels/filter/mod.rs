@@ -13,5 +13,6 @@
 pub mod design;
 pub mod filtfilt;
 pub mod fir;
+pub mod firwin;
 pub mod lfilter;
 pub mod sos;
