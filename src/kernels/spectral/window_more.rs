@@ -203,9 +203,9 @@ impl More {
                 let step = 2.0 / (mf - 1.0);
                 w[0] = 0.0;
                 w[m - 1] = 0.0;
-                for i in 1..m - 1 {
+                for (i, v) in w.iter_mut().enumerate().take(m - 1).skip(1) {
                     let fac = (i as f64 * step + -1.0).abs();
-                    w[i] = (1.0 - fac) * (PI * fac).cos() + 1.0 / PI * (PI * fac).sin();
+                    *v = (1.0 - fac) * (PI * fac).cos() + 1.0 / PI * (PI * fac).sin();
                 }
             }
             More::Chebwin(at) => chebwin(*at, w),
@@ -263,7 +263,7 @@ impl More {
                 let h = m.div_ceil(2);
                 for k in 0..h {
                     let n = (k + 1) as f64;
-                    let v = if m % 2 == 0 {
+                    let v = if m.is_multiple_of(2) {
                         (2.0 * n - 1.0) / mf
                     } else {
                         2.0 * n / (mf + 1.0)
@@ -504,7 +504,7 @@ fn dpss(nw: f64, w: &mut [f64]) {
         v.iter_mut().for_each(|x| *x = -*x);
     }
     let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let corr = if m % 2 == 0 {
+    let corr = if m.is_multiple_of(2) {
         mf * mf / (mf * mf + nw)
     } else {
         1.0
