@@ -3,20 +3,27 @@
 //!
 //! `b` and `a` are divided by `a[0]` (in `f64`) and the shorter one is padded with zeros to
 //! `N = max(len b, len a)` coefficients; the filter has order `K = N − 1` and `K` state values per
-//! channel, scipy's `zi[c, 0..K]`. It runs in transposed direct form II with scipy's update
-//! order:
+//! channel, scipy's `zi[c, 0..K]`. It is scipy's transposed direct form II,
 //!
 //! ```text
-//! y      = b0·x + z0
-//! z[i]'  = (b[i+1]·x + z[i+1]) − a[i+1]·y      i < K − 1
+//! y       = b0·x + z0
+//! z[i]'   = b[i+1]·x + z[i+1] − a[i+1]·y      i < K − 1
 //! z[K−1]' = b[K]·x − a[K]·y
 //! ```
 //!
-//! evaluated as `m(−a[i+1], y, m(b[i+1], x, z[i+1]))` with `m(a, b, c) = a·b + c`: a multiply
-//! then an add at the scalar and SSE2/NEON levels (exactly scipy's arithmetic), one fused
-//! multiply-add at AVX2 and AVX-512 (see [`super::sos::uses_fma`]). No stability check is made:
-//! like scipy, marginal and unstable filters run, and their output is the same as scipy's while
-//! it stays finite.
+//! with `y` substituted into the updates (as in the SOS cascade), which gives the same states
+//! with a dependency chain of one multiply-add per sample instead of two:
+//!
+//! ```text
+//! y       = m(b0, x, z0)
+//! z[i]'   = m(−a[i+1], z0, m(c[i+1], x, z[i+1]))     c[j] = b[j] − a[j]·b0 (in f64)
+//! z[K−1]' = m(−a[K], z0, c[K]·x)
+//! ```
+//!
+//! `m(a, b, c) = a·b + c` is a multiply then an add at the scalar and SSE2/NEON levels and one
+//! fused multiply-add at AVX2 and AVX-512 (see [`super::sos::uses_fma`]); the results differ
+//! from scipy's by rounding only. No stability check is made: like scipy, marginal and unstable
+//! filters run, and their output is scipy's (to rounding) while it stays finite.
 //!
 //! Channels run in SIMD lanes like the SOS cascade ([`super::sos`]): blocks of 16 (`f32`) or 8
 //! (`f64`) channels, smaller blocks for the leftovers, gathered in time blocks of
@@ -84,10 +91,12 @@ pub fn normalise_tf(b: &[f64], a: &[f64]) -> SkResult<(Vec<f64>, Vec<f64>)> {
     Ok((bn, an))
 }
 
-/// Coefficients in kernel form: `b[0..=K]` and `na[i] = −a[i]` (`na[0]` unused), rounded to `T`.
+/// Coefficients in kernel form, rounded to `T`: `b[0..=K]`, `c[j] = b[j] − a[j]·b[0]` and
+/// `na[j] = −a[j]` (`c[0]`, `na[0]` unused).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tf<T> {
     pub b: Vec<T>,
+    pub c: Vec<T>,
     pub na: Vec<T>,
 }
 
@@ -96,14 +105,23 @@ impl<T: Float> Tf<T> {
     pub fn new(b: &[f64], a: &[f64]) -> SkResult<Self> {
         let (bn, an) = normalise_tf(b, a)?;
         let tb: Vec<T> = bn.iter().map(|&v| T::from_f64(v)).collect();
+        let tc: Vec<T> = bn
+            .iter()
+            .zip(&an)
+            .map(|(&b, &a)| T::from_f64(b - a * bn[0]))
+            .collect();
         let tna: Vec<T> = an.iter().map(|&v| T::from_f64(-v)).collect();
-        if tb.iter().chain(&tna).any(|v| !v.is_finite()) {
+        if tb.iter().chain(&tc).chain(&tna).any(|v| !v.is_finite()) {
             return Err(SkError::BadArgument(format!(
                 "a coefficient divided by a[0] is out of the range of {}",
                 T::C_NAME
             )));
         }
-        Ok(Tf { b: tb, na: tna })
+        Ok(Tf {
+            b: tb,
+            c: tc,
+            na: tna,
+        })
     }
 
     /// The filter order `K` (state values per channel).
@@ -312,13 +330,14 @@ fn lfilter_scalar<T: SosElem, A: Arith>(
             let out = if k == 0 {
                 tf.b[0] * v
             } else {
-                let out = A::madd(tf.b[0], v, state[c]);
+                let z0 = state[c];
+                let out = A::madd(tf.b[0], v, z0);
                 for i in 0..k - 1 {
                     let next = state[(i + 1) * channels + c];
                     state[i * channels + c] =
-                        A::madd(tf.na[i + 1], out, A::madd(tf.b[i + 1], v, next));
+                        A::madd(tf.na[i + 1], z0, A::madd(tf.c[i + 1], v, next));
                 }
-                state[(k - 1) * channels + c] = A::madd(tf.na[k], out, tf.b[k] * v);
+                state[(k - 1) * channels + c] = A::madd(tf.na[k], z0, tf.c[k] * v);
                 out
             };
             y[c * yl.ch + t * yl.t] = out;
@@ -336,23 +355,24 @@ fn run_fixed<T: SosElem, A: Arith, const L: usize, const K: usize>(
     let b0 = tf.b[0];
     let mut bb = [T::ZERO; K];
     let mut aa = [T::ZERO; K];
-    bb.copy_from_slice(&tf.b[1..=K]);
+    bb.copy_from_slice(&tf.c[1..=K]);
     aa.copy_from_slice(&tf.na[1..=K]);
     let mut zz = [[T::ZERO; L]; K];
     zz.copy_from_slice(&z[..K]);
     for v in buf.iter_mut() {
         let x = *v;
+        let z0 = zz[0];
         let mut y = [T::ZERO; L];
         for l in 0..L {
-            y[l] = A::madd(b0, x[l], zz[0][l]);
+            y[l] = A::madd(b0, x[l], z0[l]);
         }
         for i in 0..K - 1 {
             for l in 0..L {
-                zz[i][l] = A::madd(aa[i], y[l], A::madd(bb[i], x[l], zz[i + 1][l]));
+                zz[i][l] = A::madd(aa[i], z0[l], A::madd(bb[i], x[l], zz[i + 1][l]));
             }
         }
         for l in 0..L {
-            zz[K - 1][l] = A::madd(aa[K - 1], y[l], bb[K - 1] * x[l]);
+            zz[K - 1][l] = A::madd(aa[K - 1], z0[l], bb[K - 1] * x[l]);
         }
         *v = y;
     }
@@ -366,20 +386,21 @@ fn run_dyn<T: SosElem, A: Arith, const L: usize>(tf: &Tf<T>, z: &mut [[T; L]], b
     let b0 = tf.b[0];
     for v in buf.iter_mut() {
         let x = *v;
+        let z0 = z[0];
         let mut y = [T::ZERO; L];
         for l in 0..L {
-            y[l] = A::madd(b0, x[l], z[0][l]);
+            y[l] = A::madd(b0, x[l], z0[l]);
         }
         for i in 0..k - 1 {
-            let (bi, ai) = (tf.b[i + 1], tf.na[i + 1]);
+            let (ci, ai) = (tf.c[i + 1], tf.na[i + 1]);
             let next = z[i + 1];
             for l in 0..L {
-                z[i][l] = A::madd(ai, y[l], A::madd(bi, x[l], next[l]));
+                z[i][l] = A::madd(ai, z0[l], A::madd(ci, x[l], next[l]));
             }
         }
-        let (bk, ak) = (tf.b[k], tf.na[k]);
+        let (ck, ak) = (tf.c[k], tf.na[k]);
         for l in 0..L {
-            z[k - 1][l] = A::madd(ak, y[l], bk * x[l]);
+            z[k - 1][l] = A::madd(ak, z0[l], ck * x[l]);
         }
         *v = y;
     }
@@ -715,7 +736,7 @@ mod tests {
     }
 
     #[test]
-    fn plain_scalar_is_scipys_arithmetic_exactly() {
+    fn plain_scalar_is_within_rounding_of_scipys_order() {
         let mut rng = Rng::new(32);
         let (b, a) = random_tf(&mut rng, 5, 5);
         let x = rng.vec_f64(300, 1.0);
@@ -724,7 +745,10 @@ mod tests {
         let mut y = vec![0.0; 300];
         let l = Layout::planar(300);
         f.process_with::<Plain>(Level::Scalar, Src::Slice(&x), l, &mut y, l, 300);
-        assert!(same(&y, &want));
+        let peak = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (g, w) in y.iter().zip(&want) {
+            assert!((g - w).abs() <= 1e-13 * peak);
+        }
     }
 
     fn levels_match_scalar<T: SosElem>(seed: u64, channel_counts: &[usize], orders: &[usize]) {
@@ -870,7 +894,9 @@ mod tests {
         );
         let y = run(&[1.0], &[1.0, -1.1], &[1.0; 6]);
         let (want, _) = reference(&[1.0], &[1.0, -1.1], &[1.0; 6], None);
-        assert_eq!(y, want);
+        for (g, w) in y.iter().zip(&want) {
+            assert!((g - w).abs() <= 1e-14 * w.abs(), "{g} {w}");
+        }
     }
 
     #[test]
