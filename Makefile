@@ -13,6 +13,11 @@ VENV    ?= .venv
 PYTHON3 ?= python3
 PYTHON  := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
+# The Python package (python/sigkern), installed into the venv as users install it.
+PKG_STAMP  := $(VENV)/.sigkern-installed
+PKG_INPUTS := pyproject.toml setup.py $(wildcard python/sigkern/*.py python/sigkern/*.pyi) \
+              python/sigkern/py.typed include/sigkern.h include/sigkern_cdef.h
+PIP_PKG    := $(PYTHON) -m pip --disable-pip-version-check
 
 # build.rs rewrites include/*.h on every build unless SIGKERN_HEADER_CHECK is set. Every cargo
 # run below sets it, so all targets share one build configuration (cargo never rebuilds back and
@@ -38,7 +43,7 @@ SHARED_LDLIBS := -L$(LIB_DIR) -lsigkern -Wl,-rpath,$(abspath $(LIB_DIR)) -lpthre
 STATIC_LDLIBS := $(LIB_A) -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 
-.PHONY: help venv build headers lint rust-test header-check c-examples c-test python-test \
+.PHONY: help venv py-install wheel build headers lint rust-test header-check c-examples c-test python-test \
         test demo bench compare clean distclean
 
 help:
@@ -47,6 +52,8 @@ help:
 	@echo "make build         cargo build --release (headers checked, not rewritten)"
 	@echo "make headers       regenerate include/sigkern.h and include/sigkern_cdef.h"
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
+	@echo "make py-install    build and pip-install the Python package into $(VENV)"
+	@echo "make wheel         build a wheel of the Python package into dist/"
 	@echo "make lint | rust-test | header-check | c-test | python-test   one part of 'test'"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
@@ -59,6 +66,20 @@ $(VENV_STAMP): requirements.txt
 	test -x $(PYTHON) || $(PYTHON3) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet -r requirements.txt
 	touch $@
+
+# `pip install .` into the venv (no build isolation: setuptools and cffi are pinned in
+# requirements.txt). setup.py runs the same cargo build as `make build`.
+py-install: $(PKG_STAMP)
+
+$(PKG_STAMP): $(VENV_STAMP) $(LIB_SO) $(PKG_INPUTS)
+	$(PIP_PKG) install --quiet --no-build-isolation --no-deps --force-reinstall .
+	touch $@
+
+# A wheel in dist/ (the library, headers and compiled CFFI module inside).
+wheel: $(VENV_STAMP) $(LIB_SO)
+	rm -rf dist
+	$(PIP_PKG) wheel --quiet --no-build-isolation --no-deps -w dist .
+	ls dist/*.whl
 
 # -------------------------------------------------------------------- rust
 build:
@@ -116,25 +137,25 @@ c-test: c-examples
 	done
 
 # ------------------------------------------------------------------ python
-python-test: venv $(LIB_SO)
+python-test: py-install
 	$(PYTHON) -m pytest python_tests -q
 
 # -------------------------------------------------------------- together
 test: venv build lint rust-test header-check c-test python-test
 
-demo: venv c-examples
+demo: py-install c-examples
 	$(PYTHON) examples/demo.py $(DEMO_ARGS)
 
 # e.g. make bench BENCH_ARGS="-- sum"   make compare COMPARE_ARGS="--quick --only dot"
 bench:
 	$(CARGO) bench $(BENCH_ARGS)
 
-compare: venv $(LIB_SO)
+compare: py-install
 	$(PYTHON) benches/compare.py $(COMPARE_ARGS)
 
 clean:
 	cargo clean
-	rm -rf build
+	rm -rf build dist python/sigkern.egg-info
 
 distclean: clean
 	rm -rf $(VENV)

@@ -1,4 +1,5 @@
-"""sigkern demo: the library from C, from PyTorch through ctypes, and from numpy through CFFI.
+"""sigkern demo: the library from C, from PyTorch through ctypes, from numpy through CFFI, and
+through the Python package (`import sigkern`).
 
 Run it with `make demo` (that builds the library and the C examples first; this script builds
 nothing). `examples/demo.py NAME...` runs only the sections whose title contains one of the
@@ -400,6 +401,101 @@ def numpy_cffi(d: Demo) -> None:
 
 
 # ------------------------------------------------------------------------------------- main
+
+
+@section("The Python package: `import sigkern` on the clip, timed against numpy/scipy/torch/librosa")
+def package(d: Demo) -> None:
+    import librosa
+    import scipy.signal as ss
+    import torch
+
+    import sigkern
+
+    clip = d.clip
+    n = clip.size
+
+    def rel(a, b) -> float:
+        """max |a - b| / max |b|, in double precision (real or complex)."""
+        a = np.asarray(a).astype(np.result_type(np.asarray(a).dtype, np.float64))
+        b = np.asarray(b).astype(np.result_type(np.asarray(b).dtype, np.float64))
+        return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-300))
+
+    # PCM: float32 -> int16 -> float32, as a WAV reader/writer would
+    pcm = sigkern.float_to_pcm(clip, "int16")
+    pcm_ref = np.clip(np.rint(clip * 32768.0), -32768, 32767).astype(np.int16)
+    back = np.empty_like(clip)
+    # stereo (2, n) planar from the clip, and the same as interleaved frames
+    stereo = np.stack([clip, 0.5 * clip])
+    inter = np.empty((n, 2), np.float32)
+    # an order-8 Butterworth low-pass at 1 kHz, streamed in 512-frame blocks through a Biquad
+    sos = sigkern.butter(8, 1000.0, "low", fs=RATE, output="sos")
+    filt = sigkern.Biquad(sos, channels=2, dtype=np.float32)
+    y_sk = np.empty_like(stereo)
+    y_sp = np.empty_like(stereo)
+    zi0 = np.zeros((sos.shape[0], 2, 2))
+
+    def sk_blocks():
+        filt.reset()
+        for i in range(0, n, 512):
+            filt.process(stereo[:, i:i + 512], out=y_sk[:, i:i + 512])
+
+    def scipy_blocks():
+        zi = zi0
+        for i in range(0, n, 512):
+            y_sp[:, i:i + 512], zi = ss.sosfilt(sos, stereo[:, i:i + 512], zi=zi)
+
+    window = sigkern.get_window("hann", 1024, dtype=np.float32)
+    twin = torch.from_numpy(window)
+    tclip = torch.from_numpy(clip)
+    rows = [
+        Row("float_to_pcm", "float32 -> int16 (round half even, saturate)",
+            lambda: sigkern.float_to_pcm(clip, "int16", out=pcm),
+            lambda: np.clip(np.rint(clip * 32768.0), -32768, 32767).astype(np.int16),
+            "np.clip(np.rint(x*32768), ..).astype(int16)",
+            lambda: (np.array_equal(pcm, pcm_ref), "equal to numpy")),
+        Row("pcm_to_float", "int16 -> float32 (x / 32768)",
+            lambda: sigkern.pcm_to_float(pcm, out=back), lambda: pcm.astype(np.float32) / 32768,
+            "pcm.astype(np.float32) / 32768",
+            lambda: (np.array_equal(back, pcm.astype(np.float32) / 32768), "equal to numpy")),
+        Row("interleave", "(2, n) planar -> (n, 2) frames",
+            lambda: sigkern.interleave(stereo, out=inter), lambda: stereo.T.copy(), "stereo.T.copy()",
+            lambda: (np.array_equal(inter, stereo.T), "equal to numpy")),
+        Row("Biquad", "order-8 low-pass, stereo, 512-frame blocks", sk_blocks, scipy_blocks,
+            "sosfilt(sos, block, zi=zi) per block",
+            lambda: (rel(y_sk, y_sp) < 1e-4, f"max rel. diff to scipy {rel(y_sk, y_sp):.1e}")),
+        Row("rms", "per channel of (2, n)", lambda: sigkern.rms(stereo, axis=-1),
+            lambda: np.sqrt(np.mean(stereo * stereo, axis=-1)), "np.sqrt(np.mean(x*x, axis=-1))",
+            lambda: (rel(sigkern.rms(stereo, axis=-1), np.sqrt(np.mean(stereo.astype(np.float64) ** 2, axis=-1)))
+                     < 1e-6, "matches float64 numpy")),
+        Row("stft", "n_fft 1024, hop 256, Hann, centered",
+            lambda: sigkern.stft(clip, 1024, 256, window=window),
+            lambda: torch.stft(tclip, 1024, 256, window=twin, return_complex=True), "torch.stft(...)",
+            lambda: (rel(sigkern.stft(clip, 1024, 256, window=window),
+                         torch.stft(tclip.double(), 1024, 256, window=twin.double(),
+                                    return_complex=True).numpy()) < 1e-5, "matches torch.stft in float64")),
+        Row("log-mel", "128 mels, n_fft 2048, hop 512, power_to_db(ref=np.max)",
+            lambda: sigkern.power_to_db(sigkern.melspectrogram(y=clip, sr=RATE), ref=np.max),
+            lambda: librosa.power_to_db(librosa.feature.melspectrogram(y=clip, sr=RATE), ref=np.max),
+            "librosa.power_to_db(librosa.feature.melspectrogram(..))",
+            lambda: (float(np.abs(sigkern.power_to_db(sigkern.melspectrogram(y=clip, sr=RATE), ref=np.max)
+                                  - librosa.power_to_db(librosa.feature.melspectrogram(
+                                      y=clip.astype(np.float64), sr=RATE), ref=np.max)).max()) < 1e-3,
+                     "within 0.001 dB of librosa in float64")),
+    ]
+    d.compare_table(rows)
+    filt.close()
+
+    # the contract from Python: refused before C with a fix, or a typed library error
+    for what, fn in (
+        ("float16 input", lambda: sigkern.rms(clip.astype(np.float16))),
+        ("a closed filter", lambda: filt.process(stereo[:, :64])),
+        ("clip bounds the wrong way round", lambda: sigkern.clip(clip, 1.0, -1.0)),
+    ):
+        try:
+            fn()
+            d.check(f"{what} refused", False)
+        except (TypeError, ValueError) as e:
+            print(f"  {what}: {type(e).__name__}: {e}")
 
 
 @section("Filters and spectra from Python: examples/python/filter_demo.py, logmel_png.py")

@@ -6,7 +6,6 @@ sigkern.dll under the repository root (`make test` builds it first).
 
 import os
 import pathlib
-import sys
 
 import pytest
 
@@ -64,6 +63,3 @@ def last_error(cffi_lib):
 
     return get
 
-
-# The reusable binding lives in examples/python; make it importable from the tests.
-sys.path.insert(0, str(ROOT / "examples" / "python"))

@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import sigkern  # noqa: E402  (examples/python, put on sys.path by conftest)
+import sigkern  # noqa: E402  (the installed package)
 
 C = {torch.float32: (ctypes.c_float, "f32"), torch.float64: (ctypes.c_double, "f64")}
 TDTYPES = pytest.mark.parametrize("tdtype", [torch.float32, torch.float64], ids=["f32", "f64"])
@@ -111,7 +111,7 @@ def test_ctypes_status_for_a_bad_tensor_pointer(clib):
     assert torch.equal(raw, torch.zeros(5))
 
 
-# ------------------------------------------------------------------------ via the binding ----
+# ------------------------------------------------------------------------ via the package ----
 
 
 @TDTYPES
@@ -137,7 +137,7 @@ def test_binding_tensor_and_numpy_share_memory():
     """torch.from_numpy shares memory: writing through one is seen by the other (zero-copy)."""
     arr = np.arange(10, dtype=np.float32)
     t = torch.from_numpy(arr)
-    sigkern.fill(2.5, out=t)
+    sigkern.fill(t, 2.5)
     assert np.all(arr == 2.5)
     sigkern.abs(-arr, out=arr)
     assert torch.all(t == 2.5)

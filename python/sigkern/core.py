@@ -1,0 +1,678 @@
+"""Elementwise arithmetic and reductions (C: ``sk_<op>_<f32|f64>``, ``sk_<op>_strided_*``,
+``sk_rows_*``).
+
+Every function takes float32 or float64 numpy arrays or CPU torch tensors and picks the C
+kernel from the dtype; outputs have the input's shape, dtype and kind. Contiguous data of any
+shape is processed as one flat buffer; one-dimensional strided views (``x[::2]``, ``x[::-1]``,
+a column ``m[:, j]``) go to the strided kernels, zero-copy. There is no broadcasting: the
+arrays of one call have one shape. Results equal numpy's bit for bit for the elementwise
+operations (one IEEE operation per element); reductions are pairwise in float64 (see each
+docstring).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _buffers as B
+from ._buffers import F32, F64, ndarray
+from ._errors import error
+from ._lib import cfunc, ffi
+
+__all__ = [
+    "copy",
+    "fill",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "scale",
+    "axpy",
+    "clip",
+    "abs",
+    "sum",
+    "mean",
+    "min",
+    "max",
+    "peak",
+    "rms",
+    "dot",
+    "normalize_peak",
+]
+
+_fb = ffi.from_buffer
+_new = ffi.new
+_FA32 = ffi.typeof("float[]")
+_FA64 = ffi.typeof("double[]")
+_FP32 = ffi.typeof("float *")
+_FP64 = ffi.typeof("double *")
+_tls = threading.local()
+
+
+def _outs() -> tuple:
+    """This thread's scalar out-parameters (float *, double *) for the reductions: made once
+    per thread, so a reduction allocates nothing."""
+    try:
+        return _tls.outs
+    except AttributeError:
+        _tls.outs = (_new(_FP32), _new(_FP64))
+        return _tls.outs
+
+
+class Kernel:
+    """The C functions of one operation: contiguous f32/f64 and (if any) strided f32/f64."""
+
+    __slots__ = ("name", "f32", "f64", "s32", "s64")
+
+    def __init__(self, op: str, strided: bool = False):
+        self.name = op
+        self.f32 = cfunc(f"sk_{op}_f32")
+        self.f64 = cfunc(f"sk_{op}_f64")
+        self.s32 = cfunc(f"sk_{op}_strided_f32") if strided else None
+        self.s64 = cfunc(f"sk_{op}_strided_f64") if strided else None
+
+    def cname(self, dt: np.dtype, strided: bool = False) -> str:
+        return f"sk_{self.name}{'_strided' if strided else ''}_{'f32' if dt == F32 else 'f64'}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The generic paths: a fast one for contiguous numpy arrays, a checked one for the rest
+# ---------------------------------------------------------------------------------------------
+
+
+def _map(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
+    """``out = op(*ins, *scalars)`` elementwise; ``ins`` are one or two arrays of one shape."""
+    x = ins[0]
+    if type(x) is ndarray:
+        dt = x.dtype
+        if dt is F32:
+            f, ct = k.f32, _FA32
+        elif dt is F64:
+            f, ct = k.f64, _FA64
+        else:
+            return _map_checked(k, ins, scalars, out)
+        if out is None:
+            out = np.empty(x.shape, dt)
+        elif type(out) is not ndarray or out.dtype is not dt or out.shape != x.shape:
+            return _map_checked(k, ins, scalars, out)
+        try:
+            if len(ins) == 1:
+                st = f(_fb(ct, x), *scalars, _fb(ct, out, True), x.size)
+            else:
+                b = ins[1]
+                if type(b) is not ndarray or b.dtype is not dt or b.shape != x.shape:
+                    return _map_checked(k, ins, scalars, out)
+                st = f(_fb(ct, x), _fb(ct, b), *scalars, _fb(ct, out, True), x.size)
+        except ValueError:  # not contiguous, or a read-only output: the checked path says which
+            return _map_checked(k, ins, scalars, out)
+        if st:
+            raise error(st, k.cname(dt))
+        return out
+    ti = B.TORCH or B.torch_info()
+    if ti is not None and type(x) is ti[0]:
+        return _map_tensor(k, ins, scalars, out, ti)
+    return _map_checked(k, ins, scalars, out)
+
+
+def _map_tensor(k: Kernel, ins: tuple, scalars: tuple, out: Any, ti: tuple) -> Any:
+    """:func:`_map`'s fast path for contiguous CPU tensors."""
+    x = ins[0]
+    dt = x.dtype
+    if dt is ti[1]:
+        f, ct = k.f32, _FP32
+    elif dt is ti[2]:
+        f, ct = k.f64, _FP64
+    else:
+        return _map_checked(k, ins, scalars, out)
+    if out is None:
+        out = x.new_empty(x.shape)
+    elif type(out) is not ti[0] or out.dtype is not dt or out.shape != x.shape:
+        return _map_checked(k, ins, scalars, out)
+    px = B.tensor_ptr(x, ti, ct)
+    po = B.tensor_ptr(out, ti, ct, True)
+    if px is None or po is None:
+        return _map_checked(k, ins, scalars, out)
+    if len(ins) == 1:
+        st = f(px, *scalars, po, x.numel())
+    else:
+        b = ins[1]
+        if type(b) is not ti[0] or b.dtype is not dt or b.shape != x.shape:
+            return _map_checked(k, ins, scalars, out)
+        pb = B.tensor_ptr(b, ti, ct)
+        if pb is None:
+            return _map_checked(k, ins, scalars, out)
+        st = f(px, pb, *scalars, po, x.numel())
+    if st:
+        raise error(st, k.cname(F32 if dt is ti[1] else F64))
+    return out
+
+
+def _scale_like(k: Kernel, x: Any, a: Any, out: Any) -> Any:
+    """:func:`_map` for one array and one scalar (``f(x, a, y, n)``), written out: the per-call
+    cost of :func:`scale` is mostly this function."""
+    if type(x) is ndarray:
+        dt = x.dtype
+        if dt is F32:
+            f, ct = k.f32, _FA32
+        elif dt is F64:
+            f, ct = k.f64, _FA64
+        else:
+            return _map_checked(k, (x,), (a,), out)
+        try:
+            if out is None:
+                out = np.empty(x.shape, dt)
+                st = f(_fb(ct, x), a, _fb(ct, out), x.size)
+            elif type(out) is ndarray and out.dtype is dt and out.shape == x.shape:
+                st = f(_fb(ct, x), a, _fb(ct, out, True), x.size)
+            else:
+                return _map_checked(k, (x,), (a,), out)
+        except ValueError:
+            return _map_checked(k, (x,), (a,), out)
+        if st:
+            raise error(st, k.cname(dt))
+        return out
+    return _map(k, (x,), (a,), out)
+
+
+def _binary(k: Kernel, a: Any, b: Any, out: Any) -> Any:
+    """:func:`_map` for two arrays (``f(a, b, y, n)``), written out like :func:`_scale_like`."""
+    if type(a) is ndarray and type(b) is ndarray:
+        dt = a.dtype
+        if dt is F32:
+            f, ct = k.f32, _FA32
+        elif dt is F64:
+            f, ct = k.f64, _FA64
+        else:
+            return _map_checked(k, (a, b), (), out)
+        if b.dtype is not dt or b.shape != a.shape:
+            return _map_checked(k, (a, b), (), out)
+        try:
+            if out is None:
+                out = np.empty(a.shape, dt)
+                st = f(_fb(ct, a), _fb(ct, b), _fb(ct, out), a.size)
+            elif type(out) is ndarray and out.dtype is dt and out.shape == a.shape:
+                st = f(_fb(ct, a), _fb(ct, b), _fb(ct, out, True), a.size)
+            else:
+                return _map_checked(k, (a, b), (), out)
+        except ValueError:
+            return _map_checked(k, (a, b), (), out)
+        if st:
+            raise error(st, k.cname(dt))
+        return out
+    return _map(k, (a, b), (), out)
+
+
+_NAMES = {1: ("x",), 2: ("a", "b")}
+
+
+def _common(k: Kernel, ins: tuple, names: tuple) -> tuple:
+    """Inputs converted/checked, their common float dtype and shape."""
+    func = k.name
+    arrs = tuple(B.as_input(a, func, n) for a, n in zip(ins, names))
+    dt = B.float_dtype(arrs[0], func, names[0])
+    shape = tuple(arrs[0].shape)
+    for a, n in zip(arrs[1:], names[1:]):
+        if B.dtype_of(a) != dt:
+            raise TypeError(
+                f"{func}: {n} has dtype {B.dtype_of(a)} but {names[0]} has {dt}: "
+                f"pass arrays of one dtype (convert with .astype)"
+            )
+        if tuple(a.shape) != shape:
+            raise ValueError(
+                f"{func}: {n} has shape {tuple(a.shape)} but {names[0]} has {shape} "
+                "(sigkern does not broadcast)"
+            )
+    return arrs, dt, shape
+
+
+def _is_strided(a: Any) -> bool:
+    if isinstance(a, np.ndarray):
+        return a.ndim == 1 and not a.flags.c_contiguous
+    return a.dim() == 1 and not a.is_contiguous()
+
+
+def _ptrs(k: Kernel, arrs: tuple, names: tuple, dt: np.dtype, out: Any) -> tuple:
+    """(strided?, [(ptr, stride) of each input and of out])."""
+    strided = k.s32 is not None and any(_is_strided(a) for a in arrs + ((out,) if out is not None else ()))
+    ps = [B.pointer(a, dt, k.name, n, strided=strided) for a, n in zip(arrs, names)]
+    if out is not None:
+        ps.append(B.pointer(out, dt, k.name, "out", writable=True, strided=strided))
+    return strided, ps
+
+
+def _map_checked(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
+    names = _NAMES[len(ins)]
+    arrs, dt, shape = _common(k, ins, names)
+    if out is None:
+        out = B.new_like(arrs[0], shape, dt)
+    else:
+        B.check_out(out, shape, dt, k.name)
+    strided, ps = _ptrs(k, arrs, names, dt, out)
+    n = math.prod(shape)
+    if strided:
+        f = k.s32 if dt == F32 else k.s64
+        args = [v for p in ps[:-1] for v in p] + list(scalars) + list(ps[-1])
+    else:
+        f = k.f32 if dt == F32 else k.f64
+        args = [p[0] for p in ps[:-1]] + list(scalars) + [ps[-1][0]]
+    st = f(*args, n)
+    if st:
+        raise error(st, k.cname(dt, strided))
+    return out
+
+
+def _reduce(k: Kernel, x: Any) -> float:
+    """``op(x)`` over all elements, as a Python float."""
+    if type(x) is ndarray:
+        dt = x.dtype
+        try:
+            if dt is F32:
+                r = _outs()[0]
+                st = k.f32(_fb(_FA32, x), r, x.size)
+            elif dt is F64:
+                r = _outs()[1]
+                st = k.f64(_fb(_FA64, x), r, x.size)
+            else:
+                return _reduce_checked(k, (x,))
+        except ValueError:
+            return _reduce_checked(k, (x,))
+        if st:
+            raise error(st, k.cname(dt))
+        return r[0]
+    return _reduce_checked(k, (x,))
+
+
+def _reduce_checked(k: Kernel, ins: tuple) -> float:
+    names = ("a", "b") if len(ins) == 2 else ("x",)
+    arrs, dt, shape = _common(k, ins, names)
+    strided, ps = _ptrs(k, arrs, names, dt, None)
+    r = _new(_FP32 if dt == F32 else _FP64)
+    if strided:
+        f = k.s32 if dt == F32 else k.s64
+        args = [v for p in ps for v in p]
+    else:
+        f = k.f32 if dt == F32 else k.f64
+        args = [p[0] for p in ps]
+    st = f(*args, r, math.prod(shape))
+    if st:
+        raise error(st, k.cname(dt, strided))
+    return float(r[0])
+
+
+class RowKernel:
+    """``sk_rows_<op>_<f32|f64>(x, ld, out, rows, cols)``."""
+
+    __slots__ = ("name", "f32", "f64")
+
+    def __init__(self, op: str):
+        self.name = op
+        self.f32 = cfunc(f"sk_rows_{op}_f32")
+        self.f64 = cfunc(f"sk_rows_{op}_f64")
+
+
+def _rows2d(x: Any, func: str, name: str = "x", writable: bool = False):
+    """``x`` (ndim >= 1) viewed as (rows, cols) with a row stride in elements: returns
+    (dtype, ptr, ld, rows, cols, leading shape). Contiguous rows are required."""
+    dt = B.float_dtype(x, func, name)
+    shape = tuple(x.shape)
+    if not shape:
+        raise ValueError(f"{func}: {name} is zero-dimensional; per-row reductions need ndim >= 1")
+    cols = shape[-1]
+    lead = shape[:-1]
+    rows = math.prod(lead)
+    if isinstance(x, np.ndarray) and x.ndim == 2 and x.strides[1] == dt.itemsize and not x.flags.c_contiguous:
+        # a row slice m[:, a:b] of a C-contiguous matrix: rows at a stride
+        if x.strides[0] % dt.itemsize or x.strides[0] < 0:
+            raise ValueError(f"{func}: {name} rows are not at a whole, positive element stride; "
+                             f"pass np.ascontiguousarray({name})")
+        addr = x.__array_interface__["data"][0]
+        if writable and not x.flags.writeable:
+            raise ValueError(f"{func}: {name} is read-only (not writeable)")
+        ptr = ffi.cast(B.CTYPE[dt] + " *", addr) if x.size else ffi.NULL
+        return dt, ptr, x.strides[0] // dt.itemsize, rows, cols, lead
+    ptr, _ = B.pointer(x, dt, func, name, writable=writable)
+    return dt, ptr, cols, rows, cols, lead
+
+
+def _rows(k: RowKernel, x: Any) -> Any:
+    x = B.as_input(x, k.name, "x")
+    dt, ptr, ld, rows, cols, lead = _rows2d(x, k.name)
+    out = B.new_like(x, lead, dt)
+    po, _ = B.pointer(out, dt, k.name, "out", writable=True)
+    st = (k.f32 if dt == F32 else k.f64)(ptr, ld, po, rows, cols)
+    if st:
+        raise error(st, f"sk_rows_{k.name}_{'f32' if dt == F32 else 'f64'}")
+    return out
+
+
+def _axis_last(x: Any, axis: Any, func: str) -> bool:
+    """True for a per-row reduction (axis = -1 or ndim - 1), False for axis=None."""
+    if axis is None:
+        return False
+    nd = x.ndim if hasattr(x, "ndim") else np.ndim(x)
+    if axis in (-1, nd - 1) and nd >= 1:
+        return True
+    raise ValueError(
+        f"{func}: axis must be None (all elements) or -1 (the last axis, per row), got {axis!r}; "
+        "move the axis last first (np.moveaxis / tensor.movedim)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------------------------
+
+_COPY = Kernel("copy", strided=True)
+_FILL = Kernel("fill", strided=True)
+_ADD = Kernel("add", strided=True)
+_SUB = Kernel("sub")
+_MUL = Kernel("mul", strided=True)
+_DIV = Kernel("div")
+_SCALE = Kernel("scale", strided=True)
+_AXPY = Kernel("axpy", strided=True)
+_CLIP = Kernel("clip", strided=True)
+_ABS = Kernel("abs")
+
+
+def copy(x: Any, out: Optional[Any] = None) -> Any:
+    """Copy of ``x`` (``sk_copy_*``; memmove semantics, so ``out`` may overlap ``x``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape (1-D views may be strided)
+    out : same shape and dtype as ``x``, optional
+
+    Returns
+    -------
+    out, or a new array/tensor like ``x``.
+
+    Examples
+    --------
+    >>> y = sigkern.copy(np.arange(4.0))
+    """
+    return _map(_COPY, (x,), (), out)
+
+
+def fill(out: Any, value: float) -> Any:
+    """Sets every element of ``out`` to ``value`` in place and returns ``out`` (``sk_fill_*``).
+
+    Parameters
+    ----------
+    out : ndarray or Tensor, float32 or float64, writable (1-D views may be strided)
+    value : float
+
+    Examples
+    --------
+    >>> y = sigkern.fill(np.empty(8, np.float32), 0.25)
+    """
+    dt = B.float_dtype(out, "fill", "out")
+    strided = _is_strided(out)
+    p, s = B.pointer(out, dt, "fill", "out", writable=True, strided=True)
+    n = math.prod(tuple(out.shape))
+    if strided:
+        st = (_FILL.s32 if dt == F32 else _FILL.s64)(value, p, s, n)
+    else:
+        st = (_FILL.f32 if dt == F32 else _FILL.f64)(value, p, n)
+    if st:
+        raise error(st, _FILL.cname(dt, strided))
+    return out
+
+
+def add(a: Any, b: Any, out: Optional[Any] = None) -> Any:
+    """``a + b`` elementwise (``sk_add_*``), bit-identical to numpy.
+
+    Parameters
+    ----------
+    a, b : ndarray or Tensor, float32 or float64, one shape and dtype (no broadcasting)
+    out : same shape and dtype, optional; may be ``a`` or ``b`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``a``.
+
+    Examples
+    --------
+    >>> sigkern.add(np.ones(3), np.ones(3))
+    array([2., 2., 2.])
+    """
+    return _binary(_ADD, a, b, out)
+
+
+def sub(a: Any, b: Any, out: Optional[Any] = None) -> Any:
+    """``a - b`` elementwise (``sk_sub_*``); arguments as :func:`add` (contiguous only)."""
+    return _binary(_SUB, a, b, out)
+
+
+def mul(a: Any, b: Any, out: Optional[Any] = None) -> Any:
+    """``a * b`` elementwise (``sk_mul_*``); arguments as :func:`add`."""
+    return _binary(_MUL, a, b, out)
+
+
+def div(a: Any, b: Any, out: Optional[Any] = None) -> Any:
+    """``a / b`` elementwise (``sk_div_*``; ``x / 0`` is ±inf as in numpy); arguments as
+    :func:`add` (contiguous only)."""
+    return _binary(_DIV, a, b, out)
+
+
+def scale(x: Any, a: float, out: Optional[Any] = None) -> Any:
+    """``a * x`` elementwise (``sk_scale_*``), bit-identical to ``np.multiply(x, a)``.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape (1-D views may be strided)
+    a : float (rounded to float32 for float32 data)
+    out : same shape and dtype as ``x``, optional; may be ``x`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``x``.
+
+    Examples
+    --------
+    >>> x = np.ones(4, np.float32)
+    >>> y = np.empty_like(x)
+    >>> sigkern.scale(x, 0.5, out=y)
+    array([0.5, 0.5, 0.5, 0.5], dtype=float32)
+    """
+    return _scale_like(_SCALE, x, a, out)
+
+
+def axpy(x: Any, a: float, y: Any) -> Any:
+    """``y += a * x`` in place (``sk_axpy_*``) and returns ``y``.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+    a : float
+    y : same shape and dtype as ``x``, writable; may be ``x``
+
+    Examples
+    --------
+    >>> y = np.zeros(3); sigkern.axpy(np.ones(3), 2.0, y)
+    array([2., 2., 2.])
+    """
+    arrs, dt, shape = _common(_AXPY, (x, y), ("x", "y"))
+    x, y = arrs
+    strided, ps = _ptrs(_AXPY, (x,), ("x",), dt, y)
+    n = math.prod(shape)
+    if strided:
+        st = (_AXPY.s32 if dt == F32 else _AXPY.s64)(ps[0][0], ps[0][1], a, ps[1][0], ps[1][1], n)
+    else:
+        st = (_AXPY.f32 if dt == F32 else _AXPY.f64)(ps[0][0], a, ps[1][0], n)
+    if st:
+        raise error(st, _AXPY.cname(dt, strided))
+    return y
+
+
+def clip(x: Any, lo: float, hi: float, out: Optional[Any] = None) -> Any:
+    """``np.clip(x, lo, hi)`` (``sk_clip_*``): NaN elements stay NaN; ``lo > hi`` or a NaN bound
+    raises :class:`BadArgumentError`. Arguments as :func:`scale`.
+
+    Examples
+    --------
+    >>> sigkern.clip(np.array([-2.0, 0.5, 3.0]), -1.0, 1.0)
+    array([-1. ,  0.5,  1. ])
+    """
+    return _map(_CLIP, (x,), (lo, hi), out)
+
+
+def abs(x: Any, out: Optional[Any] = None) -> Any:  # noqa: A001 - numpy's name
+    """``np.abs(x)`` (``sk_abs_*``); arguments as :func:`copy` (contiguous only).
+
+    Examples
+    --------
+    >>> sigkern.abs(np.array([-1.5, 2.0]))
+    array([1.5, 2. ])
+    """
+    return _map(_ABS, (x,), (), out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------------------------
+
+_SUM = Kernel("sum", strided=True)
+_MEAN = Kernel("mean")
+_MIN = Kernel("min", strided=True)
+_MAX = Kernel("max", strided=True)
+_PEAK = Kernel("peak", strided=True)
+_RMS = Kernel("rms", strided=True)
+_DOT = Kernel("dot", strided=True)
+_ROWS_SUM = RowKernel("sum")
+_ROWS_MEAN = RowKernel("mean")
+_ROWS_PEAK = RowKernel("peak")
+_ROWS_RMS = RowKernel("rms")
+_ROWS_NORMALIZE = RowKernel("normalize_peak")
+
+_REDUCE_DOC = """{what} (C: ``sk_{op}_*``{rows}).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64 (1-D views may be strided)
+    axis : None or -1
+        None: over all elements, returning a Python float. -1: per row over the last axis,
+        returning an array/tensor of shape ``x.shape[:-1]`` and ``x``'s dtype.
+
+    {notes}
+
+    Examples
+    --------
+    >>> sigkern.{op}(np.array([3.0, -4.0]))
+    {example}
+    """
+
+
+def _per_row(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> Any:
+    x = B.as_input(x, k.name, "x")
+    _axis_last(x, axis, k.name)
+    if rk is not None:
+        return _rows(rk, x)
+    # min/max per row: one strided reduction per row
+    dt = B.float_dtype(x, k.name, "x")
+    lead = tuple(x.shape[:-1])
+    out = B.new_like(x, lead, dt)
+    flat_in = x.reshape(-1, x.shape[-1])
+    flat_out = out.reshape(-1)
+    for i in range(flat_in.shape[0]):
+        flat_out[i] = _reduce(k, flat_in[i])
+    return out
+
+
+def sum(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+    return _reduce(_SUM, x) if axis is None else _per_row(_SUM, _ROWS_SUM, x, axis)
+
+
+def mean(x: Any, axis: Optional[int] = None) -> Any:
+    return _reduce(_MEAN, x) if axis is None else _per_row(_MEAN, _ROWS_MEAN, x, axis)
+
+
+def min(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+    return _reduce(_MIN, x) if axis is None else _per_row(_MIN, None, x, axis)
+
+
+def max(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+    return _reduce(_MAX, x) if axis is None else _per_row(_MAX, None, x, axis)
+
+
+def peak(x: Any, axis: Optional[int] = None) -> Any:
+    return _reduce(_PEAK, x) if axis is None else _per_row(_PEAK, _ROWS_PEAK, x, axis)
+
+
+def rms(x: Any, axis: Optional[int] = None) -> Any:
+    return _reduce(_RMS, x) if axis is None else _per_row(_RMS, _ROWS_RMS, x, axis)
+
+
+_PAIRWISE = (
+    "Notes\n    -----\n    Pairwise summation with float64 accumulation across blocks: relative error about\n"
+    "    11·eps·Σ|x| (below numpy's); finite data never overflows in an intermediate sum."
+)
+_EMPTY = "An empty ``x`` raises :class:`LengthError` (numpy returns NaN or raises)."
+for _f, _what, _rows_c, _notes, _ex in (
+    (sum, "Sum of the elements", ", ``sk_rows_sum_*`` per row", _PAIRWISE + " Zero elements sum to 0.", "-1.0"),
+    (mean, "Mean of the elements", ", ``sk_rows_mean_*`` per row", _PAIRWISE + " " + _EMPTY, "-0.5"),
+    (min, "Minimum (NaN if any element is NaN, as numpy)", "", _EMPTY, "-4.0"),
+    (max, "Maximum (NaN if any element is NaN, as numpy)", "", _EMPTY, "3.0"),
+    (peak, "Peak magnitude ``max(abs(x))`` (NaN if any element is NaN)", ", ``sk_rows_peak_*`` per row",
+     _EMPTY, "4.0"),
+    (rms, "Root mean square ``sqrt(mean(x**2))``", ", ``sk_rows_rms_*`` per row",
+     "Notes\n    -----\n    Squares accumulate in float64 (float32 data is exact to the final rounding);\n"
+     "    float64 data whose squares overflow or underflow is rescaled. " + _EMPTY, "3.5355..."),
+):
+    _f.__doc__ = _REDUCE_DOC.format(what=_what, op=_f.__name__, rows=_rows_c, notes=_notes, example=_ex)
+
+
+def dot(a: Any, b: Any) -> float:
+    """``Σ a·b`` (``sk_dot_*``), pairwise with float64 accumulation, as a Python float.
+
+    Parameters
+    ----------
+    a, b : ndarray or Tensor, float32 or float64, one shape and dtype (1-D views may be strided)
+
+    Examples
+    --------
+    >>> sigkern.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    11.0
+    """
+    if type(a) is ndarray and type(b) is ndarray and a.dtype is b.dtype and a.shape == b.shape:
+        dt = a.dtype
+        try:
+            if dt is F32:
+                r = _outs()[0]
+                st = _DOT.f32(_fb(_FA32, a), _fb(_FA32, b), r, a.size)
+            elif dt is F64:
+                r = _outs()[1]
+                st = _DOT.f64(_fb(_FA64, a), _fb(_FA64, b), r, a.size)
+            else:
+                return _reduce_checked(_DOT, (a, b))
+        except ValueError:
+            return _reduce_checked(_DOT, (a, b))
+        if st:
+            raise error(st, _DOT.cname(dt))
+        return r[0]
+    return _reduce_checked(_DOT, (a, b))
+
+
+def normalize_peak(x: Any) -> Any:
+    """Divides every row (last axis) of ``x`` by its peak magnitude, in place, and returns ``x``
+    (``sk_rows_normalize_peak_*``). Rows that are all zero stay zero.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, ndim >= 1, writable, rows contiguous
+
+    Examples
+    --------
+    >>> sigkern.normalize_peak(np.array([[0.5, -2.0], [1.0, 0.25]]))
+    array([[ 0.25, -1.  ],
+           [ 1.  ,  0.25]])
+    """
+    x = B.as_input(x, "normalize_peak", "x")
+    dt, ptr, ld, rows, cols, _ = _rows2d(x, "normalize_peak", writable=True)
+    st = (_ROWS_NORMALIZE.f32 if dt == F32 else _ROWS_NORMALIZE.f64)(ptr, ld, rows, cols)
+    if st:
+        raise error(st, f"sk_rows_normalize_peak_{'f32' if dt == F32 else 'f64'}")
+    return x

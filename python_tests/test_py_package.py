@@ -1,0 +1,177 @@
+"""The installed Python package as a whole: it imports from the venv (not from the source tree),
+bundles the library and headers, reports the crate's version, reaches every C family, and a wheel
+built from the repository imports in a fresh venv with the repository out of reach."""
+
+import ctypes
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sigkern
+from sigkern._lib import USED
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+#: C functions with no Python entry of their own, and why. Everything else in the header must
+#: be bound by the package.
+NO_ENTRY = {
+    "copy": "seed-document symbol; sigkern.copy uses sk_copy_*",
+    "process_data": "seed-document symbol; sigkern.normalize_peak uses sk_rows_normalize_peak_*",
+}
+
+
+def header_functions() -> set:
+    text = re.sub(r"/\*.*?\*/", "", (ROOT / "include" / "sigkern_cdef.h").read_text(), flags=re.S)
+    return set(re.findall(r"\b([A-Za-z_]\w*)\s*\([^()]*\)\s*;", text))
+
+
+def family(cname: str) -> str:
+    """``sk_rows_rms_f32`` → ``rows_rms``; ``sk_biquad_f64_process`` → ``biquad_process``."""
+    name = re.sub(r"^sk_", "", cname)
+    return re.sub(r"_(f32|f64)(?=_|$)", "", name)
+
+
+def test_imported_from_the_installed_package_not_the_source_tree():
+    where = pathlib.Path(sigkern.__file__).resolve()
+    if os.environ.get("SIGKERN_TEST_SOURCE_TREE"):
+        pytest.skip("SIGKERN_TEST_SOURCE_TREE is set: testing python/sigkern in place")
+    assert "site-packages" in where.parts, where
+    assert ROOT / "python" not in where.parents
+
+
+def test_version_is_the_crate_version():
+    cargo = (ROOT / "Cargo.toml").read_text()
+    want = re.search(r'^version\s*=\s*"([^"]+)"', cargo, re.M).group(1)
+    assert sigkern.__version__ == want == sigkern.version()
+    from importlib.metadata import version
+
+    if not os.environ.get("SIGKERN_TEST_SOURCE_TREE"):
+        assert version("sigkern") == want
+
+
+def test_bundled_library_and_headers():
+    lib = pathlib.Path(sigkern.library_path())
+    inc = pathlib.Path(sigkern.include_dir())
+    assert lib.is_file() and lib.parent == pathlib.Path(sigkern.__file__).parent
+    assert lib.name.startswith("libsigkern.so")
+    assert (inc / "sigkern.h").read_text() == (ROOT / "include" / "sigkern.h").read_text()
+    assert (inc / "sigkern_cdef.h").read_text() == (ROOT / "include" / "sigkern_cdef.h").read_text()
+    assert (pathlib.Path(sigkern.__file__).parent / "py.typed").is_file()
+
+
+def test_ctypes_on_library_path_shares_the_packages_library():
+    """ctypes loads the very copy the package calls: the thread's last error is one."""
+    c = ctypes.CDLL(sigkern.library_path())
+    c.sk_version.restype = ctypes.c_char_p
+    assert c.sk_version().decode() == sigkern.__version__
+    with pytest.raises(sigkern.BadArgumentError):
+        sigkern.clip(np.ones(3), 1.0, -1.0)
+    n = c.sk_last_error_message(None, ctypes.c_size_t(0))
+    buf = ctypes.create_string_buffer(n + 1)
+    c.sk_last_error_message(buf, ctypes.c_size_t(n + 1))
+    assert buf.value.decode() == sigkern.last_error_message()
+    assert buf.value.decode().startswith("sk_clip_f64: lo = 1.0 is greater than hi = -1.0")
+
+
+def test_raw_ffi_and_lib_are_available():
+    x = np.arange(5, dtype=np.float32)
+    y = np.empty_like(x)
+    ffi, lib = sigkern.ffi, sigkern.lib
+    assert lib.sk_scale_f32(ffi.from_buffer("float[]", x), 2.0, ffi.from_buffer("float[]", y), 5) == 0
+    assert np.array_equal(y, 2 * x)
+
+
+def test_every_c_family_has_a_python_entry():
+    """Every function in the header is bound by some Python entry (sigkern._lib.USED records
+    each C function the package looks up), so a new C family cannot ship without one."""
+    missing = sorted(header_functions() - USED - set(NO_ENTRY))
+    families = sorted({family(m) for m in missing})
+    assert not missing, f"C families without a Python entry: {families}"
+    assert USED <= header_functions(), sorted(USED - header_functions())
+
+
+def test_family_helper():
+    assert family("sk_rows_rms_f32") == "rows_rms"
+    assert family("sk_biquad_f64_process") == "biquad_process"
+    assert family("sk_fft_plan_free") == "fft_plan_free"
+
+
+def test_public_names_are_documented():
+    for name in sigkern.__all__:
+        obj = getattr(sigkern, name)
+        if callable(obj):
+            assert obj.__doc__ and len(obj.__doc__.strip()) > 20, name
+
+
+@pytest.mark.skipif(os.environ.get("SIGKERN_SKIP_WHEEL_TEST") == "1", reason="SIGKERN_SKIP_WHEEL_TEST=1")
+def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path):
+    """`pip wheel .` builds a wheel that installs into a new venv and works from a directory
+    outside the repository (numpy and cffi come from the package index or pip's cache)."""
+    dist = tmp_path / "dist"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    subprocess.run(pip + ["wheel", "--quiet", "--no-build-isolation", "--no-deps", "-w", str(dist),
+                          str(ROOT)], check=True, cwd=tmp_path)
+    wheels = list(dist.glob("sigkern-*.whl"))
+    assert len(wheels) == 1, wheels
+    assert re.match(r"sigkern-\d+\.\d+\.\d+-cp\d+-cp\d+-linux_x86_64\.whl", wheels[0].name), wheels[0].name
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    deps = [f"numpy=={np.__version__}", f"cffi=={__import__('cffi').__version__}"]
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    str(wheels[0]), *deps], check=True, cwd=tmp_path)
+    code = (
+        "import numpy as np, sigkern, pathlib, sys\n"
+        "x = np.arange(4, dtype=np.float32)\n"
+        "assert np.array_equal(sigkern.scale(x, 2.0), 2 * x)\n"
+        "assert pathlib.Path(sigkern.library_path()).is_file()\n"
+        "assert (pathlib.Path(sigkern.include_dir()) / 'sigkern.h').is_file()\n"
+        "print(sigkern.__version__, sigkern.__file__)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SIGKERN_LIB")}
+    out = subprocess.run([str(py), "-c", code], check=True, capture_output=True, text=True,
+                         cwd=tmp_path, env=env).stdout
+    version, where = out.split()
+    assert version == sigkern.__version__
+    assert str(venv) in where and str(ROOT) not in where
+
+
+@pytest.mark.parametrize("module", ["sigkern", "sigkern._errors", "sigkern.core", "sigkern.audio",
+                                    "sigkern.filters", "sigkern.spectral"])
+def test_docstring_examples_run(module):
+    """Every ``>>>`` example in the package's docstrings runs and prints what it shows."""
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(module)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=flags)
+    for test in finder.find(mod, module, globs={"np": np, "sigkern": sigkern}):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {module}"
+
+
+def package_snippets():
+    """The ```python blocks of README.md and docs/python.md that use the package (`import
+    sigkern`); the raw ctypes/CFFI recipes are tested with the seeds."""
+    for doc in ("README.md", "docs/python.md"):
+        text = (ROOT / doc).read_text()
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", text, re.S)):
+            if "import" in block and "sigkern" in block and "dlopen" not in block and "CDLL" not in block:
+                yield pytest.param(block, id=f"{doc}#{i}")
+
+
+@pytest.mark.parametrize("code", list(package_snippets()))
+def test_documentation_snippets_run(code):
+    exec(compile(code, "<snippet>", "exec"), {"__name__": "snippet"})
+
+
+def test_documentation_has_package_snippets():
+    assert len(list(package_snippets())) >= 2
