@@ -259,80 +259,119 @@ fn unit<T: SosElem, F: ZeroPhaseFilter<T>>(
         s.scale[c] = if e > 0 { s.left[c * e] } else { x0 };
     }
     let total = n + 2 * e;
-    // forward
+    // forward, block by block; each block is at most three contiguous pieces: left pad,
+    // signal, right pad (ext coordinates [e, e + n) are the signal)
     f.load_steady(zi, &s.scale);
     let mut t0 = 0;
     while t0 < total {
         let len = (total - t0).min(BLOCK);
+        let t1 = t0 + len;
         for c in 0..m {
             let row = &mut s.tmp[c * BLOCK..c * BLOCK + len];
-            for (j, v) in row.iter_mut().enumerate() {
-                let t = t0 + j;
-                *v = if t < e {
-                    s.left[c * e + t]
-                } else if t < e + n {
-                    match x {
-                        Src::Slice(xs) => xs[c * xl.ch + t - e],
-                        Src::Dst => y[c * yl.ch + t - e],
+            for (a, b, part) in pieces(t0, t1, e, n) {
+                let dst = &mut row[a - t0..b - t0];
+                match part {
+                    Part::Left => dst.copy_from_slice(&s.left[c * e + a..c * e + b]),
+                    Part::Mid => {
+                        let (xa, xb) = (a - e, b - e);
+                        match x {
+                            Src::Slice(xs) => {
+                                dst.copy_from_slice(&xs[c * xl.ch + xa..c * xl.ch + xb])
+                            }
+                            Src::Dst => dst.copy_from_slice(&y[c * yl.ch + xa..c * yl.ch + xb]),
+                        }
                     }
-                } else {
-                    s.right[c * e + t - e - n]
-                };
+                    Part::Right => {
+                        dst.copy_from_slice(&s.right[c * e + a - e - n..c * e + b - e - n])
+                    }
+                }
             }
         }
         f.run(level, &mut s.tmp, BLOCK, len);
         for c in 0..m {
-            for (j, &v) in s.tmp[c * BLOCK..c * BLOCK + len].iter().enumerate() {
-                let t = t0 + j;
-                if t < e {
-                    s.fleft[c * e + t] = v;
-                } else if t < e + n {
-                    y[c * yl.ch + t - e] = v;
-                } else {
-                    s.fright[c * e + t - e - n] = v;
+            let row = &s.tmp[c * BLOCK..c * BLOCK + len];
+            for (a, b, part) in pieces(t0, t1, e, n) {
+                let src = &row[a - t0..b - t0];
+                match part {
+                    Part::Left => s.fleft[c * e + a..c * e + b].copy_from_slice(src),
+                    Part::Mid => y[c * yl.ch + a - e..c * yl.ch + b - e].copy_from_slice(src),
+                    Part::Right => {
+                        s.fright[c * e + a - e - n..c * e + b - e - n].copy_from_slice(src)
+                    }
                 }
             }
         }
-        t0 += len;
+        t0 = t1;
     }
-    // backward, from the end: reversed time r = total − 1 − t
-    let fwd = |y: &[T], s: &Scratch<T>, c: usize, t: usize| -> T {
-        if t < e {
-            s.fleft[c * e + t]
-        } else if t < e + n {
-            y[c * yl.ch + t - e]
-        } else {
-            s.fright[c * e + t - e - n]
-        }
-    };
+    // backward from the end: block [r0, r0 + len) of reversed time is ext [t0, t1) reversed,
+    // t1 = total − r0
     for c in 0..m {
-        let last = fwd(y, s, c, total - 1);
-        s.scale[c] = last;
+        s.scale[c] = if e > 0 {
+            s.fright[c * e + e - 1]
+        } else {
+            y[c * yl.ch + n - 1]
+        };
     }
     f.load_steady(zi, &s.scale);
-    let mut r0 = 0;
-    while r0 < total {
-        let len = (total - r0).min(BLOCK);
+    let mut t1 = total;
+    while t1 > 0 {
+        let len = t1.min(BLOCK);
+        let t0 = t1 - len;
         for c in 0..m {
-            for j in 0..len {
-                let t = total - 1 - (r0 + j);
-                s.tmp[c * BLOCK + j] = fwd(y, s, c, t);
+            let row = &mut s.tmp[c * BLOCK..c * BLOCK + len];
+            for (a, b, part) in pieces(t0, t1, e, n) {
+                // ext [a, b) lands reversed at row[t1 − b .. t1 − a]
+                let dst = &mut row[t1 - b..t1 - a];
+                let src: &[T] = match part {
+                    Part::Left => &s.fleft[c * e + a..c * e + b],
+                    Part::Mid => &y[c * yl.ch + a - e..c * yl.ch + b - e],
+                    Part::Right => &s.fright[c * e + a - e - n..c * e + b - e - n],
+                };
+                for (d, v) in dst.iter_mut().zip(src.iter().rev()) {
+                    *d = *v;
+                }
             }
         }
         f.run(level, &mut s.tmp, BLOCK, len);
         for c in 0..m {
-            for j in 0..len {
-                let t = total - 1 - (r0 + j);
-                if t >= e && t < e + n {
-                    y[c * yl.ch + t - e] = s.tmp[c * BLOCK + j];
+            let row = &s.tmp[c * BLOCK..c * BLOCK + len];
+            for (a, b, part) in pieces(t0, t1, e, n) {
+                if part == Part::Mid {
+                    let dst = &mut y[c * yl.ch + a - e..c * yl.ch + b - e];
+                    for (d, v) in dst.iter_mut().zip(row[t1 - b..t1 - a].iter().rev()) {
+                        *d = *v;
+                    }
                 }
             }
         }
-        r0 += len;
-        if total - r0 <= e {
+        t1 = t0;
+        if t1 <= e {
             break; // the rest is the left pad, not part of the output
         }
     }
+}
+
+/// Which part of the extended signal a piece is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Left,
+    Mid,
+    Right,
+}
+
+/// The non-empty intersections of ext `[t0, t1)` with the left pad `[0, e)`, the signal
+/// `[e, e + n)` and the right pad `[e + n, e + n + e)`.
+fn pieces(t0: usize, t1: usize, e: usize, n: usize) -> impl Iterator<Item = (usize, usize, Part)> {
+    [
+        (0, e, Part::Left),
+        (e, e + n, Part::Mid),
+        (e + n, 2 * e + n, Part::Right),
+    ]
+    .into_iter()
+    .filter_map(move |(lo, hi, p)| {
+        let (a, b) = (t0.max(lo), t1.min(hi));
+        (a < b).then_some((a, b, p))
+    })
 }
 
 #[cfg(test)]
