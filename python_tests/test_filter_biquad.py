@@ -249,9 +249,9 @@ BAD_SOS = {
     "nan": [[np.nan, 0, 0, 1, 0, 0]],
     "inf": [[1, 0, 0, 1, np.inf, 0]],
     "a0_zero": [[1, 0, 0, 0, 0.1, 0.1]],
-    "poles_on_circle": [[1, 0, 0, 1, 0, 1.0]],
-    "pole_at_one": [[1, 0, 0, 1, -2, 1]],
-    "pole_at_minus_one": [[1, 0, 0, 1, 1.5, 0.5]],
+    "poles_just_outside": [[1, 0, 0, 1, 0, 1.0 + 1e-8]],
+    "pole_just_above_one": [[1, 0, 0, 1, -2 - 1e-8, 1]],
+    "pole_below_minus_one": [[1, 0, 0, 1, 1.6, 0.5]],
     "outside": [[1, 0, 0, 1, 0, -1.5]],
     "second_section_unstable": [[1, 0, 0, 1, 0, 0], [1, 0, 0, 1, -2.5, 1.2]],
 }

@@ -58,7 +58,7 @@ def test_butter_bad_arguments_leave_output_untouched(sk, ffi, last_error):
         (4, 3, 0.3, 1.5, 2.0, "f2 = 1.5"),
         (4, 0, 0.3, 0, 0.0, "fs = 0"),
         (4, 0, 0.3, 0, float("inf"), "fs = inf"),
-        (0, 0, 0.3, 0, 2.0, "order = 0"),
+        (0, 0, 1.3, 0, 2.0, "f1 = 1.3"),
         (65, 0, 0.3, 0, 2.0, "order = 65"),
         (4, 9, 0.3, 0, 2.0, "band = 9"),
     ]

@@ -22,6 +22,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 NO_ENTRY = {
     "copy": "seed-document symbol; sigkern.copy uses sk_copy_*",
     "process_data": "seed-document symbol; sigkern.normalize_peak uses sk_rows_normalize_peak_*",
+    "sk_firwin": "superseded by sk_firwin_bands (sigkern.firwin has every option of scipy's)",
+    "sk_window_f32": "superseded by sk_window_params_f32 (sigkern.get_window, every window)",
+    "sk_window_f64": "superseded by sk_window_params_f64 (sigkern.get_window, every window)",
 }
 
 

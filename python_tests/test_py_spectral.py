@@ -416,13 +416,13 @@ def test_get_window_matches_scipy(window, n):
 
 
 def test_get_window_errors():
-    with pytest.raises(ValueError, match='"hann".*boxcar'):
+    with pytest.raises(ValueError, match="gaussian.*takes 1 parameter"):
         sigkern.get_window("gaussian", 8)
-    with pytest.raises(ValueError, match="supports"):
+    with pytest.raises(ValueError, match="unknown window name"):
         sigkern.get_window("Hann", 8)
-    with pytest.raises(ValueError, match="beta"):
+    with pytest.raises(ValueError, match="kaiser.*takes 1 parameter"):
         sigkern.get_window("kaiser", 8)
-    with pytest.raises(ValueError, match="no parameters"):
+    with pytest.raises(ValueError, match="takes 0 parameter"):
         sigkern.get_window(("hann", 3), 8)
     with pytest.raises(ValueError, match="positive"):
         sigkern.get_window("hann", 0)
@@ -432,7 +432,7 @@ def test_get_window_errors():
         sigkern.get_window(np.ones(4), 4)
     with pytest.raises(TypeError, match="dtype"):
         sigkern.get_window("hann", 4, dtype=np.int16)
-    with pytest.raises(sigkern.BadArgumentError, match="sk_window_f64"):
+    with pytest.raises(sigkern.BadArgumentError, match="sk_window_params_f64"):
         sigkern.get_window(("kaiser", 1e4), 8)  # |beta| > 700
 
 

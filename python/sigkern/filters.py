@@ -1,14 +1,17 @@
-"""Filters: second-order sections (biquad cascades), streaming FIR, filter design (C:
-``sk_sosfilt_*``, ``sk_biquad_*``, ``sk_fir_*``, ``sk_butter_sos``, ``sk_firwin``,
+"""Filters: second-order sections (biquad cascades), transfer-function IIR filters, zero-phase
+filtering, streaming FIR, filter design (C: ``sk_sosfilt_*``, ``sk_biquad_*``, ``sk_lfilter_*``,
+``sk_filtfilt_*``, ``sk_sosfiltfilt_*``, ``sk_fir_*``, ``sk_butter_sos``, ``sk_firwin_bands``,
 ``sk_rbj_biquad``).
 
-Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`butter`, :func:`firwin`.
+Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`lfilter`, :func:`filtfilt`,
+:func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`firwin`.
 Stateful filters are objects over a C handle: :class:`Biquad` (alias :class:`SosFilter`) for
 multi-channel SOS cascades, :class:`Fir` for one FIR stream. Signals are float32 or float64
 numpy arrays or CPU torch tensors; the last axis is time, leading axes are channels. Filter
 coefficients are always handled in float64 (float32 filters round them once, after
 normalisation). Each section of an SOS array is ``b0 b1 b2 a0 a1 a2`` (scipy's layout); it is
-divided by its ``a0``, and sections with poles on or outside the unit circle, NaN/inf
+divided by its ``a0``, and sections with a pole outside the unit circle (poles on it are
+accepted, as in scipy), NaN/inf
 coefficients or ``a0 == 0`` are refused (:class:`BadArgumentError`).
 
 The filters run in transposed direct form II, like ``scipy.signal.sosfilt``; processing a
@@ -30,6 +33,12 @@ from ._lib import cfunc, ffi, lib
 
 __all__ = [
     "sosfilt",
+    "lfilter",
+    "lfilter_zi",
+    "sosfilt_zi",
+    "filtfilt",
+    "sosfiltfilt",
+    "Lfilter",
     "butter",
     "firwin",
     "rbj_biquad",
@@ -43,7 +52,13 @@ _fb = ffi.from_buffer
 _sosfilt = {F32: cfunc("sk_sosfilt_f32"), F64: cfunc("sk_sosfilt_f64")}
 _butter_sections = cfunc("sk_butter_sections")
 _butter_sos = cfunc("sk_butter_sos")
-_firwin = cfunc("sk_firwin")
+_firwin_bands = cfunc("sk_firwin_bands")
+_PASS_ZERO = {
+    "lowpass": lib.SK_PASS_ZERO_LOWPASS,
+    "highpass": lib.SK_PASS_ZERO_HIGHPASS,
+    "bandpass": lib.SK_PASS_ZERO_BANDPASS,
+    "bandstop": lib.SK_PASS_ZERO_BANDSTOP,
+}
 _rbj = cfunc("sk_rbj_biquad")
 
 _bq_new = {F32: cfunc("sk_biquad_f32_new"), F64: cfunc("sk_biquad_f64_new")}
@@ -328,7 +343,7 @@ def butter(
     Parameters
     ----------
     N : int
-        Order, 1 to 64.
+        Order, 0 to 64 (0 is the identity filter, as in scipy).
     Wn : float or pair of floats
         Corner frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop), in the units
         of ``fs``; without ``fs``, normalised to the Nyquist frequency (strictly between 0 and 1).
@@ -385,8 +400,8 @@ def butter(
         order = operator.index(N)
     except TypeError:
         raise TypeError(f"{func}: N must be an int, got {N!r}") from None
-    if not 1 <= order <= 64:
-        raise ValueError(f"{func}: N must be between 1 and 64, got {order}")
+    if not 0 <= order <= 64:
+        raise ValueError(f"{func}: N must be between 0 and 64, got {order}")
     w = np.atleast_1d(np.asarray(Wn, dtype=np.float64))
     if w.ndim != 1 or w.size != (2 if band in _TWO_EDGES else 1):
         want = "two frequencies [low, high]" if band in _TWO_EDGES else "one frequency"
@@ -411,40 +426,6 @@ def butter(
     return b[:m], a[:m]
 
 
-_WINDOWS = {
-    "hamming": lib.SK_WINDOW_HAMMING,
-    "hamm": lib.SK_WINDOW_HAMMING,
-    "ham": lib.SK_WINDOW_HAMMING,
-    "hann": lib.SK_WINDOW_HANN,
-    "han": lib.SK_WINDOW_HANN,
-    "blackman": lib.SK_WINDOW_BLACKMAN,
-    "black": lib.SK_WINDOW_BLACKMAN,
-    "blk": lib.SK_WINDOW_BLACKMAN,
-}
-_KAISER_NAMES = ("kaiser", "ksr")
-_WINDOW_HELP = "supported windows: 'hamming', 'hann', 'blackman', ('kaiser', beta) or a float beta"
-
-
-def _firwin_window(window: Any, func: str) -> Tuple[int, float]:
-    if isinstance(window, str):
-        name = window.lower()
-        if name in _WINDOWS:
-            return _WINDOWS[name], 0.0
-        if name in _KAISER_NAMES:
-            raise ValueError(f"{func}: the kaiser window needs its beta: window=('kaiser', beta)")
-        raise NotImplementedError(f"{func}: window {window!r} is not supported; {_WINDOW_HELP}")
-    if isinstance(window, tuple) and window and isinstance(window[0], str):
-        name = window[0].lower()
-        if name in _KAISER_NAMES and len(window) == 2:
-            return lib.SK_WINDOW_KAISER, float(window[1])
-        if name in _WINDOWS and len(window) == 1:
-            return _WINDOWS[name], 0.0
-        raise NotImplementedError(f"{func}: window {window!r} is not supported; {_WINDOW_HELP}")
-    if isinstance(window, (int, float)) and not isinstance(window, bool):
-        return lib.SK_WINDOW_KAISER, float(window)
-    raise NotImplementedError(f"{func}: window {window!r} is not supported; {_WINDOW_HELP}")
-
-
 def _kaiser_beta_for(numtaps: int, width: float) -> float:
     """scipy.signal.kaiser_beta(kaiser_atten(numtaps, width)), ``width`` relative to Nyquist."""
     a = 2.285 * (numtaps - 1) * np.pi * width + 7.95
@@ -465,28 +446,25 @@ def firwin(
     scale: bool = True,
     fs: Optional[float] = None,
 ) -> np.ndarray:
-    """Windowed-sinc linear-phase FIR design, like ``scipy.signal.firwin`` (C: ``sk_firwin``,
-    equal to scipy within about 1e-14 of the largest tap).
+    """Windowed-sinc linear-phase FIR design, like ``scipy.signal.firwin`` with every option
+    (C: ``sk_firwin_bands``, equal to scipy within about 1e-14 of the largest tap).
 
     Parameters
     ----------
     numtaps : int
-        Number of taps (>= 1; odd for high-pass and band-stop, as in scipy).
-    cutoff : float or pair of floats
-        One cutoff (low/high-pass) or two band edges (band-pass/stop), in the units of ``fs``
-        (without ``fs``: relative to Nyquist, strictly between 0 and 1). More than two edges
-        (multi-band) raise ``NotImplementedError``.
+        Number of taps (>= 1; odd when the filter passes the Nyquist frequency, as in scipy).
+    cutoff : float or 1-D array_like
+        Band edges in the units of ``fs`` (without ``fs``: relative to Nyquist), strictly
+        increasing, strictly between 0 and Nyquist; any number of them (multi-band filters).
     width : float, optional
         Transition width: if given, a Kaiser window with scipy's
         ``kaiser_beta(kaiser_atten(numtaps, width / nyq))`` replaces ``window``.
     window : str, tuple or float, default "hamming"
-        "hamming", "hann", "blackman", ``("kaiser", beta)`` or a float beta (Kaiser).
-        Others raise ``NotImplementedError``.
+        Any window of :func:`sigkern.get_window` (scipy's names and parameters; symmetric form).
     pass_zero : bool or {"lowpass", "highpass", "bandpass", "bandstop"}, default True
-        True: low-pass (one cutoff) or band-stop (two); False: high-pass or band-pass.
+        True: DC is in the first pass band; the names also check the number of cutoffs.
     scale : bool, default True
-        Unit gain at DC, Nyquist or the band centre, as scipy. ``scale=False`` raises
-        ``NotImplementedError``.
+        Unit gain at DC, Nyquist or the centre of the first pass band, as scipy.
     fs : float, optional
         Sampling frequency.
 
@@ -506,47 +484,35 @@ def firwin(
         raise TypeError(f"{func}: numtaps must be an int, got {numtaps!r}") from None
     if nt < 1:
         raise ValueError(f"{func}: numtaps must be at least 1, got {nt}")
-    if not scale:
-        raise NotImplementedError(f"{func}: only scale=True (scipy's default) is supported")
-    c = np.atleast_1d(np.asarray(cutoff, dtype=np.float64))
+    c = np.ascontiguousarray(np.atleast_1d(np.asarray(cutoff, dtype=np.float64)))
     if c.ndim != 1 or c.size == 0:
-        raise ValueError(f"{func}: cutoff must be one frequency or two band edges, got {cutoff!r}")
-    if c.size > 2:
-        raise NotImplementedError(
-            f"{func}: {c.size} cutoffs (a multi-band filter) are not supported; sigkern designs "
-            "low-pass, high-pass (one cutoff), band-pass and band-stop (two cutoffs)"
-        )
+        raise ValueError(f"{func}: cutoff must be a 1-D list of at least one frequency, got {cutoff!r}")
     if isinstance(pass_zero, str):
-        want = {"lowpass": 1, "highpass": 1, "bandpass": 2, "bandstop": 2}.get(pass_zero)
-        if want is None:
+        pz = _PASS_ZERO.get(pass_zero)
+        if pz is None:
             raise ValueError(
                 f"{func}: pass_zero must be True, False, 'lowpass', 'highpass', 'bandpass' or "
                 f"'bandstop', got {pass_zero!r}"
             )
-        if c.size != want:
-            raise ValueError(f"{func}: pass_zero={pass_zero!r} needs {want} cutoff(s), got {c.size}")
-        pz = pass_zero in ("lowpass", "bandstop")
-    elif pass_zero is True or pass_zero is False or isinstance(pass_zero, (bool, np.bool_)):
-        pz = bool(pass_zero)
+    elif isinstance(pass_zero, (bool, np.bool_, int, np.integer)):
+        pz = lib.SK_PASS_ZERO_TRUE if bool(pass_zero) else lib.SK_PASS_ZERO_FALSE
     else:
         raise ValueError(
             f"{func}: pass_zero must be True, False, 'lowpass', 'highpass', 'bandpass' or "
             f"'bandstop', got {pass_zero!r}"
         )
-    if c.size == 1:
-        band = lib.SK_BAND_LOWPASS if pz else lib.SK_BAND_HIGHPASS
-    else:
-        band = lib.SK_BAND_BANDSTOP if pz else lib.SK_BAND_BANDPASS
     fsv = 2.0 if fs is None else float(fs)
     if width is not None:
-        kind, beta = lib.SK_WINDOW_KAISER, _kaiser_beta_for(nt, float(width) / (fsv / 2))
+        kind, params = lib.SK_WINDOW_KAISER, np.array([_kaiser_beta_for(nt, float(width) / (fsv / 2))])
     else:
-        kind, beta = _firwin_window(window, func)
+        from .spectral import _window_params_spec
+
+        kind, params = _window_params_spec(window, func)
     taps = np.empty(nt, np.float64)
-    st = _firwin(band, kind, beta, float(c[0]), float(c[-1]) if c.size == 2 else 0.0, fsv,
-                 _fb("double[]", taps, True), nt)
+    st = _firwin_bands(_fb("double[]", c), kind, _fb("double[]", params) if params.size else ffi.NULL,
+                       pz, 1 if scale else 0, fsv, _fb("double[]", taps, True), c.size, params.size, nt)
     if st:
-        raise error(st, "sk_firwin")
+        raise error(st, "sk_firwin_bands")
     return taps
 
 
@@ -1164,3 +1130,428 @@ class Fir:
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"n_taps={self._n_taps}"
         return f"Fir({state}, uses_fft={self._uses_fft}, dtype={self._dt})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Transfer-function filters, steady states and zero-phase filtering
+# ---------------------------------------------------------------------------------------------
+
+_lfilter = {F32: cfunc("sk_lfilter_f32"), F64: cfunc("sk_lfilter_f64")}
+_lfilter_zi = {F32: cfunc("sk_lfilter_zi_f32"), F64: cfunc("sk_lfilter_zi_f64")}
+_sosfilt_zi = {F32: cfunc("sk_sosfilt_zi_f32"), F64: cfunc("sk_sosfilt_zi_f64")}
+_filtfilt = {F32: cfunc("sk_filtfilt_f32"), F64: cfunc("sk_filtfilt_f64")}
+_sosfiltfilt = {F32: cfunc("sk_sosfiltfilt_f32"), F64: cfunc("sk_sosfiltfilt_f64")}
+_PADTYPE = {
+    "odd": lib.SK_PADTYPE_ODD,
+    "even": lib.SK_PADTYPE_EVEN,
+    "constant": lib.SK_PADTYPE_CONSTANT,
+    None: lib.SK_PADTYPE_NONE,
+}
+
+
+def _ba(b: Any, a: Any, func: str) -> Tuple[np.ndarray, np.ndarray]:
+    bb = np.atleast_1d(_coefs(b, func, "b"))
+    aa = np.atleast_1d(_coefs(a, func, "a"))
+    for name, v in (("b", bb), ("a", aa)):
+        if v.ndim != 1 or v.size == 0:
+            raise ValueError(f"{func}: {name} must be a non-empty 1-D array, got shape {v.shape}")
+    return bb, aa
+
+
+def _time_axis(x: Any, axis: Any, func: str) -> int:
+    nd = len(x.shape)
+    if nd == 0:
+        raise ValueError(f"{func}: x must have at least one dimension (time), got a scalar")
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{func}: axis must be an int, got {axis!r}") from None
+    if not -nd <= ax < nd:
+        raise ValueError(f"{func}: axis {axis} is out of range for x of shape {tuple(x.shape)}")
+    return ax % nd
+
+
+def _move(a: Any, src: int, dst: int) -> Any:
+    """A C-contiguous copy of ``a`` with axis ``src`` moved to ``dst`` (numpy or tensor)."""
+    if B.is_tensor(a):
+        return a.movedim(src, dst).contiguous()
+    return np.ascontiguousarray(np.moveaxis(a, src, dst))
+
+
+def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: str, what: str) -> Any:
+    if not (isinstance(z, np.ndarray) or B.is_tensor(z)):
+        z = np.asarray(z, dtype=dt)
+    if tuple(z.shape) != shape:
+        raise ValueError(f"{func}: {name} must have shape {what} = {shape}, got {tuple(z.shape)}")
+    return z
+
+
+def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None) -> Union[Any, Tuple[Any, Any]]:
+    """Filters ``x`` along an axis with the IIR filter ``b/a`` (transfer-function form), like
+    ``scipy.signal.lfilter(b, a, x, axis, zi)`` (C: ``sk_lfilter_f32/f64``; transposed direct
+    form II in scipy's order, every channel in one call, in SIMD lanes).
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator (float64); divided by ``a[0]`` (``a[0] == 0`` raises
+        :class:`BadArgumentError`). No stability check: marginal and unstable filters run, as
+        in scipy.
+    x : ndarray or Tensor, float32 or float64, ndim >= 1
+        The signal; ``axis`` is time. Another axis than the last is moved last (a copy).
+    axis : int, default -1
+    zi : array_like, optional
+        Initial state: ``x``'s shape with the length of ``axis`` replaced by
+        ``max(len(a), len(b)) - 1`` (scipy's layout), e.g. ``lfilter_zi(b, a) * x[..., :1]``.
+
+    Returns
+    -------
+    y : ndarray or Tensor (``x``'s shape and dtype)
+    zf : final state, ``zi``'s shape; only when ``zi`` is given.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(4, 0.2)
+    >>> y = sigkern.lfilter(b, a, np.ones(8))
+    """
+    func = "lfilter"
+    bb, aa = _ba(b, a, func)
+    x = B.as_input(x, func, "x")
+    dt = B.float_dtype(x, func, "x")
+    ax = _time_axis(x, axis, func)
+    nd = len(x.shape)
+    k = max(bb.size, aa.size) - 1
+    if ax != nd - 1:
+        zshape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:])
+        zim = None
+        if zi is not None:
+            zim = _move(_state_arg(zi, zshape, dt, func, "zi", "x.shape with axis -> order"), ax, -1)
+        res = lfilter(bb, aa, _move(x, ax, -1), -1, zim)
+        if zi is None:
+            return _move(res, -1, ax)
+        return _move(res[0], -1, ax), _move(res[1], -1, ax)
+    shape = tuple(x.shape)
+    lead, n = shape[:-1], shape[-1]
+    channels = math.prod(lead)
+    out = B.new_like(x, shape, dt)
+    zshape = lead + (k,)
+    pzi = pzf = ffi.NULL
+    zf = None
+    if zi is not None:
+        zi = _state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)")
+        pzi, _ = B.pointer(zi, dt, func, "zi")
+        zf = B.new_like(x, zshape, dt)
+        pzf, _ = B.pointer(zf, dt, func, "zf", writable=True)
+    if channels == 0:
+        if zf is not None:
+            zf[...] = zi
+        return (out, zf) if zi is not None else out
+    px, sx = _planar(x, dt, func, "x")
+    py, sy = _planar(out, dt, func, "out", writable=True)
+    st = _lfilter[dt](_fb(_ARR[F64], bb), _fb(_ARR[F64], aa), px, sx, pzi, channels, py, sy, pzf,
+                      bb.size, aa.size, n)
+    if st:
+        raise error(st, f"sk_lfilter_{_SFX[dt]}")
+    return (out, zf) if zi is not None else out
+
+
+def lfilter_zi(b: Any, a: Any, dtype: Any = np.float64) -> np.ndarray:
+    """``scipy.signal.lfilter_zi(b, a)``: the initial state for which :func:`lfilter` of a unit
+    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``; ``max(len(a), len(b)) - 1``
+    values, computed in float64, returned as ``dtype``). A pole at z = 1 (no steady state) or
+    ``a[0] == 0`` raises :class:`BadArgumentError`.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(2, 0.3)
+    >>> zi = sigkern.lfilter_zi(b, a)
+    """
+    func = "lfilter_zi"
+    dt = _float_dtype_arg(dtype, func)
+    bb, aa = _ba(b, a, func)
+    zi = np.empty(max(bb.size, aa.size) - 1, dt)
+    st = _lfilter_zi[dt](_fb(_ARR[F64], bb), _fb(_ARR[F64], aa),
+                         _fb(_ARR[dt], zi, True) if zi.size else ffi.NULL, bb.size, aa.size, zi.size)
+    if st:
+        raise error(st, f"sk_lfilter_zi_{_SFX[dt]}")
+    return zi
+
+
+def sosfilt_zi(sos: Any, dtype: Any = np.float64) -> np.ndarray:
+    """``scipy.signal.sosfilt_zi(sos)``: the ``(n_sections, 2)`` initial state for which
+    :func:`sosfilt` of a unit step starts in steady state (C: ``sk_sosfilt_zi_f64/f32``;
+    computed in float64, returned as ``dtype``).
+
+    Examples
+    --------
+    >>> sos = sigkern.butter(4, 0.2, output="sos")
+    >>> zi = sigkern.sosfilt_zi(sos)          # (2, 2)
+    """
+    func = "sosfilt_zi"
+    dt = _float_dtype_arg(dtype, func)
+    s = _sos_array(sos, func)
+    zi = np.empty((s.shape[0], 2), dt)
+    st = _sosfilt_zi[dt](_fb(_ARR[F64], s), _fb(_ARR[dt], zi, True), s.shape[0], zi.size)
+    if st:
+        raise error(st, f"sk_sosfilt_zi_{_SFX[dt]}")
+    return zi
+
+
+def _pad_args(padtype: Any, padlen: Any, func: str) -> Tuple[int, int]:
+    if padtype not in _PADTYPE:
+        raise ValueError(f"{func}: padtype must be 'odd', 'even', 'constant' or None, got {padtype!r}")
+    if padlen is None:
+        return _PADTYPE[padtype], -1
+    try:
+        p = operator.index(padlen)
+    except TypeError:
+        raise TypeError(f"{func}: padlen must be an int or None, got {padlen!r}") from None
+    if p < 0:
+        raise ValueError(f"{func}: padlen must be >= 0, got {p}")
+    return _PADTYPE[padtype], p
+
+
+def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any) -> Any:
+    x = B.as_input(x, func, "x")
+    dt = B.float_dtype(x, func, "x")
+    ax = _time_axis(x, axis, func)
+    nd = len(x.shape)
+    if ax != nd - 1:
+        return _move(_zero_phase(func, cname, call, _move(x, ax, -1), -1), -1, ax)
+    shape = tuple(x.shape)
+    channels = math.prod(shape[:-1])
+    out = B.new_like(x, shape, dt)
+    if channels == 0:
+        return out
+    px, sx = _planar(x, dt, func, "x")
+    py, sy = _planar(out, dt, func, "out", writable=True)
+    st = call(dt, px, sx, channels, py, sy, shape[-1])
+    if st:
+        raise error(st, f"{cname}_{_SFX[dt]}")
+    return out
+
+
+def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
+             padlen: Optional[int] = None, method: str = "pad", irlen: Optional[int] = None) -> Any:
+    """Zero-phase filtering (forward, then backward), like ``scipy.signal.filtfilt(b, a, x,
+    axis, padtype, padlen)`` with ``method='pad'`` (C: ``sk_filtfilt_f32/f64``): the signal is
+    extended at both ends (``padtype`` 'odd', 'even', 'constant' or None; ``padlen`` default
+    ``3 * max(len(a), len(b))``), both passes start from ``lfilter_zi`` scaled by the first
+    sample, as scipy. ``x`` must be longer than ``padlen`` (:class:`LengthError`).
+    ``method='gust'`` raises ``NotImplementedError``.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(4, 0.1)
+    >>> y = sigkern.filtfilt(b, a, np.random.default_rng(0).standard_normal((2, 1000)))
+    """
+    func = "filtfilt"
+    if method != "pad":
+        raise NotImplementedError(f"{func}: only method='pad' is supported, got {method!r}")
+    bb, aa = _ba(b, a, func)
+    pt, pl = _pad_args(padtype, padlen, func)
+    B_, A_ = _fb(_ARR[F64], bb), _fb(_ARR[F64], aa)
+
+    def call(dt, px, sx, ch, py, sy, n):
+        return _filtfilt[dt](B_, A_, px, sx, pt, pl, ch, py, sy, bb.size, aa.size, n)
+
+    return _zero_phase(func, "sk_filtfilt", call, x, axis)
+
+
+def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
+                padlen: Optional[int] = None) -> Any:
+    """Zero-phase filtering with second-order sections, like ``scipy.signal.sosfiltfilt(sos, x,
+    axis, padtype, padlen)`` (C: ``sk_sosfiltfilt_f32/f64``): scipy's padding (default
+    ``padlen`` from scipy's ``ntaps``) and ``sosfilt_zi`` initial conditions. Sections with a
+    pole outside the unit circle raise :class:`BadArgumentError`.
+
+    Examples
+    --------
+    >>> sos = sigkern.butter(8, 0.1, output="sos")
+    >>> y = sigkern.sosfiltfilt(sos, np.random.default_rng(0).standard_normal((16, 48000)))
+    """
+    func = "sosfiltfilt"
+    s = _sos_array(sos, func)
+    pt, pl = _pad_args(padtype, padlen, func)
+    S = _fb(_ARR[F64], s)
+
+    def call(dt, px, sx, ch, py, sy, n):
+        return _sosfiltfilt[dt](S, px, sx, pt, pl, ch, py, sy, s.shape[0], n)
+
+    return _zero_phase(func, "sk_sosfiltfilt", call, x, axis)
+
+
+_lf_new = {F32: cfunc("sk_lfilter_f32_new"), F64: cfunc("sk_lfilter_f64_new")}
+_lf_free = cfunc("sk_lfilter_free")
+_lf_reset = cfunc("sk_lfilter_reset")
+_lf_info = cfunc("sk_lfilter_info")
+_lf_process = {F32: cfunc("sk_lfilter_f32_process"), F64: cfunc("sk_lfilter_f64_process")}
+_lf_get = {F32: cfunc("sk_lfilter_f32_get_state"), F64: cfunc("sk_lfilter_f64_get_state")}
+_lf_set = {F32: cfunc("sk_lfilter_f32_set_state"), F64: cfunc("sk_lfilter_f64_set_state")}
+
+
+class Lfilter:
+    """A streaming multi-channel IIR filter in transfer-function form (C: ``sk_lfilter_*``):
+    ``scipy.signal.lfilter(b, a, x, zi=zi)`` with its state carried from call to call.
+
+    Processing a signal block by block gives exactly (bit for bit) the output of one call, and
+    equals :func:`lfilter` (and scipy, to rounding) with the state passed along.
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator (float64), divided by ``a[0]``; no stability check.
+    channels : int, default 1
+        Number of channels filtered together (in SIMD lanes).
+    dtype : np.float32 or np.float64, default np.float32
+
+    Notes
+    -----
+    Thread safety as :class:`Biquad`: one object must not be used from two threads at once
+    (the second call raises :class:`InvalidHandleError`). Use it as a context manager or call
+    :meth:`close` to free the C handle promptly.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(4, 0.1)
+    >>> with sigkern.Lfilter(b, a, channels=2, dtype=np.float64) as f:
+    ...     y = f.process(np.zeros((2, 256)))
+    """
+
+    __slots__ = ("_h", "_dt", "_ct", "_channels", "_order", "_sfx", "__weakref__")
+
+    def __init__(self, b: Any, a: Any, channels: int = 1, dtype: Any = np.float32):
+        self._h = ffi.NULL
+        func = "Lfilter"
+        dt = _float_dtype_arg(dtype, func)
+        bb, aa = _ba(b, a, func)
+        try:
+            ch = operator.index(channels)
+        except TypeError:
+            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        if ch < 1:
+            raise ValueError(f"{func}: channels must be at least 1, got {ch}")
+        hp = ffi.new("SkLfilter **")
+        st = _lf_new[dt](_fb(_ARR[F64], bb), _fb(_ARR[F64], aa), ch, hp, bb.size, aa.size)
+        if st:
+            raise error(st, f"sk_lfilter_{_SFX[dt]}_new")
+        self._h = hp[0]
+        order, chans = ffi.new("size_t *"), ffi.new("size_t *")
+        st = _lf_info(self._h, order, chans)
+        if st:
+            raise error(st, "sk_lfilter_info")
+        self._dt, self._ct, self._sfx = dt, _ARR[dt], _SFX[dt]
+        self._channels, self._order = int(chans[0]), int(order[0])
+
+    @property
+    def order(self) -> int:
+        """The filter order ``max(len(a), len(b)) - 1`` (state values per channel)."""
+        return self._order
+
+    @property
+    def channels(self) -> int:
+        """Number of channels."""
+        return self._channels
+
+    @property
+    def dtype(self) -> np.dtype:
+        """Sample dtype (float32 or float64)."""
+        return self._dt
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._h == ffi.NULL
+
+    def _fail(self, st: int, cname: str):
+        if self._h == ffi.NULL:
+            return _closed_error(st, cname, "this Lfilter")
+        return error(st, cname)
+
+    def process(self, x: Any, out: Optional[Any] = None) -> Any:
+        """Filters a block of planar samples ``(channels, n)`` (or ``(n,)`` for one channel) of
+        the filter's dtype, carrying the state; ``out`` (same shape and dtype) may be ``x``.
+
+        Examples
+        --------
+        >>> f = sigkern.Lfilter([0.5, 0.5], [1.0], dtype=np.float64)
+        >>> f.process(np.ones(4))
+        array([0.5, 1. , 1. , 1. ])
+        """
+        func = "Lfilter.process"
+        x = B.as_input(x, func, "x")
+        dt = B.dtype_of(x)
+        if dt != self._dt:
+            raise TypeError(f"{func}: this filter was made for {self._dt}; x is {B.describe(x)}")
+        shape = tuple(x.shape)
+        if not ((len(shape) == 2 and shape[0] == self._channels) or (len(shape) == 1 and self._channels == 1)):
+            raise ValueError(f"{func}: x must have shape ({self._channels}, n), got {shape}")
+        if out is None:
+            out = B.new_like(x, shape, self._dt)
+        else:
+            B.check_out(out, shape, self._dt, func)
+        px, sx = _planar(x, self._dt, func, "x")
+        py, sy = _planar(out, self._dt, func, "out", writable=True)
+        st = _lf_process[self._dt](self._h, px, sx, py, sy, shape[-1])
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
+        return out
+
+    def reset(self) -> None:
+        """Zeroes the state."""
+        st = _lf_reset(self._h)
+        if st:
+            raise self._fail(st, "sk_lfilter_reset")
+
+    @property
+    def state(self) -> np.ndarray:
+        """The state in scipy's ``zi`` layout ``(channels, order)`` (a copy): the ``zf`` of
+        ``scipy.signal.lfilter`` for the same input. Assign an array of that shape (or
+        ``(order,)`` for one channel) to load one, e.g. ``lfilter_zi(b, a) * x[:, :1]``."""
+        z = np.empty((self._channels, self._order), self._dt)
+        st = _lf_get[self._dt](self._h, _fb(self._ct, z, True) if z.size else ffi.NULL, z.size)
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_get_state")
+        return z
+
+    @state.setter
+    def state(self, zi: Any) -> None:
+        func = "Lfilter.state"
+        if not (isinstance(zi, np.ndarray) or B.is_tensor(zi)):
+            zi = np.asarray(zi, dtype=self._dt)
+        full = (self._channels, self._order)
+        shape = tuple(zi.shape)
+        if shape != full and not (self._channels == 1 and shape == (self._order,)):
+            raise ValueError(f"{func}: the state must have shape {full}, got {shape}")
+        p, _ = B.pointer(zi, self._dt, func, "state") if zi.size else (ffi.NULL, 0)
+        st = _lf_set[self._dt](self._h, p, math.prod(full))
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_set_state")
+
+    def close(self) -> None:
+        """Frees the C handle (idempotent)."""
+        h = self._h
+        if h != ffi.NULL:
+            self._h = ffi.NULL
+            st = _lf_free(h)
+            if st:
+                raise error(st, "sk_lfilter_free")
+
+    def __enter__(self) -> "Lfilter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            h = self._h
+            if h != ffi.NULL:
+                self._h = ffi.NULL
+                _lf_free(h)
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"order={self._order}"
+        return f"Lfilter({state}, channels={self._channels}, dtype={self._dt})"

@@ -77,7 +77,6 @@ _rfft_b64 = cfunc("sk_rfft_batch_f64")
 _rfftb = {F32: _rfft_b32, F64: _rfft_b64}
 _irfftb = {F32: cfunc("sk_irfft_batch_f32"), F64: cfunc("sk_irfft_batch_f64")}
 _fftb = {F32: cfunc("sk_fft_batch_f32"), F64: cfunc("sk_fft_batch_f64")}
-_window = {F32: cfunc("sk_window_f32"), F64: cfunc("sk_window_f64")}
 _stft_frames = cfunc("sk_stft_frames")
 _stft = {F32: cfunc("sk_stft_f32"), F64: cfunc("sk_stft_f64")}
 _stft_batch = {F32: cfunc("sk_stft_batch_f32"), F64: cfunc("sk_stft_batch_f64")}
@@ -134,6 +133,76 @@ _WIN_SUPPORTED = (
     '"hann", "hamming", "blackman", "blackmanharris", "flattop", "boxcar" (or "rect"), '
     '("kaiser", beta) (or a float beta), "tukey" / ("tukey", alpha)'
 )
+
+
+# Every window of scipy.signal.get_window (sk_window_params_*): name -> (SK_WINDOW_* kind,
+# minimum and maximum number of parameters)
+_WINP_DATA = {
+    ("boxcar", "box", "ones", "rect", "rectangular"): (0, 0, 0),
+    ("hann", "han"): (1, 0, 0),
+    ("hamming", "hamm", "ham"): (2, 0, 0),
+    ("blackman", "black", "blk"): (3, 0, 0),
+    ("blackmanharris", "blackharr", "bkh"): (4, 0, 0),
+    ("flattop", "flat", "flt"): (5, 0, 0),
+    ("kaiser", "ksr"): (6, 1, 1),
+    ("tukey", "tuk"): (7, 0, 1),
+    ("barthann", "brthan", "bth"): (8, 0, 0),
+    ("bartlett", "bart", "brt"): (9, 0, 0),
+    ("bohman", "bman", "bmn"): (10, 0, 0),
+    ("chebwin", "cheb"): (11, 1, 1),
+    ("cosine", "halfcosine"): (12, 0, 0),
+    ("dpss",): (13, 1, 1),
+    ("exponential", "poisson"): (14, 0, 2),
+    ("general cosine", "general_cosine"): (15, 1, 1),
+    ("general hamming", "general_hamming"): (16, 1, 1),
+    ("kaiser bessel derived", "kaiser_bessel_derived", "kbd"): (17, 1, 1),
+    ("lanczos", "sinc"): (18, 0, 0),
+    ("nuttall", "nutl", "nut"): (19, 0, 0),
+    ("parzen", "parz", "par"): (20, 0, 0),
+    ("taylor", "taylorwin"): (21, 0, 3),
+    ("triangle", "triang", "tri"): (22, 0, 0),
+    ("gaussian", "gauss", "gss"): (23, 1, 1),
+    ("general gaussian", "general_gaussian", "general gauss", "general_gauss", "ggs"): (24, 2, 2),
+}
+_WINP = {name: v for names, v in _WINP_DATA.items() for name in names}
+_window_params = {F32: cfunc("sk_window_params_f32"), F64: cfunc("sk_window_params_f64")}
+
+
+def _window_params_spec(window: Any, func: str) -> Tuple[int, np.ndarray]:
+    """scipy's window description -> (SK_WINDOW_* kind, float64 parameter array), for every
+    window scipy.signal.get_window accepts."""
+    if isinstance(window, numbers.Real) and not isinstance(window, bool):
+        return 6, np.array([float(window)])  # scipy: a number is a Kaiser beta
+    if not isinstance(window, (str, tuple)):
+        raise ValueError(
+            f"{func}: window must be a name, a (name, *parameters) tuple or a float (Kaiser "
+            f"beta), got {B.describe(window)}"
+        )
+    if isinstance(window, tuple) and (not window or not isinstance(window[0], str)):
+        raise ValueError(f"{func}: the first entry of the window tuple {window!r} must be a name")
+    name = window if isinstance(window, str) else window[0]
+    args = () if isinstance(window, str) else tuple(window[1:])
+    if name.endswith("_periodic"):
+        name = name[:-9]
+    elif name.endswith("_symmetric"):
+        name = name[:-10]
+    entry = _WINP.get(name)
+    if entry is None:
+        raise ValueError(f"{func}: unknown window name {name!r} in {window!r}")
+    kind, lo, hi = entry
+    if not lo <= len(args) <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise ValueError(f"{func}: window {name!r} takes {want} parameter(s), got {window!r}")
+    if kind == 15:  # general_cosine: the coefficient array is the parameter
+        params = np.asarray(args[0], dtype=np.float64).ravel()
+    elif kind == 14:  # exponential(center=None, tau=1.0): None -> NaN
+        params = np.array([np.nan if v is None else float(v) for v in args], dtype=np.float64)
+    else:
+        try:
+            params = np.array([float(v) for v in args], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{func}: the window parameters in {window!r} must be numbers") from None
+    return kind, np.ascontiguousarray(params)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -891,15 +960,22 @@ def _suffix_periodic(window: Any, fftbins: bool) -> bool:
 
 def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: bool = True,
                dtype: Any = np.float64) -> np.ndarray:
-    """``scipy.signal.get_window`` for the windows the library computes (``sk_window_*``).
+    """``scipy.signal.get_window``: every window scipy accepts, with its names, aliases,
+    parameters and defaults (``sk_window_params_*``).
 
     Parameters
     ----------
     window : str, tuple or float
-        ``"hann"``, ``"hamming"``, ``"blackman"``, ``"blackmanharris"``, ``"flattop"``,
-        ``"boxcar"`` (aliases ``"rect"``, ``"ones"``, ...), ``("kaiser", beta)``,
-        ``"tukey"`` / ``("tukey", alpha)`` (alpha 0.5 by default), or a float (a Kaiser beta),
-        with scipy's aliases and its ``_periodic``/``_symmetric`` suffixes.
+        A name (``"hann"``, ``"hamming"``, ``"blackman"``, ``"blackmanharris"``, ``"flattop"``,
+        ``"boxcar"``, ``"barthann"``, ``"bartlett"``, ``"bohman"``, ``"cosine"``, ``"lanczos"``
+        / ``"sinc"``, ``"nuttall"``, ``"parzen"``, ``"triang"``, ``"tukey"``, ``"exponential"``
+        / ``"poisson"``, ``"taylor"`` and scipy's aliases), a tuple with parameters
+        (``("kaiser", beta)``, ``("tukey", alpha)``, ``("chebwin", at)``, ``("dpss", NW)``,
+        ``("exponential", center, tau)``, ``("general_cosine", a)``,
+        ``("general_hamming", alpha)``, ``("kaiser_bessel_derived", beta)`` (symmetric only),
+        ``("taylor", nbar, sll, norm)``, ``("gaussian", std)``,
+        ``("general_gaussian", p, sig)``), or a float (a Kaiser beta); scipy's
+        ``_periodic``/``_symmetric`` suffixes are honoured.
     Nx : int
         Window length (> 0).
     fftbins : bool, default True
@@ -930,12 +1006,13 @@ def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: b
     if dt != F32 and dt != F64:
         raise TypeError(f"{func}: dtype must be np.float32 or np.float64, got {dtype!r}")
     dt = F32 if dt == F32 else F64
-    kind, param = _window_spec(window, func)
+    kind, params = _window_params_spec(window, func)
     periodic = _suffix_periodic(window, fftbins)
     w = np.empty(int(Nx), dt)
-    st = _window[dt](kind, param, 1 if periodic else 0, _fb(_CT[dt], w, True), int(Nx))
+    pp = _fb("double[]", params) if params.size else ffi.NULL
+    st = _window_params[dt](kind, pp, 1 if periodic else 0, _fb(_CT[dt], w, True), params.size, int(Nx))
     if st:
-        _raise(st, f"sk_window_{_SFX[dt]}")
+        _raise(st, f"sk_window_params_{_SFX[dt]}")
     return w
 
 

@@ -101,8 +101,8 @@ pub unsafe extern "C" fn sk_rbj_biquad(
 }
 
 /// Number of sections of an order-`order` Butterworth filter of band type `band`:
-/// `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop; 0 for an invalid band or
-/// order 0.
+/// `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
+/// section); 0 for an invalid band.
 #[no_mangle]
 pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
     ffi_boundary!("sk_butter_sections", on_error = |_| 0, {
@@ -119,7 +119,8 @@ pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
 /// for `SK_BAND_BANDPASS`/`SK_BAND_BANDSTOP`: same poles and zeros, same pairing and order of
 /// sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section.
 ///
-/// - `order` 1..=64; `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
+/// - `order` 0..=64; order 0 is scipy's identity section `[1, 0, 0, 1, 0, 0]` (the frequencies
+///   are still checked); `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
 /// - `sos`: room for `sos_len` doubles; needs `6·sk_butter_sections(order, band)`, else
 ///   `SK_ERR_BUFFER_TOO_SMALL` (the message states the size). `n_sections` (may be NULL)
 ///   receives the number of sections written.

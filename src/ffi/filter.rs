@@ -116,7 +116,7 @@ fn with_fir<T: FilterElem, R>(
 }
 
 /// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
-fn planar(
+pub(super) fn planar(
     name: &'static str,
     stride: isize,
     channels: usize,
@@ -147,7 +147,7 @@ fn planar(
 ///
 /// # Safety
 /// The buffers must be valid for their extents.
-unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
+pub(super) unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
     x.check()?;
     y.check()?;
     let src = match alias(&x, &y, true)? {
@@ -281,9 +281,10 @@ unsafe fn biquad_set_state<T: FilterElem>(
 /// - `sos`: `n_sections × 6` doubles, row-major, scipy's layout `b0 b1 b2 a0 a1 a2` per
 ///   section (e.g. `scipy.signal.butter(..., output='sos')`). Each section is divided by its
 ///   `a0` in double precision, then rounded to `float`.
-/// - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section whose
-///   poles lie on or outside the unit circle (normalised `|a2| >= 1` or `|a1| >= 1 + a2`, also
-///   checked after rounding to float). `n_sections == 0` or `channels == 0` is
+/// - Refused with `SK_ERR_BAD_ARGUMENT`: a non-finite coefficient, `a0 == 0`, a section with a
+///   pole strictly outside the unit circle: with `r = 1 + 1e-9`, the normalised coefficients
+///   must meet `|a2| <= r²` and `|a1| <= r + a2/r` (also checked after rounding to float).
+///   Poles on the circle (integrators, resonators) are accepted, as in scipy. `n_sections == 0` or `channels == 0` is
 ///   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
 /// - The state starts at zero. On error `*out` is untouched.
 ///

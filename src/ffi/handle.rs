@@ -12,6 +12,7 @@
 
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
+use crate::kernels::filter::lfilter::LFilter;
 use crate::kernels::filter::sos::SosFilter;
 use crate::kernels::spectral::fft::{FftPlan, PlanCache};
 use crate::kernels::spectral::mel::MelPlan;
@@ -61,6 +62,8 @@ pub(crate) enum FilterObj {
     BiquadF64(SosFilter<f64>),
     FirF32(FirFilter<f32>),
     FirF64(FirFilter<f64>),
+    LfilterF32(LFilter<f32>),
+    LfilterF64(LFilter<f64>),
 }
 
 impl FilterObj {
@@ -70,10 +73,15 @@ impl FilterObj {
             FilterObj::BiquadF64(_) => "a double biquad cascade (sk_biquad_f64_new)",
             FilterObj::FirF32(_) => "a float FIR filter (sk_fir_f32_new)",
             FilterObj::FirF64(_) => "a double FIR filter (sk_fir_f64_new)",
+            FilterObj::LfilterF32(_) => "a float transfer-function filter (sk_lfilter_f32_new)",
+            FilterObj::LfilterF64(_) => "a double transfer-function filter (sk_lfilter_f64_new)",
         }
     }
     pub(crate) fn is_biquad(&self) -> bool {
         matches!(self, FilterObj::BiquadF32(_) | FilterObj::BiquadF64(_))
+    }
+    pub(crate) fn is_lfilter(&self) -> bool {
+        matches!(self, FilterObj::LfilterF32(_) | FilterObj::LfilterF64(_))
     }
 }
 
@@ -165,7 +173,7 @@ pub(crate) fn with<R>(id: usize, f: impl FnOnce(&mut FilterObj) -> SkResult<R>) 
     let entry = registry().get(&id).cloned().ok_or_else(|| unknown(id))?;
     let Object::Filter(m) = &*entry else {
         return Err(SkError::InvalidHandle(format!(
-            "handle {id:#x} is {}, not a filter (biquad cascade or FIR)",
+            "handle {id:#x} is {}, not a filter (biquad cascade, FIR or transfer-function filter)",
             entry.describe()
         )));
     };

@@ -1,8 +1,9 @@
 //! Windows equal to `scipy.signal.get_window`.
 
 use super::guard::{ffi_boundary, Buf};
-use crate::error::{SkError, SkResult};
+use crate::error::SkResult;
 use crate::kernels::spectral::window::Window;
+use crate::kernels::spectral::window_more::AnyWindow;
 use crate::kernels::Float;
 
 /// Window kind: rectangular (`boxcar`, all ones; `param` ignored).
@@ -22,7 +23,7 @@ pub const SK_WINDOW_KAISER: i32 = 6;
 /// Window kind: Tukey, `param` = alpha (finite; ≤ 0 gives ones, ≥ 1 gives Hann).
 pub const SK_WINDOW_TUKEY: i32 = 7;
 
-pub(crate) fn parse_window(kind: i32, param: f64) -> SkResult<Window> {
+pub(crate) fn parse_window(kind: i32, param: f64) -> SkResult<AnyWindow> {
     let w = match kind {
         SK_WINDOW_RECT => Window::Rect,
         SK_WINDOW_HANN => Window::Hann,
@@ -32,14 +33,10 @@ pub(crate) fn parse_window(kind: i32, param: f64) -> SkResult<Window> {
         SK_WINDOW_FLATTOP => Window::Flattop,
         SK_WINDOW_KAISER => Window::Kaiser(param),
         SK_WINDOW_TUKEY => Window::Tukey(param),
-        _ => {
-            return Err(SkError::BadArgument(format!(
-                "kind = {kind} is not an SK_WINDOW_* constant (0..=7)"
-            )))
-        }
+        _ => return super::window_more::parse_more(kind, &[param], true),
     };
     w.check()?;
-    Ok(w)
+    Ok(AnyWindow::Basic(w))
 }
 
 unsafe fn window_ffi<T: Float>(
@@ -65,8 +62,12 @@ unsafe fn window_ffi<T: Float>(
 /// (float64, within 1e-12): `periodic ≠ 0` is the DFT-even window for spectral analysis
 /// (`sym=False`, get_window's default), `periodic = 0` the symmetric one. `n ≤ 1` gives ones.
 ///
-/// Arguments: `kind` an `SK_WINDOW_*` constant; `param` Kaiser's beta or Tukey's alpha (must be
-/// finite for those; ignored otherwise); `w` 8-byte aligned, NULL only if n = 0.
+/// Arguments: `kind` an `SK_WINDOW_*` constant; `param` the window's one parameter (Kaiser's
+/// beta, Tukey's alpha, chebwin's `at`, dpss's `NW`, general_hamming's alpha,
+/// kaiser_bessel_derived's beta, gaussian's std; must be finite for those; ignored by windows
+/// without a parameter). Windows with several parameters (exponential, general_cosine,
+/// general_gaussian, taylor) are `SK_ERR_BAD_ARGUMENT` here: use `sk_window_params_f64`, which
+/// also lists each window's rules; `w` 8-byte aligned, NULL only if n = 0.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
 /// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
 /// Thread-safe (stateless).

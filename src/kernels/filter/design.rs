@@ -220,6 +220,9 @@ pub enum Band {
 
 /// Number of sections of an order-`n` Butterworth filter of band type `band`.
 pub fn butter_sections(order: usize, band: Band) -> usize {
+    if order == 0 {
+        return 1; // the identity section
+    }
     match band {
         Band::Lowpass | Band::Highpass => order.div_ceil(2),
         Band::Bandpass | Band::Bandstop => order,
@@ -412,9 +415,9 @@ fn zpk2sos(z: &[C], p: &[C], k: f64) -> SkResult<Vec<[f64; 6]>> {
 /// `scipy.signal.butter(order, Wn, band, fs=fs, output='sos')` with `Wn = f1` (low/high-pass)
 /// or `[f1, f2]` (band-pass/stop). Frequencies in the units of `fs`.
 pub fn butter_sos(order: usize, band: Band, f1: f64, f2: f64, fs: f64) -> SkResult<Vec<[f64; 6]>> {
-    if order == 0 || order > BUTTER_MAX_ORDER {
+    if order > BUTTER_MAX_ORDER {
         return Err(SkError::BadArgument(format!(
-            "order = {order} must be between 1 and {BUTTER_MAX_ORDER}"
+            "order = {order} must be between 0 and {BUTTER_MAX_ORDER}"
         )));
     }
     check_fs(fs)?;
@@ -427,6 +430,10 @@ pub fn butter_sos(order: usize, band: Band, f1: f64, f2: f64, fs: f64) -> SkResu
                 "f2 = {f2} must be greater than f1 = {f1}"
             )));
         }
+    }
+    if order == 0 {
+        // scipy: no poles, no zeros, gain 1 -> the identity section
+        return Ok(vec![[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]);
     }
     // buttap
     let n = order as f64;
@@ -721,7 +728,20 @@ mod tests {
 
     #[test]
     fn butter_rejects_bad_arguments() {
-        assert!(butter_sos(0, Band::Lowpass, 0.1, 0.0, 2.0).is_err());
+        // order 0 is scipy's identity section (frequencies still checked)
+        for band in [
+            Band::Lowpass,
+            Band::Highpass,
+            Band::Bandpass,
+            Band::Bandstop,
+        ] {
+            assert_eq!(
+                butter_sos(0, band, 0.1, 0.5, 2.0).unwrap(),
+                vec![[1.0, 0.0, 0.0, 1.0, 0.0, 0.0]]
+            );
+            assert_eq!(butter_sections(0, band), 1);
+        }
+        assert!(butter_sos(0, Band::Lowpass, 1.5, 0.0, 2.0).is_err());
         assert!(butter_sos(65, Band::Lowpass, 0.1, 0.0, 2.0).is_err());
         assert!(butter_sos(2, Band::Lowpass, 1.0, 0.0, 2.0).is_err());
         assert!(butter_sos(2, Band::Lowpass, 0.0, 0.0, 2.0).is_err());
@@ -731,7 +751,7 @@ mod tests {
         assert!(butter_sos(2, Band::Highpass, 0.3, 0.0, -2.0).is_err());
         assert_eq!(butter_sections(5, Band::Lowpass), 3);
         assert_eq!(butter_sections(5, Band::Bandstop), 5);
-        for order in 1..=12 {
+        for order in 0..=12 {
             for band in [
                 Band::Lowpass,
                 Band::Highpass,

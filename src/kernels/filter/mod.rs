@@ -4,9 +4,15 @@
 //!   channels in SIMD lanes at once;
 //! - [`fir`]: streaming FIR filters, direct form for short filters and FFT overlap-save for long
 //!   ones;
+//! - [`lfilter`]: general IIR filters in transfer-function form `(b, a)` (scipy's `lfilter`),
+//!   `lfilter_zi` and `sosfilt_zi`;
+//! - [`filtfilt`]: zero-phase filtering (scipy's `filtfilt` and `sosfiltfilt`);
 //! - [`design`]: RBJ cookbook biquads, Butterworth in second-order sections (scipy's `butter`
 //!   and `zpk2sos`), windowed-sinc FIR (scipy's `firwin`).
 
 pub mod design;
+pub mod filtfilt;
 pub mod fir;
+pub mod firwin;
+pub mod lfilter;
 pub mod sos;

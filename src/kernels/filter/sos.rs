@@ -176,22 +176,38 @@ pub fn normalise(sec: &[f64], index: usize) -> SkResult<[f64; 5]> {
     Ok(n)
 }
 
-/// Both poles of `1 + a1 z⁻¹ + a2 z⁻²` strictly inside the unit circle (the stability triangle
-/// `|a2| < 1`, `|a1| < 1 + a2`).
+/// How far outside the unit circle a pole may lie before a section is refused: poles with
+/// `|z| <= 1 + POLE_TOL` are accepted. Poles on the circle (integrators, resonators, DC terms)
+/// are marginally stable and filtered like scipy does; the tolerance absorbs the rounding of
+/// coefficients computed for a pole exactly on the circle.
+pub(crate) const POLE_TOL: f64 = 1e-9;
+
+/// Whether both poles of `1 + a1 z⁻¹ + a2 z⁻²` lie in the closed disk `|z| <= 1 + POLE_TOL`.
+/// With `r = 1 + POLE_TOL` this is the stability triangle of the polynomial scaled to radius
+/// `r`: `|a2| <= r²` and `|a1| <= r + a2 / r` (linear in the coefficients, so it stays exact
+/// for double poles where a root formula would lose half the digits).
+pub fn poles_within(a1: f64, a2: f64) -> bool {
+    let r = 1.0 + POLE_TOL;
+    a2.abs() <= r * r && a1.abs() <= r + a2 / r
+}
+
+/// Refuses a section with a pole strictly outside the unit circle (beyond [`POLE_TOL`]).
 fn check_stable(a1: f64, a2: f64, index: usize) -> SkResult<()> {
-    if a2.abs() < 1.0 && a1.abs() < 1.0 + a2 {
+    if poles_within(a1, a2) {
         Ok(())
     } else {
         Err(SkError::BadArgument(format!(
-            "sos[{index}] is unstable: a poles lies on or outside the unit circle \
-             (normalised a1 = {a1}, a2 = {a2}; stability needs |a2| < 1 and |a1| < 1 + a2)"
+            "sos[{index}] is unstable: a pole lies outside the unit circle \
+             (normalised a1 = {a1}, a2 = {a2}; poles on or inside it need |a2| <= 1 and \
+             |a1| <= 1 + a2, within a tolerance of 1e-9)"
         )))
     }
 }
 
 impl<T: Float> Section<T> {
-    /// The kernel form of a normalised section `[b0, b1, b2, a1, a2]`; rejects a section whose
-    /// poles leave the unit circle once the coefficients are rounded to `T`.
+    /// The kernel form of a normalised section `[b0, b1, b2, a1, a2]`; rejects a section with a
+    /// pole outside the unit circle (beyond [`POLE_TOL`]) once the coefficients are rounded to
+    /// `T`.
     pub fn from_normalised(n: [f64; 5], index: usize) -> SkResult<Self> {
         let [b0, b1, b2, a1, a2] = n;
         let s = Section {
@@ -572,7 +588,7 @@ fn store_tile<T: Float, X: Transposer, const L: usize>(
 
 /// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
 #[inline(always)]
-fn gather<T: Float, X: Transposer, const L: usize>(
+pub(crate) fn gather<T: Float, X: Transposer, const L: usize>(
     tr: X,
     src: &[T],
     l: Layout,
@@ -619,7 +635,7 @@ fn gather<T: Float, X: Transposer, const L: usize>(
 
 /// The inverse of [`gather`].
 #[inline(always)]
-fn scatter<T: Float, X: Transposer, const L: usize>(
+pub(crate) fn scatter<T: Float, X: Transposer, const L: usize>(
     tr: X,
     buf: &[[T; L]],
     dst: &mut [T],
@@ -1263,11 +1279,11 @@ mod tests {
             [f64::NAN, 0.0, 0.0, 1.0, 0.0, 0.0],
             [1.0, f64::INFINITY, 0.0, 1.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0, 1.0, 0.0, 1.0],    // poles on the circle
-            [1.0, 0.0, 0.0, 1.0, -2.0, 1.0],   // double pole at z = 1
-            [1.0, 0.0, 0.0, 1.0, 1.5, 0.5],    // pole at -1
-            [1.0, 0.0, 0.0, 1.0, 0.0, -1.2],   // outside
-            [1.0, 0.0, 0.0, 1e-310, 0.0, 0.0], // overflow on normalisation
+            [1.0, 0.0, 0.0, 1.0, 0.0, 1.0 + 1e-8], // poles just outside the circle
+            [1.0, 0.0, 0.0, 1.0, -2.0 - 1e-8, 1.0], // a real pole just above z = 1
+            [1.0, 0.0, 0.0, 1.0, 1.6, 0.5],        // a pole below -1
+            [1.0, 0.0, 0.0, 1.0, 0.0, -1.2],       // outside
+            [1.0, 0.0, 0.0, 1e-310, 0.0, 0.0],     // overflow on normalisation
         ] {
             assert_eq!(code(&bad), crate::error::SK_ERR_BAD_ARGUMENT, "{bad:?}");
         }
@@ -1275,10 +1291,27 @@ mod tests {
         let a = SosFilter::<f64>::new(&[2.0, 1.0, 0.5, 2.0, -1.0, 0.5], 1).unwrap();
         let b = SosFilter::<f64>::new(&[1.0, 0.5, 0.25, 1.0, -0.5, 0.25], 1).unwrap();
         assert_eq!(a.sections, b.sections);
-        // stable in f64 but on the circle once rounded to f32
-        let marginal = [1.0, 0.0, 0.0, 1.0, 0.0, 1.0 - 1e-12];
-        assert!(SosFilter::<f64>::new(&marginal, 1).is_ok());
-        assert!(SosFilter::<f32>::new(&marginal, 1).is_err());
+        // poles on the circle are accepted: a pair at ±j, a double pole at z = 1, z = ±1, and
+        // rounding noise within the tolerance
+        for marginal in [
+            [1.0, 0.0, 0.0, 1.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0, -2.0, 1.0],
+            [1.0, 0.0, 0.0, 1.0, -1.0, 0.0],
+            [1.0, 0.0, 0.0, 1.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0, 1.0, 1.5, 0.5],
+            [1.0, 0.0, 0.0, 1.0, 0.0, 1.0 + 1e-12],
+        ] {
+            assert!(SosFilter::<f64>::new(&marginal, 1).is_ok(), "{marginal:?}");
+            assert!(SosFilter::<f32>::new(&marginal, 1).is_ok(), "{marginal:?}");
+        }
+        // stable in f64 but outside the circle once rounded to f32: real poles at 1 − 1e-8 and
+        // 0.7; f32(1.7) > 1.7 and f32(0.7) < 0.7 move the first pole out by about 2e-7
+        let (p1, p2) = (1.0 - 1e-8, 0.7);
+        let near = [1.0, 0.0, 0.0, 1.0, -(p1 + p2), p1 * p2];
+        assert!(SosFilter::<f64>::new(&near, 1).is_ok());
+        assert!(SosFilter::<f32>::new(&near, 1).is_err());
+        let e = SosFilter::<f64>::new(&[1.0, 0.0, 0.0, 1.0, 0.0, 1.5], 1).unwrap_err();
+        assert!(e.to_string().contains("a pole lies outside"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,126 @@
+"""sigkern.filters / sigkern.spectral parity entries against scipy.signal (float64 references):
+lfilter, lfilter_zi, sosfilt_zi, filtfilt, sosfiltfilt, firwin's full options, get_window's full
+window set."""
+
+import numpy as np
+import pytest
+from scipy import signal
+
+import sigkern
+
+RNG = np.random.default_rng(77)
+
+
+def rel_err(a, b):
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    return np.max(np.abs(a - b), initial=0.0) / max(np.max(np.abs(b), initial=0.0), 1e-300)
+
+
+@pytest.mark.parametrize("shape, axis", [((1000,), -1), ((3, 1000), -1), ((1000, 3), 0), ((2, 3, 500), 1)])
+def test_lfilter(shape, axis):
+    b, a = signal.butter(6, 0.2)
+    x = RNG.standard_normal(shape)
+    assert rel_err(sigkern.lfilter(b, a, x, axis=axis), signal.lfilter(b, a, x, axis=axis)) <= 1e-10
+    zshape = list(shape)
+    zshape[axis] = 6
+    zi = RNG.standard_normal(zshape)
+    y, zf = sigkern.lfilter(b, a, x, axis=axis, zi=zi)
+    yr, zfr = signal.lfilter(b, a, x, axis=axis, zi=zi)
+    assert rel_err(y, yr) <= 1e-10 and rel_err(zf, zfr) <= 1e-10
+    y32 = sigkern.lfilter(b, a, x.astype(np.float32), axis=axis)
+    assert y32.dtype == np.float32 and rel_err(y32, signal.lfilter(b, a, x, axis=axis)) <= 1e-4
+
+
+def test_lfilter_marginal_and_errors():
+    x = np.linspace(0, 5, 6)
+    assert np.array_equal(sigkern.lfilter([2, -2], [1, -1], x), [0, 2, 4, 6, 8, 10])
+    assert np.array_equal(sigkern.lfilter([1], [0.5, 0.5], np.ones(6)), [2, 0, 2, 0, 2, 0])
+    with pytest.raises(sigkern.BadArgumentError):
+        sigkern.lfilter([1.0], [0.0, 1.0], x)
+    with pytest.raises(ValueError):
+        sigkern.lfilter([1.0], [1.0, 0.5], x, zi=np.zeros(3))
+
+
+def test_zi_functions():
+    b, a = signal.cheby1(4, 1, 0.3)
+    assert rel_err(sigkern.lfilter_zi(b, a), signal.lfilter_zi(b, a)) <= 1e-12
+    sos = signal.butter(6, 0.25, output="sos")
+    assert rel_err(sigkern.sosfilt_zi(sos), signal.sosfilt_zi(sos)) <= 1e-12
+    with pytest.raises(sigkern.BadArgumentError):
+        sigkern.lfilter_zi([1, 1], [1, -1])
+
+
+@pytest.mark.parametrize("padtype", ["odd", "even", "constant", None])
+@pytest.mark.parametrize("padlen", [None, 0, 7])
+def test_filtfilt_and_sosfiltfilt(padtype, padlen):
+    x = RNG.standard_normal((4, 3000))
+    b, a = signal.butter(4, 0.15)
+    sos = signal.butter(8, 0.15, output="sos")
+    got = sigkern.filtfilt(b, a, x, padtype=padtype, padlen=padlen)
+    assert rel_err(got, signal.filtfilt(b, a, x, padtype=padtype, padlen=padlen)) <= 1e-10
+    got = sigkern.sosfiltfilt(sos, x, padtype=padtype, padlen=padlen)
+    assert rel_err(got, signal.sosfiltfilt(sos, x, padtype=padtype, padlen=padlen)) <= 1e-10
+
+
+def test_filtfilt_axis_tensor_and_errors():
+    torch = pytest.importorskip("torch")
+    x = RNG.standard_normal((3000, 3))
+    sos = signal.butter(4, 0.2, output="sos")
+    assert rel_err(sigkern.sosfiltfilt(sos, x, axis=0), signal.sosfiltfilt(sos, x, axis=0)) <= 1e-10
+    t = torch.from_numpy(np.ascontiguousarray(x.T))
+    yt = sigkern.sosfiltfilt(sos, t)
+    assert isinstance(yt, torch.Tensor) and rel_err(yt.numpy(), signal.sosfiltfilt(sos, x.T)) <= 1e-10
+    with pytest.raises(sigkern.LengthError):
+        sigkern.sosfiltfilt(sos, np.ones(10))
+    with pytest.raises(NotImplementedError):
+        sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), method="gust")
+    with pytest.raises(ValueError):
+        sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), padtype="wrap")
+
+
+@pytest.mark.parametrize("kw", [
+    dict(numtaps=31, cutoff=0.3, scale=False),
+    dict(numtaps=65, cutoff=[0.1, 0.3, 0.5, 0.7], pass_zero=True),
+    dict(numtaps=64, cutoff=[0.1, 0.3, 0.5, 0.7], pass_zero=False),
+    dict(numtaps=65, cutoff=[0.1, 0.2, 0.4], pass_zero="bandstop"),
+    dict(numtaps=41, cutoff=[1000, 3000], pass_zero="bandpass", fs=16000, window="nuttall"),
+    dict(numtaps=41, cutoff=0.3, window=("chebwin", 60)),
+    dict(numtaps=41, cutoff=0.3, window=("general_gaussian", 1.5, 8.0)),
+    dict(numtaps=41, cutoff=0.3, width=0.1),
+])
+def test_firwin_options(kw):
+    assert rel_err(sigkern.firwin(**kw), signal.firwin(**kw)) <= 1e-10
+
+
+NAMES = ["boxcar", "hann", "hamming", "blackman", "blackmanharris", "flattop", ("kaiser", 7.0),
+         "tukey", ("tukey", 0.3), "barthann", "bartlett", "bohman", ("chebwin", 80), "cosine",
+         ("dpss", 2.5), "exponential", "poisson", ("exponential", None, 2.0),
+         ("general_cosine", [0.4, 0.4, 0.2]), ("general hamming", 0.6), "lanczos", "sinc",
+         "nuttall", "parzen", "taylor", ("taylor", 5, 35, False), "triang", "triangle",
+         ("gaussian", 5.0), ("general_gaussian", 1.5, 6.0), "hann_symmetric", 6.5]
+
+
+@pytest.mark.parametrize("name", NAMES, ids=[str(n) for n in NAMES])
+@pytest.mark.parametrize("fftbins", [True, False])
+def test_get_window_every_name(name, fftbins):
+    for n in [1, 2, 7, 64, 513]:
+        try:
+            want = signal.get_window(name, n, fftbins=fftbins)
+        except ValueError:  # e.g. dpss with NW >= n/2: sigkern refuses it too
+            with pytest.raises(sigkern.BadArgumentError):
+                sigkern.get_window(name, n, fftbins=fftbins)
+            continue
+        got = sigkern.get_window(name, n, fftbins=fftbins)
+        assert got.shape == want.shape and np.max(np.abs(got - want)) <= 1e-10
+
+
+def test_get_window_kbd_and_errors():
+    want = signal.get_window(("kaiser_bessel_derived", 4.0), 64, fftbins=False)
+    assert np.max(np.abs(sigkern.get_window(("kbd", 4.0), 64, fftbins=False) - want)) <= 1e-12
+    with pytest.raises(sigkern.BadArgumentError):
+        sigkern.get_window(("kbd", 4.0), 64)  # periodic KBD is undefined (scipy raises too)
+    with pytest.raises(ValueError):
+        sigkern.get_window("nope", 8)
+    with pytest.raises(ValueError):
+        sigkern.get_window(("hann", 1.0), 8)
