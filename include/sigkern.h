@@ -88,36 +88,9 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
- * Largest order accepted.
- */
-#define BUTTER_MAX_ORDER 64
-
-/**
  * Frames per block of the passes.
  */
 #define BLOCK 2048
-
-/**
- * Longest filter run in direct form.
- */
-#define DIRECT_MAX_TAPS 160
-
-/**
- * Frames per time block of the lane kernel.
- */
-#define TBLOCK 128
-
-/**
- * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
- * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
- * aborting the process on a failed allocation.
- */
-#define MAX_FFT_LEN (1 << 28)
-
-/**
- * Largest |beta| accepted for Kaiser (I0(beta) overflows f64 a little above 713).
- */
-#define KAISER_MAX_BETA 700.0
 
 /**
  * Mode: the full result, `na + nb − 1` samples.
@@ -1856,12 +1829,109 @@ int32_t sk_logmel_f64(const struct SkMelPlan *plan, const double *x, double refe
 int32_t sk_power_to_db_f64(const double *x, double reference, double amin, double top_db, double *y, size_t n);
 
 /**
- * `power_to_db` on floats (computed in double per element). Rules as `sk_power_to_db_f64`.
+ * `power_to_db` on floats, in float arithmetic: the dB values are within 4e-7 relative +
+ * 1e-5 dB absolute of the double computation (the logarithm is within about 2 ulp). Rules as
+ * `sk_power_to_db_f64`.
  *
  * # Safety
  * `x` readable, `y` writable for n floats.
  */
 int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double top_db, float *y, size_t n);
+
+/**
+ * Batched mel spectrogram: `rows` signals of n samples, row `r` at `x + r·x_stride` (floats;
+ * `x_stride ≥ 0`, 0 repeats one row), each as `sk_melspec_f32`, keeping the first `frames`
+ * frames of each (`frames = 0`: all `sk_mel_frames` of them; fewer drops trailing frames, e.g.
+ * the last centred frame Whisper-style recipes drop; more is `SK_ERR_BAD_ARGUMENT`). `y` is
+ * `(rows, n_mels, frames)` row-major; `y_len` its capacity (≥ rows × n_mels × frames, else
+ * `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing.
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
+ * `SK_ERR_BAD_ARGUMENT` (signal too short, `frames` too large, negative `x_stride`),
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe (long signals
+ * are split across up to `SIGKERN_THREADS` threads).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+ */
+int32_t sk_melspec_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, float *y, size_t y_len, size_t n);
+
+/**
+ * Batched mel spectrogram of doubles. Rules as `sk_melspec_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+ */
+int32_t sk_melspec_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double *y, size_t y_len, size_t n);
+
+/**
+ * Batched log-mel spectrogram in dB: `sk_melspec_batch_f32` followed by
+ * `librosa.power_to_db(S, ref=ref, amin=amin, top_db=top_db)`, with the `top_db` floor taken
+ * from each row's own maximum (`per_row ≠ 0`) or from the maximum of the whole batch
+ * (`per_row = 0`); dropped frames never count toward the maximum. Parameter rules as
+ * `sk_logmel_f32`; the dB values are computed in the data's precision (see
+ * `sk_power_to_db_f32`). Other rules and status codes as `sk_melspec_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+ */
+int32_t sk_logmel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, float *y, size_t y_len, size_t n);
+
+/**
+ * Batched log-mel spectrogram in dB of doubles. Rules as `sk_logmel_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+ */
+int32_t sk_logmel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, double *y, size_t y_len, size_t n);
+
+/**
+ * Batched log10-mel spectrogram, the form speech models use (OpenAI Whisper:
+ * `amin = 1e-10, scale = 0.25, offset = 1, top = 8`, frames = one less than `sk_mel_frames`):
+ * `sk_melspec_batch_f32`, then `l = log10(max(S, amin))`, floored at `max(l) − top` (the
+ * maximum of each row with `per_row ≠ 0`, of the whole batch with `per_row = 0`; dropped frames
+ * never count), then `scale·l + offset`. `amin > 0` finite, `scale > 0` finite, `offset`
+ * finite, `top ≥ 0` (`INFINITY`: no floor), else `SK_ERR_BAD_ARGUMENT`. Computed in the data's
+ * precision (`log10` within about 2 ulp). Other rules and status codes as
+ * `sk_melspec_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
+ */
+int32_t sk_log10mel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, float *y, size_t y_len, size_t n);
+
+/**
+ * Batched log10-mel spectrogram of doubles. Rules as `sk_log10mel_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
+ */
+int32_t sk_log10mel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, double *y, size_t y_len, size_t n);
+
+/**
+ * `y = scale·max(l, max(l) − top) + offset` with `l = log10(max(x, amin))` over n values: the
+ * log tail of Whisper-style features in one call (`amin = 1e-10, scale = 0.25, offset = 1,
+ * top = 8` gives `(max(l, l.max() − 8) + 4) / 4`). NaN anywhere makes the result all NaN when
+ * `top` is finite (numpy's `np.maximum`); `+inf` stays `+inf`. `amin > 0` finite, `scale > 0`
+ * finite, `offset` finite, `top ≥ 0` (`INFINITY`: no floor), else `SK_ERR_BAD_ARGUMENT`.
+ * `y == x` exactly is in place. Computed in double (`log10` within a few ulp).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `x` readable, `y` writable for n doubles.
+ */
+int32_t sk_log10_floor_f64(const double *x, double amin, double scale, double offset, double top, double *y, size_t n);
+
+/**
+ * `sk_log10_floor_f64` on floats, in float arithmetic (`log10` within about 2 ulp; the
+ * result within 4e-7 relative + 1e-5 absolute of the double computation). Rules as
+ * `sk_log10_floor_f64`.
+ *
+ * # Safety
+ * `x` readable, `y` writable for n floats.
+ */
+int32_t sk_log10_floor_f32(const float *x, double amin, double scale, double offset, double top, float *y, size_t n);
 
 /**
  * Magnitude/power spectrum: `y[i] = |x[i]|^power` for n complex values `x` (interleaved),
@@ -2805,6 +2875,33 @@ int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t ho
  * `x` readable for n doubles, `window` for win_length, `y` writable for 2·y_len doubles.
  */
 int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
+
+/**
+ * Batched STFT: `rows` signals of n samples, row `r` starting at `x + r·x_stride` (floats;
+ * `x_stride ≥ 0`, 0 repeats one row), each transformed as `sk_stft_f32` does, into `y` as
+ * `(rows, frames, n_freq)` complex values (row `r` at `y + 2·r·frames·n_freq` floats): equal
+ * to `torch.stft` of a `(rows, n)` batch, with frames and frequencies swapped as in
+ * `sk_stft_f32`. `y_len` is y's capacity in complex values (≥ rows × frames × n_freq, else
+ * `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing. Long signals are split
+ * across threads as in `sk_stft_f32`.
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`, or a
+ * negative `x_stride`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats, `window` for win_length, `y` writable for
+ * 2·y_len floats.
+ */
+int32_t sk_stft_batch_f32(const float *x, ptrdiff_t x_stride, size_t rows, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
+
+/**
+ * Batched STFT of doubles. Rules as `sk_stft_batch_f32`.
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles, `window` for win_length, `y` writable for
+ * 2·y_len doubles.
+ */
+int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
 
 /**
  * Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in

@@ -28,15 +28,7 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
-#define BUTTER_MAX_ORDER 64
-
 #define BLOCK 2048
-
-#define DIRECT_MAX_TAPS 160
-
-#define TBLOCK 128
-
-
 
 #define SK_CONV_FULL 0
 
@@ -416,6 +408,22 @@ int32_t sk_power_to_db_f64(const double *x, double reference, double amin, doubl
 
 int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double top_db, float *y, size_t n);
 
+int32_t sk_melspec_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, float *y, size_t y_len, size_t n);
+
+int32_t sk_melspec_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, float *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, double *y, size_t y_len, size_t n);
+
+int32_t sk_log10mel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, float *y, size_t y_len, size_t n);
+
+int32_t sk_log10mel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, double *y, size_t y_len, size_t n);
+
+int32_t sk_log10_floor_f64(const double *x, double amin, double scale, double offset, double top, double *y, size_t n);
+
+int32_t sk_log10_floor_f32(const float *x, double amin, double scale, double offset, double top, float *y, size_t n);
+
 int32_t sk_spec_power_f64(const double *x, double power, double *y, size_t n);
 
 int32_t sk_spec_power_f32(const float *x, double power, float *y, size_t n);
@@ -565,6 +573,10 @@ int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t cent
 int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
 
 int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
+
+int32_t sk_stft_batch_f32(const float *x, ptrdiff_t x_stride, size_t rows, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
+
+int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
 
 int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center, size_t frames, size_t *n);
 
