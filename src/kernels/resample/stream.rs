@@ -1,0 +1,693 @@
+//! The streaming resampler and the one-shot conversion built on it.
+//!
+//! **Time.** Output `n` of a stream sits at input time `t_n` (in input samples); the stream's
+//! first output sits `latency` output periods before input sample 0, so the stream is the
+//! one-shot output delayed by exactly `latency` samples, and the kernel is symmetric around
+//! every `t_n` (linear phase; the group delay is exactly `latency`). Times are integers in
+//! units of `1/den`: for a rational ratio `out/in = L/M` (with `L` no more than
+//! [`MAX_PHASES`]) `den = L` and a step is exactly `M` units, each output using one of `L`
+//! precomputed phases; otherwise `den = 2⁴⁰`, the step is `round(2⁴⁰·in/out)` units, and each
+//! output interpolates (cubic Lagrange) between four of `P` precomputed phases. Either way the
+//! arithmetic is integer, so any split of the input gives bit-identical output, and output
+//! counts have closed forms.
+//!
+//! **Ratio changes.** [`Resampler::set_ratio`] moves the step linearly, output by output, to the
+//! new value over a given number of outputs: the output instants stay continuous and only their
+//! spacing changes, so there is no click. The filter stays the one designed for the creation
+//! ratio.
+
+// Lane loops index several fixed-size arrays by the same lane number.
+#![allow(clippy::needless_range_loop)]
+
+use super::design::{Kernel, Spec};
+use super::dot::dot4_at;
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::sos::Layout;
+use crate::kernels::{par, Float};
+use crate::simd::Level;
+use std::sync::Mutex;
+
+/// The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
+/// interpolated phases.
+pub const MAX_PHASES: u64 = 2048;
+/// The most coefficients of an exact phase table.
+const MAX_EXACT_TABLE: u64 = 1 << 23;
+/// Supported ratios `out/in`: from `1/MAX_RATIO` to `MAX_RATIO`.
+pub const MAX_RATIO: f64 = 256.0;
+/// Fractional bits of a free-running clock.
+const FRAC_BITS: u32 = 40;
+const FREE_DEN: u64 = 1 << FRAC_BITS;
+
+/// Checks one sample rate.
+pub fn check_rate(name: &str, r: f64) -> SkResult<()> {
+    if !(r.is_finite() && r > 0.0) {
+        return Err(SkError::BadArgument(format!(
+            "{name} = {r} must be a positive finite sample rate"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a ratio `out/in` against the supported range.
+pub fn check_ratio(ratio: f64) -> SkResult<()> {
+    if !(ratio.is_finite() && (1.0 / MAX_RATIO..=MAX_RATIO).contains(&ratio)) {
+        return Err(SkError::BadArgument(format!(
+            "ratio out/in = {ratio} is outside the supported range [1/{MAX_RATIO}, {MAX_RATIO}]"
+        )));
+    }
+    Ok(())
+}
+
+/// `out/in` as `L/M` in lowest terms if it is rational with a small `L` (continued fractions;
+/// exact to 1e-13 relative), else `None`.
+pub fn rational(in_rate: f64, out_rate: f64) -> Option<(u64, u64)> {
+    let (ratio, (mut h0, mut h1), (mut k0, mut k1)) =
+        (out_rate / in_rate, (0u64, 1u64), (1u64, 0u64));
+    let mut x = ratio;
+    for _ in 0..64 {
+        let a = x.floor();
+        if a > 1e12 {
+            return None;
+        }
+        let a = a as u64;
+        let h2 = a.checked_mul(h1)?.checked_add(h0)?;
+        let k2 = a.checked_mul(k1)?.checked_add(k0)?;
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        if h1 > MAX_PHASES || k1 > (1 << 40) {
+            return None;
+        }
+        // the convergent h1/k1 must reproduce both rates' ratio
+        let approx = h1 as f64 / k1 as f64;
+        if (approx - ratio).abs() <= 1e-13 * ratio {
+            return Some((h1, k1));
+        }
+        let f = x - a as f64;
+        if f == 0.0 {
+            return None;
+        }
+        x = 1.0 / f;
+    }
+    None
+}
+
+/// A linear change of the step.
+#[derive(Clone, Copy, Debug)]
+struct Ramp {
+    from: u64,
+    to: u64,
+    len: u64,
+    /// Steps taken so far (`1..=len` give `from + (to − from)·k/len`).
+    k: u64,
+}
+
+/// The output clock: the next output sits at input time `i0 + frac/den`.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    i0: i64,
+    frac: u64,
+    den: u64,
+    /// The step in units of `1/den`, split as `q·den + r`.
+    q: u64,
+    r: u64,
+    ramp: Option<Ramp>,
+}
+
+impl Clock {
+    fn new(start: i128, den: u64, step: u64) -> Clock {
+        Clock {
+            i0: start.div_euclid(den as i128) as i64,
+            frac: start.rem_euclid(den as i128) as u64,
+            den,
+            q: step / den,
+            r: step % den,
+            ramp: None,
+        }
+    }
+
+    fn step(&self) -> u64 {
+        self.q * self.den + self.r
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        if let Some(rp) = &mut self.ramp {
+            rp.k += 1;
+            let (from, to) = (rp.from as i128, rp.to as i128);
+            let s = (from + (to - from) * rp.k as i128 / rp.len as i128) as u64;
+            self.q = s / self.den;
+            self.r = s % self.den;
+            if rp.k >= rp.len {
+                self.ramp = None;
+            }
+        }
+        self.i0 += self.q as i64;
+        self.frac += self.r;
+        if self.frac >= self.den {
+            self.frac -= self.den;
+            self.i0 += 1;
+        }
+    }
+
+    /// How many outputs from this one on have `i0 <= last` (at most `limit`).
+    fn count_through(&self, last: i64, limit: u64) -> u64 {
+        let mut c = *self;
+        let mut n = 0u64;
+        while c.ramp.is_some() && n < limit {
+            if c.i0 > last {
+                return n;
+            }
+            n += 1;
+            c.advance();
+        }
+        if c.i0 > last || n >= limit {
+            return n;
+        }
+        // outputs j ≥ 0 with frac + j·step < (last − i0 + 1)·den
+        let room = (last as i128 - c.i0 as i128 + 1) * c.den as i128 - c.frac as i128;
+        let step = c.step() as i128;
+        let more = (room + step - 1) / step;
+        n.saturating_add(u64::try_from(more).unwrap_or(u64::MAX))
+            .min(limit)
+    }
+}
+
+/// The precomputed phases.
+#[derive(Clone, Debug)]
+enum Table<T> {
+    /// `L` rows, row `p` at `frac = p/L`.
+    Exact(Vec<T>),
+    /// `P + 3` rows, row `r` at `frac = (r − 1)/P`; `P` a power of two.
+    Interp(Vec<T>, u32),
+}
+
+/// Phases per input sample of an interpolated table: enough that cubic interpolation between
+/// phases stays below the stopband floor.
+fn interp_phases(spec: &Spec, ratio: f64) -> u32 {
+    let p0 = if spec.atten_db <= 100.0 {
+        64.0
+    } else if spec.atten_db <= 140.0 {
+        128.0
+    } else {
+        256.0
+    };
+    ((p0 * ratio.min(1.0)).ceil() as u32)
+        .next_power_of_two()
+        .max(4)
+}
+
+/// A streaming resampler for `channels` channels of `T`.
+#[derive(Clone, Debug)]
+pub struct Resampler<T> {
+    channels: usize,
+    spec: Spec,
+    in_rate: f64,
+    out_rate: f64,
+    ratio: f64,
+    kernel: Kernel,
+    exact: Option<(u64, u64)>,
+    table: Table<T>,
+    /// The interpolated table, once a ratio change needs it on an exact stream.
+    interp: Option<Table<T>>,
+    latency: usize,
+    clock: Clock,
+    start: Clock,
+    /// Input index of `bufs[c][0]`; `base + bufs[c].len()` is the input received so far.
+    base: i64,
+    start_base: i64,
+    received: i64,
+    bufs: Vec<Vec<T>>,
+}
+
+fn alloc_err(what: &str) -> SkError {
+    SkError::Allocation(format!("could not allocate {what}"))
+}
+
+fn try_zeros<T: Float>(n: usize, what: &str) -> SkResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| alloc_err(what))?;
+    v.resize(n, T::ZERO);
+    Ok(v)
+}
+
+impl<T: Float> Resampler<T> {
+    /// A resampler from `in_rate` to `out_rate` (Hz, or any common unit).
+    pub fn new(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<Self> {
+        check_rate("in_rate", in_rate)?;
+        check_rate("out_rate", out_rate)?;
+        if channels == 0 {
+            return Err(SkError::Length("channels is 0".into()));
+        }
+        let ratio = out_rate / in_rate;
+        check_ratio(ratio)?;
+        spec.validate()?;
+        let kernel = Kernel::new(&spec, ratio)?;
+        let latency = (kernel.half_width() * ratio).ceil() as usize;
+        let exact =
+            rational(in_rate, out_rate).filter(|&(l, _)| l * kernel.taps as u64 <= MAX_EXACT_TABLE);
+        let (table, clock) = match exact {
+            Some((l, m)) => (
+                Table::Exact(kernel.table(l as usize, 0.0, l as f64)?),
+                Clock::new(-(latency as i128) * m as i128, l, m),
+            ),
+            None => {
+                let p = interp_phases(&spec, ratio);
+                let step = (FREE_DEN as f64 / ratio).round() as u64;
+                (
+                    Table::Interp(kernel.table(p as usize + 3, -1.0, p as f64)?, p),
+                    Clock::new(-(latency as i128) * step as i128, FREE_DEN, step),
+                )
+            }
+        };
+        let base = (clock.i0 - kernel.offset as i64).min(0);
+        let mut bufs = Vec::new();
+        bufs.try_reserve_exact(channels)
+            .map_err(|_| alloc_err("the channel buffers"))?;
+        for _ in 0..channels {
+            bufs.push(try_zeros((-base) as usize, "the channel history")?);
+        }
+        Ok(Resampler {
+            channels,
+            spec,
+            in_rate,
+            out_rate,
+            ratio,
+            kernel,
+            exact,
+            table,
+            interp: None,
+            latency,
+            clock,
+            start: clock,
+            base,
+            start_base: base,
+            received: 0,
+            bufs,
+        })
+    }
+
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// Group delay in output samples at the creation ratio.
+    pub fn latency(&self) -> usize {
+        self.latency
+    }
+
+    /// Taps per output (the window length, a multiple of 16).
+    pub fn taps(&self) -> usize {
+        self.kernel.taps
+    }
+
+    /// `Some((L, M))` if the stream started on an exact rational ratio `L/M`.
+    pub fn exact_ratio(&self) -> Option<(u64, u64)> {
+        self.exact
+    }
+
+    /// The creation rates.
+    pub fn rates(&self) -> (f64, f64) {
+        (self.in_rate, self.out_rate)
+    }
+
+    /// The spec the filter was designed from.
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// The last input index the next output's window reads (`i0 − A + K − 1`).
+    fn reach(&self) -> i64 {
+        self.kernel.taps as i64 - 1 - self.kernel.offset as i64
+    }
+
+    /// Outputs that `n_in` more input frames make available (no flush).
+    pub fn output_size(&self, n_in: usize) -> u64 {
+        let end = self.received.saturating_add(n_in as i64);
+        self.clock.count_through(end - 1 - self.reach(), u64::MAX)
+    }
+
+    /// Outputs a flush would write now: the rest of the outputs whose instant lies before the
+    /// end of the input received.
+    pub fn flush_size(&self) -> u64 {
+        if self.received == 0 {
+            return 0;
+        }
+        self.clock.count_through(self.received - 1, u64::MAX)
+    }
+
+    /// Back to the state right after creation (ratio, history, clock).
+    pub fn reset(&mut self) {
+        self.clock = self.start;
+        self.base = self.start_base;
+        self.received = 0;
+        if let Some(t) = self.interp.take() {
+            if matches!(self.table, Table::Exact(_)) {
+                self.interp = Some(t);
+            }
+        }
+        for b in &mut self.bufs {
+            b.clear();
+            b.resize((-self.base) as usize, T::ZERO);
+        }
+    }
+
+    /// Moves the ratio `out/in` to `ratio`, linearly over `ramp` outputs (0: at once).
+    pub fn set_ratio(&mut self, ratio: f64, ramp: u64) -> SkResult<()> {
+        check_ratio(ratio)?;
+        if self.clock.den != FREE_DEN {
+            // switch the exact clock to a free-running one at the same instant
+            if self.interp.is_none() {
+                let p = interp_phases(&self.spec, self.ratio);
+                self.interp = Some(Table::Interp(
+                    self.kernel.table(p as usize + 3, -1.0, p as f64)?,
+                    p,
+                ));
+            }
+        }
+        let target = (FREE_DEN as f64 / ratio).round() as u64;
+        let mut c = self.clock;
+        if c.den != FREE_DEN {
+            let scale = |v: u64| {
+                ((v as u128 * FREE_DEN as u128 + c.den as u128 / 2) / c.den as u128) as u64
+            };
+            let step = scale(c.step());
+            c = Clock {
+                i0: c.i0,
+                frac: scale(c.frac).min(FREE_DEN - 1),
+                den: FREE_DEN,
+                q: step / FREE_DEN,
+                r: step % FREE_DEN,
+                ramp: None,
+            };
+        }
+        c.ramp = None;
+        if ramp == 0 {
+            c.q = target / FREE_DEN;
+            c.r = target % FREE_DEN;
+        } else {
+            c.ramp = Some(Ramp {
+                from: c.step(),
+                to: target,
+                len: ramp,
+                k: 0,
+            });
+        }
+        self.clock = c;
+        Ok(())
+    }
+
+    fn table(&self) -> &Table<T> {
+        if self.clock.den == FREE_DEN {
+            if let Some(t) = &self.interp {
+                return t;
+            }
+        }
+        &self.table
+    }
+
+    /// Appends `n` frames (zeros if `x` is `None`), reserving first.
+    fn append(&mut self, x: Option<(&[T], Layout)>, n: usize) -> SkResult<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        for b in &mut self.bufs {
+            b.try_reserve(n)
+                .map_err(|_| alloc_err("room for the input"))?;
+        }
+        for (c, b) in self.bufs.iter_mut().enumerate() {
+            match x {
+                None => b.resize(b.len() + n, T::ZERO),
+                Some((x, l)) if l.t == 1 => b.extend_from_slice(&x[c * l.ch..c * l.ch + n]),
+                Some((x, l)) => b.extend((0..n).map(|t| x[c * l.ch + t * l.t])),
+            }
+        }
+        self.received += n as i64;
+        Ok(())
+    }
+
+    /// Writes `count` outputs into `y` (layout `yl`), advances the clock and drops history no
+    /// longer needed. The buffers hold every sample the outputs read.
+    fn render(&mut self, level: Level, y: &mut [T], yl: Layout, count: usize) -> SkResult<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        let k = self.kernel.taps;
+        let work = count.saturating_mul(k).saturating_mul(self.channels);
+        let (clock, base, off, table) = (self.clock, self.base, self.kernel.offset, self.table());
+        if yl.t == 1 {
+            let mut outs: Vec<(usize, &mut [T])> = y
+                .chunks_mut(yl.ch.max(1))
+                .take(self.channels)
+                .map(|s| &mut s[..count])
+                .enumerate()
+                .collect();
+            let bufs = &self.bufs;
+            run_channels(&mut outs, work, |(c, out)| {
+                render_channel(level, table, clock, base, off, k, &bufs[*c], out)
+            });
+        } else {
+            let mut scratch = try_zeros::<T>(count * self.channels, "the output scratch")?;
+            let mut outs: Vec<(usize, &mut [T])> = scratch.chunks_mut(count).enumerate().collect();
+            let bufs = &self.bufs;
+            run_channels(&mut outs, work, |(c, out)| {
+                render_channel(level, table, clock, base, off, k, &bufs[*c], out)
+            });
+            for (c, s) in scratch.chunks(count).enumerate() {
+                for (t, v) in s.iter().enumerate() {
+                    y[c * yl.ch + t * yl.t] = *v;
+                }
+            }
+        }
+        for _ in 0..count {
+            self.clock.advance();
+        }
+        let new_base = self.clock.i0 - off as i64;
+        if new_base > self.base {
+            for b in &mut self.bufs {
+                let drop = ((new_base - self.base) as usize).min(b.len());
+                b.drain(..drop);
+            }
+        }
+        let len = self.bufs[0].len() as i64;
+        self.base = self.received - len;
+        Ok(())
+    }
+
+    /// Consumes up to `n_in` frames of `x` (layout `xl`) and writes up to `cap` frames into `y`
+    /// (layout `yl`). Returns `(consumed, produced)`: all of the input is consumed unless the
+    /// output room ran out first, in which case exactly the input the written outputs needed
+    /// is consumed. The caller guarantees `x` holds `n_in` frames and `y` `cap` frames in their
+    /// layouts. On error nothing changes.
+    pub fn process(
+        &mut self,
+        level: Level,
+        x: &[T],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [T],
+        yl: Layout,
+        cap: usize,
+    ) -> SkResult<(usize, usize)> {
+        let avail = self.output_size(n_in);
+        let produced = avail.min(cap as u64) as usize;
+        let consumed = if avail > cap as u64 {
+            // the room ran out: consume what the last written output reads, no more
+            let mut c = self.clock;
+            for _ in 0..produced.saturating_sub(1) {
+                c.advance();
+            }
+            if produced == 0 {
+                0
+            } else {
+                let end = c.i0 + self.reach() + 1;
+                (end - self.received).clamp(0, n_in as i64) as usize
+            }
+        } else {
+            n_in
+        };
+        self.append(Some((x, xl)), consumed)?;
+        self.render(level, y, yl, produced)?;
+        Ok((consumed, produced))
+    }
+
+    /// Ends the input: writes the remaining [`flush_size`](Self::flush_size) outputs into `y`
+    /// (zeros stand for the input past the end) and resets the stream. `cap` below the flush
+    /// size is `SK_ERR_BUFFER_TOO_SMALL` and nothing changes.
+    pub fn flush(&mut self, level: Level, y: &mut [T], yl: Layout, cap: usize) -> SkResult<usize> {
+        let n = self.flush_size();
+        if n > cap as u64 {
+            return Err(SkError::BufferTooSmall(format!(
+                "the output has room for {cap} frames but the flush writes {n}"
+            )));
+        }
+        let n = n as usize;
+        if n > 0 {
+            let mut c = self.clock;
+            for _ in 0..n - 1 {
+                c.advance();
+            }
+            let end = c.i0 + self.reach() + 1;
+            let pad = (end - self.received).max(0) as usize;
+            self.append(None, pad)?;
+            self.render(level, y, yl, n)?;
+        }
+        self.reset();
+        Ok(n)
+    }
+
+    /// Skips the next `n` outputs (the one-shot conversion drops the latency this way).
+    fn skip(&mut self, n: usize) {
+        for _ in 0..n {
+            self.clock.advance();
+        }
+    }
+}
+
+/// Output length of a one-shot conversion of `n_in` frames: the number of output instants
+/// `m·in/out` (`m >= 0`) before `n_in`, i.e. `ceil(n_in·out/in)` for an exact ratio.
+pub fn oneshot_len<T: Float>(r: &Resampler<T>, n_in: usize) -> u64 {
+    let mut c = r.clock;
+    for _ in 0..r.latency {
+        c.advance();
+    }
+    c.count_through(n_in as i64 - 1, u64::MAX)
+}
+
+/// One-shot conversion: `n_in` frames of `x` (layout `xl`) into exactly
+/// [`oneshot_len`] frames of `y` (layout `yl`), delay removed and tail flushed: output `m` is
+/// the signal at input time `m·in/out`. `y` must hold `oneshot_len` frames (checked).
+pub fn resample<T: Float>(
+    level: Level,
+    mut r: Resampler<T>,
+    x: &[T],
+    xl: Layout,
+    n_in: usize,
+    y: &mut [T],
+    yl: Layout,
+) -> SkResult<usize> {
+    let want = oneshot_len(&r, n_in) as usize;
+    r.skip(r.latency);
+    let (consumed, produced) = r.process(level, x, xl, n_in, y, yl, want)?;
+    let rest = want - produced;
+    if rest > 0 {
+        if consumed < n_in {
+            return Err(SkError::Internal(
+                "one-shot resampling stopped before the end of the input".into(),
+            ));
+        }
+        let off = produced * yl.t;
+        let tail = &mut y[off..];
+        let n = r.flush(level, tail, yl, rest)?;
+        if n != rest {
+            return Err(SkError::Internal(format!(
+                "one-shot resampling flushed {n} frames instead of {rest}"
+            )));
+        }
+    }
+    Ok(want)
+}
+
+/// Renders `out.len()` outputs of one channel from `clock` on. `buf[0]` is input `base`.
+#[allow(clippy::too_many_arguments)]
+fn render_channel<T: Float>(
+    level: Level,
+    table: &Table<T>,
+    mut clock: Clock,
+    base: i64,
+    off: usize,
+    k: usize,
+    buf: &[T],
+    out: &mut [T],
+) {
+    let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
+    match table {
+        Table::Exact(t) => {
+            let row = |p: u64| &t[p as usize * k..p as usize * k + k];
+            let mut chunks = out.chunks_exact_mut(4);
+            for o in &mut chunks {
+                let mut c = [&t[..k]; 4];
+                let mut x = [&buf[..0]; 4];
+                for r in 0..4 {
+                    let s = start(&clock);
+                    c[r] = row(clock.frac);
+                    x[r] = &buf[s..s + k];
+                    clock.advance();
+                }
+                o.copy_from_slice(&dot4_at(level, c, x));
+            }
+            for o in chunks.into_remainder() {
+                let s = start(&clock);
+                let c = row(clock.frac);
+                let x = &buf[s..s + k];
+                *o = dot4_at(level, [c; 4], [x; 4])[0];
+                clock.advance();
+            }
+        }
+        Table::Interp(t, p) => {
+            let shift = FRAC_BITS;
+            for o in out.iter_mut() {
+                let s = start(&clock);
+                let x = &buf[s..s + k];
+                let u = clock.frac * *p as u64;
+                let q = (u >> shift) as usize;
+                let w = (u & (FREE_DEN - 1)) as f64 / FREE_DEN as f64;
+                let rows = &t[q * k..(q + 4) * k];
+                let d = dot4_at(
+                    level,
+                    [
+                        &rows[..k],
+                        &rows[k..2 * k],
+                        &rows[2 * k..3 * k],
+                        &rows[3 * k..],
+                    ],
+                    [x; 4],
+                );
+                // cubic Lagrange through phases q−1, q, q+1, q+2 at q + w
+                let wm = -w * (w - 1.0) * (w - 2.0) / 6.0;
+                let w0 = (w + 1.0) * (w - 1.0) * (w - 2.0) / 2.0;
+                let w1 = -(w + 1.0) * w * (w - 2.0) / 2.0;
+                let w2 = (w + 1.0) * w * (w - 1.0) / 6.0;
+                *o = d[0] * T::from_f64(wm)
+                    + d[1] * T::from_f64(w0)
+                    + d[2] * T::from_f64(w1)
+                    + d[3] * T::from_f64(w2);
+                clock.advance();
+            }
+        }
+    }
+}
+
+/// Runs `f` on every channel job, split over threads when the work is large; a part whose
+/// thread cannot be started runs on the calling thread. Each channel is computed the same way
+/// whichever thread runs it.
+fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync) {
+    let threads = par::threads_for(jobs.len(), work);
+    if threads <= 1 {
+        jobs.iter_mut().for_each(&f);
+        return;
+    }
+    let per = jobs.len().div_ceil(threads);
+    let slots: Vec<Mutex<Option<&mut [J]>>> =
+        jobs.chunks_mut(per).map(|p| Mutex::new(Some(p))).collect();
+    let run = |slot: &Mutex<Option<&mut [J]>>| {
+        let part = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(part) = part {
+            part.iter_mut().for_each(&f);
+        }
+    };
+    std::thread::scope(|s| {
+        let mut failed = Vec::new();
+        for slot in &slots[1..] {
+            let run = &run;
+            if std::thread::Builder::new()
+                .spawn_scoped(s, move || run(slot))
+                .is_err()
+            {
+                failed.push(slot);
+            }
+        }
+        run(&slots[0]);
+        for slot in failed {
+            run(slot);
+        }
+    });
+}
