@@ -103,6 +103,27 @@
 #define TBLOCK 128
 
 /**
+ * Taps per window are a multiple of this (16 `float` lanes of AVX-512).
+ */
+#define TAP_BLOCK 16
+
+/**
+ * The most taps a window may have (downsampling by 256 at 200 dB needs about 2¹⁷).
+ */
+#define MAX_TAPS (1 << 20)
+
+/**
+ * The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
+ * interpolated phases.
+ */
+#define MAX_PHASES 2048
+
+/**
+ * Supported ratios `out/in`: from `1/MAX_RATIO` to `MAX_RATIO`.
+ */
+#define MAX_RATIO 256.0
+
+/**
  * Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
  * scratch that cannot be checked for success, so absurd lengths are refused up front instead of
  * aborting the process on a failed allocation.

@@ -34,6 +34,12 @@
 
 #define TBLOCK 128
 
+#define TAP_BLOCK 16
+
+
+#define MAX_PHASES 2048
+
+
 
 
 #define SK_CONV_FULL 0

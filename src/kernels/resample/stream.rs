@@ -477,6 +477,7 @@ impl<T: Float> Resampler<T> {
     /// output room ran out first, in which case exactly the input the written outputs needed
     /// is consumed. The caller guarantees `x` holds `n_in` frames and `y` `cap` frames in their
     /// layouts. On error nothing changes.
+    #[allow(clippy::too_many_arguments)]
     pub fn process(
         &mut self,
         level: Level,
