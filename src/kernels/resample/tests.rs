@@ -1,8 +1,8 @@
 //! Resampler tests against closed forms (sines at known instants) and against itself
+//! (chunked = one-shot, flush, ratio ramps).
 
 // Channel loops index several buffers by the same channel number.
 #![allow(clippy::needless_range_loop)]
-//! (chunked = one-shot, flush, ratio ramps).
 
 use super::design::{Quality, Spec};
 use super::stream::{oneshot_len, rational, resample, Resampler};
