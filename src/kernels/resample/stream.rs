@@ -195,6 +195,31 @@ fn interp_phases(spec: &Spec, ratio: f64) -> u32 {
         .max(4)
 }
 
+/// The step of a free-running clock for `ratio = out/in`.
+fn free_step(ratio: f64) -> u64 {
+    (FREE_DEN as f64 / ratio).round() as u64
+}
+
+fn interp_table<T: Float>(kernel: &Kernel, spec: &Spec, ratio: f64) -> SkResult<Table<T>> {
+    let p = interp_phases(spec, ratio);
+    Ok(Table::Interp(
+        kernel.table(p as usize + 3, -1.0, p as f64)?,
+        p,
+    ))
+}
+
+/// Output length of a one-shot conversion of `n_in` frames from `in_rate` to `out_rate`: the
+/// number of output instants `m·in/out` (`m >= 0`) before `n_in`. For an exact rational ratio
+/// `L/M` that is `ceil(n_in·L/M)`; otherwise the instants are those of the free-running clock
+/// (steps of `round(2⁴⁰·in/out)/2⁴⁰`). The rates must be valid.
+pub fn output_len(in_rate: f64, out_rate: f64, n_in: usize) -> u64 {
+    let (den, step) = match rational(in_rate, out_rate) {
+        Some((l, m)) => (l, m),
+        None => (FREE_DEN, free_step(out_rate / in_rate)),
+    };
+    Clock::new(0, den, step).count_through(n_in as i64 - 1, u64::MAX)
+}
+
 /// A streaming resampler for `channels` channels of `T`.
 #[derive(Clone, Debug)]
 pub struct Resampler<T> {
@@ -242,21 +267,21 @@ impl<T: Float> Resampler<T> {
         spec.validate()?;
         let kernel = Kernel::new(&spec, ratio)?;
         let latency = (kernel.half_width() * ratio).ceil() as usize;
-        let exact =
-            rational(in_rate, out_rate).filter(|&(l, _)| l * kernel.taps as u64 <= MAX_EXACT_TABLE);
-        let (table, clock) = match exact {
-            Some((l, m)) => (
-                Table::Exact(kernel.table(l as usize, 0.0, l as f64)?),
-                Clock::new(-(latency as i128) * m as i128, l, m),
-            ),
+        let exact = rational(in_rate, out_rate);
+        let clock = match exact {
+            Some((l, m)) => Clock::new(-(latency as i128) * m as i128, l, m),
             None => {
-                let p = interp_phases(&spec, ratio);
-                let step = (FREE_DEN as f64 / ratio).round() as u64;
-                (
-                    Table::Interp(kernel.table(p as usize + 3, -1.0, p as f64)?, p),
-                    Clock::new(-(latency as i128) * step as i128, FREE_DEN, step),
-                )
+                let step = free_step(ratio);
+                Clock::new(-(latency as i128) * step as i128, FREE_DEN, step)
             }
+        };
+        // exact phases when the table is small enough, else interpolated ones (on the same
+        // exact clock)
+        let table = match exact {
+            Some((l, _)) if l * kernel.taps as u64 <= MAX_EXACT_TABLE => {
+                Table::Exact(kernel.table(l as usize, 0.0, l as f64)?)
+            }
+            _ => interp_table(&kernel, &spec, ratio)?,
         };
         let base = (clock.i0 - kernel.offset as i64).min(0);
         let mut bufs = Vec::new();
@@ -339,11 +364,6 @@ impl<T: Float> Resampler<T> {
         self.clock = self.start;
         self.base = self.start_base;
         self.received = 0;
-        if let Some(t) = self.interp.take() {
-            if matches!(self.table, Table::Exact(_)) {
-                self.interp = Some(t);
-            }
-        }
         for b in &mut self.bufs {
             b.clear();
             b.resize((-self.base) as usize, T::ZERO);
@@ -353,17 +373,10 @@ impl<T: Float> Resampler<T> {
     /// Moves the ratio `out/in` to `ratio`, linearly over `ramp` outputs (0: at once).
     pub fn set_ratio(&mut self, ratio: f64, ramp: u64) -> SkResult<()> {
         check_ratio(ratio)?;
-        if self.clock.den != FREE_DEN {
-            // switch the exact clock to a free-running one at the same instant
-            if self.interp.is_none() {
-                let p = interp_phases(&self.spec, self.ratio);
-                self.interp = Some(Table::Interp(
-                    self.kernel.table(p as usize + 3, -1.0, p as f64)?,
-                    p,
-                ));
-            }
+        if matches!(self.table, Table::Exact(_)) && self.interp.is_none() {
+            self.interp = Some(interp_table(&self.kernel, &self.spec, self.ratio)?);
         }
-        let target = (FREE_DEN as f64 / ratio).round() as u64;
+        let target = free_step(ratio);
         let mut c = self.clock;
         if c.den != FREE_DEN {
             let scale = |v: u64| {
@@ -395,13 +408,12 @@ impl<T: Float> Resampler<T> {
         Ok(())
     }
 
+    /// The table for the current clock: exact phases only serve an exact clock.
     fn table(&self) -> &Table<T> {
-        if self.clock.den == FREE_DEN {
-            if let Some(t) = &self.interp {
-                return t;
-            }
+        match (&self.table, &self.interp) {
+            (Table::Exact(_), Some(t)) if self.clock.den == FREE_DEN => t,
+            _ => &self.table,
         }
-        &self.table
     }
 
     /// Appends `n` frames (zeros if `x` is `None`), reserving first.
@@ -543,14 +555,9 @@ impl<T: Float> Resampler<T> {
     }
 }
 
-/// Output length of a one-shot conversion of `n_in` frames: the number of output instants
-/// `m·in/out` (`m >= 0`) before `n_in`, i.e. `ceil(n_in·out/in)` for an exact ratio.
+/// Output length of a one-shot conversion of `n_in` frames with `r` (see [`output_len`]).
 pub fn oneshot_len<T: Float>(r: &Resampler<T>, n_in: usize) -> u64 {
-    let mut c = r.clock;
-    for _ in 0..r.latency {
-        c.advance();
-    }
-    c.count_through(n_in as i64 - 1, u64::MAX)
+    output_len(r.in_rate, r.out_rate, n_in)
 }
 
 /// One-shot conversion: `n_in` frames of `x` (layout `xl`) into exactly
@@ -624,13 +631,13 @@ fn render_channel<T: Float>(
             }
         }
         Table::Interp(t, p) => {
-            let shift = FRAC_BITS;
             for o in out.iter_mut() {
                 let s = start(&clock);
                 let x = &buf[s..s + k];
-                let u = clock.frac * *p as u64;
-                let q = (u >> shift) as usize;
-                let w = (u & (FREE_DEN - 1)) as f64 / FREE_DEN as f64;
+                // frac < den ≤ 2⁴⁰ and p ≤ 2⁸: exact in f64
+                let u = (clock.frac * *p as u64) as f64 / clock.den as f64;
+                let q = (u.floor() as usize).min(*p as usize - 1);
+                let w = u - q as f64;
                 let rows = &t[q * k..(q + 4) * k];
                 let d = dot4_at(
                     level,

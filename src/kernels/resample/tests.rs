@@ -350,3 +350,23 @@ fn ratio_ramp_is_continuous() {
         assert!(worst < 1e-7, "start {start}: {worst:e}");
     }
 }
+
+/// A rational ratio whose exact phase table would be too large runs interpolated phases on the
+/// exact clock: lengths stay `ceil(n·L/M)` and sines still land on their instants.
+#[test]
+fn large_rational_tables_interpolate_on_the_exact_clock() {
+    let (fin, fout) = (36001.0, 2000.0);
+    assert_eq!(rational(fin, fout), Some((2000, 36001)));
+    let n = 200_000;
+    let f = 300.0;
+    let x: Vec<f64> = (0..n)
+        .map(|i| (2.0 * PI * f * i as f64 / fin).sin())
+        .collect();
+    let y = oneshot(fin, fout, 1, Quality::VeryHigh, &x, n, false);
+    assert_eq!(y.len() as u64, (n as u64 * 2000).div_ceil(36001));
+    let mut worst = 0.0f64;
+    for (m, v) in y.iter().enumerate().take(y.len() - 2000).skip(2000) {
+        worst = worst.max((v - (2.0 * PI * f * m as f64 / fout).sin()).abs());
+    }
+    assert!(worst < 1e-8, "{worst:e}");
+}
