@@ -438,31 +438,49 @@ impl<T: Float> Resampler<T> {
 
     /// Writes `count` outputs into `y` (layout `yl`), advances the clock and drops history no
     /// longer needed. The buffers hold every sample the outputs read.
-    fn render(&mut self, level: Level, y: &mut [T], yl: Layout, count: usize) -> SkResult<()> {
+    fn render(&mut self, level: Level, y: &mut [T], yl: Layout, count: usize, mut scratch: Vec<T>) {
         if count == 0 {
-            return Ok(());
+            return;
         }
         let k = self.kernel.taps;
-        let work = count.saturating_mul(k).saturating_mul(self.channels);
-        let (clock, base, off, table) = (self.clock, self.base, self.kernel.offset, self.table());
-        if yl.t == 1 {
-            let mut outs: Vec<(usize, &mut [T])> = y
-                .chunks_mut(yl.ch.max(1))
-                .take(self.channels)
-                .map(|s| &mut s[..count])
-                .enumerate()
-                .collect();
-            let bufs = &self.bufs;
-            run_channels(&mut outs, work, |(c, out)| {
-                render_channel(level, table, clock, base, off, k, &bufs[*c], out)
-            });
+        let ch = self.channels;
+        let work = count.saturating_mul(k).saturating_mul(ch);
+        let (base, off, table) = (self.base, self.kernel.offset, self.table());
+        // fewer channels than threads: each channel's outputs are cut into pieces too, each
+        // starting from the clock at its first output (computed the same either way)
+        let threads = par::threads_for(count.saturating_mul(ch), work);
+        let pieces = if ch >= threads {
+            1
         } else {
-            let mut scratch = try_zeros::<T>(count * self.channels, "the output scratch")?;
-            let mut outs: Vec<(usize, &mut [T])> = scratch.chunks_mut(count).enumerate().collect();
-            let bufs = &self.bufs;
-            run_channels(&mut outs, work, |(c, out)| {
-                render_channel(level, table, clock, base, off, k, &bufs[*c], out)
-            });
+            threads.div_ceil(ch)
+        };
+        let piece = count.div_ceil(pieces);
+        let mut clocks = Vec::with_capacity(pieces);
+        let mut c = self.clock;
+        for p in 0..pieces {
+            clocks.push(c);
+            for _ in 0..piece.min(count.saturating_sub(p * piece)) {
+                c.advance();
+            }
+        }
+        let bufs = &self.bufs;
+        let job = |(c, clock, out): &mut (usize, Clock, &mut [T])| {
+            render_channel(level, table, *clock, base, off, k, &bufs[*c], out)
+        };
+        if yl.t == 1 {
+            let outs: Vec<&mut [T]> = y
+                .chunks_mut(yl.ch.max(1))
+                .take(ch)
+                .map(|s| &mut s[..count])
+                .collect();
+            run_channels(&mut split_jobs(outs, piece, &clocks), work, job);
+        } else {
+            scratch.resize(count * ch, T::ZERO);
+            run_channels(
+                &mut split_jobs(scratch.chunks_mut(count).collect(), piece, &clocks),
+                work,
+                job,
+            );
             for (c, s) in scratch.chunks(count).enumerate() {
                 for (t, v) in s.iter().enumerate() {
                     y[c * yl.ch + t * yl.t] = *v;
@@ -481,7 +499,20 @@ impl<T: Float> Resampler<T> {
         }
         let len = self.bufs[0].len() as i64;
         self.base = self.received - len;
-        Ok(())
+    }
+
+    /// The scratch `render` needs for `count` outputs in layout `yl`, allocated up front so
+    /// nothing changes when the allocation fails.
+    fn scratch(&self, yl: Layout, count: usize) -> SkResult<Vec<T>> {
+        let mut v = Vec::new();
+        if yl.t != 1 && count > 0 {
+            let n = count
+                .checked_mul(self.channels)
+                .ok_or_else(|| SkError::Length("output size overflows".into()))?;
+            v.try_reserve_exact(n)
+                .map_err(|_| alloc_err("the output scratch"))?;
+        }
+        Ok(v)
     }
 
     /// Consumes up to `n_in` frames of `x` (layout `xl`) and writes up to `cap` frames into `y`
@@ -517,8 +548,9 @@ impl<T: Float> Resampler<T> {
         } else {
             n_in
         };
+        let scratch = self.scratch(yl, produced)?;
         self.append(Some((x, xl)), consumed)?;
-        self.render(level, y, yl, produced)?;
+        self.render(level, y, yl, produced, scratch);
         Ok((consumed, produced))
     }
 
@@ -540,8 +572,9 @@ impl<T: Float> Resampler<T> {
             }
             let end = c.i0 + self.reach() + 1;
             let pad = (end - self.received).max(0) as usize;
+            let scratch = self.scratch(yl, n)?;
             self.append(None, pad)?;
-            self.render(level, y, yl, n)?;
+            self.render(level, y, yl, n, scratch);
         }
         self.reset();
         Ok(n)
@@ -592,6 +625,21 @@ pub fn resample<T: Float>(
         }
     }
     Ok(want)
+}
+
+/// One job per channel and piece of `piece` outputs, with the clock at the piece's start.
+fn split_jobs<'a, T>(
+    outs: Vec<&'a mut [T]>,
+    piece: usize,
+    clocks: &[Clock],
+) -> Vec<(usize, Clock, &'a mut [T])> {
+    let mut jobs = Vec::new();
+    for (c, o) in outs.into_iter().enumerate() {
+        for (p, part) in o.chunks_mut(piece).enumerate() {
+            jobs.push((c, clocks[p], part));
+        }
+    }
+    jobs
 }
 
 /// Renders `out.len()` outputs of one channel from `clock` on. `buf[0]` is input `base`.
@@ -698,4 +746,117 @@ fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync)
             run(slot);
         }
     });
+}
+
+/// Stopbands deeper than this (dB) run `float` streams in `double` inside: `float` products
+/// summed over a few hundred taps leave rounding noise near −140 dB.
+pub const WIDE_ABOVE_DB: f64 = 140.0;
+
+fn widen(x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<Vec<f64>> {
+    let len = n
+        .checked_mul(channels)
+        .ok_or_else(|| SkError::Length("input size overflows".into()))?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| alloc_err("the double copy of the input"))?;
+    for c in 0..channels {
+        v.extend((0..n).map(|t| x[c * xl.ch + t * xl.t] as f64));
+    }
+    Ok(v)
+}
+
+fn narrow(src: &[f64], count: usize, channels: usize, y: &mut [f32], yl: Layout) {
+    for c in 0..channels {
+        for t in 0..count {
+            y[c * yl.ch + t * yl.t] = src[c * count + t] as f32;
+        }
+    }
+}
+
+/// [`Resampler::process`] for `float` data on a `double` resampler (rounded once at the end).
+#[allow(clippy::too_many_arguments)]
+pub fn process_wide(
+    r: &mut Resampler<f64>,
+    level: Level,
+    x: &[f32],
+    xl: Layout,
+    n_in: usize,
+    y: &mut [f32],
+    yl: Layout,
+    cap: usize,
+) -> SkResult<(usize, usize)> {
+    let ch = r.channels;
+    let xs = widen(x, xl, ch, n_in)?;
+    let room = r.output_size(n_in).min(cap as u64) as usize;
+    let mut ys = try_zeros::<f64>(
+        room.checked_mul(ch)
+            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
+        "the double output",
+    )?;
+    let (c, p) = r.process(
+        level,
+        &xs,
+        Layout::planar(n_in.max(1)),
+        n_in,
+        &mut ys,
+        Layout::planar(room.max(1)),
+        room,
+    )?;
+    narrow(&ys, p, ch, y, yl);
+    Ok((c, p))
+}
+
+/// [`Resampler::flush`] for `float` data on a `double` resampler.
+pub fn flush_wide(
+    r: &mut Resampler<f64>,
+    level: Level,
+    y: &mut [f32],
+    yl: Layout,
+    cap: usize,
+) -> SkResult<usize> {
+    let n = r.flush_size().min(cap as u64 + 1) as usize;
+    let ch = r.channels;
+    let mut ys = try_zeros::<f64>(
+        n.checked_mul(ch)
+            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
+        "the double output",
+    )?;
+    let p = if n > cap {
+        r.flush(level, &mut ys, Layout::planar(n.max(1)), cap)?
+    } else {
+        r.flush(level, &mut ys, Layout::planar(n.max(1)), n)?
+    };
+    narrow(&ys, p, ch, y, yl);
+    Ok(p)
+}
+
+/// [`resample`] for `float` data on a `double` resampler.
+pub fn resample_wide(
+    level: Level,
+    r: Resampler<f64>,
+    x: &[f32],
+    xl: Layout,
+    n_in: usize,
+    y: &mut [f32],
+    yl: Layout,
+) -> SkResult<usize> {
+    let ch = r.channels;
+    let xs = widen(x, xl, ch, n_in)?;
+    let want = oneshot_len(&r, n_in) as usize;
+    let mut ys = try_zeros::<f64>(
+        want.checked_mul(ch)
+            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
+        "the double output",
+    )?;
+    let n = resample(
+        level,
+        r,
+        &xs,
+        Layout::planar(n_in.max(1)),
+        n_in,
+        &mut ys,
+        Layout::planar(want.max(1)),
+    )?;
+    narrow(&ys, n, ch, y, yl);
+    Ok(n)
 }

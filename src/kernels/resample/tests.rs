@@ -370,3 +370,60 @@ fn large_rational_tables_interpolate_on_the_exact_clock() {
     }
     assert!(worst < 1e-8, "{worst:e}");
 }
+
+/// The `float`-in-`double` path equals the `double` resampler rounded once, chunked or not.
+#[test]
+fn wide_float_path_is_the_double_result_rounded() {
+    use super::stream::{flush_wide, process_wide, resample_wide};
+    let mut rng = Rng::new(11);
+    let n = 2000;
+    let ch = 2;
+    let x32 = rng.vec_f32(n * ch, 1.0);
+    let x64: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+    let spec = Quality::VeryHigh.spec();
+    let r = Resampler::<f64>::new(48000.0, 44100.0, ch, spec).unwrap();
+    let len = oneshot_len(&r, n) as usize;
+    let mut want = vec![0f64; len * ch];
+    let il = Layout::interleaved(ch);
+    resample(current(), r.clone(), &x64, il, n, &mut want, il).unwrap();
+    let mut got = vec![0f32; len * ch];
+    resample_wide(current(), r.clone(), &x32, il, n, &mut got, il).unwrap();
+    for (a, b) in got.iter().zip(&want) {
+        assert_eq!(*a, *b as f32);
+    }
+    // streamed in two pieces through the wide path
+    let mut s = r;
+    let lat = s.latency();
+    let mut out = vec![0f32; (lat + len + 10) * ch];
+    let (c1, p1) = process_wide(
+        &mut s,
+        current(),
+        &x32[..700 * ch],
+        il,
+        700,
+        &mut out,
+        il,
+        10_000,
+    )
+    .unwrap();
+    assert_eq!(c1, 700);
+    let (c2, p2) = process_wide(
+        &mut s,
+        current(),
+        &x32[700 * ch..],
+        il,
+        n - 700,
+        &mut out[p1 * ch..],
+        il,
+        10_000,
+    )
+    .unwrap();
+    assert_eq!(c2, n - 700);
+    let rest = s.flush_size() as usize;
+    assert!(flush_wide(&mut s, current(), &mut out[(p1 + p2) * ch..], il, rest - 1).is_err());
+    let p3 = flush_wide(&mut s, current(), &mut out[(p1 + p2) * ch..], il, rest).unwrap();
+    assert_eq!(p1 + p2 + p3, lat + len);
+    for (a, b) in out[lat * ch..(lat + len) * ch].iter().zip(&got) {
+        assert_eq!(a, b);
+    }
+}
