@@ -1,5 +1,5 @@
 //! The inner loop of the resampler: four independent dot products of coefficient windows with
-//! input windows, all of the same length (a multiple of [`TAP_BLOCK`]).
+//! input windows, all of the same length (a multiple of [`lanes`]: 16 for `float`, 8 for `double`).
 //!
 //! The lane body accumulates each product in [`TAP_BLOCK`] (`float`) or 8 (`double`) partial
 //! sums, element `j` into partial sum `j mod lanes`, and adds the partial sums in a fixed tree.
@@ -13,6 +13,15 @@
 use super::design::TAP_BLOCK;
 use crate::kernels::Float;
 use crate::simd::multiversion;
+
+/// The block the window length of `T` must be a multiple of (16 `float`, 8 `double` lanes).
+pub fn lanes<T>() -> usize {
+    if std::mem::size_of::<T>() == 4 {
+        TAP_BLOCK
+    } else {
+        8
+    }
+}
 
 /// Plain-order reference.
 fn dot4_scalar<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
@@ -71,7 +80,7 @@ fn dot4_lanes<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 
 multiversion! {
     /// Four dot products `Σ_j c[r][j]·x[r][j]`, `r < 4`. Every slice has the length of
-    /// `c[0]`, a multiple of [`TAP_BLOCK`] (checked).
+    /// `c[0]`, a multiple of [`lanes`] (checked).
     pub fn dot4_at<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4];
     scalar = dot4_scalar; simd = dot4_lanes;
 }
