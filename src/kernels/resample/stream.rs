@@ -90,8 +90,9 @@ pub fn rational(in_rate: f64, out_rate: f64) -> Option<(u64, u64)> {
     None
 }
 
-/// A linear change of the step.
-#[derive(Clone, Copy, Debug)]
+/// A linear change of the step; active while `k < len` (`len == 0`: none). Every field is
+/// always a plain number (no `Option` payload left uninitialised in copies of the clock).
+#[derive(Clone, Copy, Debug, Default)]
 struct Ramp {
     from: u64,
     to: u64,
@@ -109,7 +110,7 @@ struct Clock {
     /// The step in units of `1/den`, split as `q·den + r`.
     q: u64,
     r: u64,
-    ramp: Option<Ramp>,
+    ramp: Ramp,
 }
 
 impl Clock {
@@ -120,8 +121,12 @@ impl Clock {
             den,
             q: step / den,
             r: step % den,
-            ramp: None,
+            ramp: Ramp::default(),
         }
+    }
+
+    fn ramping(&self) -> bool {
+        self.ramp.k < self.ramp.len
     }
 
     fn step(&self) -> u64 {
@@ -130,15 +135,13 @@ impl Clock {
 
     #[inline]
     fn advance(&mut self) {
-        if let Some(rp) = &mut self.ramp {
+        if self.ramping() {
+            let rp = &mut self.ramp;
             rp.k += 1;
             let (from, to) = (rp.from as i128, rp.to as i128);
             let s = (from + (to - from) * rp.k as i128 / rp.len as i128) as u64;
             self.q = s / self.den;
             self.r = s % self.den;
-            if rp.k >= rp.len {
-                self.ramp = None;
-            }
         }
         self.i0 += self.q as i64;
         self.frac += self.r;
@@ -152,7 +155,7 @@ impl Clock {
     fn count_through(&self, last: i64, limit: u64) -> u64 {
         let mut c = *self;
         let mut n = 0u64;
-        while c.ramp.is_some() && n < limit {
+        while c.ramping() && n < limit {
             if c.i0 > last {
                 return n;
             }
@@ -229,7 +232,8 @@ pub struct Resampler<T> {
     out_rate: f64,
     ratio: f64,
     kernel: Kernel,
-    exact: Option<(u64, u64)>,
+    /// `(L, M)` of an exact ratio, `(0, 0)` otherwise.
+    exact: (u64, u64),
     table: Table<T>,
     /// The interpolated table, once a ratio change needs it on an exact stream.
     interp: Option<Table<T>>,
@@ -297,7 +301,7 @@ impl<T: Float> Resampler<T> {
             out_rate,
             ratio,
             kernel,
-            exact,
+            exact: exact.unwrap_or((0, 0)),
             table,
             interp: None,
             latency,
@@ -326,7 +330,7 @@ impl<T: Float> Resampler<T> {
 
     /// `Some((L, M))` if the stream started on an exact rational ratio `L/M`.
     pub fn exact_ratio(&self) -> Option<(u64, u64)> {
-        self.exact
+        (self.exact.0 > 0).then_some(self.exact)
     }
 
     /// The creation rates.
@@ -389,20 +393,20 @@ impl<T: Float> Resampler<T> {
                 den: FREE_DEN,
                 q: step / FREE_DEN,
                 r: step % FREE_DEN,
-                ramp: None,
+                ramp: Ramp::default(),
             };
         }
-        c.ramp = None;
+        c.ramp = Ramp::default();
         if ramp == 0 {
             c.q = target / FREE_DEN;
             c.r = target % FREE_DEN;
         } else {
-            c.ramp = Some(Ramp {
+            c.ramp = Ramp {
                 from: c.step(),
                 to: target,
                 len: ramp,
                 k: 0,
-            });
+            };
         }
         self.clock = c;
         Ok(())
