@@ -42,6 +42,7 @@
 
 
 
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -92,6 +93,16 @@
 
 #define SK_MEL_NORM_SLANEY 1
 
+#define SK_RESAMPLE_QUICK 0
+
+#define SK_RESAMPLE_LOW 1
+
+#define SK_RESAMPLE_MEDIUM 2
+
+#define SK_RESAMPLE_HIGH 3
+
+#define SK_RESAMPLE_VERY_HIGH 4
+
 #define SK_PAD_CONSTANT 0
 
 #define SK_PAD_REFLECT 1
@@ -120,7 +131,15 @@ typedef struct SkFir SkFir;
 
 typedef struct SkMelPlan SkMelPlan;
 
+typedef struct SkResampler SkResampler;
+
 typedef struct SkStftStream SkStftStream;
+
+typedef struct SkResampleSpec {
+    double passband_end;
+    double stopband_begin;
+    double attenuation_db;
+} SkResampleSpec;
 
 int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
 
@@ -439,6 +458,64 @@ int32_t sk_rms_f64(const double *x, double *out, size_t n);
 int32_t sk_dot_f32(const float *a, const float *b, float *out, size_t n);
 
 int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
+
+int32_t sk_resampler_f32_new(double in_rate, double out_rate, size_t channels, int32_t quality, struct SkResampler **out);
+
+int32_t sk_resampler_f64_new(double in_rate, double out_rate, size_t channels, int32_t quality, struct SkResampler **out);
+
+int32_t sk_resampler_f32_new_spec(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, struct SkResampler **out);
+
+int32_t sk_resampler_f64_new_spec(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, struct SkResampler **out);
+
+int32_t sk_resampler_free(struct SkResampler *h);
+
+int32_t sk_resampler_reset(struct SkResampler *h);
+
+int32_t sk_resampler_latency(struct SkResampler *h, size_t *frames);
+
+int32_t sk_resampler_output_size(struct SkResampler *h, size_t *n_out, size_t n_in);
+
+int32_t sk_resampler_flush_size(struct SkResampler *h, size_t *n_out);
+
+int32_t sk_resampler_set_ratio(struct SkResampler *h, double ratio, size_t ramp);
+
+int32_t sk_resampler_f32_process(struct SkResampler *h, const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t *consumed, size_t *produced, size_t n_in, size_t capacity);
+
+int32_t sk_resampler_f64_process(struct SkResampler *h, const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t *consumed, size_t *produced, size_t n_in, size_t capacity);
+
+int32_t sk_resampler_f32_process_interleaved(struct SkResampler *h, const float *x, float *y, size_t *consumed, size_t *produced, size_t n_in, size_t capacity);
+
+int32_t sk_resampler_f64_process_interleaved(struct SkResampler *h, const double *x, double *y, size_t *consumed, size_t *produced, size_t n_in, size_t capacity);
+
+int32_t sk_resampler_f32_flush(struct SkResampler *h, float *y, ptrdiff_t y_stride, size_t *produced, size_t capacity);
+
+int32_t sk_resampler_f64_flush(struct SkResampler *h, double *y, ptrdiff_t y_stride, size_t *produced, size_t capacity);
+
+int32_t sk_resampler_f32_flush_interleaved(struct SkResampler *h, float *y, size_t *produced, size_t capacity);
+
+int32_t sk_resampler_f64_flush_interleaved(struct SkResampler *h, double *y, size_t *produced, size_t capacity);
+
+int32_t sk_resample_size(double in_rate, double out_rate, size_t *n_out, size_t n_in);
+
+int32_t sk_resample_f32(const float *x, ptrdiff_t x_stride, double in_rate, double out_rate, int32_t quality, size_t channels, float *y, ptrdiff_t y_stride, size_t n_in, size_t n_out);
+
+int32_t sk_resample_f64(const double *x, ptrdiff_t x_stride, double in_rate, double out_rate, int32_t quality, size_t channels, double *y, ptrdiff_t y_stride, size_t n_in, size_t n_out);
+
+int32_t sk_resample_f32_interleaved(const float *x, double in_rate, double out_rate, int32_t quality, size_t channels, float *y, size_t n_in, size_t n_out);
+
+int32_t sk_resample_f64_interleaved(const double *x, double in_rate, double out_rate, int32_t quality, size_t channels, double *y, size_t n_in, size_t n_out);
+
+int32_t sk_upfirdn_size(size_t up, size_t down, size_t *n_out, size_t n_h, size_t n_x);
+
+int32_t sk_upfirdn_f32(const float *h, const float *x, size_t up, size_t down, float *y, size_t n_h, size_t n_x, size_t n_out);
+
+int32_t sk_upfirdn_f64(const double *h, const double *x, size_t up, size_t down, double *y, size_t n_h, size_t n_x, size_t n_out);
+
+int32_t sk_resample_poly_size(size_t up, size_t down, size_t *n_out, size_t n_x);
+
+int32_t sk_resample_poly_f32(const float *x, size_t up, size_t down, float *y, size_t n_x, size_t n_out);
+
+int32_t sk_resample_poly_f64(const double *x, size_t up, size_t down, double *y, size_t n_x, size_t n_out);
 
 int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
 
