@@ -472,8 +472,14 @@ impl<T: Float> Resampler<T> {
             render_channel(level, table, *clock, base, off, k, &bufs[*c], out)
         };
         if yl.t == 1 {
+            // planar (one channel: also interleaved) — channel c at c·yl.ch
+            let stride = if ch == 1 {
+                y.len().max(1)
+            } else {
+                yl.ch.max(1)
+            };
             let outs: Vec<&mut [T]> = y
-                .chunks_mut(yl.ch.max(1))
+                .chunks_mut(stride)
                 .take(ch)
                 .map(|s| &mut s[..count])
                 .collect();

@@ -211,6 +211,7 @@ fn chunked_equals_oneshot_bit_for_bit() {
         chunked_case::<f32>(fin, fout, 1, false, i as u64);
         chunked_case::<f64>(fin, fout, 3, false, i as u64 + 10);
         chunked_case::<f32>(fin, fout, 2, true, i as u64 + 20);
+        chunked_case::<f32>(fin, fout, 1, true, i as u64 + 30);
     }
 }
 
