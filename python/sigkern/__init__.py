@@ -26,6 +26,7 @@ from . import audio
 from . import core
 from . import filters
 from . import spectral
+from . import resample as _resample  # the name `resample` is the function
 from ._errors import *  # noqa: F401,F403
 from ._errors import __all__ as _errors_all
 from ._lib import cfunc, ffi, include_dir, lib, library_path
@@ -33,6 +34,7 @@ from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .filters import *  # noqa: F401,F403
 from .spectral import *  # noqa: F401,F403
+from .resample import *  # noqa: F401,F403
 
 __all__ = (
     ["ffi", "lib", "library_path", "include_dir", "version", "simd_level", "__version__"]
@@ -41,6 +43,7 @@ __all__ = (
     + list(audio.__all__)
     + list(filters.__all__)
     + list(spectral.__all__)
+    + list(_resample.__all__)
 )
 
 _sk_version = cfunc("sk_version")

@@ -36,6 +36,8 @@ pub(crate) enum Object {
     MelF64(MelPlan<f64>),
     /// A stateful filter; its lock is only ever try-locked (see [`with`]).
     Filter(Mutex<FilterObj>),
+    /// A streaming resampler; its lock is only ever try-locked.
+    Resampler(Mutex<super::resample::ResamplerObj>),
 }
 
 impl Object {
@@ -51,6 +53,11 @@ impl Object {
                 Ok(g) => g.kind_name(),
                 Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
                 Err(TryLockError::WouldBlock) => "a filter (busy in another thread)",
+            },
+            Object::Resampler(m) => match m.try_lock() {
+                Ok(g) => g.kind_name(),
+                Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
+                Err(TryLockError::WouldBlock) => "a resampler (busy in another thread)",
             },
         }
     }

@@ -21,6 +21,7 @@ pub mod memory;
 pub mod meta;
 pub mod pcm;
 pub mod reduce;
+pub mod resample;
 pub mod rows;
 pub mod seed;
 pub mod stft;

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod par;
 pub mod pcm;
 pub mod reduce;
+pub mod resample;
 pub mod rows;
 pub mod spectral;
 pub mod strided;

@@ -532,7 +532,7 @@ pub enum Window {
 }
 
 /// Modified Bessel function of the first kind, order 0 (power series; all terms positive).
-fn bessel_i0(x: f64) -> f64 {
+pub(crate) fn bessel_i0(x: f64) -> f64 {
     let q = x * x / 4.0;
     let mut term = 1.0;
     let mut sum = 1.0;

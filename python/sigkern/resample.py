@@ -1,0 +1,431 @@
+"""Sample-rate conversion (C: ``sk_resample_*``, ``sk_resampler_*``).
+
+:func:`resample` converts a whole signal with the delay removed and the tail flushed: output
+sample ``m`` is the signal at input time ``m * in_rate / out_rate`` and the output has
+``ceil(n * out_rate / in_rate)`` samples (:func:`resample_size`). :class:`Resampler` converts a
+stream block by block; its output is the one-shot output delayed by :attr:`Resampler.latency`
+samples, bit for bit, whatever the block sizes, and :meth:`Resampler.set_ratio` changes the
+ratio on a live stream without a click.
+
+Quality presets (frequencies as fractions of the lower Nyquist frequency; see
+``docs/resample.md``): ``"quick"`` (passband 0.70, 60 dB), ``"low"`` (0.80, 96 dB),
+``"medium"`` (0.90, 110 dB), ``"high"`` (0.913, 135 dB), ``"very_high"`` (0.913, 175 dB;
+float32 streams compute in float64 inside). soxr's names ``"QQ" "LQ" "MQ" "HQ" "VHQ"`` are
+accepted too.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _buffers as B
+from ._buffers import F32, F64
+from ._errors import InvalidHandleError, error, status_name
+from ._lib import cfunc, ffi
+from .filters import _planar
+
+__all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly"]
+
+_QUALITY = {
+    "quick": 0, "qq": 0,
+    "low": 1, "lq": 1,
+    "medium": 2, "mq": 2,
+    "high": 3, "hq": 3,
+    "very_high": 4, "vhq": 4,
+}
+_SFX = {F32: "f32", F64: "f64"}
+_ARR = {F32: "float[]", F64: "double[]"}
+
+_size = cfunc("sk_resample_size")
+_oneshot = {F32: cfunc("sk_resample_f32"), F64: cfunc("sk_resample_f64")}
+_oneshot_il = {F32: cfunc("sk_resample_f32_interleaved"), F64: cfunc("sk_resample_f64_interleaved")}
+_upfirdn_size = cfunc("sk_upfirdn_size")
+_upfirdn = {F32: cfunc("sk_upfirdn_f32"), F64: cfunc("sk_upfirdn_f64")}
+_poly_size = cfunc("sk_resample_poly_size")
+_poly = {F32: cfunc("sk_resample_poly_f32"), F64: cfunc("sk_resample_poly_f64")}
+_new = {F32: cfunc("sk_resampler_f32_new"), F64: cfunc("sk_resampler_f64_new")}
+_new_spec = {F32: cfunc("sk_resampler_f32_new_spec"), F64: cfunc("sk_resampler_f64_new_spec")}
+_free = cfunc("sk_resampler_free")
+_reset = cfunc("sk_resampler_reset")
+_latency = cfunc("sk_resampler_latency")
+_out_size = cfunc("sk_resampler_output_size")
+_flush_size = cfunc("sk_resampler_flush_size")
+_set_ratio = cfunc("sk_resampler_set_ratio")
+_process = {F32: cfunc("sk_resampler_f32_process"), F64: cfunc("sk_resampler_f64_process")}
+_flush = {F32: cfunc("sk_resampler_f32_flush"), F64: cfunc("sk_resampler_f64_flush")}
+
+
+def _quality(q: Any, func: str) -> int:
+    if isinstance(q, str) and q.lower() in _QUALITY:
+        return _QUALITY[q.lower()]
+    raise ValueError(
+        f"{func}: quality must be one of 'quick', 'low', 'medium', 'high', 'very_high' "
+        f"(or soxr's 'QQ', 'LQ', 'MQ', 'HQ', 'VHQ'), got {q!r}"
+    )
+
+
+def _rate(r: Any, func: str, name: str) -> float:
+    try:
+        return float(r)
+    except (TypeError, ValueError):
+        raise TypeError(f"{func}: {name} must be a number, got {r!r}") from None
+
+
+def resample_size(n: int, in_rate: float, out_rate: float) -> int:
+    """Length of :func:`resample`'s output for ``n`` input samples:
+    ``ceil(n * out_rate / in_rate)`` for a rational ratio (exact arithmetic)."""
+    p = ffi.new("size_t *")
+    st = _size(_rate(in_rate, "resample_size", "in_rate"),
+               _rate(out_rate, "resample_size", "out_rate"), p, operator.index(n))
+    if st:
+        raise error(st, "sk_resample_size")
+    return int(p[0])
+
+
+def resample(x: Any, in_rate: float, out_rate: float, quality: str = "high", axis: int = -1,
+             out: Optional[Any] = None) -> Any:
+    """Converts ``x`` from ``in_rate`` to ``out_rate`` along ``axis``.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        Any shape; every 1-D slice along ``axis`` is one channel.
+    in_rate, out_rate : float
+        Positive and finite; ``out_rate / in_rate`` within [1/256, 256].
+    quality : str, default "high"
+        A preset (see the module documentation).
+    axis : int, default -1
+        The time axis. ``axis=-1`` on C-contiguous data, and ``axis=0`` on a C-contiguous
+        ``(n, channels)`` array (interleaved frames), run without a copy.
+    out : ndarray or Tensor, optional
+        The output: ``x``'s shape with ``resample_size(n, in_rate, out_rate)`` along ``axis``,
+        same dtype and kind, C-contiguous.
+
+    Returns
+    -------
+    ndarray or Tensor like ``x``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Wrong dtype, shape or ``out``; :class:`BadArgumentError` for rates out of range.
+    """
+    func = "resample"
+    x = B.as_input(x, func, "x")
+    dt = B.float_dtype(x, func, "x")
+    q = _quality(quality, func)
+    fin, fout = _rate(in_rate, func, "in_rate"), _rate(out_rate, func, "out_rate")
+    shape = tuple(x.shape)
+    if len(shape) == 0:
+        raise ValueError(f"{func}: x must have at least one dimension")
+    ax = operator.index(axis)
+    if not -len(shape) <= ax < len(shape):
+        raise ValueError(f"{func}: axis {ax} is out of range for {len(shape)}-D x")
+    ax %= len(shape)
+    n = shape[ax]
+    n_out = resample_size(n, fin, fout)
+    out_shape = shape[:ax] + (n_out,) + shape[ax + 1:]
+    if out is not None:
+        B.check_out(out, out_shape, dt, func)
+    channels = math.prod(shape) // n if n else math.prod(shape[:ax] + shape[ax + 1:])
+    interleaved = len(shape) == 2 and ax == 0 and channels > 1 and _contiguous(x)
+    if not interleaved and ax != len(shape) - 1:
+        xm = _moveaxis(x, ax, -1)
+        om = resample(xm, fin, fout, quality, -1)
+        res = _moveaxis(om, -1, ax)
+        if out is not None:
+            _copy_into(out, res)
+            return out
+        return _contiguous_copy(res)
+    y = out if out is not None else B.new_like(x, out_shape, dt)
+    if channels == 0:
+        return y
+    px, _ = B.pointer(x, dt, func, "x")
+    py, _ = B.pointer(y, dt, func, "out", writable=True)
+    if interleaved:
+        st = _oneshot_il[dt](px, fin, fout, q, channels, py, n, n_out)
+        name = f"sk_resample_{_SFX[dt]}_interleaved"
+    else:
+        st = _oneshot[dt](px, n, fin, fout, q, channels, py, n_out, n, n_out)
+        name = f"sk_resample_{_SFX[dt]}"
+    if st:
+        raise error(st, name)
+    return y
+
+
+def _contiguous(x: Any) -> bool:
+    return x.flags.c_contiguous if isinstance(x, np.ndarray) else x.is_contiguous()
+
+
+def _moveaxis(x: Any, a: int, b: int) -> Any:
+    if isinstance(x, np.ndarray):
+        return np.ascontiguousarray(np.moveaxis(x, a, b))
+    return x.movedim(a, b).contiguous()
+
+
+def _contiguous_copy(x: Any) -> Any:
+    if isinstance(x, np.ndarray):
+        return np.ascontiguousarray(x)
+    return x.contiguous()
+
+
+def _copy_into(out: Any, v: Any) -> None:
+    if isinstance(out, np.ndarray):
+        out[...] = v
+    else:
+        out.copy_(v)
+
+
+class Resampler:
+    """A streaming sample-rate converter (C: ``sk_resampler_*``).
+
+    Parameters
+    ----------
+    in_rate, out_rate : float
+        Positive and finite, ``out_rate / in_rate`` within [1/256, 256]. A rational ratio
+        (48000 → 44100 = 147/160) runs exactly.
+    channels : int, default 1
+    quality : str, default "high"
+        A preset (see the module documentation).
+    dtype : np.float32 or np.float64, default np.float32
+    spec : (passband_end, stopband_begin, attenuation_db), optional
+        A custom filter instead of the preset: edges as fractions of the lower Nyquist
+        frequency (``0 < passband_end < stopband_begin <= 1``), attenuation in [40, 200] dB.
+
+    Notes
+    -----
+    Blocks are planar: shape ``(channels, n)``, or ``(n,)`` for one channel; rows must be
+    contiguous (a time slice ``x[:, t0:t1]`` of a C-contiguous block is fine). The output of
+    the stream is the one-shot :func:`resample` output delayed by :attr:`latency` samples, bit
+    for bit, for any block sizes; :meth:`flush` (or ``process(x, last=True)``) returns the
+    tail and readies the object for a new signal. One object must not be used from two
+    threads at the same time (the second call raises :class:`InvalidHandleError`).
+
+    Examples
+    --------
+    >>> r = sigkern.Resampler(48000, 44100, channels=2)
+    >>> blocks = [r.process(x[:, i:i + 512]) for i in range(0, x.shape[1], 512)]
+    >>> y = np.concatenate(blocks + [r.flush()], axis=1)[:, r.latency:]
+    """
+
+    __slots__ = ("_h", "_dt", "_ct", "_channels", "_sfx", "__weakref__")
+
+    def __init__(self, in_rate: float, out_rate: float, channels: int = 1,
+                 quality: str = "high", dtype: Any = np.float32, spec: Optional[Tuple] = None):
+        self._h = ffi.NULL
+        func = "Resampler"
+        dt = np.dtype(dtype) if not B.is_tensor(dtype) else None
+        if dt not in (F32, F64):
+            raise TypeError(f"{func}: dtype must be float32 or float64, got {dtype!r}")
+        dt = F32 if dt == F32 else F64
+        try:
+            ch = operator.index(channels)
+        except TypeError:
+            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        if ch < 1:
+            raise ValueError(f"{func}: channels must be at least 1, got {ch}")
+        fin, fout = _rate(in_rate, func, "in_rate"), _rate(out_rate, func, "out_rate")
+        hp = ffi.new("SkResampler **")
+        if spec is None:
+            st = _new[dt](fin, fout, ch, _quality(quality, func), hp)
+            cname = f"sk_resampler_{_SFX[dt]}_new"
+        else:
+            try:
+                pe, sb, att = (float(v) for v in spec)
+            except (TypeError, ValueError):
+                raise TypeError(f"{func}: spec must be (passband_end, stopband_begin, "
+                                f"attenuation_db), got {spec!r}") from None
+            s = ffi.new("SkResampleSpec *", {"passband_end": pe, "stopband_begin": sb,
+                                             "attenuation_db": att})
+            st = _new_spec[dt](fin, fout, ch, s, hp)
+            cname = f"sk_resampler_{_SFX[dt]}_new_spec"
+        if st:
+            raise error(st, cname)
+        self._h = hp[0]
+        self._dt = dt
+        self._ct = _ARR[dt]
+        self._sfx = _SFX[dt]
+        self._channels = ch
+
+    @property
+    def channels(self) -> int:
+        return self._channels
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dt
+
+    @property
+    def closed(self) -> bool:
+        return self._h == ffi.NULL
+
+    @property
+    def latency(self) -> int:
+        """The delay of the stream in output samples (its exact group delay)."""
+        p = ffi.new("size_t *")
+        self._check(_latency(self._h, p), "sk_resampler_latency")
+        return int(p[0])
+
+    def _check(self, st: int, cname: str) -> None:
+        if st:
+            if self._h == ffi.NULL:
+                raise InvalidHandleError(st, status_name(st),
+                                         "this Resampler is closed (close() was called)", cname)
+            raise error(st, cname)
+
+    def output_size(self, n: int) -> int:
+        """How many samples :meth:`process` returns for ``n`` more input samples."""
+        p = ffi.new("size_t *")
+        self._check(_out_size(self._h, p, operator.index(n)), "sk_resampler_output_size")
+        return int(p[0])
+
+    def _block(self, x: Any, func: str) -> Tuple[Any, int]:
+        x = B.as_input(x, func, "x")
+        shape = tuple(x.shape)
+        if len(shape) == 1:
+            if self._channels != 1:
+                raise ValueError(f"{func}: a 1-D block needs a one-channel Resampler; this one "
+                                 f"has {self._channels} channels (pass shape (channels, n))")
+        elif len(shape) != 2 or shape[0] != self._channels:
+            raise ValueError(f"{func}: x must have shape ({self._channels}, n), got {shape}")
+        return x, shape[-1]
+
+    def process(self, x: Any, last: bool = False) -> Any:
+        """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
+        output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
+        func = "Resampler.process"
+        x, n = self._block(x, func)
+        if B.dtype_of(x) != self._dt:
+            raise TypeError(f"{func}: x must be {self._dt}, got {B.describe(x)}")
+        cap = self.output_size(n)
+        y = B.new_like(x, tuple(x.shape[:-1]) + (cap,), self._dt)
+        c, p = ffi.new("size_t *"), ffi.new("size_t *")
+        if n or cap:
+            # planar rows: C-contiguous, or a time slice x[:, t0:t1] of a bigger block
+            px, xs = _planar(x, self._dt, func, "x")
+            py, _ = B.pointer(y, self._dt, func, "out", writable=True)
+            self._check(_process[self._dt](self._h, px, xs, py, cap, c, p, n, cap),
+                        f"sk_resampler_{self._sfx}_process")
+            if c[0] != n or p[0] != cap:
+                raise RuntimeError(f"{func}: consumed {c[0]} of {n}, produced {p[0]} of {cap}")
+        if last:
+            tail = self.flush(like=x)
+            if isinstance(y, np.ndarray):
+                return np.concatenate([y, tail], axis=-1)
+            return B._torch().cat([y, tail], dim=-1)
+        return y
+
+    def flush(self, like: Optional[Any] = None) -> Any:
+        """Ends the signal: returns the remaining output (the samples whose instants lie before
+        the end of the input) and resets the stream for a new signal."""
+        p = ffi.new("size_t *")
+        self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
+        n = int(p[0])
+        shape = (n,) if self._channels == 1 and (like is None or len(like.shape) == 1) \
+            else (self._channels, n)
+        y = B.new_like(like if like is not None else np.empty(0), shape, self._dt)
+        py, _ = B.pointer(y, self._dt, "Resampler.flush", "out", writable=True)
+        got = ffi.new("size_t *")
+        self._check(_flush[self._dt](self._h, py, n, got, n), f"sk_resampler_{self._sfx}_flush")
+        return y
+
+    def set_ratio(self, ratio: float, ramp: int = 0) -> None:
+        """Moves the ratio ``out_rate / in_rate`` to ``ratio`` linearly over the next ``ramp``
+        output samples (0: at once), without a click. :meth:`reset` restores the creation
+        ratio."""
+        self._check(_set_ratio(self._h, float(ratio), operator.index(ramp)),
+                    "sk_resampler_set_ratio")
+
+    def reset(self) -> None:
+        """Back to the state right after creation (empty history, the creation ratio)."""
+        self._check(_reset(self._h), "sk_resampler_reset")
+
+    def close(self) -> None:
+        """Frees the C handle (idempotent)."""
+        h, self._h = self._h, ffi.NULL
+        if h != ffi.NULL:
+            st = _free(h)
+            if st:
+                self._h = h
+                raise error(st, "sk_resampler_free")
+
+    def __enter__(self) -> "Resampler":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"latency={self.latency}"
+        return f"<sigkern.Resampler channels={self._channels} dtype={self._dt} {state}>"
+
+
+def _rows(x: Any, axis: int, func: str):
+    x = B.as_input(x, func, "x")
+    dt = B.float_dtype(x, func, "x")
+    if isinstance(x, np.ndarray):
+        xm = np.ascontiguousarray(np.moveaxis(x, axis, -1))
+    else:
+        xm = x.movedim(axis, -1).contiguous()
+    return xm, dt
+
+
+def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> Any:
+    lead = tuple(xm.shape[:-1])
+    y = B.new_like(xm, lead + (n_out,), dt)
+    xr = xm.reshape(-1, xm.shape[-1])
+    yr = y.reshape(-1, n_out)
+    for i in range(xr.shape[0]):
+        px, _ = B.pointer(xr[i], dt, cname, "x")
+        py, _ = B.pointer(yr[i], dt, cname, "out", writable=True)
+        st = call(px, py)
+        if st:
+            raise error(st, cname)
+    if isinstance(y, np.ndarray):
+        return np.ascontiguousarray(np.moveaxis(y, -1, axis))
+    return y.movedim(-1, axis).contiguous()
+
+
+def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
+    """``scipy.signal.upfirdn(h, x, up, down, axis)``: upsample, FIR filter, downsample
+    (C: ``sk_upfirdn_*``). ``h`` is 1-D and is used in ``x``'s dtype."""
+    func = "upfirdn"
+    xm, dt = _rows(x, axis, func)
+    hh = np.ascontiguousarray(np.asarray(h, dtype=dt).ravel())
+    up, down = operator.index(up), operator.index(down)
+    p = ffi.new("size_t *")
+    st = _upfirdn_size(up, down, p, hh.size, xm.shape[-1])
+    if st:
+        raise error(st, "sk_upfirdn_size")
+    n_out = int(p[0])
+    ph = ffi.from_buffer(_ARR[dt], hh)
+    n = xm.shape[-1]
+    return _per_row(xm, dt, n_out,
+                    lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
+                    f"sk_upfirdn_{_SFX[dt]}", axis)
+
+
+def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
+    """``scipy.signal.resample_poly(x, up, down, axis)`` with scipy's default Kaiser (beta 5)
+    filter and zero padding (C: ``sk_resample_poly_*``)."""
+    func = "resample_poly"
+    xm, dt = _rows(x, axis, func)
+    up, down = operator.index(up), operator.index(down)
+    p = ffi.new("size_t *")
+    st = _poly_size(up, down, p, xm.shape[-1])
+    if st:
+        raise error(st, "sk_resample_poly_size")
+    n_out = int(p[0])
+    n = xm.shape[-1]
+    return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
+                    f"sk_resample_poly_{_SFX[dt]}", axis)

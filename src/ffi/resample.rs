@@ -1,0 +1,1468 @@
+//! Sample-rate conversion: the streaming resampler handle (`SkResampler`) and the one-shot
+//! `sk_resample_*`.
+//!
+//! Handles live in the registry of [`super::handle`]: NULL, freed, never-created and
+//! wrong-kind handles are `SK_ERR_INVALID_HANDLE`, and a handle used by two threads at the same
+//! time fails in the second with `SK_ERR_INVALID_HANDLE` ("in use") instead of racing.
+//!
+//! Layouts as for the filters: *planar* data keeps channel `c`'s frame `t` at
+//! `p[c·stride + t]` (`stride >= frames` when there is more than one channel, ignored for one);
+//! *interleaved* data keeps it at `p[t·channels + c]`.
+
+use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::handle::{self, Object};
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::sos::Layout;
+use crate::kernels::resample::design::{Quality, Spec};
+use crate::kernels::resample::poly;
+use crate::kernels::resample::stream::{self, check_rate, check_ratio, Resampler, WIDE_ABOVE_DB};
+use crate::kernels::Float;
+use crate::simd::current;
+use std::sync::{Mutex, TryLockError};
+
+/// Quality preset: passband to 0.70 of the lower Nyquist frequency, 60 dB stopband.
+pub const SK_RESAMPLE_QUICK: i32 = 0;
+/// Quality preset: passband to 0.80, 96 dB stopband (16-bit audio).
+pub const SK_RESAMPLE_LOW: i32 = 1;
+/// Quality preset: passband to 0.90, 110 dB stopband.
+pub const SK_RESAMPLE_MEDIUM: i32 = 2;
+/// Quality preset: passband to 0.913, 135 dB stopband (24-bit audio).
+pub const SK_RESAMPLE_HIGH: i32 = 3;
+/// Quality preset: passband to 0.913, 175 dB stopband (float streams compute in double inside).
+pub const SK_RESAMPLE_VERY_HIGH: i32 = 4;
+
+/// A custom resampling filter: frequencies are fractions of the Nyquist frequency of the lower
+/// of the two rates.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SkResampleSpec {
+    /// Passband edge, in (0, stopband_begin).
+    pub passband_end: f64,
+    /// Stopband start, in (passband_end, 1].
+    pub stopband_begin: f64,
+    /// Stopband attenuation in dB, in [40, 200].
+    pub attenuation_db: f64,
+}
+
+/// Opaque handle of a streaming resampler (`float` or `double`), made by
+/// `sk_resampler_f32_new` / `sk_resampler_f64_new` (or their `_spec` forms) and released by
+/// `sk_resampler_free`.
+pub struct SkResampler {
+    _private: [u8; 0],
+}
+
+/// The resamplers a handle can name (inside [`Object::Resampler`]). `float` streams whose
+/// stopband lies below `float` rounding run in `double` inside (`F32Wide`).
+pub(crate) enum ResamplerObj {
+    F32(Resampler<f32>),
+    F32Wide(Resampler<f64>),
+    F64(Resampler<f64>),
+}
+
+/// Runs the same expression on whichever resampler `o` holds.
+macro_rules! each {
+    ($o:expr, $r:ident => $e:expr) => {
+        match $o {
+            ResamplerObj::F32($r) => $e,
+            ResamplerObj::F32Wide($r) => $e,
+            ResamplerObj::F64($r) => $e,
+        }
+    };
+}
+
+impl ResamplerObj {
+    pub(crate) fn kind_name(&self) -> &'static str {
+        match self {
+            ResamplerObj::F32(_) | ResamplerObj::F32Wide(_) => {
+                "a float resampler (sk_resampler_f32_new)"
+            }
+            ResamplerObj::F64(_) => "a double resampler (sk_resampler_f64_new)",
+        }
+    }
+}
+
+/// The element types, with their kinds of resampler.
+trait ResampleElem: Float {
+    const WHAT: &'static str;
+    fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj>;
+    /// Whether `o` is a resampler of this element type.
+    fn is(o: &ResamplerObj) -> bool;
+    #[allow(clippy::too_many_arguments)]
+    fn process(
+        o: &mut ResamplerObj,
+        x: &[Self],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [Self],
+        yl: Layout,
+        cap: usize,
+    ) -> SkResult<(usize, usize)>;
+    fn flush(o: &mut ResamplerObj, y: &mut [Self], yl: Layout, cap: usize) -> SkResult<usize>;
+    #[allow(clippy::too_many_arguments)]
+    fn oneshot(
+        in_rate: f64,
+        out_rate: f64,
+        channels: usize,
+        spec: Spec,
+        x: &[Self],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [Self],
+        yl: Layout,
+    ) -> SkResult<usize>;
+}
+
+impl ResampleElem for f32 {
+    const WHAT: &'static str = "float resampler (sk_resampler_f32_new)";
+    fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj> {
+        Ok(if spec.atten_db > WIDE_ABOVE_DB {
+            ResamplerObj::F32Wide(Resampler::new(in_rate, out_rate, channels, spec)?)
+        } else {
+            ResamplerObj::F32(Resampler::new(in_rate, out_rate, channels, spec)?)
+        })
+    }
+    fn is(o: &ResamplerObj) -> bool {
+        matches!(o, ResamplerObj::F32(_) | ResamplerObj::F32Wide(_))
+    }
+    fn process(
+        o: &mut ResamplerObj,
+        x: &[f32],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [f32],
+        yl: Layout,
+        cap: usize,
+    ) -> SkResult<(usize, usize)> {
+        match o {
+            ResamplerObj::F32(r) => r.process(current(), x, xl, n_in, y, yl, cap),
+            ResamplerObj::F32Wide(r) => stream::process_wide(r, current(), x, xl, n_in, y, yl, cap),
+            ResamplerObj::F64(_) => Err(SkError::Internal("kind checked before".into())),
+        }
+    }
+    fn flush(o: &mut ResamplerObj, y: &mut [f32], yl: Layout, cap: usize) -> SkResult<usize> {
+        match o {
+            ResamplerObj::F32(r) => r.flush(current(), y, yl, cap),
+            ResamplerObj::F32Wide(r) => stream::flush_wide(r, current(), y, yl, cap),
+            ResamplerObj::F64(_) => Err(SkError::Internal("kind checked before".into())),
+        }
+    }
+    fn oneshot(
+        in_rate: f64,
+        out_rate: f64,
+        channels: usize,
+        spec: Spec,
+        x: &[f32],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [f32],
+        yl: Layout,
+    ) -> SkResult<usize> {
+        match Self::make(in_rate, out_rate, channels, spec)? {
+            ResamplerObj::F32(r) => stream::resample(current(), r, x, xl, n_in, y, yl),
+            ResamplerObj::F32Wide(r) => stream::resample_wide(current(), r, x, xl, n_in, y, yl),
+            ResamplerObj::F64(_) => Err(SkError::Internal("float made a double resampler".into())),
+        }
+    }
+}
+
+impl ResampleElem for f64 {
+    const WHAT: &'static str = "double resampler (sk_resampler_f64_new)";
+    fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj> {
+        Ok(ResamplerObj::F64(Resampler::new(
+            in_rate, out_rate, channels, spec,
+        )?))
+    }
+    fn is(o: &ResamplerObj) -> bool {
+        matches!(o, ResamplerObj::F64(_))
+    }
+    fn process(
+        o: &mut ResamplerObj,
+        x: &[f64],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [f64],
+        yl: Layout,
+        cap: usize,
+    ) -> SkResult<(usize, usize)> {
+        match o {
+            ResamplerObj::F64(r) => r.process(current(), x, xl, n_in, y, yl, cap),
+            _ => Err(SkError::Internal("kind checked before".into())),
+        }
+    }
+    fn flush(o: &mut ResamplerObj, y: &mut [f64], yl: Layout, cap: usize) -> SkResult<usize> {
+        match o {
+            ResamplerObj::F64(r) => r.flush(current(), y, yl, cap),
+            _ => Err(SkError::Internal("kind checked before".into())),
+        }
+    }
+    fn oneshot(
+        in_rate: f64,
+        out_rate: f64,
+        channels: usize,
+        spec: Spec,
+        x: &[f64],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [f64],
+        yl: Layout,
+    ) -> SkResult<usize> {
+        let r = Resampler::new(in_rate, out_rate, channels, spec)?;
+        stream::resample(current(), r, x, xl, n_in, y, yl)
+    }
+}
+
+/// Runs `f` on the resampler named by `h`, holding its lock (try-locked: a second thread gets
+/// "in use").
+fn with_obj<R>(
+    h: *mut SkResampler,
+    f: impl FnOnce(&mut ResamplerObj) -> SkResult<R>,
+) -> SkResult<R> {
+    let id = h as usize;
+    let entry = handle::lookup("h", id)?;
+    let Object::Resampler(m) = &*entry else {
+        return Err(SkError::InvalidHandle(format!(
+            "argument h is {}, not a resampler",
+            entry.describe()
+        )));
+    };
+    let mut guard = match m.try_lock() {
+        Ok(g) => g,
+        Err(TryLockError::WouldBlock) => {
+            return Err(SkError::InvalidHandle(format!(
+                "handle {id:#x} is in use by another thread right now; one handle must not be \
+                 used from two threads at the same time"
+            )))
+        }
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+    };
+    f(&mut guard)
+}
+
+/// Runs `f` on the resampler named by `h` after checking it is of element type `T`.
+fn with_typed<T: ResampleElem, R>(
+    h: *mut SkResampler,
+    f: impl FnOnce(&mut ResamplerObj) -> SkResult<R>,
+) -> SkResult<R> {
+    with_obj(h, |o| {
+        if !T::is(o) {
+            return Err(SkError::InvalidHandle(format!(
+                "argument h is {}, but this function needs a {}",
+                o.kind_name(),
+                T::WHAT
+            )));
+        }
+        f(o)
+    })
+}
+
+fn quality(q: i32) -> SkResult<Spec> {
+    Quality::from_code(q).map(Quality::spec).ok_or_else(|| {
+        SkError::BadArgument(format!(
+            "quality = {q} is not a preset (SK_RESAMPLE_QUICK = 0 … SK_RESAMPLE_VERY_HIGH = 4)"
+        ))
+    })
+}
+
+unsafe fn new<T: ResampleElem>(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    spec: SkResult<Spec>,
+    out: *mut *mut SkResampler,
+) -> SkResult<()> {
+    check_out_scalar("out", out)?;
+    let r = T::make(in_rate, out_rate, channels, spec?)?;
+    let id = handle::register(Object::Resampler(Mutex::new(r)));
+    // SAFETY: out validated.
+    unsafe { handle::write_token(out, id) };
+    Ok(())
+}
+
+unsafe fn read_spec(spec: *const SkResampleSpec) -> SkResult<Spec> {
+    if spec.is_null() {
+        return Err(SkError::NullPointer("argument spec is NULL".into()));
+    }
+    let b = Buf::new("spec", spec, 1);
+    b.check()?;
+    // SAFETY: validated, one readable struct.
+    let s = unsafe { b.slice() }[0];
+    let s = Spec {
+        pass: s.passband_end,
+        stop: s.stopband_begin,
+        atten_db: s.attenuation_db,
+    };
+    s.validate()?;
+    Ok(s)
+}
+
+/// The planar layout of `channels × frames` with `stride` and its extent in elements.
+fn planar(
+    name: &'static str,
+    stride: isize,
+    channels: usize,
+    frames: usize,
+) -> SkResult<(Layout, usize)> {
+    let s = if channels <= 1 {
+        frames.max(1)
+    } else {
+        let s = usize::try_from(stride)
+            .map_err(|_| SkError::BadArgument(format!("{name} = {stride} is negative")))?;
+        if s < frames {
+            return Err(SkError::BadArgument(format!(
+                "{name} = {s} is less than the {frames} frames: channels would overlap"
+            )));
+        }
+        s
+    };
+    let l = Layout::planar(s);
+    let ext = l.extent(channels, frames).ok_or_else(|| {
+        SkError::Length(format!(
+            "{channels} channels of {frames} frames with {name} = {stride} overflow the address space"
+        ))
+    })?;
+    Ok((l, ext))
+}
+
+fn interleaved(channels: usize, frames: usize, name: &str) -> SkResult<(Layout, usize)> {
+    let len = frames.checked_mul(channels).ok_or_else(|| {
+        SkError::Length(format!(
+            "{name} = {frames} frames × {channels} channels overflows"
+        ))
+    })?;
+    Ok((Layout::interleaved(channels), len))
+}
+
+/// Validates the input and output buffers (distinct) and returns their slices.
+///
+/// # Safety
+/// The caller guarantees the extents.
+unsafe fn bufs<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(&'a [T], &'a mut [T])> {
+    x.check()?;
+    y.check()?;
+    if x.overlaps(&y) {
+        return Err(SkError::Overlap(format!(
+            "output {} overlaps input {}; resampling does not work in place",
+            y.name, x.name
+        )));
+    }
+    // SAFETY: validated and disjoint.
+    Ok(unsafe { (x.slice(), y.slice_mut()) })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn process<T: ResampleElem>(
+    h: *mut SkResampler,
+    x: *const T,
+    x_stride: Option<isize>,
+    y: *mut T,
+    y_stride: Option<isize>,
+    consumed: *mut usize,
+    produced: *mut usize,
+    n_in: usize,
+    cap: usize,
+) -> SkResult<()> {
+    with_typed::<T, _>(h, |o| {
+        let ch = each!(&*o, r => r.channels());
+        let (xl, xe) = match x_stride {
+            Some(s) => planar("x_stride", s, ch, n_in)?,
+            None => interleaved(ch, n_in, "n_in")?,
+        };
+        let (yl, ye) = match y_stride {
+            Some(s) => planar("y_stride", s, ch, cap)?,
+            None => interleaved(ch, cap, "capacity")?,
+        };
+        check_out_scalar("consumed", consumed)?;
+        check_out_scalar("produced", produced)?;
+        // SAFETY: the caller guarantees the extents.
+        let (xs, ys) = unsafe { bufs(Buf::new("x", x, xe), Buf::out("y", y, ye))? };
+        let (c, p) = T::process(o, xs, xl, n_in, ys, yl, cap)?;
+        // SAFETY: validated out-parameters.
+        unsafe {
+            *consumed = c;
+            *produced = p;
+        }
+        Ok(())
+    })
+}
+
+unsafe fn flush<T: ResampleElem>(
+    h: *mut SkResampler,
+    y: *mut T,
+    y_stride: Option<isize>,
+    produced: *mut usize,
+    cap: usize,
+) -> SkResult<()> {
+    with_typed::<T, _>(h, |o| {
+        let ch = each!(&*o, r => r.channels());
+        let (yl, ye) = match y_stride {
+            Some(s) => planar("y_stride", s, ch, cap)?,
+            None => interleaved(ch, cap, "capacity")?,
+        };
+        check_out_scalar("produced", produced)?;
+        let yb = Buf::out("y", y, ye);
+        yb.check()?;
+        // SAFETY: validated.
+        let n = T::flush(o, unsafe { yb.slice_mut() }, yl, cap)?;
+        // SAFETY: validated out-parameter.
+        unsafe { *produced = n };
+        Ok(())
+    })
+}
+
+fn to_usize(v: u64, what: &str) -> SkResult<usize> {
+    usize::try_from(v).map_err(|_| SkError::Length(format!("{what} = {v} does not fit in size_t")))
+}
+
+/// Creates a streaming `float` resampler from `in_rate` to `out_rate` for `channels`
+/// channels with a quality preset (`SK_RESAMPLE_QUICK` … `SK_RESAMPLE_VERY_HIGH`) and stores
+/// its handle in `*out`.
+///
+/// - Rates: positive and finite, in any unit (Hz); the ratio `out_rate / in_rate` must lie in
+///   [1/256, 256]. A ratio `L/M` in lowest terms with `L <= 2048` (e.g. 48000 → 44100 =
+///   147/160) runs exactly: output instants are exact fractions of input samples. Other ratios
+///   run on a clock with 2⁻⁴⁰-sample resolution.
+/// - The filter is a linear-phase Kaiser-windowed sinc whose passband, stopband start and
+///   attenuation are the preset's (see `SK_RESAMPLE_*`), relative to the lower Nyquist
+///   frequency; nothing above it folds back by more than the stopband floor.
+/// - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a zero, negative, NaN or infinite rate, a ratio
+///   out of range, an unknown preset); `SK_ERR_LENGTH` (`channels == 0`);
+///   `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED` (`out`); `SK_ERR_ALLOCATION`. On error `*out`
+///   is untouched.
+///
+/// Thread safety: one handle must not be used from two threads at the same time (the second
+/// call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel.
+///
+/// # Safety
+/// `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_new(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    quality: i32,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_new", {
+        unsafe { new::<f32>(in_rate, out_rate, channels, self::quality(quality), out) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_new`.
+///
+/// # Safety
+/// `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_new(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    quality: i32,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_new", {
+        unsafe { new::<f64>(in_rate, out_rate, channels, self::quality(quality), out) }
+    })
+}
+
+/// As `sk_resampler_f32_new` with a custom filter `*spec` instead of a preset. A field out of
+/// its range is `SK_ERR_BAD_ARGUMENT`, a filter needing more than 2²⁰ taps per output too;
+/// `spec` NULL is `SK_ERR_NULL_POINTER`, misaligned `SK_ERR_MISALIGNED`. Other codes and
+/// thread safety as `sk_resampler_f32_new`.
+///
+/// # Safety
+/// `spec` readable; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_new_spec(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    spec: *const SkResampleSpec,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_new_spec", {
+        let s = unsafe { read_spec(spec) };
+        unsafe { new::<f32>(in_rate, out_rate, channels, s, out) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_new_spec`.
+///
+/// # Safety
+/// `spec` readable; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_new_spec(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    spec: *const SkResampleSpec,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_new_spec", {
+        let s = unsafe { read_spec(spec) };
+        unsafe { new::<f64>(in_rate, out_rate, channels, s, out) }
+    })
+}
+
+/// Frees a resampler of either precision. NULL is accepted (no-op, `SK_OK`). A handle that is
+/// not live or not a resampler is `SK_ERR_INVALID_HANDLE`, detected without reading it; so is
+/// one in use by another thread (it stays alive).
+///
+/// # Safety
+/// None beyond passing a pointer value; it is never dereferenced.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_free(h: *mut SkResampler) -> i32 {
+    ffi_boundary!("sk_resampler_free", {
+        // refuse a handle busy in another thread before releasing it
+        if !h.is_null() {
+            with_obj(h, |_| Ok(()))?;
+        }
+        handle::release("h", h as usize, "a resampler", |o| {
+            matches!(o, Object::Resampler(_))
+        })
+    })
+}
+
+/// Returns a resampler of either precision to its state right after creation: empty history,
+/// the creation ratio, no pending output. Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_reset(h: *mut SkResampler) -> i32 {
+    ffi_boundary!("sk_resampler_reset", {
+        with_obj(h, |o| {
+            each!(o, r => r.reset());
+            Ok(())
+        })
+    })
+}
+
+/// Stores in `*frames` the resampler's delay in output samples (its group delay, exact: the
+/// filter is linear-phase and output `n` of the stream is the signal at input time
+/// `(n − latency)·in_rate/out_rate`). The one-shot `sk_resample_*` removes it. After
+/// `sk_resampler_set_ratio` the delay stays the same in input time. Returns `SK_OK`,
+/// `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+///
+/// # Safety
+/// `frames` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_latency(h: *mut SkResampler, frames: *mut usize) -> i32 {
+    ffi_boundary!("sk_resampler_latency", {
+        with_obj(h, |o| {
+            let l = each!(o, r => r.latency());
+            check_out_scalar("frames", frames)?;
+            // SAFETY: validated.
+            unsafe { *frames = l };
+            Ok(())
+        })
+    })
+}
+
+/// Stores in `*n_out` how many output frames the next process call writes if given `n_in`
+/// more input frames and enough room: the exact count, so a buffer of that size never makes
+/// the call stop early. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the count does not fit in `size_t`).
+///
+/// # Safety
+/// `n_out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_output_size(
+    h: *mut SkResampler,
+    n_out: *mut usize,
+    n_in: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_output_size", {
+        with_obj(h, |o| {
+            let n = each!(o, r => r.output_size(n_in));
+            let n = to_usize(n, "the output size")?;
+            check_out_scalar("n_out", n_out)?;
+            // SAFETY: validated.
+            unsafe { *n_out = n };
+            Ok(())
+        })
+    })
+}
+
+/// Stores in `*n_out` how many frames `sk_resampler_*_flush*` writes now (0 for a stream that
+/// has seen no input). Status codes as `sk_resampler_output_size`.
+///
+/// # Safety
+/// `n_out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_flush_size(h: *mut SkResampler, n_out: *mut usize) -> i32 {
+    ffi_boundary!("sk_resampler_flush_size", {
+        with_obj(h, |o| {
+            let n = each!(o, r => r.flush_size());
+            let n = to_usize(n, "the flush size")?;
+            check_out_scalar("n_out", n_out)?;
+            // SAFETY: validated.
+            unsafe { *n_out = n };
+            Ok(())
+        })
+    })
+}
+
+/// Changes the conversion ratio `out_rate / in_rate` of a live stream to `ratio`, moving the
+/// spacing of output instants linearly to the new value over the next `ramp` output frames
+/// (`ramp == 0`: at once). Output instants stay continuous, so there is no click: this is the
+/// call for following a drifting clock. The stream leaves the exact rational clock for a
+/// 2⁻⁴⁰-sample one; the filter stays the one designed for the creation ratio (so a ratio
+/// lowered by more than the transition band lets the top of the band alias).
+/// `sk_resampler_reset` restores the creation ratio. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`,
+/// `SK_ERR_BAD_ARGUMENT` (`ratio` NaN, infinite or outside [1/256, 256]), `SK_ERR_ALLOCATION`;
+/// on error nothing changes.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_set_ratio(
+    h: *mut SkResampler,
+    ratio: f64,
+    ramp: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_set_ratio", {
+        check_ratio(ratio)?;
+        with_obj(h, |o| each!(o, r => r.set_ratio(ratio, ramp as u64)))
+    })
+}
+
+/// Resamples planar `float` input, carrying the state to the next call.
+///
+/// - `x`: `n_in` frames of every channel at `x[c·x_stride + t]`; `y`: room for `capacity`
+///   frames at `y[c·y_stride + t]`. Strides in elements, `>= n_in` / `>= capacity` when there
+///   is more than one channel (ignored for one); a negative or smaller stride is
+///   `SK_ERR_BAD_ARGUMENT`.
+/// - Writes `*produced` frames and stores in `*consumed` the input frames taken: all `n_in`,
+///   unless the room ran out first; then only the input the written frames needed, and the
+///   caller passes the rest again. `sk_resampler_output_size` gives the room that takes all.
+/// - Any split of a signal into calls (and any capacities) gives the same output, bit for bit,
+///   as one call; the stream is the one-shot result delayed by `sk_resampler_latency` frames.
+/// - `y` must not overlap `x` (`SK_ERR_OVERLAP`). Returns also `SK_OK`,
+///   `SK_ERR_INVALID_HANDLE` (NULL, freed, wrong kind or precision, in use by another thread),
+///   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION`; on
+///   error nothing is written and the state is unchanged. NaN/inf samples propagate to the
+///   outputs whose windows hold them.
+///
+/// Thread safety: as `sk_resampler_f32_new`. Channels are split over threads when the work is
+/// large; results do not depend on the split.
+///
+/// # Safety
+/// `x` readable and `y` writable over their extents; `consumed`, `produced` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_process(
+    h: *mut SkResampler,
+    x: *const f32,
+    x_stride: isize,
+    y: *mut f32,
+    y_stride: isize,
+    consumed: *mut usize,
+    produced: *mut usize,
+    n_in: usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_process", {
+        unsafe {
+            process::<f32>(
+                h,
+                x,
+                Some(x_stride),
+                y,
+                Some(y_stride),
+                consumed,
+                produced,
+                n_in,
+                capacity,
+            )
+        }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_process`.
+///
+/// # Safety
+/// As `sk_resampler_f32_process`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_process(
+    h: *mut SkResampler,
+    x: *const f64,
+    x_stride: isize,
+    y: *mut f64,
+    y_stride: isize,
+    consumed: *mut usize,
+    produced: *mut usize,
+    n_in: usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_process", {
+        unsafe {
+            process::<f64>(
+                h,
+                x,
+                Some(x_stride),
+                y,
+                Some(y_stride),
+                consumed,
+                produced,
+                n_in,
+                capacity,
+            )
+        }
+    })
+}
+
+/// Interleaved form of `sk_resampler_f32_process`: `x` holds `n_in` frames
+/// (`x[t·channels + c]`), `y` room for `capacity` frames. Status codes and thread safety as
+/// `sk_resampler_f32_process`.
+///
+/// # Safety
+/// `x` readable for `n_in·channels` floats, `y` writable for `capacity·channels`;
+/// `consumed`, `produced` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_process_interleaved(
+    h: *mut SkResampler,
+    x: *const f32,
+    y: *mut f32,
+    consumed: *mut usize,
+    produced: *mut usize,
+    n_in: usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_process_interleaved", {
+        unsafe { process::<f32>(h, x, None, y, None, consumed, produced, n_in, capacity) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_process_interleaved`.
+///
+/// # Safety
+/// As `sk_resampler_f32_process_interleaved`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_process_interleaved(
+    h: *mut SkResampler,
+    x: *const f64,
+    y: *mut f64,
+    consumed: *mut usize,
+    produced: *mut usize,
+    n_in: usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_process_interleaved", {
+        unsafe { process::<f64>(h, x, None, y, None, consumed, produced, n_in, capacity) }
+    })
+}
+
+/// Ends the input of a `float` stream: writes the remaining output (the frames whose instants
+/// lie before the end of the input, computed with zeros past it; `sk_resampler_flush_size`
+/// says how many) into planar `y` (`y[c·y_stride + t]`), stores the count in `*produced` and
+/// resets the stream for a new signal. After a flush the stream has written `latency +
+/// ceil(n·out_rate/in_rate)` frames in all for `n` input frames (exact ratios; see
+/// `sk_resample_size`). `capacity` below the flush size is `SK_ERR_BUFFER_TOO_SMALL` (the
+/// message gives the size) and nothing changes. Returns also `SK_OK`,
+/// `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+/// `SK_ERR_BAD_ARGUMENT` (stride), `SK_ERR_ALLOCATION`. Thread safety as
+/// `sk_resampler_f32_process`.
+///
+/// # Safety
+/// `y` writable over its extent; `produced` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_flush(
+    h: *mut SkResampler,
+    y: *mut f32,
+    y_stride: isize,
+    produced: *mut usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_flush", {
+        unsafe { flush::<f32>(h, y, Some(y_stride), produced, capacity) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_flush`.
+///
+/// # Safety
+/// As `sk_resampler_f32_flush`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_flush(
+    h: *mut SkResampler,
+    y: *mut f64,
+    y_stride: isize,
+    produced: *mut usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_flush", {
+        unsafe { flush::<f64>(h, y, Some(y_stride), produced, capacity) }
+    })
+}
+
+/// Interleaved form of `sk_resampler_f32_flush` (`y` room for `capacity` frames).
+///
+/// # Safety
+/// `y` writable for `capacity·channels` floats; `produced` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_flush_interleaved(
+    h: *mut SkResampler,
+    y: *mut f32,
+    produced: *mut usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_flush_interleaved", {
+        unsafe { flush::<f32>(h, y, None, produced, capacity) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_flush_interleaved`.
+///
+/// # Safety
+/// `y` writable for `capacity·channels` doubles; `produced` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_flush_interleaved(
+    h: *mut SkResampler,
+    y: *mut f64,
+    produced: *mut usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_flush_interleaved", {
+        unsafe { flush::<f64>(h, y, None, produced, capacity) }
+    })
+}
+
+/// Stores in `*n_out` the length of the one-shot conversion of `n_in` frames from `in_rate` to
+/// `out_rate`: output frame `m` is the signal at input time `m·in_rate/out_rate`, and the
+/// output holds every such instant before `n_in`, i.e. `ceil(n_in·out_rate/in_rate)` for an
+/// exact ratio (`L/M` in lowest terms, `L <= 2048`), and the same count on the 2⁻⁴⁰-sample
+/// clock otherwise. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (a rate or the ratio as in
+/// `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the
+/// count does not fit in `size_t`). Thread safe.
+///
+/// # Safety
+/// `n_out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_size(
+    in_rate: f64,
+    out_rate: f64,
+    n_out: *mut usize,
+    n_in: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_size", {
+        check_rate("in_rate", in_rate)?;
+        check_rate("out_rate", out_rate)?;
+        check_ratio(out_rate / in_rate)?;
+        let n = to_usize(
+            stream::output_len(in_rate, out_rate, n_in),
+            "the output size",
+        )?;
+        check_out_scalar("n_out", n_out)?;
+        // SAFETY: validated.
+        unsafe { *n_out = n };
+        Ok(())
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn oneshot<T: ResampleElem>(
+    x: *const T,
+    x_stride: Option<isize>,
+    in_rate: f64,
+    out_rate: f64,
+    q: i32,
+    channels: usize,
+    y: *mut T,
+    y_stride: Option<isize>,
+    n_in: usize,
+    n_out: usize,
+) -> SkResult<()> {
+    let spec = quality(q)?;
+    check_rate("in_rate", in_rate)?;
+    check_rate("out_rate", out_rate)?;
+    check_ratio(out_rate / in_rate)?;
+    if channels == 0 {
+        return Err(SkError::Length("channels is 0".into()));
+    }
+    let need = to_usize(
+        stream::output_len(in_rate, out_rate, n_in),
+        "the output size",
+    )?;
+    if n_out < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "n_out = {n_out} but converting {n_in} frames from {in_rate} to {out_rate} gives \
+             {need} frames"
+        )));
+    }
+    let (xl, xe) = match x_stride {
+        Some(s) => planar("x_stride", s, channels, n_in)?,
+        None => interleaved(channels, n_in, "n_in")?,
+    };
+    let (yl, ye) = match y_stride {
+        Some(s) => planar("y_stride", s, channels, n_out)?,
+        None => interleaved(channels, n_out, "n_out")?,
+    };
+    // SAFETY: the caller guarantees the extents.
+    let (xs, ys) = unsafe { bufs(Buf::new("x", x, xe), Buf::out("y", y, ye))? };
+    T::oneshot(in_rate, out_rate, channels, spec, xs, xl, n_in, ys, yl)?;
+    Ok(())
+}
+
+/// Converts planar `float` audio from `in_rate` to `out_rate` in one call, with the delay
+/// removed and the tail flushed: output frame `m` is the signal at input time
+/// `m·in_rate/out_rate`, and exactly `sk_resample_size(in_rate, out_rate, n_in)` frames are
+/// written (frames of `y` past them are untouched).
+///
+/// - `x`: `n_in` frames per channel at `x[c·x_stride + t]`; `y`: room for `n_out` frames at
+///   `y[c·y_stride + t]`; strides `>= n_in` / `>= n_out` when `channels > 1` (ignored for
+///   one). `quality`: a preset `SK_RESAMPLE_*` (see `sk_resampler_f32_new`).
+/// - The result equals the stream's (`sk_resampler_f32_new` + process + flush) without its
+///   first `latency` frames, bit for bit.
+/// - Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL` (`n_out` below the size; the message gives
+///   it); `SK_ERR_BAD_ARGUMENT` (rates, ratio, preset, strides); `SK_ERR_LENGTH`
+///   (`channels == 0`, sizes overflowing); `SK_ERR_NULL_POINTER`; `SK_ERR_MISALIGNED`;
+///   `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error nothing is written.
+///
+/// Thread safety: safe to call from any number of threads; channels are split over threads
+/// when the work is large (results do not depend on the split).
+///
+/// # Safety
+/// `x` readable and `y` writable over their extents.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_f32(
+    x: *const f32,
+    x_stride: isize,
+    in_rate: f64,
+    out_rate: f64,
+    quality: i32,
+    channels: usize,
+    y: *mut f32,
+    y_stride: isize,
+    n_in: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_f32", {
+        unsafe {
+            oneshot::<f32>(
+                x,
+                Some(x_stride),
+                in_rate,
+                out_rate,
+                quality,
+                channels,
+                y,
+                Some(y_stride),
+                n_in,
+                n_out,
+            )
+        }
+    })
+}
+
+/// `double` version of `sk_resample_f32`.
+///
+/// # Safety
+/// As `sk_resample_f32`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_f64(
+    x: *const f64,
+    x_stride: isize,
+    in_rate: f64,
+    out_rate: f64,
+    quality: i32,
+    channels: usize,
+    y: *mut f64,
+    y_stride: isize,
+    n_in: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_f64", {
+        unsafe {
+            oneshot::<f64>(
+                x,
+                Some(x_stride),
+                in_rate,
+                out_rate,
+                quality,
+                channels,
+                y,
+                Some(y_stride),
+                n_in,
+                n_out,
+            )
+        }
+    })
+}
+
+/// Interleaved form of `sk_resample_f32`: `x` holds `n_in` frames (`x[t·channels + c]`), `y`
+/// room for `n_out` frames. Status codes and thread safety as `sk_resample_f32`.
+///
+/// # Safety
+/// `x` readable for `n_in·channels` floats, `y` writable for `n_out·channels`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_f32_interleaved(
+    x: *const f32,
+    in_rate: f64,
+    out_rate: f64,
+    quality: i32,
+    channels: usize,
+    y: *mut f32,
+    n_in: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_f32_interleaved", {
+        unsafe {
+            oneshot::<f32>(
+                x, None, in_rate, out_rate, quality, channels, y, None, n_in, n_out,
+            )
+        }
+    })
+}
+
+/// `double` version of `sk_resample_f32_interleaved`.
+///
+/// # Safety
+/// `x` readable for `n_in·channels` doubles, `y` writable for `n_out·channels`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_f64_interleaved(
+    x: *const f64,
+    in_rate: f64,
+    out_rate: f64,
+    quality: i32,
+    channels: usize,
+    y: *mut f64,
+    n_in: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_f64_interleaved", {
+        unsafe {
+            oneshot::<f64>(
+                x, None, in_rate, out_rate, quality, channels, y, None, n_in, n_out,
+            )
+        }
+    })
+}
+
+// ------------------------------------------------------------------ polyphase (scipy)
+
+fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
+    let n = n.ok_or_else(|| SkError::Length(format!("{what} overflows size_t")))?;
+    check_out_scalar("n_out", n_out)?;
+    // SAFETY: validated.
+    unsafe { *n_out = n };
+    Ok(())
+}
+
+/// Stores in `*n_out` the length of `scipy.signal.upfirdn(h, x, up, down)` for `n_h` taps and
+/// `n_x` samples: `ceil(((n_x − 1)·up + n_h) / down)`, scipy's rule. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`up` or
+/// `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or an overflow), `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`. Thread safe.
+///
+/// # Safety
+/// `n_out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_upfirdn_size(
+    up: usize,
+    down: usize,
+    n_out: *mut usize,
+    n_h: usize,
+    n_x: usize,
+) -> i32 {
+    ffi_boundary!("sk_upfirdn_size", {
+        poly::check_rates(up, down)?;
+        nonempty(n_h, n_x)?;
+        size_out(
+            n_out,
+            poly::upfirdn_len(n_h, n_x, up, down),
+            "the output size",
+        )
+    })
+}
+
+fn nonempty(n_h: usize, n_x: usize) -> SkResult<()> {
+    if n_h == 0 || n_x == 0 {
+        return Err(SkError::Length(format!(
+            "n_h = {n_h} and n_x = {n_x} must both be at least 1"
+        )));
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn upfirdn_impl<T: Float>(
+    h: *const T,
+    x: *const T,
+    up: usize,
+    down: usize,
+    y: *mut T,
+    n_h: usize,
+    n_x: usize,
+    n_out: usize,
+) -> SkResult<()> {
+    poly::check_rates(up, down)?;
+    nonempty(n_h, n_x)?;
+    let need = poly::upfirdn_len(n_h, n_x, up, down)
+        .ok_or_else(|| SkError::Length("the output size overflows size_t".into()))?;
+    if n_out < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "n_out = {n_out} but upfirdn of {n_x} samples with {n_h} taps, up = {up}, down = \
+             {down} gives {need}"
+        )));
+    }
+    let (hb, xb, yb) = (
+        Buf::new("h", h, n_h),
+        Buf::new("x", x, n_x),
+        Buf::out("y", y, n_out),
+    );
+    hb.check()?;
+    let (xs, ys) = unsafe { bufs(xb, yb)? };
+    if hb.overlaps(&yb) {
+        return Err(SkError::Overlap("output y overlaps the filter h".into()));
+    }
+    // SAFETY: validated.
+    let hs = unsafe { hb.slice() };
+    poly::upfirdn(current(), hs, xs, up, down, &mut ys[..need])
+}
+
+/// `scipy.signal.upfirdn(h, x, up, down)` for `float`: upsample `x` by `up` (zeros between
+/// samples), filter with the `n_h` taps `h`, keep every `down`-th sample:
+/// `y[i] = Σ_j x[j]·h[i·down − j·up]`. Writes exactly `sk_upfirdn_size` samples (the rest of
+/// `y` is untouched); each output is a SIMD dot product over its polyphase taps (about
+/// `ε·Σ|h|·max|x|` from the exact value).
+///
+/// Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL` (`n_out` below the size; the message gives it);
+/// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0); `SK_ERR_LENGTH` (`n_h` or `n_x` 0, overflow);
+/// `SK_ERR_NULL_POINTER`; `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x` or `h`);
+/// `SK_ERR_ALLOCATION`. On error nothing is written. NaN/inf propagate. Thread safe.
+///
+/// # Safety
+/// `h`, `x` readable for `n_h`, `n_x` floats; `y` writable for `n_out`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_upfirdn_f32(
+    h: *const f32,
+    x: *const f32,
+    up: usize,
+    down: usize,
+    y: *mut f32,
+    n_h: usize,
+    n_x: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_upfirdn_f32", {
+        unsafe { upfirdn_impl(h, x, up, down, y, n_h, n_x, n_out) }
+    })
+}
+
+/// `double` version of `sk_upfirdn_f32`.
+///
+/// # Safety
+/// `h`, `x` readable for `n_h`, `n_x` doubles; `y` writable for `n_out`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_upfirdn_f64(
+    h: *const f64,
+    x: *const f64,
+    up: usize,
+    down: usize,
+    y: *mut f64,
+    n_h: usize,
+    n_x: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_upfirdn_f64", {
+        unsafe { upfirdn_impl(h, x, up, down, y, n_h, n_x, n_out) }
+    })
+}
+
+/// Stores in `*n_out` the length of `scipy.signal.resample_poly(x, up, down)` for `n_x`
+/// samples: `ceil(n_x·up'/down')` with `up'/down'` in lowest terms. Returns `SK_OK`,
+/// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (overflow),
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
+///
+/// # Safety
+/// `n_out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_poly_size(
+    up: usize,
+    down: usize,
+    n_out: *mut usize,
+    n_x: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_poly_size", {
+        poly::check_rates(up, down)?;
+        size_out(
+            n_out,
+            poly::resample_poly_len(n_x, up, down),
+            "the output size",
+        )
+    })
+}
+
+unsafe fn resample_poly_impl<T: Float>(
+    x: *const T,
+    up: usize,
+    down: usize,
+    y: *mut T,
+    n_x: usize,
+    n_out: usize,
+) -> SkResult<()> {
+    poly::check_rates(up, down)?;
+    let need = poly::resample_poly_len(n_x, up, down)
+        .ok_or_else(|| SkError::Length("the output size overflows size_t".into()))?;
+    if n_out < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "n_out = {n_out} but resample_poly of {n_x} samples by {up}/{down} gives {need}"
+        )));
+    }
+    let (xs, ys) = unsafe { bufs(Buf::new("x", x, n_x), Buf::out("y", y, n_out))? };
+    poly::resample_poly(current(), xs, up, down, &mut ys[..need])
+}
+
+/// `scipy.signal.resample_poly(x, up, down)` for `float`, with scipy's defaults: the ratio
+/// reduced to lowest terms, a `firwin(20·max(up, down) + 1, 1/max(up, down),
+/// window=('kaiser', 5.0))` filter scaled by `up`, zero padding (`padtype='constant'`) and
+/// scipy's alignment, so the output equals scipy's (within 1e-6 relative in `double`; the
+/// tests check it). Writes exactly `sk_resample_poly_size` samples.
+///
+/// Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL` (`n_out` below the size); `SK_ERR_BAD_ARGUMENT`
+/// (`up` or `down` 0, or a filter beyond 2²⁴ taps); `SK_ERR_LENGTH`; `SK_ERR_NULL_POINTER`;
+/// `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
+/// nothing is written. Thread safe.
+///
+/// # Safety
+/// `x` readable for `n_x` floats; `y` writable for `n_out`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_poly_f32(
+    x: *const f32,
+    up: usize,
+    down: usize,
+    y: *mut f32,
+    n_x: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_poly_f32", {
+        unsafe { resample_poly_impl(x, up, down, y, n_x, n_out) }
+    })
+}
+
+/// `double` version of `sk_resample_poly_f32`.
+///
+/// # Safety
+/// `x` readable for `n_x` doubles; `y` writable for `n_out`.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_poly_f64(
+    x: *const f64,
+    up: usize,
+    down: usize,
+    y: *mut f64,
+    n_x: usize,
+    n_out: usize,
+) -> i32 {
+    ffi_boundary!("sk_resample_poly_f64", {
+        unsafe { resample_poly_impl(x, up, down, y, n_x, n_out) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::*;
+    use std::ptr::{null, null_mut};
+
+    #[test]
+    fn handle_lifecycle_and_errors() {
+        let mut h: *mut SkResampler = null_mut();
+        assert_eq!(
+            unsafe { sk_resampler_f32_new(48000.0, 44100.0, 2, SK_RESAMPLE_HIGH, &mut h) },
+            SK_OK
+        );
+        let mut lat = 0usize;
+        assert_eq!(unsafe { sk_resampler_latency(h, &mut lat) }, SK_OK);
+        assert!(lat > 0);
+        let x = [0.5f32; 2 * 480];
+        let mut y = [0f32; 2 * 100];
+        let (mut c, mut p) = (7usize, 7usize);
+        assert_eq!(
+            unsafe {
+                sk_resampler_f32_process_interleaved(
+                    h,
+                    x.as_ptr(),
+                    y.as_mut_ptr(),
+                    &mut c,
+                    &mut p,
+                    480,
+                    100,
+                )
+            },
+            SK_OK
+        );
+        assert_eq!(p, 100);
+        assert!(c < 480);
+        // wrong precision
+        let xd = [0f64; 4];
+        let mut yd = [0f64; 4];
+        assert_eq!(
+            unsafe {
+                sk_resampler_f64_process_interleaved(
+                    h,
+                    xd.as_ptr(),
+                    yd.as_mut_ptr(),
+                    &mut c,
+                    &mut p,
+                    2,
+                    2,
+                )
+            },
+            SK_ERR_INVALID_HANDLE
+        );
+        // overlap
+        let mut buf = [0f32; 64];
+        let ptr = buf.as_mut_ptr();
+        assert_eq!(
+            unsafe {
+                sk_resampler_f32_process_interleaved(h, ptr, ptr.add(2), &mut c, &mut p, 8, 8)
+            },
+            SK_ERR_OVERLAP
+        );
+        // flush too small
+        let mut need = 0usize;
+        assert_eq!(unsafe { sk_resampler_flush_size(h, &mut need) }, SK_OK);
+        assert!(need > 0);
+        let mut tail = vec![f32::NAN; 2 * need];
+        assert_eq!(
+            unsafe { sk_resampler_f32_flush_interleaved(h, tail.as_mut_ptr(), &mut p, need - 1) },
+            SK_ERR_BUFFER_TOO_SMALL
+        );
+        assert!(tail.iter().all(|v| v.is_nan()));
+        assert_eq!(
+            unsafe { sk_resampler_f32_flush_interleaved(h, tail.as_mut_ptr(), &mut p, need) },
+            SK_OK
+        );
+        assert_eq!(p, need);
+        assert_eq!(
+            unsafe { sk_resampler_set_ratio(h, f64::NAN, 0) },
+            SK_ERR_BAD_ARGUMENT
+        );
+        assert_eq!(unsafe { sk_resampler_set_ratio(h, 0.9, 100) }, SK_OK);
+        assert_eq!(unsafe { sk_resampler_reset(h) }, SK_OK);
+        assert_eq!(unsafe { sk_resampler_free(h) }, SK_OK);
+        assert_eq!(unsafe { sk_resampler_free(h) }, SK_ERR_INVALID_HANDLE);
+        assert_eq!(unsafe { sk_resampler_reset(h) }, SK_ERR_INVALID_HANDLE);
+        assert_eq!(unsafe { sk_resampler_free(null_mut()) }, SK_OK);
+        for (a, b) in [
+            (0.0, 1.0),
+            (-1.0, 1.0),
+            (f64::NAN, 1.0),
+            (1.0, f64::INFINITY),
+            (1.0, 300.0),
+        ] {
+            assert_eq!(
+                unsafe { sk_resampler_f64_new(a, b, 1, SK_RESAMPLE_LOW, &mut h) },
+                SK_ERR_BAD_ARGUMENT
+            );
+        }
+        assert_eq!(
+            unsafe { sk_resampler_f64_new(1.0, 2.0, 1, 5, &mut h) },
+            SK_ERR_BAD_ARGUMENT
+        );
+        assert_eq!(
+            unsafe { sk_resampler_f64_new(1.0, 2.0, 0, 1, &mut h) },
+            SK_ERR_LENGTH
+        );
+        assert_eq!(
+            unsafe { sk_resampler_f64_new(1.0, 2.0, 1, 1, null_mut()) },
+            SK_ERR_NULL_POINTER
+        );
+        assert_eq!(
+            unsafe { sk_resampler_f64_new_spec(1.0, 2.0, 1, null(), &mut h) },
+            SK_ERR_NULL_POINTER
+        );
+        let spec = SkResampleSpec {
+            passband_end: 0.95,
+            stopband_begin: 0.9,
+            attenuation_db: 100.0,
+        };
+        assert_eq!(
+            unsafe { sk_resampler_f64_new_spec(1.0, 2.0, 1, &spec, &mut h) },
+            SK_ERR_BAD_ARGUMENT
+        );
+    }
+
+    #[test]
+    fn a_stream_used_from_two_threads_is_refused_not_raced() {
+        let mut h: *mut SkResampler = null_mut();
+        assert_eq!(
+            unsafe { sk_resampler_f64_new(2.0, 1.0, 1, SK_RESAMPLE_LOW, &mut h) },
+            SK_OK
+        );
+        let id = h as usize;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (tx2, rx2) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            with_obj(id as *mut SkResampler, |_| {
+                tx.send(()).unwrap();
+                rx2.recv().unwrap();
+                Ok(())
+            })
+            .unwrap()
+        });
+        rx.recv().unwrap();
+        let mut lat = 0usize;
+        assert_eq!(
+            unsafe { sk_resampler_latency(h, &mut lat) },
+            SK_ERR_INVALID_HANDLE
+        );
+        let msg = crate::ffi::guard::with_last_error(|m| m.to_string());
+        assert!(msg.contains("in use"), "{msg}");
+        assert_eq!(unsafe { sk_resampler_free(h) }, SK_ERR_INVALID_HANDLE);
+        tx2.send(()).unwrap();
+        t.join().unwrap();
+        assert_eq!(unsafe { sk_resampler_latency(h, &mut lat) }, SK_OK);
+        assert_eq!(unsafe { sk_resampler_free(h) }, SK_OK);
+    }
+
+    #[test]
+    fn oneshot_sizes_and_too_small() {
+        let mut n = 0usize;
+        assert_eq!(
+            unsafe { sk_resample_size(48000.0, 44100.0, &mut n, 48000) },
+            SK_OK
+        );
+        assert_eq!(n, 44100);
+        assert_eq!(
+            unsafe { sk_resample_size(0.0, 44100.0, &mut n, 1) },
+            SK_ERR_BAD_ARGUMENT
+        );
+        let x = [1.0f64; 100];
+        let mut y = [f64::NAN; 92];
+        assert_eq!(
+            unsafe {
+                sk_resample_f64(
+                    x.as_ptr(),
+                    0,
+                    48000.0,
+                    44100.0,
+                    2,
+                    1,
+                    y.as_mut_ptr(),
+                    0,
+                    100,
+                    91,
+                )
+            },
+            SK_ERR_BUFFER_TOO_SMALL
+        );
+        assert!(y.iter().all(|v| v.is_nan()));
+        assert_eq!(
+            unsafe {
+                sk_resample_f64(
+                    x.as_ptr(),
+                    0,
+                    48000.0,
+                    44100.0,
+                    2,
+                    1,
+                    y.as_mut_ptr(),
+                    0,
+                    100,
+                    92,
+                )
+            },
+            SK_OK
+        );
+        assert!(y.iter().all(|v| v.is_finite()));
+    }
+}

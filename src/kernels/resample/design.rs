@@ -1,0 +1,284 @@
+//! The anti-aliasing / anti-imaging kernel of the resampler: a Kaiser-windowed sinc, designed
+//! from a passband edge, a stopband start and a stopband attenuation, and sampled into phase
+//! tables.
+//!
+//! Frequencies of a [`Spec`] are fractions of the Nyquist frequency of the *lower* of the two
+//! rates. The stopband starts at or below that Nyquist frequency (`stop <= 1`), so nothing
+//! above it folds back below it by more than the stopband floor.
+//!
+//! The kernel is a continuous function `g(τ)` of the distance `τ` (in input samples) between an
+//! output instant and an input sample: `y(t) = Σ_i x[i]·g(t − i)`. For an output at
+//! `t = i0 + frac` (`0 <= frac < 1`) the window is `x[i0 − A .. i0 − A + K]` and its
+//! coefficients are `c[j] = g(frac + A − j)`; `K` is a multiple of [`TAP_BLOCK`] so the dot
+//! products run in whole SIMD blocks.
+
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::design::bessel_i0;
+use crate::kernels::Float;
+use std::f64::consts::PI;
+
+/// Taps per window are a multiple of this (16 `float` lanes of AVX-512).
+pub const TAP_BLOCK: usize = 16;
+
+/// Quality presets. Each is a [`Spec`]; see [`Quality::spec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quality {
+    Quick,
+    Low,
+    Medium,
+    High,
+    VeryHigh,
+}
+
+impl Quality {
+    /// The preset's C value (`SK_RESAMPLE_QUICK` = 0 … `SK_RESAMPLE_VERY_HIGH` = 4).
+    pub fn from_code(code: i32) -> Option<Quality> {
+        Some(match code {
+            0 => Quality::Quick,
+            1 => Quality::Low,
+            2 => Quality::Medium,
+            3 => Quality::High,
+            4 => Quality::VeryHigh,
+            _ => return None,
+        })
+    }
+
+    /// Passband edge, stopband start (fractions of the lower Nyquist frequency) and stopband
+    /// attenuation in dB.
+    pub fn spec(self) -> Spec {
+        let (pass, stop, atten_db) = match self {
+            Quality::Quick => (0.70, 1.0, 60.0),
+            Quality::Low => (0.80, 1.0, 96.0),
+            Quality::Medium => (0.90, 1.0, 110.0),
+            Quality::High => (0.913, 1.0, 135.0),
+            Quality::VeryHigh => (0.913, 1.0, 175.0),
+        };
+        Spec {
+            pass,
+            stop,
+            atten_db,
+        }
+    }
+}
+
+/// A custom filter specification.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
+    /// Passband edge, a fraction of the lower Nyquist frequency, in `(0, stop)`.
+    pub pass: f64,
+    /// Stopband start, a fraction of the lower Nyquist frequency, in `(pass, 1]`.
+    pub stop: f64,
+    /// Stopband attenuation in dB, in `[40, 200]`.
+    pub atten_db: f64,
+}
+
+impl Spec {
+    /// Checks the ranges documented on the fields.
+    pub fn validate(&self) -> SkResult<()> {
+        let Spec {
+            pass,
+            stop,
+            atten_db,
+        } = *self;
+        if !(stop.is_finite() && stop > 0.0 && stop <= 1.0) {
+            return Err(SkError::BadArgument(format!(
+                "stopband start = {stop} must be in (0, 1] (a fraction of the lower Nyquist \
+                 frequency)"
+            )));
+        }
+        if !(pass.is_finite() && pass > 0.0 && pass < stop) {
+            return Err(SkError::BadArgument(format!(
+                "passband edge = {pass} must be in (0, stopband start = {stop})"
+            )));
+        }
+        if !(atten_db.is_finite() && (40.0..=200.0).contains(&atten_db)) {
+            return Err(SkError::BadArgument(format!(
+                "stopband attenuation = {atten_db} dB must be in [40, 200]"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The continuous kernel for one conversion ratio.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Cutoff in cycles per input sample (the middle of the transition band).
+    fc: f64,
+    /// Half-width of the support in input samples: `g(τ) = 0` for `|τ| >= half`.
+    half: f64,
+    beta: f64,
+    i0_beta: f64,
+    /// Window offset `A`: the window of an output at `i0 + frac` starts at `i0 − A`.
+    pub offset: usize,
+    /// Window length `K` (a multiple of [`TAP_BLOCK`]).
+    pub taps: usize,
+}
+
+/// The most taps a window may have (downsampling by 256 at 200 dB needs about 2¹⁷).
+pub const MAX_TAPS: usize = 1 << 20;
+
+impl Kernel {
+    /// Designs the kernel for `ratio = out_rate / in_rate`.
+    pub fn new(spec: &Spec, ratio: f64) -> SkResult<Kernel> {
+        spec.validate()?;
+        let scale = ratio.min(1.0);
+        // Band edges in cycles per input sample (the input Nyquist frequency is 0.5).
+        let f_pass = 0.5 * spec.pass * scale;
+        let f_stop = 0.5 * spec.stop * scale;
+        let a = spec.atten_db;
+        let beta = if a > 50.0 {
+            0.1102 * (a - 8.7)
+        } else {
+            0.5842 * (a - 21.0).powf(0.4) + 0.07886 * (a - 21.0)
+        };
+        // Kaiser's length estimate, in input samples.
+        let len = (a - 7.95) / (14.36 * (f_stop - f_pass)) + 1.0;
+        let half = 0.5 * len;
+        let offset_f = half.floor() + 1.0;
+        let taps_f = (2.0 * offset_f + 2.0) / TAP_BLOCK as f64;
+        if !(taps_f.is_finite() && taps_f.ceil() * (TAP_BLOCK as f64) <= MAX_TAPS as f64) {
+            return Err(SkError::BadArgument(format!(
+                "the filter for ratio {ratio} and this spec needs more than {MAX_TAPS} taps \
+                 per output; widen the transition band or lower the attenuation"
+            )));
+        }
+        let offset = offset_f as usize;
+        let taps = (2 * offset + 2).div_ceil(TAP_BLOCK) * TAP_BLOCK;
+        Ok(Kernel {
+            fc: 0.5 * (f_pass + f_stop),
+            half,
+            beta,
+            i0_beta: bessel_i0(beta),
+            offset,
+            taps,
+        })
+    }
+
+    /// Half-width of the support in input samples.
+    pub fn half_width(&self) -> f64 {
+        self.half
+    }
+
+    /// `g(τ)`: `2·fc·sinc(2·fc·τ)` under a Kaiser window of half-width `half`.
+    pub fn eval(&self, tau: f64) -> f64 {
+        let x = tau / self.half;
+        if x.abs() >= 1.0 {
+            return 0.0;
+        }
+        let w = bessel_i0(self.beta * (1.0 - x * x).sqrt()) / self.i0_beta;
+        let arg = 2.0 * self.fc * tau;
+        let s = if arg == 0.0 {
+            1.0
+        } else {
+            (PI * arg).sin() / (PI * arg)
+        };
+        2.0 * self.fc * s * w
+    }
+
+    /// The `K` window coefficients of an output at fractional position `frac`.
+    pub fn row(&self, frac: f64, out: &mut [f64]) {
+        for (j, c) in out.iter_mut().enumerate() {
+            *c = self.eval(frac + self.offset as f64 - j as f64);
+        }
+    }
+
+    /// A table of `rows` windows, row `r` at `frac = (r as f64 + first) / den`, rounded to `T`.
+    /// Fallible allocation.
+    pub fn table<T: Float>(&self, rows: usize, first: f64, den: f64) -> SkResult<Vec<T>> {
+        let n = rows.checked_mul(self.taps).ok_or_else(too_big)?;
+        let mut t: Vec<T> = Vec::new();
+        t.try_reserve_exact(n).map_err(|_| {
+            SkError::Allocation(format!(
+                "could not allocate the {rows} × {} coefficient table",
+                self.taps
+            ))
+        })?;
+        let mut row = vec![0.0; self.taps];
+        for r in 0..rows {
+            self.row((r as f64 + first) / den, &mut row);
+            t.extend(row.iter().map(|&v| T::from_f64(v)));
+        }
+        Ok(t)
+    }
+}
+
+fn too_big() -> SkError {
+    SkError::Length("the coefficient table size overflows".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid_and_ordered() {
+        let q = [
+            Quality::Quick,
+            Quality::Low,
+            Quality::Medium,
+            Quality::High,
+            Quality::VeryHigh,
+        ];
+        for (i, w) in q.windows(2).enumerate() {
+            assert!(w[0].spec().atten_db < w[1].spec().atten_db);
+            assert_eq!(Quality::from_code(i as i32), Some(w[0]));
+        }
+        for p in q {
+            p.spec().validate().unwrap();
+        }
+        assert_eq!(Quality::from_code(5), None);
+        assert_eq!(Quality::from_code(-1), None);
+    }
+
+    #[test]
+    fn spec_ranges() {
+        let ok = Spec {
+            pass: 0.9,
+            stop: 1.0,
+            atten_db: 100.0,
+        };
+        ok.validate().unwrap();
+        for bad in [
+            Spec { pass: 1.0, ..ok },
+            Spec { pass: 0.0, ..ok },
+            Spec { stop: 1.1, ..ok },
+            Spec {
+                stop: f64::NAN,
+                ..ok
+            },
+            Spec {
+                atten_db: 39.0,
+                ..ok
+            },
+            Spec {
+                atten_db: f64::INFINITY,
+                ..ok
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+
+    /// The rows of every phase sum to about 1 (unit DC gain), the window covers the support and
+    /// the kernel is symmetric.
+    #[test]
+    fn kernel_shape() {
+        for ratio in [0.25, 147.0 / 160.0, 1.0, 160.0 / 147.0, 3.0] {
+            let k = Kernel::new(&Quality::High.spec(), ratio).unwrap();
+            assert_eq!(k.taps % TAP_BLOCK, 0);
+            assert!(k.offset as f64 >= k.half && k.taps >= k.offset * 2 + 2);
+            for frac in [0.0, 0.25, 0.5, 0.999] {
+                let mut r = vec![0.0; k.taps];
+                k.row(frac, &mut r);
+                let s: f64 = r.iter().sum();
+                assert!((s - 1.0).abs() < 1e-6, "ratio {ratio} frac {frac}: {s}");
+            }
+            for tau in [0.3, 1.7, 10.2] {
+                assert_eq!(k.eval(tau), k.eval(-tau));
+            }
+            assert_eq!(k.eval(k.half), 0.0);
+            assert!((k.eval(0.0) - 2.0 * k.fc).abs() < 1e-15);
+        }
+    }
+}

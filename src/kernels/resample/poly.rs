@@ -1,0 +1,232 @@
+//! scipy's polyphase tools: `scipy.signal.upfirdn` and `scipy.signal.resample_poly` (default
+//! Kaiser window, `padtype='constant'`), computed as polyphase dot products in SIMD lanes.
+//!
+//! `upfirdn(h, x, up, down)`: upsample by `up` (zeros between samples), filter with `h`,
+//! keep every `down`-th sample: `y[i] = Σ_j x[j]·h[i·down − j·up]`, of scipy's length
+//! [`upfirdn_len`].
+
+use super::dot::{dot4_at, lanes};
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::design::{firwin, FirBand, Window};
+use crate::kernels::Float;
+use crate::simd::Level;
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// scipy's `_output_len(len_h, in_len, up, down)`: `ceil(((in_len − 1)·up + len_h) / down)`
+/// (`in_len`, `len_h` at least 1); `None` on overflow.
+pub fn upfirdn_len(n_h: usize, n_x: usize, up: usize, down: usize) -> Option<usize> {
+    let span = n_x.checked_sub(1)?.checked_mul(up)?.checked_add(n_h)?;
+    Some((span - 1) / down + 1)
+}
+
+/// Checks `up`, `down` and the filter.
+pub fn check_rates(up: usize, down: usize) -> SkResult<()> {
+    if up == 0 || down == 0 {
+        return Err(SkError::BadArgument(format!(
+            "up = {up} and down = {down} must be at least 1"
+        )));
+    }
+    Ok(())
+}
+
+fn alloc<T: Clone>(n: usize, v: T, what: &str) -> SkResult<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n)
+        .map_err(|_| SkError::Allocation(format!("could not allocate {what}")))?;
+    out.resize(n, v);
+    Ok(out)
+}
+
+/// `scipy.signal.upfirdn(h, x, up, down)` into `y` (`y.len()` = [`upfirdn_len`], checked by
+/// the caller). `h` and `x` non-empty.
+pub fn upfirdn<T: Float>(
+    level: Level,
+    h: &[T],
+    x: &[T],
+    up: usize,
+    down: usize,
+    y: &mut [T],
+) -> SkResult<()> {
+    let nh = h.len();
+    // phase p holds h[p + m·up], reversed, zero-padded to kp (a multiple of the lane block)
+    let lb = lanes::<T>();
+    let kp = nh.div_ceil(up).div_ceil(lb).max(1) * lb;
+    let table_len = kp
+        .checked_mul(up)
+        .ok_or_else(|| SkError::Length("the phase table size overflows".into()))?;
+    let mut table = alloc(table_len, T::ZERO, "the phase table")?;
+    for (k, &v) in h.iter().enumerate() {
+        let (p, m) = (k % up, k / up);
+        table[p * kp + kp - 1 - m] = v;
+    }
+    // x with kp − 1 zeros before it and enough after it for the last window
+    let last_j = ((y.len().saturating_sub(1)) * down) / up;
+    let padded_len = (kp - 1)
+        .checked_add(x.len().max(last_j + 1))
+        .ok_or_else(|| SkError::Length("input size overflows".into()))?;
+    let mut xp = alloc(padded_len, T::ZERO, "the padded input")?;
+    xp[kp - 1..kp - 1 + x.len()].copy_from_slice(x);
+    let win = |i: usize| {
+        let t = i * down;
+        let (p, j) = (t % up, t / up);
+        (&table[p * kp..p * kp + kp], &xp[j..j + kp])
+    };
+    let mut chunks = y.chunks_exact_mut(4);
+    let mut i = 0;
+    for o in &mut chunks {
+        let w = [win(i), win(i + 1), win(i + 2), win(i + 3)];
+        o.copy_from_slice(&dot4_at(
+            level,
+            [w[0].0, w[1].0, w[2].0, w[3].0],
+            [w[0].1, w[1].1, w[2].1, w[3].1],
+        ));
+        i += 4;
+    }
+    for o in chunks.into_remainder() {
+        let (c, xw) = win(i);
+        *o = dot4_at(level, [c; 4], [xw; 4])[0];
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Output length of `scipy.signal.resample_poly(x, up, down)`: `ceil(n_x·up'/down')` with
+/// `up'/down'` in lowest terms.
+pub fn resample_poly_len(n_x: usize, up: usize, down: usize) -> Option<usize> {
+    let g = gcd(up, down);
+    let (up, down) = (up / g, down / g);
+    Some(n_x.checked_mul(up)?.div_ceil(down))
+}
+
+/// The filter, the pre-padding and the samples dropped that `resample_poly` uses.
+fn poly_filter(up: usize, down: usize) -> SkResult<(Vec<f64>, usize, usize)> {
+    let max_rate = up.max(down);
+    let half = 10usize
+        .checked_mul(max_rate)
+        .ok_or_else(|| SkError::Length("filter length overflows".into()))?;
+    let n_taps = half
+        .checked_mul(2)
+        .and_then(|v| v.checked_add(1))
+        .ok_or_else(|| SkError::Length("filter length overflows".into()))?;
+    if n_taps > 1 << 24 {
+        return Err(SkError::BadArgument(format!(
+            "up = {up}, down = {down} (in lowest terms) need a {n_taps}-tap filter; at most 2^24"
+        )));
+    }
+    let mut h = firwin(
+        n_taps,
+        FirBand::Lowpass,
+        Window::Kaiser(5.0),
+        1.0 / max_rate as f64,
+        0.0,
+        2.0,
+    )?;
+    for v in &mut h {
+        *v *= up as f64;
+    }
+    let pre = down - half % down;
+    let remove = (half + pre) / down;
+    Ok((h, pre, remove))
+}
+
+/// `scipy.signal.resample_poly(x, up, down)` (window `('kaiser', 5.0)`, `padtype='constant'`)
+/// into `y` of length [`resample_poly_len`].
+pub fn resample_poly<T: Float>(
+    level: Level,
+    x: &[T],
+    up: usize,
+    down: usize,
+    y: &mut [T],
+) -> SkResult<()> {
+    check_rates(up, down)?;
+    let g = gcd(up, down);
+    let (up, down) = (up / g, down / g);
+    if up == 1 && down == 1 {
+        y.copy_from_slice(x);
+        return Ok(());
+    }
+    if x.is_empty() {
+        return Ok(());
+    }
+    let (h, pre, remove) = poly_filter(up, down)?;
+    let n_out = y.len();
+    let mut post = 0usize;
+    let len_for = |post: usize| upfirdn_len(h.len() + pre + post, x.len(), up, down);
+    while len_for(post).ok_or_else(|| SkError::Length("output size overflows".into()))?
+        < n_out + remove
+    {
+        post += 1;
+    }
+    let mut hp = alloc(pre + h.len() + post, T::ZERO, "the padded filter")?;
+    for (d, &v) in hp[pre..].iter_mut().zip(&h) {
+        *d = T::from_f64(v);
+    }
+    // only the outputs kept are computed: upfirdn outputs remove .. remove + n_out
+    let full = len_for(post).expect("checked above");
+    let mut tmp = alloc(full, T::ZERO, "the upfirdn output")?;
+    upfirdn(level, &hp, x, up, down, &mut tmp)?;
+    y.copy_from_slice(&tmp[remove..remove + n_out]);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::Rng;
+    use crate::simd::current;
+
+    fn reference(h: &[f64], x: &[f64], up: usize, down: usize) -> Vec<f64> {
+        let n = upfirdn_len(h.len(), x.len(), up, down).unwrap();
+        (0..n)
+            .map(|i| {
+                let mut s = 0.0;
+                for (j, &xv) in x.iter().enumerate() {
+                    let k = (i * down) as isize - (j * up) as isize;
+                    if k >= 0 && (k as usize) < h.len() {
+                        s += xv * h[k as usize];
+                    }
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn upfirdn_matches_the_definition() {
+        let mut rng = Rng::new(5);
+        for (nh, nx, up, down) in [
+            (1, 1, 1, 1),
+            (3, 10, 1, 1),
+            (7, 20, 3, 2),
+            (16, 33, 2, 5),
+            (40, 17, 7, 3),
+            (5, 50, 1, 4),
+            (33, 64, 4, 1),
+        ] {
+            let h = rng.vec_f64(nh, 1.0);
+            let x = rng.vec_f64(nx, 1.0);
+            let want = reference(&h, &x, up, down);
+            let mut y = vec![f64::NAN; want.len()];
+            upfirdn(current(), &h, &x, up, down, &mut y).unwrap();
+            for (a, b) in y.iter().zip(&want) {
+                assert!((a - b).abs() < 1e-12, "{nh} {nx} {up} {down}");
+            }
+        }
+    }
+
+    #[test]
+    fn lengths() {
+        // scipy: upfirdn([1]*3, [1]*10, 1, 1) has 12 samples; (7, 20, 3, 2) -> 32
+        assert_eq!(upfirdn_len(3, 10, 1, 1), Some(12));
+        assert_eq!(upfirdn_len(7, 20, 3, 2), Some(32));
+        assert_eq!(resample_poly_len(100, 147, 160), Some(92));
+        assert_eq!(resample_poly_len(100, 2, 4), Some(50));
+    }
+}
