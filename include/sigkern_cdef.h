@@ -28,18 +28,12 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
-#define BUTTER_MAX_ORDER 64
-
-#define DIRECT_MAX_TAPS 160
-
-#define TBLOCK 128
+#define BLOCK 2048
 
 #define TAP_BLOCK 16
 
 
 #define MAX_PHASES 2048
-
-
 
 
 
@@ -89,6 +83,26 @@
 
 #define SK_NORM_FORWARD 2
 
+#define SK_PASS_ZERO_FALSE 0
+
+#define SK_PASS_ZERO_TRUE 1
+
+#define SK_PASS_ZERO_LOWPASS 2
+
+#define SK_PASS_ZERO_HIGHPASS 3
+
+#define SK_PASS_ZERO_BANDPASS 4
+
+#define SK_PASS_ZERO_BANDSTOP 5
+
+#define SK_PADTYPE_ODD 0
+
+#define SK_PADTYPE_EVEN 1
+
+#define SK_PADTYPE_CONSTANT 2
+
+#define SK_PADTYPE_NONE 3
+
 #define SK_MEL_NORM_NONE 0
 
 #define SK_MEL_NORM_SLANEY 1
@@ -123,11 +137,47 @@
 
 #define SK_WINDOW_TUKEY 7
 
+#define SK_WINDOW_BARTHANN 8
+
+#define SK_WINDOW_BARTLETT 9
+
+#define SK_WINDOW_BOHMAN 10
+
+#define SK_WINDOW_CHEBWIN 11
+
+#define SK_WINDOW_COSINE 12
+
+#define SK_WINDOW_DPSS 13
+
+#define SK_WINDOW_EXPONENTIAL 14
+
+#define SK_WINDOW_GENERAL_COSINE 15
+
+#define SK_WINDOW_GENERAL_HAMMING 16
+
+#define SK_WINDOW_KAISER_BESSEL_DERIVED 17
+
+#define SK_WINDOW_LANCZOS 18
+
+#define SK_WINDOW_NUTTALL 19
+
+#define SK_WINDOW_PARZEN 20
+
+#define SK_WINDOW_TAYLOR 21
+
+#define SK_WINDOW_TRIANG 22
+
+#define SK_WINDOW_GAUSSIAN 23
+
+#define SK_WINDOW_GENERAL_GAUSSIAN 24
+
 typedef struct SkBiquad SkBiquad;
 
 typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
+
+typedef struct SkLfilter SkLfilter;
 
 typedef struct SkMelPlan SkMelPlan;
 
@@ -279,6 +329,8 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
+int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
+
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
 
 int32_t sk_crossfade_f32(const float *a, const float *b, size_t offset, size_t total, float *y, size_t n);
@@ -315,6 +367,48 @@ int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, 
 
 int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y, size_t frames);
 
+int32_t sk_lfilter_f64(const double *b, const double *a, const double *x, ptrdiff_t x_stride, const double *zi, size_t channels, double *y, ptrdiff_t y_stride, double *zf, size_t nb, size_t na, size_t n);
+
+int32_t sk_lfilter_f32(const double *b, const double *a, const float *x, ptrdiff_t x_stride, const float *zi, size_t channels, float *y, ptrdiff_t y_stride, float *zf, size_t nb, size_t na, size_t n);
+
+int32_t sk_lfilter_f32_new(const double *b, const double *a, size_t channels, struct SkLfilter **out, size_t nb, size_t na);
+
+int32_t sk_lfilter_f64_new(const double *b, const double *a, size_t channels, struct SkLfilter **out, size_t nb, size_t na);
+
+int32_t sk_lfilter_free(struct SkLfilter *h);
+
+int32_t sk_lfilter_reset(struct SkLfilter *h);
+
+int32_t sk_lfilter_info(struct SkLfilter *h, size_t *order, size_t *channels);
+
+int32_t sk_lfilter_f32_process(struct SkLfilter *h, const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_lfilter_f64_process(struct SkLfilter *h, const double *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_lfilter_f32_get_state(struct SkLfilter *h, float *zi, size_t len);
+
+int32_t sk_lfilter_f64_get_state(struct SkLfilter *h, double *zi, size_t len);
+
+int32_t sk_lfilter_f32_set_state(struct SkLfilter *h, const float *zi, size_t len);
+
+int32_t sk_lfilter_f64_set_state(struct SkLfilter *h, const double *zi, size_t len);
+
+int32_t sk_lfilter_zi_f64(const double *b, const double *a, double *zi, size_t nb, size_t na, size_t zi_len);
+
+int32_t sk_lfilter_zi_f32(const double *b, const double *a, float *zi, size_t nb, size_t na, size_t zi_len);
+
+int32_t sk_sosfilt_zi_f64(const double *sos, double *zi, size_t n_sections, size_t zi_len);
+
+int32_t sk_sosfilt_zi_f32(const double *sos, float *zi, size_t n_sections, size_t zi_len);
+
+int32_t sk_filtfilt_f64(const double *b, const double *a, const double *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, double *y, ptrdiff_t y_stride, size_t nb, size_t na, size_t n);
+
+int32_t sk_filtfilt_f32(const double *b, const double *a, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t nb, size_t na, size_t n);
+
+int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, double *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
+
+int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
+
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 
 int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, float *w, size_t w_len);
@@ -338,6 +432,22 @@ int32_t sk_logmel_f64(const struct SkMelPlan *plan, const double *x, double refe
 int32_t sk_power_to_db_f64(const double *x, double reference, double amin, double top_db, double *y, size_t n);
 
 int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double top_db, float *y, size_t n);
+
+int32_t sk_melspec_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, float *y, size_t y_len, size_t n);
+
+int32_t sk_melspec_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, float *y, size_t y_len, size_t n);
+
+int32_t sk_logmel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double reference, double amin, double top_db, int32_t per_row, double *y, size_t y_len, size_t n);
+
+int32_t sk_log10mel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, float *y, size_t y_len, size_t n);
+
+int32_t sk_log10mel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdiff_t x_stride, size_t rows, size_t frames, double amin, double scale, double offset, double top, int32_t per_row, double *y, size_t y_len, size_t n);
+
+int32_t sk_log10_floor_f64(const double *x, double amin, double scale, double offset, double top, double *y, size_t n);
+
+int32_t sk_log10_floor_f32(const float *x, double amin, double scale, double offset, double top, float *y, size_t n);
 
 int32_t sk_spec_power_f64(const double *x, double power, double *y, size_t n);
 
@@ -547,6 +657,10 @@ int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t ho
 
 int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
 
+int32_t sk_stft_batch_f32(const float *x, ptrdiff_t x_stride, size_t rows, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, float *y, size_t y_len, size_t n);
+
+int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, int32_t onesided, int32_t normalized, double *y, size_t y_len, size_t n);
+
 int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center, size_t frames, size_t *n);
 
 int32_t sk_istft_f32(const float *x, const float *window, size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t onesided, int32_t normalized, float *y, size_t n);
@@ -628,3 +742,7 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
 int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
 
 int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, size_t n);
+
+int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodic, double *w, size_t n_params, size_t n);
+
+int32_t sk_window_params_f32(int32_t kind, const double *params, int32_t periodic, float *w, size_t n_params, size_t n);
