@@ -69,7 +69,8 @@ unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan)
 /// (any n: primes, 1 and 2 included) and stores it in `*plan`.
 ///
 /// Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
-/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
+/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`); `SK_ERR_ALLOCATION` (out of memory: a
+/// plan needs about 4·n complex values free while it is made). On error `*plan` is untouched.
 /// Free with `sk_fft_plan_free`. Thread-safe.
 ///
 /// # Safety
@@ -292,6 +293,8 @@ unsafe fn exec<T: SpecFloat>(
         orow * if ocx { 2 } else { 1 },
     );
     T::with_workspace(|ws| {
+        // all scratch first: out of memory is reported before any row is written
+        p.reserve(ws)?;
         for r in 0..rows {
             let yr = &mut ys[r * yst..r * yst + orow];
             let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
@@ -303,8 +306,8 @@ unsafe fn exec<T: SpecFloat>(
                 }
             }
         }
-    });
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),
@@ -314,7 +317,8 @@ unsafe fn exec<T: SpecFloat>(
 /// non-NULL (n ≥ 1), not overlapping.
 /// Returns `SK_OK`; `SK_ERR_INVALID_HANDLE` (NULL/freed/other kind or type of plan);
 /// `SK_ERR_BAD_ARGUMENT` (n differs from the plan's, bad norm); `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `y` is untouched.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory for
+/// the transform's scratch, taken before anything is written). On error `y` is untouched.
 /// Thread-safe; the plan may be shared.
 ///
 /// # Safety

@@ -2,6 +2,7 @@
 
 use super::guard::{ffi_boundary, Buf};
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
 use crate::kernels::spectral::window::Window;
 use crate::kernels::Float;
 
@@ -52,7 +53,8 @@ unsafe fn window_ffi<T: Float>(
     let win = parse_window(kind, param)?;
     let wb = Buf::out("w", w, n);
     wb.check()?;
-    let mut tmp = vec![0.0f64; n];
+    // computed in double: a temporary for float output (allocated before anything is written)
+    let mut tmp = try_vec(n, 0.0f64, "the double-precision window")?;
     win.fill(periodic != 0, &mut tmp)?;
     // SAFETY: validated.
     for (o, v) in unsafe { wb.slice_mut() }.iter_mut().zip(&tmp) {
@@ -68,7 +70,8 @@ unsafe fn window_ffi<T: Float>(
 /// Arguments: `kind` an `SK_WINDOW_*` constant; `param` Kaiser's beta or Tukey's alpha (must be
 /// finite for those; ignored otherwise); `w` 8-byte aligned, NULL only if n = 0.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION` (no memory
+/// for the n-point double-precision temporary); on error `w` is untouched.
 /// Thread-safe (stateless).
 ///
 /// # Safety
