@@ -48,6 +48,7 @@ help:
 	@echo "make headers       regenerate include/sigkern.h and include/sigkern_cdef.h"
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make lint | rust-test | header-check | c-test | python-test   one part of 'test'"
+	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
@@ -118,6 +119,14 @@ c-test: c-examples
 # ------------------------------------------------------------------ python
 python-test: venv $(LIB_SO)
 	$(PYTHON) -m pytest python_tests -q
+
+# The misuse matrix (python_tests/test_misuse_matrix.py, generated from the header) runs in
+# python-test at the default SIMD level; this target runs it at every level.
+.PHONY: test-misuse-all
+test-misuse-all: venv $(LIB_SO)
+	@for level in $(SIMD_LEVELS); do echo "=== SIGKERN_SIMD=$$level"; \
+	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q || exit 1; \
+	done
 
 # -------------------------------------------------------------- together
 test: venv build lint rust-test header-check c-test python-test
