@@ -49,6 +49,7 @@ help:
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make lint | rust-test | header-check | c-test | python-test   one part of 'test'"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
+	@echo "make fuzz          property tests with many cases (PROPTEST_CASES, default 5000)"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
@@ -127,6 +128,12 @@ test-misuse-all: venv $(LIB_SO)
 	@for level in $(SIMD_LEVELS); do echo "=== SIGKERN_SIMD=$$level"; \
 	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q || exit 1; \
 	done
+
+# Property tests (tests/properties.rs, proptest) run in rust-test with 48 cases per property;
+# this runs them with many more (PROPTEST_CASES=N to choose).
+.PHONY: fuzz
+fuzz:
+	PROPTEST_CASES=$${PROPTEST_CASES:-5000} $(CARGO) test --test properties
 
 # -------------------------------------------------------------- together
 test: venv build lint rust-test header-check c-test python-test
