@@ -182,6 +182,19 @@ fn use_immutable(m: usize) -> bool {
     m <= 512 || m.is_power_of_two()
 }
 
+/// `need` elements of `scratch` placed by [`scratch_offset`] away from `x` and `y` (mod 4 KiB),
+/// so that where the caller's buffers happen to lie cannot make the transform 4K-alias.
+fn placed_scratch<C: Clone + Default>(
+    scratch: &mut Vec<C>,
+    need: usize,
+    x: *const C,
+    y: *const C,
+) -> &mut [C] {
+    let buf = grow(scratch, need + ALIAS_PAD / std::mem::size_of::<C>());
+    let k = scratch_offset(buf.as_ptr(), x, y);
+    &mut buf[k..k + need]
+}
+
 /// rustfft's immutable transform of `x` into `y` with a scratch placed by [`scratch_offset`].
 fn process_immutable<T: FftFloat>(
     f: &dyn Fft<T>,
@@ -475,14 +488,15 @@ impl<T: FftFloat> EvenReal<T> {
     /// The most complex scratch any transform of this half-length plan takes.
     fn scratch_len(&self) -> usize {
         let immutable = if use_immutable(self.m) {
-            self.fwd.get_immutable_scratch_len() + ALIAS_PAD / std::mem::size_of::<Complex<T>>()
+            self.fwd.get_immutable_scratch_len()
         } else {
             0
         };
-        immutable
+        let most = immutable
             .max(self.fwd.get_inplace_scratch_len())
             .max(self.fwd.get_outofplace_scratch_len())
-            .max(self.inv.get_inplace_scratch_len())
+            .max(self.inv.get_inplace_scratch_len());
+        most + ALIAS_PAD / std::mem::size_of::<Complex<T>>()
     }
 
     fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
@@ -499,16 +513,19 @@ impl<T: FftFloat> EvenReal<T> {
 
     /// As `forward`, destroying `x`.
     fn forward_destroy(&self, x: &mut [T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
-        let s = grow(scratch, self.fwd.get_outofplace_scratch_len());
+        let need = self.fwd.get_outofplace_scratch_len();
+        let xc = as_complex_mut(x);
+        let s = placed_scratch(scratch, need, xc.as_ptr(), y.as_ptr());
         self.fwd
-            .process_outofplace_with_scratch(as_complex_mut(x), &mut y[..self.m], s);
+            .process_outofplace_with_scratch(xc, &mut y[..self.m], s);
         split_fwd(crate::simd::current(), y, &self.v);
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
         let z = as_complex_mut(y);
         split_inv(crate::simd::current(), x, z, &self.tw);
-        let s = grow(scratch, self.inv.get_inplace_scratch_len());
+        let need = self.inv.get_inplace_scratch_len();
+        let s = placed_scratch(scratch, need, z.as_ptr(), z.as_ptr());
         self.inv.process_with_scratch(z, s);
     }
 }

@@ -331,9 +331,16 @@ pub fn istft<T: FftFloat + PlanCache>(
         let f0 = t * p.hop;
         let a = f0.max(start);
         let b = (f0 + n).min(end);
-        for k in a..b {
-            let w = wp[k - f0].to_f64();
-            env[k - start] += w * w;
+        if a >= b {
+            continue;
+        }
+        // zipped slices: no bounds checks, vectorisable (same operations in the same order)
+        for (e, w) in env[a - start..b - start]
+            .iter_mut()
+            .zip(&wp[a - f0..b - f0])
+        {
+            let w = w.to_f64();
+            *e += w * w;
         }
     }
     if let Some((i, e)) = env
@@ -368,8 +375,14 @@ pub fn istft<T: FftFloat + PlanCache>(
             let spec = grow(&mut ws.cplx2, half);
             spec.copy_from_slice(&x[t * nf..t * nf + half]);
             plan.irfft_inplace_input(spec, &mut frame, norm, &mut ws.cplx);
-            for k in a..b {
-                y[k - start] = y[k - start] + frame[k - f0] * wp[k - f0];
+            // overlap-add as zipped slices: no bounds checks, vectorisable
+            let (out, fr, w) = (
+                &mut y[a - start..b - start],
+                &frame[a - f0..b - f0],
+                &wp[a - f0..b - f0],
+            );
+            for ((o, &f), &w) in out.iter_mut().zip(fr).zip(w) {
+                *o = *o + f * w;
             }
         }
         Ok(())
