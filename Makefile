@@ -95,6 +95,8 @@ help:
 	@echo "make wheel         build a wheel of the Python package into build/wheel/"
 	@echo "make lint | rust-test | header-check | abi-check | c-test | c-install-test | python-test"
 	@echo "                   one part of 'test'"
+	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
+	@echo "make fuzz          property tests with many cases (PROPTEST_CASES, default 5000)"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
@@ -244,6 +246,20 @@ c-install-test: $(LIB_SO) $(LIB_A)
 # ------------------------------------------------------------------ python
 python-test: py-install
 	$(PYTHON) -m pytest python_tests -q
+
+# The misuse matrix (python_tests/test_misuse_matrix.py, generated from the header) runs in
+# python-test at the default SIMD level; this target runs it at every level.
+.PHONY: test-misuse-all
+test-misuse-all: venv $(LIB_SO)
+	@for level in $(SIMD_LEVELS); do echo "=== SIGKERN_SIMD=$$level"; \
+	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q || exit 1; \
+	done
+
+# Property tests (tests/properties.rs, proptest) run in rust-test with 48 cases per property;
+# this runs them with many more (PROPTEST_CASES=N to choose).
+.PHONY: fuzz
+fuzz:
+	PROPTEST_CASES=$${PROPTEST_CASES:-5000} $(CARGO) test --test properties
 
 # -------------------------------------------------------------- together
 # System tools `make test` needs beyond Rust, gcc and python3. .ci/run installs them with apt-get;

@@ -526,8 +526,9 @@ extern "C" {
 
 /**
  * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
- * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0),
- * `SK_ERR_BAD_ARGUMENT` (mode), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+ * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, or the full length
+ * `na + nb − 1` overflows `size_t`), `SK_ERR_BAD_ARGUMENT` (mode),
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
  * # Safety
  * `n` writable.
@@ -545,7 +546,8 @@ int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
  * (`sk_convolve_len`) else `SK_ERR_BUFFER_TOO_SMALL` stating it; only that many are written.
  * `y` must not overlap `a` or `b`.
  * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`,
- * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched.
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of
+ * memory for the padded signal or the FFT buffers); on error `y` is untouched.
  * Thread-safe (stateless; long outputs use up to `SIGKERN_THREADS` threads).
  *
  * # Safety
@@ -584,12 +586,17 @@ int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t m
  * `b0 b1 b2 a0 a1 a2` normalised so `a0 == 1` (ready for `sk_biquad_*_new` or scipy).
  *
  * - `kind`: `SK_RBJ_LOWPASS`, `_HIGHPASS`, `_BANDPASS` (0 dB peak), `_NOTCH`, `_ALLPASS`,
- *   `_PEAKING`, `_LOWSHELF`, `_HIGHSHELF`; `fs` sample rate (> 0), `f0` centre/corner
- *   frequency in the same unit (strictly between 0 and `fs/2`), `q` quality factor (> 0; for
- *   shelves the cookbook's Q form), `gain_db` for peaking and shelves (finite, |gain| ≤ 600;
- *   ignored by the others but still checked).
- * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind or a parameter out of range;
- *   `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` for `sos`. On error `sos` is untouched.
+ *   `_PEAKING`, `_LOWSHELF`, `_HIGHSHELF`; `fs` sample rate (a positive normal number), `f0`
+ *   centre/corner frequency in the same unit (a normal number strictly between 0 and `fs/2`),
+ *   `q` quality factor (a positive normal number; for shelves the cookbook's Q form), `gain_db`
+ *   for peaking and shelves (finite, |gain| ≤ 600; ignored by the others but still checked).
+ * - Parameters inside these ranges can still be too extreme for double precision (e.g.
+ *   `q = 1e-300`): a design with a non-finite coefficient, or with poles that round onto the
+ *   unit circle (a section `sk_biquad_f64_new` would refuse), is `SK_ERR_BAD_ARGUMENT` with a
+ *   message saying so.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind, a parameter out of range or an
+ *   unusable design; `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` for `sos`. On error `sos` is
+ *   untouched.
  *
  * Thread-safe.
  *
@@ -601,7 +608,7 @@ int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_
 /**
  * Number of sections of an order-`order` Butterworth filter of band type `band`:
  * `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
- * section); 0 for an invalid band.
+ * section); 0 for an invalid band or an order `sk_butter_sos` refuses (above 64).
  */
 size_t sk_butter_sections(uint32_t order, int32_t band_type);
 
@@ -610,15 +617,23 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
  * 1e-12 relative) to `scipy.signal.butter(order, Wn, btype, fs=fs, output='sos')` with
  * `Wn = f1` for `SK_BAND_LOWPASS`/`SK_BAND_HIGHPASS` (then `f2` is ignored) or `Wn = [f1, f2]`
  * for `SK_BAND_BANDPASS`/`SK_BAND_BANDSTOP`: same poles and zeros, same pairing and order of
- * sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section.
+ * sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section. One exception:
+ * when two pole pairs are equally far from the unit circle (band-pass/stop bands symmetric
+ * about fs/4), scipy's choice between them depends on rounding in the last bit, and sections
+ * of equal pole radius may come in another order than scipy's; the cascade and its response
+ * are the same.
  *
  * - `order` 0..=64; order 0 is scipy's identity section `[1, 0, 0, 1, 0, 0]` (the frequencies
- *   are still checked); `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
+ *   are still checked); `fs` a positive normal number; frequencies normal numbers strictly
+ *   between 0 and `fs/2`, `f1 < f2` for bands. A design whose coefficients are not finite or
+ *   whose sections `sk_biquad_f64_new` would refuse (poles rounded outside the unit circle) is
+ *   `SK_ERR_BAD_ARGUMENT`, with a message saying why.
  * - `sos`: room for `sos_len` doubles; needs `6·sk_butter_sections(order, band)`, else
  *   `SK_ERR_BUFFER_TOO_SMALL` (the message states the size). `n_sections` (may be NULL)
  *   receives the number of sections written.
  * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
- *   `SK_ERR_MISALIGNED`; on error nothing is written. Thread-safe.
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (`sos_len` beyond the address space); on error nothing
+ *   is written. Thread-safe.
  *
  * # Safety
  * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
@@ -634,8 +649,10 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
  * - `band_type`: `SK_BAND_*`; high-pass and band-stop need an odd `n_taps`.
  * - `window`: `SK_WINDOW_HAMMING`, `_HANN`, `_BLACKMAN`, `_KAISER` (then `beta`, 0..=700, is
  *   the Kaiser parameter; otherwise ignored).
- * - Returns `SK_OK`, `SK_ERR_LENGTH` (`n_taps == 0`), `SK_ERR_BAD_ARGUMENT`,
- *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `taps` is untouched. Thread-safe.
+ * - Returns `SK_OK`, `SK_ERR_LENGTH` (`n_taps == 0`), `SK_ERR_BAD_ARGUMENT` (a parameter out
+ *   of range, or taps that are not finite), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ *   `SK_ERR_ALLOCATION` (out of memory for the design's temporaries); on error `taps` is
+ *   untouched. Thread-safe.
  *
  * # Safety
  * `taps` writable for `n_taps` doubles.
@@ -799,7 +816,8 @@ int32_t sk_abs_f64(const double *x, double *y, size_t n);
  * (any n: primes, 1 and 2 included) and stores it in `*plan`.
  *
  * Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
- * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`); `SK_ERR_ALLOCATION` (out of memory: a
+ * plan needs about 4·n complex values free while it is made). On error `*plan` is untouched.
  * Free with `sk_fft_plan_free`. Thread-safe.
  *
  * # Safety
@@ -848,7 +866,8 @@ int32_t sk_fft_plan_info(const struct SkFftPlan *plan, int32_t *kind, size_t *n,
  * non-NULL (n ≥ 1), not overlapping.
  * Returns `SK_OK`; `SK_ERR_INVALID_HANDLE` (NULL/freed/other kind or type of plan);
  * `SK_ERR_BAD_ARGUMENT` (n differs from the plan's, bad norm); `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `y` is untouched.
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory for
+ * the transform's scratch, taken before anything is written). On error `y` is untouched.
  * Thread-safe; the plan may be shared.
  *
  * # Safety
@@ -985,7 +1004,8 @@ int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_
  *   pole strictly outside the unit circle: with `r = 1 + 1e-9`, the normalised coefficients
  *   must meet `|a2| <= r²` and `|a1| <= r + a2/r` (also checked after rounding to float).
  *   Poles on the circle (integrators, resonators) are accepted, as in scipy. `n_sections == 0` or `channels == 0` is
- *   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
+ *   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`; no memory for the sections or the
+ *   state is `SK_ERR_ALLOCATION`.
  * - The state starts at zero. On error `*out` is untouched.
  *
  * The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
@@ -1026,7 +1046,8 @@ int32_t sk_biquad_reset(struct SkBiquad *h);
 
 /**
  * Reports the number of sections and channels of a biquad handle of either precision.
- * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL).
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL),
+ * `SK_ERR_MISALIGNED` (an out-pointer not aligned for `size_t`); on error nothing is written.
  *
  * # Safety
  * `n_sections` and `channels` writable.
@@ -1103,6 +1124,9 @@ int32_t sk_biquad_f64_get_state(struct SkBiquad *h, double *zi, size_t len);
  * Loads the state of a `float` cascade from `zi` in scipy's layout `(n_sections, channels, 2)`,
  * e.g. `sosfilt_zi(sos) * x[0]` for one channel. `len` must be `n_sections·channels·2`
  * (`SK_ERR_LENGTH`); a NaN or infinite value is `SK_ERR_NON_FINITE` and the state is unchanged.
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float biquad), `SK_ERR_LENGTH`,
+ * `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`zi`); on error the state is
+ * unchanged.
  *
  * # Safety
  * `zi` readable for `len` floats.
@@ -1126,7 +1150,8 @@ int32_t sk_biquad_f64_set_state(struct SkBiquad *h, const double *zi, size_t len
  * - `zf`: receives the final state in the same layout, or NULL. `zf` may be exactly `zi`.
  * - `y` may be exactly `x` (equal strides). Other overlaps: `SK_ERR_OVERLAP`.
  * - Status codes as `sk_biquad_f64_process`, plus `SK_ERR_LENGTH` for `n_sections == 0` or
- *   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`. On error nothing is written.
+ *   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`, `SK_ERR_ALLOCATION` (out of
+ *   memory for the sections or the state). On error nothing is written.
  *
  * Thread-safe (stateless).
  *
@@ -1151,8 +1176,13 @@ int32_t sk_sosfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, co
  *
  * Filters of up to 160 taps run in direct form (SIMD over outputs; chunked calls bit-identical
  * to one call); longer ones use FFT overlap-save (results equal to direct form up to
- * rounding, for any chunk sizes). `n_taps == 0` is `SK_ERR_LENGTH`; a non-finite tap is
- * `SK_ERR_BAD_ARGUMENT`; `out` NULL is `SK_ERR_NULL_POINTER`. On error `*out` is untouched.
+ * rounding, for any chunk sizes; NaN and infinity reach exactly the outputs they reach in
+ * direct form, and finite input never overflows to NaN: blocks holding such values run in
+ * direct form). `n_taps == 0` or a `taps` array beyond the address space is `SK_ERR_LENGTH`;
+ * a non-finite tap is `SK_ERR_BAD_ARGUMENT`; `out` or `taps` NULL is `SK_ERR_NULL_POINTER`;
+ * either misaligned is `SK_ERR_MISALIGNED`; no memory for the taps, the
+ * history or the FFT form's plan and buffers is `SK_ERR_ALLOCATION`. On error `*out` is
+ * untouched.
  *
  * # Safety
  * `taps` readable for `n_taps` floats; `out` writable.
@@ -1177,7 +1207,8 @@ int32_t sk_fir_f64_new(const double *taps, struct SkFir **out, size_t n_taps);
 int32_t sk_fir_free(struct SkFir *h);
 
 /**
- * Zeroes the history of an FIR handle of either precision.
+ * Zeroes the history of an FIR handle of either precision. Returns `SK_OK`, or
+ * `SK_ERR_INVALID_HANDLE` for a NULL, freed or non-FIR handle.
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -1186,7 +1217,9 @@ int32_t sk_fir_reset(struct SkFir *h);
 
 /**
  * Reports the number of taps of an FIR handle and whether it uses the FFT form (1) or the
- * direct form (0).
+ * direct form (0). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not an FIR handle),
+ * `SK_ERR_NULL_POINTER` (an out-pointer NULL), `SK_ERR_MISALIGNED` (an out-pointer not aligned
+ * for its type); on error nothing is written.
  *
  * # Safety
  * `n_taps` and `uses_fft` writable.
@@ -1215,7 +1248,9 @@ int32_t sk_fir_f64_process(struct SkFir *h, const double *x, double *y, size_t n
 
 /**
  * Copies the FIR history (the last `n_taps − 1` inputs, oldest first) into `state`;
- * `len` must be `n_taps − 1` (`SK_ERR_LENGTH`).
+ * `len` must be `n_taps − 1` (`SK_ERR_LENGTH`). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`
+ * (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`
+ * (`state`); on error nothing is written.
  *
  * # Safety
  * `state` writable for `len` floats.
@@ -1232,7 +1267,9 @@ int32_t sk_fir_f64_get_state(struct SkFir *h, double *state, size_t len);
 
 /**
  * Loads the FIR history (the last `n_taps − 1` inputs, oldest first); `len` must be
- * `n_taps − 1`; non-finite values are `SK_ERR_NON_FINITE`.
+ * `n_taps − 1` (`SK_ERR_LENGTH`); non-finite values are `SK_ERR_NON_FINITE`. Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`state`); on error the history is unchanged.
  *
  * # Safety
  * `state` readable for `len` floats.
@@ -1405,7 +1442,8 @@ int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
  * Channels may overlap each other (even repeat); `y` sharing a byte with any channel is
  * `SK_ERR_OVERLAP`. 2, 4, 6 and 8 channels take a dedicated transposing kernel; any count works.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; messages name the channel index, e.g.
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory for
+ * the list of channels); messages name the channel index, e.g.
  * `argument channels[1] is NULL but n = 480`. On error nothing is written. Thread-safe.
  *
  * # Safety
@@ -1451,7 +1489,8 @@ int32_t sk_deinterleave_f64(const double *x, size_t nchannels, double *const *ch
  * Arguments: `x` and `block` each hold `nchannels·frames` floats, 4-byte aligned, may be NULL
  * only when that is 0; they must not share a byte (`SK_ERR_OVERLAP`).
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written.
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory
+ * for the list of channels); on error nothing is written.
  * Thread-safe.
  *
  * # Safety
@@ -1791,7 +1830,8 @@ int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride
  * `SK_MEL_NORM_NONE`; `w_len` is w's capacity (≥ n_mels·(n_fft/2+1) else
  * `SK_ERR_BUFFER_TOO_SMALL`, message says the size).
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
- * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `w` is untouched. Thread-safe.
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `w` is untouched.
+ * Thread-safe.
  *
  * # Safety
  * `w` writable for w_len doubles.
@@ -1817,7 +1857,8 @@ int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmi
  * `power > 0` finite (1 magnitude, 2 power). STFT parameter rules as `sk_stft_frames`, mel
  * rules as `sk_mel_filterbank_f64`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED` (plan); on error `*plan` is untouched. The plan is immutable and may be
+ * `SK_ERR_MISALIGNED` (plan), `SK_ERR_ALLOCATION`; on error `*plan` is untouched. The plan is
+ * immutable and may be
  * used from several threads at once. Free with `sk_mel_plan_free`.
  *
  * # Safety
@@ -1859,8 +1900,9 @@ int32_t sk_mel_frames(const struct SkMelPlan *plan, size_t *frames, size_t n);
  *
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
  * `SK_ERR_BAD_ARGUMENT` (signal too short, as `sk_stft_frames`), `SK_ERR_BUFFER_TOO_SMALL`,
- * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y`
- * is untouched. Thread-safe.
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION` (out of memory for the frame-major temporary or the FFT scratch); on
+ * error `y` is untouched. Thread-safe.
  *
  * # Safety
  * `x` readable for n floats, `y` writable for y_len.
@@ -3265,7 +3307,8 @@ int32_t process_data(float *data, int size);
  * `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
  * for `sk_stft_*`.
  *
- * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, or `n + 2·pad` overflows `size_t`);
+ * `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
  * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
  * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
  * error `*frames` is untouched. Thread-safe.
@@ -3285,8 +3328,9 @@ int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t cent
  * `sk_stft_frames`), else `SK_ERR_BUFFER_TOO_SMALL` with the needed count in the message; only
  * that many are written. `y` must not overlap `x` or `window`.
  * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`),
- * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on
- * error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION` (out of memory for the plan or the scratch, all taken before anything is
+ * written); on error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
  * signals are split across up to `SIGKERN_THREADS` threads, default all cores).
  *
  * # Safety
@@ -3331,7 +3375,8 @@ int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, cons
 
 /**
  * Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
- * `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0 or frames = 0), `SK_ERR_BAD_ARGUMENT` (as
+ * `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
+ * `size_t`), `SK_ERR_BAD_ARGUMENT` (as
  * `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
  * # Safety
@@ -3350,7 +3395,8 @@ int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center
  * in the output range, returns `SK_ERR_BAD_ARGUMENT` ("NOLA condition fails …") with nothing
  * written. Other returns: `SK_ERR_LENGTH` (frames = 0, n_fft = 0), `SK_ERR_BAD_ARGUMENT`
  * (parameters as `sk_stft_frames`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
- * `SK_ERR_OVERLAP` (y overlaps x or window). Thread-safe (stateless).
+ * `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (out of memory for the plan,
+ * the window envelope or the scratch). Thread-safe (stateless).
  *
  * # Safety
  * `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
@@ -3371,7 +3417,8 @@ int32_t sk_istft_f64(const double *x, const double *window, size_t frames, size_
  * the frames returned, in order, equal one `sk_stft_f32` call on the concatenated input.
  *
  * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (parameters), `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`; on error `*stream` is untouched. Free with `sk_stft_stream_free`.
+ * `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `*stream` is untouched. Free with
+ * `sk_stft_stream_free`.
  * A stream holds state: calls on one stream are serialised by an internal lock (use one stream
  * per signal and thread). Different streams are independent.
  *
@@ -3400,7 +3447,8 @@ int32_t sk_stft_stream_free(struct SkStftStream *stream);
 /**
  * Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
  * n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
- * stream was finished), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+ * stream was finished), `SK_ERR_LENGTH` (the stream's count of samples plus n overflows
+ * `size_t`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
  *
  * # Safety
  * `frames` writable.
@@ -3434,8 +3482,9 @@ int32_t sk_stft_stream_reset(struct SkStftStream *stream);
  * produces (`sk_stft_stream_push_frames`), returns `SK_ERR_BUFFER_TOO_SMALL` stating the size
  * and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float
  * stream), `SK_ERR_BAD_ARGUMENT` (finished stream), `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error nothing is written and the
- * stream is unchanged.
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (also when the stream's count of samples would overflow
+ * `size_t`), `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (no memory to buffer the samples). On error
+ * nothing is written and the stream is unchanged.
  *
  * # Safety
  * `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.
@@ -3574,8 +3623,11 @@ int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *
 int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
- * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision over
+ * 512-element blocks like `sk_sum_f32`; the result agrees with `sk_sum_f32` on a contiguous copy
+ * within 40·ε·Σ|x| (ε of double). It is bit-identical for `x_stride = 1`; other strides group
+ * the partial sums differently (strides ±2…±4 use a fused fixed-stride kernel), so the last bits
+ * may differ.
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
@@ -3738,8 +3790,8 @@ int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, doubl
 int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, in the
- * same 512-element blocks as `sk_sum_f32`, so the result equals `sk_sum_f32` on a contiguous copy.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, agreeing
+ * with `sk_sum_f64` on a contiguous copy as `sk_sum_strided_f32` does with `sk_sum_f32`.
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety
@@ -3818,7 +3870,8 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * general_gaussian, taylor) are `SK_ERR_BAD_ARGUMENT` here: use `sk_window_params_f64`, which
  * also lists each window's rules; `w` 8-byte aligned, NULL only if n = 0.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
- * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION` (no memory
+ * for the n-point double-precision temporary); on error `w` is untouched.
  * Thread-safe (stateless).
  *
  * # Safety

@@ -42,8 +42,9 @@ fn parse_method(method: i32) -> SkResult<ConvMethod> {
 }
 
 /// Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
-/// `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0),
-/// `SK_ERR_BAD_ARGUMENT` (mode), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+/// `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, or the full length
+/// `na + nb − 1` overflows `size_t`), `SK_ERR_BAD_ARGUMENT` (mode),
+/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
 /// # Safety
 /// `n` writable.
@@ -110,7 +111,8 @@ unsafe fn conv_ffi<T: FftFloat>(
 /// (`sk_convolve_len`) else `SK_ERR_BUFFER_TOO_SMALL` stating it; only that many are written.
 /// `y` must not overlap `a` or `b`.
 /// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`,
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched.
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of
+/// memory for the padded signal or the FFT buffers); on error `y` is untouched.
 /// Thread-safe (stateless; long outputs use up to `SIGKERN_THREADS` threads).
 ///
 /// # Safety

@@ -5,7 +5,7 @@ use super::guard::{check_out_scalar, ffi_boundary, Buf};
 use super::window::{SK_WINDOW_BLACKMAN, SK_WINDOW_HAMMING, SK_WINDOW_HANN, SK_WINDOW_KAISER};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::{
-    butter_sections, butter_sos, firwin, rbj, Band, FirBand, Rbj, Window,
+    butter_sections, butter_sos, firwin, rbj, Band, FirBand, Rbj, Window, BUTTER_MAX_ORDER,
 };
 
 /// RBJ low-pass (`sk_rbj_biquad` kind).
@@ -70,12 +70,17 @@ fn band(b: i32) -> SkResult<Band> {
 /// `b0 b1 b2 a0 a1 a2` normalised so `a0 == 1` (ready for `sk_biquad_*_new` or scipy).
 ///
 /// - `kind`: `SK_RBJ_LOWPASS`, `_HIGHPASS`, `_BANDPASS` (0 dB peak), `_NOTCH`, `_ALLPASS`,
-///   `_PEAKING`, `_LOWSHELF`, `_HIGHSHELF`; `fs` sample rate (> 0), `f0` centre/corner
-///   frequency in the same unit (strictly between 0 and `fs/2`), `q` quality factor (> 0; for
-///   shelves the cookbook's Q form), `gain_db` for peaking and shelves (finite, |gain| ≤ 600;
-///   ignored by the others but still checked).
-/// - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind or a parameter out of range;
-///   `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` for `sos`. On error `sos` is untouched.
+///   `_PEAKING`, `_LOWSHELF`, `_HIGHSHELF`; `fs` sample rate (a positive normal number), `f0`
+///   centre/corner frequency in the same unit (a normal number strictly between 0 and `fs/2`),
+///   `q` quality factor (a positive normal number; for shelves the cookbook's Q form), `gain_db`
+///   for peaking and shelves (finite, |gain| ≤ 600; ignored by the others but still checked).
+/// - Parameters inside these ranges can still be too extreme for double precision (e.g.
+///   `q = 1e-300`): a design with a non-finite coefficient, or with poles that round onto the
+///   unit circle (a section `sk_biquad_f64_new` would refuse), is `SK_ERR_BAD_ARGUMENT` with a
+///   message saying so.
+/// - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` for an unknown kind, a parameter out of range or an
+///   unusable design; `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` for `sos`. On error `sos` is
+///   untouched.
 ///
 /// Thread-safe.
 ///
@@ -102,13 +107,13 @@ pub unsafe extern "C" fn sk_rbj_biquad(
 
 /// Number of sections of an order-`order` Butterworth filter of band type `band`:
 /// `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
-/// section); 0 for an invalid band.
+/// section); 0 for an invalid band or an order `sk_butter_sos` refuses (above 64).
 #[no_mangle]
 pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
     ffi_boundary!("sk_butter_sections", on_error = |_| 0, {
         Ok(match band(band_type) {
-            Ok(b) => butter_sections(order as usize, b),
-            Err(_) => 0,
+            Ok(b) if order as usize <= BUTTER_MAX_ORDER => butter_sections(order as usize, b),
+            _ => 0,
         })
     })
 }
@@ -117,15 +122,23 @@ pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
 /// 1e-12 relative) to `scipy.signal.butter(order, Wn, btype, fs=fs, output='sos')` with
 /// `Wn = f1` for `SK_BAND_LOWPASS`/`SK_BAND_HIGHPASS` (then `f2` is ignored) or `Wn = [f1, f2]`
 /// for `SK_BAND_BANDPASS`/`SK_BAND_BANDSTOP`: same poles and zeros, same pairing and order of
-/// sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section.
+/// sections (scipy's `zpk2sos`, `pairing='nearest'`), gain in the first section. One exception:
+/// when two pole pairs are equally far from the unit circle (band-pass/stop bands symmetric
+/// about fs/4), scipy's choice between them depends on rounding in the last bit, and sections
+/// of equal pole radius may come in another order than scipy's; the cascade and its response
+/// are the same.
 ///
 /// - `order` 0..=64; order 0 is scipy's identity section `[1, 0, 0, 1, 0, 0]` (the frequencies
-///   are still checked); `fs` > 0; frequencies strictly between 0 and `fs/2`, `f1 < f2` for bands.
+///   are still checked); `fs` a positive normal number; frequencies normal numbers strictly
+///   between 0 and `fs/2`, `f1 < f2` for bands. A design whose coefficients are not finite or
+///   whose sections `sk_biquad_f64_new` would refuse (poles rounded outside the unit circle) is
+///   `SK_ERR_BAD_ARGUMENT`, with a message saying why.
 /// - `sos`: room for `sos_len` doubles; needs `6·sk_butter_sections(order, band)`, else
 ///   `SK_ERR_BUFFER_TOO_SMALL` (the message states the size). `n_sections` (may be NULL)
 ///   receives the number of sections written.
 /// - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
-///   `SK_ERR_MISALIGNED`; on error nothing is written. Thread-safe.
+///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (`sos_len` beyond the address space); on error nothing
+///   is written. Thread-safe.
 ///
 /// # Safety
 /// `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
@@ -176,8 +189,10 @@ pub unsafe extern "C" fn sk_butter_sos(
 /// - `band_type`: `SK_BAND_*`; high-pass and band-stop need an odd `n_taps`.
 /// - `window`: `SK_WINDOW_HAMMING`, `_HANN`, `_BLACKMAN`, `_KAISER` (then `beta`, 0..=700, is
 ///   the Kaiser parameter; otherwise ignored).
-/// - Returns `SK_OK`, `SK_ERR_LENGTH` (`n_taps == 0`), `SK_ERR_BAD_ARGUMENT`,
-///   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `taps` is untouched. Thread-safe.
+/// - Returns `SK_OK`, `SK_ERR_LENGTH` (`n_taps == 0`), `SK_ERR_BAD_ARGUMENT` (a parameter out
+///   of range, or taps that are not finite), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+///   `SK_ERR_ALLOCATION` (out of memory for the design's temporaries); on error `taps` is
+///   untouched. Thread-safe.
 ///
 /// # Safety
 /// `taps` writable for `n_taps` doubles.

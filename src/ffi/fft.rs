@@ -69,7 +69,8 @@ unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan)
 /// (any n: primes, 1 and 2 included) and stores it in `*plan`.
 ///
 /// Returns `SK_OK`; `SK_ERR_LENGTH` (n = 0 or n > 2^28); `SK_ERR_BAD_ARGUMENT` (unknown kind);
-/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`). On error `*plan` is untouched.
+/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (`plan`); `SK_ERR_ALLOCATION` (out of memory: a
+/// plan needs about 4·n complex values free while it is made). On error `*plan` is untouched.
 /// Free with `sk_fft_plan_free`. Thread-safe.
 ///
 /// # Safety
@@ -291,45 +292,22 @@ unsafe fn exec<T: SpecFloat>(
         irow * if icx { 2 } else { 1 },
         orow * if ocx { 2 } else { 1 },
     );
-    // rows split over threads in contiguous ranges; each range owns the y rows it writes (and,
-    // in place, reads), and every row is transformed exactly as on one thread
-    let log_n = (usize::BITS - n.leading_zeros()) as usize;
-    let threads =
-        crate::kernels::par::threads_for(rows, rows.saturating_mul(n).saturating_mul(log_n));
-    let per = rows.div_ceil(threads);
-    let mut parts = Vec::new();
-    parts
-        .try_reserve_exact(threads)
-        .map_err(|_| SkError::Allocation("thread parts".into()))?;
-    let mut rest = ys;
-    for r0 in (0..rows).step_by(per) {
-        let r1 = (r0 + per).min(rows);
-        let take = if r1 == rows {
-            rest.len()
-        } else {
-            (r1 - r0) * yst
-        };
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
-        parts.push((r0, r1, head));
-        rest = tail;
-    }
-    crate::kernels::par::run_parts(parts, |(r0, r1, yp)| {
-        T::with_workspace(|ws| {
-            for r in r0..r1 {
-                let o = (r - r0) * yst;
-                let yr = &mut yp[o..o + orow];
-                let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
-                match op {
-                    Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
-                    Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
-                    Op::Fft | Op::Ifft => {
-                        p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
-                    }
+    T::with_workspace(|ws| {
+        // all scratch first: out of memory is reported before any row is written
+        p.reserve(ws)?;
+        for r in 0..rows {
+            let yr = &mut ys[r * yst..r * yst + orow];
+            let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
+            match op {
+                Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
+                Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
+                Op::Fft | Op::Ifft => {
+                    p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
                 }
             }
-        })
-    });
-    Ok(())
+        }
+        Ok(())
+    })
 }
 
 /// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),
@@ -339,7 +317,8 @@ unsafe fn exec<T: SpecFloat>(
 /// non-NULL (n ≥ 1), not overlapping.
 /// Returns `SK_OK`; `SK_ERR_INVALID_HANDLE` (NULL/freed/other kind or type of plan);
 /// `SK_ERR_BAD_ARGUMENT` (n differs from the plan's, bad norm); `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `y` is untouched.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory for
+/// the transform's scratch, taken before anything is written). On error `y` is untouched.
 /// Thread-safe; the plan may be shared.
 ///
 /// # Safety

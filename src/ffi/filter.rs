@@ -16,6 +16,7 @@
 use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
 use super::handle::{self, wrong_kind, FilterObj};
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_copy;
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::{self, Layout, SosElem, SosFilter};
 use crate::kernels::{Float, Src};
@@ -285,7 +286,8 @@ unsafe fn biquad_set_state<T: FilterElem>(
 ///   pole strictly outside the unit circle: with `r = 1 + 1e-9`, the normalised coefficients
 ///   must meet `|a2| <= r²` and `|a1| <= r + a2/r` (also checked after rounding to float).
 ///   Poles on the circle (integrators, resonators) are accepted, as in scipy. `n_sections == 0` or `channels == 0` is
-///   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`.
+///   `SK_ERR_LENGTH`; `out` NULL is `SK_ERR_NULL_POINTER`; no memory for the sections or the
+///   state is `SK_ERR_ALLOCATION`.
 /// - The state starts at zero. On error `*out` is untouched.
 ///
 /// The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
@@ -358,7 +360,8 @@ pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
 }
 
 /// Reports the number of sections and channels of a biquad handle of either precision.
-/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL).
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL),
+/// `SK_ERR_MISALIGNED` (an out-pointer not aligned for `size_t`); on error nothing is written.
 ///
 /// # Safety
 /// `n_sections` and `channels` writable.
@@ -506,6 +509,9 @@ pub unsafe extern "C" fn sk_biquad_f64_get_state(
 /// Loads the state of a `float` cascade from `zi` in scipy's layout `(n_sections, channels, 2)`,
 /// e.g. `sosfilt_zi(sos) * x[0]` for one channel. `len` must be `n_sections·channels·2`
 /// (`SK_ERR_LENGTH`); a NaN or infinite value is `SK_ERR_NON_FINITE` and the state is unchanged.
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float biquad), `SK_ERR_LENGTH`,
+/// `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`zi`); on error the state is
+/// unchanged.
 ///
 /// # Safety
 /// `zi` readable for `len` floats.
@@ -587,7 +593,10 @@ unsafe fn sosfilt_ffi<T: FilterElem>(
     unsafe {
         let (src, out) = io(xb, yb)?;
         let sos = sb.slice();
-        let zi_vals: Option<Vec<T>> = (!zi.is_null()).then(|| zib.slice().to_vec());
+        let zi_vals = match zi.is_null() {
+            true => None,
+            false => Some(try_copy(zib.slice(), "a copy of zi")?),
+        };
         if let Some(z) = &zi_vals {
             if let Some(i) = z.iter().position(|v| !v.is_finite()) {
                 return Err(SkError::NonFinite(format!(
@@ -620,7 +629,8 @@ unsafe fn sosfilt_ffi<T: FilterElem>(
 /// - `zf`: receives the final state in the same layout, or NULL. `zf` may be exactly `zi`.
 /// - `y` may be exactly `x` (equal strides). Other overlaps: `SK_ERR_OVERLAP`.
 /// - Status codes as `sk_biquad_f64_process`, plus `SK_ERR_LENGTH` for `n_sections == 0` or
-///   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`. On error nothing is written.
+///   `channels == 0`, `SK_ERR_NON_FINITE` for a non-finite `zi`, `SK_ERR_ALLOCATION` (out of
+///   memory for the sections or the state). On error nothing is written.
 ///
 /// Thread-safe (stateless).
 ///
@@ -755,8 +765,13 @@ unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize
 ///
 /// Filters of up to 160 taps run in direct form (SIMD over outputs; chunked calls bit-identical
 /// to one call); longer ones use FFT overlap-save (results equal to direct form up to
-/// rounding, for any chunk sizes). `n_taps == 0` is `SK_ERR_LENGTH`; a non-finite tap is
-/// `SK_ERR_BAD_ARGUMENT`; `out` NULL is `SK_ERR_NULL_POINTER`. On error `*out` is untouched.
+/// rounding, for any chunk sizes; NaN and infinity reach exactly the outputs they reach in
+/// direct form, and finite input never overflows to NaN: blocks holding such values run in
+/// direct form). `n_taps == 0` or a `taps` array beyond the address space is `SK_ERR_LENGTH`;
+/// a non-finite tap is `SK_ERR_BAD_ARGUMENT`; `out` or `taps` NULL is `SK_ERR_NULL_POINTER`;
+/// either misaligned is `SK_ERR_MISALIGNED`; no memory for the taps, the
+/// history or the FFT form's plan and buffers is `SK_ERR_ALLOCATION`. On error `*out` is
+/// untouched.
 ///
 /// # Safety
 /// `taps` readable for `n_taps` floats; `out` writable.
@@ -798,7 +813,8 @@ pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
     })
 }
 
-/// Zeroes the history of an FIR handle of either precision.
+/// Zeroes the history of an FIR handle of either precision. Returns `SK_OK`, or
+/// `SK_ERR_INVALID_HANDLE` for a NULL, freed or non-FIR handle.
 ///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
@@ -820,7 +836,9 @@ pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
 }
 
 /// Reports the number of taps of an FIR handle and whether it uses the FFT form (1) or the
-/// direct form (0).
+/// direct form (0). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not an FIR handle),
+/// `SK_ERR_NULL_POINTER` (an out-pointer NULL), `SK_ERR_MISALIGNED` (an out-pointer not aligned
+/// for its type); on error nothing is written.
 ///
 /// # Safety
 /// `n_taps` and `uses_fft` writable.
@@ -882,7 +900,9 @@ pub unsafe extern "C" fn sk_fir_f64_process(
 }
 
 /// Copies the FIR history (the last `n_taps − 1` inputs, oldest first) into `state`;
-/// `len` must be `n_taps − 1` (`SK_ERR_LENGTH`).
+/// `len` must be `n_taps − 1` (`SK_ERR_LENGTH`). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`
+/// (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`
+/// (`state`); on error nothing is written.
 ///
 /// # Safety
 /// `state` writable for `len` floats.
@@ -905,7 +925,9 @@ pub unsafe extern "C" fn sk_fir_f64_get_state(h: *mut SkFir, state: *mut f64, le
 }
 
 /// Loads the FIR history (the last `n_taps − 1` inputs, oldest first); `len` must be
-/// `n_taps − 1`; non-finite values are `SK_ERR_NON_FINITE`.
+/// `n_taps − 1` (`SK_ERR_LENGTH`); non-finite values are `SK_ERR_NON_FINITE`. Returns `SK_OK`,
+/// `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`state`); on error the history is unchanged.
 ///
 /// # Safety
 /// `state` readable for `len` floats.

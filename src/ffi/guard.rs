@@ -4,13 +4,55 @@
 
 use crate::error::{SkError, SkResult, SK_ERR_INTERNAL, SK_OK};
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::mem::{align_of, size_of};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 thread_local! {
     /// The calling thread's message for its last failure (no NUL; added when copied out).
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// How many exported calls are running on this thread (a callback could nest them).
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// Where the last panic caught on this thread happened (set by the hook).
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs, once, a panic hook that keeps panics inside the library silent: a panic on a thread
+/// that is inside an exported call, or on one of the library's worker threads, prints nothing
+/// (the boundary turns it into `SK_ERR_INTERNAL` and the thread's message); any other panic of the
+/// host program goes to the hook that was installed before.
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let ours = DEPTH.with(|d| d.get()) > 0
+                || std::thread::current().name() == Some(crate::kernels::par::WORKER_NAME);
+            if ours {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()));
+                PANIC_AT.with(|p| *p.borrow_mut() = at);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Marks the calling thread as inside an exported call for the guard's lifetime.
+struct Depth;
+impl Depth {
+    fn enter() -> Depth {
+        DEPTH.with(|d| d.set(d.get() + 1));
+        Depth
+    }
+}
+impl Drop for Depth {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
 }
 
 /// Records `func: detail` as the calling thread's last error.
@@ -52,7 +94,11 @@ pub(crate) fn run_value<R>(
     on_error: impl FnOnce(i32) -> R,
     body: impl FnOnce() -> SkResult<R>,
 ) -> R {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    install_quiet_hook();
+    let depth = Depth::enter();
+    let result = catch_unwind(AssertUnwindSafe(body));
+    drop(depth);
+    match result {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             set_last_error(func, &e.to_string());
@@ -60,7 +106,13 @@ pub(crate) fn run_value<R>(
         }
         Err(payload) => {
             let text = panic_text(payload.as_ref());
-            set_last_error(func, &format!("internal error (panic): {text}"));
+            let at = match PANIC_AT.with(|p| p.borrow_mut().take()) {
+                Some(at) => format!(" at {at}"),
+                None => String::new(),
+            };
+            set_last_error(func, &format!("internal error (panic{at}): {text}"));
+            // the payload may itself panic when dropped: keep that inside too
+            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
             on_error(SK_ERR_INTERNAL)
         }
     }
@@ -281,7 +333,12 @@ mod tests {
             Ok(())
         });
         assert_eq!(p, SK_ERR_INTERNAL);
-        assert_eq!(last(), "t_panic: internal error (panic): boom 42");
+        let m = last();
+        assert!(
+            m.starts_with("t_panic: internal error (panic at src/ffi/guard.rs:")
+                && m.ends_with("): boom 42"),
+            "{m}"
+        );
         let v: usize = ffi_boundary!("t_val", on_error = |_| usize::MAX, {
             Err(SkError::Length("x".into()))
         });

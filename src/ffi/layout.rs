@@ -8,6 +8,7 @@
 use super::guard::{alias, ffi_boundary, Buf};
 use super::strided_guard::indexed;
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{try_collect, try_with_capacity};
 use crate::kernels::layout::{
     deinterleave_at, deinterleave_block, interleave_at, interleave_block,
 };
@@ -44,11 +45,11 @@ unsafe fn channel_bufs<T>(
     let arr = Buf::new("channels", channels, nchannels);
     arr.check()?;
     // SAFETY: validated; copied out at once.
-    let ptrs: Vec<*const T> = unsafe { arr.slice() }.to_vec();
-    let bufs: Vec<Buf<T>> = ptrs
-        .into_iter()
-        .map(|p| Buf::new("channels", p, frames))
-        .collect();
+    let ptrs = unsafe { arr.slice() }.iter();
+    let bufs = try_collect(
+        ptrs.map(|&p| Buf::new("channels", p, frames)),
+        "the channel list",
+    )?;
     for (c, b) in bufs.iter().enumerate() {
         b.check().map_err(|e| indexed(e, "channels", c))?;
     }
@@ -72,7 +73,7 @@ unsafe fn interleave_ffi<T: Float>(
         alias(b, &y, false).map_err(|e| indexed(e, "channels", c))?;
     }
     // SAFETY: every buffer validated; y disjoint from every input.
-    let planes: Vec<&[T]> = ins.iter().map(|b| unsafe { b.slice() }).collect();
+    let planes = try_collect(ins.iter().map(|b| unsafe { b.slice() }), "the channel list")?;
     interleave_at(current(), &planes, unsafe { y.slice_mut() });
     Ok(())
 }
@@ -94,7 +95,8 @@ unsafe fn deinterleave_ffi<T: Float>(
         alias(&x, b, false).map_err(|e| indexed(e, "channels", c))?;
     }
     // outputs must be pairwise disjoint: sort by address, compare neighbours
-    let mut order: Vec<usize> = (0..nchannels).filter(|&c| outs[c].len > 0).collect();
+    let mut order = try_with_capacity(nchannels, "the channel list")?;
+    order.extend((0..nchannels).filter(|&c| outs[c].len > 0));
     order.sort_by_key(|&c| outs[c].ptr as usize);
     for w in order.windows(2) {
         if outs[w[0]].overlaps(&outs[w[1]]) {
@@ -105,7 +107,8 @@ unsafe fn deinterleave_ffi<T: Float>(
         }
     }
     // SAFETY: validated, pairwise disjoint, disjoint from x.
-    let mut planes: Vec<&mut [T]> = outs.iter().map(|b| unsafe { b.slice_mut() }).collect();
+    let mut planes = try_with_capacity(nchannels, "the channel list")?;
+    planes.extend(outs.iter().map(|b| unsafe { b.slice_mut() }));
     deinterleave_at(current(), unsafe { x.slice() }, &mut planes);
     Ok(())
 }
@@ -134,9 +137,9 @@ unsafe fn block_ffi<T: Float>(
     // SAFETY: validated, disjoint.
     let (xs, ys) = unsafe { (x.slice(), y.slice_mut()) };
     if to_block {
-        deinterleave_block(current(), xs, nchannels, ys);
+        deinterleave_block(current(), xs, nchannels, ys)?;
     } else {
-        interleave_block(current(), xs, nchannels, ys);
+        interleave_block(current(), xs, nchannels, ys)?;
     }
     Ok(())
 }
@@ -149,7 +152,8 @@ unsafe fn block_ffi<T: Float>(
 /// Channels may overlap each other (even repeat); `y` sharing a byte with any channel is
 /// `SK_ERR_OVERLAP`. 2, 4, 6 and 8 channels take a dedicated transposing kernel; any count works.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; messages name the channel index, e.g.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory for
+/// the list of channels); messages name the channel index, e.g.
 /// `argument channels[1] is NULL but n = 480`. On error nothing is written. Thread-safe.
 ///
 /// # Safety
@@ -227,7 +231,8 @@ pub unsafe extern "C" fn sk_deinterleave_f64(
 /// Arguments: `x` and `block` each hold `nchannels·frames` floats, 4-byte aligned, may be NULL
 /// only when that is 0; they must not share a byte (`SK_ERR_OVERLAP`).
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`nchannels == 0`), `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (out of memory
+/// for the list of channels); on error nothing is written.
 /// Thread-safe.
 ///
 /// # Safety

@@ -7,6 +7,7 @@ use super::stft::params;
 use super::window::parse_window;
 use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::logtail::{self, LnFast, LogTail};
+use crate::kernels::alloc::{try_collect, try_vec};
 use crate::kernels::spectral::mel::{check_db, power_to_db, MelNorm, MelParams, MelPlan};
 use crate::kernels::Float;
 
@@ -83,7 +84,8 @@ unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkR
 /// `SK_MEL_NORM_NONE`; `w_len` is w's capacity (≥ n_mels·(n_fft/2+1) else
 /// `SK_ERR_BUFFER_TOO_SMALL`, message says the size).
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `w` is untouched. Thread-safe.
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `w` is untouched.
+/// Thread-safe.
 ///
 /// # Safety
 /// `w` writable for w_len doubles.
@@ -149,9 +151,9 @@ unsafe fn mel_new<T: SpecFloat>(
     let sp = params(n_fft, hop, win_length, center, pad_mode, 1, 0)?;
     let mp = mel_params(sr, n_fft, n_mels, fmin, fmax, htk, norm)?;
     let win = parse_window(window_kind, window_param)?;
-    let mut w = vec![0.0f64; win_length];
+    let mut w = try_vec(win_length, 0.0f64, "the window")?;
     win.fill(true, &mut w)?;
-    let w: Vec<T> = w.iter().map(|&v| <T as Float>::from_f64(v)).collect();
+    let w = try_collect(w.iter().map(|&v| <T as Float>::from_f64(v)), "the window")?;
     let m = MelPlan::new(sp, mp, power, &w)?;
     let token = register(T::wrap_mel(m));
     // SAFETY: checked.
@@ -169,7 +171,8 @@ unsafe fn mel_new<T: SpecFloat>(
 /// `power > 0` finite (1 magnitude, 2 power). STFT parameter rules as `sk_stft_frames`, mel
 /// rules as `sk_mel_filterbank_f64`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED` (plan); on error `*plan` is untouched. The plan is immutable and may be
+/// `SK_ERR_MISALIGNED` (plan), `SK_ERR_ALLOCATION`; on error `*plan` is untouched. The plan is
+/// immutable and may be
 /// used from several threads at once. Free with `sk_mel_plan_free`.
 ///
 /// # Safety
@@ -345,8 +348,9 @@ unsafe fn melspec_ffi<T: SpecFloat>(
 ///
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
 /// `SK_ERR_BAD_ARGUMENT` (signal too short, as `sk_stft_frames`), `SK_ERR_BUFFER_TOO_SMALL`,
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y`
-/// is untouched. Thread-safe.
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`,
+/// `SK_ERR_ALLOCATION` (out of memory for the frame-major temporary or the FFT scratch); on
+/// error `y` is untouched. Thread-safe.
 ///
 /// # Safety
 /// `x` readable for n floats, `y` writable for y_len.

@@ -98,7 +98,8 @@ fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
 /// `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
 /// for `sk_stft_*`.
 ///
-/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28); `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, or `n + 2·pad` overflows `size_t`);
+/// `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
 /// win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
 /// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
 /// error `*frames` is untouched. Thread-safe.
@@ -164,8 +165,9 @@ unsafe fn stft_ffi<T: SpecFloat>(
 /// `sk_stft_frames`), else `SK_ERR_BUFFER_TOO_SMALL` with the needed count in the message; only
 /// that many are written. `y` must not overlap `x` or `window`.
 /// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (as `sk_stft_frames`),
-/// `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on
-/// error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
+/// `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+/// `SK_ERR_ALLOCATION` (out of memory for the plan or the scratch, all taken before anything is
+/// written); on error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
 /// signals are split across up to `SIGKERN_THREADS` threads, default all cores).
 ///
 /// # Safety
@@ -333,7 +335,8 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
 }
 
 /// Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
-/// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0 or frames = 0), `SK_ERR_BAD_ARGUMENT` (as
+/// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
+/// `size_t`), `SK_ERR_BAD_ARGUMENT` (as
 /// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
 /// # Safety
@@ -399,7 +402,8 @@ unsafe fn istft_ffi<T: SpecFloat>(
 /// in the output range, returns `SK_ERR_BAD_ARGUMENT` ("NOLA condition fails …") with nothing
 /// written. Other returns: `SK_ERR_LENGTH` (frames = 0, n_fft = 0), `SK_ERR_BAD_ARGUMENT`
 /// (parameters as `sk_stft_frames`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
-/// `SK_ERR_OVERLAP` (y overlaps x or window). Thread-safe (stateless).
+/// `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (out of memory for the plan,
+/// the window envelope or the scratch). Thread-safe (stateless).
 ///
 /// # Safety
 /// `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
@@ -485,7 +489,8 @@ unsafe fn stream_new<T: SpecFloat>(
 /// the frames returned, in order, equal one `sk_stft_f32` call on the concatenated input.
 ///
 /// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT` (parameters), `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`; on error `*stream` is untouched. Free with `sk_stft_stream_free`.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `*stream` is untouched. Free with
+/// `sk_stft_stream_free`.
 /// A stream holds state: calls on one stream are serialised by an internal lock (use one stream
 /// per signal and thread). Different streams are independent.
 ///
@@ -567,7 +572,8 @@ fn with_stream<R>(
 
 /// Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
 /// n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
-/// stream was finished), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+/// stream was finished), `SK_ERR_LENGTH` (the stream's count of samples plus n overflows
+/// `size_t`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
 ///
 /// # Safety
 /// `frames` writable.
@@ -673,8 +679,9 @@ unsafe fn push_ffi<T: SpecFloat>(
 /// produces (`sk_stft_stream_push_frames`), returns `SK_ERR_BUFFER_TOO_SMALL` stating the size
 /// and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float
 /// stream), `SK_ERR_BAD_ARGUMENT` (finished stream), `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error nothing is written and the
-/// stream is unchanged.
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (also when the stream's count of samples would overflow
+/// `size_t`), `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (no memory to buffer the samples). On error
+/// nothing is written and the stream is unchanged.
 ///
 /// # Safety
 /// `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.

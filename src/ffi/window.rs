@@ -2,6 +2,7 @@
 
 use super::guard::{ffi_boundary, Buf};
 use crate::error::SkResult;
+use crate::kernels::alloc::try_vec;
 use crate::kernels::spectral::window::Window;
 use crate::kernels::spectral::window_more::AnyWindow;
 use crate::kernels::Float;
@@ -49,7 +50,8 @@ unsafe fn window_ffi<T: Float>(
     let win = parse_window(kind, param)?;
     let wb = Buf::out("w", w, n);
     wb.check()?;
-    let mut tmp = vec![0.0f64; n];
+    // computed in double: a temporary for float output (allocated before anything is written)
+    let mut tmp = try_vec(n, 0.0f64, "the double-precision window")?;
     win.fill(periodic != 0, &mut tmp)?;
     // SAFETY: validated.
     for (o, v) in unsafe { wb.slice_mut() }.iter_mut().zip(&tmp) {
@@ -69,7 +71,8 @@ unsafe fn window_ffi<T: Float>(
 /// general_gaussian, taylor) are `SK_ERR_BAD_ARGUMENT` here: use `sk_window_params_f64`, which
 /// also lists each window's rules; `w` 8-byte aligned, NULL only if n = 0.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (unknown kind, non-finite or out-of-range param),
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error `w` is untouched.
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION` (no memory
+/// for the n-point double-precision temporary); on error `w` is untouched.
 /// Thread-safe (stateless).
 ///
 /// # Safety

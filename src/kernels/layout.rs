@@ -6,7 +6,9 @@
 //! checks; the compiler turns the inner transpose into shuffles); other counts use one strided
 //! pass per channel. The scalar reference is the plain index loop.
 
+use super::alloc::try_collect;
 use super::Float;
+use crate::error::SkResult;
 use crate::simd::{multiversion, Level};
 
 /// Frames per tile of the fixed-channel-count kernels.
@@ -165,27 +167,39 @@ multiversion! {
 }
 
 /// Interleaved `x` → channel-major `block` (`block[c·frames + f] = x[f·channels + c]`).
-pub fn deinterleave_block<T: Float>(level: Level, x: &[T], channels: usize, block: &mut [T]) {
+pub fn deinterleave_block<T: Float>(
+    level: Level,
+    x: &[T],
+    channels: usize,
+    block: &mut [T],
+) -> SkResult<()> {
     assert!(channels > 0, "zero channels");
     assert_eq!(x.len(), block.len(), "block length differs");
     let frames = x.len() / channels;
     if frames == 0 {
-        return;
+        return Ok(());
     }
-    let mut planes: Vec<&mut [T]> = block.chunks_exact_mut(frames).collect();
-    deinterleave_at(level, x, &mut planes)
+    let mut planes = try_collect(block.chunks_exact_mut(frames), "the channel list")?;
+    deinterleave_at(level, x, &mut planes);
+    Ok(())
 }
 
 /// Channel-major `block` → interleaved `y`.
-pub fn interleave_block<T: Float>(level: Level, block: &[T], channels: usize, y: &mut [T]) {
+pub fn interleave_block<T: Float>(
+    level: Level,
+    block: &[T],
+    channels: usize,
+    y: &mut [T],
+) -> SkResult<()> {
     assert!(channels > 0, "zero channels");
     assert_eq!(y.len(), block.len(), "block length differs");
     let frames = y.len() / channels;
     if frames == 0 {
-        return;
+        return Ok(());
     }
-    let planes: Vec<&[T]> = block.chunks_exact(frames).collect();
-    interleave_at(level, &planes, y)
+    let planes = try_collect(block.chunks_exact(frames), "the channel list")?;
+    interleave_at(level, &planes, y);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -215,10 +229,10 @@ mod tests {
                     assert_eq!(y, x, "ch={ch} frames={frames} {level:?}");
 
                     let mut block = vec![0.0; x.len()];
-                    deinterleave_block(level, &x, ch, &mut block);
+                    deinterleave_block(level, &x, ch, &mut block).unwrap();
                     assert_eq!(block, want.concat());
                     let mut z = vec![0.0; x.len()];
-                    interleave_block(level, &block, ch, &mut z);
+                    interleave_block(level, &block, ch, &mut z).unwrap();
                     assert_eq!(z, x);
                 }
             }

@@ -4,6 +4,7 @@
 use std::fmt::Debug;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+pub mod alloc;
 pub mod elementwise;
 pub mod filter;
 pub mod gain;

@@ -166,9 +166,11 @@ pub fn normalize_rows_peak<T: Float>(
     if x.cols == 0 {
         return Ok(());
     }
-    // pass 1: every row's peak, before anything is written (rows ≤ span length: the Vec is
-    // never larger than the data)
-    let mut peaks = Vec::with_capacity(x.rows());
+    // pass 1: every row's peak, before anything is written. They are kept for pass 2 when
+    // memory allows (rows ≤ span length: never more than the data); otherwise pass 2 computes
+    // each row's peak again, with the same result.
+    let mut peaks = Vec::new();
+    let keep = peaks.try_reserve_exact(x.rows()).is_ok();
     for r in 0..x.rows() {
         let row = x.row(r);
         let p = reduce::peak(level, row).unwrap_or(T::ZERO);
@@ -176,9 +178,15 @@ pub fn normalize_rows_peak<T: Float>(
             let c = row.iter().position(|v| !v.is_finite()).unwrap_or(0);
             return Err((r, c));
         }
-        peaks.push(p);
+        if keep {
+            peaks.push(p);
+        }
     }
-    for (r, &p) in peaks.iter().enumerate() {
+    for r in 0..x.rows() {
+        let p = match peaks.get(r) {
+            Some(&p) => p,
+            None => reduce::peak(level, x.row(r)).unwrap_or(T::ZERO),
+        };
         if p > T::ZERO {
             super::elementwise::unary_at(
                 level,

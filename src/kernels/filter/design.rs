@@ -9,6 +9,7 @@
 //!   kaiser windows; scaled to unit gain at the centre of the first passband).
 
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{try_collect, try_vec};
 use std::f64::consts::PI;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -28,9 +29,9 @@ pub enum Rbj {
 }
 
 fn check_freq(name: &str, f: f64, fs: f64) -> SkResult<()> {
-    if !(f.is_finite() && f > 0.0 && f < fs / 2.0) {
+    if !(f.is_normal() && f > 0.0 && f < fs / 2.0) {
         return Err(SkError::BadArgument(format!(
-            "{name} = {f} must lie strictly between 0 and fs/2 = {}",
+            "{name} = {f} must lie strictly between 0 and fs/2 = {} (a positive normal number)",
             fs / 2.0
         )));
     }
@@ -38,11 +39,36 @@ fn check_freq(name: &str, f: f64, fs: f64) -> SkResult<()> {
 }
 
 fn check_fs(fs: f64) -> SkResult<()> {
-    if !(fs.is_finite() && fs > 0.0) {
+    if !(fs.is_normal() && fs > 0.0) {
         return Err(SkError::BadArgument(format!(
-            "fs = {fs} must be finite and > 0"
+            "fs = {fs} must be a positive normal number (finite, > 0)"
         )));
     }
+    Ok(())
+}
+
+/// The result check every IIR design ends with: each coefficient finite, and each section one
+/// that `sk_biquad_*_new` / [`SosFilter`](super::sos::SosFilter) in double precision accepts
+/// (poles strictly inside the unit circle). Parameters at the edge of their ranges can pass
+/// every range check and still give such a section (e.g. a cutoff so low that the poles round
+/// onto the unit circle); it is refused here, before anything is written.
+fn check_sections(sections: &[[f64; 6]], params: &str) -> SkResult<()> {
+    for (i, sec) in sections.iter().enumerate() {
+        if let Some(k) = sec.iter().position(|v| !v.is_finite()) {
+            return Err(SkError::BadArgument(format!(
+                "{params}: the design's section {i} has coefficient {k} = {}; the parameters are \
+                 too extreme to be represented in double precision",
+                sec[k]
+            )));
+        }
+    }
+    let flat: Vec<f64> = sections.iter().flatten().copied().collect();
+    super::sos::sections_from_sos::<f64>(&flat).map_err(|e| {
+        SkError::BadArgument(format!(
+            "{params}: the design cannot be used as a filter ({e}); the parameters are too close \
+             to the edge of their range for double precision"
+        ))
+    })?;
     Ok(())
 }
 
@@ -51,9 +77,9 @@ fn check_fs(fs: f64) -> SkResult<()> {
 pub fn rbj(kind: Rbj, fs: f64, f0: f64, q: f64, gain_db: f64) -> SkResult<[f64; 6]> {
     check_fs(fs)?;
     check_freq("f0", f0, fs)?;
-    if !(q.is_finite() && q > 0.0) {
+    if !(q.is_normal() && q > 0.0) {
         return Err(SkError::BadArgument(format!(
-            "q = {q} must be finite and > 0"
+            "q = {q} must be a positive normal number (finite, > 0)"
         )));
     }
     if !gain_db.is_finite() || gain_db.abs() > 600.0 {
@@ -111,14 +137,19 @@ pub fn rbj(kind: Rbj, fs: f64, f0: f64, q: f64, gain_db: f64) -> SkResult<[f64; 
         ),
     };
     let a0 = den[0];
-    Ok([
+    let sos = [
         b[0] / a0,
         b[1] / a0,
         b[2] / a0,
         1.0,
         den[1] / a0,
         den[2] / a0,
-    ])
+    ];
+    check_sections(
+        &[sos],
+        &format!("fs = {fs}, f0 = {f0}, q = {q}, gain_db = {gain_db}"),
+    )?;
+    Ok(sos)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -507,7 +538,12 @@ pub fn butter_sos(order: usize, band: Band, f1: f64, f2: f64, fs: f64) -> SkResu
     let pz: Vec<C> = p.iter().map(|v| (fs2 + *v) / (fs2 - *v)).collect();
     zz.extend(std::iter::repeat_n(c(-1.0, 0.0), degree));
     let kd = k * (kz / kp).re;
-    zpk2sos(&zz, &pz, kd)
+    let sos = zpk2sos(&zz, &pz, kd)?;
+    check_sections(
+        &sos,
+        &format!("order = {order}, f1 = {f1}, f2 = {f2}, fs = {fs}"),
+    )?;
+    Ok(sos)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -546,22 +582,22 @@ pub(crate) fn bessel_i0(x: f64) -> f64 {
 }
 
 /// The symmetric window of length `m` (`get_window(w, m, fftbins=False)`).
-pub fn window(w: Window, m: usize) -> Vec<f64> {
+pub fn window(w: Window, m: usize) -> SkResult<Vec<f64>> {
     if m == 1 {
-        return vec![1.0];
+        return Ok(vec![1.0]);
     }
-    let cosine = |a: &[f64]| -> Vec<f64> {
-        (0..m)
-            .map(|i| {
-                // np.linspace(-pi, pi, m)
-                let fac = -PI + 2.0 * PI * i as f64 / (m - 1) as f64;
-                let mut v = 0.0;
-                for (k, &ak) in a.iter().enumerate() {
-                    v += ak * (k as f64 * fac).cos();
-                }
-                v
-            })
-            .collect()
+    let what = "the FIR window";
+    let cosine = |a: &[f64]| -> SkResult<Vec<f64>> {
+        let points = (0..m).map(|i| {
+            // np.linspace(-pi, pi, m)
+            let fac = -PI + 2.0 * PI * i as f64 / (m - 1) as f64;
+            let mut v = 0.0;
+            for (k, &ak) in a.iter().enumerate() {
+                v += ak * (k as f64 * fac).cos();
+            }
+            v
+        });
+        try_collect(points, what)
     };
     match w {
         Window::Hamming => cosine(&[0.54, 0.46]),
@@ -570,12 +606,11 @@ pub fn window(w: Window, m: usize) -> Vec<f64> {
         Window::Kaiser(beta) => {
             let alpha = (m - 1) as f64 / 2.0;
             let d = bessel_i0(beta);
-            (0..m)
-                .map(|i| {
-                    let r = (i as f64 - alpha) / alpha;
-                    bessel_i0(beta * (1.0 - r * r).max(0.0).sqrt()) / d
-                })
-                .collect()
+            let points = (0..m).map(|i| {
+                let r = (i as f64 - alpha) / alpha;
+                bessel_i0(beta * (1.0 - r * r).max(0.0).sqrt()) / d
+            });
+            try_collect(points, what)
         }
     }
 }
@@ -642,15 +677,16 @@ pub fn firwin(
         FirBand::Bandstop => vec![(0.0, c1), (c2, 1.0)],
     };
     let alpha = 0.5 * (n_taps - 1) as f64;
-    let m: Vec<f64> = (0..n_taps).map(|i| i as f64 - alpha).collect();
-    let mut h = vec![0.0; n_taps];
+    let what = "the FIR design";
+    let m = try_collect((0..n_taps).map(|i| i as f64 - alpha), what)?;
+    let mut h = try_vec(n_taps, 0.0, what)?;
     for &(left, right) in &bands {
         for (hv, &mv) in h.iter_mut().zip(&m) {
             *hv += right * sinc(right * mv);
             *hv -= left * sinc(left * mv);
         }
     }
-    for (hv, wv) in h.iter_mut().zip(window(w, n_taps)) {
+    for (hv, wv) in h.iter_mut().zip(window(w, n_taps)?) {
         *hv *= wv;
     }
     let (left, right) = bands[0];
@@ -668,6 +704,13 @@ pub fn firwin(
         .sum();
     for hv in &mut h {
         *hv /= s;
+    }
+    if let Some(i) = h.iter().position(|v| !v.is_finite()) {
+        return Err(SkError::BadArgument(format!(
+            "f1 = {f1}, f2 = {f2}, fs = {fs}, n_taps = {n_taps}: tap {i} of the design is {}; \
+             the parameters are too extreme to be represented in double precision",
+            h[i]
+        )));
     }
     Ok(h)
 }

@@ -16,6 +16,8 @@
 
 use super::super::Float;
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{headroom, try_collect, try_copy, try_vec};
+use crate::kernels::spectral::fft::MAX_FFT_LEN;
 use crate::simd::{multiversion, Level};
 use realfft::num_complex::Complex;
 use realfft::{ComplexToReal, FftNum, RealFftPlanner, RealToComplex};
@@ -91,29 +93,53 @@ struct Ols<T: FftNum> {
     frame: Vec<T>,
     spec: Vec<Complex<T>>,
     scratch: Vec<Complex<T>>,
+    /// Largest input magnitude a frame may hold for the FFT form (see [`Ols::takes`]).
+    limit: T,
 }
 
 impl<T: FftNum + Float> Ols<T> {
-    fn new(taps: &[T]) -> Self {
-        let n = (4 * taps.len()).next_power_of_two();
+    fn new(taps: &[T]) -> SkResult<Self> {
+        let n = taps
+            .len()
+            .checked_mul(4)
+            .and_then(usize::checked_next_power_of_two)
+            .filter(|&n| n <= MAX_FFT_LEN)
+            .ok_or_else(|| {
+                SkError::Length(format!(
+                    "n_taps = {} is too long for the FFT form (at most {} taps)",
+                    taps.len(),
+                    MAX_FFT_LEN / 4
+                ))
+            })?;
+        // the planner allocates infallibly: check that the plan is affordable first
+        headroom::<Complex<T>>(n.saturating_mul(4), "the FIR filter's FFT plan")?;
         let mut planner = RealFftPlanner::<T>::new();
         let fwd = planner.plan_fft_forward(n);
         let inv = planner.plan_fft_inverse(n);
-        let mut frame = vec![T::ZERO; n];
+        let zero = Complex::new(T::ZERO, T::ZERO);
+        let what = "the FIR filter's FFT buffers";
+        let mut frame = try_vec(n, T::ZERO, what)?;
         frame[..taps.len()].copy_from_slice(taps);
-        let mut h = fwd.make_output_vec();
-        let mut scratch = fwd.make_scratch_vec();
-        if inv.get_scratch_len() > scratch.len() {
-            scratch.resize(inv.get_scratch_len(), Complex::new(T::ZERO, T::ZERO));
-        }
+        let mut h = try_vec(n / 2 + 1, zero, what)?;
+        let scratch_len = fwd.get_scratch_len().max(inv.get_scratch_len());
+        let mut scratch = try_vec(scratch_len, zero, what)?;
         fwd.process_with_scratch(&mut frame, &mut h, &mut scratch)
             .expect("FFT sizes match the plan");
         let scale = <T as Float>::from_f64(1.0 / n as f64);
         for v in h.iter_mut() {
             *v = Complex::new(v.re * scale, v.im * scale);
         }
-        let spec = fwd.make_output_vec();
-        Ols {
+        let spec = try_vec(n / 2 + 1, zero, what)?;
+        // The transforms' partial sums stay below n·max|x| (forward) and n·max|x|·Σ|h|
+        // (inverse); a margin of 4 keeps them finite in T.
+        let t_max = if std::mem::size_of::<T>() == 4 {
+            f32::MAX as f64
+        } else {
+            f64::MAX
+        };
+        let gain = taps.iter().map(|v| v.abs().to_f64()).sum::<f64>().max(1.0);
+        let limit = <T as Float>::from_f64(t_max / (4.0 * n as f64 * gain));
+        Ok(Ols {
             n,
             fwd,
             inv,
@@ -121,7 +147,18 @@ impl<T: FftNum + Float> Ols<T> {
             frame,
             spec,
             scratch,
-        }
+            limit,
+        })
+    }
+
+    /// Whether the FFT form gives the direct form's result for a frame of inputs `e`: every
+    /// value finite and small enough that no partial sum of the transforms overflows. A NaN or
+    /// infinity would otherwise spread over the whole frame (the direct form confines it to the
+    /// `n_taps` outputs that read it), and values near the top of the range would overflow to
+    /// NaN where the direct form gives a finite or infinite result.
+    fn takes(&self, e: &[T]) -> bool {
+        // false for NaN (no comparison holds) and for ±inf
+        e.iter().all(|v| v.abs() <= self.limit)
     }
 
     /// Outputs for the last `m` samples of `e`'s frame: `e` = `k − 1` history samples followed
@@ -180,12 +217,13 @@ impl<T: FftNum + Float> FirFilter<T> {
     /// As [`FirFilter::new`] with the form forced (tests compare the two).
     pub fn with_form(taps: &[T], fft: bool) -> SkResult<Self> {
         let k = taps.len();
+        let what = "the FIR filter's taps and history";
         Ok(FirFilter {
-            taps: taps.to_vec(),
-            hr: taps.iter().rev().copied().collect(),
-            history: vec![T::ZERO; k - 1],
+            taps: try_copy(taps, what)?,
+            hr: try_collect(taps.iter().rev().copied(), what)?,
+            history: try_vec(k - 1, T::ZERO, what)?,
             ext: Vec::new(),
-            ols: fft.then(|| Ols::new(taps)),
+            ols: if fft { Some(Ols::new(taps)?) } else { None },
         })
     }
 
@@ -223,7 +261,11 @@ impl<T: FftNum + Float> FirFilter<T> {
         if self.ext.capacity() < need {
             self.ext
                 .try_reserve_exact(need - self.ext.len())
-                .map_err(|_| SkError::Allocation(format!("cannot allocate {need} samples")))?;
+                .map_err(|_| {
+                    SkError::Allocation(format!(
+                        "out of memory: cannot allocate {need} samples of history and input"
+                    ))
+                })?;
         }
         self.ext.clear();
         self.ext.extend_from_slice(&self.history);
@@ -235,7 +277,14 @@ impl<T: FftNum + Float> FirFilter<T> {
                 let mut t0 = 0;
                 while t0 < n {
                     let m = (n - t0).min(hop);
-                    ols.frame_out(&self.ext[t0..t0 + k - 1 + m], k, &mut y[t0..t0 + m]);
+                    let e = &self.ext[t0..t0 + k - 1 + m];
+                    let out = &mut y[t0..t0 + m];
+                    if ols.takes(e) {
+                        ols.frame_out(e, k, out);
+                    } else {
+                        // one NaN/inf semantics for both forms: the direct form's
+                        direct_at(level, &self.hr, e, out);
+                    }
                     t0 += m;
                 }
             }
@@ -260,6 +309,92 @@ mod tests {
                     .sum()
             })
             .collect()
+    }
+
+    /// The FFT form (used above 160 taps) propagates NaN and infinity exactly like the direct
+    /// form (lfilter): a NaN at x[i] reaches y[i..i + n_taps] only, and extreme finite inputs
+    /// never overflow to NaN.
+    #[test]
+    fn fft_form_has_the_direct_forms_nan_and_inf_semantics() {
+        let mut rng = Rng::new(77);
+        for k in [161usize, 201, 1023] {
+            let h32 = rng.vec_f32(k, 0.1);
+            let h64: Vec<f64> = h32.iter().map(|&v| v as f64).collect();
+            let n = 6000;
+            let cases: Vec<Vec<(usize, f64)>> = vec![
+                vec![(2000, f64::NAN)],
+                vec![(0, f64::INFINITY)],
+                vec![(3000, f64::NEG_INFINITY), (3001, f64::INFINITY)],
+                vec![
+                    (100, f32::MAX as f64),
+                    (101, -(f32::MAX as f64)),
+                    (102, f32::MAX as f64),
+                ],
+                vec![(n - 1, f64::NAN)],
+            ];
+            for (ci, marks) in cases.iter().enumerate() {
+                let mut x32 = rng.vec_f32(n, 1.0);
+                for &(i, v) in marks {
+                    x32[i] = v as f32;
+                }
+                let x64: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+                for chunk in [n, 777, 64] {
+                    let run32 = |fft: bool| {
+                        let mut f = FirFilter::with_form(&h32, fft).unwrap();
+                        let mut y = vec![0f32; n];
+                        for (xc, yc) in x32.chunks(chunk).zip(y.chunks_mut(chunk)) {
+                            f.process(Level::Scalar, Some(xc), yc).unwrap();
+                        }
+                        y
+                    };
+                    let run64 = |fft: bool| {
+                        let mut f = FirFilter::with_form(&h64, fft).unwrap();
+                        let mut y = vec![0f64; n];
+                        for (xc, yc) in x64.chunks(chunk).zip(y.chunks_mut(chunk)) {
+                            f.process(Level::Scalar, Some(xc), yc).unwrap();
+                        }
+                        y
+                    };
+                    let (d32, f32_) = (run32(false), run32(true));
+                    let (d64, f64_) = (run64(false), run64(true));
+                    // FFT rounding is relative to the largest values in a frame
+                    let s64 = d64
+                        .iter()
+                        .filter(|v| v.is_finite())
+                        .fold(1.0f64, |m, v| m.max(v.abs()));
+                    for t in 0..n {
+                        let tag = format!("k={k} case={ci} chunk={chunk} t={t}");
+                        assert_eq!(d32[t].is_nan(), f32_[t].is_nan(), "{tag} f32 nan");
+                        assert_eq!(d64[t].is_nan(), f64_[t].is_nan(), "{tag} f64 nan");
+                        if d32[t].is_infinite() || f32_[t].is_infinite() {
+                            assert_eq!(d32[t], f32_[t], "{tag} f32 inf");
+                        } else if d32[t].is_finite() {
+                            let scale = d32[t].abs().max(1.0);
+                            assert!((d32[t] - f32_[t]).abs() <= 1e-3 * scale, "{tag} f32");
+                        }
+                        if d64[t].is_finite() {
+                            assert!((d64[t] - f64_[t]).abs() <= 1e-12 * s64, "{tag} f64");
+                        } else {
+                            assert!(d64[t] == f64_[t] || d64[t].is_nan(), "{tag} f64 inf");
+                        }
+                    }
+                    // the window of a NaN is exactly [i, i + k)
+                    for &(i, v) in marks {
+                        if v.is_nan() {
+                            let hit: Vec<usize> = (0..n).filter(|&t| f64_[t].is_nan()).collect();
+                            assert_eq!(hit, (i..(i + k).min(n)).collect::<Vec<_>>(), "k={k}");
+                        }
+                    }
+                }
+                // finite input never gives NaN
+                if marks.iter().all(|m| m.1.is_finite()) {
+                    let mut f = FirFilter::with_form(&h32, true).unwrap();
+                    let mut y = vec![0f32; n];
+                    f.process(Level::Scalar, Some(&x32), &mut y).unwrap();
+                    assert!(y.iter().all(|v| !v.is_nan()), "k={k} case={ci}");
+                }
+            }
+        }
     }
 
     #[test]

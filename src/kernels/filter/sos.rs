@@ -44,6 +44,7 @@
 
 use super::super::{Float, Src};
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{try_vec, try_with_capacity};
 use crate::kernels::par;
 use crate::simd::tile::{self, Transposer};
 use crate::simd::Level;
@@ -242,10 +243,11 @@ pub fn sections_from_sos<T: Float>(sos: &[f64]) -> SkResult<Vec<Section<T>>> {
             "n_sections is 0; a cascade needs at least one section".into(),
         ));
     }
-    sos.chunks_exact(6)
-        .enumerate()
-        .map(|(i, s)| Section::from_normalised(normalise(s, i)?, i))
-        .collect()
+    let mut sections = try_with_capacity(sos.len() / 6, "the filter sections")?;
+    for (i, s) in sos.chunks_exact(6).enumerate() {
+        sections.push(Section::from_normalised(normalise(s, i)?, i)?);
+    }
+    Ok(sections)
 }
 
 /// A streaming biquad cascade for `channels` channels: coefficients and state.
@@ -271,11 +273,7 @@ impl<T: SosElem> SosFilter<T> {
             .checked_mul(2)
             .and_then(|v| v.checked_mul(channels))
             .ok_or_else(|| SkError::Length("n_sections × channels overflows".into()))?;
-        let mut state = Vec::new();
-        state.try_reserve_exact(len).map_err(|_| {
-            SkError::Allocation(format!("cannot allocate the state ({len} values)"))
-        })?;
-        state.resize(len, T::ZERO);
+        let state = try_vec(len, T::ZERO, "the filter state")?;
         Ok(SosFilter {
             sections,
             channels,

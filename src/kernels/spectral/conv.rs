@@ -9,7 +9,8 @@
 use super::fft::{grow, FftFloat, FftKind, FftPlan, Norm};
 use super::Complex;
 use crate::error::{SkError, SkResult};
-use crate::kernels::par::par_rows;
+use crate::kernels::alloc::{try_collect, try_vec};
+use crate::kernels::par::{par_rows, par_rows_with};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvMode {
@@ -34,7 +35,14 @@ pub fn out_range(na: usize, nb: usize, mode: ConvMode) -> SkResult<(usize, usize
         )));
     }
     Ok(match mode {
-        ConvMode::Full => (na + nb - 1, 0),
+        ConvMode::Full => {
+            let len = (na - 1).checked_add(nb).ok_or_else(|| {
+                SkError::Length(format!(
+                    "na = {na} + nb = {nb} - 1 (the full output length) overflows size_t"
+                ))
+            })?;
+            (len, 0)
+        }
         ConvMode::Same => (na, (nb - 1) / 2),
         ConvMode::Valid => (na.max(nb) - na.min(nb) + 1, na.min(nb) - 1),
     })
@@ -59,7 +67,7 @@ pub fn convolve<T: FftFloat>(
     assert_eq!(y.len(), ny, "convolution output length");
     let rev: Vec<T>;
     let b = if correlate {
-        rev = b.iter().rev().copied().collect();
+        rev = try_collect(b.iter().rev().copied(), "the reversed kernel")?;
         &rev[..]
     } else {
         b
@@ -72,8 +80,7 @@ pub fn convolve<T: FftFloat>(
         ConvMethod::Auto => prefer_direct(ny, h.len()),
     };
     if direct {
-        direct_conv(x, h, start, y);
-        Ok(())
+        direct_conv(x, h, start, y)
     } else {
         fft_conv(x, h, start, y)
     }
@@ -81,22 +88,23 @@ pub fn convolve<T: FftFloat>(
 
 /// `y[i] = Σ_j h[j] x[start + i − j]` over the valid j: `x` zero-padded into a temporary, then a
 /// register-blocked sliding dot product with the reversed kernel (multiversioned).
-fn direct_conv<T: FftFloat>(x: &[T], h: &[T], start: usize, y: &mut [T]) {
+fn direct_conv<T: FftFloat>(x: &[T], h: &[T], start: usize, y: &mut [T]) -> SkResult<()> {
     let m = h.len();
     let ny = y.len();
     // tmp[q] = x[start + q − (m − 1)], zero outside x
-    let mut tmp = vec![T::ZERO; ny + m - 1];
+    let mut tmp = try_vec(ny + m - 1, T::ZERO, "the zero-padded signal")?;
     let off = start as isize - (m as isize - 1);
     let lo = (-off).max(0) as usize;
     let hi = ((x.len() as isize - off).max(0) as usize).min(tmp.len());
     if lo < hi {
         tmp[lo..hi].copy_from_slice(&x[(off + lo as isize) as usize..(off + hi as isize) as usize]);
     }
-    let hr: Vec<T> = h.iter().rev().copied().collect();
+    let hr = try_collect(h.iter().rev().copied(), "the reversed kernel")?;
     let level = crate::simd::current();
-    par_rows(y, 1, ny * m, |first, yc| {
+    par_rows(y, 1, ny.saturating_mul(m), |first, yc| {
         sliding_dot(level, &tmp[first..first + yc.len() + m - 1], &hr, yc)
     });
+    Ok(())
 }
 
 /// `out[i] = Σ_j hr[j]·xp[i + j]`, j ascending (the same order in every path, no fused
@@ -164,16 +172,30 @@ fn fft_conv<T: FftFloat>(x: &[T], h: &[T], start: usize, y: &mut [T]) -> SkResul
     let plan = FftPlan::<T>::new(FftKind::Real, n)?;
     let nf = n / 2 + 1;
     // kernel spectrum, with the 1/n of the inverse folded in
-    let mut hp = vec![T::ZERO; n];
+    let zero = Complex::new(T::ZERO, T::ZERO);
+    let mut hp = try_vec(n, T::ZERO, "the padded kernel")?;
     hp[..m].copy_from_slice(h);
-    let mut hs = vec![Complex::new(T::ZERO, T::ZERO); nf];
-    plan.rfft(&hp, &mut hs, Norm::Forward);
+    let mut hs = try_vec(nf, zero, "the kernel spectrum")?;
+    let mut ws = plan.workspace()?;
+    plan.rfft_ws(&hp, &mut hs, Norm::Forward, &mut ws);
+    drop(hp);
     let nx = x.len() as isize;
-    par_rows(y, l, ny * 64, |first_seg, yc| {
-        T::with_workspace(|ws| {
-            let mut seg = vec![T::ZERO; n];
-            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); nf];
-            let mut out = vec![T::ZERO; n];
+    // every part's buffers are allocated before any output is written
+    let make = || -> SkResult<_> {
+        let what = "a convolution segment";
+        Ok((
+            plan.workspace()?,
+            try_vec(n, T::ZERO, what)?,
+            try_vec(nf, zero, what)?,
+            try_vec(n, T::ZERO, what)?,
+        ))
+    };
+    par_rows_with(
+        y,
+        l,
+        ny.saturating_mul(64),
+        make,
+        |(ws, seg, spec, out), first_seg, yc| {
             for (si, yblk) in yc.chunks_mut(l).enumerate() {
                 // outputs full[o0 .. o0 + l] need x[o0 - (m-1) .. o0 + l)
                 let o0 = (start + (first_seg + si) * l) as isize;
@@ -186,18 +208,17 @@ fn fft_conv<T: FftFloat>(x: &[T], h: &[T], start: usize, y: &mut [T]) -> SkResul
                         &x[(s0 + lo as isize) as usize..(s0 + hi as isize) as usize],
                     );
                 }
-                plan.rfft_inplace_input(&mut seg, &mut spec, Norm::Backward, &mut ws.cplx);
+                plan.rfft_inplace_input(seg, spec, Norm::Backward, &mut ws.cplx);
                 for (s, k) in spec.iter_mut().zip(&hs) {
                     *s = *s * *k;
                 }
                 let sp = grow(&mut ws.cplx2, nf);
-                sp.copy_from_slice(&spec);
-                plan.irfft_inplace_input(sp, &mut out, Norm::Forward, &mut ws.cplx);
+                sp.copy_from_slice(spec);
+                plan.irfft_inplace_input(sp, out, Norm::Forward, &mut ws.cplx);
                 yblk.copy_from_slice(&out[m - 1..m - 1 + yblk.len()]);
             }
-        })
-    });
-    Ok(())
+        },
+    )
 }
 
 #[cfg(test)]

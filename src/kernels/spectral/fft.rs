@@ -9,6 +9,7 @@
 
 use super::Complex;
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{headroom, try_collect, try_grow};
 use crate::kernels::Float;
 use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
 use rustfft::{Fft, FftNum, FftPlanner};
@@ -20,6 +21,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
 /// aborting the process on a failed allocation.
 pub(crate) const MAX_FFT_LEN: usize = 1 << 28;
+
+/// Complex values per point that must be allocatable before a plan is made (see
+/// [`FftPlan::new`]).
+const PLAN_HEADROOM: usize = 4;
 
 /// numpy's `norm=` modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +180,19 @@ fn scratch_offset<C>(base: *const C, x: *const C, y: *const C) -> usize {
 /// (mixed radix, Rader, Bluestein) keep the copy.
 fn use_immutable(m: usize) -> bool {
     m <= 512 || m.is_power_of_two()
+}
+
+/// `need` elements of `scratch` placed by [`scratch_offset`] away from `x` and `y` (mod 4 KiB),
+/// so that where the caller's buffers happen to lie cannot make the transform 4K-alias.
+fn placed_scratch<C: Clone + Default>(
+    scratch: &mut Vec<C>,
+    need: usize,
+    x: *const C,
+    y: *const C,
+) -> &mut [C] {
+    let buf = grow(scratch, need + ALIAS_PAD / std::mem::size_of::<C>());
+    let k = scratch_offset(buf.as_ptr(), x, y);
+    &mut buf[k..k + need]
 }
 
 /// rustfft's immutable transform of `x` into `y` with a scratch placed by [`scratch_offset`].
@@ -433,36 +451,52 @@ crate::simd::multiversion! {
 }
 
 impl<T: FftFloat> EvenReal<T> {
-    fn new(n: usize) -> Self {
+    fn new(n: usize) -> SkResult<Self> {
         let m = n / 2;
-        let mut p = FftPlanner::<T>::new();
         let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
-        let tw = (0..=m / 2)
-            .map(|k| {
+        let tw = try_collect(
+            (0..m / 2 + 1).map(|k| {
                 let a = angle(k);
                 Complex::new(
                     <T as Float>::from_f64(a.cos()),
                     <T as Float>::from_f64(a.sin()),
                 )
-            })
-            .collect();
+            }),
+            "the FFT twiddle factors",
+        )?;
         // −i·(cos a + i sin a)/2 = (sin a / 2, −cos a / 2)
-        let v = (0..=m / 2)
-            .map(|k| {
+        let v = try_collect(
+            (0..m / 2 + 1).map(|k| {
                 let a = angle(k);
                 Complex::new(
                     <T as Float>::from_f64(0.5 * a.sin()),
                     <T as Float>::from_f64(-0.5 * a.cos()),
                 )
-            })
-            .collect();
-        EvenReal {
+            }),
+            "the FFT twiddle factors",
+        )?;
+        let mut p = FftPlanner::<T>::new();
+        Ok(EvenReal {
             m,
             fwd: p.plan_fft_forward(m),
             inv: p.plan_fft_inverse(m),
             tw,
             v,
-        }
+        })
+    }
+
+    /// The most complex scratch any transform of this half-length plan takes.
+    fn scratch_len(&self) -> usize {
+        let immutable = if use_immutable(self.m) {
+            self.fwd.get_immutable_scratch_len()
+        } else {
+            0
+        };
+        let most = immutable
+            .max(self.fwd.get_inplace_scratch_len())
+            .max(self.fwd.get_outofplace_scratch_len())
+            .max(self.inv.get_inplace_scratch_len());
+        most + ALIAS_PAD / std::mem::size_of::<Complex<T>>()
     }
 
     fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
@@ -479,16 +513,19 @@ impl<T: FftFloat> EvenReal<T> {
 
     /// As `forward`, destroying `x`.
     fn forward_destroy(&self, x: &mut [T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
-        let s = grow(scratch, self.fwd.get_outofplace_scratch_len());
+        let need = self.fwd.get_outofplace_scratch_len();
+        let xc = as_complex_mut(x);
+        let s = placed_scratch(scratch, need, xc.as_ptr(), y.as_ptr());
         self.fwd
-            .process_outofplace_with_scratch(as_complex_mut(x), &mut y[..self.m], s);
+            .process_outofplace_with_scratch(xc, &mut y[..self.m], s);
         split_fwd(crate::simd::current(), y, &self.v);
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
         let z = as_complex_mut(y);
         split_inv(crate::simd::current(), x, z, &self.tw);
-        let s = grow(scratch, self.inv.get_inplace_scratch_len());
+        let need = self.inv.get_inplace_scratch_len();
+        let s = placed_scratch(scratch, need, z.as_ptr(), z.as_ptr());
         self.inv.process_with_scratch(z, s);
     }
 }
@@ -545,13 +582,25 @@ impl<T: FftFloat> FftPlan<T> {
                 "n = {n} exceeds the largest supported FFT length {MAX_FFT_LEN} (2^28)"
             )));
         }
+        // The planners allocate their twiddles and inner plans infallibly: check first that
+        // about four times n complex values (both directions, with room for the scratch of a
+        // transform) can be allocated, so an unaffordable plan is SK_ERR_ALLOCATION.
+        headroom::<Complex<T>>(
+            n.saturating_mul(PLAN_HEADROOM),
+            &format!("an FFT plan of {n} points"),
+        )?;
         let inner = match kind {
             FftKind::Real => {
+                let even = if n.is_multiple_of(2) {
+                    Some(EvenReal::new(n)?)
+                } else {
+                    None
+                };
                 let mut p = RealFftPlanner::<T>::new();
                 Inner::Real {
                     fwd: p.plan_fft_forward(n),
                     inv: p.plan_fft_inverse(n),
-                    even: n.is_multiple_of(2).then(|| EvenReal::new(n)),
+                    even,
                 }
             }
             FftKind::Complex => {
@@ -567,6 +616,38 @@ impl<T: FftFloat> FftPlan<T> {
 
     pub fn len(&self) -> usize {
         self.n
+    }
+
+    /// Grows `ws` (fallibly) so that no transform of this plan allocates: after `Ok`, every
+    /// `*_ws` / `*_inplace_input` call with this workspace runs without allocating.
+    pub fn reserve(&self, ws: &mut Workspace<T>) -> SkResult<()> {
+        let pad = ALIAS_PAD / std::mem::size_of::<Complex<T>>();
+        let (real, cplx, cplx2) = match &self.inner {
+            Inner::Real { fwd, inv, even } => {
+                let s = fwd.get_scratch_len().max(inv.get_scratch_len());
+                let s = even.as_ref().map_or(s, |e| s.max(e.scratch_len()));
+                (self.n, s, self.n / 2 + 1)
+            }
+            Inner::Complex { fwd, inv } => {
+                let s = [fwd, inv]
+                    .iter()
+                    .map(|f| (f.get_immutable_scratch_len() + pad).max(f.get_inplace_scratch_len()))
+                    .max()
+                    .unwrap_or(0);
+                (0, s, 0)
+            }
+        };
+        let what = "FFT scratch";
+        try_grow(&mut ws.real, real, what)?;
+        try_grow(&mut ws.cplx, cplx, what)?;
+        try_grow(&mut ws.cplx2, cplx2, what)
+    }
+
+    /// A fresh workspace holding all the scratch this plan's transforms need.
+    pub fn workspace(&self) -> SkResult<Workspace<T>> {
+        let mut ws = Workspace::default();
+        self.reserve(&mut ws)?;
+        Ok(ws)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -824,7 +905,7 @@ mod tests {
     fn split_steps_are_bit_identical_at_every_level() {
         let mut rng = Rng::new(11);
         for n in (2..=200usize).step_by(2).chain([1024, 4096]) {
-            let e = EvenReal::<f64>::new(n);
+            let e = EvenReal::<f64>::new(n).unwrap();
             let m = n / 2;
             let z: Vec<Complex<f64>> = (0..=m)
                 .map(|_| Complex::new(rng.uniform(), rng.uniform()))

@@ -6,6 +6,7 @@ use super::fft::{FftFloat, PlanCache, MAX_FFT_LEN};
 use super::logtail::{self, LnFast, LogTail};
 use super::stft::{stft_reduce, StftParams};
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{try_collect, try_copy, try_vec, try_with_capacity};
 use crate::kernels::Float;
 
 /// Filter normalisation (librosa's `norm=`).
@@ -64,9 +65,9 @@ pub struct MelParams {
 impl MelParams {
     /// Checks `sr > 0`, `n_fft ≥ 1`, `n_mels ≥ 1`, `0 ≤ fmin < fmax`, all finite.
     pub fn check(&self) -> SkResult<()> {
-        if !(self.sr.is_finite() && self.sr > 0.0) {
+        if !(self.sr.is_normal() && self.sr > 0.0) {
             return Err(SkError::BadArgument(format!(
-                "sr = {} must be finite and positive",
+                "sr = {} must be a positive normal number (finite, > 0)",
                 self.sr
             )));
         }
@@ -115,20 +116,21 @@ impl MelParams {
         let hi = hz_to_mel(self.fmax_hz(), self.htk);
         let num = m + 2;
         let step = (hi - lo) / (num - 1) as f64;
-        let mel_f: Vec<f64> = (0..num)
-            .map(|i| {
+        let mel_f = try_collect(
+            (0..num).map(|i| {
                 let v = if i == num - 1 {
                     hi
                 } else {
                     i as f64 * step + lo
                 };
                 mel_to_hz(v, self.htk)
-            })
-            .collect();
+            }),
+            "the mel band edges",
+        )?;
         // rfftfreq: k * (1 / (n_fft * d)) with d = 1/sr
         let val = 1.0 / (self.n_fft as f64 * (1.0 / self.sr));
-        let fftfreqs: Vec<f64> = (0..nf).map(|k| k as f64 * val).collect();
-        let mut w = vec![0.0; m * nf];
+        let fftfreqs = try_collect((0..nf).map(|k| k as f64 * val), "the FFT bin frequencies")?;
+        let mut w = try_vec(m * nf, 0.0, "the mel filterbank")?;
         for i in 0..m {
             let d0 = mel_f[i + 1] - mel_f[i];
             let d1 = mel_f[i + 2] - mel_f[i + 1];
@@ -145,6 +147,18 @@ impl MelParams {
                 }
                 w[i * nf + k] = v;
             }
+        }
+        if let Some(i) = w.iter().position(|v| !v.is_finite()) {
+            return Err(SkError::BadArgument(format!(
+                "sr = {}, fmin = {}, fmax = {}: filter {} bin {} of the filterbank is {}; the \
+                 parameters are too extreme to be represented in double precision",
+                self.sr,
+                self.fmin,
+                self.fmax,
+                i / nf,
+                i % nf,
+                w[i]
+            )));
         }
         Ok(w)
     }
@@ -204,20 +218,13 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         assert_eq!(window.len(), stft.win_length, "window length");
         let nf = mel.n_freq();
         let w = mel.filterbank()?;
-        let filters = w
-            .chunks_exact(nf)
-            .map(|row| {
-                let a = row.iter().position(|&v| v != 0.0).unwrap_or(0);
-                let b = row.iter().rposition(|&v| v != 0.0).map_or(a, |b| b + 1);
-                (
-                    a,
-                    row[a..b]
-                        .iter()
-                        .map(|&v| <T as Float>::from_f64(v))
-                        .collect(),
-                )
-            })
-            .collect();
+        let mut filters = try_with_capacity(mel.n_mels, "the mel filters")?;
+        for row in w.chunks_exact(nf) {
+            let a = row.iter().position(|&v| v != 0.0).unwrap_or(0);
+            let b = row.iter().rposition(|&v| v != 0.0).map_or(a, |b| b + 1);
+            let band = row[a..b].iter().map(|&v| <T as Float>::from_f64(v));
+            filters.push((a, try_collect(band, "the mel filters")?));
+        }
         Ok(MelPlan {
             stft: StftParams {
                 onesided: true,
@@ -225,7 +232,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             },
             mel,
             power,
-            window: window.to_vec(),
+            window: try_copy(window, "the plan's window")?,
             filters,
         })
     }
@@ -273,7 +280,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         assert!(frames_out <= frames, "frames_out above the frame count");
         assert_eq!(y.len(), nm * frames_out, "melspec output length");
         // each frame's spectrum is reduced to mel bands as soon as it is computed
-        let mut tmp = vec![T::ZERO; frames * nm];
+        let mut tmp = try_vec(frames * nm, T::ZERO, "the frame-major mel spectrogram")?;
         let power = self.power;
         stft_reduce(x, &self.window, &self.stft, &mut tmp, nm, |s, out| {
             // |X|^power into the real parts, then the sparse filterbank

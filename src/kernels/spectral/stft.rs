@@ -8,8 +8,9 @@
 use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
 use super::Complex;
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::{try_vec, try_with_capacity};
 use crate::kernels::elementwise::{binary, MulOp};
-use crate::kernels::par::par_rows;
+use crate::kernels::par::par_rows_with;
 use crate::kernels::{Float, Src};
 use std::sync::Arc;
 
@@ -96,7 +97,12 @@ impl StftParams {
                 "reflect padding of n_fft/2 = {pad} samples needs a signal longer than {pad} samples, got n = {n}"
             )));
         }
-        let padded = n + 2 * pad;
+        // pad <= n_fft / 2 <= 2^27, so 2 * pad cannot overflow
+        let padded = n.checked_add(2 * pad).ok_or_else(|| {
+            SkError::Length(format!(
+                "n = {n} samples plus the 2 * {pad} samples of centre padding overflow size_t"
+            ))
+        })?;
         if padded < self.n_fft {
             return Err(SkError::BadArgument(format!(
                 "signal of n = {n} samples (padded to {padded}) is shorter than n_fft = {}",
@@ -108,12 +114,12 @@ impl StftParams {
 
     /// The window zero-padded (centred) to n_fft, as torch does for `win_length < n_fft`,
     /// with the support `[lo, hi)` of the original window.
-    fn padded_window<T: FftFloat>(&self, window: &[T]) -> (Vec<T>, usize, usize) {
+    fn padded_window<T: FftFloat>(&self, window: &[T]) -> SkResult<(Vec<T>, usize, usize)> {
         assert_eq!(window.len(), self.win_length, "window length");
         let lo = (self.n_fft - self.win_length) / 2;
-        let mut wp = vec![T::ZERO; self.n_fft];
+        let mut wp = try_vec(self.n_fft, T::ZERO, "the padded window")?;
         wp[lo..lo + self.win_length].copy_from_slice(window);
-        (wp, lo, lo + self.win_length)
+        Ok((wp, lo, lo + self.win_length))
     }
 }
 
@@ -129,7 +135,7 @@ struct FrameKernel<T: FftFloat> {
 impl<T: FftFloat + PlanCache> FrameKernel<T> {
     fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
         p.check()?;
-        let (wp, lo, hi) = p.padded_window(window);
+        let (wp, lo, hi) = p.padded_window(window)?;
         Ok(FrameKernel {
             p: *p,
             plan: T::cached_real_plan(p.n_fft)?,
@@ -137,6 +143,12 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
             lo,
             hi,
         })
+    }
+
+    /// The scratch of one thread's frames: an FFT workspace and room for an edge frame.
+    fn scratch(&self) -> SkResult<(Workspace<T>, Vec<T>)> {
+        let edge = try_with_capacity(self.p.n_fft, "an edge frame")?;
+        Ok((self.plan.workspace()?, edge))
     }
 
     /// Frame `t` of the padded `x` (one-call STFT): interior frames read `x` directly, edge
@@ -219,15 +231,18 @@ pub fn stft<T: FftFloat + PlanCache>(
     let nf = p.n_freq();
     assert_eq!(y.len(), frames * nf, "stft output length");
     let k = FrameKernel::new(p, window)?;
-    par_rows(y, nf, frames * p.n_fft * 4, |first, chunk| {
-        T::with_workspace(|ws| {
-            let mut edge = Vec::new();
+    let work = frames.saturating_mul(p.n_fft).saturating_mul(4);
+    par_rows_with(
+        y,
+        nf,
+        work,
+        || k.scratch(),
+        |(ws, edge), first, chunk| {
             for (i, out) in chunk.chunks_exact_mut(nf).enumerate() {
-                k.frame_at(x, first + i, &mut edge, out, ws);
+                k.frame_at(x, first + i, edge, out, ws);
             }
-        })
-    });
-    Ok(())
+        },
+    )
 }
 
 /// The STFT reduced frame by frame: `f(spectrum, row)` turns frame `t`'s `n_freq` bins (which
@@ -245,17 +260,23 @@ pub(crate) fn stft_reduce<T: FftFloat + PlanCache, U: Send>(
     assert_eq!(rows.len(), frames * row_len, "stft rows length");
     let k = FrameKernel::new(p, window)?;
     let nf = p.n_freq();
-    par_rows(rows, row_len, frames * p.n_fft * 4, |first, chunk| {
-        T::with_workspace(|ws| {
-            let mut edge = Vec::new();
-            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); nf];
+    let work = frames.saturating_mul(p.n_fft).saturating_mul(4);
+    let make = || -> SkResult<_> {
+        let spec = try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?;
+        Ok((k.scratch()?, spec))
+    };
+    par_rows_with(
+        rows,
+        row_len,
+        work,
+        make,
+        |((ws, edge), spec), first, chunk| {
             for (i, out) in chunk.chunks_exact_mut(row_len).enumerate() {
-                k.frame_at(x, first + i, &mut edge, &mut spec, ws);
-                f(&mut spec, out);
+                k.frame_at(x, first + i, edge, spec, ws);
+                f(spec, out);
             }
-        })
-    });
-    Ok(())
+        },
+    )
 }
 
 /// Output length of `torch.istft` without `length`: `n_fft + hop·(frames−1)` minus the two
@@ -265,7 +286,17 @@ pub fn istft_default_len(p: &StftParams, frames: usize) -> SkResult<usize> {
     if frames == 0 {
         return Err(SkError::Length("frames = 0: nothing to invert".into()));
     }
-    let expected = p.n_fft + p.hop * (frames - 1);
+    let expected = p
+        .hop
+        .checked_mul(frames - 1)
+        .and_then(|v| v.checked_add(p.n_fft))
+        .ok_or_else(|| {
+            SkError::Length(format!(
+                "frames = {frames} with hop = {} and n_fft = {}: the signal length \
+                 n_fft + hop * (frames - 1) overflows size_t",
+                p.hop, p.n_fft
+            ))
+        })?;
     Ok(expected - 2 * p.pad())
 }
 
@@ -288,21 +319,28 @@ pub fn istft<T: FftFloat + PlanCache>(
     }
     let nf = p.n_freq();
     assert_eq!(x.len(), frames * nf, "istft input length");
-    let (wp, _, _) = p.padded_window(window);
+    let (wp, _, _) = p.padded_window(window)?;
     let n = p.n_fft;
-    let expected = n + p.hop * (frames - 1);
+    let expected = istft_default_len(p, frames)? + 2 * p.pad();
     let start = p.pad();
     let end = (start + y.len()).min(expected);
     let live = end.saturating_sub(start);
     // window envelope over the output range, checked before anything is written
-    let mut env = vec![0.0f64; live];
+    let mut env = try_vec(live, 0.0f64, "the window envelope")?;
     for t in 0..frames {
         let f0 = t * p.hop;
         let a = f0.max(start);
         let b = (f0 + n).min(end);
-        for k in a..b {
-            let w = wp[k - f0].to_f64();
-            env[k - start] += w * w;
+        if a >= b {
+            continue;
+        }
+        // zipped slices: no bounds checks, vectorisable (same operations in the same order)
+        for (e, w) in env[a - start..b - start]
+            .iter_mut()
+            .zip(&wp[a - f0..b - f0])
+        {
+            let w = w.to_f64();
+            *e += w * w;
         }
     }
     if let Some((i, e)) = env
@@ -321,10 +359,12 @@ pub fn istft<T: FftFloat + PlanCache>(
     } else {
         Norm::Backward
     };
-    y.fill(T::ZERO);
-    T::with_workspace(|ws| {
+    T::with_workspace(|ws| -> SkResult<()> {
+        // all scratch before the first write
+        plan.reserve(ws)?;
         let half = n / 2 + 1;
-        let mut frame = vec![T::ZERO; n];
+        let mut frame = try_vec(n, T::ZERO, "an inverse frame")?;
+        y.fill(T::ZERO);
         for t in 0..frames {
             let f0 = t * p.hop;
             let a = f0.max(start);
@@ -335,11 +375,18 @@ pub fn istft<T: FftFloat + PlanCache>(
             let spec = grow(&mut ws.cplx2, half);
             spec.copy_from_slice(&x[t * nf..t * nf + half]);
             plan.irfft_inplace_input(spec, &mut frame, norm, &mut ws.cplx);
-            for k in a..b {
-                y[k - start] = y[k - start] + frame[k - f0] * wp[k - f0];
+            // overlap-add as zipped slices: no bounds checks, vectorisable
+            let (out, fr, w) = (
+                &mut y[a - start..b - start],
+                &frame[a - f0..b - f0],
+                &wp[a - f0..b - f0],
+            );
+            for ((o, &f), &w) in out.iter_mut().zip(fr).zip(w) {
+                *o = *o + f * w;
             }
         }
-    });
+        Ok(())
+    })?;
     for (v, e) in y[..live].iter_mut().zip(&env) {
         *v = <T as Float>::from_f64(v.to_f64() / e);
     }
@@ -412,13 +459,19 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
     pub fn push_frames(&self, n: usize) -> SkResult<usize> {
         self.not_finished()?;
         let p = &self.k.p;
-        let plen = if self.started {
-            self.buf_start + self.buf.len() + n
-        } else if self.head.len() + n > p.pad() {
-            p.pad() + self.head.len() + n
+        let held = if self.started {
+            self.buf_start + self.buf.len()
         } else {
-            return Ok(0);
+            p.pad() + self.head.len()
         };
+        let plen = held.checked_add(n).ok_or_else(|| {
+            SkError::Length(format!(
+                "n = {n} more samples overflow the stream's count of samples ({held} held)"
+            ))
+        })?;
+        if !self.started && plen - p.pad() <= p.pad() {
+            return Ok(0);
+        }
         Ok(self.frames_upto(plen) - self.next_frame)
     }
 
@@ -444,23 +497,46 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
         let want = self.push_frames(x.len())?;
         let nf = self.k.p.n_freq();
         assert!(y.len() >= want * nf, "stream output too small");
-        self.total_in += x.len();
-        if self.started {
-            self.buf.extend_from_slice(x);
-        } else {
-            self.head.extend_from_slice(x);
-            let pad = self.k.p.pad();
-            if self.head.len() > pad {
-                self.buf.clear();
-                self.buf.extend((0..pad).map(|i| self.head[pad - i]));
-                self.buf.extend_from_slice(&self.head);
-                self.head = Vec::new();
-                self.started = true;
+        let total_in = self.total_in.checked_add(x.len()).ok_or_else(|| {
+            SkError::Length(format!(
+                "n = {} more samples overflow the stream's count of samples",
+                x.len()
+            ))
+        })?;
+        T::with_workspace(|ws| {
+            // every allocation before the stream changes: on failure it is as it was
+            self.k.plan.reserve(ws)?;
+            let fail = |_| {
+                SkError::Allocation(format!(
+                    "out of memory: cannot buffer {} more samples in the stream",
+                    x.len()
+                ))
+            };
+            if self.started {
+                self.buf.try_reserve(x.len()).map_err(fail)?;
+            } else {
+                self.head.try_reserve(x.len()).map_err(fail)?;
+                let need = (self.head.len() + self.k.p.pad()).saturating_add(x.len());
+                self.buf.try_reserve(need).map_err(fail)?;
             }
-        }
-        let got = self.emit(y);
-        debug_assert_eq!(got, want);
-        Ok(got)
+            self.total_in = total_in;
+            if self.started {
+                self.buf.extend_from_slice(x);
+            } else {
+                self.head.extend_from_slice(x);
+                let pad = self.k.p.pad();
+                if self.head.len() > pad {
+                    self.buf.clear();
+                    self.buf.extend((0..pad).map(|i| self.head[pad - i]));
+                    self.buf.extend_from_slice(&self.head);
+                    self.head = Vec::new();
+                    self.started = true;
+                }
+            }
+            let got = self.emit(y, ws);
+            debug_assert_eq!(got, want);
+            Ok(got)
+        })
     }
 
     /// Pads the end, writes the remaining frames to `y` and returns their count. The stream
@@ -475,6 +551,27 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
             // unreachable: finish_frames refused a reflect-padded signal of <= pad samples
             return Err(SkError::Internal("stream never started".into()));
         }
+        T::with_workspace(|ws| {
+            self.k.plan.reserve(ws)?;
+            if p.center {
+                self.buf.try_reserve(pad).map_err(|_| {
+                    SkError::Allocation(format!(
+                        "out of memory: cannot append the {pad} samples of end padding"
+                    ))
+                })?;
+            }
+            self.finish_with(y, want, ws)
+        })
+    }
+
+    fn finish_with(
+        &mut self,
+        y: &mut [Complex<T>],
+        want: usize,
+        ws: &mut Workspace<T>,
+    ) -> SkResult<usize> {
+        let p = self.k.p;
+        let pad = p.pad();
         if p.center {
             match p.pad_mode {
                 PadMode::Constant => self.buf.resize(self.buf.len() + pad, T::ZERO),
@@ -487,24 +584,23 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
                 }
             }
         }
-        let got = self.emit(y);
+        let got = self.emit(y, ws);
         debug_assert_eq!(got, want);
         self.finished = true;
         Ok(got)
     }
 
-    fn emit(&mut self, y: &mut [Complex<T>]) -> usize {
+    /// Writes the frames now complete; `ws` holds the plan's scratch (no allocation here).
+    fn emit(&mut self, y: &mut [Complex<T>], ws: &mut Workspace<T>) -> usize {
         let p = self.k.p;
         let nf = p.n_freq();
         let plen = self.buf_start + self.buf.len();
         let end = self.frames_upto(plen);
         let count = end - self.next_frame;
-        T::with_workspace(|ws| {
-            for (i, out) in y[..count * nf].chunks_exact_mut(nf).enumerate() {
-                let s = (self.next_frame + i) * p.hop - self.buf_start;
-                self.k.frame(&self.buf[s..s + p.n_fft], out, ws);
-            }
-        });
+        for (i, out) in y[..count * nf].chunks_exact_mut(nf).enumerate() {
+            let s = (self.next_frame + i) * p.hop - self.buf_start;
+            self.k.frame(&self.buf[s..s + p.n_fft], out, ws);
+        }
         self.next_frame = end;
         // keep what the next frame needs, and the last pad + 1 samples for the end reflection
         let keep_from = (self.next_frame * p.hop)

@@ -1,0 +1,406 @@
+"""The misuse matrix, generated from the header: every exported function that returns a status
+gets every misuse class that applies to its parameters, each call in a forked child.
+
+Classes: a NULL pointer; a pointer misaligned by one byte and by half an element; an output
+starting one element into an input; sizes 0, 2^62 and SIZE_MAX; strides 0, PTRDIFF_MIN and
+PTRDIFF_MAX; NaN, ±inf and denormal scalars; out-of-range enum values; NULL, freed, wrong-kind and
+random handles; a capacity one short of the baseline's.
+
+For every call: the child must not crash; the status must be one the function's doc comment in
+include/sigkern.h lists (directly or through the functions it refers to, e.g. "rules as
+`sk_add_f32`"; SK_ERR_INTERNAL is never acceptable); on an error the message must start with the
+function's name and no byte of any buffer may change (canary-filled).
+
+Functions are found by parsing include/sigkern_cdef.h, so a new function is covered as soon as it
+is in the header. Set SIGKERN_MISUSE_FILTER=substring to run a subset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import types
+
+import pytest
+
+from conftest import INCLUDE
+
+SIZE_MAX = 2**64 - 1
+PTRDIFF_MAX = 2**63 - 1
+PTRDIFF_MIN = -(2**63)
+BUF_BYTES = 1 << 14  # every buffer; baseline sizes keep every access inside it
+CANARY = 0xA5
+BASE_SIZE = 16
+SK_ERR_INTERNAL = -9
+
+ELEM = {"float": 4, "double": 8, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "size_t": 8, "char": 1}
+STATUS = {
+    "SK_OK": 0, "SK_ERR_NULL_POINTER": -1, "SK_ERR_LENGTH": -2, "SK_ERR_MISALIGNED": -3,
+    "SK_ERR_OVERLAP": -4, "SK_ERR_BAD_ARGUMENT": -5, "SK_ERR_NON_FINITE": -6,
+    "SK_ERR_INVALID_HANDLE": -7, "SK_ERR_ALLOCATION": -8, "SK_ERR_INTERNAL": -9,
+    "SK_ERR_BUFFER_TOO_SMALL": -10,
+}
+NAME_OF = {v: k for k, v in STATUS.items()}
+
+
+# ------------------------------------------------------------------ the header, parsed
+
+class Param:
+    def __init__(self, ctype: str, name: str):
+        self.ctype, self.name = ctype, name
+        t = ctype.replace("const ", "").strip()
+        self.handle = None
+        m = re.fullmatch(r"struct (Sk\w+) \*(\*?)", t)
+        if m:
+            self.kind = "handle_out" if m.group(2) else "handle"
+            self.handle = m.group(1)
+        elif t.endswith("*const *") or t.endswith("* *") or t.endswith("**"):
+            self.kind = "ptr_array"
+            self.elem = t.split()[0]
+        elif t.endswith("*"):
+            self.kind = "ptr"
+            self.elem = t[:-1].strip()
+            self.const = ctype.startswith("const")
+        elif t == "size_t":
+            self.kind = "size"
+        elif t == "ptrdiff_t":
+            self.kind = "stride"
+        elif t in ("float", "double"):
+            self.kind = "real"
+        elif t in ("int32_t", "int", "uint32_t"):
+            self.kind = "int"
+        else:
+            raise ValueError(f"unknown parameter type {ctype!r}")
+
+
+def parse_cdef() -> dict[str, list[Param]]:
+    funcs = {}
+    for m in re.finditer(r"^int32_t (\w+)\(([^)]*)\);", (INCLUDE / "sigkern_cdef.h").read_text(),
+                         re.M):
+        name, args = m.group(1), m.group(2).strip()
+        params = []
+        if args and args != "void":
+            for a in args.split(","):
+                a = a.strip()
+                pm = re.fullmatch(r"(.*?)(\w+)", a)
+                params.append(Param(pm.group(1).strip(), pm.group(2)))
+        funcs[name] = params
+    return funcs
+
+
+def parse_docs() -> dict[str, str]:
+    text = (INCLUDE / "sigkern.h").read_text()
+    docs = {}
+    for m in re.finditer(r"/\*\*((?:(?!\*/).)*)\*/\s*\n\s*[^;/]*?\b(\w+)\(", text, re.S):
+        docs[m.group(2)] = m.group(1)
+    return docs
+
+
+def documented_codes(name: str, docs: dict[str, str]) -> set[int]:
+    """Codes listed in the doc comment, plus those of the functions it refers to, and theirs
+    (chains of "rules as `sk_add_f32`", "as the `f32` function", up to four links)."""
+    seen, frontier, codes = {name}, [name], set()
+    for _ in range(5):
+        nxt = []
+        for f in frontier:
+            doc = docs.get(f, "")
+            codes |= {STATUS[c] for c in re.findall(r"\bSK_(?:OK|ERR_[A-Z_]+)\b", doc) if c in STATUS}
+            refs = set(re.findall(r"`(sk_\w+)", doc))
+            if re.search(r"`f32` (function|variant|version)|the f32 function", doc):
+                refs.add(f.replace("f64", "f32"))
+            for r in refs:
+                r = r.rstrip("_")
+                if r in docs and r not in seen:
+                    seen.add(r)
+                    nxt.append(r)
+        frontier = nxt
+    codes.add(0)
+    return codes
+
+
+# ------------------------------------------------------------------ calls in a child
+
+class Call:
+    """One call: the library, its buffers (bytearrays, canary-filled) and the argument list."""
+
+    def __init__(self, ffi, lib, name, params):
+        self.ffi, self.lib, self.name, self.params = ffi, lib, name, params
+        self.bufs = []      # cffi char[] buffers whose bytes are compared after an error
+        self.keep = []
+
+    def buffer(self):
+        """A canary-filled buffer and the offset of a 64-byte aligned point in its middle, so
+        that baseline calls with negative strides stay inside it too."""
+        b = self.ffi.new("char[]", BUF_BYTES + 128)
+        self.ffi.memmove(b, bytes([CANARY]) * (BUF_BYTES + 128), BUF_BYTES + 128)
+        self.bufs.append(b)
+        addr = int(self.ffi.cast("uintptr_t", b)) + BUF_BYTES // 2
+        return b, BUF_BYTES // 2 + (-addr) % 64
+
+    def data_ptr(self, ctype_elem, offset_bytes=0):
+        b, off = self.buffer()
+        p = self.ffi.cast("char *", b) + off + offset_bytes
+        return self.ffi.cast(ctype_elem + " *", p)
+
+    def snapshot(self):
+        return [bytes(self.ffi.buffer(b)) for b in self.bufs]
+
+
+def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
+    """A handle of `handle_type` (sized like the baseline call); None if it cannot be made."""
+    t = "double" if dtype == "f64" else "float"
+    sfx = "f64" if dtype == "f64" else "f32"
+    keep = []
+
+    def arr(vals):
+        a = ffi.new(f"{t}[]", vals)
+        keep.append(a)
+        return a
+
+    out = ffi.new(f"struct {handle_type} **")
+    if handle_type == "SkFftPlan":
+        kind = 0 if "rfft" in name or name == "sk_fft_plan_info" else 1
+        rc = getattr(lib, f"sk_fft_plan_{sfx}_new")(kind, BASE_SIZE, out)
+    elif handle_type == "SkBiquad":
+        sos = ffi.new("double[]", [1.0, 0.5, 0.25, 1.0, -0.5, 0.25])
+        keep.append(sos)
+        rc = getattr(lib, f"sk_biquad_{sfx}_new")(sos, 1, out, 1)
+    elif handle_type == "SkFir":
+        rc = getattr(lib, f"sk_fir_{sfx}_new")(arr([0.25] * 4), out, 4)
+    elif handle_type == "SkMelPlan":
+        rc = getattr(lib, f"sk_mel_plan_{sfx}_new")(16000.0, BASE_SIZE, 4, BASE_SIZE, 1, 0.0, 1, 0,
+                                                    2.0, 4, 0.0, 0.0, 0, 1, out)
+    elif handle_type == "SkStftStream":
+        rc = getattr(lib, f"sk_stft_stream_{sfx}_new")(arr([1.0] * BASE_SIZE), BASE_SIZE, 4,
+                                                       BASE_SIZE, 1, 0, 1, 0, out)
+    else:
+        return None
+    if rc != 0:
+        return None
+    h = out[0]
+    if freed:
+        free = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
+                "SkMelPlan": "sk_mel_plan_free", "SkStftStream": "sk_stft_stream_free"}[handle_type]
+        getattr(lib, free)(h)
+    return h
+
+
+OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPlan",
+                "SkMelPlan": "SkStftStream", "SkStftStream": "SkFftPlan"}
+
+
+def baseline_args(call: Call, overrides: dict):
+    """The argument list: a canary-filled aligned buffer per pointer, BASE_SIZE per size, stride
+    1, 1.0 per real, 0 per int, a fresh valid handle per handle; `overrides[i]` replaces
+    argument i (a callable gets the Call)."""
+    ffi, lib, name = call.ffi, call.lib, call.name
+    dtype = "f64" if "f64" in name else "f32"
+    args = []
+    for i, p in enumerate(call.params):
+        if i in overrides:
+            v = overrides[i]
+            args.append(v(call) if isinstance(v, types.FunctionType) else v)
+            continue
+        if p.kind == "ptr":
+            args.append(call.data_ptr(p.elem))
+        elif p.kind == "ptr_array":
+            arr = ffi.new(f"{p.elem} *[]", BASE_SIZE)
+            for k in range(BASE_SIZE):
+                arr[k] = call.data_ptr(p.elem)
+            call.keep.append(arr)
+            args.append(arr)
+        elif p.kind == "handle_out":
+            b, off = call.buffer()
+            args.append(ffi.cast(f"struct {p.handle} **", ffi.cast("char *", b) + off))
+        elif p.kind == "handle":
+            h = make_handle(ffi, lib, p.handle, name, dtype)
+            args.append(h if h is not None else ffi.NULL)
+        elif p.kind == "size":
+            args.append(BASE_SIZE)
+        elif p.kind == "stride":
+            args.append(1)
+        elif p.kind == "real":
+            args.append(1.0)
+        else:
+            args.append(0)
+    return args
+
+
+def misuse_cases(name, params):
+    """(label, overrides) for every misuse class that applies to the parameters."""
+    cases = [("baseline", {})]
+    ins = [i for i, p in enumerate(params) if p.kind == "ptr" and p.const]
+    for i, p in enumerate(params):
+        tag = f"{p.name}"
+        if p.kind == "ptr":
+            cases.append((f"{tag}=NULL", {i: lambda c, p=p: c.ffi.NULL}))
+            size = ELEM.get(p.elem, 1)
+            if size > 1:
+                cases.append((f"{tag} misaligned by 1",
+                              {i: lambda c, p=p: c.data_ptr(p.elem, 1)}))
+                if size > 2:
+                    cases.append((f"{tag} misaligned by half",
+                                  {i: lambda c, p=p, s=size: c.data_ptr(p.elem, s // 2)}))
+            if not p.const:
+                for j in ins:
+                    q = params[j]
+                    if q.elem == p.elem:
+                        # output one element into input j: both share one buffer
+                        cases.append((f"{tag} one element into {q.name}",
+                                      {"shared": (j, i)}))
+        elif p.kind == "ptr_array":
+            cases.append((f"{tag}=NULL", {i: lambda c: c.ffi.NULL}))
+        elif p.kind == "handle_out":
+            cases.append((f"{tag}=NULL", {i: lambda c: c.ffi.NULL}))
+            cases.append((f"{tag} misaligned", {i: lambda c, p=p: c.ffi.cast(
+                f"struct {p.handle} **", c.ffi.cast("char *", c.data_ptr("char")) + 3)}))
+        elif p.kind == "handle":
+            cases.append((f"{tag}=NULL", {i: lambda c: c.ffi.NULL}))
+            cases.append((f"{tag} random", {i: lambda c, p=p: c.ffi.cast(
+                f"struct {p.handle} *", 0x5EED_1234_5670)}))
+            cases.append((f"{tag} freed", {i: lambda c, p=p: make_handle(
+                c.ffi, c.lib, p.handle, c.name, "f64" if "f64" in c.name else "f32", freed=True)
+                or c.ffi.NULL}))
+            cases.append((f"{tag} wrong kind", {i: lambda c, p=p: c.ffi.cast(
+                f"struct {p.handle} *", make_handle(c.ffi, c.lib, OTHER_HANDLE[p.handle], c.name,
+                                                    "f64" if "f64" in c.name else "f32")
+                or c.ffi.NULL)}))
+        elif p.kind == "size":
+            for v in (0, 1 << 62, SIZE_MAX, BASE_SIZE - 1):
+                cases.append((f"{tag}={v}", {i: v}))
+        elif p.kind == "stride":
+            for v in (0, PTRDIFF_MIN, PTRDIFF_MAX, -1):
+                cases.append((f"{tag}={v}", {i: v}))
+        elif p.kind == "real":
+            for v in (float("nan"), float("inf"), float("-inf"), 5e-324, -1.0, 0.0):
+                cases.append((f"{tag}={v}", {i: v}))
+        elif p.kind == "int":
+            for v in (-1, 99, -(2**31)):
+                if p.ctype == "uint32_t" and v < 0:
+                    v = 2**32 - 1
+                cases.append((f"{tag}={v}", {i: v}))
+    return cases
+
+
+def run_in_child(ffi, lib, name, params, overrides):
+    """Forks; the child makes the call and reports (status, message, buffers unchanged)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        try:
+            os.close(r)
+            call = Call(ffi, lib, name, params)
+            shared = overrides.pop("shared", None)
+            if shared is not None:
+                j, i = shared
+                elem = params[j].elem
+                base = call.data_ptr(elem)
+                overrides[j] = base
+                overrides[i] = ffi.cast(params[i].ctype, base + 1)
+            args = baseline_args(call, overrides)
+            before = call.snapshot()
+            status = getattr(lib, name)(*args)
+            msg = ""
+            if status != 0:
+                n = lib.sk_last_error_message(ffi.NULL, 0)
+                b = ffi.new("char[]", n + 1)
+                lib.sk_last_error_message(b, n + 1)
+                msg = ffi.string(b).decode("utf-8", "replace")
+            after = call.snapshot()
+            changed = [k for k, (x, y) in enumerate(zip(before, after)) if x != y]
+            os.write(w, json.dumps({"status": status, "msg": msg, "changed": changed}).encode())
+        except BaseException as e:  # noqa: BLE001 - reported to the parent
+            os.write(w, json.dumps({"error": repr(e)}).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    _, st = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(st):
+        return {"signal": os.WTERMSIG(st)}
+    return json.loads(data or b'{"error": "no report"}')
+
+
+FUNCS = parse_cdef()
+DOCS = parse_docs()
+FILTER = os.environ.get("SIGKERN_MISUSE_FILTER", "")
+NAMES = sorted(n for n in FUNCS if FILTER in n)
+
+
+def serve(cdef_path: str, lib_path: str) -> None:
+    """The fork server: a small process holding only CFFI and the library (forking it is much
+    cheaper than forking the test runner). Reads "name index" lines, runs each case in a forked
+    child, answers one JSON line per case."""
+    from cffi import FFI
+
+    ffi = FFI()
+    ffi.cdef(open(cdef_path).read())
+    lib = ffi.dlopen(lib_path)
+    out = os.fdopen(1, "w", buffering=1)
+    for line in sys.stdin:
+        name, idx = line.split()
+        params = FUNCS[name]
+        _, overrides = misuse_cases(name, params)[int(idx)]
+        out.write(json.dumps(run_in_child(ffi, lib, name, params, dict(overrides))) + "\n")
+
+
+@pytest.fixture(scope="module")
+def server(lib_path):
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = (f"import sys; sys.path.insert(0, {here!r}); import test_misuse_matrix as m; "
+            f"m.serve({str(INCLUDE / 'sigkern_cdef.h')!r}, {str(lib_path)!r})")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(name, idx):
+        proc.stdin.write(f"{name} {idx}\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the fork server died (exit {proc.wait()})")
+        return json.loads(line)
+
+    yield ask
+    proc.stdin.close()
+    proc.wait(timeout=30)
+
+
+def test_every_function_has_a_doc_comment():
+    missing = [n for n in FUNCS if n not in DOCS]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_misuse(server, name):
+    params = FUNCS[name]
+    allowed = documented_codes(name, DOCS)
+    problems = []
+    for idx, (label, _) in enumerate(misuse_cases(name, params)):
+        res = server(name, idx)
+        where = f"{name}({label})"
+        if "signal" in res:
+            problems.append(f"{where}: child killed by signal {res['signal']}")
+            continue
+        if "error" in res:
+            problems.append(f"{where}: harness error {res['error']}")
+            continue
+        st = res["status"]
+        if st == SK_ERR_INTERNAL or st not in allowed:
+            problems.append(f"{where}: returned {NAME_OF.get(st, st)}, which its doc comment does "
+                            f"not list ({res['msg']})")
+        if st != 0:
+            if not res["msg"].startswith(name + ": "):
+                problems.append(f"{where}: message does not name the function: {res['msg']!r}")
+            if res["changed"]:
+                problems.append(f"{where}: returned {NAME_OF.get(st, st)} but changed buffer(s) "
+                                f"{res['changed']}")
+    assert not problems, "\n".join(problems)
