@@ -36,6 +36,14 @@
 
 
 
+#define MAX_CHANNELS 64
+
+
+#define TAPS 12
+
+
+
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -114,7 +122,20 @@ typedef struct SkFir SkFir;
 
 typedef struct SkMelPlan SkMelPlan;
 
+typedef struct SkMeter SkMeter;
+
 typedef struct SkStftStream SkStftStream;
+
+typedef struct SkLoudnessStats {
+    double integrated;
+    double loudness_range;
+    double momentary;
+    double short_term;
+    double max_momentary;
+    double max_short_term;
+    double sample_peak;
+    double true_peak;
+} SkLoudnessStats;
 
 int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
 
@@ -289,6 +310,34 @@ int32_t sk_deinterleave_block_f64(const double *x, size_t nchannels, double *blo
 int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, size_t frames);
 
 int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y, size_t frames);
+
+int32_t sk_meter_new(const double *weights, double rate, int32_t true_peak, struct SkMeter **out, size_t channels);
+
+int32_t sk_meter_free(struct SkMeter *meter);
+
+int32_t sk_meter_reset(struct SkMeter *meter);
+
+int32_t sk_meter_add_f32(struct SkMeter *meter, const float *x, ptrdiff_t x_stride, size_t n);
+
+int32_t sk_meter_add_f64(struct SkMeter *meter, const double *x, ptrdiff_t x_stride, size_t n);
+
+int32_t sk_meter_add_interleaved_f32(struct SkMeter *meter, const float *x, size_t n_frames);
+
+int32_t sk_meter_add_interleaved_f64(struct SkMeter *meter, const double *x, size_t n_frames);
+
+int32_t sk_meter_stats(struct SkMeter *meter, struct SkLoudnessStats *out);
+
+int32_t sk_meter_peaks(struct SkMeter *meter, double *sample_peak, double *true_peak, size_t channels);
+
+int32_t sk_loudness_f32(const float *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+int32_t sk_loudness_f64(const double *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+int32_t sk_loudness_interleaved_f32(const float *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+int32_t sk_loudness_normalize_gain(double integrated, double true_peak, double target, double ceiling, double *gain);
 
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 

@@ -116,7 +116,7 @@ fn with_fir<T: FilterElem, R>(
 }
 
 /// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
-fn planar(
+pub(crate) fn planar(
     name: &'static str,
     stride: isize,
     channels: usize,

@@ -13,6 +13,7 @@
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::sos::SosFilter;
+use crate::kernels::loudness::Meter;
 use crate::kernels::spectral::fft::{FftFloat, FftPlan, PlanCache};
 use crate::kernels::spectral::mel::MelPlan;
 use crate::kernels::spectral::stft::StftStream;
@@ -35,6 +36,8 @@ pub(crate) enum Object {
     MelF64(MelPlan<f64>),
     /// A stateful filter; its lock is only ever try-locked (see [`with`]).
     Filter(Mutex<FilterObj>),
+    /// A loudness meter; its lock is only ever try-locked (see `ffi::loudness`).
+    Meter(Box<Mutex<Meter>>),
 }
 
 impl Object {
@@ -51,6 +54,7 @@ impl Object {
                 Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
                 Err(TryLockError::WouldBlock) => "a filter (busy in another thread)",
             },
+            Object::Meter(_) => "a loudness meter (sk_meter_new)",
         }
     }
 }

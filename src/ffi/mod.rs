@@ -14,6 +14,7 @@ pub mod filter;
 pub mod gain;
 pub mod handle;
 pub mod layout;
+pub mod loudness;
 pub mod mel;
 pub mod memory;
 pub mod meta;
