@@ -73,7 +73,7 @@ def test_normalize_loudness_and_peak():
     z = sigkern.normalize_loudness(x, RATE, target=0.0, ceiling=-3.0)
     s = sigkern.loudness_stats(z, RATE)
     assert abs(s.true_peak + 3.0) < 1e-6 and s.integrated < 0.0
-    p = sigkern.normalize_peak(x, -6.0)
+    p = sigkern.peak_normalize(x, -6.0)
     assert abs(20 * np.log10(np.abs(p).max()) + 6.0) < 1e-9
     assert np.allclose(p / x, p[0, 0] / x[0, 0])  # one gain for every channel
     assert sigkern.normalize_gain(-30.0, -10.0, -23.0, -1.0) == pytest.approx(10 ** (7 / 20))

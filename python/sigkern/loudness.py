@@ -5,7 +5,7 @@
 loudness, the loudness range, the maxima and the sample/true peaks at any time. The one-shot
 functions (:func:`loudness_stats`, :func:`integrated_loudness`, :func:`loudness_range`,
 :func:`true_peak`) measure a whole array; :func:`normalize_loudness` and
-:func:`normalize_peak` return scaled copies.
+:func:`peak_normalize` return scaled copies (:func:`normalize_peak` of :mod:`sigkern.core` normalises each row separately, in place).
 
 Arrays: float32 or float64 numpy arrays or CPU torch tensors, shape ``(channels, n)`` (planar;
 the last axis is time) or ``(n,)`` for one channel; :meth:`Meter.add_interleaved` and
@@ -38,7 +38,7 @@ __all__ = [
     "true_peak",
     "normalize_gain",
     "normalize_loudness",
-    "normalize_peak",
+    "peak_normalize",
 ]
 
 _SFX = {F32: "f32", F64: "f64"}
@@ -301,7 +301,7 @@ def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     --------
     >>> t = np.arange(48000 * 5) / 48000
     >>> x = np.tile(10 ** (-23 / 20) * np.sin(2 * np.pi * 1000 * t), (2, 1))
-    >>> round(sigkern.loudness_stats(x, 48000).integrated, 2)
+    >>> round(sigkern.loudness_stats(x, 48000).integrated, 1)
     -23.0
     """
     func = "loudness_stats"
@@ -353,8 +353,13 @@ def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
 
     Examples
     --------
-    >>> round(sigkern.true_peak(np.full(4800, 0.5), 48000), 3)
-    -6.021
+    A sine at a quarter of the rate, sampled 45° off its peaks (with a fade-in):
+
+    >>> t = np.arange(48000)
+    >>> x = 0.5 * np.sin(np.pi / 2 * t + np.pi / 4) * np.minimum(t / 960, 1)
+    >>> s = sigkern.loudness_stats(x, 48000)
+    >>> round(s.sample_peak, 1), round(s.true_peak, 1)  # -9.03 and -6.06 (-6.02 exactly)
+    (-9.0, -6.1)
     """
     return loudness_stats(x, rate, true_peak=True, interleaved=interleaved).true_peak
 
@@ -394,19 +399,19 @@ def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: floa
     return _core.scale(x, normalize_gain(s.integrated, s.true_peak, target, ceiling), out=out)
 
 
-def normalize_peak(x: Any, target_db: float = 0.0, *, out: Optional[Any] = None) -> Any:
+def peak_normalize(x: Any, target_db: float = 0.0, *, out: Optional[Any] = None) -> Any:
     """``x`` scaled so that its largest sample magnitude over all channels is ``target_db``
     dBFS (one gain for every channel, so the balance is kept). An all-zero signal is returned
     unchanged (scaled by 1).
 
     Examples
     --------
-    >>> sigkern.normalize_peak(np.array([[0.5, -0.25], [0.1, 0.2]]), -6.0206).round(4)
-    array([[ 0.5  , -0.25 ],
-           [ 0.1  ,  0.2  ]])
+    >>> sigkern.peak_normalize(np.array([[0.5, -0.25], [0.1, 0.2]]), 0.0)
+    array([[ 1. , -0.5],
+           [ 0.2,  0.4]])
     """
     if not math.isfinite(float(target_db)):
-        raise ValueError(f"normalize_peak: target_db must be finite, got {target_db!r}")
+        raise ValueError(f"peak_normalize: target_db must be finite, got {target_db!r}")
     p = float(_core.peak(x))
     g = 1.0 if p == 0.0 else 10.0 ** (float(target_db) / 20.0) / p
     return _core.scale(x, g, out=out)
