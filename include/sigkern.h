@@ -93,6 +93,33 @@
 #define BLOCK 2048
 
 /**
+ * Lowest and highest supported sample rates (Hz).
+ */
+#define MIN_RATE 8000.0
+
+#define MAX_RATE 384000.0
+
+/**
+ * Largest channel count of one meter.
+ */
+#define MAX_CHANNELS 64
+
+/**
+ * Absolute gate (LUFS).
+ */
+#define ABSOLUTE_GATE -70.0
+
+/**
+ * Taps per phase.
+ */
+#define TAPS 12
+
+/**
+ * Input samples of history each channel keeps (`TAPS − 1`).
+ */
+#define HISTORY (TAPS - 1)
+
+/**
  * Taps per window are a multiple of this (16 `float` lanes of AVX-512).
  */
 #define TAP_BLOCK 16
@@ -489,6 +516,12 @@ typedef struct SkLfilter SkLfilter;
 typedef struct SkMelPlan SkMelPlan;
 
 /**
+ * Opaque handle of a streaming loudness meter, made by `sk_meter_new` and released by
+ * `sk_meter_free`.
+ */
+typedef struct SkMeter SkMeter;
+
+/**
  * Opaque handle of a streaming resampler (`float` or `double`), made by
  * `sk_resampler_f32_new` / `sk_resampler_f64_new` (or their `_spec` forms) and released by
  * `sk_resampler_free`.
@@ -500,6 +533,46 @@ typedef struct SkResampler SkResampler;
  * `sk_stft_stream_free`).
  */
 typedef struct SkStftStream SkStftStream;
+
+/**
+ * Every value a loudness measurement reports.
+ */
+typedef struct SkLoudnessStats {
+    /**
+     * Integrated (programme) loudness, LUFS: 400 ms blocks (75 % overlap) gated at −70 LUFS,
+     * then 10 LU below their mean.
+     */
+    double integrated;
+    /**
+     * Loudness range (EBU Tech 3342), LU: 95th minus 10th percentile of the short-term values
+     * (10 a second) gated at −70 LUFS and 20 LU below their mean.
+     */
+    double loudness_range;
+    /**
+     * Momentary loudness (last 400 ms), LUFS, updated every 100 ms.
+     */
+    double momentary;
+    /**
+     * Short-term loudness (last 3 s), LUFS, updated every 100 ms.
+     */
+    double short_term;
+    /**
+     * Largest momentary loudness so far, LUFS.
+     */
+    double max_momentary;
+    /**
+     * Largest short-term loudness so far, LUFS.
+     */
+    double max_short_term;
+    /**
+     * Largest sample magnitude of any channel, dBFS.
+     */
+    double sample_peak;
+    /**
+     * Largest true peak of any channel, dBTP (the sample peak when true peak is off).
+     */
+    double true_peak;
+} SkLoudnessStats;
 
 /**
  * A custom resampling filter: frequencies are fractions of the Nyquist frequency of the lower
@@ -1819,6 +1892,179 @@ int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_strid
  * Every pointer valid for its extent.
  */
 int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
+
+/**
+ * Creates a streaming loudness meter (ITU-R BS.1770-4, EBU R 128) and stores its handle in
+ * `*out`.
+ *
+ * - `rate`: sample rate in Hz, `8000 <= rate <= 384000` (else `SK_ERR_BAD_ARGUMENT`; NaN too).
+ *   The K-weighting filter is designed for this rate (bilinear transform of the analogue
+ *   prototypes behind BS.1770's 48 kHz table).
+ * - `channels`: 1 to 64 (`0` or more is `SK_ERR_LENGTH`).
+ * - `weights`: `channels` doubles, each finite and `>= 0` (else `SK_ERR_BAD_ARGUMENT`), or NULL
+ *   for the standard weights by channel count (WAV / SMPTE order): 4 = L R Ls Rs, 5 = L R C
+ *   Ls Rs, 6 = L R C LFE Ls Rs, 8 = L R C LFE Ls Rs Lb Rb, surround 1.41, LFE 0; every other
+ *   count 1.0 for all channels.
+ * - `true_peak`: 1 measures the true peak (4× oversampling below 96 kHz, 2× below 192 kHz,
+ *   none above, BS.1770-4 Annex 2), 0 only the sample peak; other values
+ *   `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NULL_POINTER` (`out`), `SK_ERR_MISALIGNED` (`weights`, `out`),
+ *   `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * Thread safety: see `sk_meter_add_f32`.
+ *
+ * # Safety
+ * `weights` NULL or readable for `channels` doubles; `out` writable.
+ */
+int32_t sk_meter_new(const double *weights, double rate, int32_t true_peak, struct SkMeter **out, size_t channels);
+
+/**
+ * Frees a meter. NULL is accepted (no-op, `SK_OK`). A handle that is not live (already freed,
+ * never created) or not a meter is `SK_ERR_INVALID_HANDLE`, detected without reading it.
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_meter_free(struct SkMeter *meter);
+
+/**
+ * Forgets everything fed so far (the meter is then as new, same settings).
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, not a meter, or in use by another
+ * thread).
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_meter_reset(struct SkMeter *meter);
+
+/**
+ * Feeds `n` frames of planar `float` audio to a meter: channel `c`'s samples at
+ * `x[c·x_stride + t]`, `t < n` (`x_stride` in elements, `>= n` when the meter has more than one
+ * channel, ignored for one; negative or below `n` is `SK_ERR_BAD_ARGUMENT`).
+ *
+ * - Chunks: feeding a signal in pieces of any sizes gives bit-identical values to one call.
+ * - NaN or ±inf anywhere in the input: `SK_ERR_NON_FINITE` and nothing is fed (the message
+ *   names the channel and frame).
+ * - Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL, freed, not a meter, or in use by another
+ *   thread), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ *   `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_ALLOCATION` (the meter keeps 10
+ *   values a second of the signal for gating); on error the meter is unchanged.
+ *
+ * Thread safety: one meter must not be used from two threads at the same time (the second call
+ * fails with `SK_ERR_INVALID_HANDLE`); different meters may be used in parallel.
+ *
+ * # Safety
+ * `x` readable over its extent `(channels − 1)·x_stride + n`.
+ */
+int32_t sk_meter_add_f32(struct SkMeter *meter, const float *x, ptrdiff_t x_stride, size_t n);
+
+/**
+ * `double` version of `sk_meter_add_f32` (the same meter accepts both).
+ *
+ * # Safety
+ * `x` readable over its extent.
+ */
+int32_t sk_meter_add_f64(struct SkMeter *meter, const double *x, ptrdiff_t x_stride, size_t n);
+
+/**
+ * Feeds `n_frames` interleaved `float` frames (`x[t·channels + c]`) to a meter. Rules, status
+ * codes and thread safety as `sk_meter_add_f32` (`SK_ERR_LENGTH` also when
+ * `n_frames·channels` overflows).
+ *
+ * # Safety
+ * `x` readable for `n_frames·channels` floats.
+ */
+int32_t sk_meter_add_interleaved_f32(struct SkMeter *meter, const float *x, size_t n_frames);
+
+/**
+ * `double` version of `sk_meter_add_interleaved_f32`.
+ *
+ * # Safety
+ * `x` readable for `n_frames·channels` doubles.
+ */
+int32_t sk_meter_add_interleaved_f64(struct SkMeter *meter, const double *x, size_t n_frames);
+
+/**
+ * Stores every value of a meter in `*out` (see `SkLoudnessStats`; undefined values are
+ * −infinity, the range 0). The meter keeps running.
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`out`),
+ * `SK_ERR_ALLOCATION` (the loudness range sorts a copy of the short-term values); on error
+ * `*out` is untouched. Thread safety as `sk_meter_add_f32`.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_meter_stats(struct SkMeter *meter, struct SkLoudnessStats *out);
+
+/**
+ * Copies a meter's per-channel peaks in dB (−infinity for a silent channel): the sample peak
+ * to `sample_peak[c]` and the true peak to `true_peak[c]` (the sample peak when the meter was
+ * made without true peak). Either array may be NULL to skip it; `channels` must equal the
+ * meter's channel count (else `SK_ERR_LENGTH`).
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP` (the two arrays overlap); on error nothing is written.
+ *
+ * # Safety
+ * Each non-NULL array writable for `channels` doubles.
+ */
+int32_t sk_meter_peaks(struct SkMeter *meter, double *sample_peak, double *true_peak, size_t channels);
+
+/**
+ * Measures a whole planar `float` buffer at once (a fresh meter fed in one call; see
+ * `sk_meter_new` for `weights`, `rate`, `true_peak` and `sk_meter_add_f32` for the layout) and
+ * stores every value in `*out`.
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (also
+ * `channels` 0 or above 64), `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_ALLOCATION`;
+ * on error `*out` is untouched. Stateless: any number of threads may call it at once.
+ *
+ * # Safety
+ * `x` readable over its extent; `weights` NULL or readable for `channels` doubles; `out`
+ * writable.
+ */
+int32_t sk_loudness_f32(const float *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+/**
+ * `double` version of `sk_loudness_f32`.
+ *
+ * # Safety
+ * As `sk_loudness_f32`.
+ */
+int32_t sk_loudness_f64(const double *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+/**
+ * Interleaved version of `sk_loudness_f32`: `n_frames` frames of `channels` samples
+ * (`x[t·channels + c]`). Status codes as `sk_loudness_f32`.
+ *
+ * # Safety
+ * `x` readable for `n_frames·channels` floats; `weights`, `out` as `sk_loudness_f32`.
+ */
+int32_t sk_loudness_interleaved_f32(const float *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+/**
+ * `double` version of `sk_loudness_interleaved_f32`.
+ *
+ * # Safety
+ * As `sk_loudness_interleaved_f32`.
+ */
+int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+/**
+ * The linear gain that brings a programme with integrated loudness `integrated` (LUFS) and
+ * true peak `true_peak` (dBTP) to `target` LUFS without its true peak exceeding `ceiling`
+ * dBTP: `min(10^((target − integrated)/20), 10^((ceiling − true_peak)/20))`, stored in
+ * `*gain`. Multiply the samples by it (e.g. `sk_scale_f32`).
+ *
+ * - `integrated` or `true_peak` may be −infinity (as a meter reports for silence / a gated-out
+ *   programme): that side then sets no limit; with both −infinity the gain is 1.
+ * - `target`, `ceiling` must be finite; `integrated`, `true_peak` finite or −infinity (NaN,
+ *   +infinity: `SK_ERR_BAD_ARGUMENT`).
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED`
+ *   (`gain`); on error `*gain` is untouched. Stateless, thread-safe.
+ *
+ * # Safety
+ * `gain` writable.
+ */
+int32_t sk_loudness_normalize_gain(double integrated, double true_peak, double target, double ceiling, double *gain);
 
 /**
  * Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,

@@ -30,6 +30,14 @@
 
 #define BLOCK 2048
 
+
+
+#define MAX_CHANNELS 64
+
+
+#define TAPS 12
+
+
 #define TAP_BLOCK 16
 
 
@@ -181,9 +189,22 @@ typedef struct SkLfilter SkLfilter;
 
 typedef struct SkMelPlan SkMelPlan;
 
+typedef struct SkMeter SkMeter;
+
 typedef struct SkResampler SkResampler;
 
 typedef struct SkStftStream SkStftStream;
+
+typedef struct SkLoudnessStats {
+    double integrated;
+    double loudness_range;
+    double momentary;
+    double short_term;
+    double max_momentary;
+    double max_short_term;
+    double sample_peak;
+    double true_peak;
+} SkLoudnessStats;
 
 typedef struct SkResampleSpec {
     double passband_end;
@@ -408,6 +429,34 @@ int32_t sk_filtfilt_f32(const double *b, const double *a, const float *x, ptrdif
 int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, double *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
 
 int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
+
+int32_t sk_meter_new(const double *weights, double rate, int32_t true_peak, struct SkMeter **out, size_t channels);
+
+int32_t sk_meter_free(struct SkMeter *meter);
+
+int32_t sk_meter_reset(struct SkMeter *meter);
+
+int32_t sk_meter_add_f32(struct SkMeter *meter, const float *x, ptrdiff_t x_stride, size_t n);
+
+int32_t sk_meter_add_f64(struct SkMeter *meter, const double *x, ptrdiff_t x_stride, size_t n);
+
+int32_t sk_meter_add_interleaved_f32(struct SkMeter *meter, const float *x, size_t n_frames);
+
+int32_t sk_meter_add_interleaved_f64(struct SkMeter *meter, const double *x, size_t n_frames);
+
+int32_t sk_meter_stats(struct SkMeter *meter, struct SkLoudnessStats *out);
+
+int32_t sk_meter_peaks(struct SkMeter *meter, double *sample_peak, double *true_peak, size_t channels);
+
+int32_t sk_loudness_f32(const float *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+int32_t sk_loudness_f64(const double *x, ptrdiff_t x_stride, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n);
+
+int32_t sk_loudness_interleaved_f32(const float *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
+
+int32_t sk_loudness_normalize_gain(double integrated, double true_peak, double target, double ceiling, double *gain);
 
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 

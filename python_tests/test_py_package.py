@@ -145,7 +145,8 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path):
 
 
 @pytest.mark.parametrize("module", ["sigkern", "sigkern._errors", "sigkern.core", "sigkern.audio",
-                                    "sigkern.filters", "sigkern.spectral", "sigkern.resample"])
+                                    "sigkern.filters", "sigkern.spectral", "sigkern.resample",
+                                    "sigkern.loudness"])
 def test_docstring_examples_run(module):
     """Every ``>>>`` example in the package's docstrings runs and prints what it shows."""
     import doctest

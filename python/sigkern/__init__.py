@@ -13,8 +13,9 @@ channels or batch.
 Families (one module each, as in the C library): :mod:`sigkern.core` (elementwise arithmetic,
 reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern.filters`
 (SOS/biquad, FIR, filter design), :mod:`sigkern.spectral` (FFT, windows, STFT, mel,
-convolution). Errors raise :class:`SigkernError` subclasses; wrong types and dtypes raise
-``TypeError``, wrong shapes ``ValueError``, before any C call.
+convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation). Errors
+raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
+shapes ``ValueError``, before any C call.
 
 Raw access: :data:`ffi` and :data:`lib` (the compiled CFFI module over the header, every
 ``sk_*`` function), :func:`library_path` and :func:`include_dir` for ctypes and C users.
@@ -25,6 +26,7 @@ from __future__ import annotations
 from . import audio
 from . import core
 from . import filters
+from . import loudness
 from . import spectral
 from . import resample as _resample  # the name `resample` is the function
 from ._errors import *  # noqa: F401,F403
@@ -33,6 +35,7 @@ from ._lib import cfunc, ffi, include_dir, lib, library_path
 from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .filters import *  # noqa: F401,F403
+from .loudness import *  # noqa: F401,F403
 from .spectral import *  # noqa: F401,F403
 from .resample import *  # noqa: F401,F403
 
@@ -42,6 +45,7 @@ __all__ = (
     + list(core.__all__)
     + list(audio.__all__)
     + list(filters.__all__)
+    + list(loudness.__all__)
     + list(spectral.__all__)
     + list(_resample.__all__)
 )

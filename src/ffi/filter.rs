@@ -117,7 +117,7 @@ fn with_fir<T: FilterElem, R>(
 }
 
 /// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
-pub(super) fn planar(
+pub(crate) fn planar(
     name: &'static str,
     stride: isize,
     channels: usize,

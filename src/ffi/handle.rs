@@ -14,6 +14,7 @@ use crate::error::{SkError, SkResult};
 use crate::kernels::filter::fir::FirFilter;
 use crate::kernels::filter::lfilter::LFilter;
 use crate::kernels::filter::sos::SosFilter;
+use crate::kernels::loudness::Meter;
 use crate::kernels::spectral::fft::{FftPlan, PlanCache};
 use crate::kernels::spectral::mel::MelPlan;
 use crate::kernels::spectral::stft::StftStream;
@@ -38,6 +39,8 @@ pub(crate) enum Object {
     Filter(Mutex<FilterObj>),
     /// A streaming resampler; its lock is only ever try-locked.
     Resampler(Mutex<super::resample::ResamplerObj>),
+    /// A loudness meter; its lock is only ever try-locked (see `ffi::loudness`).
+    Meter(Box<Mutex<Meter>>),
 }
 
 impl Object {
@@ -59,6 +62,7 @@ impl Object {
                 Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
                 Err(TryLockError::WouldBlock) => "a resampler (busy in another thread)",
             },
+            Object::Meter(_) => "a loudness meter (sk_meter_new)",
         }
     }
 }

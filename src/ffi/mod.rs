@@ -16,6 +16,7 @@ pub mod gain;
 pub mod handle;
 pub mod layout;
 pub mod lfilter;
+pub mod loudness;
 pub mod mel;
 pub mod memory;
 pub mod meta;

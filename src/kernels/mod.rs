@@ -9,6 +9,7 @@ pub mod elementwise;
 pub mod filter;
 pub mod gain;
 pub mod layout;
+pub mod loudness;
 pub mod par;
 pub mod pcm;
 pub mod reduce;

@@ -1,0 +1,417 @@
+"""Loudness metering (ITU-R BS.1770-4 / EBU R 128) and normalisation (C: ``sk_meter_*``,
+``sk_loudness_*``, ``sk_loudness_normalize_gain``).
+
+:class:`Meter` is a streaming meter: feed blocks, read the momentary, short-term, integrated
+loudness, the loudness range, the maxima and the sample/true peaks at any time. The one-shot
+functions (:func:`loudness_stats`, :func:`integrated_loudness`, :func:`loudness_range`,
+:func:`true_peak`) measure a whole array; :func:`normalize_loudness` and
+:func:`peak_normalize` return scaled copies (:func:`normalize_peak` of :mod:`sigkern.core` normalises each row separately, in place).
+
+Arrays: float32 or float64 numpy arrays or CPU torch tensors, shape ``(channels, n)`` (planar;
+the last axis is time) or ``(n,)`` for one channel; :meth:`Meter.add_interleaved` and
+``interleaved=True`` take ``(frames, channels)``. Units: LUFS, LU, dBFS / dBTP; a value that is
+not defined (nothing measured, silence, all gated out) is ``-inf`` (the range ``0.0``). NaN or
+infinity in the input raise :class:`NonFiniteError` and change nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from . import _buffers as B
+from . import core as _core
+from ._buffers import F32, F64
+from ._errors import error
+from ._lib import cfunc, ffi
+from .filters import _closed_error, _planar
+
+__all__ = [
+    "Meter",
+    "LoudnessStats",
+    "loudness_stats",
+    "integrated_loudness",
+    "loudness_range",
+    "true_peak",
+    "normalize_gain",
+    "normalize_loudness",
+    "peak_normalize",
+]
+
+_SFX = {F32: "f32", F64: "f64"}
+_new = cfunc("sk_meter_new")
+_free = cfunc("sk_meter_free")
+_reset = cfunc("sk_meter_reset")
+_stats = cfunc("sk_meter_stats")
+_peaks = cfunc("sk_meter_peaks")
+_add = {dt: cfunc(f"sk_meter_add_{s}") for dt, s in _SFX.items()}
+_add_il = {dt: cfunc(f"sk_meter_add_interleaved_{s}") for dt, s in _SFX.items()}
+_one = {dt: cfunc(f"sk_loudness_{s}") for dt, s in _SFX.items()}
+_one_il = {dt: cfunc(f"sk_loudness_interleaved_{s}") for dt, s in _SFX.items()}
+_gain = cfunc("sk_loudness_normalize_gain")
+
+
+class LoudnessStats(NamedTuple):
+    """Every value of a measurement (fields of ``SkLoudnessStats``)."""
+
+    integrated: float
+    """Integrated loudness, LUFS (gated: −70 LUFS absolute, −10 LU relative)."""
+    loudness_range: float
+    """Loudness range (EBU Tech 3342), LU."""
+    momentary: float
+    """Loudness of the last 400 ms, LUFS (updated every 100 ms)."""
+    short_term: float
+    """Loudness of the last 3 s, LUFS (updated every 100 ms)."""
+    max_momentary: float
+    """Largest momentary loudness so far, LUFS."""
+    max_short_term: float
+    """Largest short-term loudness so far, LUFS."""
+    sample_peak: float
+    """Largest sample magnitude of any channel, dBFS."""
+    true_peak: float
+    """Largest true peak of any channel, dBTP (the sample peak when true peak is off)."""
+
+
+def _stats_of(p: Any) -> LoudnessStats:
+    return LoudnessStats(
+        p.integrated, p.loudness_range, p.momentary, p.short_term,
+        p.max_momentary, p.max_short_term, p.sample_peak, p.true_peak,
+    )
+
+
+def _weights(weights: Optional[Sequence[float]], channels: int, func: str):
+    """(cdata pointer or NULL, keep-alive array)."""
+    if weights is None:
+        return ffi.NULL, None
+    w = np.ascontiguousarray(np.asarray(weights, dtype=np.float64))
+    if w.shape != (channels,):
+        raise ValueError(f"{func}: weights must have shape ({channels},) (one per channel), got {w.shape}")
+    return ffi.from_buffer("double[]", w), w
+
+
+def _rate(rate: Any, func: str) -> float:
+    try:
+        return float(rate)
+    except (TypeError, ValueError):
+        raise TypeError(f"{func}: rate must be a number (Hz), got {rate!r}") from None
+
+
+def _layout(x: Any, func: str, interleaved: bool):
+    """(x, dtype, channels, n) of a planar (channels, n) / (n,) or interleaved (frames, channels)
+    array."""
+    x = B.as_input(x, func, "x")
+    dt = B.float_dtype(x, func, "x")
+    shape = tuple(x.shape)
+    if len(shape) == 1:
+        return x, dt, 1, shape[0]
+    if len(shape) != 2:
+        want = "(frames, channels)" if interleaved else "(channels, n)"
+        raise ValueError(f"{func}: x must have shape {want} or (n,), got {shape}")
+    return (x, dt, shape[1], shape[0]) if interleaved else (x, dt, shape[0], shape[1])
+
+
+class Meter:
+    """A streaming loudness meter (ITU-R BS.1770-4, EBU R 128; C: ``sk_meter_*``).
+
+    Feeding a signal block by block gives bit for bit the values of one call.
+
+    Parameters
+    ----------
+    rate : float
+        Sample rate in Hz, 8000 to 384000 (the K-weighting is designed for it).
+    channels : int, default 2
+        1 to 64.
+    weights : sequence of float, optional
+        One weight per channel (finite, ``>= 0``). Default: the BS.1770 weights for the channel
+        count in WAV order (5 = L R C Ls Rs, 6 = L R C LFE Ls Rs, 8 = 7.1: surround 1.41,
+        LFE 0; other counts 1.0).
+    true_peak : bool, default True
+        Measure the true peak (4× oversampling below 96 kHz, 2× below 192 kHz); otherwise
+        only the sample peak.
+
+    Notes
+    -----
+    Thread safety: one object must not be used from two threads at the same time (the second
+    call raises :class:`InvalidHandleError`, "in use"); different meters run in parallel.
+
+    Examples
+    --------
+    >>> m = sigkern.Meter(48000, channels=2)
+    >>> m.add(np.zeros((2, 48000), np.float32))
+    >>> m.integrated
+    -inf
+    """
+
+    __slots__ = ("_h", "_channels", "_rate", "_true_peak", "__weakref__")
+
+    def __init__(self, rate: float, channels: int = 2, weights: Optional[Sequence[float]] = None,
+                 true_peak: bool = True):
+        self._h = ffi.NULL
+        func = "Meter"
+        try:
+            ch = operator.index(channels)
+        except TypeError:
+            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        if ch < 0:
+            raise ValueError(f"{func}: channels must be at least 1, got {ch}")
+        r = _rate(rate, func)
+        pw, _keep = _weights(weights, ch, func)
+        hp = ffi.new("SkMeter **")
+        st = _new(pw, r, 1 if true_peak else 0, hp, ch)
+        if st:
+            raise error(st, "sk_meter_new")
+        self._h = hp[0]
+        self._channels = ch
+        self._rate = r
+        self._true_peak = bool(true_peak)
+
+    @property
+    def channels(self) -> int:
+        """Number of channels."""
+        return self._channels
+
+    @property
+    def rate(self) -> float:
+        """Sample rate (Hz)."""
+        return self._rate
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._h == ffi.NULL
+
+    def _fail(self, st: int, cname: str):
+        if self._h == ffi.NULL:
+            return _closed_error(st, cname, "this Meter")
+        return error(st, cname)
+
+    def add(self, x: Any) -> None:
+        """Feeds a block of planar samples, shape ``(channels, n)`` (or ``(n,)`` for one
+        channel), float32 or float64. Rows may be a time slice of a bigger array.
+
+        Examples
+        --------
+        >>> m = sigkern.Meter(44100, channels=1); m.add(np.ones(4410))
+        """
+        func = "Meter.add"
+        x, dt, ch, n = _layout(x, func, False)
+        if ch != self._channels:
+            raise ValueError(f"{func}: x has {ch} channels (shape {tuple(x.shape)}), the meter {self._channels}")
+        px, sx = _planar(x, dt, func, "x")
+        st = _add[dt](self._h, px, sx, n)
+        if st:
+            raise self._fail(st, f"sk_meter_add_{_SFX[dt]}")
+
+    def add_interleaved(self, x: Any) -> None:
+        """Feeds a block of interleaved frames, shape ``(frames, channels)``, C-contiguous.
+
+        Examples
+        --------
+        >>> m = sigkern.Meter(48000); m.add_interleaved(np.zeros((480, 2), np.float32))
+        """
+        func = "Meter.add_interleaved"
+        x, dt, ch, n = _layout(x, func, True)
+        if ch != self._channels:
+            raise ValueError(f"{func}: x has {ch} channels (shape {tuple(x.shape)}), the meter {self._channels}")
+        px, _ = B.pointer(x, dt, func, "x")
+        st = _add_il[dt](self._h, px, n)
+        if st:
+            raise self._fail(st, f"sk_meter_add_interleaved_{_SFX[dt]}")
+
+    def stats(self) -> LoudnessStats:
+        """Every value at once (:class:`LoudnessStats`)."""
+        p = ffi.new("SkLoudnessStats *")
+        st = _stats(self._h, p)
+        if st:
+            raise self._fail(st, "sk_meter_stats")
+        return _stats_of(p)
+
+    integrated = property(lambda self: self.stats().integrated, doc="Integrated loudness, LUFS.")
+    loudness_range = property(lambda self: self.stats().loudness_range, doc="Loudness range, LU.")
+    momentary = property(lambda self: self.stats().momentary, doc="Momentary loudness, LUFS.")
+    short_term = property(lambda self: self.stats().short_term, doc="Short-term loudness, LUFS.")
+    max_momentary = property(lambda self: self.stats().max_momentary, doc="Maximum momentary loudness, LUFS.")
+    max_short_term = property(lambda self: self.stats().max_short_term, doc="Maximum short-term loudness, LUFS.")
+    sample_peak = property(lambda self: self.stats().sample_peak, doc="Sample peak over all channels, dBFS.")
+    true_peak = property(lambda self: self.stats().true_peak, doc="True peak over all channels, dBTP.")
+
+    def peaks(self):
+        """Per-channel ``(sample_peaks, true_peaks)`` in dB, two float64 arrays of length
+        ``channels``."""
+        sp = np.empty(self._channels)
+        tp = np.empty(self._channels)
+        st = _peaks(self._h, ffi.from_buffer("double[]", sp, True), ffi.from_buffer("double[]", tp, True),
+                    self._channels)
+        if st:
+            raise self._fail(st, "sk_meter_peaks")
+        return sp, tp
+
+    def reset(self) -> None:
+        """Forgets everything fed so far."""
+        st = _reset(self._h)
+        if st:
+            raise self._fail(st, "sk_meter_reset")
+
+    def close(self) -> None:
+        """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`."""
+        h = self._h
+        if h != ffi.NULL:
+            st = _free(h)
+            if st:
+                raise error(st, "sk_meter_free")
+            self._h = ffi.NULL
+
+    def __enter__(self) -> "Meter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            h = self._h
+            if h != ffi.NULL:
+                self._h = ffi.NULL
+                _free(h)
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"rate={self._rate:g}"
+        return f"Meter({state}, channels={self._channels}, true_peak={self._true_peak})"
+
+
+def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None, true_peak: bool = True,
+             interleaved: bool = False) -> LoudnessStats:
+    """Every loudness value of a whole signal (C: ``sk_loudness_*``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    weights, true_peak
+        As :class:`Meter`.
+
+    Examples
+    --------
+    >>> t = np.arange(48000 * 5) / 48000
+    >>> x = np.tile(10 ** (-23 / 20) * np.sin(2 * np.pi * 1000 * t), (2, 1))
+    >>> round(sigkern.loudness_stats(x, 48000).integrated, 1)
+    -23.0
+    """
+    func = "loudness_stats"
+    x, dt, ch, n = _layout(x, func, interleaved)
+    r = _rate(rate, func)
+    pw, _keep = _weights(weights, ch, func)
+    out = ffi.new("SkLoudnessStats *")
+    tp = 1 if true_peak else 0
+    if interleaved:
+        px, _ = B.pointer(x, dt, func, "x")
+        st = _one_il[dt](px, pw, r, tp, out, ch, n)
+        cname = f"sk_loudness_interleaved_{_SFX[dt]}"
+    else:
+        px, sx = _planar(x, dt, func, "x")
+        st = _one[dt](px, sx, pw, r, tp, out, ch, n)
+        cname = f"sk_loudness_{_SFX[dt]}"
+    if st:
+        raise error(st, cname)
+    return _stats_of(out)
+
+
+def integrated_loudness(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
+                        interleaved: bool = False) -> float:
+    """Integrated loudness (LUFS) of a whole signal; ``-inf`` for silence.
+    ``pyloudnorm.Meter(rate).integrated_loudness(x.T)`` computes the same quantity.
+
+    Examples
+    --------
+    >>> sigkern.integrated_loudness(np.zeros((2, 48000), np.float32), 48000)
+    -inf
+    """
+    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).integrated
+
+
+def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
+                   interleaved: bool = False) -> float:
+    """Loudness range (LU, EBU Tech 3342) of a whole signal.
+
+    Examples
+    --------
+    >>> sigkern.loudness_range(np.zeros(48000 * 4), 48000)
+    0.0
+    """
+    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).loudness_range
+
+
+def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
+    """True peak (dBTP) over all channels of a whole signal (BS.1770-4 Annex 2).
+
+    Examples
+    --------
+    A sine at a quarter of the rate, sampled 45° off its peaks (with a fade-in):
+
+    >>> t = np.arange(48000)
+    >>> x = 0.5 * np.sin(np.pi / 2 * t + np.pi / 4) * np.minimum(t / 960, 1)
+    >>> s = sigkern.loudness_stats(x, 48000)
+    >>> round(s.sample_peak, 1), round(s.true_peak, 1)  # -9.03 and -6.06 (-6.02 exactly)
+    (-9.0, -6.1)
+    """
+    return loudness_stats(x, rate, true_peak=True, interleaved=interleaved).true_peak
+
+
+def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, ceiling: float = -1.0) -> float:
+    """The linear gain that brings a programme of ``integrated`` LUFS and ``true_peak`` dBTP to
+    ``target`` LUFS without its true peak exceeding ``ceiling`` dBTP (the smaller of the two
+    gains; ``-inf`` inputs set no limit). C: ``sk_loudness_normalize_gain``.
+
+    Examples
+    --------
+    >>> round(sigkern.normalize_gain(-30.0, -10.0, target=-23.0, ceiling=-1.0), 4)
+    2.2387
+    """
+    g = ffi.new("double *")
+    st = _gain(float(integrated), float(true_peak), float(target), float(ceiling), g)
+    if st:
+        raise error(st, "sk_loudness_normalize_gain")
+    return g[0]
+
+
+def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: float = -1.0, *,
+                       weights: Optional[Sequence[float]] = None, interleaved: bool = False,
+                       out: Optional[Any] = None) -> Any:
+    """``x`` scaled to ``target`` LUFS integrated loudness, with the gain lowered if needed so
+    that the true peak stays at or below ``ceiling`` dBTP (every channel by the same gain).
+
+    Examples
+    --------
+    >>> t = np.arange(48000 * 5) / 48000
+    >>> x = np.tile(0.01 * np.sin(2 * np.pi * 1000 * t), (2, 1))
+    >>> y = sigkern.normalize_loudness(x, 48000, target=-16.0)
+    >>> round(sigkern.integrated_loudness(y, 48000), 2)
+    -16.0
+    """
+    s = loudness_stats(x, rate, weights=weights, true_peak=True, interleaved=interleaved)
+    return _core.scale(x, normalize_gain(s.integrated, s.true_peak, target, ceiling), out=out)
+
+
+def peak_normalize(x: Any, target_db: float = 0.0, *, out: Optional[Any] = None) -> Any:
+    """``x`` scaled so that its largest sample magnitude over all channels is ``target_db``
+    dBFS (one gain for every channel, so the balance is kept). An all-zero signal is returned
+    unchanged (scaled by 1).
+
+    Examples
+    --------
+    >>> sigkern.peak_normalize(np.array([[0.5, -0.25], [0.1, 0.2]]), 0.0)
+    array([[ 1. , -0.5],
+           [ 0.2,  0.4]])
+    """
+    if not math.isfinite(float(target_db)):
+        raise ValueError(f"peak_normalize: target_db must be finite, got {target_db!r}")
+    p = float(_core.peak(x))
+    g = 1.0 if p == 0.0 else 10.0 ** (float(target_db) / 20.0) / p
+    return _core.scale(x, g, out=out)
