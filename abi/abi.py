@@ -73,8 +73,12 @@ def parse_header(path):
         body.append(line)
     body = "\n".join(body)
     body = re.sub(r'extern\s+"C"\s*\{', " ", body)
+    # a struct's fields are part of its type (their layout is ABI): one statement per typedef
+    body = re.sub(r"\{([^{}]*)\}", lambda m: "{" + m.group(1).replace(";", ",") + "}", body)
     for stmt in body.split(";"):
-        stmt = " ".join(stmt.replace("}", " ").split())
+        stmt = " ".join(stmt.split())
+        if stmt == "}":  # the end of extern "C"
+            continue
         if not stmt:
             continue
         if stmt.startswith("typedef"):

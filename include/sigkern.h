@@ -88,65 +88,6 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
- * Frames per block of the passes.
- */
-#define BLOCK 2048
-
-/**
- * Lowest and highest supported sample rates (Hz).
- */
-#define MIN_RATE 8000.0
-
-#define MAX_RATE 384000.0
-
-/**
- * Largest channel count of one meter.
- */
-#define MAX_CHANNELS 64
-
-/**
- * Absolute gate (LUFS).
- */
-#define ABSOLUTE_GATE -70.0
-
-/**
- * Taps per phase.
- */
-#define TAPS 12
-
-/**
- * Input samples of history each channel keeps (`TAPS − 1`).
- */
-#define HISTORY (TAPS - 1)
-
-/**
- * Taps per window are a multiple of this (16 `float` lanes of AVX-512).
- */
-#define TAP_BLOCK 16
-
-/**
- * The most taps a window may have (downsampling by 256 at 200 dB needs about 2¹⁷).
- */
-#define MAX_TAPS (1 << 20)
-
-/**
- * The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
- * interpolated phases.
- */
-#define MAX_PHASES 2048
-
-/**
- * Supported ratios `out/in`: from `1/MAX_RATIO` to `MAX_RATIO`.
- */
-#define MAX_RATIO 256.0
-
-/**
- * Stopbands deeper than this (dB) run `float` streams in `double` inside: `float` products
- * summed over a few hundred taps leave rounding noise near −140 dB.
- */
-#define WIDE_ABOVE_DB 140.0
-
-/**
  * Mode: the full result, `na + nb − 1` samples.
  */
 #define SK_CONV_FULL 0

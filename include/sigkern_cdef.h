@@ -28,23 +28,6 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
-#define BLOCK 2048
-
-
-
-#define MAX_CHANNELS 64
-
-
-#define TAPS 12
-
-
-#define TAP_BLOCK 16
-
-
-#define MAX_PHASES 2048
-
-
-
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1

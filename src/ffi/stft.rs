@@ -222,6 +222,7 @@ pub unsafe extern "C" fn sk_stft_f64(
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn stft_batch_ffi<T: SpecFloat>(
     x: *const T,
     x_stride: isize,

@@ -27,7 +27,7 @@ use crate::kernels::par;
 use crate::simd::Level;
 
 /// Frames per block of the passes.
-pub const BLOCK: usize = 2048;
+pub(crate) const BLOCK: usize = 2048;
 
 /// How a signal is extended at its ends (scipy's `padtype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,12 +28,12 @@ use crate::kernels::Float;
 use crate::simd::Level;
 
 /// Lowest and highest supported sample rates (Hz).
-pub const MIN_RATE: f64 = 8000.0;
-pub const MAX_RATE: f64 = 384000.0;
+pub(crate) const MIN_RATE: f64 = 8000.0;
+pub(crate) const MAX_RATE: f64 = 384000.0;
 /// Largest channel count of one meter.
-pub const MAX_CHANNELS: usize = 64;
+pub(crate) const MAX_CHANNELS: usize = 64;
 /// Absolute gate (LUFS).
-pub const ABSOLUTE_GATE: f64 = -70.0;
+pub(crate) const ABSOLUTE_GATE: f64 = -70.0;
 
 /// Frames per true-peak work piece (bounds the scratch buffer).
 const TP_PIECE: usize = 4096;

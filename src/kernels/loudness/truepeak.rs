@@ -14,9 +14,9 @@ use crate::kernels::Float;
 use crate::simd::{multiversion, Level};
 
 /// Taps per phase.
-pub const TAPS: usize = 12;
+pub(crate) const TAPS: usize = 12;
 /// Input samples of history each channel keeps (`TAPS − 1`).
-pub const HISTORY: usize = TAPS - 1;
+pub(crate) const HISTORY: usize = TAPS - 1;
 
 /// The oversampling factor used at `rate` Hz.
 pub fn factor(rate: f64) -> usize {

@@ -18,7 +18,7 @@ use crate::kernels::Float;
 use std::f64::consts::PI;
 
 /// Taps per window are a multiple of this (16 `float` lanes of AVX-512).
-pub const TAP_BLOCK: usize = 16;
+pub(crate) const TAP_BLOCK: usize = 16;
 
 /// Quality presets. Each is a [`Spec`]; see [`Quality::spec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,7 @@ pub struct Kernel {
 }
 
 /// The most taps a window may have (downsampling by 256 at 200 dB needs about 2¹⁷).
-pub const MAX_TAPS: usize = 1 << 20;
+pub(crate) const MAX_TAPS: usize = 1 << 20;
 
 impl Kernel {
     /// Designs the kernel for `ratio = out_rate / in_rate`.

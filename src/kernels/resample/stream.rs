@@ -29,11 +29,11 @@ use std::sync::Mutex;
 
 /// The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
 /// interpolated phases.
-pub const MAX_PHASES: u64 = 2048;
+pub(crate) const MAX_PHASES: u64 = 2048;
 /// The most coefficients of an exact phase table.
 const MAX_EXACT_TABLE: u64 = 1 << 23;
 /// Supported ratios `out/in`: from `1/MAX_RATIO` to `MAX_RATIO`.
-pub const MAX_RATIO: f64 = 256.0;
+pub(crate) const MAX_RATIO: f64 = 256.0;
 /// Fractional bits of a free-running clock.
 const FRAC_BITS: u32 = 40;
 const FREE_DEN: u64 = 1 << FRAC_BITS;
@@ -760,7 +760,7 @@ fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync)
 
 /// Stopbands deeper than this (dB) run `float` streams in `double` inside: `float` products
 /// summed over a few hundred taps leave rounding noise near −140 dB.
-pub const WIDE_ABOVE_DB: f64 = 140.0;
+pub(crate) const WIDE_ABOVE_DB: f64 = 140.0;
 
 fn widen(x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<Vec<f64>> {
     let len = n
