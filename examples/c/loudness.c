@@ -26,7 +26,7 @@ static void check(int ok, const char *what) {
 }
 
 #define RATE 48000
-#define SECS 10
+#define SECS 4
 #define FRAMES (RATE * SECS)
 
 int main(void) {

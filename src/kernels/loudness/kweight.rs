@@ -126,23 +126,70 @@ fn fused_lanes<T: Float>(
     let mut c0 = 0;
     while c0 < channels {
         let m = (channels - c0).min(LANES);
-        let mut s = [KState::default(); LANES];
-        s[..m].copy_from_slice(&state[c0..c0 + m]);
-        let mut acc = [0.0f64; LANES];
-        acc[..m].copy_from_slice(&sums[c0..c0 + m]);
-        for t in 0..n {
-            let mut x = [0.0f64; LANES];
-            for j in 0..m {
-                x[j] = src.at(c0 + j, t);
-            }
-            for j in 0..LANES {
-                let v = step(k, &mut s[j], x[j]);
-                acc[j] += v * v;
-            }
+        if m <= 2 {
+            fused_group::<T, 2>(src, k, &mut state[c0..c0 + m], &mut sums[c0..c0 + m], c0, n);
+        } else {
+            fused_group::<T, LANES>(src, k, &mut state[c0..c0 + m], &mut sums[c0..c0 + m], c0, n);
         }
-        state[c0..c0 + m].copy_from_slice(&s[..m]);
-        sums[c0..c0 + m].copy_from_slice(&acc[..m]);
         c0 += m;
+    }
+}
+
+/// One group of up to `L` channels (starting at channel `c0`), the state held lane-major
+/// (one array per history value) so each arithmetic step is one vector operation. The
+/// expressions are those of [`step`], in the same order.
+#[inline(always)]
+fn fused_group<T: Float, const L: usize>(
+    src: Frames<'_, T>,
+    k: &[Biquad; 2],
+    state: &mut [KState],
+    sums: &mut [f64],
+    c0: usize,
+    n: usize,
+) {
+    let m = state.len();
+    let [p, h] = k;
+    let (mut x1, mut x2, mut u1, mut u2, mut v1, mut v2, mut acc) = (
+        [0.0f64; L],
+        [0.0f64; L],
+        [0.0f64; L],
+        [0.0f64; L],
+        [0.0f64; L],
+        [0.0f64; L],
+        [0.0f64; L],
+    );
+    for j in 0..m {
+        let s = &state[j];
+        (x1[j], x2[j], u1[j], u2[j], v1[j], v2[j]) =
+            (s.x[0], s.x[1], s.u[0], s.u[1], s.v[0], s.v[1]);
+        acc[j] = sums[j];
+    }
+    for t in 0..n {
+        let mut x0 = [0.0f64; L];
+        for j in 0..m {
+            x0[j] = src.at(c0 + j, t);
+        }
+        for j in 0..L {
+            let u0 = (p.b[0] * x0[j] + p.b[1] * x1[j] + p.b[2] * x2[j] - p.a[1] * u2[j])
+                - p.a[0] * u1[j];
+            let v0 =
+                (h.b[0] * u0 + h.b[1] * u1[j] + h.b[2] * u2[j] - h.a[1] * v2[j]) - h.a[0] * v1[j];
+            x2[j] = x1[j];
+            x1[j] = x0[j];
+            u2[j] = u1[j];
+            u1[j] = u0;
+            v2[j] = v1[j];
+            v1[j] = v0;
+            acc[j] += v0 * v0;
+        }
+    }
+    for j in 0..m {
+        state[j] = KState {
+            x: [x1[j], x2[j]],
+            u: [u1[j], u2[j]],
+            v: [v1[j], v2[j]],
+        };
+        sums[j] = acc[j];
     }
 }
 

@@ -24,6 +24,7 @@ use super::kweight::{k_weighting, kweight_sumsq, Biquad, Frames, KState};
 use super::truepeak::{self, HISTORY, TAPS};
 use crate::error::{SkError, SkResult};
 use crate::kernels::pcm::first_non_finite;
+use crate::kernels::reduce;
 use crate::kernels::Float;
 use crate::simd::Level;
 
@@ -369,10 +370,16 @@ impl Meter {
             let at = |t: usize| src.x[c * src.chan_step + (src.start + t) * src.frame_step];
             // sample peak
             let mut sp = self.sample_peak[c];
-            for t in 0..n {
-                let a = at(t).abs().to_f64();
-                if a > sp {
-                    sp = a;
+            if src.frame_step == 1 {
+                let o = c * src.chan_step + src.start;
+                let p = reduce::peak(level, &src.x[o..o + n]).map_or(0.0, |v| v.to_f64());
+                sp = sp.max(p);
+            } else {
+                for t in 0..n {
+                    let a = at(t).abs().to_f64();
+                    if a > sp {
+                        sp = a;
+                    }
                 }
             }
             self.sample_peak[c] = sp;
