@@ -6,8 +6,8 @@ use super::handle::{expect, lookup, register, release, write_token, Object, Spec
 use super::stft::params;
 use super::window::parse_window;
 use crate::error::{SkError, SkResult};
-use crate::kernels::spectral::logtail::{self, LnFast, LogTail};
 use crate::kernels::alloc::{try_collect, try_vec};
+use crate::kernels::spectral::logtail::{self, LnFast, LogTail};
 use crate::kernels::spectral::mel::{check_db, power_to_db, MelNorm, MelParams, MelPlan};
 use crate::kernels::Float;
 

@@ -169,7 +169,8 @@ mod tests {
         ] {
             let f2 = c.get(1).copied().unwrap_or(0.0);
             let want = firwin(31, band, Window::Hamming, c[0], f2, 2.0).unwrap();
-            let got = firwin_bands(31, &c, pz, true, 2.0, &window(Window::Hamming, 31).unwrap()).unwrap();
+            let got =
+                firwin_bands(31, &c, pz, true, 2.0, &window(Window::Hamming, 31).unwrap()).unwrap();
             for (a, b) in got.iter().zip(&want) {
                 assert!((a - b).abs() < 1e-15, "{band:?}");
             }
