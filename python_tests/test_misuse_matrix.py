@@ -48,13 +48,22 @@ NAME_OF = {v: k for k, v in STATUS.items()}
 
 # ------------------------------------------------------------------ the header, parsed
 
+#: Opaque handle types (`typedef struct SkX SkX;`); structs with a body are plain data.
+OPAQUE = set(re.findall(r"typedef struct (Sk\w+) \1;", (INCLUDE / "sigkern_cdef.h").read_text()))
+
+
 class Param:
     def __init__(self, ctype: str, name: str):
         self.ctype, self.name = ctype, name
         t = ctype.replace("const ", "").strip()
         self.handle = None
         m = re.fullmatch(r"struct (Sk\w+) \*(\*?)", t)
-        if m:
+        if m and m.group(1) not in OPAQUE and not m.group(2):
+            # a plain struct passed by pointer: data, checked like any other pointer
+            self.kind = "ptr"
+            self.elem = f"struct {m.group(1)}"
+            self.const = ctype.startswith("const")
+        elif m:
             self.kind = "handle_out" if m.group(2) else "handle"
             self.handle = m.group(1)
         elif t.endswith("*const *") or t.endswith("* *") or t.endswith("**"):
@@ -176,6 +185,17 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
     elif handle_type == "SkStftStream":
         rc = getattr(lib, f"sk_stft_stream_{sfx}_new")(arr([1.0] * BASE_SIZE), BASE_SIZE, 4,
                                                        BASE_SIZE, 1, 0, 1, 0, out)
+    elif handle_type == "SkLfilter":
+        b = ffi.new("double[]", [0.5, 0.5])
+        a = ffi.new("double[]", [1.0, -0.5])
+        keep += [b, a]
+        rc = getattr(lib, f"sk_lfilter_{sfx}_new")(b, a, 1, out, 2, 2)
+    elif handle_type == "SkMeter":
+        w = ffi.new("double[]", [1.0])
+        keep.append(w)
+        rc = lib.sk_meter_new(w, 48000.0, 1, out, 1)
+    elif handle_type == "SkResampler":
+        rc = getattr(lib, f"sk_resampler_{sfx}_new")(48000.0, 44100.0, 1, lib.SK_RESAMPLE_HIGH, out)
     else:
         return None
     if rc != 0:
@@ -183,13 +203,16 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
     h = out[0]
     if freed:
         free = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
-                "SkMelPlan": "sk_mel_plan_free", "SkStftStream": "sk_stft_stream_free"}[handle_type]
+                "SkMelPlan": "sk_mel_plan_free", "SkStftStream": "sk_stft_stream_free",
+                "SkLfilter": "sk_lfilter_free", "SkMeter": "sk_meter_free",
+                "SkResampler": "sk_resampler_free"}[handle_type]
         getattr(lib, free)(h)
     return h
 
 
 OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPlan",
-                "SkMelPlan": "SkStftStream", "SkStftStream": "SkFftPlan"}
+                "SkMelPlan": "SkStftStream", "SkStftStream": "SkLfilter", "SkLfilter": "SkMeter",
+                "SkMeter": "SkResampler", "SkResampler": "SkFftPlan"}
 
 
 def baseline_args(call: Call, overrides: dict):

@@ -127,3 +127,16 @@ def test_upfirdn_and_resample_poly_equal_scipy():
                                atol=1e-9)
     np.testing.assert_allclose(sigkern.resample_poly(x.T, 2, 3, axis=0),
                                ss.resample_poly(x.T, 2, 3, axis=0), atol=1e-9)
+
+
+def test_interleaved_stream_equals_planar():
+    x = np.random.default_rng(5).standard_normal((2, 3000)).astype(np.float32)
+    a = sigkern.Resampler(48000, 44100, channels=2)
+    b = sigkern.Resampler(48000, 44100, channels=2)
+    planar = np.concatenate([a.process(x[:, :1000]), a.process(x[:, 1000:]), a.flush()], axis=1)
+    il = np.ascontiguousarray(x.T)
+    inter = np.concatenate([b.process_interleaved(il[:1000]), b.process_interleaved(il[1000:]),
+                            b.flush_interleaved()], axis=0)
+    assert np.array_equal(inter, planar.T)
+    with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
+        b.process_interleaved(x)

@@ -1049,6 +1049,7 @@ def test_every_spectral_c_function_is_bound():
     names = set(re.findall(r"\b(sk_\w+)\s*\(", hdr))
     stems = ("sk_fft", "sk_rfft", "sk_irfft", "sk_ifft", "sk_window", "sk_stft", "sk_istft",
              "sk_spec_power", "sk_power_to_db", "sk_mel", "sk_logmel", "sk_convolve", "sk_correlate")
-    spectral_names = {n for n in names if n.startswith(stems)}
+    # sk_window_* is superseded by sk_window_params_* (every window, see test_py_package)
+    spectral_names = {n for n in names if n.startswith(stems)} - {"sk_window_f32", "sk_window_f64"}
     assert len(spectral_names) >= 50
     assert spectral_names <= USED, sorted(spectral_names - USED)

@@ -159,11 +159,17 @@ def test_butter_never_returns_a_design_the_biquad_refuses(sk, ffi, f1, fs):
                 assert msg.startswith("sk_butter_sos: ") and "design" in msg, msg
 
 
-def test_butter_report_cases_are_refused_with_a_reason(sk, ffi):
-    a, p = sos_buf(ffi, 6)
-    assert sk.sk_butter_sos(2, 0, 1e-10, 0.0, 48000.0, p, ffi.NULL, 6) == SK_ERR_BAD_ARGUMENT
-    assert "unit circle" in last_error(ffi, sk) or "unstable" in last_error(ffi, sk)
-    assert (a == 123.0).all()
+def test_butter_designs_are_ones_the_biquad_accepts(sk, ffi):
+    """A cutoff of 1e-10·fs (or fs = 1e300) rounds both poles onto z = 1: a marginally stable
+    section, which sk_biquad_f64_new accepts (poles on the unit circle are allowed, as in
+    scipy), so the design is returned, finite, and the biquad takes it."""
+    for args in ((2, 0, 1e-10, 0.0, 48000.0), (2, 0, 1000.0, 0.0, 1e300)):
+        a, p = sos_buf(ffi, 6)
+        assert sk.sk_butter_sos(*args, p, ffi.NULL, 6) == 0
+        assert np.isfinite(a).all() and a[3] == 1.0
+        h = ffi.new("SkBiquad **")
+        assert sk.sk_biquad_f64_new(p, 1, h, 1) == 0
+        assert sk.sk_biquad_free(h[0]) == 0
 
 
 def test_butter_sections_agrees_with_butter_sos_on_valid_orders(sk):

@@ -57,6 +57,10 @@ _flush_size = cfunc("sk_resampler_flush_size")
 _set_ratio = cfunc("sk_resampler_set_ratio")
 _process = {F32: cfunc("sk_resampler_f32_process"), F64: cfunc("sk_resampler_f64_process")}
 _flush = {F32: cfunc("sk_resampler_f32_flush"), F64: cfunc("sk_resampler_f64_flush")}
+_process_il = {F32: cfunc("sk_resampler_f32_process_interleaved"),
+               F64: cfunc("sk_resampler_f64_process_interleaved")}
+_flush_il = {F32: cfunc("sk_resampler_f32_flush_interleaved"),
+             F64: cfunc("sk_resampler_f64_flush_interleaved")}
 
 
 def _quality(q: Any, func: str) -> int:
@@ -207,9 +211,12 @@ class Resampler:
 
     Examples
     --------
+    >>> x = np.random.default_rng(0).standard_normal((2, 4800)).astype(np.float32)
     >>> r = sigkern.Resampler(48000, 44100, channels=2)
     >>> blocks = [r.process(x[:, i:i + 512]) for i in range(0, x.shape[1], 512)]
     >>> y = np.concatenate(blocks + [r.flush()], axis=1)[:, r.latency:]
+    >>> np.array_equal(y[:, :4410], sigkern.resample(x, 48000, 44100))
+    True
     """
 
     __slots__ = ("_h", "_dt", "_ct", "_channels", "_sfx", "__weakref__")
@@ -331,6 +338,48 @@ class Resampler:
         py, _ = B.pointer(y, self._dt, "Resampler.flush", "out", writable=True)
         got = ffi.new("size_t *")
         self._check(_flush[self._dt](self._h, py, n, got, n), f"sk_resampler_{self._sfx}_flush")
+        return y
+
+    def process_interleaved(self, x: Any) -> Any:
+        """As :meth:`process` for interleaved frames: ``x`` of shape ``(n, channels)``
+        (C-contiguous), returning ``(m, channels)``.
+
+        Examples
+        --------
+        >>> r = sigkern.Resampler(44100, 48000, channels=2)
+        >>> r.process_interleaved(np.zeros((441, 2), np.float32)).shape
+        (480, 2)
+        """
+        func = "Resampler.process_interleaved"
+        x = B.as_input(x, func, "x")
+        shape = tuple(x.shape)
+        if len(shape) != 2 or shape[1] != self._channels:
+            raise ValueError(f"{func}: x must have shape (n, {self._channels}), got {shape}")
+        if B.dtype_of(x) != self._dt:
+            raise TypeError(f"{func}: x must be {self._dt}, got {B.describe(x)}")
+        n = shape[0]
+        cap = self.output_size(n)
+        y = B.new_like(x, (cap, self._channels), self._dt)
+        if n or cap:
+            px, _ = B.pointer(x, self._dt, func, "x")
+            py, _ = B.pointer(y, self._dt, func, "out", writable=True)
+            c, p = ffi.new("size_t *"), ffi.new("size_t *")
+            self._check(_process_il[self._dt](self._h, px, py, c, p, n, cap),
+                        f"sk_resampler_{self._sfx}_process_interleaved")
+            if c[0] != n or p[0] != cap:
+                raise RuntimeError(f"{func}: consumed {c[0]} of {n}, produced {p[0]} of {cap}")
+        return y
+
+    def flush_interleaved(self, like: Optional[Any] = None) -> Any:
+        """As :meth:`flush`, returning interleaved frames ``(m, channels)``."""
+        p = ffi.new("size_t *")
+        self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
+        n = int(p[0])
+        y = B.new_like(like if like is not None else np.empty(0), (n, self._channels), self._dt)
+        py, _ = B.pointer(y, self._dt, "Resampler.flush_interleaved", "out", writable=True)
+        got = ffi.new("size_t *")
+        self._check(_flush_il[self._dt](self._h, py, got, n),
+                    f"sk_resampler_{self._sfx}_flush_interleaved")
         return y
 
     def set_ratio(self, ratio: float, ramp: int = 0) -> None:
