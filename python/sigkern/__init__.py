@@ -13,7 +13,8 @@ channels or batch.
 Families (one module each, as in the C library): :mod:`sigkern.core` (elementwise arithmetic,
 reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern.filters`
 (SOS/biquad, FIR, filter design), :mod:`sigkern.spectral` (FFT, windows, STFT, mel,
-convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation). Errors
+convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation), :mod:`sigkern.resample`
+(streaming and one-shot sample-rate conversion, ``resample_poly``). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 

@@ -347,8 +347,9 @@ class Resampler:
         Examples
         --------
         >>> r = sigkern.Resampler(44100, 48000, channels=2)
-        >>> r.process_interleaved(np.zeros((441, 2), np.float32)).shape
-        (480, 2)
+        >>> y = r.process_interleaved(np.zeros((4410, 2), np.float32))
+        >>> y.shape[1], y.dtype
+        (2, dtype('float32'))
         """
         func = "Resampler.process_interleaved"
         x = B.as_input(x, func, "x")
