@@ -181,22 +181,46 @@ fn check_drop(name: &str, v: f64) -> SkResult<()> {
     Ok(())
 }
 
+/// One value of the log pass: the result and whether the input was NaN.
+#[inline(always)]
+fn log_one<T: LnFast>(xv: T, amin: T, mul: T, lnref: T, add: T) -> (T, bool) {
+    let a = if xv > amin { xv } else { amin };
+    let r = mul * (a.ln_fast() - lnref) + add;
+    let r = if a < T::INFINITY { r } else { T::INFINITY };
+    let isnan = xv.is_nan();
+    (if isnan { xv } else { r }, isnan)
+}
+
+/// Lanes of the running maximum: a compare-and-select maximum is not reassociable, so one
+/// accumulator per lane lets the loop vectorise.
+const LANES: usize = 16;
+
 #[inline(always)]
 fn log_pass_body<T: LnFast>(v: &mut [T], amin: T, mul: T, lnref: T, add: T) -> (T, bool) {
-    let mut mx = T::NEG_INFINITY;
-    let mut nan = false;
-    for x in v.iter_mut() {
-        let xv = *x;
-        let a = if xv > amin { xv } else { amin };
-        let r = mul * (a.ln_fast() - lnref) + add;
-        let r = if a < T::INFINITY { r } else { T::INFINITY };
-        let isnan = xv.is_nan();
-        let r = if isnan { xv } else { r };
-        nan |= isnan;
-        mx = if r > mx { r } else { mx };
-        *x = r;
+    let mut mxs = [T::NEG_INFINITY; LANES];
+    let mut nans = [false; LANES];
+    let mut chunks = v.chunks_exact_mut(LANES);
+    for c in &mut chunks {
+        for i in 0..LANES {
+            let (r, isnan) = log_one(c[i], amin, mul, lnref, add);
+            c[i] = r;
+            mxs[i] = if r > mxs[i] { r } else { mxs[i] };
+            nans[i] |= isnan;
+        }
     }
-    (mx, nan)
+    for x in chunks.into_remainder() {
+        let (r, isnan) = log_one(*x, amin, mul, lnref, add);
+        *x = r;
+        mxs[0] = if r > mxs[0] { r } else { mxs[0] };
+        nans[0] |= isnan;
+    }
+    let mut mx = T::NEG_INFINITY;
+    for m in mxs {
+        if m > mx {
+            mx = m;
+        }
+    }
+    (mx, nans.iter().any(|&n| n))
 }
 
 crate::simd::multiversion! {

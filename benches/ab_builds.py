@@ -1,7 +1,7 @@
 """Two builds of libsigkern side by side in one process: the same calls on the same buffers,
 timed alternately (best of interleaved repeats), printed as ratios (time of A / time of B).
 
-    .venv/bin/python benches/compare_builds.py A/libsigkern.so B/libsigkern.so [--rounds 7]
+    .venv/bin/python benches/ab_builds.py A/libsigkern.so B/libsigkern.so [--rounds 7]
 
 Use it to check that a change meant to leave speed alone (a smaller library, a refactoring)
 does: ratios near 1.00 mean the same speed. Both libraries are loaded with the cdef of
