@@ -127,6 +127,11 @@ def test_reductions_strided(sk, ffi, dtype, s):
         assert getattr(sk, f"sk_sum_strided_{t}")(pv, sv, out, n) == SK_OK
         exact = math.fsum(v64)
         assert abs(out[0] - exact) <= 20 * eps * abs_sum + abs(exact) * eps, (n, out[0], exact)
+        # bit for bit the contiguous sum of a copy
+        got = out[0]
+        c = np.ascontiguousarray(v)
+        assert getattr(sk, f"sk_sum_{t}")(ptr(ffi, c) if n else ffi.NULL, out, n) == SK_OK
+        assert np.array(got, dtype).tobytes() == np.array(out[0], dtype).tobytes(), (n, s)
         # dot with a contiguous operand
         out[0] = -777.0
         assert getattr(sk, f"sk_dot_strided_{t}")(pv, sv, ptr(ffi, w) if n else ffi.NULL, 1, out, n) == SK_OK
