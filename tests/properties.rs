@@ -7,6 +7,8 @@
 use proptest::prelude::*;
 use sigkern::kernels::filter::fir::FirFilter;
 use sigkern::kernels::filter::sos::{Layout, SosFilter};
+use sigkern::kernels::layout::{deinterleave_block, interleave_block};
+use sigkern::kernels::pcm::{decode_at, decode_ref, encode_at, encode_ref, Pcm, PcmFloat, I24};
 use sigkern::kernels::spectral::conv::{convolve, out_range, ConvMethod, ConvMode};
 use sigkern::kernels::strided::{self, StridedRef};
 use sigkern::kernels::{reduce, Src};
@@ -85,11 +87,52 @@ fn sos_ref(sos: &[[f64; 6]], x: &[f64]) -> Vec<f64> {
     y
 }
 
+/// A float from a raw pattern, biased towards the values PCM conversion must get right: exact
+/// codes and half-codes (ties), the clamp edges, NaN, ±inf, denormals, huge values.
+fn pcm_value(kind: u8, bits: u64, scale: f64) -> f64 {
+    let k = (bits % 70_000) as f64 - 35_000.0;
+    match kind % 8 {
+        0 => k / scale,            // an exact code (within the range or beyond it)
+        1 => (k + 0.5) / scale,    // a tie
+        2 => f64::from_bits(bits), // any pattern: NaN, inf, denormal, huge
+        3 => [1.0, -1.0, 1.0 - 0.5 / scale, -1.0 - 0.5 / scale][(bits % 4) as usize],
+        4 => f64::MIN_POSITIVE * (bits % 1000) as f64 * 1e-10, // denormals
+        _ => ((bits >> 11) as f64 / (1u64 << 53) as f64) * 2.2 - 1.1,
+    }
+}
+
+fn check_pcm<S: Pcm + PartialEq, T: PcmFloat>(xs: &[f64]) -> Result<(), TestCaseError> {
+    let x: Vec<T> = xs.iter().map(|&v| T::from_f64(v)).collect();
+    let want: Vec<S> = x.iter().map(|&v| encode_ref::<S, T>(v)).collect();
+    for level in available() {
+        let mut y = vec![S::default(); x.len()];
+        encode_at(level, &x, &mut y);
+        for (i, (g, w)) in y.iter().zip(&want).enumerate() {
+            prop_assert!(
+                g == w,
+                "{level:?} encode x[{i}] = {:?}: {g:?} vs {w:?}",
+                x[i].to_f64()
+            );
+        }
+        let mut back = vec![T::ZERO; x.len()];
+        decode_at(level, &y, &mut back);
+        for (i, (g, c)) in back.iter().zip(&y).enumerate() {
+            let w: T = decode_ref::<S, T>(*c);
+            prop_assert!(
+                g.to_f64().to_bits() == w.to_f64().to_bits(),
+                "{level:?} decode {i}"
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
     /// The strided sum of any view agrees with a compensated float64 sum within the documented
-    /// 40·ε·Σ|x|, at every SIMD level; the unit-stride view equals the contiguous sum bit for bit.
+    /// 40·ε·Σ|x|, at every SIMD level, and equals the contiguous sum of the same elements bit
+    /// for bit at every stride (zero included).
     #[test]
     fn strided_sum_matches_reference(
         xs in prop::collection::vec(-1e6f64..1e6, 0..3000),
@@ -115,6 +158,7 @@ proptest! {
             for level in available() {
                 let got = strided::sum(level, v);
                 prop_assert!((got - want).abs() <= 40.0 * f64::EPSILON * abs, "{got} {want}");
+                prop_assert_eq!(got.to_bits(), reduce::sum(level, &xs0).to_bits());
             }
             return Ok(());
         }
@@ -130,9 +174,11 @@ proptest! {
                 (got - want).abs() <= 40.0 * f64::EPSILON * abs,
                 "level {level:?} stride {s}: {got} vs {want}"
             );
-            if s == 1 {
-                prop_assert_eq!(got.to_bits(), reduce::sum(level, &xs).to_bits());
-            }
+            prop_assert_eq!(
+                got.to_bits(),
+                reduce::sum(level, &xs).to_bits(),
+                "level {:?} stride {}", level, s
+            );
         }
     }
 
@@ -235,5 +281,40 @@ proptest! {
             let w = full[start + i];
             prop_assert!((g - w).abs() <= 1e-12 * scale.max(1.0), "i={i}: {g} vs {w}");
         }
+    }
+    /// Interleaved ↔ channel-major blocks for any channel count and frame count, at every SIMD
+    /// level: exact (a permutation) and a round trip.
+    #[test]
+    fn layout_round_trip_is_exact(channels in 1usize..24, frames in 0usize..300, seed in any::<u64>()) {
+        let n = channels * frames;
+        let x: Vec<f32> = (0..n).map(|i| (i as f32) * 0.5 + (seed % 97) as f32).collect();
+        for level in available() {
+            let mut block = vec![0.0f32; n];
+            deinterleave_block(level, &x, channels, &mut block).unwrap();
+            for f in 0..frames {
+                for c in 0..channels {
+                    prop_assert_eq!(block[c * frames + f], x[f * channels + c]);
+                }
+            }
+            let mut back = vec![0.0f32; n];
+            interleave_block(level, &block, channels, &mut back).unwrap();
+            prop_assert_eq!(&back, &x);
+        }
+    }
+
+    /// Float → PCM and back at every SIMD level equal the float64 reference (scale, clamp,
+    /// round half to even, NaN → 0) for every code type, on values biased towards ties, clamp
+    /// edges and non-finite inputs.
+    #[test]
+    fn pcm_matches_reference(vals in prop::collection::vec((any::<u8>(), any::<u64>()), 0..200)) {
+        let mk = |scale: f64| -> Vec<f64> { vals.iter().map(|&(k, b)| pcm_value(k, b, scale)).collect() };
+        check_pcm::<i16, f32>(&mk(32768.0))?;
+        check_pcm::<i16, f64>(&mk(32768.0))?;
+        check_pcm::<u8, f32>(&mk(128.0))?;
+        check_pcm::<u8, f64>(&mk(128.0))?;
+        check_pcm::<I24, f32>(&mk(8388608.0))?;
+        check_pcm::<I24, f64>(&mk(8388608.0))?;
+        check_pcm::<i32, f32>(&mk(2147483648.0))?;
+        check_pcm::<i32, f64>(&mk(2147483648.0))?;
     }
 }
