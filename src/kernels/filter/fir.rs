@@ -157,8 +157,13 @@ impl<T: FftNum + Float> Ols<T> {
     /// `n_taps` outputs that read it), and values near the top of the range would overflow to
     /// NaN where the direct form gives a finite or infinite result.
     fn takes(&self, e: &[T]) -> bool {
-        // false for NaN (no comparison holds) and for ±inf
-        e.iter().all(|v| v.abs() <= self.limit)
+        // false for NaN (no comparison holds) and for ±inf. Blocks of 64 are tested without an
+        // early exit inside (a branch-free compare-and vectorises; a short-circuit `all` does not
+        // and cost a fifth of the FFT form's time).
+        let lim = self.limit;
+        let ok = |c: &[T]| c.iter().fold(true, |ok, v| ok & (v.abs() <= lim));
+        let mut blocks = e.chunks_exact(64);
+        (&mut blocks).all(ok) && ok(blocks.remainder())
     }
 
     /// Outputs for the last `m` samples of `e`'s frame: `e` = `k − 1` history samples followed
