@@ -7,7 +7,8 @@ Use it to check that a change meant to leave speed alone (a smaller library, a r
 does: ratios near 1.00 mean the same speed. Both libraries are loaded with the cdef of
 include/sigkern_cdef.h; only the functions used below need to exist in both. The rows cover the
 biquad cascade (every lane width and both layouts), the FIR, elementwise, reduction, strided,
-PCM and FFT kernels. SIGKERN_SIMD and SIGKERN_THREADS apply to both libraries alike.
+PCM and FFT kernels, strided and per-row reductions, STFT/ISTFT, mel, convolution and the
+FIR's FFT form. SIGKERN_SIMD and SIGKERN_THREADS apply to both libraries alike.
 
 On a busy machine, `--cpu` times with the process's CPU time instead of the wall clock, which
 other processes disturb less (use it with SIGKERN_THREADS=1, so no call waits for a thread).
@@ -80,6 +81,64 @@ def cases(ffi, lib):
     yr = np.empty(2 * 2049)
     pxr, pyr = ffi.from_buffer("double[]", xr), ffi.from_buffer("double[]", yr)
     out.append(("rfft double 4096", lambda: lib.sk_rfft_f64(plan[0], pxr, 0, pyr, 4096)))
+    # strided reductions: the fixed-stride kernels (±2…±4) and the gathered rest
+    for st in (2, 3, -2, 5):
+        m = a.size // abs(st)
+        first = 0 if st > 0 else (m - 1) * -st
+        pfirst = pa + first
+        out.append((f"sum x[::{st}] float {m // 1024}k",
+                    lambda pfirst=pfirst, st=st, m=m: lib.sk_sum_strided_f32(pfirst, st, s, m)))
+    d = rng.standard_normal(1 << 19)
+    pd, sd = ffi.from_buffer("double[]", d), ffi.new("double *")
+    out.append(("sum x[::2] double 256k", lambda: lib.sk_sum_strided_f64(pd, 2, sd, d.size // 2)))
+    # per-row reductions (threaded)
+    rows = rng.standard_normal((64, 48_000)).astype(np.float32)
+    prow, rout = ffi.from_buffer("float[]", rows), ffi.new("float[64]")
+    out.append(("rows rms (64, 48000) float", lambda: lib.sk_rows_rms_f32(prow, 48_000, rout, 64, 48_000)))
+    # STFT / ISTFT (10 s at 16 kHz, n_fft 1024, hop 256, centered, reflect) and mel
+    sig = rng.standard_normal(160_000)
+    win = np.hanning(1025)[:-1]
+    frames = 1 + sig.size // 256
+    for ct, dt in (("float", np.float32), ("double", np.float64)):
+        xs, ws = sig.astype(dt), win.astype(dt)
+        ys = np.empty(2 * 513 * frames, dt)
+        pxs, pws, pys = (ffi.from_buffer(ct + "[]", v) for v in (xs, ws, ys))
+        stft = lib.sk_stft_f32 if ct == "float" else lib.sk_stft_f64
+        out.append((f"stft 10 s 16 kHz n_fft 1024 {ct}",
+                    lambda stft=stft, pxs=pxs, pws=pws, pys=pys, ys=ys, xs=xs:
+                    stft(pxs, pws, 1024, 256, 1024, 1, 1, 1, 0, pys, ys.size // 2, xs.size)))
+        if ct == "float":
+            assert stft(pxs, pws, 1024, 256, 1024, 1, 1, 1, 0, pys, ys.size // 2, xs.size) == 0
+            yi = np.empty(256 * (frames - 1), dt)
+            pyi = ffi.from_buffer(ct + "[]", yi)
+            out.append((f"istft 10 s 16 kHz n_fft 1024 {ct}",
+                        lambda pys=pys, pws=pws, pyi=pyi, yi=yi:
+                        lib.sk_istft_f32(pys, pws, frames, 1024, 256, 1024, 1, 1, 0, pyi, yi.size)))
+    mel = ffi.new("SkMelPlan **")
+    assert lib.sk_mel_plan_f32_new(16000.0, 1024, 256, 1024, 1, 0.0, 1, 1, 2.0, 80, 0.0, 8000.0,
+                                   0, 1, mel) == 0
+    xs = sig.astype(np.float32)
+    ym = np.empty(80 * frames, np.float32)
+    pxm, pym = ffi.from_buffer("float[]", xs), ffi.from_buffer("float[]", ym)
+    out.append(("melspec 10 s 16 kHz 80 mels float",
+                lambda: lib.sk_melspec_f32(mel[0], pxm, pym, ym.size, xs.size)))
+    # convolution: direct and FFT; the FIR above 160 taps (FFT overlap-save)
+    ca = rng.standard_normal(65_536).astype(np.float32)
+    cb = rng.standard_normal(4096).astype(np.float32)
+    cy = np.empty(65_536, np.float32)
+    pca, pcb, pcy = (ffi.from_buffer("float[]", v) for v in (ca, cb, cy))
+    out.append(("convolve same 64k * 4k float FFT",
+                lambda: lib.sk_convolve_f32(pca, pcb, 1, 2, pcy, 65_536, 4096, 65_536)))
+    cb2 = cb[:64].copy()
+    pcb2 = ffi.from_buffer("float[]", cb2)
+    out.append(("convolve same 64k * 64 float direct",
+                lambda: lib.sk_convolve_f32(pca, pcb2, 1, 1, pcy, 65_536, 64, 65_536)))
+    taps2 = ss.firwin(1023, 0.2).astype(np.float32)
+    hf2 = ffi.new("SkFir **")
+    assert lib.sk_fir_f32_new(ffi.from_buffer("float[]", taps2), hf2, len(taps2)) == 0
+    out.append(("FIR 1023 taps float (FFT form)", lambda: lib.sk_fir_f32_process(hf2[0], pxf, pyf, n)))
+    # keep the buffers alive as long as the lambdas
+    out.append((None, (d, rows, sig, xs, ym, ca, cb, cy, cb2, taps2, hf2, mel)))
     return out
 
 
@@ -131,6 +190,8 @@ def main():
         print(f"{'row':44} {'A':>10} {'B':>10} {'A/B':>6}")
         gc.disable()
         for (name, fa), (_, fb) in zip(ca, cb):
+            if name is None:
+                continue
             ta, tb = best_interleaved(fa, fb, args.rounds)
             print(f"{name:44} {ta * 1e6:8.1f}us {tb * 1e6:8.1f}us {ta / tb:6.2f}")
 
