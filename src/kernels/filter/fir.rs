@@ -163,7 +163,7 @@ impl<T: FftNum + Float> Ols<T> {
         let lim = self.limit;
         let ok = |c: &[T]| c.iter().fold(true, |ok, v| ok & (v.abs() <= lim));
         let mut blocks = e.chunks_exact(64);
-        (&mut blocks).all(ok) && ok(blocks.remainder())
+        blocks.all(ok) && ok(blocks.remainder())
     }
 
     /// Outputs for the last `m` samples of `e`'s frame: `e` = `k − 1` history samples followed
