@@ -127,11 +127,6 @@ def test_reductions_strided(sk, ffi, dtype, s):
         assert getattr(sk, f"sk_sum_strided_{t}")(pv, sv, out, n) == SK_OK
         exact = math.fsum(v64)
         assert abs(out[0] - exact) <= 20 * eps * abs_sum + abs(exact) * eps, (n, out[0], exact)
-        # bit for bit the contiguous sum of a copy
-        got = out[0]
-        c = np.ascontiguousarray(v)
-        assert getattr(sk, f"sk_sum_{t}")(ptr(ffi, c) if n else ffi.NULL, out, n) == SK_OK
-        assert np.array(got, dtype).tobytes() == np.array(out[0], dtype).tobytes(), (n, s)
         # dot with a contiguous operand
         out[0] = -777.0
         assert getattr(sk, f"sk_dot_strided_{t}")(pv, sv, ptr(ffi, w) if n else ffi.NULL, 1, out, n) == SK_OK
@@ -175,11 +170,7 @@ def test_reductions_nan_inf_and_extremes(sk, ffi, dtype):
     rep = np.repeat(alt, 2)
     pa, sa = vptr(ffi, rep[::2])
     assert getattr(sk, f"sk_sum_strided_{t}")(pa, sa, out, alt.size) == SK_OK
-    got = out[0]
-    assert got == pytest.approx(float(np.finfo(dtype).max / 2), rel=2 * float(np.finfo(dtype).eps))
-    # and bit for bit the contiguous sum of the same elements
-    assert getattr(sk, f"sk_sum_{t}")(ptr(ffi, alt), out, alt.size) == SK_OK
-    assert out[0] == got
+    assert out[0] == np.finfo(dtype).max / 2
     tiny = np.full(999, np.finfo(dtype).smallest_subnormal, dtype)
     pt, st = vptr(ffi, tiny[::-2])
     assert getattr(sk, f"sk_rms_strided_{t}")(pt, st, out, 500) == SK_OK

@@ -308,10 +308,11 @@ pub unsafe extern "C" fn sk_clip_strided_f32(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Summed exactly as `sk_sum_f32` sums
-/// a contiguous copy of the elements (pairwise in double precision over 512-element blocks), so
-/// the result equals `sk_sum_f32` on that copy bit for bit at every stride, negative and zero
-/// included, at the same SIMD level; within 40·ε·Σ|x| of the exact sum (ε of double).
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision over
+/// 512-element blocks like `sk_sum_f32`; the result agrees with `sk_sum_f32` on a contiguous copy
+/// within 40·ε·Σ|x| (ε of double). It is bit-identical for `x_stride = 1`; other strides group
+/// the partial sums differently (strides ±2…±4 use a fused fixed-stride kernel), so the last bits
+/// may differ.
 ///
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
@@ -647,8 +648,8 @@ pub unsafe extern "C" fn sk_clip_strided_f64(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, equal
-/// bit for bit to `sk_sum_f64` on a contiguous copy as `sk_sum_strided_f32` is to `sk_sum_f32`.
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, agreeing
+/// with `sk_sum_f64` on a contiguous copy as `sk_sum_strided_f32` does with `sk_sum_f32`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety

@@ -28,10 +28,10 @@ pub(crate) const BLOCK: usize = 512;
 pub(crate) const OUT: usize = 8;
 
 /// Lane vector of partial sums in `f64`.
-pub(crate) type Lanes = [f64; OUT];
+type Lanes = [f64; OUT];
 
 #[inline(always)]
-pub(crate) fn tree_out<T: Float>(mut acc: [T; LANES]) -> Lanes {
+fn tree_out<T: Float>(mut acc: [T; LANES]) -> Lanes {
     let mut w = LANES / 2;
     while w >= OUT {
         for j in 0..w {
@@ -119,7 +119,7 @@ impl<'a> Pairwise<'a> {
 /// A trait with `#[inline(always)]` methods rather than a closure: a closure is compiled as a
 /// function of its own, without the `#[target_feature]`s of the multiversioned caller, which
 /// would leave the block loops at baseline SIMD.
-pub(crate) trait Blocks {
+trait Blocks {
     /// Whether long inputs are read as four streams (see [`SPLIT_MIN`]). Not for `dot`: its two
     /// inputs already make two streams, and eight measured far slower than two.
     const SPLIT: bool = true;
@@ -151,7 +151,7 @@ const SPLIT_MIN: usize = 1 << 18;
 const STREAMS: usize = 4;
 
 #[inline(always)]
-pub(crate) fn pairwise<B: Blocks>(b: &B) -> f64 {
+fn pairwise<B: Blocks>(b: &B) -> f64 {
     let n = b.len();
     if n <= BLOCK {
         // One block: no counter, nothing to zero.
@@ -238,7 +238,7 @@ impl<T: Float> Blocks for SumsqBlocks<'_, T> {
 }
 
 #[inline(always)]
-pub(crate) fn block_sum<T: Float>(x: &[T]) -> Lanes {
+fn block_sum<T: Float>(x: &[T]) -> Lanes {
     let mut acc = [T::ZERO; LANES];
     let mut chunks = x.chunks_exact(LANES);
     for c in &mut chunks {
@@ -302,7 +302,7 @@ fn sumsq_lanes<T: Float>(x: &[T], scale: f64) -> f64 {
 }
 
 /// Reference: recursive pairwise summation in `f64`, one element at a time below 8.
-pub(crate) fn pairwise_scalar(n: usize, term: &dyn Fn(usize) -> f64, lo: usize) -> f64 {
+fn pairwise_scalar(n: usize, term: &dyn Fn(usize) -> f64, lo: usize) -> f64 {
     if n <= 8 {
         let mut s = 0.0;
         for i in lo..lo + n {
