@@ -99,6 +99,9 @@ pub(super) trait StreamHandle<T: SosElem>: Sized {
     /// The state's shape, for `SK_ERR_LENGTH` messages.
     const STATE: &'static str;
     fn get(obj: &mut FilterObj) -> Option<&mut Self>;
+    /// What `*_info` reports: the size of the filter (sections or order) and the channels.
+    fn dims(&self) -> (usize, usize);
+    fn reset(&mut self);
     fn channels(&self) -> usize;
     fn state_len(&self) -> usize;
     fn process(&mut self, x: Src<'_, T>, xl: Layout, y: &mut [T], yl: Layout, n: usize);
@@ -111,6 +114,12 @@ impl<T: FilterElem> StreamHandle<T> for SosFilter<T> {
     const STATE: &'static str = "n_sections × channels × 2";
     fn get(obj: &mut FilterObj) -> Option<&mut Self> {
         T::biquad(obj)
+    }
+    fn dims(&self) -> (usize, usize) {
+        (self.n_sections(), SosFilter::channels(self))
+    }
+    fn reset(&mut self) {
+        SosFilter::reset(self)
     }
     fn channels(&self) -> usize {
         SosFilter::channels(self)
@@ -139,6 +148,54 @@ pub(super) fn with_handle<T: SosElem, H: StreamHandle<T>, R>(
             return Err(wrong_kind(id, obj, H::WHAT));
         }
         f(H::get(obj).expect("kind checked above"))
+    })
+}
+
+/// `*_reset` of a handle kind of either precision (`what` names the kind).
+pub(super) fn handle_reset<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
+    id: usize,
+    what: &str,
+) -> SkResult<()> {
+    handle::with(id, |obj| {
+        if let Some(f) = H32::get(obj) {
+            f.reset();
+        } else if let Some(f) = H64::get(obj) {
+            f.reset();
+        } else {
+            return Err(wrong_kind(id, obj, what));
+        }
+        Ok(())
+    })
+}
+
+/// `*_info` of a handle kind of either precision: writes [`StreamHandle::dims`] to `a` and `b`
+/// (named `names` in errors).
+///
+/// # Safety
+/// `a` and `b` writable if non-NULL and aligned.
+pub(super) unsafe fn handle_info<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
+    id: usize,
+    what: &str,
+    names: [&'static str; 2],
+    a: *mut usize,
+    b: *mut usize,
+) -> SkResult<()> {
+    handle::with(id, |obj| {
+        let (va, vb) = if let Some(f) = H32::get(obj) {
+            f.dims()
+        } else if let Some(f) = H64::get(obj) {
+            f.dims()
+        } else {
+            return Err(wrong_kind(id, obj, what));
+        };
+        check_out_scalar(names[0], a)?;
+        check_out_scalar(names[1], b)?;
+        // SAFETY: validated.
+        unsafe {
+            *a = va;
+            *b = vb;
+        }
+        Ok(())
     })
 }
 
@@ -393,17 +450,7 @@ pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_reset", {
-        handle::with(h as usize, |obj| match obj {
-            FilterObj::BiquadF32(f) => {
-                f.reset();
-                Ok(())
-            }
-            FilterObj::BiquadF64(f) => {
-                f.reset();
-                Ok(())
-            }
-            other => Err(wrong_kind(h as usize, other, "biquad cascade")),
-        })
+        handle_reset::<SosFilter<f32>, SosFilter<f64>>(h as usize, "biquad cascade")
     })
 }
 
@@ -420,21 +467,15 @@ pub unsafe extern "C" fn sk_biquad_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_info", {
-        handle::with(h as usize, |obj| {
-            let (s, c) = match obj {
-                FilterObj::BiquadF32(f) => (f.n_sections(), f.channels()),
-                FilterObj::BiquadF64(f) => (f.n_sections(), f.channels()),
-                other => return Err(wrong_kind(h as usize, other, "biquad cascade")),
-            };
-            check_out_scalar("n_sections", n_sections)?;
-            check_out_scalar("channels", channels)?;
-            // SAFETY: validated.
-            unsafe {
-                *n_sections = s;
-                *channels = c;
-            }
-            Ok(())
-        })
+        unsafe {
+            handle_info::<SosFilter<f32>, SosFilter<f64>>(
+                h as usize,
+                "biquad cascade",
+                ["n_sections", "channels"],
+                n_sections,
+                channels,
+            )
+        }
     })
 }
 

@@ -3,10 +3,11 @@
 //! `sk_sosfilt_zi_*`, and zero-phase filtering `sk_filtfilt_*` / `sk_sosfiltfilt_*`. Layouts, in-place rules and handle rules as in [`super::filter`].
 
 use super::filter::{
-    finite_state, handle_get_state, handle_process, handle_set_state, io, planar, StreamHandle,
+    finite_state, handle_get_state, handle_info, handle_process, handle_reset, handle_set_state,
+    io, planar, StreamHandle,
 };
 use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
-use super::handle::{self, wrong_kind, FilterObj};
+use super::handle::{self, FilterObj};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::filtfilt::{self, edge_for, Pad};
 use crate::kernels::filter::lfilter::{self, LFilter};
@@ -58,6 +59,12 @@ impl<T: LfElem> StreamHandle<T> for LFilter<T> {
     const STATE: &'static str = "channels × order";
     fn get(obj: &mut FilterObj) -> Option<&mut Self> {
         T::get(obj)
+    }
+    fn dims(&self) -> (usize, usize) {
+        (self.order(), LFilter::channels(self))
+    }
+    fn reset(&mut self) {
+        LFilter::reset(self)
     }
     fn channels(&self) -> usize {
         LFilter::channels(self)
@@ -337,17 +344,7 @@ pub unsafe extern "C" fn sk_lfilter_free(h: *mut SkLfilter) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_lfilter_reset(h: *mut SkLfilter) -> i32 {
     ffi_boundary!("sk_lfilter_reset", {
-        handle::with(h as usize, |obj| match obj {
-            FilterObj::LfilterF32(f) => {
-                f.reset();
-                Ok(())
-            }
-            FilterObj::LfilterF64(f) => {
-                f.reset();
-                Ok(())
-            }
-            other => Err(wrong_kind(h as usize, other, "transfer-function filter")),
-        })
+        handle_reset::<LFilter<f32>, LFilter<f64>>(h as usize, "transfer-function filter")
     })
 }
 
@@ -364,21 +361,15 @@ pub unsafe extern "C" fn sk_lfilter_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_info", {
-        handle::with(h as usize, |obj| {
-            let (k, c) = match obj {
-                FilterObj::LfilterF32(f) => (f.order(), f.channels()),
-                FilterObj::LfilterF64(f) => (f.order(), f.channels()),
-                other => return Err(wrong_kind(h as usize, other, "transfer-function filter")),
-            };
-            check_out_scalar("order", order)?;
-            check_out_scalar("channels", channels)?;
-            // SAFETY: validated.
-            unsafe {
-                *order = k;
-                *channels = c;
-            }
-            Ok(())
-        })
+        unsafe {
+            handle_info::<LFilter<f32>, LFilter<f64>>(
+                h as usize,
+                "transfer-function filter",
+                ["order", "channels"],
+                order,
+                channels,
+            )
+        }
     })
 }
 

@@ -232,6 +232,7 @@ impl<T: SosElem> LFilter<T> {
             yl,
             n,
             rev: false,
+            stream: false,
         };
         self.run::<A>(level, io)
     }

@@ -350,6 +350,7 @@ impl<T: SosElem> SosFilter<T> {
             yl,
             n,
             rev: false,
+            stream: false,
         };
         self.run::<A>(level, io)
     }
@@ -769,6 +770,7 @@ mod tests {
                         yl: l,
                         n,
                         rev: false,
+                        stream: false,
                     };
                     if fused {
                         secs.scalar::<Fused>(st, channels, io);
