@@ -474,7 +474,7 @@ fn store_tile<T: Float, X: Transposer, const L: usize>(
         let base = (c0 + lane) * ch + t;
         let d = &mut dst[base..base + L];
         let per = 16 / std::mem::size_of::<T>();
-        if stream && L % per == 0 && (d.as_ptr() as usize) % 16 == 0 {
+        if stream && L.is_multiple_of(per) && (d.as_ptr() as usize).is_multiple_of(16) {
             for (dc, sc) in d.chunks_exact_mut(per).zip(r.chunks_exact(per)) {
                 stream16(dc, sc);
             }
