@@ -30,7 +30,7 @@ use super::sos::{Arith, Layout, SosElem};
 use super::sos::{Fused, Plain};
 use crate::kernels::par;
 use crate::simd::tile::{self, Transposer};
-use crate::simd::{stream16, stream_fence, Level, STREAM_THRESHOLD_BYTES};
+use crate::simd::Level;
 
 /// Frames per time block of the buffered path.
 pub(crate) const TBLOCK: usize = 128;
@@ -45,11 +45,6 @@ pub(crate) struct Io<'a, T> {
     pub yl: Layout,
     pub n: usize,
     pub rev: bool,
-    /// Whole tiles go to `y` with non-temporal stores (where a row is 16-byte aligned). Set by
-    /// [`process_with`] for outputs beyond [`STREAM_THRESHOLD_BYTES`] that are not the input:
-    /// they skip the read-for-ownership of a normal store, a third of the memory traffic of a
-    /// pass over a signal far larger than the cache.
-    pub stream: bool,
 }
 
 impl<'a, T: Copy> Io<'a, T> {
@@ -61,7 +56,6 @@ impl<'a, T: Copy> Io<'a, T> {
             yl,
             n,
             rev,
-            stream: false,
         }
     }
 
@@ -74,7 +68,6 @@ impl<'a, T: Copy> Io<'a, T> {
             yl: self.yl,
             n: self.n,
             rev: self.rev,
-            stream: self.stream,
         }
     }
 
@@ -174,10 +167,6 @@ pub(crate) fn process_with<T: SosElem, A: Arith, K: LaneKernel<T>>(
     if n == 0 {
         return;
     }
-    let mut io = io;
-    let elems = io.yl.extent(channels, n).unwrap_or(usize::MAX);
-    io.stream |= matches!(io.x, Src::Slice(_))
-        && elems.saturating_mul(std::mem::size_of::<T>()) >= STREAM_THRESHOLD_BYTES;
     let groups = thread_groups(channels, k.cost(), io.yl, n);
     if groups <= 1 {
         return run_at::<T, A, K>(level, k, state, channels, io);
@@ -203,7 +192,6 @@ pub(crate) fn process_with<T: SosElem, A: Arith, K: LaneKernel<T>>(
         yl,
         n,
         rev,
-        stream,
     } = io;
     let mut ys = Vec::with_capacity(ranges.len());
     let mut rest = y;
@@ -229,7 +217,6 @@ pub(crate) fn process_with<T: SosElem, A: Arith, K: LaneKernel<T>>(
             yl,
             n,
             rev,
-            stream,
         };
         run_at::<T, A, K>(level, k, st, c1 - c0, io);
     });
@@ -377,7 +364,6 @@ pub(crate) fn drive<T: Float, X: Transposer, const L: usize>(
         yl,
         n,
         rev,
-        stream,
     } = io;
     // frames [lo, hi) of the data are left for the buffered path
     let (mut lo, mut hi) = (0, n);
@@ -400,10 +386,7 @@ pub(crate) fn drive<T: Float, X: Transposer, const L: usize>(
             } else {
                 f(&mut tile);
             }
-            store_tile(tr, &tile, y, yl.ch, c0, t, stream);
-        }
-        if stream {
-            stream_fence();
+            store_tile(tr, &tile, y, yl.ch, c0, t);
         }
         if rev {
             hi = n - whole;
@@ -455,9 +438,7 @@ fn load_tile<T: Float, X: Transposer, const L: usize>(
     tr.transpose(&rows, tile);
 }
 
-/// The inverse of [`load_tile`]: transposes `tile` and stores it into planar `dst`, with
-/// non-temporal stores if `stream` (rows that are not 16-byte aligned are stored normally; the
-/// caller fences after the run).
+/// The inverse of [`load_tile`]: transposes `tile` and stores it into planar `dst`.
 #[inline(always)]
 fn store_tile<T: Float, X: Transposer, const L: usize>(
     tr: X,
@@ -466,21 +447,12 @@ fn store_tile<T: Float, X: Transposer, const L: usize>(
     ch: usize,
     c0: usize,
     t: usize,
-    stream: bool,
 ) {
     let mut rows = [[T::ZERO; L]; L];
     tr.transpose(tile, &mut rows);
     for (lane, r) in rows.iter().enumerate() {
         let base = (c0 + lane) * ch + t;
-        let d = &mut dst[base..base + L];
-        let per = 16 / std::mem::size_of::<T>();
-        if stream && L.is_multiple_of(per) && (d.as_ptr() as usize).is_multiple_of(16) {
-            for (dc, sc) in d.chunks_exact_mut(per).zip(r.chunks_exact(per)) {
-                stream16(dc, sc);
-            }
-        } else {
-            d.copy_from_slice(r);
-        }
+        dst[base..base + L].copy_from_slice(r);
     }
 }
 
@@ -548,7 +520,7 @@ fn scatter<T: Float, X: Transposer, const L: usize>(
         if active == L && L > 1 {
             while t + L <= m {
                 let tile: &[[T; L]; L] = (&buf[t..t + L]).try_into().expect("L frames");
-                store_tile(tr, tile, dst, l.ch, c0, t0 + t, false);
+                store_tile(tr, tile, dst, l.ch, c0, t0 + t);
                 t += L;
             }
         }
@@ -665,43 +637,6 @@ mod tests {
                     f.run::<Plain>(level, io)
                 }
             });
-        }
-    }
-
-    #[test]
-    fn streamed_stores_change_nothing() {
-        // non-temporal tile stores (forced on small data), aligned and misaligned rows, both
-        // directions, every level
-        let mut rng = Rng::new(52);
-        let (b, a) = (
-            vec![0.1; 9],
-            vec![1.0, -0.5, 0.2, 0.1, -0.05, 0.02, 0.01, -0.01, 0.005],
-        );
-        for channels in [8usize, 9, 16] {
-            for (n, stride) in [(64usize, 64usize), (67, 71), (200, 203)] {
-                let x = rng.vec_f64(channels * stride, 1.0);
-                let l = Layout::planar(stride);
-                for level in available() {
-                    for rev in [false, true] {
-                        let run = |stream: bool| {
-                            let mut y = vec![7.0; x.len()];
-                            let mut f = LFilter::<f64>::new(&b, &a, channels).unwrap();
-                            let mut io = Io::new(Src::Slice(&x), l, &mut y, l, n, rev);
-                            io.stream = stream;
-                            if uses_fma(level) {
-                                f.run::<Fused>(level, io)
-                            } else {
-                                f.run::<Plain>(level, io)
-                            }
-                            y
-                        };
-                        assert!(
-                            same(&run(true), &run(false)),
-                            "ch={channels} n={n} {level:?} rev={rev}"
-                        );
-                    }
-                }
-            }
         }
     }
 

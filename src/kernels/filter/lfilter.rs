@@ -232,7 +232,6 @@ impl<T: SosElem> LFilter<T> {
             yl,
             n,
             rev: false,
-            stream: false,
         };
         self.run::<A>(level, io)
     }

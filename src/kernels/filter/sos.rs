@@ -350,7 +350,6 @@ impl<T: SosElem> SosFilter<T> {
             yl,
             n,
             rev: false,
-            stream: false,
         };
         self.run::<A>(level, io)
     }
@@ -770,7 +769,6 @@ mod tests {
                         yl: l,
                         n,
                         rev: false,
-                        stream: false,
                     };
                     if fused {
                         secs.scalar::<Fused>(st, channels, io);
