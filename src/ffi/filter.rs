@@ -91,17 +91,194 @@ impl FilterElem for f64 {
     const FIR: &'static str = "double FIR filter (sk_fir_f64_new)";
 }
 
-/// Runs `f` on the biquad of element type `T` named by `id`.
-fn with_biquad<T: FilterElem, R>(
+/// A streaming recursive filter kept behind a handle (a biquad cascade or a transfer-function
+/// filter of one precision): what the shared process and state wrappers need.
+pub(super) trait StreamHandle<T: SosElem>: Sized {
+    /// The kind and precision, for `SK_ERR_INVALID_HANDLE` messages.
+    const WHAT: &'static str;
+    /// The state's shape, for `SK_ERR_LENGTH` messages.
+    const STATE: &'static str;
+    fn get(obj: &mut FilterObj) -> Option<&mut Self>;
+    /// What `*_info` reports: the size of the filter (sections or order) and the channels.
+    fn dims(&self) -> (usize, usize);
+    fn reset(&mut self);
+    fn channels(&self) -> usize;
+    fn state_len(&self) -> usize;
+    fn process(&mut self, x: Src<'_, T>, xl: Layout, y: &mut [T], yl: Layout, n: usize);
+    fn get_state(&self, zi: &mut [T]);
+    fn set_state(&mut self, zi: &[T]);
+}
+
+impl<T: FilterElem> StreamHandle<T> for SosFilter<T> {
+    const WHAT: &'static str = T::BIQUAD;
+    const STATE: &'static str = "n_sections × channels × 2";
+    fn get(obj: &mut FilterObj) -> Option<&mut Self> {
+        T::biquad(obj)
+    }
+    fn dims(&self) -> (usize, usize) {
+        (self.n_sections(), SosFilter::channels(self))
+    }
+    fn reset(&mut self) {
+        SosFilter::reset(self)
+    }
+    fn channels(&self) -> usize {
+        SosFilter::channels(self)
+    }
+    fn state_len(&self) -> usize {
+        SosFilter::state_len(self)
+    }
+    fn process(&mut self, x: Src<'_, T>, xl: Layout, y: &mut [T], yl: Layout, n: usize) {
+        SosFilter::process(self, current(), x, xl, y, yl, n)
+    }
+    fn get_state(&self, zi: &mut [T]) {
+        SosFilter::get_state(self, zi)
+    }
+    fn set_state(&mut self, zi: &[T]) {
+        SosFilter::set_state(self, zi)
+    }
+}
+
+/// Runs `f` on the handle `id` if it is an `H`.
+pub(super) fn with_handle<T: SosElem, H: StreamHandle<T>, R>(
     id: usize,
-    f: impl FnOnce(&mut SosFilter<T>) -> SkResult<R>,
+    f: impl FnOnce(&mut H) -> SkResult<R>,
 ) -> SkResult<R> {
     handle::with(id, |obj| {
-        if T::biquad(obj).is_none() {
-            return Err(wrong_kind(id, obj, T::BIQUAD));
+        if H::get(obj).is_none() {
+            return Err(wrong_kind(id, obj, H::WHAT));
         }
-        f(T::biquad(obj).expect("kind checked above"))
+        f(H::get(obj).expect("kind checked above"))
     })
+}
+
+/// `*_reset` of a handle kind of either precision (`what` names the kind).
+pub(super) fn handle_reset<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
+    id: usize,
+    what: &str,
+) -> SkResult<()> {
+    handle::with(id, |obj| {
+        if let Some(f) = H32::get(obj) {
+            f.reset();
+        } else if let Some(f) = H64::get(obj) {
+            f.reset();
+        } else {
+            return Err(wrong_kind(id, obj, what));
+        }
+        Ok(())
+    })
+}
+
+/// `*_info` of a handle kind of either precision: writes [`StreamHandle::dims`] to `a` and `b`
+/// (named `names` in errors).
+///
+/// # Safety
+/// `a` and `b` writable if non-NULL and aligned.
+pub(super) unsafe fn handle_info<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
+    id: usize,
+    what: &str,
+    names: [&'static str; 2],
+    a: *mut usize,
+    b: *mut usize,
+) -> SkResult<()> {
+    handle::with(id, |obj| {
+        let (va, vb) = if let Some(f) = H32::get(obj) {
+            f.dims()
+        } else if let Some(f) = H64::get(obj) {
+            f.dims()
+        } else {
+            return Err(wrong_kind(id, obj, what));
+        };
+        check_out_scalar(names[0], a)?;
+        check_out_scalar(names[1], b)?;
+        // SAFETY: validated.
+        unsafe {
+            *a = va;
+            *b = vb;
+        }
+        Ok(())
+    })
+}
+
+/// `*_process` of a handle: planar channels with strides.
+pub(super) unsafe fn handle_process<T: SosElem, H: StreamHandle<T>>(
+    h: usize,
+    x: *const T,
+    x_stride: isize,
+    y: *mut T,
+    y_stride: isize,
+    n: usize,
+) -> SkResult<()> {
+    with_handle::<T, H, _>(h, |f| {
+        let ch = f.channels();
+        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
+        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
+        let xb = Buf::new("x", x, xe);
+        let yb = Buf::out("y", y, ye);
+        if xb.is_same(&yb) && xl != yl {
+            return Err(SkError::Overlap(
+                "x and y are the same buffer but with different strides".into(),
+            ));
+        }
+        // SAFETY: caller guarantees the extents.
+        let (src, out) = unsafe { io(xb, yb)? };
+        f.process(src, xl, out, yl, n);
+        Ok(())
+    })
+}
+
+fn state_len_check<T: SosElem, H: StreamHandle<T>>(len: usize, need: usize) -> SkResult<()> {
+    if len != need {
+        return Err(SkError::Length(format!(
+            "zi has len = {len} values but the state has {} = {need}",
+            H::STATE
+        )));
+    }
+    Ok(())
+}
+
+/// `*_get_state` of a handle.
+pub(super) unsafe fn handle_get_state<T: SosElem, H: StreamHandle<T>>(
+    h: usize,
+    zi: *mut T,
+    len: usize,
+) -> SkResult<()> {
+    with_handle::<T, H, _>(h, |f| {
+        state_len_check::<T, H>(len, f.state_len())?;
+        let b = Buf::out("zi", zi, len);
+        b.check()?;
+        // SAFETY: validated.
+        f.get_state(unsafe { b.slice_mut() });
+        Ok(())
+    })
+}
+
+/// `*_set_state` of a handle: refuses NaN and infinite values.
+pub(super) unsafe fn handle_set_state<T: SosElem, H: StreamHandle<T>>(
+    h: usize,
+    zi: *const T,
+    len: usize,
+) -> SkResult<()> {
+    with_handle::<T, H, _>(h, |f| {
+        state_len_check::<T, H>(len, f.state_len())?;
+        let b = Buf::new("zi", zi, len);
+        b.check()?;
+        // SAFETY: validated.
+        let z = unsafe { b.slice() };
+        finite_state("zi", z)?;
+        f.set_state(z);
+        Ok(())
+    })
+}
+
+/// Refuses a NaN or infinite value in an initial state.
+pub(super) fn finite_state<T: Float>(name: &str, z: &[T]) -> SkResult<()> {
+    if let Some(i) = z.iter().position(|v| !v.is_finite()) {
+        return Err(SkError::NonFinite(format!(
+            "{name}[{i}] = {:?} is not finite",
+            z[i]
+        )));
+    }
+    Ok(())
 }
 
 fn with_fir<T: FilterElem, R>(
@@ -185,39 +362,13 @@ unsafe fn biquad_new<T: FilterElem>(
     Ok(())
 }
 
-unsafe fn biquad_process<T: FilterElem>(
-    h: *mut SkBiquad,
-    x: *const T,
-    x_stride: isize,
-    y: *mut T,
-    y_stride: isize,
-    n: usize,
-) -> SkResult<()> {
-    with_biquad::<T, _>(h as usize, |f| {
-        let ch = f.channels();
-        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
-        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
-        let xb = Buf::new("x", x, xe);
-        let yb = Buf::out("y", y, ye);
-        if xb.is_same(&yb) && xl != yl {
-            return Err(SkError::Overlap(
-                "x and y are the same buffer but with different strides".into(),
-            ));
-        }
-        // SAFETY: caller guarantees the extents.
-        let (src, out) = unsafe { io(xb, yb)? };
-        f.process(current(), src, xl, out, yl, n);
-        Ok(())
-    })
-}
-
 unsafe fn biquad_process_interleaved<T: FilterElem>(
     h: *mut SkBiquad,
     x: *const T,
     y: *mut T,
     n_frames: usize,
 ) -> SkResult<()> {
-    with_biquad::<T, _>(h as usize, |f| {
+    with_handle::<T, SosFilter<T>, _>(h as usize, |f| {
         let ch = f.channels();
         let len = n_frames.checked_mul(ch).ok_or_else(|| {
             SkError::Length(format!("n_frames = {n_frames} × channels = {ch} overflows"))
@@ -226,52 +377,6 @@ unsafe fn biquad_process_interleaved<T: FilterElem>(
         // SAFETY: caller guarantees n_frames·channels elements.
         let (src, out) = unsafe { io(Buf::new("x", x, len), Buf::out("y", y, len))? };
         f.process(current(), src, l, out, l, n_frames);
-        Ok(())
-    })
-}
-
-fn state_len_check(name: &str, len: usize, need: usize) -> SkResult<()> {
-    if len != need {
-        return Err(SkError::Length(format!(
-            "{name} has len = {len} values but the state has n_sections × channels × 2 = {need}"
-        )));
-    }
-    Ok(())
-}
-
-unsafe fn biquad_get_state<T: FilterElem>(
-    h: *mut SkBiquad,
-    zi: *mut T,
-    len: usize,
-) -> SkResult<()> {
-    with_biquad::<T, _>(h as usize, |f| {
-        state_len_check("zi", len, f.state_len())?;
-        let b = Buf::out("zi", zi, len);
-        b.check()?;
-        // SAFETY: validated.
-        f.get_state(unsafe { b.slice_mut() });
-        Ok(())
-    })
-}
-
-unsafe fn biquad_set_state<T: FilterElem>(
-    h: *mut SkBiquad,
-    zi: *const T,
-    len: usize,
-) -> SkResult<()> {
-    with_biquad::<T, _>(h as usize, |f| {
-        state_len_check("zi", len, f.state_len())?;
-        let b = Buf::new("zi", zi, len);
-        b.check()?;
-        // SAFETY: validated.
-        let z = unsafe { b.slice() };
-        if let Some(i) = z.iter().position(|v| !v.is_finite()) {
-            return Err(SkError::NonFinite(format!(
-                "zi[{i}] = {:?} is not finite",
-                z[i]
-            )));
-        }
-        f.set_state(z);
         Ok(())
     })
 }
@@ -345,17 +450,7 @@ pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_reset", {
-        handle::with(h as usize, |obj| match obj {
-            FilterObj::BiquadF32(f) => {
-                f.reset();
-                Ok(())
-            }
-            FilterObj::BiquadF64(f) => {
-                f.reset();
-                Ok(())
-            }
-            other => Err(wrong_kind(h as usize, other, "biquad cascade")),
-        })
+        handle_reset::<SosFilter<f32>, SosFilter<f64>>(h as usize, "biquad cascade")
     })
 }
 
@@ -372,21 +467,15 @@ pub unsafe extern "C" fn sk_biquad_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_info", {
-        handle::with(h as usize, |obj| {
-            let (s, c) = match obj {
-                FilterObj::BiquadF32(f) => (f.n_sections(), f.channels()),
-                FilterObj::BiquadF64(f) => (f.n_sections(), f.channels()),
-                other => return Err(wrong_kind(h as usize, other, "biquad cascade")),
-            };
-            check_out_scalar("n_sections", n_sections)?;
-            check_out_scalar("channels", channels)?;
-            // SAFETY: validated.
-            unsafe {
-                *n_sections = s;
-                *channels = c;
-            }
-            Ok(())
-        })
+        unsafe {
+            handle_info::<SosFilter<f32>, SosFilter<f64>>(
+                h as usize,
+                "biquad cascade",
+                ["n_sections", "channels"],
+                n_sections,
+                channels,
+            )
+        }
     })
 }
 
@@ -417,7 +506,7 @@ pub unsafe extern "C" fn sk_biquad_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_process", {
-        unsafe { biquad_process::<f32>(h, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f32, SosFilter<f32>>(h as usize, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -435,7 +524,7 @@ pub unsafe extern "C" fn sk_biquad_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_process", {
-        unsafe { biquad_process::<f64>(h, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f64, SosFilter<f64>>(h as usize, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -487,7 +576,7 @@ pub unsafe extern "C" fn sk_biquad_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_get_state", {
-        unsafe { biquad_get_state::<f32>(h, zi, len) }
+        unsafe { handle_get_state::<f32, SosFilter<f32>>(h as usize, zi, len) }
     })
 }
 
@@ -502,7 +591,7 @@ pub unsafe extern "C" fn sk_biquad_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_get_state", {
-        unsafe { biquad_get_state::<f64>(h, zi, len) }
+        unsafe { handle_get_state::<f64, SosFilter<f64>>(h as usize, zi, len) }
     })
 }
 
@@ -522,7 +611,7 @@ pub unsafe extern "C" fn sk_biquad_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_set_state", {
-        unsafe { biquad_set_state::<f32>(h, zi, len) }
+        unsafe { handle_set_state::<f32, SosFilter<f32>>(h as usize, zi, len) }
     })
 }
 
@@ -537,7 +626,7 @@ pub unsafe extern "C" fn sk_biquad_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_set_state", {
-        unsafe { biquad_set_state::<f64>(h, zi, len) }
+        unsafe { handle_set_state::<f64, SosFilter<f64>>(h as usize, zi, len) }
     })
 }
 

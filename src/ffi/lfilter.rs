@@ -2,9 +2,12 @@
 //! `SkLfilter` handle, the steady-state initial conditions `sk_lfilter_zi_*` and
 //! `sk_sosfilt_zi_*`, and zero-phase filtering `sk_filtfilt_*` / `sk_sosfiltfilt_*`. Layouts, in-place rules and handle rules as in [`super::filter`].
 
-use super::filter::{io, planar};
+use super::filter::{
+    finite_state, handle_get_state, handle_info, handle_process, handle_reset, handle_set_state,
+    io, planar, StreamHandle,
+};
 use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
-use super::handle::{self, wrong_kind, FilterObj};
+use super::handle::{self, FilterObj};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::filtfilt::{self, edge_for, Pad};
 use crate::kernels::filter::lfilter::{self, LFilter};
@@ -51,16 +54,33 @@ impl LfElem for f64 {
     const WHAT: &'static str = "double transfer-function filter (sk_lfilter_f64_new)";
 }
 
-fn with_lfilter<T: LfElem, R>(
-    id: usize,
-    f: impl FnOnce(&mut LFilter<T>) -> SkResult<R>,
-) -> SkResult<R> {
-    handle::with(id, |obj| {
-        if T::get(obj).is_none() {
-            return Err(wrong_kind(id, obj, T::WHAT));
-        }
-        f(T::get(obj).expect("kind checked above"))
-    })
+impl<T: LfElem> StreamHandle<T> for LFilter<T> {
+    const WHAT: &'static str = T::WHAT;
+    const STATE: &'static str = "channels × order";
+    fn get(obj: &mut FilterObj) -> Option<&mut Self> {
+        T::get(obj)
+    }
+    fn dims(&self) -> (usize, usize) {
+        (self.order(), LFilter::channels(self))
+    }
+    fn reset(&mut self) {
+        LFilter::reset(self)
+    }
+    fn channels(&self) -> usize {
+        LFilter::channels(self)
+    }
+    fn state_len(&self) -> usize {
+        LFilter::state_len(self)
+    }
+    fn process(&mut self, x: Src<'_, T>, xl: Layout, y: &mut [T], yl: Layout, n: usize) {
+        LFilter::process(self, current(), x, xl, y, yl, n)
+    }
+    fn get_state(&self, zi: &mut [T]) {
+        LFilter::get_state(self, zi)
+    }
+    fn set_state(&mut self, zi: &[T]) {
+        LFilter::set_state(self, zi)
+    }
 }
 
 /// Validates and reads the coefficient arrays `b` (`nb`) and `a` (`na`).
@@ -89,17 +109,6 @@ pub(super) unsafe fn coefficients<'a>(
     ab.check()?;
     // SAFETY: validated; the caller guarantees the lengths.
     Ok(unsafe { (bb.slice(), ab.slice()) })
-}
-
-/// Refuses a NaN or infinite value in an initial state.
-pub(super) fn finite_state<T: Float>(name: &str, z: &[T]) -> SkResult<()> {
-    if let Some(i) = z.iter().position(|v| !v.is_finite()) {
-        return Err(SkError::NonFinite(format!(
-            "{name}[{i}] = {:?} is not finite",
-            z[i]
-        )));
-    }
-    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -335,17 +344,7 @@ pub unsafe extern "C" fn sk_lfilter_free(h: *mut SkLfilter) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_lfilter_reset(h: *mut SkLfilter) -> i32 {
     ffi_boundary!("sk_lfilter_reset", {
-        handle::with(h as usize, |obj| match obj {
-            FilterObj::LfilterF32(f) => {
-                f.reset();
-                Ok(())
-            }
-            FilterObj::LfilterF64(f) => {
-                f.reset();
-                Ok(())
-            }
-            other => Err(wrong_kind(h as usize, other, "transfer-function filter")),
-        })
+        handle_reset::<LFilter<f32>, LFilter<f64>>(h as usize, "transfer-function filter")
     })
 }
 
@@ -362,47 +361,15 @@ pub unsafe extern "C" fn sk_lfilter_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_info", {
-        handle::with(h as usize, |obj| {
-            let (k, c) = match obj {
-                FilterObj::LfilterF32(f) => (f.order(), f.channels()),
-                FilterObj::LfilterF64(f) => (f.order(), f.channels()),
-                other => return Err(wrong_kind(h as usize, other, "transfer-function filter")),
-            };
-            check_out_scalar("order", order)?;
-            check_out_scalar("channels", channels)?;
-            // SAFETY: validated.
-            unsafe {
-                *order = k;
-                *channels = c;
-            }
-            Ok(())
-        })
-    })
-}
-
-unsafe fn lfilter_process<T: LfElem>(
-    h: *mut SkLfilter,
-    x: *const T,
-    x_stride: isize,
-    y: *mut T,
-    y_stride: isize,
-    n: usize,
-) -> SkResult<()> {
-    with_lfilter::<T, _>(h as usize, |f| {
-        let ch = f.channels();
-        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
-        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
-        let xb = Buf::new("x", x, xe);
-        let yb = Buf::out("y", y, ye);
-        if xb.is_same(&yb) && xl != yl {
-            return Err(SkError::Overlap(
-                "x and y are the same buffer but with different strides".into(),
-            ));
+        unsafe {
+            handle_info::<LFilter<f32>, LFilter<f64>>(
+                h as usize,
+                "transfer-function filter",
+                ["order", "channels"],
+                order,
+                channels,
+            )
         }
-        // SAFETY: caller guarantees the extents.
-        let (src, out) = unsafe { io(xb, yb)? };
-        f.process(current(), src, xl, out, yl, n);
-        Ok(())
     })
 }
 
@@ -434,7 +401,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_process", {
-        unsafe { lfilter_process::<f32>(h, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f32, LFilter<f32>>(h as usize, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -453,40 +420,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_process", {
-        unsafe { lfilter_process::<f64>(h, x, x_stride, y, y_stride, n) }
-    })
-}
-
-fn state_len_check(len: usize, need: usize) -> SkResult<()> {
-    if len != need {
-        return Err(SkError::Length(format!(
-            "zi has len = {len} values but the state has channels × order = {need}"
-        )));
-    }
-    Ok(())
-}
-
-unsafe fn lf_get_state<T: LfElem>(h: *mut SkLfilter, zi: *mut T, len: usize) -> SkResult<()> {
-    with_lfilter::<T, _>(h as usize, |f| {
-        state_len_check(len, f.state_len())?;
-        let b = Buf::out("zi", zi, len);
-        b.check()?;
-        // SAFETY: validated.
-        f.get_state(unsafe { b.slice_mut() });
-        Ok(())
-    })
-}
-
-unsafe fn lf_set_state<T: LfElem>(h: *mut SkLfilter, zi: *const T, len: usize) -> SkResult<()> {
-    with_lfilter::<T, _>(h as usize, |f| {
-        state_len_check(len, f.state_len())?;
-        let b = Buf::new("zi", zi, len);
-        b.check()?;
-        // SAFETY: validated.
-        let z = unsafe { b.slice() };
-        finite_state("zi", z)?;
-        f.set_state(z);
-        Ok(())
+        unsafe { handle_process::<f64, LFilter<f64>>(h as usize, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -505,7 +439,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_get_state", {
-        unsafe { lf_get_state::<f32>(h, zi, len) }
+        unsafe { handle_get_state::<f32, LFilter<f32>>(h as usize, zi, len) }
     })
 }
 
@@ -520,7 +454,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_get_state", {
-        unsafe { lf_get_state::<f64>(h, zi, len) }
+        unsafe { handle_get_state::<f64, LFilter<f64>>(h as usize, zi, len) }
     })
 }
 
@@ -539,7 +473,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_set_state", {
-        unsafe { lf_set_state::<f32>(h, zi, len) }
+        unsafe { handle_set_state::<f32, LFilter<f32>>(h as usize, zi, len) }
     })
 }
 
@@ -554,7 +488,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_set_state", {
-        unsafe { lf_set_state::<f64>(h, zi, len) }
+        unsafe { handle_set_state::<f64, LFilter<f64>>(h as usize, zi, len) }
     })
 }
 

@@ -9,25 +9,23 @@
 //! `2·n_sections + 1` minus the number of sections whose `b2` and `a2` are both zero, counted
 //! as scipy does).
 //!
-//! The forward pass runs in time blocks of [`BLOCK`] frames through a small planar buffer (the
-//! extension is built block by block), writing its middle part straight into `y` and its two
-//! edges into side buffers; the backward pass walks the blocks from the end, reading them
-//! reversed into the buffer, filtering, and writing them back reversed. Nothing of the size of
-//! the signal is allocated. Channels go in units of one SIMD block (8 `f64`, 16 `f32`), each
-//! with its own filter, and units run on scoped threads for large inputs; every channel is
-//! computed exactly as it would be alone, so the split does not change any result. `y` may be
-//! exactly `x`: the extensions are taken from `x` before anything is written, and every block
-//! is read before it is overwritten.
+//! Both passes run straight over the signal through the lane driver ([`super::lanes`]): the
+//! forward pass filters the left extension (only its final state is used), then `x` into `y`,
+//! then the right extension; the backward pass filters the filtered right extension reversed
+//! (again only for its state), then `y` in place backwards in time. The extensions are the only
+//! buffers (`2·edge` values per channel); nothing of the size of the signal is allocated. Channels
+//! go in units of one SIMD block (8 `f64`, 16 `f32`), each with its own filter, and units run on
+//! scoped threads for large inputs; every channel is computed exactly as it would be alone, so
+//! the split does not change any result. `y` may be exactly `x`: the extensions are taken from
+//! `x` before anything is written.
 
 use super::super::{Float, Src};
+use super::lanes::Io;
 use super::lfilter::LFilter;
-use super::sos::{Layout, SosElem, SosFilter};
+use super::sos::{uses_fma, Fused, Layout, Plain, SosElem, SosFilter};
 use crate::error::{SkError, SkResult};
 use crate::kernels::par;
 use crate::simd::Level;
-
-/// Frames per block of the passes.
-pub(crate) const BLOCK: usize = 2048;
 
 /// How a signal is extended at its ends (scipy's `padtype`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +45,9 @@ pub trait ZeroPhaseFilter<T>: Send {
     /// Loads the state `base · scale[c]` for every channel (`base`: the one-channel steady
     /// state, `sosfilt_zi` or `lfilter_zi`).
     fn load_steady(&mut self, base: &[f64], scale: &[T]);
-    /// Runs the filter in place over planar `buf` (channel stride `stride`), `n` frames.
-    fn run(&mut self, level: Level, buf: &mut [T], stride: usize, n: usize);
+    /// Runs one pass (forwards or backwards in time), with the level's own arithmetic.
+    #[allow(private_interfaces)]
+    fn pass(&mut self, level: Level, io: Io<'_, T>);
 }
 
 impl<T: SosElem> ZeroPhaseFilter<T> for SosFilter<T> {
@@ -65,9 +64,13 @@ impl<T: SosElem> ZeroPhaseFilter<T> for SosFilter<T> {
         }
         self.set_state(&zi);
     }
-    fn run(&mut self, level: Level, buf: &mut [T], stride: usize, n: usize) {
-        let l = Layout::planar(stride);
-        self.process(level, Src::Dst, l, buf, l, n);
+    #[allow(private_interfaces)]
+    fn pass(&mut self, level: Level, io: Io<'_, T>) {
+        if uses_fma(level) {
+            self.run::<Fused>(level, io)
+        } else {
+            self.run::<Plain>(level, io)
+        }
     }
 }
 
@@ -82,9 +85,13 @@ impl<T: SosElem> ZeroPhaseFilter<T> for LFilter<T> {
         }
         self.set_state(&zi);
     }
-    fn run(&mut self, level: Level, buf: &mut [T], stride: usize, n: usize) {
-        let l = Layout::planar(stride);
-        self.process(level, Src::Dst, l, buf, l, n);
+    #[allow(private_interfaces)]
+    fn pass(&mut self, level: Level, io: Io<'_, T>) {
+        if uses_fma(level) {
+            self.run::<Fused>(level, io)
+        } else {
+            self.run::<Plain>(level, io)
+        }
     }
 }
 
@@ -117,13 +124,10 @@ pub fn edge_for(pad: Pad, padlen: Option<usize>, ntaps: usize, n: usize) -> SkRe
     Ok(edge)
 }
 
-/// Per-unit scratch: the block buffer, the extensions and the forward pass's edges.
+/// Per-unit scratch: the extensions (planar, channel stride `edge`) and the initial scales.
 struct Scratch<T> {
-    tmp: Vec<T>,
     left: Vec<T>,
     right: Vec<T>,
-    fleft: Vec<T>,
-    fright: Vec<T>,
     scale: Vec<T>,
 }
 
@@ -142,11 +146,8 @@ impl<T: Float> Scratch<T> {
             .checked_mul(edge)
             .ok_or_else(|| SkError::Length("channels × pad length overflows".into()))?;
         Ok(Scratch {
-            tmp: zeroed(m * BLOCK)?,
             left: zeroed(e)?,
             right: zeroed(e)?,
-            fleft: zeroed(e)?,
-            fright: zeroed(e)?,
             scale: zeroed(m)?,
         })
     }
@@ -258,120 +259,31 @@ fn unit<T: SosElem, F: ZeroPhaseFilter<T>>(
         }
         s.scale[c] = if e > 0 { s.left[c * e] } else { x0 };
     }
-    let total = n + 2 * e;
-    // forward, block by block; each block is at most three contiguous pieces: left pad,
-    // signal, right pad (ext coordinates [e, e + n) are the signal)
+    let pl = Layout::planar(e);
+    // forward: left pad (in place; only the state matters), signal into y, right pad (in place,
+    // kept: the backward pass starts there)
     f.load_steady(zi, &s.scale);
-    let mut t0 = 0;
-    while t0 < total {
-        let len = (total - t0).min(BLOCK);
-        let t1 = t0 + len;
-        for c in 0..m {
-            let row = &mut s.tmp[c * BLOCK..c * BLOCK + len];
-            for (a, b, part) in pieces(t0, t1, e, n) {
-                let dst = &mut row[a - t0..b - t0];
-                match part {
-                    Part::Left => dst.copy_from_slice(&s.left[c * e + a..c * e + b]),
-                    Part::Mid => {
-                        let (xa, xb) = (a - e, b - e);
-                        match x {
-                            Src::Slice(xs) => {
-                                dst.copy_from_slice(&xs[c * xl.ch + xa..c * xl.ch + xb])
-                            }
-                            Src::Dst => dst.copy_from_slice(&y[c * yl.ch + xa..c * yl.ch + xb]),
-                        }
-                    }
-                    Part::Right => {
-                        dst.copy_from_slice(&s.right[c * e + a - e - n..c * e + b - e - n])
-                    }
-                }
-            }
-        }
-        f.run(level, &mut s.tmp, BLOCK, len);
-        for c in 0..m {
-            let row = &s.tmp[c * BLOCK..c * BLOCK + len];
-            for (a, b, part) in pieces(t0, t1, e, n) {
-                let src = &row[a - t0..b - t0];
-                match part {
-                    Part::Left => s.fleft[c * e + a..c * e + b].copy_from_slice(src),
-                    Part::Mid => y[c * yl.ch + a - e..c * yl.ch + b - e].copy_from_slice(src),
-                    Part::Right => {
-                        s.fright[c * e + a - e - n..c * e + b - e - n].copy_from_slice(src)
-                    }
-                }
-            }
-        }
-        t0 = t1;
+    if e > 0 {
+        f.pass(level, Io::new(Src::Dst, pl, &mut s.left, pl, e, false));
     }
-    // backward from the end: block [r0, r0 + len) of reversed time is ext [t0, t1) reversed,
-    // t1 = total − r0
+    f.pass(level, Io::new(x, xl, y, yl, n, false));
+    if e > 0 {
+        f.pass(level, Io::new(Src::Dst, pl, &mut s.right, pl, e, false));
+    }
+    // backward, reversed in place: the right pad (state only), then y; the left pad's backward
+    // output is not part of the result
     for c in 0..m {
         s.scale[c] = if e > 0 {
-            s.fright[c * e + e - 1]
+            s.right[c * e + e - 1]
         } else {
             y[c * yl.ch + n - 1]
         };
     }
     f.load_steady(zi, &s.scale);
-    let mut t1 = total;
-    while t1 > 0 {
-        let len = t1.min(BLOCK);
-        let t0 = t1 - len;
-        for c in 0..m {
-            let row = &mut s.tmp[c * BLOCK..c * BLOCK + len];
-            for (a, b, part) in pieces(t0, t1, e, n) {
-                // ext [a, b) lands reversed at row[t1 − b .. t1 − a]
-                let dst = &mut row[t1 - b..t1 - a];
-                let src: &[T] = match part {
-                    Part::Left => &s.fleft[c * e + a..c * e + b],
-                    Part::Mid => &y[c * yl.ch + a - e..c * yl.ch + b - e],
-                    Part::Right => &s.fright[c * e + a - e - n..c * e + b - e - n],
-                };
-                for (d, v) in dst.iter_mut().zip(src.iter().rev()) {
-                    *d = *v;
-                }
-            }
-        }
-        f.run(level, &mut s.tmp, BLOCK, len);
-        for c in 0..m {
-            let row = &s.tmp[c * BLOCK..c * BLOCK + len];
-            for (a, b, part) in pieces(t0, t1, e, n) {
-                if part == Part::Mid {
-                    let dst = &mut y[c * yl.ch + a - e..c * yl.ch + b - e];
-                    for (d, v) in dst.iter_mut().zip(row[t1 - b..t1 - a].iter().rev()) {
-                        *d = *v;
-                    }
-                }
-            }
-        }
-        t1 = t0;
-        if t1 <= e {
-            break; // the rest is the left pad, not part of the output
-        }
+    if e > 0 {
+        f.pass(level, Io::new(Src::Dst, pl, &mut s.right, pl, e, true));
     }
-}
-
-/// Which part of the extended signal a piece is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Left,
-    Mid,
-    Right,
-}
-
-/// The non-empty intersections of ext `[t0, t1)` with the left pad `[0, e)`, the signal
-/// `[e, e + n)` and the right pad `[e + n, e + n + e)`.
-fn pieces(t0: usize, t1: usize, e: usize, n: usize) -> impl Iterator<Item = (usize, usize, Part)> {
-    [
-        (0, e, Part::Left),
-        (e, e + n, Part::Mid),
-        (e + n, 2 * e + n, Part::Right),
-    ]
-    .into_iter()
-    .filter_map(move |(lo, hi, p)| {
-        let (a, b) = (t0.max(lo), t1.min(hi));
-        (a < b).then_some((a, b, p))
-    })
+    f.pass(level, Io::new(Src::Dst, yl, y, yl, n, true));
 }
 
 #[cfg(test)]

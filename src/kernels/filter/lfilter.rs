@@ -25,24 +25,20 @@
 //! from scipy's by rounding only. No stability check is made: like scipy, marginal and unstable
 //! filters run, and their output is scipy's (to rounding) while it stays finite.
 //!
-//! Channels run in SIMD lanes like the SOS cascade ([`super::sos`]): blocks of 16 (`f32`) or 8
-//! (`f64`) channels, smaller blocks for the leftovers, gathered in time blocks of
-//! [`super::sos::TBLOCK`] frames into a lane-major buffer (planar data through the tile
-//! transposes), filtered with the state in registers (orders 1–5 are compiled for their order),
-//! and scattered back. Large planar outputs are split into 8-channel groups on scoped threads;
-//! channels are independent, so no result depends on the split. Every level is bit-identical
-//! to the scalar reference with the same arithmetic, and processing in chunks is bit-identical to
-//! one call.
+//! Channels run in SIMD lanes like the SOS cascade, through the shared lane driver
+//! ([`super::lanes`]: channel blocks, tile transposes, time blocks, threads); orders 1–8 keep
+//! their state in registers. Every level is bit-identical to the scalar reference with the same
+//! arithmetic, and processing in chunks is bit-identical to one call.
 
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
 use super::super::{Float, Src};
-use super::sos::{self, uses_fma, Arith, Fused, Layout, Plain, SosElem, TBLOCK};
+use super::lanes::{self, Io, LaneKernel};
+use super::sos::{uses_fma, Arith, Fused, Layout, Plain, SosElem};
 use crate::error::{SkError, SkResult};
-use crate::kernels::par;
-use crate::simd::tile::{self, Transposer};
-use crate::simd::{multiversion, Level};
+use crate::simd::tile::Transposer;
+use crate::simd::Level;
 
 /// Checks `b` and `a` and returns them divided by `a[0]` and padded with zeros to a common length
 /// `N = max(len b, len a)` (in `f64`).
@@ -229,154 +225,134 @@ impl<T: SosElem> LFilter<T> {
         yl: Layout,
         n: usize,
     ) {
-        if let Src::Slice(xs) = x {
-            assert!(xs.len() >= xl.extent(self.channels, n).unwrap(), "x extent");
-        } else {
-            assert_eq!(xl, yl, "in-place processing needs equal layouts");
-        }
-        assert!(y.len() >= yl.extent(self.channels, n).unwrap(), "y extent");
-        if n == 0 {
-            return;
-        }
-        let ch = self.channels;
-        let groups = if yl.t != 1 || yl.ch < n {
-            1
-        } else {
-            let work = (ch * (self.order() + 1)).saturating_mul(n);
-            par::threads_for(ch / 8, work)
+        let io = Io {
+            x,
+            xl,
+            y,
+            yl,
+            n,
+            rev: false,
         };
-        if groups <= 1 {
-            return lfilter_at::<T, A>(
-                level,
-                level,
-                &self.tf,
-                &mut self.state,
-                ch,
-                x,
-                xl,
-                y,
-                yl,
-                n,
-            );
-        }
-        // whole 8-channel groups on scoped threads, each on a copy of its channels' state
-        let per = ch.div_ceil(groups).next_multiple_of(8);
-        let ranges: Vec<(usize, usize)> = (0..ch)
-            .step_by(per)
-            .map(|c0| (c0, (c0 + per).min(ch)))
-            .collect();
-        let rows = self.order();
-        let mut states: Vec<Vec<T>> = ranges
-            .iter()
-            .map(|&(c0, c1)| {
-                (0..rows)
-                    .flat_map(|r| self.state[r * ch + c0..r * ch + c1].iter().copied())
-                    .collect()
-            })
-            .collect();
-        let mut ys = Vec::with_capacity(ranges.len());
-        let mut rest = y;
-        for &(c0, c1) in &ranges {
-            if c1 < ch {
-                let (head, tail) = rest.split_at_mut((c1 - c0) * yl.ch);
-                ys.push(head);
-                rest = tail;
-            } else {
-                ys.push(std::mem::take(&mut rest));
-            }
-        }
-        let tf = &self.tf;
-        let parts: Vec<_> = ranges.iter().zip(ys).zip(states.iter_mut()).collect();
-        par::run_parts(parts, |((&(c0, c1), yc), st)| {
-            let xc = match x {
-                Src::Slice(s) => Src::Slice(&s[c0 * xl.ch..]),
-                Src::Dst => Src::Dst,
-            };
-            lfilter_at::<T, A>(level, level, tf, st, c1 - c0, xc, xl, yc, yl, n);
-        });
-        for (&(c0, c1), st) in ranges.iter().zip(&states) {
-            for (r, src) in st.chunks_exact(c1 - c0).enumerate() {
-                self.state[r * ch + c0..r * ch + c1].copy_from_slice(src);
-            }
-        }
+        self.run::<A>(level, io)
+    }
+
+    /// Runs a pass described by `io` (forwards or backwards in time), on threads where large.
+    pub(crate) fn run<A: Arith>(&mut self, level: Level, io: Io<'_, T>) {
+        lanes::process_with::<T, A, _>(level, &self.tf, &mut self.state, self.channels, io)
     }
 }
 
-#[inline(always)]
-fn read<T: Float>(x: Src<'_, T>, y: &[T], i: usize) -> T {
-    match x {
-        Src::Slice(s) => s[i],
-        Src::Dst => y[i],
+impl<T: SosElem> LaneKernel<T> for Tf<T> {
+    fn rows(&self) -> usize {
+        self.order()
     }
-}
+    fn cost(&self) -> usize {
+        self.order() + 1
+    }
 
-/// Reference: one channel, one sample at a time.
-#[allow(clippy::too_many_arguments)]
-fn lfilter_scalar<T: SosElem, A: Arith>(
-    _lv: Level,
-    tf: &Tf<T>,
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    let k = tf.order();
-    for c in 0..channels {
-        for t in 0..n {
-            let v = read(x, y, c * xl.ch + t * xl.t);
-            let out = if k == 0 {
-                tf.b[0] * v
-            } else {
-                let z0 = state[c];
-                let out = A::madd(tf.b[0], v, z0);
-                for i in 0..k - 1 {
-                    let next = state[(i + 1) * channels + c];
-                    state[i * channels + c] =
-                        A::madd(tf.na[i + 1], z0, A::madd(tf.c[i + 1], v, next));
+    /// Reference: one channel, one sample at a time.
+    fn scalar<A: Arith>(&self, state: &mut [T], channels: usize, io: Io<'_, T>) {
+        let tf = self;
+        let k = tf.order();
+        let (xl, yl) = (io.xl, io.yl);
+        for c in 0..channels {
+            for i in 0..io.n {
+                let t = io.frame(i);
+                let v = io.read(c * xl.ch + t * xl.t);
+                let out = if k == 0 {
+                    tf.b[0] * v
+                } else {
+                    let z0 = state[c];
+                    let out = A::madd(tf.b[0], v, z0);
+                    for i in 0..k - 1 {
+                        let next = state[(i + 1) * channels + c];
+                        state[i * channels + c] =
+                            A::madd(tf.na[i + 1], z0, A::madd(tf.c[i + 1], v, next));
+                    }
+                    state[(k - 1) * channels + c] = A::madd(tf.na[k], z0, tf.c[k] * v);
+                    out
+                };
+                io.y[c * yl.ch + t * yl.t] = out;
+            }
+        }
+    }
+
+    /// Orders 1–8 keep the state in registers (each order compiled for itself, its updates
+    /// written out: as a loop over the state, LLVM vectorised it across the state values with
+    /// gathers and scatters instead of across the lanes, about 10x slower); higher orders keep
+    /// it in a small buffer.
+    #[cfg_attr(not(debug_assertions), inline(always))] // as `lanes::drive`
+    fn block<A: Arith, X: Transposer, const L: usize>(
+        &self,
+        tr: X,
+        state: &mut [T],
+        channels: usize,
+        c0: usize,
+        active: usize,
+        io: Io<'_, T>,
+    ) {
+        let tf = self;
+        let k = tf.order();
+        let b0 = tf.b[0];
+        macro_rules! fixed {
+            ($k:literal, [$($i:literal)*]) => {{
+                const K: usize = $k;
+                let mut cc = [T::ZERO; K];
+                let mut aa = [T::ZERO; K];
+                cc.copy_from_slice(&tf.c[1..=K]);
+                aa.copy_from_slice(&tf.na[1..=K]);
+                let mut z = lanes::load_rows::<T, L, K>(state, channels, 0, c0, active);
+                lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
+                    for v in buf.iter_mut() {
+                        let x = *v;
+                        let z0 = z[0];
+                        let mut y = [T::ZERO; L];
+                        for l in 0..L {
+                            y[l] = A::madd(b0, x[l], z0[l]);
+                        }
+                        $(
+                            for l in 0..L {
+                                z[$i][l] =
+                                    A::madd(aa[$i], z0[l], A::madd(cc[$i], x[l], z[$i + 1][l]));
+                            }
+                        )*
+                        for l in 0..L {
+                            z[K - 1][l] = A::madd(aa[K - 1], z0[l], cc[K - 1] * x[l]);
+                        }
+                        *v = y;
+                    }
+                });
+                lanes::store_rows(&z, state, channels, 0, c0, active);
+            }};
+        }
+        match k {
+            0 => lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
+                for v in buf.iter_mut() {
+                    for l in 0..L {
+                        v[l] = b0 * v[l];
+                    }
                 }
-                state[(k - 1) * channels + c] = A::madd(tf.na[k], z0, tf.c[k] * v);
-                out
-            };
-            y[c * yl.ch + t * yl.t] = out;
-        }
-    }
-}
-
-/// Runs order `K` (1..=5, compiled for it) over a lane-major buffer, state in locals.
-#[inline(always)]
-fn run_fixed<T: SosElem, A: Arith, const L: usize, const K: usize>(
-    tf: &Tf<T>,
-    z: &mut [[T; L]],
-    buf: &mut [[T; L]],
-) {
-    let b0 = tf.b[0];
-    let mut bb = [T::ZERO; K];
-    let mut aa = [T::ZERO; K];
-    bb.copy_from_slice(&tf.c[1..=K]);
-    aa.copy_from_slice(&tf.na[1..=K]);
-    let mut zz = [[T::ZERO; L]; K];
-    zz.copy_from_slice(&z[..K]);
-    for v in buf.iter_mut() {
-        let x = *v;
-        let z0 = zz[0];
-        let mut y = [T::ZERO; L];
-        for l in 0..L {
-            y[l] = A::madd(b0, x[l], z0[l]);
-        }
-        for i in 0..K - 1 {
-            for l in 0..L {
-                zz[i][l] = A::madd(aa[i], z0[l], A::madd(bb[i], x[l], zz[i + 1][l]));
+            }),
+            1 => fixed!(1, []),
+            2 => fixed!(2, [0]),
+            3 => fixed!(3, [0 1]),
+            4 => fixed!(4, [0 1 2]),
+            5 => fixed!(5, [0 1 2 3]),
+            6 => fixed!(6, [0 1 2 3 4]),
+            7 => fixed!(7, [0 1 2 3 4 5]),
+            8 => fixed!(8, [0 1 2 3 4 5 6]),
+            _ => {
+                let mut z: Vec<[T; L]> = vec![[T::ZERO; L]; k];
+                for (i, zi) in z.iter_mut().enumerate() {
+                    *zi = lanes::load_rows::<T, L, 1>(state, channels, i, c0, active)[0];
+                }
+                lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
+                    run_dyn::<T, A, L>(tf, &mut z, buf)
+                });
+                lanes::store_rows(&z, state, channels, 0, c0, active);
             }
         }
-        for l in 0..L {
-            zz[K - 1][l] = A::madd(aa[K - 1], z0[l], bb[K - 1] * x[l]);
-        }
-        *v = y;
     }
-    z[..K].copy_from_slice(&zz);
 }
 
 /// Any order (state in a slice, `z.len() == K >= 1`).
@@ -404,142 +380,6 @@ fn run_dyn<T: SosElem, A: Arith, const L: usize>(tf: &Tf<T>, z: &mut [[T; L]], b
         }
         *v = y;
     }
-}
-
-/// One block of `active <= L` channels from `c0`, all frames, through a lane-major buffer.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[allow(clippy::too_many_arguments)]
-fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
-    tr: X,
-    tf: &Tf<T>,
-    state: &mut [T],
-    channels: usize,
-    c0: usize,
-    active: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    let k = tf.order();
-    let mut z: Vec<[T; L]> = vec![[T::ZERO; L]; k];
-    for (i, zi) in z.iter_mut().enumerate() {
-        let base = i * channels + c0;
-        zi[..active].copy_from_slice(&state[base..base + active]);
-    }
-    let mut buf = [[T::ZERO; L]; TBLOCK];
-    let mut t0 = 0;
-    while t0 < n {
-        let m = (n - t0).min(TBLOCK);
-        let b = &mut buf[..m];
-        {
-            let src: &[T] = match x {
-                Src::Slice(s) => s,
-                Src::Dst => y,
-            };
-            sos::gather(tr, src, xl, c0, active, t0, b);
-        }
-        match k {
-            0 => {
-                for v in b.iter_mut() {
-                    for l in 0..L {
-                        v[l] = tf.b[0] * v[l];
-                    }
-                }
-            }
-            1 => run_fixed::<T, A, L, 1>(tf, &mut z, b),
-            2 => run_fixed::<T, A, L, 2>(tf, &mut z, b),
-            3 => run_fixed::<T, A, L, 3>(tf, &mut z, b),
-            4 => run_fixed::<T, A, L, 4>(tf, &mut z, b),
-            5 => run_fixed::<T, A, L, 5>(tf, &mut z, b),
-            // beyond 5 states the fully unrolled kernel spills badly at some levels (measured:
-            // order 8 on 8 f64 channels ran 4-6x slower than the loop below)
-            _ => run_dyn::<T, A, L>(tf, &mut z, b),
-        }
-        sos::scatter(tr, b, y, yl, c0, active, t0);
-        t0 += m;
-    }
-    for (i, zi) in z.iter().enumerate() {
-        let base = i * channels + c0;
-        state[base..base + active].copy_from_slice(&zi[..active]);
-    }
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn lfilter_lanes<T: SosElem, A: Arith>(
-    lv: Level,
-    tf: &Tf<T>,
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(tr) = tile::Avx512::at(lv) {
-            return lfilter_blocks::<T, A, _>(tr, tf, state, channels, x, xl, y, yl, n);
-        }
-        if let Some(tr) = tile::Avx2::at(lv) {
-            return lfilter_blocks::<T, A, _>(tr, tf, state, channels, x, xl, y, yl, n);
-        }
-    }
-    lfilter_blocks::<T, A, _>(tile::Portable, tf, state, channels, x, xl, y, yl, n)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn lfilter_blocks<T: SosElem, A: Arith, X: Transposer>(
-    tr: X,
-    tf: &Tf<T>,
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    let wide = if std::mem::size_of::<T>() == 4 { 16 } else { 8 };
-    let mut c0 = 0;
-    while c0 < channels {
-        let rem = channels - c0;
-        if rem > 8 && wide == 16 {
-            let active = rem.min(16);
-            lane_block::<T, A, X, 16>(tr, tf, state, channels, c0, active, x, xl, y, yl, n);
-            c0 += active;
-        } else if rem > 4 {
-            let active = rem.min(8);
-            lane_block::<T, A, X, 8>(tr, tf, state, channels, c0, active, x, xl, y, yl, n);
-            c0 += active;
-        } else if rem >= 2 {
-            lane_block::<T, A, X, 4>(tr, tf, state, channels, c0, rem, x, xl, y, yl, n);
-            c0 += rem;
-        } else {
-            lane_block::<T, A, X, 1>(tr, tf, state, channels, c0, 1, x, xl, y, yl, n);
-            c0 += 1;
-        }
-    }
-}
-
-multiversion! {
-    /// Runs the filter over `n` frames of every channel at the given SIMD level.
-    pub fn lfilter_at<T: SosElem, A: Arith>(
-        lv: Level,
-        tf: &Tf<T>,
-        state: &mut [T],
-        channels: usize,
-        x: Src<'_, T>,
-        xl: Layout,
-        y: &mut [T],
-        yl: Layout,
-        n: usize,
-    ) -> ();
-    scalar = lfilter_scalar; simd = lfilter_lanes;
 }
 
 /// One-shot `scipy.signal.lfilter(b, a, x, zi=zi)`: optional initial state in scipy's layout
@@ -945,7 +785,7 @@ mod tests {
         .unwrap()
         .concat();
         let zi = sosfilt_zi(&sos).unwrap();
-        let mut f = sos::SosFilter::<f64>::new(&sos, 1).unwrap();
+        let mut f = super::super::sos::SosFilter::<f64>::new(&sos, 1).unwrap();
         f.set_state(&zi);
         let x = vec![1.0; 40];
         let mut y = vec![0.0; 40];

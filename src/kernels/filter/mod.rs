@@ -14,5 +14,6 @@ pub mod design;
 pub mod filtfilt;
 pub mod fir;
 pub mod firwin;
+pub(crate) mod lanes;
 pub mod lfilter;
 pub mod sos;

@@ -27,30 +27,20 @@
 //! bit-identical to one call (the state is carried exactly). The two arithmetics differ by
 //! rounding only (about one unit in the last place per operation).
 //!
-//! Channels run in SIMD lanes, one channel per lane: blocks of 16 (`f32`) or 8 (`f64`) channels
-//! (one AVX-512 register), an 8-lane block for 5–8 leftover `f32` channels, a 4-lane block for
-//! 2–4, one lane for a single channel. Planar data with a full block and at most four sections
-//! runs tile by tile (`planar_tiles`): `L` frames of the `L` channels are transposed into
-//! registers (explicit shuffles at the AVX-512 and AVX2 levels: [`crate::simd::tile`]),
-//! filtered, transposed back and stored. Everything else is gathered in time blocks of [`TBLOCK`] frames into a lane-major
-//! buffer (planar data through the same tile transposes), the sections run over it in groups of
-//! up to four (their states in registers), and the block is scattered to the output; so planar
-//! (channel stride) and interleaved data share one kernel. Large planar outputs are split into whole 8-channel
-//! groups on scoped threads ([`SosFilter::process_with`]); channels are independent, so the
-//! split does not change any result.
+//! Channels run in SIMD lanes, one channel per lane, through the shared lane driver
+//! ([`super::lanes`]: channel blocks, tile transposes, time blocks, threads). Up to four sections
+//! keep their states in registers for the whole signal; longer cascades run in groups of four
+//! sections per block of frames. Channels are independent, so no split changes any result.
 
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
 use super::super::{Float, Src};
+use super::lanes::{self, Io, LaneKernel};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_vec, try_with_capacity};
-use crate::kernels::par;
-use crate::simd::tile::{self, Transposer};
+use crate::simd::tile::Transposer;
 use crate::simd::Level;
-
-/// Frames per time block of the lane kernel.
-pub(crate) const TBLOCK: usize = 128;
 
 /// One normalised section in the form the kernel runs (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -353,138 +343,107 @@ impl<T: SosElem> SosFilter<T> {
         yl: Layout,
         n: usize,
     ) {
-        if let Src::Slice(xs) = x {
-            assert!(xs.len() >= xl.extent(self.channels, n).unwrap(), "x extent");
-        } else {
-            assert_eq!(xl, yl, "in-place processing needs equal layouts");
-        }
-        assert!(y.len() >= yl.extent(self.channels, n).unwrap(), "y extent");
-        if n == 0 {
-            return;
-        }
-        let groups = self.thread_groups(yl, n);
-        if groups > 1 {
-            return self.process_groups::<A>(level, groups, x, xl, y, yl, n);
-        }
-        // the level twice: once for the dispatch, once for the lane kernel's transposer
-        cascade_at::<T, A>(
-            level,
-            level,
-            &self.sections,
-            &mut self.state,
-            self.channels,
+        let io = Io {
             x,
             xl,
             y,
             yl,
             n,
-        );
+            rev: false,
+        };
+        self.run::<A>(level, io)
     }
-}
 
-impl<T: SosElem> SosFilter<T> {
-    /// How many channel groups run on threads of their own: only for a planar output (channel
-    /// ranges are then disjoint pieces of `y`), in whole 8-channel blocks, when the work is large
-    /// enough ([`par::max_threads`] bounds it; `SIGKERN_THREADS=1` turns it off).
+    /// Runs a pass described by `io` (forwards or backwards in time), on threads where large.
+    pub(crate) fn run<A: Arith>(&mut self, level: Level, io: Io<'_, T>) {
+        let k = Cascade(&self.sections);
+        lanes::process_with::<T, A, _>(level, &k, &mut self.state, self.channels, io)
+    }
+
+    /// How many channel groups a planar pass of `n` frames runs on threads of their own.
+    #[cfg(test)]
     fn thread_groups(&self, yl: Layout, n: usize) -> usize {
-        if yl.t != 1 || yl.ch < n {
-            return 1;
-        }
-        let work = (self.channels * self.sections.len()).saturating_mul(n);
-        par::threads_for(self.channels / 8, work)
+        lanes::thread_groups(self.channels, self.sections.len(), yl, n)
+    }
+}
+
+/// The cascade as a lane kernel: state rows `[section][k]`.
+struct Cascade<'a, T>(&'a [Section<T>]);
+
+impl<T: SosElem> LaneKernel<T> for Cascade<'_, T> {
+    fn rows(&self) -> usize {
+        self.0.len() * 2
+    }
+    fn cost(&self) -> usize {
+        self.0.len()
     }
 
-    /// [`SosFilter::process_with`] over `groups` channel ranges on scoped threads. Each range
-    /// runs on a copy of its channels' state, written back afterwards; every channel is filtered
-    /// exactly as on one thread, so the results do not depend on the split.
-    #[allow(clippy::too_many_arguments)]
-    fn process_groups<A: Arith>(
-        &mut self,
-        level: Level,
-        groups: usize,
-        x: Src<'_, T>,
-        xl: Layout,
-        y: &mut [T],
-        yl: Layout,
-        n: usize,
+    /// Reference: one channel, one sample, one section at a time.
+    fn scalar<A: Arith>(&self, state: &mut [T], channels: usize, io: Io<'_, T>) {
+        let (xl, yl) = (io.xl, io.yl);
+        for c in 0..channels {
+            for i in 0..io.n {
+                let t = io.frame(i);
+                let mut v = io.read(c * xl.ch + t * xl.t);
+                for (s, sec) in self.0.iter().enumerate() {
+                    let i0 = (s * 2) * channels + c;
+                    let i1 = (s * 2 + 1) * channels + c;
+                    let (z0, z1) = (state[i0], state[i1]);
+                    let out = A::madd(sec.b0, v, z0);
+                    state[i0] = A::madd(sec.na1, z0, A::madd(sec.c1, v, z1));
+                    state[i1] = A::madd(sec.na2, z0, sec.c2 * v);
+                    v = out;
+                }
+                io.y[c * yl.ch + t * yl.t] = v;
+            }
+        }
+    }
+
+    /// Up to four sections run with their states in registers over every frame (in tiles for
+    /// full planar blocks); longer cascades run in groups of four per block of frames, each
+    /// group's states loaded and stored around it.
+    #[cfg_attr(not(debug_assertions), inline(always))] // as `lanes::drive`
+    fn block<A: Arith, X: Transposer, const L: usize>(
+        &self,
+        tr: X,
+        state: &mut [T],
+        channels: usize,
+        c0: usize,
+        active: usize,
+        io: Io<'_, T>,
     ) {
-        let ch = self.channels;
-        let per = ch.div_ceil(groups).next_multiple_of(8);
-        let ranges: Vec<(usize, usize)> = (0..ch)
-            .step_by(per)
-            .map(|c0| (c0, (c0 + per).min(ch)))
-            .collect();
-        let rows = self.sections.len() * 2;
-        let mut states: Vec<Vec<T>> = ranges
-            .iter()
-            .map(|&(c0, c1)| {
-                (0..rows)
-                    .flat_map(|r| self.state[r * ch + c0..r * ch + c1].iter().copied())
-                    .collect()
-            })
-            .collect();
-        let mut ys = Vec::with_capacity(ranges.len());
-        let mut rest = y;
-        for &(c0, c1) in &ranges {
-            if c1 < ch {
-                let (head, tail) = rest.split_at_mut((c1 - c0) * yl.ch);
-                ys.push(head);
-                rest = tail;
-            } else {
-                ys.push(std::mem::take(&mut rest));
-            }
+        let secs = self.0;
+        macro_rules! whole {
+            ($g:literal) => {{
+                let mut z: [[[T; L]; 2]; $g] = [[[T::ZERO; L]; 2]; $g];
+                for (g, zg) in z.iter_mut().enumerate() {
+                    *zg = lanes::load_rows::<T, L, 2>(state, channels, 2 * g, c0, active);
+                }
+                lanes::drive::<T, X, L>(tr, io, c0, active, true, |b| {
+                    run_group::<T, A, L, $g>(secs, &mut z, b)
+                });
+                for (g, zg) in z.iter().enumerate() {
+                    lanes::store_rows(zg, state, channels, 2 * g, c0, active);
+                }
+            }};
         }
-        let secs = &self.sections;
-        let parts: Vec<_> = ranges.iter().zip(ys).zip(states.iter_mut()).collect();
-        par::run_parts(parts, |((&(c0, c1), yc), st)| {
-            let xc = match x {
-                Src::Slice(s) => Src::Slice(&s[c0 * xl.ch..]),
-                Src::Dst => Src::Dst,
-            };
-            cascade_at::<T, A>(level, level, secs, st, c1 - c0, xc, xl, yc, yl, n);
-        });
-        for (&(c0, c1), st) in ranges.iter().zip(&states) {
-            for (r, src) in st.chunks_exact(c1 - c0).enumerate() {
-                self.state[r * ch + c0..r * ch + c1].copy_from_slice(src);
-            }
-        }
-    }
-}
-
-#[inline(always)]
-fn read<T: Float>(x: Src<'_, T>, y: &[T], i: usize) -> T {
-    match x {
-        Src::Slice(s) => s[i],
-        Src::Dst => y[i],
-    }
-}
-
-/// Reference: one channel, one sample, one section at a time.
-#[allow(clippy::too_many_arguments)]
-fn cascade_scalar<T: SosElem, A: Arith>(
-    _lv: Level,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    for c in 0..channels {
-        for t in 0..n {
-            let mut v = read(x, y, c * xl.ch + t * xl.t);
-            for (s, sec) in secs.iter().enumerate() {
-                let i0 = (s * 2) * channels + c;
-                let i1 = (s * 2 + 1) * channels + c;
-                let (z0, z1) = (state[i0], state[i1]);
-                let out = A::madd(sec.b0, v, z0);
-                state[i0] = A::madd(sec.na1, z0, A::madd(sec.c1, v, z1));
-                state[i1] = A::madd(sec.na2, z0, sec.c2 * v);
-                v = out;
-            }
-            y[c * yl.ch + t * yl.t] = v;
+        match secs.len() {
+            1 => whole!(1),
+            2 => whole!(2),
+            3 => whole!(3),
+            4 => whole!(4),
+            ns => lanes::drive::<T, X, L>(tr, io, c0, active, false, |b| {
+                let mut s0 = 0;
+                while s0 < ns {
+                    match ns - s0 {
+                        1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
+                        2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
+                        3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
+                        _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
+                    }
+                    s0 += 4;
+                }
+            }),
         }
     }
 }
@@ -521,6 +480,7 @@ fn run_group<T: SosElem, A: Arith, const L: usize, const G: usize>(
     *z = zz;
 }
 
+/// Sections `s0..s0 + G` over a lane-major buffer, their states loaded and stored around it.
 #[inline(always)]
 fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     secs: &[Section<T>],
@@ -532,393 +492,13 @@ fn group_io<T: SosElem, A: Arith, const L: usize, const G: usize>(
     buf: &mut [[T; L]],
 ) {
     let mut z = [[[T::ZERO; L]; 2]; G];
-    for g in 0..G {
-        for k in 0..2 {
-            let base = ((s0 + g) * 2 + k) * channels + c0;
-            z[g][k][..active].copy_from_slice(&state[base..base + active]);
-        }
+    for (g, zg) in z.iter_mut().enumerate() {
+        *zg = lanes::load_rows::<T, L, 2>(state, channels, 2 * (s0 + g), c0, active);
     }
     run_group::<T, A, L, G>(&secs[s0..s0 + G], &mut z, buf);
-    for g in 0..G {
-        for k in 0..2 {
-            let base = ((s0 + g) * 2 + k) * channels + c0;
-            state[base..base + active].copy_from_slice(&z[g][k][..active]);
-        }
+    for (g, zg) in z.iter().enumerate() {
+        lanes::store_rows(zg, state, channels, 2 * (s0 + g), c0, active);
     }
-}
-
-/// Loads frames `t..t + L` of the `L` channels from `c0` of planar `src` (channel stride `ch`)
-/// and transposes them into lane-major `tile` (`tile[frame][lane]`).
-#[inline(always)]
-fn load_tile<T: Float, X: Transposer, const L: usize>(
-    tr: X,
-    src: &[T],
-    ch: usize,
-    c0: usize,
-    t: usize,
-    tile: &mut [[T; L]; L],
-) {
-    let mut rows = [[T::ZERO; L]; L];
-    for (lane, r) in rows.iter_mut().enumerate() {
-        let base = (c0 + lane) * ch + t;
-        r.copy_from_slice(&src[base..base + L]);
-    }
-    tr.transpose(&rows, tile);
-}
-
-/// The inverse of [`load_tile`]: transposes `tile` and stores it into planar `dst`.
-#[inline(always)]
-fn store_tile<T: Float, X: Transposer, const L: usize>(
-    tr: X,
-    tile: &[[T; L]; L],
-    dst: &mut [T],
-    ch: usize,
-    c0: usize,
-    t: usize,
-) {
-    let mut rows = [[T::ZERO; L]; L];
-    tr.transpose(tile, &mut rows);
-    for (lane, r) in rows.iter().enumerate() {
-        let base = (c0 + lane) * ch + t;
-        dst[base..base + L].copy_from_slice(r);
-    }
-}
-
-/// Copies frames `t0..t0 + buf.len()` of channels `c0..c0 + active` into lane-major `buf`.
-#[inline(always)]
-pub(crate) fn gather<T: Float, X: Transposer, const L: usize>(
-    tr: X,
-    src: &[T],
-    l: Layout,
-    c0: usize,
-    active: usize,
-    t0: usize,
-    buf: &mut [[T; L]],
-) {
-    let m = buf.len();
-    if l.t == 1 {
-        // planar: each channel's run is contiguous. Full blocks move in square tiles of L
-        // frames × L lanes through the transposer.
-        let mut t = 0;
-        if active == L && L > 1 {
-            while t + L <= m {
-                let tile: &mut [[T; L]; L] = (&mut buf[t..t + L]).try_into().expect("L frames");
-                load_tile(tr, src, l.ch, c0, t0 + t, tile);
-                t += L;
-            }
-        }
-        let buf = &mut buf[t..];
-        let t0 = t0 + t;
-        let m = m - t;
-        for lane in 0..active {
-            let base = (c0 + lane) * l.ch + t0;
-            for (d, &v) in buf.iter_mut().zip(&src[base..base + m]) {
-                d[lane] = v;
-            }
-        }
-    } else {
-        // interleaved (l.ch == 1): each frame's channels are contiguous
-        for (t, d) in buf.iter_mut().enumerate() {
-            let base = (t0 + t) * l.t + c0 * l.ch;
-            if L > 1 && active == L && l.ch == 1 {
-                d.copy_from_slice(&src[base..base + L]);
-            } else {
-                for lane in 0..active {
-                    d[lane] = src[base + lane * l.ch];
-                }
-            }
-        }
-    }
-}
-
-/// The inverse of [`gather`].
-#[inline(always)]
-pub(crate) fn scatter<T: Float, X: Transposer, const L: usize>(
-    tr: X,
-    buf: &[[T; L]],
-    dst: &mut [T],
-    l: Layout,
-    c0: usize,
-    active: usize,
-    t0: usize,
-) {
-    let m = buf.len();
-    if l.t == 1 {
-        let mut t = 0;
-        if active == L && L > 1 {
-            while t + L <= m {
-                let tile: &[[T; L]; L] = (&buf[t..t + L]).try_into().expect("L frames");
-                store_tile(tr, tile, dst, l.ch, c0, t0 + t);
-                t += L;
-            }
-        }
-        let buf = &buf[t..];
-        let t0 = t0 + t;
-        let m = m - t;
-        for lane in 0..active {
-            let base = (c0 + lane) * l.ch + t0;
-            for (d, s) in dst[base..base + m].iter_mut().zip(buf) {
-                *d = s[lane];
-            }
-        }
-    } else {
-        for (t, s) in buf.iter().enumerate() {
-            let base = (t0 + t) * l.t + c0 * l.ch;
-            if L > 1 && active == L && l.ch == 1 {
-                dst[base..base + L].copy_from_slice(s);
-            } else {
-                for lane in 0..active {
-                    dst[base + lane * l.ch] = s[lane];
-                }
-            }
-        }
-    }
-}
-
-/// Planar input and output, a full block of `L` channels and `G` (all) sections: each tile of
-/// `L` frames × `L` channels is loaded, transposed, run through the sections (states in
-/// locals), transposed back and stored, with no block buffer in between. Returns the number of
-/// frames done (whole tiles); the rest is left to the buffered path of [`lane_block`].
-// Forced inline only in optimised builds (see `crate::simd::tile`): in debug builds every
-// instance inlined into the level clones made their stack frame several hundred KiB.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[allow(clippy::too_many_arguments)]
-fn planar_tiles<T: SosElem, A: Arith, X: Transposer, const L: usize, const G: usize>(
-    tr: X,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    c0: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) -> usize {
-    let mut z = [[[T::ZERO; L]; 2]; G];
-    for g in 0..G {
-        for k in 0..2 {
-            let base = (g * 2 + k) * channels + c0;
-            z[g][k].copy_from_slice(&state[base..base + L]);
-        }
-    }
-    let secs: &[Section<T>; G] = secs.try_into().expect("G sections");
-    let done = n / L * L;
-    let mut t = 0;
-    while t < done {
-        let mut tile = [[T::ZERO; L]; L];
-        let src: &[T] = match x {
-            Src::Slice(s) => s,
-            Src::Dst => y,
-        };
-        load_tile(tr, src, xl.ch, c0, t, &mut tile);
-        run_group::<T, A, L, G>(secs, &mut z, &mut tile);
-        store_tile(tr, &tile, y, yl.ch, c0, t);
-        t += L;
-    }
-    for g in 0..G {
-        for k in 0..2 {
-            let base = (g * 2 + k) * channels + c0;
-            state[base..base + L].copy_from_slice(&z[g][k]);
-        }
-    }
-    done
-}
-
-/// One block of `active <= L` channels starting at `c0`, all frames: whole tiles through
-/// [`planar_tiles`] where it applies, the rest through a block buffer.
-#[cfg_attr(not(debug_assertions), inline(always))] // as `planar_tiles`
-#[allow(clippy::too_many_arguments)]
-fn lane_block<T: SosElem, A: Arith, X: Transposer, const L: usize>(
-    tr: X,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    c0: usize,
-    active: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    let mut t0 = 0;
-    if L > 1 && active == L && xl.t == 1 && yl.t == 1 {
-        // called directly, not through a fn pointer, so it inlines into this level's clone
-        macro_rules! tiles {
-            ($g:literal) => {
-                planar_tiles::<T, A, X, L, $g>(tr, secs, state, channels, c0, x, xl, y, yl, n)
-            };
-        }
-        t0 = match secs.len() {
-            1 => tiles!(1),
-            2 => tiles!(2),
-            3 => tiles!(3),
-            4 => tiles!(4),
-            _ => 0,
-        };
-    }
-    let mut buf = [[T::ZERO; L]; TBLOCK];
-    while t0 < n {
-        let m = (n - t0).min(TBLOCK);
-        let b = &mut buf[..m];
-        {
-            let src: &[T] = match x {
-                Src::Slice(s) => s,
-                Src::Dst => y,
-            };
-            gather(tr, src, xl, c0, active, t0, b);
-        }
-        let mut s0 = 0;
-        while s0 < secs.len() {
-            match secs.len() - s0 {
-                1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
-                2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
-                3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
-                _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
-            }
-            s0 += 4;
-        }
-        scatter(tr, b, y, yl, c0, active, t0);
-        t0 += m;
-    }
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn cascade_lanes<T: SosElem, A: Arith>(
-    lv: Level,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(tr) = tile::Avx512::at(lv) {
-            return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
-        }
-        if let Some(tr) = tile::Avx2::at(lv) {
-            return cascade_blocks::<T, A, _>(tr, secs, state, channels, x, xl, y, yl, n);
-        }
-    }
-    cascade_blocks::<T, A, _>(tile::Portable, secs, state, channels, x, xl, y, yl, n)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn cascade_blocks<T: SosElem, A: Arith, X: Transposer>(
-    tr: X,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    let wide = if std::mem::size_of::<T>() == 4 { 16 } else { 8 };
-    let mut c0 = 0;
-    while c0 < channels {
-        let rem = channels - c0;
-        if rem > 8 && wide == 16 {
-            let active = rem.min(16);
-            lane_block::<T, A, X, 16>(tr, secs, state, channels, c0, active, x, xl, y, yl, n);
-            c0 += active;
-        } else if rem > 4 {
-            // 8 lanes: a full register of f64, half of one of f32 (5–8 channels left)
-            let active = rem.min(8);
-            lane_block::<T, A, X, 8>(tr, secs, state, channels, c0, active, x, xl, y, yl, n);
-            c0 += active;
-        } else if rem >= 2 {
-            lane_block::<T, A, X, 4>(tr, secs, state, channels, c0, rem, x, xl, y, yl, n);
-            c0 += rem;
-        } else {
-            lane_block::<T, A, X, 1>(tr, secs, state, channels, c0, 1, x, xl, y, yl, n);
-            c0 += 1;
-        }
-    }
-}
-
-/// Runs the cascade over `n` frames of every channel at SIMD level `level` (clamped to the
-/// CPU's); `lv` picks the lane kernel's tile transposes (pass the same level).
-///
-/// Written out rather than generated by `multiversion!`, so that a level is compiled only with
-/// the arithmetic [`SosFilter::process`] uses there ([`uses_fma`]): `Fused` at AVX2 and AVX-512,
-/// `Plain` at the baseline. The other pairs, which only [`SosFilter::process_with`] can ask for,
-/// run the scalar reference (bit-identical for the same arithmetic, only slower). That halves
-/// the lane kernels compiled into the library; each remaining clone is what `multiversion!`
-/// made.
-#[allow(clippy::too_many_arguments)]
-pub fn cascade_at<T: SosElem, A: Arith>(
-    level: Level,
-    lv: Level,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    match crate::simd::effective(level) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
-        Level::Avx512 if A::FUSED => unsafe {
-            cascade_avx512::<T, A>(lv, secs, state, channels, x, xl, y, yl, n)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
-        Level::Avx2 if A::FUSED => unsafe {
-            cascade_avx2::<T, A>(lv, secs, state, channels, x, xl, y, yl, n)
-        },
-        Level::Baseline if !A::FUSED => {
-            cascade_lanes::<T, A>(lv, secs, state, channels, x, xl, y, yl, n)
-        }
-        _ => cascade_scalar::<T, A>(lv, secs, state, channels, x, xl, y, yl, n),
-    }
-}
-
-/// The AVX-512 clone of the lane kernel (the features of `multiversion!`'s AVX-512 level).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-#[allow(clippy::too_many_arguments)]
-fn cascade_avx512<T: SosElem, A: Arith>(
-    lv: Level,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    cascade_lanes::<T, A>(lv, secs, state, channels, x, xl, y, yl, n)
-}
-
-/// The AVX2 clone of the lane kernel (the features of `multiversion!`'s AVX2 level).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-#[allow(clippy::too_many_arguments)]
-fn cascade_avx2<T: SosElem, A: Arith>(
-    lv: Level,
-    secs: &[Section<T>],
-    state: &mut [T],
-    channels: usize,
-    x: Src<'_, T>,
-    xl: Layout,
-    y: &mut [T],
-    yl: Layout,
-    n: usize,
-) {
-    cascade_lanes::<T, A>(lv, secs, state, channels, x, xl, y, yl, n)
 }
 
 /// One-shot cascade with scipy `sosfilt` semantics: optional initial state `zi` in scipy's
@@ -950,6 +530,7 @@ pub fn sosfilt<T: SosElem>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::par;
     use crate::kernels::testutil::{same, Rng};
     use crate::simd::available;
 
@@ -1180,17 +761,19 @@ mod tests {
                 {
                     let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
                     f.set_state(&zi);
-                    let (secs, st) = (&f.sections, &mut f.state);
-                    let xs = Src::Slice(&xp[..]);
-                    let lv = Level::Scalar;
+                    let (secs, st) = (Cascade(&f.sections), &mut f.state);
+                    let io = Io {
+                        x: Src::Slice(&xp[..]),
+                        xl: l,
+                        y: &mut want,
+                        yl: l,
+                        n,
+                        rev: false,
+                    };
                     if fused {
-                        cascade_scalar::<f64, Fused>(
-                            lv, secs, st, channels, xs, l, &mut want, l, n,
-                        );
+                        secs.scalar::<Fused>(st, channels, io);
                     } else {
-                        cascade_scalar::<f64, Plain>(
-                            lv, secs, st, channels, xs, l, &mut want, l, n,
-                        );
+                        secs.scalar::<Plain>(st, channels, io);
                     }
                     f.get_state(&mut zwant);
                 }
