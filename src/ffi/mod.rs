@@ -8,6 +8,7 @@ pub mod strided_guard;
 
 pub mod conv;
 pub mod design;
+pub mod dynamics;
 pub mod elementwise;
 pub mod fft;
 pub mod filter;
