@@ -164,6 +164,8 @@
 
 typedef struct SkBiquad SkBiquad;
 
+typedef struct SkDynamics SkDynamics;
+
 typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
@@ -212,6 +214,30 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
 int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, double fs, double *sos, size_t *n_sections, size_t sos_len);
 
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_compressor_new(double rate, double threshold_db, double ratio, double knee_db, double attack_ms, double release_ms, double makeup_db, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_gate_new(double rate, double threshold_db, double ratio, double attack_ms, double release_ms, double hold_ms, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_limiter_new(double rate, double ceiling_db, double lookahead_ms, double release_ms, struct SkDynamics **out, size_t channels);
+
+int32_t sk_dynamics_free(struct SkDynamics *dyn_);
+
+int32_t sk_dynamics_reset(struct SkDynamics *dyn_);
+
+int32_t sk_dynamics_latency(struct SkDynamics *dyn_, size_t *latency);
+
+int32_t sk_dynamics_channels(struct SkDynamics *dyn_, size_t *channels);
+
+int32_t sk_dynamics_process_f32(struct SkDynamics *dyn_, const float *x, ptrdiff_t x_stride, const float *sidechain, ptrdiff_t sidechain_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dynamics_process_f64(struct SkDynamics *dyn_, const double *x, ptrdiff_t x_stride, const double *sidechain, ptrdiff_t sidechain_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float *x, const float *sidechain, float *y, size_t n_frames);
+
+int32_t sk_dynamics_process_interleaved_f64(struct SkDynamics *dyn_, const double *x, const double *sidechain, double *y, size_t n_frames);
 
 int32_t sk_add_f32(const float *a, const float *b, float *y, size_t n);
 

@@ -22,6 +22,7 @@ pub mod mel;
 pub mod memory;
 pub mod meta;
 pub mod pcm;
+pub mod pcm_dither;
 pub mod reduce;
 pub mod resample;
 pub mod rows;

@@ -13,6 +13,7 @@ pub mod layout;
 pub mod loudness;
 pub mod par;
 pub mod pcm;
+pub mod pcm_dither;
 pub mod reduce;
 pub mod resample;
 pub mod rows;
