@@ -20,6 +20,7 @@ def _material(np, channels):
 def run(ctx):
     if not ctx.selected("dynamics"):
         return
+    run_dither(ctx)
     try:
         import pedalboard
     except ImportError:
@@ -49,3 +50,23 @@ def run(ctx):
     t_sk = ctx.timeit(lambda: lib.sk_dynamics_process_f32(h[0], px, n, ffi.NULL, 0, py, n, n))
     ctx.row("dynamics", "limiter (true peak, 5 ms lookahead), 10 s stereo", t_sk, t_ref, "pedalboard Limiter", 2.0)
     lib.sk_dynamics_free(h[0])
+
+
+def run_dither(ctx):
+    """Dithered int16 (TPDF) vs the undithered conversion, 10 s stereo float32."""
+    ffi, lib, np = ctx.ffi, ctx.lib, ctx.np
+    x = _material(np, 2).T.copy()
+    n = x.size
+    y = np.empty(n, np.int16)
+    px, py = ffi.from_buffer("float[]", x), ffi.from_buffer("int16_t[]", y)
+    st = ffi.new("SkDither *")
+    ctx.check(lib.sk_dither_init(st, 1, 2, 0), "sk_dither_init")
+    t_plain = ctx.timeit(lambda: lib.sk_pcm_to_i16_f32(px, py, n))
+    t_dith = ctx.timeit(lambda: lib.sk_pcm_to_i16_dither_f32(px, py, n, st))
+    # target: within 1.5x of the undithered conversion (ratio reference/sigkern >= 1/1.5)
+    ctx.row("dynamics", "int16 TPDF dither vs undithered, 10 s stereo", t_dith, t_plain,
+            "sk_pcm_to_i16_f32 (no dither)", 1 / 1.5)
+    ctx.check(lib.sk_dither_init(st, 1, 2, 1), "sk_dither_init")
+    t_shape = ctx.timeit(lambda: lib.sk_pcm_to_i16_dither_f32(px, py, n, st))
+    ctx.row("dynamics", "int16 dither + noise shaping vs undithered", t_shape, t_plain,
+            "sk_pcm_to_i16_f32 (no dither)", None)

@@ -88,6 +88,11 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
+ * Most channels a dither state tracks (noise-shaping errors).
+ */
+#define MAX_DITHER_CHANNELS 64
+
+/**
  * Mode: the full result, `na + nb − 1` samples.
  */
 #define SK_CONV_FULL 0
@@ -520,6 +525,33 @@ typedef struct SkLoudnessStats {
      */
     double true_peak;
 } SkLoudnessStats;
+
+/**
+ * The state of a dithered conversion stream. Set it up with `sk_dither_init`; every dithered
+ * conversion advances it. It is plain data: copy it to branch a stream, store it to resume.
+ */
+typedef struct SkDither {
+    /**
+     * The dither seed (any value).
+     */
+    uint64_t seed;
+    /**
+     * Samples converted so far (the dither of sample `i` is a function of `seed` and `i`).
+     */
+    uint64_t position;
+    /**
+     * Interleaved channels, 1 to 64.
+     */
+    uint32_t channels;
+    /**
+     * 1: first-order noise shaping (error feedback, noise transfer `1 − z⁻¹`); 0: flat TPDF.
+     */
+    int32_t shaping;
+    /**
+     * Noise-shaping error per channel, in LSB (within ±2).
+     */
+    double error[64];
+} SkDither;
 
 /**
  * A custom resampling filter: frequencies are fractions of the Nyquist frequency of the lower
@@ -3036,6 +3068,150 @@ int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double
  * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Sets up a dither stream: `seed` (any value), `channels` interleaved channels (1 to 64, else
+ * `SK_ERR_LENGTH`), `shaping` 0 (flat TPDF) or 1 (first-order noise shaping; else
+ * `SK_ERR_BAD_ARGUMENT`); position 0, errors 0.
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED` (`state`); on error `*state` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `state` writable.
+ */
+int32_t sk_dither_init(struct SkDither *state, uint64_t seed, size_t channels, int32_t shaping);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15 + d[i]))` for `i < n` (float → int16_t), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i16_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i16_dither_f32(const float *x, int16_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15 + d[i]))` for `i < n` (double → int16_t), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i16_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i16_dither_f64(const double *x, int16_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23 + d[i]))` for `i < n` (float → 24-bit packed little-endian (`y` holds `3·n` bytes)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i24_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i24_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23 + d[i]))` for `i < n` (double → 24-bit packed little-endian (`y` holds `3·n` bytes)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i24_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i24_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7 + d[i]))` for `i < n` (float → uint8_t offset binary (+128)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_u8_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7 + d[i]))` for `i < n` (double → uint8_t offset binary (+128)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_u8_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 /**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.

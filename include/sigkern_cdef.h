@@ -28,6 +28,8 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
+#define MAX_DITHER_CHANNELS 64
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -190,6 +192,14 @@ typedef struct SkLoudnessStats {
     double sample_peak;
     double true_peak;
 } SkLoudnessStats;
+
+typedef struct SkDither {
+    uint64_t seed;
+    uint64_t position;
+    uint32_t channels;
+    int32_t shaping;
+    double error[64];
+} SkDither;
 
 typedef struct SkResampleSpec {
     double passband_end;
@@ -598,6 +608,20 @@ int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y
 int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
 int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dither_init(struct SkDither *state, uint64_t seed, size_t channels, int32_t shaping);
+
+int32_t sk_pcm_to_i16_dither_f32(const float *x, int16_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i16_dither_f64(const double *x, int16_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i24_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i24_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 

@@ -106,7 +106,7 @@ unsafe fn dither_ffi<T: PcmFloat, S: Pcm>(
     check_out_scalar("state", state)?;
     // SAFETY: validated (non-NULL, aligned); the caller guarantees it is readable.
     let mut st = state_in(unsafe { &*state })?;
-    if n % st.channels != 0 {
+    if !n.is_multiple_of(st.channels) {
         return Err(SkError::Length(format!(
             "n = {n} is not a multiple of state->channels = {} (whole interleaved frames)",
             st.channels
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f32(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_dither_f32", {
-        unsafe { dither_ffi::<f32, i16>(x, y as *mut i16, n, state) }
+        unsafe { dither_ffi::<f32, i16>(x, y, n, state) }
     })
 }
 
@@ -195,7 +195,7 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f64(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_dither_f64", {
-        unsafe { dither_ffi::<f64, i16>(x, y as *mut i16, n, state) }
+        unsafe { dither_ffi::<f64, i16>(x, y, n, state) }
     })
 }
 
@@ -285,7 +285,7 @@ pub unsafe extern "C" fn sk_pcm_to_u8_dither_f32(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_dither_f32", {
-        unsafe { dither_ffi::<f32, u8>(x, y as *mut u8, n, state) }
+        unsafe { dither_ffi::<f32, u8>(x, y, n, state) }
     })
 }
 
@@ -315,6 +315,6 @@ pub unsafe extern "C" fn sk_pcm_to_u8_dither_f64(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_dither_f64", {
-        unsafe { dither_ffi::<f64, u8>(x, y as *mut u8, n, state) }
+        unsafe { dither_ffi::<f64, u8>(x, y, n, state) }
     })
 }

@@ -165,8 +165,8 @@ impl Limiter {
                     q[i] = if m > q[i] { m } else { q[i] };
                 }
             }
-            for i in 0..len {
-                let g = self.gain(q[i]);
+            for (i, &qi) in q[..len].iter().enumerate() {
+                let g = self.gain(qi);
                 let t = t0 + i;
                 let p = self.pos;
                 for c in 0..ch {
@@ -237,6 +237,7 @@ impl Limiter {
     }
 }
 
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;
     for t in 0..n {
@@ -253,6 +254,7 @@ fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64])
     }
 }
 
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 #[inline(always)]
 fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;

@@ -37,9 +37,6 @@ pub enum Detector {
     Rms,
 }
 
-/// Frames per inner block (scratch size).
-const BLK: usize = 256;
-
 /// A streaming envelope follower, compressor or gate.
 #[derive(Clone, Debug)]
 pub struct Dynamics {
@@ -200,64 +197,115 @@ impl Dynamics {
     }
 
     /// Processes one block. Refuses NaN/inf in the input or key with nothing changed.
+    ///
+    /// Independent channels run in groups of 8, 4, 2 or 1 lanes: the per-sample recursions of
+    /// a group advance together (their dependency chains overlap), and every lane computes the
+    /// same expression as alone, so grouping never changes a bit.
     pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
         debug_assert_eq!(b.channels, self.channels);
         b.check_finite(level)?;
-        let mut lvl = [0.0f64; BLK];
-        let mut g = [0.0f64; BLK];
-        let nd = self.env.len();
+        if self.link {
+            self.group::<1, T>(level, &mut b, 0);
+            return Ok(());
+        }
+        let mut c0 = 0;
+        while c0 < self.channels {
+            let left = self.channels - c0;
+            c0 += if left >= 8 {
+                self.group::<8, T>(level, &mut b, c0)
+            } else if left >= 4 {
+                self.group::<4, T>(level, &mut b, c0)
+            } else if left >= 2 {
+                self.group::<2, T>(level, &mut b, c0)
+            } else {
+                self.group::<1, T>(level, &mut b, c0)
+            };
+        }
+        Ok(())
+    }
+
+    /// Runs detectors `d0..d0+G` (linked: detector 0 over every channel, `G` = 1) over the
+    /// whole block; returns `G`.
+    fn group<const G: usize, T: Float>(
+        &mut self,
+        level: Level,
+        b: &mut Block<'_, T>,
+        d0: usize,
+    ) -> usize {
+        const BF: usize = 128;
+        let mut lvl = [0.0f64; BF * 8];
+        let mut g = [0.0f64; BF * 8];
+        let squares = self.kind == Kind::Gate || self.det == Detector::Rms;
         let mut t0 = 0;
         while t0 < b.n {
-            let len = (b.n - t0).min(BLK);
-            for d in 0..nd {
-                let chans = if self.link {
+            let len = (b.n - t0).min(BF);
+            let lv = &mut lvl[..len * G];
+            // 1. level
+            if self.link {
+                lv.iter_mut().for_each(|v| *v = 0.0);
+                for c in 0..self.channels {
+                    for (i, l) in lv.iter_mut().enumerate() {
+                        let k = b.det(c, t0 + i);
+                        let v = if squares {
+                            (k * k).min(f64::MAX)
+                        } else {
+                            k.abs()
+                        };
+                        *l = if v > *l { v } else { *l };
+                    }
+                }
+            } else {
+                for j in 0..G {
+                    for i in 0..len {
+                        let k = b.det(d0 + j, t0 + i);
+                        lv[i * G + j] = if squares {
+                            (k * k).min(f64::MAX)
+                        } else {
+                            k.abs()
+                        };
+                    }
+                }
+            }
+            // 2. ballistics (serial in time, lanes side by side)
+            self.ballistics::<G>(d0, lv);
+            // 3. gain, 4. apply
+            let chans = |j: usize| {
+                if self.link {
                     0..self.channels
                 } else {
-                    d..d + 1
-                };
-                // 1. level
-                for (i, l) in lvl[..len].iter_mut().enumerate() {
-                    let mut m = 0.0f64;
-                    for c in chans.clone() {
-                        let k = b.det(c, t0 + i);
-                        let v = match (self.kind, self.det) {
-                            (Kind::Gate, _) | (_, Detector::Rms) => (k * k).min(f64::MAX),
-                            _ => k.abs(),
-                        };
-                        m = if v > m { v } else { m };
-                    }
-                    *l = m;
+                    d0 + j..d0 + j + 1
                 }
-                // 2. ballistics (serial)
-                self.ballistics(d, &mut lvl[..len]);
-                // 3. gain
-                match self.kind {
-                    Kind::Envelope => {
-                        for (i, &e) in lvl[..len].iter().enumerate() {
-                            for c in chans.clone() {
-                                b.put(c, t0 + i, e);
+            };
+            match self.kind {
+                Kind::Envelope => {
+                    for j in 0..G {
+                        for c in chans(j) {
+                            for i in 0..len {
+                                b.put(c, t0 + i, lv[i * G + j]);
                             }
                         }
-                        continue;
-                    }
-                    Kind::Compressor => {
-                        comp_gain_at(level, &lvl[..len], &mut g[..len], self.curve());
-                    }
-                    Kind::Gate => {
-                        gate_gain_at(level, &lvl[..len], &mut g[..len], self.curve());
                     }
                 }
-                // 4. apply
-                for c in chans {
-                    for (i, &gi) in g[..len].iter().enumerate() {
-                        let v = b.x(c, t0 + i) * gi;
-                        b.put(c, t0 + i, v);
+                Kind::Compressor | Kind::Gate => {
+                    let gs = &mut g[..len * G];
+                    if self.kind == Kind::Compressor {
+                        comp_gain_at(level, lv, gs, self.curve());
+                    } else {
+                        gate_gain_at(level, lv, gs, self.curve());
+                    }
+                    for j in 0..G {
+                        for c in chans(j) {
+                            for i in 0..len {
+                                let v = b.x(c, t0 + i) * gs[i * G + j];
+                                b.put(c, t0 + i, v);
+                            }
+                        }
                     }
                 }
             }
             t0 += len;
         }
-        Ok(())
+        G
     }
 
     fn curve(&self) -> Curve {
@@ -269,56 +317,63 @@ impl Dynamics {
         }
     }
 
-    /// Turns levels into the envelope, in place.
-    fn ballistics(&mut self, d: usize, lv: &mut [f64]) {
+    /// Turns the levels of detectors `d0..d0+G` (`lv[i·G + j]`) into envelopes, in place.
+    #[inline(always)]
+    fn ballistics<const G: usize>(&mut self, d0: usize, lv: &mut [f64]) {
         let (att, rel) = (self.att, self.rel);
-        let mut e = self.env[d];
+        let mut e = [0.0f64; G];
+        e.copy_from_slice(&self.env[d0..d0 + G]);
         match self.kind {
             Kind::Gate => {
-                let mut p = self.pre[d];
+                let mut p = [0.0f64; G];
+                p.copy_from_slice(&self.pre[d0..d0 + G]);
+                let mut held = [0u64; G];
+                held.copy_from_slice(&self.held[d0..d0 + G]);
                 let pre_rel = self.pre_rel;
-                let mut held = self.held[d];
-                for v in lv.iter_mut() {
-                    // RMS pre-detector: instant attack, 50 ms release
-                    let x = *v;
-                    p = if x > p { x } else { x + pre_rel * (p - x) };
-                    if p < FLUSH {
-                        p = 0.0;
+                let (thr, hold) = (self.thr_lin, self.hold);
+                for row in lv.chunks_exact_mut(G) {
+                    for j in 0..G {
+                        // RMS pre-detector: instant attack, 50 ms release
+                        let x = row[j];
+                        let q = if x > p[j] {
+                            x
+                        } else {
+                            x + pre_rel * (p[j] - x)
+                        };
+                        p[j] = if q < FLUSH { 0.0 } else { q };
+                        let r = p[j].sqrt();
+                        let a = if r > e[j] { att } else { rel };
+                        let v = r + a * (e[j] - r);
+                        e[j] = if v < FLUSH { 0.0 } else { v };
+                        // hold: open while above threshold and `hold` samples after
+                        row[j] = if e[j] > thr {
+                            held[j] = hold;
+                            e[j]
+                        } else if held[j] > 0 {
+                            held[j] -= 1;
+                            thr
+                        } else {
+                            e[j]
+                        };
                     }
-                    let r = p.sqrt();
-                    let a = if r > e { att } else { rel };
-                    e = r + a * (e - r);
-                    if e < FLUSH {
-                        e = 0.0;
-                    }
-                    // hold: open while above threshold and `hold` samples after
-                    *v = if e > self.thr_lin {
-                        held = self.hold;
-                        e
-                    } else if held > 0 {
-                        held -= 1;
-                        self.thr_lin
-                    } else {
-                        e
-                    };
                 }
-                self.pre[d] = p;
-                self.held[d] = held;
+                self.pre[d0..d0 + G].copy_from_slice(&p);
+                self.held[d0..d0 + G].copy_from_slice(&held);
             }
             _ => {
                 let rms = self.det == Detector::Rms;
-                for v in lv.iter_mut() {
-                    let x = *v;
-                    let a = if x > e { att } else { rel };
-                    e = x + a * (e - x);
-                    if e < FLUSH {
-                        e = 0.0;
+                for row in lv.chunks_exact_mut(G) {
+                    for j in 0..G {
+                        let x = row[j];
+                        let a = if x > e[j] { att } else { rel };
+                        let v = x + a * (e[j] - x);
+                        e[j] = if v < FLUSH { 0.0 } else { v };
+                        row[j] = if rms { e[j].sqrt() } else { e[j] };
                     }
-                    *v = if rms { e.sqrt() } else { e };
                 }
             }
         }
-        self.env[d] = e;
+        self.env[d0..d0 + G].copy_from_slice(&e);
     }
 }
 
@@ -359,22 +414,26 @@ fn gate_one(e: f64, k: Curve) -> f64 {
     exp2(g)
 }
 
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 fn comp_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = comp_one(v, k);
     }
 }
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 #[inline(always)]
 fn comp_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = comp_one(v, k);
     }
 }
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 fn gate_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = gate_one(v, k);
     }
 }
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 #[inline(always)]
 fn gate_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {

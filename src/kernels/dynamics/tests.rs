@@ -274,9 +274,7 @@ fn sidechain_drives_the_gain_and_link_shares_it() {
     let n = 2000;
     let x = vec![0.1; 2 * n];
     let mut key = vec![0.0; 2 * n];
-    for t in 0..n {
-        key[t] = 1.0; // channel 0 loud, channel 1 silent
-    }
+    key[..n].iter_mut().for_each(|v| *v = 1.0); // channel 0 loud, channel 1 silent
     let mk = |link| {
         P::D(
             Dynamics::compressor(
