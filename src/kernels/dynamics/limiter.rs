@@ -57,6 +57,8 @@ pub struct Limiter {
     delay: Vec<f64>,
     pos: usize,
     frame: u64,
+    /// `frame % w`.
+    k: usize,
 }
 
 impl Limiter {
@@ -110,6 +112,7 @@ impl Limiter {
             )?,
             pos: 0,
             frame: 0,
+            k: 0,
         };
         l.reset();
         Ok(l)
@@ -133,6 +136,7 @@ impl Limiter {
         self.delay.iter_mut().for_each(|v| *v = 0.0);
         self.pos = 0;
         self.frame = 0;
+        self.k = 0;
     }
 
     /// Processes one block. Refuses NaN/inf in the input with nothing changed.
@@ -191,22 +195,23 @@ impl Limiter {
             1.0
         };
         let cap = self.h + 1;
+        let wrap = |i: usize| if i >= cap { i - cap } else { i };
         let n = self.frame;
-        // running minimum
+        // running minimum (a monotonic queue in a ring: no division in the loop)
         while self.dq_len > 0 {
-            let back = (self.dq_head + self.dq_len - 1) % cap;
+            let back = wrap(self.dq_head + self.dq_len - 1);
             if self.dq_v[back] >= r {
                 self.dq_len -= 1;
             } else {
                 break;
             }
         }
-        let slot = (self.dq_head + self.dq_len) % cap;
+        let slot = wrap(self.dq_head + self.dq_len);
         self.dq_t[slot] = n;
         self.dq_v[slot] = r;
         self.dq_len += 1;
         while n - self.dq_t[self.dq_head] >= self.h as u64 {
-            self.dq_head = (self.dq_head + 1) % cap;
+            self.dq_head = wrap(self.dq_head + 1);
             self.dq_len -= 1;
         }
         let hmin = self.dq_v[self.dq_head];
@@ -217,15 +222,17 @@ impl Limiter {
             hmin + self.rel * (self.e - hmin)
         };
         self.e = e;
-        // moving average; the sum is recomputed every `w` frames (no drift)
-        let k = (n % self.w as u64) as usize;
+        // moving average; the sum is recomputed exactly every `w` frames (no drift)
+        let k = self.k;
         let old = self.ring[k];
         self.ring[k] = e;
-        self.sum = if k == self.w - 1 {
-            self.ring.iter().sum()
+        if k + 1 == self.w {
+            self.sum = self.ring.iter().sum();
+            self.k = 0;
         } else {
-            self.sum - old + e
-        };
+            self.sum = self.sum - old + e;
+            self.k = k + 1;
+        }
         self.frame += 1;
         let g = self.sum / self.w as f64;
         // the average of values each <= hmin-ish never exceeds its largest element
