@@ -88,11 +88,6 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
- * Most channels a dither state tracks (noise-shaping errors).
- */
-#define MAX_DITHER_CHANNELS 64
-
-/**
  * Mode: the full result, `na + nb − 1` samples.
  */
 #define SK_CONV_FULL 0

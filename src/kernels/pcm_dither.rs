@@ -16,7 +16,7 @@ use super::pcm::{Pcm, PcmFloat};
 use crate::simd::{multiversion, Level};
 
 /// Most channels a dither state tracks (noise-shaping errors).
-pub const MAX_DITHER_CHANNELS: usize = 64;
+pub(crate) const MAX_DITHER_CHANNELS: usize = 64;
 
 /// The stream state: seed, samples converted so far, and per-channel shaping errors.
 #[derive(Clone, Debug, PartialEq)]
