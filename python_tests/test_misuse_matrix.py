@@ -79,7 +79,7 @@ class Param:
             self.kind = "stride"
         elif t in ("float", "double"):
             self.kind = "real"
-        elif t in ("int32_t", "int", "uint32_t"):
+        elif t in ("int32_t", "int", "uint32_t", "uint64_t"):
             self.kind = "int"
         else:
             raise ValueError(f"unknown parameter type {ctype!r}")
@@ -306,6 +306,8 @@ def misuse_cases(name, params):
             for v in (-1, 99, -(2**31)):
                 if p.ctype == "uint32_t" and v < 0:
                     v = 2**32 - 1
+                if p.ctype == "uint64_t" and v < 0:
+                    v = 2**64 - 1
                 cases.append((f"{tag}={v}", {i: v}))
     return cases
 
