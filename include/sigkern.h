@@ -433,6 +433,12 @@
 typedef struct SkBiquad SkBiquad;
 
 /**
+ * Opaque handle of a dynamics processor, made by `sk_envelope_new`, `sk_compressor_new`,
+ * `sk_gate_new` or `sk_limiter_new` and released by `sk_dynamics_free`.
+ */
+typedef struct SkDynamics SkDynamics;
+
+/**
  * An FFT plan (opaque; create with `sk_fft_plan_f32_new`/`sk_fft_plan_f64_new`, free with
  * `sk_fft_plan_free`).
  */
@@ -514,6 +520,33 @@ typedef struct SkLoudnessStats {
      */
     double true_peak;
 } SkLoudnessStats;
+
+/**
+ * The state of a dithered conversion stream. Set it up with `sk_dither_init`; every dithered
+ * conversion advances it. It is plain data: copy it to branch a stream, store it to resume.
+ */
+typedef struct SkDither {
+    /**
+     * The dither seed (any value).
+     */
+    uint64_t seed;
+    /**
+     * Samples converted so far (the dither of sample `i` is a function of `seed` and `i`).
+     */
+    uint64_t position;
+    /**
+     * Interleaved channels, 1 to 64.
+     */
+    uint32_t channels;
+    /**
+     * 1: first-order noise shaping (error feedback, noise transfer `1 − z⁻¹`); 0: flat TPDF.
+     */
+    int32_t shaping;
+    /**
+     * Noise-shaping error per channel, in LSB (within ±2).
+     */
+    double error[64];
+} SkDither;
 
 /**
  * A custom resampling filter: frequencies are fractions of the Nyquist frequency of the lower
@@ -672,6 +705,184 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
  * `taps` writable for `n_taps` doubles.
  */
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+/**
+ * Creates an envelope follower and stores its handle in `*out`. Its output is, per channel,
+ * the envelope of the input (linked: of the loudest channel, written to every channel):
+ * the level (`|x|` for `detector` 0 = peak, `x²` for 1 = RMS) smoothed as JUCE's
+ * `dsp::BallisticsFilter` / pedalboard (`e ← v + a·(e − v)`, `a = exp(−2π·1000/(rate·ms))`
+ * with the attack time while the level rises, the release time while it falls; `ms` below
+ * 0.001 is instant), square-rooted for RMS.
+ *
+ * - `rate`: 1000 to 768000 Hz; `attack_ms`, `release_ms`: 0 to 60000 (else
+ *   `SK_ERR_BAD_ARGUMENT`, NaN too); `detector` 0 or 1, `link` 0 (each channel its own) or 1
+ *   (else `SK_ERR_BAD_ARGUMENT`); `channels` 1 to 1024 (else `SK_ERR_LENGTH`).
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
+ *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * Thread safety: see `sk_dynamics_process_f32`.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+/**
+ * Creates a compressor and stores its handle in `*out`.
+ *
+ * The detector is the envelope of `sk_envelope_new` (on the sidechain when one is given); the
+ * gain, in dB over `L` = envelope level in dB, `T` = `threshold_db`, `R` = `ratio`,
+ * `W` = `knee_db`: 0 for `2(L − T) <= −W`, `(1/R − 1)(L − T + W/2)²/(2W)` inside the knee,
+ * `(1/R − 1)(L − T)` above it, plus `makeup_db`. With `knee_db` 0, `makeup_db` 0, peak
+ * detector and `link` 0 this is JUCE's `dsp::Compressor`, which pedalboard's `Compressor`
+ * wraps: `threshold_db`, `ratio`, `attack_ms`, `release_ms` mean the same there.
+ *
+ * - `rate` 1000 to 768000 Hz; `threshold_db`, `makeup_db` within ±400; `ratio` 1 to 1e9;
+ *   `knee_db` 0 to 100; `attack_ms`, `release_ms` 0 to 60000; `detector` 0 (peak) or 1 (RMS);
+ *   `link` 0 (each channel its own gain) or 1 (one gain from the loudest channel, for stereo
+ *   and all-channel linking); anything else, NaN included, `SK_ERR_BAD_ARGUMENT`. `channels`
+ *   1 to 1024 (else `SK_ERR_LENGTH`).
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
+ *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * Thread safety: see `sk_dynamics_process_f32`.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_compressor_new(double rate, double threshold_db, double ratio, double knee_db, double attack_ms, double release_ms, double makeup_db, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+/**
+ * Creates a noise gate / downward expander and stores its handle in `*out`.
+ *
+ * As JUCE's `dsp::NoiseGate` (pedalboard's `NoiseGate`, same `threshold_db`, `ratio`,
+ * `attack_ms`, `release_ms`): an RMS detector with instant attack and 50 ms release feeds the
+ * ballistics of `sk_envelope_new`; below `threshold_db` the gain is
+ * `(envelope/threshold)^(ratio − 1)`, above it 1. In addition the gate stays open for
+ * `hold_ms` after the envelope falls below the threshold (0: JUCE's behaviour).
+ *
+ * - `rate` 1000 to 768000 Hz; `threshold_db` within ±400; `ratio` 1 to 1e9; `attack_ms`,
+ *   `release_ms`, `hold_ms` 0 to 60000; `link` 0 or 1; anything else `SK_ERR_BAD_ARGUMENT`.
+ *   `channels` 1 to 1024 (else `SK_ERR_LENGTH`).
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
+ *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_gate_new(double rate, double threshold_db, double ratio, double attack_ms, double release_ms, double hold_ms, int32_t link, struct SkDynamics **out, size_t channels);
+
+/**
+ * Creates a lookahead limiter and stores its handle in `*out`. All channels share one gain.
+ * The output's true peak (BS.1770-4 4× oversampling, as `sk_meter_new` measures it) stays at
+ * or below `ceiling_db` dBTP: the gain is computed from the input's true peak, aims 0.1 dB
+ * under the ceiling, falls over the lookahead as a straight line and recovers with the release
+ * time (JUCE ballistics coefficient). The output is delayed by `sk_dynamics_latency` frames
+ * (zeros first). Unlike pedalboard's `Limiter` (JUCE: two compressors and a clipper, no
+ * lookahead, no makeup), nothing is boosted.
+ *
+ * - `rate` 1000 to 768000 Hz; `ceiling_db` within ±400; `lookahead_ms` 1 to 1000;
+ *   `release_ms` 10 to 60000; else `SK_ERR_BAD_ARGUMENT` (NaN too). `channels` 1 to 1024
+ *   (else `SK_ERR_LENGTH`).
+ * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
+ *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_limiter_new(double rate, double ceiling_db, double lookahead_ms, double release_ms, struct SkDynamics **out, size_t channels);
+
+/**
+ * Frees a dynamics processor. NULL is accepted (no-op, `SK_OK`). A handle that is not live
+ * (already freed, never created) or of another kind is `SK_ERR_INVALID_HANDLE`, detected
+ * without reading it.
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_dynamics_free(struct SkDynamics *dyn_);
+
+/**
+ * Forgets the signal history (the processor is then as new, same settings).
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, another kind, or in use by another
+ * thread).
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_dynamics_reset(struct SkDynamics *dyn_);
+
+/**
+ * Stores the latency in frames in `*latency`: output frame `t` corresponds to input frame
+ * `t − latency` (0 for the envelope follower, compressor and gate; the lookahead plus 11
+ * frames for the limiter).
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on
+ * error `*latency` is untouched.
+ *
+ * # Safety
+ * `latency` writable.
+ */
+int32_t sk_dynamics_latency(struct SkDynamics *dyn_, size_t *latency);
+
+/**
+ * Stores the channel count in `*channels`.
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `channels` writable.
+ */
+int32_t sk_dynamics_channels(struct SkDynamics *dyn_, size_t *channels);
+
+/**
+ * Processes `n` frames of planar `float` audio: channel `c` of the input at
+ * `x[c·x_stride + t]`, of the output at `y[c·y_stride + t]`, `t < n` (strides in elements,
+ * `>= n` with more than one channel, ignored for one; negative or below `n`:
+ * `SK_ERR_BAD_ARGUMENT`).
+ *
+ * - `sidechain`: NULL, or a key input in the same layout with `sidechain_stride` that drives
+ *   the detector instead of `x` (compressor, gate, envelope follower; the limiter refuses one
+ *   with `SK_ERR_BAD_ARGUMENT`).
+ * - Aliasing: `y == x` with equal strides processes in place; any other overlap of `y` with
+ *   `x` or the sidechain is `SK_ERR_OVERLAP`.
+ * - Chunks: processing a signal in pieces of any sizes gives bit-identical output to one call.
+ * - NaN or ±inf in `x` or the sidechain: `SK_ERR_NON_FINITE`, nothing written, state unchanged.
+ * - Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL, freed, another kind, or in use by another
+ *   thread), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`,
+ *   `SK_ERR_OVERLAP`, `SK_ERR_NON_FINITE`; on error nothing is written.
+ *
+ * Thread safety: one handle must not be used from two threads at the same time (the second
+ * call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel.
+ *
+ * # Safety
+ * `x`, `sidechain` readable and `y` writable over their extents `(channels − 1)·stride + n`.
+ */
+int32_t sk_dynamics_process_f32(struct SkDynamics *dyn_, const float *x, ptrdiff_t x_stride, const float *sidechain, ptrdiff_t sidechain_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * `double` version of `sk_dynamics_process_f32` (the same handle accepts both).
+ *
+ * # Safety
+ * As `sk_dynamics_process_f32`.
+ */
+int32_t sk_dynamics_process_f64(struct SkDynamics *dyn_, const double *x, ptrdiff_t x_stride, const double *sidechain, ptrdiff_t sidechain_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Processes `n_frames` interleaved `float` frames (`x[t·channels + c]`, output and sidechain
+ * alike; `sidechain` may be NULL). Rules, status codes and thread safety as
+ * `sk_dynamics_process_f32` (`SK_ERR_LENGTH` also when `n_frames·channels` overflows).
+ *
+ * # Safety
+ * `x`, `sidechain` readable and `y` writable for `n_frames·channels` floats.
+ */
+int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float *x, const float *sidechain, float *y, size_t n_frames);
+
+/**
+ * `double` version of `sk_dynamics_process_interleaved_f32`.
+ *
+ * # Safety
+ * As `sk_dynamics_process_interleaved_f32`.
+ */
+int32_t sk_dynamics_process_interleaved_f64(struct SkDynamics *dyn_, const double *x, const double *sidechain, double *y, size_t n_frames);
 
 /**
  * `y[i] = a[i] + b[i]` for `i < n`.
@@ -2852,6 +3063,150 @@ int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double
  * thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+/**
+ * Sets up a dither stream: `seed` (any value), `channels` interleaved channels (1 to 64, else
+ * `SK_ERR_LENGTH`), `shaping` 0 (flat TPDF) or 1 (first-order noise shaping; else
+ * `SK_ERR_BAD_ARGUMENT`); position 0, errors 0.
+ * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED` (`state`); on error `*state` is untouched. Thread-safe.
+ *
+ * # Safety
+ * `state` writable.
+ */
+int32_t sk_dither_init(struct SkDither *state, uint64_t seed, size_t channels, int32_t shaping);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15 + d[i]))` for `i < n` (float → int16_t), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i16_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i16_dither_f32(const float *x, int16_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^15 + d[i]))` for `i < n` (double → int16_t), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i16_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i16_dither_f64(const double *x, int16_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23 + d[i]))` for `i < n` (float → 24-bit packed little-endian (`y` holds `3·n` bytes)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i24_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i24_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^23 + d[i]))` for `i < n` (double → 24-bit packed little-endian (`y` holds `3·n` bytes)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_i24_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_i24_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7 + d[i]))` for `i < n` (float → uint8_t offset binary (+128)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_u8_f32`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+/**
+ * `y[i] = clamp(round_half_even(x[i] · 2^7 + d[i]))` for `i < n` (double → uint8_t offset binary (+128)), with
+ * TPDF dither `d` (±1 LSB, triangular) and, when `state->shaping` is 1, first-order noise
+ * shaping (each channel's quantisation error, clamped to ±2 LSB, is subtracted from its next
+ * sample). The dithered counterpart of `sk_pcm_to_u8_f64`.
+ *
+ * - `x` holds `state->channels` interleaved channels; `n` counts samples and must be a
+ *   multiple of `state->channels` (else `SK_ERR_LENGTH`).
+ * - The state (`sk_dither_init`) advances by `n`: converting a stream in pieces of any
+ *   whole-frame sizes gives the output of one call, at every SIMD level.
+ * - Saturates at the integer range. NaN or ±inf in `x` is `SK_ERR_NON_FINITE` (the message
+ *   names the first index); an invalid state (channels not 1 to 64, shaping not 0/1, an error
+ *   outside ±2) is `SK_ERR_BAD_ARGUMENT`.
+ * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
+ *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * # Safety
+ * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
+ */
+int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 /**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.

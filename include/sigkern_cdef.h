@@ -164,6 +164,8 @@
 
 typedef struct SkBiquad SkBiquad;
 
+typedef struct SkDynamics SkDynamics;
+
 typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
@@ -189,6 +191,14 @@ typedef struct SkLoudnessStats {
     double true_peak;
 } SkLoudnessStats;
 
+typedef struct SkDither {
+    uint64_t seed;
+    uint64_t position;
+    uint32_t channels;
+    int32_t shaping;
+    double error[64];
+} SkDither;
+
 typedef struct SkResampleSpec {
     double passband_end;
     double stopband_begin;
@@ -212,6 +222,30 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
 int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, double fs, double *sos, size_t *n_sections, size_t sos_len);
 
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_compressor_new(double rate, double threshold_db, double ratio, double knee_db, double attack_ms, double release_ms, double makeup_db, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_gate_new(double rate, double threshold_db, double ratio, double attack_ms, double release_ms, double hold_ms, int32_t link, struct SkDynamics **out, size_t channels);
+
+int32_t sk_limiter_new(double rate, double ceiling_db, double lookahead_ms, double release_ms, struct SkDynamics **out, size_t channels);
+
+int32_t sk_dynamics_free(struct SkDynamics *dyn_);
+
+int32_t sk_dynamics_reset(struct SkDynamics *dyn_);
+
+int32_t sk_dynamics_latency(struct SkDynamics *dyn_, size_t *latency);
+
+int32_t sk_dynamics_channels(struct SkDynamics *dyn_, size_t *channels);
+
+int32_t sk_dynamics_process_f32(struct SkDynamics *dyn_, const float *x, ptrdiff_t x_stride, const float *sidechain, ptrdiff_t sidechain_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dynamics_process_f64(struct SkDynamics *dyn_, const double *x, ptrdiff_t x_stride, const double *sidechain, ptrdiff_t sidechain_stride, double *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float *x, const float *sidechain, float *y, size_t n_frames);
+
+int32_t sk_dynamics_process_interleaved_f64(struct SkDynamics *dyn_, const double *x, const double *sidechain, double *y, size_t n_frames);
 
 int32_t sk_add_f32(const float *a, const float *b, float *y, size_t n);
 
@@ -572,6 +606,20 @@ int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y
 int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double *y, ptrdiff_t y_stride, size_t n);
 
 int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
+
+int32_t sk_dither_init(struct SkDither *state, uint64_t seed, size_t channels, int32_t shaping);
+
+int32_t sk_pcm_to_i16_dither_f32(const float *x, int16_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i16_dither_f64(const double *x, int16_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i24_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_i24_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkDither *state);
+
+int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 

@@ -79,7 +79,7 @@ class Param:
             self.kind = "stride"
         elif t in ("float", "double"):
             self.kind = "real"
-        elif t in ("int32_t", "int", "uint32_t"):
+        elif t in ("int32_t", "int", "uint32_t", "uint64_t"):
             self.kind = "int"
         else:
             raise ValueError(f"unknown parameter type {ctype!r}")
@@ -194,6 +194,8 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         w = ffi.new("double[]", [1.0])
         keep.append(w)
         rc = lib.sk_meter_new(w, 48000.0, 1, out, 1)
+    elif handle_type == "SkDynamics":
+        rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     elif handle_type == "SkResampler":
         rc = getattr(lib, f"sk_resampler_{sfx}_new")(48000.0, 44100.0, 1, lib.SK_RESAMPLE_HIGH, out)
     else:
@@ -205,14 +207,14 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         free = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
                 "SkMelPlan": "sk_mel_plan_free", "SkStftStream": "sk_stft_stream_free",
                 "SkLfilter": "sk_lfilter_free", "SkMeter": "sk_meter_free",
-                "SkResampler": "sk_resampler_free"}[handle_type]
+                "SkResampler": "sk_resampler_free", "SkDynamics": "sk_dynamics_free"}[handle_type]
         getattr(lib, free)(h)
     return h
 
 
 OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPlan",
                 "SkMelPlan": "SkStftStream", "SkStftStream": "SkLfilter", "SkLfilter": "SkMeter",
-                "SkMeter": "SkResampler", "SkResampler": "SkFftPlan"}
+                "SkMeter": "SkResampler", "SkResampler": "SkDynamics", "SkDynamics": "SkFftPlan"}
 
 
 def baseline_args(call: Call, overrides: dict):
@@ -304,6 +306,8 @@ def misuse_cases(name, params):
             for v in (-1, 99, -(2**31)):
                 if p.ctype == "uint32_t" and v < 0:
                     v = 2**32 - 1
+                if p.ctype == "uint64_t" and v < 0:
+                    v = 2**64 - 1
                 cases.append((f"{tag}={v}", {i: v}))
     return cases
 

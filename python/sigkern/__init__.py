@@ -13,7 +13,8 @@ channels or batch.
 Families (one module each, as in the C library): :mod:`sigkern.core` (elementwise arithmetic,
 reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern.filters`
 (SOS/biquad, FIR, filter design), :mod:`sigkern.spectral` (FFT, windows, STFT, mel,
-convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation), :mod:`sigkern.resample`
+convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation), :mod:`sigkern.dynamics`
+(compressor, limiter, gate, envelope follower), :mod:`sigkern.resample`
 (streaming and one-shot sample-rate conversion, ``resample_poly``). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from . import audio
 from . import core
+from . import dynamics
 from . import filters
 from . import loudness
 from . import spectral
@@ -35,6 +37,7 @@ from ._errors import __all__ as _errors_all
 from ._lib import cfunc, ffi, include_dir, lib, library_path
 from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
+from .dynamics import *  # noqa: F401,F403
 from .filters import *  # noqa: F401,F403
 from .loudness import *  # noqa: F401,F403
 from .spectral import *  # noqa: F401,F403
@@ -47,6 +50,7 @@ __all__ = (
     + list(audio.__all__)
     + list(filters.__all__)
     + list(loudness.__all__)
+    + list(dynamics.__all__)
     + list(spectral.__all__)
     + list(_resample.__all__)
 )

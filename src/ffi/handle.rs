@@ -41,6 +41,8 @@ pub(crate) enum Object {
     Resampler(Mutex<super::resample::ResamplerObj>),
     /// A loudness meter; its lock is only ever try-locked (see `ffi::loudness`).
     Meter(Box<Mutex<Meter>>),
+    /// A dynamics processor; its lock is only ever try-locked (see `ffi::dynamics`).
+    Dynamics(Box<Mutex<super::dynamics::DynObj>>),
 }
 
 impl Object {
@@ -63,6 +65,7 @@ impl Object {
                 Err(TryLockError::WouldBlock) => "a resampler (busy in another thread)",
             },
             Object::Meter(_) => "a loudness meter (sk_meter_new)",
+            Object::Dynamics(_) => "a dynamics processor (sk_compressor_new, sk_limiter_new, ...)",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod strided_guard;
 
 pub mod conv;
 pub mod design;
+pub mod dynamics;
 pub mod elementwise;
 pub mod fft;
 pub mod filter;
@@ -21,6 +22,7 @@ pub mod mel;
 pub mod memory;
 pub mod meta;
 pub mod pcm;
+pub mod pcm_dither;
 pub mod reduce;
 pub mod resample;
 pub mod rows;

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub mod alloc;
+pub mod dynamics;
 pub mod elementwise;
 pub mod filter;
 pub mod gain;
@@ -12,6 +13,7 @@ pub mod layout;
 pub mod loudness;
 pub mod par;
 pub mod pcm;
+pub mod pcm_dither;
 pub mod reduce;
 pub mod resample;
 pub mod rows;

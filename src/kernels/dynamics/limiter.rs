@@ -1,0 +1,294 @@
+//! Lookahead limiter with a true-peak ceiling.
+//!
+//! Per frame `n`:
+//! 1. `q[n]`: the largest of every channel's `|x[n]|` and its inter-sample values estimated by
+//!    the true-peak interpolator of the loudness meter (BS.1770-4 Annex 2: 4× below 96 kHz, 2×
+//!    below 192 kHz);
+//! 2. the needed gain `r[n] = min(1, ceiling / q[n])`;
+//! 3. its minimum over the last `H` frames (`H = W + 6 + 2M`, `W` the lookahead in frames,
+//!    `M = 6` frames of margin on either side of the interpolator's reach);
+//! 4. release: falls at once, rises as a one-pole with the release time (JUCE ballistics
+//!    coefficient);
+//! 5. a `W`-frame moving average (a straight-line attack over the lookahead);
+//! 6. output `g[n]·x[n − D]` with `D = W + 5 + M` (the latency): every gain applied near a
+//!    sample is at most the gain that sample and its inter-sample neighbourhood need.
+
+use super::{ballistic_coef, check_channels, check_db, check_rate, Block};
+use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
+use crate::kernels::loudness::truepeak::{design, factor, HISTORY, TAPS};
+use crate::kernels::Float;
+use crate::simd::{multiversion, Level};
+
+/// Shortest lookahead, ms (a shorter attack moves the gain too fast for the true-peak bound).
+pub(crate) const MIN_LOOKAHEAD_MS: f64 = 1.0;
+/// Shortest release, ms (likewise).
+pub(crate) const MIN_RELEASE_MS: f64 = 10.0;
+/// Margin, frames.
+const MARGIN: usize = 6;
+/// Frames per inner block.
+const BLK: usize = 256;
+/// The ceiling the gains aim at, relative to the requested one (−0.1 dB): room for the
+/// inter-sample overshoot a gain that changes within the interpolator's reach can cause.
+const SAFETY: f64 = 0.988_553_094_656_938;
+
+/// A streaming lookahead limiter.
+#[derive(Clone, Debug)]
+pub struct Limiter {
+    channels: usize,
+    ceiling: f64,
+    rel: f64,
+    w: usize,
+    h: usize,
+    d: usize,
+    phases: Vec<[f64; TAPS]>,
+    /// Interpolator history, `HISTORY` per channel (oldest first).
+    hist: Vec<f64>,
+    /// Running-minimum queue: frame numbers and values, a ring of capacity `h + 1`.
+    dq_t: Vec<u64>,
+    dq_v: Vec<f64>,
+    dq_head: usize,
+    dq_len: usize,
+    e: f64,
+    /// Moving-average ring (`w` values) and its running sum.
+    ring: Vec<f64>,
+    sum: f64,
+    /// Delay line, `d` per channel.
+    delay: Vec<f64>,
+    pos: usize,
+    frame: u64,
+    /// `frame % w`.
+    k: usize,
+}
+
+impl Limiter {
+    /// A limiter at `rate` Hz whose output's true peak stays at or below `ceiling_db` dBTP.
+    pub fn new(
+        rate: f64,
+        channels: usize,
+        ceiling_db: f64,
+        lookahead_ms: f64,
+        release_ms: f64,
+    ) -> SkResult<Self> {
+        check_rate(rate)?;
+        check_channels(channels)?;
+        check_db("ceiling_db", ceiling_db)?;
+        if !(MIN_RELEASE_MS..=super::MAX_MS).contains(&release_ms) {
+            return Err(SkError::BadArgument(format!(
+                "release_ms = {release_ms} is outside {MIN_RELEASE_MS}..={}",
+                super::MAX_MS
+            )));
+        }
+        if !(MIN_LOOKAHEAD_MS..=1000.0).contains(&lookahead_ms) {
+            return Err(SkError::BadArgument(format!(
+                "lookahead_ms = {lookahead_ms} is outside {MIN_LOOKAHEAD_MS}..=1000"
+            )));
+        }
+        let w = ((lookahead_ms * rate / 1000.0).round() as usize).max(1);
+        let h = w + 6 + 2 * MARGIN;
+        let d = w + 5 + MARGIN;
+        let mut l = Limiter {
+            channels,
+            ceiling: 10f64.powf(ceiling_db / 20.0) * SAFETY,
+            rel: ballistic_coef(rate, release_ms),
+            w,
+            h,
+            d,
+            phases: design(factor(rate)),
+            hist: try_vec(channels * HISTORY, 0.0, "limiter state")?,
+            dq_t: try_vec(h + 1, 0, "limiter state")?,
+            dq_v: try_vec(h + 1, 0.0, "limiter state")?,
+            dq_head: 0,
+            dq_len: 0,
+            e: 1.0,
+            ring: try_vec(w, 1.0, "limiter state")?,
+            sum: w as f64,
+            delay: try_vec(
+                channels
+                    .checked_mul(d)
+                    .ok_or_else(|| SkError::Length("limiter delay line too large".into()))?,
+                0.0,
+                "limiter delay line",
+            )?,
+            pos: 0,
+            frame: 0,
+            k: 0,
+        };
+        l.reset();
+        Ok(l)
+    }
+
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+    /// Latency in frames: output frame `t` is input frame `t − latency` (zeros before).
+    pub fn latency(&self) -> usize {
+        self.d
+    }
+    /// Forgets the signal history (as new).
+    pub fn reset(&mut self) {
+        self.hist.iter_mut().for_each(|v| *v = 0.0);
+        self.dq_head = 0;
+        self.dq_len = 0;
+        self.e = 1.0;
+        self.ring.iter_mut().for_each(|v| *v = 1.0);
+        self.sum = self.w as f64;
+        self.delay.iter_mut().for_each(|v| *v = 0.0);
+        self.pos = 0;
+        self.frame = 0;
+        self.k = 0;
+    }
+
+    /// Processes one block. Refuses NaN/inf in the input with nothing changed.
+    pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
+        if b.key.is_some() {
+            return Err(SkError::BadArgument(
+                "the limiter takes no sidechain input".into(),
+            ));
+        }
+        b.check_finite(level)?;
+        let mut buf = [0.0f64; BLK + HISTORY];
+        let mut q = [0.0f64; BLK];
+        let mut ip = [0.0f64; BLK];
+        let mut t0 = 0;
+        let ch = self.channels;
+        while t0 < b.n {
+            let len = (b.n - t0).min(BLK);
+            q[..len].iter_mut().for_each(|v| *v = 0.0);
+            for c in 0..ch {
+                let hs = &mut self.hist[c * HISTORY..(c + 1) * HISTORY];
+                buf[..HISTORY].copy_from_slice(hs);
+                for i in 0..len {
+                    buf[HISTORY + i] = b.x(c, t0 + i);
+                }
+                hs.copy_from_slice(&buf[len..len + HISTORY]);
+                interp_max_at::<f64>(level, &buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                for i in 0..len {
+                    let a = buf[HISTORY + i].abs();
+                    let m = if a > ip[i] { a } else { ip[i] };
+                    q[i] = if m > q[i] { m } else { q[i] };
+                }
+            }
+            for (i, &qi) in q[..len].iter().enumerate() {
+                let g = self.gain(qi);
+                let t = t0 + i;
+                let p = self.pos;
+                for c in 0..ch {
+                    let slot = c * self.d + p;
+                    let old = self.delay[slot];
+                    self.delay[slot] = b.x(c, t);
+                    b.put(c, t, old * g);
+                }
+                self.pos = if p + 1 == self.d { 0 } else { p + 1 };
+            }
+            t0 += len;
+        }
+        Ok(())
+    }
+
+    /// Steps 2–5 for one frame.
+    #[inline(always)]
+    fn gain(&mut self, q: f64) -> f64 {
+        let r = if q > self.ceiling {
+            self.ceiling / q
+        } else {
+            1.0
+        };
+        let cap = self.h + 1;
+        let wrap = |i: usize| if i >= cap { i - cap } else { i };
+        let n = self.frame;
+        // running minimum (a monotonic queue in a ring: no division in the loop)
+        while self.dq_len > 0 {
+            let back = wrap(self.dq_head + self.dq_len - 1);
+            if self.dq_v[back] >= r {
+                self.dq_len -= 1;
+            } else {
+                break;
+            }
+        }
+        let slot = wrap(self.dq_head + self.dq_len);
+        self.dq_t[slot] = n;
+        self.dq_v[slot] = r;
+        self.dq_len += 1;
+        while n - self.dq_t[self.dq_head] >= self.h as u64 {
+            self.dq_head = wrap(self.dq_head + 1);
+            self.dq_len -= 1;
+        }
+        let hmin = self.dq_v[self.dq_head];
+        // release
+        let e = if hmin < self.e {
+            hmin
+        } else {
+            hmin + self.rel * (self.e - hmin)
+        };
+        self.e = e;
+        // moving average; the sum is recomputed exactly every `w` frames (no drift)
+        let k = self.k;
+        let old = self.ring[k];
+        self.ring[k] = e;
+        if k + 1 == self.w {
+            self.sum = self.ring.iter().sum();
+            self.k = 0;
+        } else {
+            self.sum = self.sum - old + e;
+            self.k = k + 1;
+        }
+        self.frame += 1;
+        let g = self.sum / self.w as f64;
+        // the average of values each <= hmin-ish never exceeds its largest element
+        if g > 1.0 {
+            1.0
+        } else {
+            g
+        }
+    }
+}
+
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+    let n = buf.len() - HISTORY;
+    for t in 0..n {
+        let mut m = 0.0f64;
+        for h in phases {
+            let mut acc = 0.0;
+            for k in 0..TAPS {
+                acc += h[k] * buf[t + HISTORY - k];
+            }
+            let a = acc.abs();
+            m = if a > m { a } else { m };
+        }
+        out[t] = m;
+    }
+}
+
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+#[inline(always)]
+fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+    let n = buf.len() - HISTORY;
+    out[..n].iter_mut().for_each(|v| *v = 0.0);
+    for h in phases {
+        let mut acc = [0.0f64; BLK];
+        let acc = &mut acc[..n];
+        for k in 0..TAPS {
+            let hk = h[k];
+            let xs = &buf[HISTORY - k..HISTORY - k + n];
+            for (a, &x) in acc.iter_mut().zip(xs) {
+                *a += hk * x;
+            }
+        }
+        for (o, a) in out[..n].iter_mut().zip(acc.iter()) {
+            let a = a.abs();
+            *o = if a > *o { a } else { *o };
+        }
+    }
+}
+
+multiversion! {
+    /// The largest inter-sample magnitude per output position.
+    fn interp_max<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) -> ();
+    scalar = interp_scalar; simd = interp_lanes;
+}
+
+fn interp_max_at<T: Float>(level: Level, buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+    interp_max::<T>(level, buf, phases, out)
+}

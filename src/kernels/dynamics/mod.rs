@@ -1,0 +1,158 @@
+//! Dynamics processors as streaming objects: envelope follower, compressor, noise gate /
+//! expander (one shared engine, [`Dynamics`]) and a lookahead true-peak limiter ([`Limiter`]).
+//!
+//! Every object keeps its state in `f64` and accepts `f32` and `f64` blocks, planar or
+//! interleaved, any channel count. Processing a signal in chunks of any sizes gives bit for bit
+//! the output of one call: the per-sample recursions run in order and every pointwise step is
+//! the same expression whatever the chunk, block or SIMD level.
+//!
+//! The envelope, compressor and gate follow the meaning of JUCE's `dsp::BallisticsFilter`,
+//! `dsp::Compressor` and `dsp::NoiseGate` (which pedalboard wraps): with a hard knee, no makeup,
+//! independent channels and the peak detector the compressor computes JUCE's formula.
+
+pub mod fastmath;
+pub mod limiter;
+pub mod processor;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{SkError, SkResult};
+use crate::kernels::filter::sos::Layout;
+use crate::kernels::pcm::first_non_finite;
+use crate::kernels::{Float, Src};
+use crate::simd::Level;
+
+pub use limiter::Limiter;
+pub use processor::{Detector, Dynamics, Kind};
+
+/// Lowest supported sample rate, Hz.
+pub(crate) const MIN_RATE: f64 = 1000.0;
+/// Highest supported sample rate, Hz.
+pub(crate) const MAX_RATE: f64 = 768_000.0;
+/// Longest time parameter (attack, release, hold, lookahead), ms.
+pub(crate) const MAX_MS: f64 = 60_000.0;
+/// Most channels of one object.
+pub(crate) const MAX_CHANNELS: usize = 1024;
+
+/// `log2` units per dB.
+pub(crate) const LOG2_PER_DB: f64 = 0.166_096_404_744_368_1;
+
+/// One block of samples to process: the input (or the output itself, in place), the output,
+/// their layouts, and an optional key (sidechain) input in its own layout.
+pub struct Block<'a, T> {
+    pub src: Src<'a, T>,
+    pub xl: Layout,
+    pub out: &'a mut [T],
+    pub yl: Layout,
+    pub key: Option<(&'a [T], Layout)>,
+    pub channels: usize,
+    pub n: usize,
+}
+
+impl<T: Float> Block<'_, T> {
+    #[inline(always)]
+    pub(crate) fn x(&self, c: usize, t: usize) -> f64 {
+        match self.src {
+            Src::Slice(s) => s[c * self.xl.ch + t * self.xl.t].to_f64(),
+            Src::Dst => self.out[c * self.yl.ch + t * self.yl.t].to_f64(),
+        }
+    }
+    /// The detector input: the key when there is one, else the input.
+    #[inline(always)]
+    pub(crate) fn det(&self, c: usize, t: usize) -> f64 {
+        match self.key {
+            Some((k, l)) => k[c * l.ch + t * l.t].to_f64(),
+            None => self.x(c, t),
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn put(&mut self, c: usize, t: usize, v: f64) {
+        self.out[c * self.yl.ch + t * self.yl.t] = T::from_f64(v);
+    }
+
+    /// `SK_ERR_NON_FINITE` naming the first NaN/inf of the input or key (nothing processed).
+    pub(crate) fn check_finite(&self, level: Level) -> SkResult<()> {
+        let x: &[T] = match self.src {
+            Src::Slice(s) => s,
+            Src::Dst => self.out,
+        };
+        let xl = match self.src {
+            Src::Slice(_) => self.xl,
+            Src::Dst => self.yl,
+        };
+        let mut all = vec![("x", x, xl)];
+        if let Some((k, l)) = self.key {
+            all.push(("sidechain", k, l));
+        }
+        for (name, buf, l) in all {
+            if self.n == 0 {
+                break;
+            }
+            for c in 0..self.channels {
+                let bad = if l.t == 1 {
+                    let o = c * l.ch;
+                    first_non_finite(level, &buf[o..o + self.n])
+                } else {
+                    (0..self.n).find(|&t| !buf[c * l.ch + t * l.t].is_finite())
+                };
+                if let Some(t) = bad {
+                    return Err(SkError::NonFinite(format!(
+                        "{name} holds a non-finite value (channel {c}, frame {t}); nothing was \
+                         processed"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks a sample rate.
+pub(crate) fn check_rate(rate: f64) -> SkResult<()> {
+    if !(MIN_RATE..=MAX_RATE).contains(&rate) {
+        return Err(SkError::BadArgument(format!(
+            "rate = {rate} Hz is outside {MIN_RATE}..={MAX_RATE}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a channel count.
+pub(crate) fn check_channels(channels: usize) -> SkResult<()> {
+    if channels == 0 || channels > MAX_CHANNELS {
+        return Err(SkError::Length(format!(
+            "channels = {channels}; it must be 1 to {MAX_CHANNELS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a time in ms (`0..=MAX_MS`).
+pub(crate) fn check_ms(name: &str, v: f64) -> SkResult<()> {
+    if !(0.0..=MAX_MS).contains(&v) {
+        return Err(SkError::BadArgument(format!(
+            "{name} = {v} ms is outside 0..={MAX_MS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a level in dB (finite, within ±400 dB).
+pub(crate) fn check_db(name: &str, v: f64) -> SkResult<()> {
+    if !(-400.0..=400.0).contains(&v) {
+        return Err(SkError::BadArgument(format!(
+            "{name} = {v} dB is not a finite level within -400..=400 dB"
+        )));
+    }
+    Ok(())
+}
+
+/// The one-pole coefficient of a time constant, as JUCE's `BallisticsFilter`:
+/// `exp(−2π·1000 / (rate·ms))`, 0 (instant) below 0.001 ms.
+pub(crate) fn ballistic_coef(rate: f64, ms: f64) -> f64 {
+    if ms < 1e-3 {
+        0.0
+    } else {
+        (-2.0 * std::f64::consts::PI * 1000.0 / rate / ms).exp()
+    }
+}

@@ -1,0 +1,458 @@
+//! The envelope follower, compressor and noise gate / expander: one engine.
+//!
+//! Per detector (one per channel, or one for all channels when linked) and sample:
+//! 1. level `v` = `|k|` (peak) or `k²` (RMS) of the detector input `k` (the key, else the
+//!    input; linked: the largest over the channels);
+//! 2. ballistics (JUCE `BallisticsFilter`): `e ← v + a·(e − v)` with `a` the attack coefficient
+//!    when `v > e`, the release one otherwise; the envelope is `e` (peak) or `√e` (RMS);
+//! 3. gain computer on `L = log2(envelope)` against the threshold `T` (both in log2 units):
+//!    - compressor, knee `W`: `0` for `2(L−T) <= −W`, `(1/R − 1)(L − T + W/2)²/(2W)` inside
+//!      the knee, `(1/R − 1)(L − T)` above it; with `W = 0` this is JUCE's
+//!      `(env/threshold)^(1/R − 1)` above the threshold, 1 below;
+//!    - gate / expander (JUCE `NoiseGate`: an RMS pre-detector with instant attack and 50 ms
+//!      release feeds the ballistics): `(R − 1)(L − T)` below the threshold, `0` above; after the
+//!      envelope falls below the threshold the gate stays open for the hold time;
+//!    - gain = `2^(g + makeup)`;
+//! 4. output = input · gain (the envelope follower outputs the envelope instead).
+
+use super::fastmath::{exp2, log2};
+use super::{ballistic_coef, check_channels, check_db, check_ms, check_rate, Block, LOG2_PER_DB};
+use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
+use crate::kernels::Float;
+use crate::simd::{multiversion, Level};
+
+/// What the engine outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Envelope,
+    Compressor,
+    Gate,
+}
+
+/// Level detector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detector {
+    Peak,
+    Rms,
+}
+
+/// A streaming envelope follower, compressor or gate.
+#[derive(Clone, Debug)]
+pub struct Dynamics {
+    kind: Kind,
+    det: Detector,
+    link: bool,
+    channels: usize,
+    att: f64,
+    rel: f64,
+    /// Gate: release coefficient of the RMS pre-detector (50 ms).
+    pre_rel: f64,
+    thr: f64,
+    thr_lin: f64,
+    slope: f64,
+    knee: f64,
+    makeup: f64,
+    hold: u64,
+    /// Ballistics state per detector.
+    env: Vec<f64>,
+    /// Gate: RMS pre-detector state per detector.
+    pre: Vec<f64>,
+    /// Gate: samples of hold left per detector.
+    held: Vec<u64>,
+}
+
+/// Smallest envelope state kept (below it the state is flushed to 0: no denormals).
+const FLUSH: f64 = 1e-200;
+
+impl Dynamics {
+    fn base(kind: Kind, rate: f64, channels: usize, det: Detector, link: bool) -> SkResult<Self> {
+        check_rate(rate)?;
+        check_channels(channels)?;
+        let nd = if link { 1 } else { channels };
+        Ok(Dynamics {
+            kind,
+            det,
+            link,
+            channels,
+            att: 0.0,
+            rel: 0.0,
+            pre_rel: ballistic_coef(rate, 50.0),
+            thr: 0.0,
+            thr_lin: 1.0,
+            slope: 0.0,
+            knee: 0.0,
+            makeup: 0.0,
+            hold: 0,
+            env: try_vec(nd, 0.0, "envelope state")?,
+            pre: try_vec(nd, 0.0, "envelope state")?,
+            held: try_vec(nd, 0, "envelope state")?,
+        })
+    }
+
+    fn times(&mut self, rate: f64, attack_ms: f64, release_ms: f64) -> SkResult<()> {
+        check_ms("attack_ms", attack_ms)?;
+        check_ms("release_ms", release_ms)?;
+        self.att = ballistic_coef(rate, attack_ms);
+        self.rel = ballistic_coef(rate, release_ms);
+        Ok(())
+    }
+
+    fn threshold(&mut self, threshold_db: f64) -> SkResult<()> {
+        check_db("threshold_db", threshold_db)?;
+        self.thr_lin = 10f64.powf(threshold_db / 20.0);
+        self.thr = log2(self.thr_lin);
+        Ok(())
+    }
+
+    /// An envelope follower: outputs the envelope of each channel (linked: of the loudest).
+    pub fn envelope(
+        rate: f64,
+        channels: usize,
+        attack_ms: f64,
+        release_ms: f64,
+        det: Detector,
+        link: bool,
+    ) -> SkResult<Self> {
+        let mut d = Self::base(Kind::Envelope, rate, channels, det, link)?;
+        d.times(rate, attack_ms, release_ms)?;
+        Ok(d)
+    }
+
+    /// A compressor (see the module documentation for the curve).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressor(
+        rate: f64,
+        channels: usize,
+        threshold_db: f64,
+        ratio: f64,
+        knee_db: f64,
+        attack_ms: f64,
+        release_ms: f64,
+        makeup_db: f64,
+        det: Detector,
+        link: bool,
+    ) -> SkResult<Self> {
+        let mut d = Self::base(Kind::Compressor, rate, channels, det, link)?;
+        d.times(rate, attack_ms, release_ms)?;
+        d.threshold(threshold_db)?;
+        if !(1.0..=1e9).contains(&ratio) {
+            return Err(SkError::BadArgument(format!(
+                "ratio = {ratio}; it must be 1 to 1e9 (1 = no compression)"
+            )));
+        }
+        if !(0.0..=100.0).contains(&knee_db) {
+            return Err(SkError::BadArgument(format!(
+                "knee_db = {knee_db}; it must be 0 (hard knee) to 100"
+            )));
+        }
+        check_db("makeup_db", makeup_db)?;
+        d.slope = 1.0 / ratio - 1.0;
+        d.knee = knee_db * LOG2_PER_DB;
+        d.makeup = makeup_db * LOG2_PER_DB;
+        Ok(d)
+    }
+
+    /// A noise gate / downward expander with hold.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gate(
+        rate: f64,
+        channels: usize,
+        threshold_db: f64,
+        ratio: f64,
+        attack_ms: f64,
+        release_ms: f64,
+        hold_ms: f64,
+        link: bool,
+    ) -> SkResult<Self> {
+        let mut d = Self::base(Kind::Gate, rate, channels, Detector::Peak, link)?;
+        d.times(rate, attack_ms, release_ms)?;
+        d.threshold(threshold_db)?;
+        if !(1.0..=1e9).contains(&ratio) {
+            return Err(SkError::BadArgument(format!(
+                "ratio = {ratio}; it must be 1 to 1e9 (1 = no expansion)"
+            )));
+        }
+        check_ms("hold_ms", hold_ms)?;
+        d.slope = ratio - 1.0;
+        d.hold = (hold_ms * rate / 1000.0).round() as u64;
+        Ok(d)
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+    /// Latency in frames (always 0: no lookahead).
+    pub fn latency(&self) -> usize {
+        0
+    }
+    /// Forgets the signal history (as new).
+    pub fn reset(&mut self) {
+        self.env.iter_mut().for_each(|v| *v = 0.0);
+        self.pre.iter_mut().for_each(|v| *v = 0.0);
+        self.held.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// Processes one block. Refuses NaN/inf in the input or key with nothing changed.
+    ///
+    /// Independent channels run in groups of 8, 4, 2 or 1 lanes: the per-sample recursions of
+    /// a group advance together (their dependency chains overlap), and every lane computes the
+    /// same expression as alone, so grouping never changes a bit.
+    pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
+        debug_assert_eq!(b.channels, self.channels);
+        b.check_finite(level)?;
+        if self.link {
+            self.group::<1, T>(level, &mut b, 0);
+            return Ok(());
+        }
+        let mut c0 = 0;
+        while c0 < self.channels {
+            let left = self.channels - c0;
+            c0 += if left >= 8 {
+                self.group::<8, T>(level, &mut b, c0)
+            } else if left >= 4 {
+                self.group::<4, T>(level, &mut b, c0)
+            } else if left >= 2 {
+                self.group::<2, T>(level, &mut b, c0)
+            } else {
+                self.group::<1, T>(level, &mut b, c0)
+            };
+        }
+        Ok(())
+    }
+
+    /// Runs detectors `d0..d0+G` (linked: detector 0 over every channel, `G` = 1) over the
+    /// whole block; returns `G`.
+    fn group<const G: usize, T: Float>(
+        &mut self,
+        level: Level,
+        b: &mut Block<'_, T>,
+        d0: usize,
+    ) -> usize {
+        const BF: usize = 128;
+        let mut lvl = [0.0f64; BF * 8];
+        let mut g = [0.0f64; BF * 8];
+        let squares = self.kind == Kind::Gate || self.det == Detector::Rms;
+        let mut t0 = 0;
+        while t0 < b.n {
+            let len = (b.n - t0).min(BF);
+            let lv = &mut lvl[..len * G];
+            // 1. level
+            if self.link {
+                lv.iter_mut().for_each(|v| *v = 0.0);
+                for c in 0..self.channels {
+                    for (i, l) in lv.iter_mut().enumerate() {
+                        let k = b.det(c, t0 + i);
+                        let v = if squares {
+                            (k * k).min(f64::MAX)
+                        } else {
+                            k.abs()
+                        };
+                        *l = if v > *l { v } else { *l };
+                    }
+                }
+            } else {
+                for j in 0..G {
+                    for i in 0..len {
+                        let k = b.det(d0 + j, t0 + i);
+                        lv[i * G + j] = if squares {
+                            (k * k).min(f64::MAX)
+                        } else {
+                            k.abs()
+                        };
+                    }
+                }
+            }
+            // 2. ballistics (serial in time, lanes side by side)
+            self.ballistics::<G>(d0, lv);
+            // 3. gain, 4. apply
+            let chans = |j: usize| {
+                if self.link {
+                    0..self.channels
+                } else {
+                    d0 + j..d0 + j + 1
+                }
+            };
+            match self.kind {
+                Kind::Envelope => {
+                    for j in 0..G {
+                        for c in chans(j) {
+                            for i in 0..len {
+                                b.put(c, t0 + i, lv[i * G + j]);
+                            }
+                        }
+                    }
+                }
+                Kind::Compressor | Kind::Gate => {
+                    let gs = &mut g[..len * G];
+                    if self.kind == Kind::Compressor {
+                        comp_gain_at(level, lv, gs, self.curve());
+                    } else {
+                        gate_gain_at(level, lv, gs, self.curve());
+                    }
+                    for j in 0..G {
+                        for c in chans(j) {
+                            for i in 0..len {
+                                let v = b.x(c, t0 + i) * gs[i * G + j];
+                                b.put(c, t0 + i, v);
+                            }
+                        }
+                    }
+                }
+            }
+            t0 += len;
+        }
+        G
+    }
+
+    fn curve(&self) -> Curve {
+        Curve {
+            thr: self.thr,
+            slope: self.slope,
+            knee: self.knee,
+            makeup: self.makeup,
+        }
+    }
+
+    /// Turns the levels of detectors `d0..d0+G` (`lv[i·G + j]`) into envelopes, in place.
+    #[inline(always)]
+    fn ballistics<const G: usize>(&mut self, d0: usize, lv: &mut [f64]) {
+        let (att, rel) = (self.att, self.rel);
+        let mut e = [0.0f64; G];
+        e.copy_from_slice(&self.env[d0..d0 + G]);
+        match self.kind {
+            Kind::Gate => {
+                let mut p = [0.0f64; G];
+                p.copy_from_slice(&self.pre[d0..d0 + G]);
+                let mut held = [0u64; G];
+                held.copy_from_slice(&self.held[d0..d0 + G]);
+                let pre_rel = self.pre_rel;
+                let (thr, hold) = (self.thr_lin, self.hold);
+                for row in lv.chunks_exact_mut(G) {
+                    for j in 0..G {
+                        // RMS pre-detector: instant attack, 50 ms release
+                        let x = row[j];
+                        let q = if x > p[j] {
+                            x
+                        } else {
+                            x + pre_rel * (p[j] - x)
+                        };
+                        p[j] = if q < FLUSH { 0.0 } else { q };
+                        let r = p[j].sqrt();
+                        let a = if r > e[j] { att } else { rel };
+                        let v = r + a * (e[j] - r);
+                        e[j] = if v < FLUSH { 0.0 } else { v };
+                        // hold: open while above threshold and `hold` samples after
+                        row[j] = if e[j] > thr {
+                            held[j] = hold;
+                            e[j]
+                        } else if held[j] > 0 {
+                            held[j] -= 1;
+                            thr
+                        } else {
+                            e[j]
+                        };
+                    }
+                }
+                self.pre[d0..d0 + G].copy_from_slice(&p);
+                self.held[d0..d0 + G].copy_from_slice(&held);
+            }
+            _ => {
+                let rms = self.det == Detector::Rms;
+                for row in lv.chunks_exact_mut(G) {
+                    for j in 0..G {
+                        let x = row[j];
+                        let a = if x > e[j] { att } else { rel };
+                        let v = x + a * (e[j] - x);
+                        e[j] = if v < FLUSH { 0.0 } else { v };
+                        row[j] = if rms { e[j].sqrt() } else { e[j] };
+                    }
+                }
+            }
+        }
+        self.env[d0..d0 + G].copy_from_slice(&e);
+    }
+}
+
+/// The static curve in log2 units.
+#[derive(Clone, Copy)]
+struct Curve {
+    thr: f64,
+    slope: f64,
+    knee: f64,
+    makeup: f64,
+}
+
+#[inline(always)]
+fn comp_one(e: f64, k: Curve) -> f64 {
+    let over = log2(e) - k.thr;
+    let g = if k.knee > 0.0 {
+        let two = over + over;
+        if two <= -k.knee {
+            0.0
+        } else if two < k.knee {
+            let u = over + 0.5 * k.knee;
+            k.slope * u * u / (k.knee + k.knee)
+        } else {
+            k.slope * over
+        }
+    } else if over > 0.0 {
+        k.slope * over
+    } else {
+        0.0
+    };
+    exp2(g + k.makeup)
+}
+
+#[inline(always)]
+fn gate_one(e: f64, k: Curve) -> f64 {
+    let over = log2(e) - k.thr;
+    let g = if over < 0.0 { k.slope * over } else { 0.0 };
+    exp2(g)
+}
+
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+fn comp_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+    for (o, &v) in g.iter_mut().zip(e) {
+        *o = comp_one(v, k);
+    }
+}
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+#[inline(always)]
+fn comp_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+    for (o, &v) in g.iter_mut().zip(e) {
+        *o = comp_one(v, k);
+    }
+}
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+fn gate_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+    for (o, &v) in g.iter_mut().zip(e) {
+        *o = gate_one(v, k);
+    }
+}
+#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+#[inline(always)]
+fn gate_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+    for (o, &v) in g.iter_mut().zip(e) {
+        *o = gate_one(v, k);
+    }
+}
+
+multiversion! {
+    fn comp_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
+    scalar = comp_scalar; simd = comp_lanes;
+}
+multiversion! {
+    fn gate_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
+    scalar = gate_scalar; simd = gate_lanes;
+}
+
+fn comp_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
+    comp_gain::<f64>(level, e, g, k)
+}
+fn gate_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
+    gate_gain::<f64>(level, e, g, k)
+}
