@@ -19,7 +19,7 @@
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
-use super::design::{Kernel, Spec};
+use super::design::{Coefs, Kernel, Spec};
 use super::dot::dot4_at;
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::sos::Layout;
@@ -178,9 +178,9 @@ impl Clock {
 #[derive(Clone, Debug)]
 enum Table<T> {
     /// `L` rows, row `p` at `frac = p/L`.
-    Exact(Vec<T>),
+    Exact(Coefs<T>),
     /// `P + 3` rows, row `r` at `frac = (r − 1)/P`; `P` a power of two.
-    Interp(Vec<T>, u32),
+    Interp(Coefs<T>, u32),
 }
 
 /// Phases per input sample of an interpolated table: enough that cubic interpolation between
@@ -667,6 +667,7 @@ fn render_channel<T: Float>(
     let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
     match table {
         Table::Exact(t) => {
+            let t = t.get();
             let row = |p: u64| &t[p as usize * k..p as usize * k + k];
             let mut chunks = out.chunks_exact_mut(4);
             for o in &mut chunks {
@@ -689,6 +690,7 @@ fn render_channel<T: Float>(
             }
         }
         Table::Interp(t, p) => {
+            let t = t.get();
             for o in out.iter_mut() {
                 let s = start(&clock);
                 let x = &buf[s..s + k];
