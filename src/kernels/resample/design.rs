@@ -221,9 +221,8 @@ impl Kernel {
             let d = den as i64;
             let umax = (self.half * den).ceil() as usize + 1;
             let mut memo: Vec<f64> = Vec::new();
-            memo.try_reserve_exact(umax).map_err(|_| {
-                SkError::Allocation("could not allocate the kernel samples".into())
-            })?;
+            memo.try_reserve_exact(umax)
+                .map_err(|_| SkError::Allocation("could not allocate the kernel samples".into()))?;
             memo.extend((0..umax).map(|u| self.eval(u as f64 / den)));
             let first = first as i64;
             for r in 0..rows as i64 {

@@ -140,6 +140,88 @@ pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
     }
 }
 
+/// `G` dot products of one coefficient window with `G` input windows (`G` channels at the same
+/// output instant): each coefficient block is loaded once for all of them. Every row is
+/// computed exactly as [`dot4_at`] computes it.
+#[inline(always)]
+fn dotc_block<T: Float, M: Madd, const V: usize, const W: usize, const G: usize>(
+    c: &[T],
+    x: [&[T]; G],
+) -> [T; G] {
+    let k = c.len();
+    let x = x.map(|s| &s[..k]);
+    let mut acc = [[T::ZERO; W]; G];
+    let mut j = 0;
+    while j + W <= k {
+        let cc: &[T; W] = c[j..j + W].try_into().expect("block of W");
+        for r in 0..G {
+            let xx: &[T; W] = x[r][j..j + W].try_into().expect("block of W");
+            for l in 0..W {
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
+            }
+        }
+        j += W;
+    }
+    if j + V <= k {
+        let cc: &[T; V] = c[j..j + V].try_into().expect("block of V");
+        for r in 0..G {
+            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
+            for l in 0..V {
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
+            }
+        }
+        j += V;
+    }
+    assert_eq!(j, k, "window length is not a multiple of the lane count");
+    acc.map(tree::<T, W>)
+}
+
+#[inline(always)]
+fn dotc_lanes<T: Float, M: Madd, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    if std::mem::size_of::<T>() == 4 {
+        dotc_block::<T, M, TAP_BLOCK, { 2 * TAP_BLOCK }, G>(c, x)
+    } else {
+        dotc_block::<T, M, 8, 16, G>(c, x)
+    }
+}
+
+fn dotc_scalar<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    x.map(|x| {
+        let mut acc = T::ZERO;
+        for (a, b) in c.iter().zip(x) {
+            acc = acc + *a * *b;
+        }
+        acc
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+fn dotc_avx512<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    dotc_lanes::<T, Fused, G>(c, x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+fn dotc_avx2<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    dotc_lanes::<T, Fused, G>(c, x)
+}
+
+/// `Σ_j c[j]·x[r][j]` for `r < G`; every window has the length of `c`, a multiple of
+/// [`lanes`] (checked). Bit-identical to [`dot4_at`] on the same rows.
+pub fn dotc_at<T: Float, const G: usize>(level: Level, c: &[T], x: [&[T]; G]) -> [T; G] {
+    match crate::simd::effective(level) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+        Level::Avx512 => unsafe { dotc_avx512(c, x) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+        Level::Avx2 => unsafe { dotc_avx2(c, x) },
+        Level::Scalar => dotc_scalar(c, x),
+        _ => dotc_lanes::<T, Plain, G>(c, x),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,8 +269,36 @@ mod tests {
 
     #[test]
     fn every_level_matches_the_reference() {
-        check::<f32>(|r, n| r.vec_f32(n, 1.0), 1e-5, &[16, 32, 48, 224, 240, 1024]);
+        check::<f32>(
+            |r, n| r.vec_f32(n, 1.0),
+            1e-5,
+            &[16, 32, 48, 224, 240, 1024],
+        );
         check::<f64>(|r, n| r.vec_f64(n, 1.0), 1e-13, &[8, 16, 24, 40, 224, 1032]);
+    }
+
+    #[test]
+    fn shared_coefficients_match_dot4_bit_for_bit() {
+        let mut rng = Rng::new(11);
+        for k in [16, 48, 224, 1024] {
+            let c = rng.vec_f32(k, 1.0);
+            let x: Vec<Vec<f32>> = (0..4).map(|_| rng.vec_f32(k, 1.0)).collect();
+            let xs = [&x[0][..], &x[1][..], &x[2][..], &x[3][..]];
+            for level in available() {
+                let want = dot4_at(level, [&c[..]; 4], xs);
+                assert_eq!(dotc_at(level, &c, xs), want, "{level:?}");
+                assert_eq!(dotc_at(level, &c, [xs[0], xs[1]]), [want[0], want[1]]);
+            }
+            let cd: Vec<f64> = c.iter().map(|&v| v as f64).collect();
+            let xd: Vec<Vec<f64>> = x
+                .iter()
+                .map(|r| r.iter().map(|&v| v as f64).collect())
+                .collect();
+            let xs = [&xd[0][..], &xd[1][..], &xd[2][..], &xd[3][..]];
+            for level in available() {
+                assert_eq!(dotc_at(level, &cd, xs), dot4_at(level, [&cd[..]; 4], xs));
+            }
+        }
     }
 
     #[test]

@@ -199,7 +199,9 @@ pub fn interpolate_len(n_x: usize, q: usize) -> Option<usize> {
 
 fn check_factor(q: usize) -> SkResult<()> {
     if q == 0 {
-        return Err(SkError::BadArgument("the factor q must be at least 1".into()));
+        return Err(SkError::BadArgument(
+            "the factor q must be at least 1".into(),
+        ));
     }
     Ok(())
 }

@@ -434,3 +434,40 @@ fn wide_float_path_is_the_double_result_rounded() {
         assert_eq!(a, b);
     }
 }
+
+/// Channels grouped to share coefficient loads give each channel exactly its mono result, for
+/// every group size (1 to 4 and a remainder) and every level.
+#[test]
+fn grouped_channels_equal_mono_bit_for_bit() {
+    let mut rng = Rng::new(21);
+    let n = 1500;
+    for ch in [2usize, 3, 4, 5, 7] {
+        let x = rng.vec_f32(n * ch, 1.0);
+        let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        for level in crate::simd::available() {
+            let run = |ch: usize, x: &[f32]| {
+                let r = Resampler::<f32>::new(48000.0, 44100.0, ch, Quality::High.spec()).unwrap();
+                let len = oneshot_len(&r, n) as usize;
+                let mut y = vec![f32::NAN; len * ch];
+                resample(level, r, x, planar(n), n, &mut y, planar(len)).unwrap();
+                (y, len)
+            };
+            let (all, len) = run(ch, &x);
+            for c in 0..ch {
+                let (mono, _) = run(1, &x[c * n..(c + 1) * n]);
+                assert_eq!(
+                    &all[c * len..(c + 1) * len],
+                    &mono[..],
+                    "ch {ch} c {c} {level:?}"
+                );
+            }
+        }
+        let all = oneshot::<f64>(44100.0, 48000.0, ch, Quality::VeryHigh, &x64, n, true);
+        for c in 0..ch {
+            let xc: Vec<f64> = (0..n).map(|t| x64[t * ch + c]).collect();
+            let mono = oneshot::<f64>(44100.0, 48000.0, 1, Quality::VeryHigh, &xc, n, false);
+            let got: Vec<f64> = (0..mono.len()).map(|t| all[t * ch + c]).collect();
+            assert_eq!(got, mono, "f64 ch {ch} c {c}");
+        }
+    }
+}
