@@ -1,9 +1,8 @@
 //! The inner loop of the resampler: four independent dot products of coefficient windows with
 //! input windows, all of the same length (a multiple of [`lanes`]: 16 for `float`, 8 for `double`).
 //!
-//! The lane body accumulates each product in `2·lanes` partial sums (two vectors per row, so
-//! the additions of a row form two independent chains), element `j` into partial sum
-//! `j mod 2·lanes`, and adds the partial sums in a fixed tree. At AVX2 and AVX-512 each
+//! The lane body accumulates each product in `lanes` partial sums per row, element `j` into
+//! partial sum `j mod lanes`, and adds the partial sums in a fixed tree. At AVX2 and AVX-512 each
 //! product is added with a fused multiply-add; the baseline (SSE2 / NEON) level multiplies and
 //! adds. That order does not depend on the vector width, so AVX2 and AVX-512 give
 //! bit-identical results, the baseline level agrees with them to rounding, and the scalar
@@ -39,8 +38,8 @@ fn dot4_scalar<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 }
 
 #[inline(always)]
-fn tree<T: Float, const W: usize>(mut a: [T; W]) -> T {
-    let mut w = W;
+fn tree<T: Float, const V: usize>(mut a: [T; V]) -> T {
+    let mut w = V;
     while w > 1 {
         w /= 2;
         for l in 0..w {
@@ -69,28 +68,15 @@ impl Madd for Fused {
     }
 }
 
-/// `V` lanes per vector, `W = 2·V` partial sums per row.
+/// `V` lanes (partial sums) per row.
 #[inline(always)]
-fn dot4_block<T: Float, M: Madd, const V: usize, const W: usize>(
-    c: [&[T]; 4],
-    x: [&[T]; 4],
-) -> [T; 4] {
+fn dot4_block<T: Float, M: Madd, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
     let k = c[0].len();
     let c = c.map(|s| &s[..k]);
     let x = x.map(|s| &s[..k]);
-    let mut acc = [[T::ZERO; W]; 4];
+    let mut acc = [[T::ZERO; V]; 4];
     let mut j = 0;
-    while j + W <= k {
-        for r in 0..4 {
-            let cc: &[T; W] = c[r][j..j + W].try_into().expect("block of W");
-            let xx: &[T; W] = x[r][j..j + W].try_into().expect("block of W");
-            for l in 0..W {
-                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
-            }
-        }
-        j += W;
-    }
-    if j + V <= k {
+    while j + V <= k {
         for r in 0..4 {
             let cc: &[T; V] = c[r][j..j + V].try_into().expect("block of V");
             let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
@@ -101,15 +87,15 @@ fn dot4_block<T: Float, M: Madd, const V: usize, const W: usize>(
         j += V;
     }
     assert_eq!(j, k, "window length is not a multiple of the lane count");
-    acc.map(tree::<T, W>)
+    acc.map(tree::<T, V>)
 }
 
 #[inline(always)]
 fn dot4_lanes<T: Float, M: Madd>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
     if std::mem::size_of::<T>() == 4 {
-        dot4_block::<T, M, TAP_BLOCK, { 2 * TAP_BLOCK }>(c, x)
+        dot4_block::<T, M, TAP_BLOCK>(c, x)
     } else {
-        dot4_block::<T, M, 8, 16>(c, x)
+        dot4_block::<T, M, 8>(c, x)
     }
 }
 
@@ -144,25 +130,12 @@ pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 /// output instant): each coefficient block is loaded once for all of them. Every row is
 /// computed exactly as [`dot4_at`] computes it.
 #[inline(always)]
-fn dotc_block<T: Float, M: Madd, const V: usize, const W: usize, const G: usize>(
-    c: &[T],
-    x: [&[T]; G],
-) -> [T; G] {
+fn dotc_block<T: Float, M: Madd, const V: usize, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     let k = c.len();
     let x = x.map(|s| &s[..k]);
-    let mut acc = [[T::ZERO; W]; G];
+    let mut acc = [[T::ZERO; V]; G];
     let mut j = 0;
-    while j + W <= k {
-        let cc: &[T; W] = c[j..j + W].try_into().expect("block of W");
-        for r in 0..G {
-            let xx: &[T; W] = x[r][j..j + W].try_into().expect("block of W");
-            for l in 0..W {
-                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
-            }
-        }
-        j += W;
-    }
-    if j + V <= k {
+    while j + V <= k {
         let cc: &[T; V] = c[j..j + V].try_into().expect("block of V");
         for r in 0..G {
             let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
@@ -173,15 +146,15 @@ fn dotc_block<T: Float, M: Madd, const V: usize, const W: usize, const G: usize>
         j += V;
     }
     assert_eq!(j, k, "window length is not a multiple of the lane count");
-    acc.map(tree::<T, W>)
+    acc.map(tree::<T, V>)
 }
 
 #[inline(always)]
 fn dotc_lanes<T: Float, M: Madd, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     if std::mem::size_of::<T>() == 4 {
-        dotc_block::<T, M, TAP_BLOCK, { 2 * TAP_BLOCK }, G>(c, x)
+        dotc_block::<T, M, TAP_BLOCK, G>(c, x)
     } else {
-        dotc_block::<T, M, 8, 16, G>(c, x)
+        dotc_block::<T, M, 8, G>(c, x)
     }
 }
 
