@@ -214,7 +214,7 @@ impl Kernel {
             _ => 0,
         };
         t.resize(off, T::ZERO);
-        let grid = first.fract() == 0.0 && den.fract() == 0.0 && den >= 1.0 && den <= 1e7;
+        let grid = first.fract() == 0.0 && den.fract() == 0.0 && (1.0..=1e7).contains(&den);
         if grid {
             // τ = (r + first + den·(offset − j)) / den = u / den, u an integer; g(u/den) for
             // |u| < half·den, memoised by |u|
