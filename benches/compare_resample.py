@@ -129,6 +129,22 @@ def run(ctx):
         t_whole = _oneshot(ctx, st, 48000, 44100, HIGH, True)
         ctx.row("resample", label, t_stream, t_whole, "sigkern whole buffer", 0.8)
 
+    for dt, ct in ((np.float64, "double"), (np.float32, "float")):
+        label = f"resample_poly 147/160 mono {'f64' if ct == 'double' else 'f32'}"
+        if not ctx.selected("resample", label):
+            continue
+        xp = x.astype(dt)
+        n_out = ctx.ffi.new("size_t *")
+        ctx.check(ctx.lib.sk_resample_poly_size(147, 160, n_out, N), "sk_resample_poly_size")
+        yp = np.empty(n_out[0], dt)
+        px, py = ctx.ffi.from_buffer(ct + "[]", xp), ctx.ffi.from_buffer(ct + "[]", yp)
+        f = ctx.lib.sk_resample_poly_f64 if ct == "double" else ctx.lib.sk_resample_poly_f32
+        call = lambda: f(px, 147, 160, py, N, n_out[0])  # noqa: E731
+        ctx.check(call(), "sk_resample_poly")
+        t_sk = ctx.timeit(call)
+        t_ref = ctx.timeit(lambda: ss.resample_poly(xp, 147, 160))
+        ctx.row("resample", label, t_sk, t_ref, "scipy resample_poly", 3.0)
+
     label = "48k->44.1k mono f64 HIGH vs resample_poly"
     if ctx.selected("resample", label):
         xd = x.astype(np.float64)

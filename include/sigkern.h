@@ -3695,6 +3695,55 @@ int32_t sk_resample_poly_f32(const float *x, size_t up, size_t down, float *y, s
 int32_t sk_resample_poly_f64(const double *x, size_t up, size_t down, double *y, size_t n_x, size_t n_out);
 
 /**
+ * `scipy.signal.decimate(x, q, ftype='fir', zero_phase=True)` for `float`: the anti-alias
+ * filter `firwin(20·q + 1, 1/q, window='hamming')` applied without delay (scipy's
+ * `resample_poly(x, 1, q, window=h)`: zero padding, scipy's alignment), keeping every
+ * `q`-th sample. Writes exactly `ceil(n_x / q)` samples (within 1e-6 relative of scipy in
+ * `double`; the tests check it). `q == 1` copies `x`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL` (`n_out < ceil(n_x / q)`); `SK_ERR_BAD_ARGUMENT`
+ * (`q` 0, or a filter beyond 2²⁴ taps); `SK_ERR_LENGTH`; `SK_ERR_NULL_POINTER`;
+ * `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
+ * nothing is written. Thread safe.
+ *
+ * # Safety
+ * `x` readable for `n_x` floats; `y` writable for `n_out`.
+ */
+int32_t sk_decimate_f32(const float *x, size_t q, float *y, size_t n_x, size_t n_out);
+
+/**
+ * `double` version of `sk_decimate_f32`.
+ *
+ * # Safety
+ * `x` readable for `n_x` doubles; `y` writable for `n_out`.
+ */
+int32_t sk_decimate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
+
+/**
+ * The counterpart of `sk_decimate_f32` for `float`: raises the rate by the integer `q` as
+ * `scipy.signal.resample_poly(x, q, 1, window=firwin(20·q + 1, 1/q, window='hamming'))` (the
+ * filter scaled by `q`, zero padding, no delay). Writes exactly `n_x·q` samples. `q == 1`
+ * copies `x`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL` (`n_out < n_x·q`); `SK_ERR_BAD_ARGUMENT` (`q` 0,
+ * or a filter beyond 2²⁴ taps); `SK_ERR_LENGTH` (`n_x·q` overflows); `SK_ERR_NULL_POINTER`;
+ * `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
+ * nothing is written. Thread safe.
+ *
+ * # Safety
+ * `x` readable for `n_x` floats; `y` writable for `n_out`.
+ */
+int32_t sk_interpolate_f32(const float *x, size_t q, float *y, size_t n_x, size_t n_out);
+
+/**
+ * `double` version of `sk_interpolate_f32`.
+ *
+ * # Safety
+ * `x` readable for `n_x` doubles; `y` writable for `n_out`.
+ */
+int32_t sk_interpolate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
+
+/**
  * Per-row sum: `out[r] = Σ_c x[r·ld + c]` for `r < rows`; `cols == 0` gives 0.
  *
  * Each row goes through the same kernel as `sk_sum_f32`, so `out[r]` equals `sk_sum_f32` on

@@ -707,6 +707,14 @@ int32_t sk_resample_poly_f32(const float *x, size_t up, size_t down, float *y, s
 
 int32_t sk_resample_poly_f64(const double *x, size_t up, size_t down, double *y, size_t n_x, size_t n_out);
 
+int32_t sk_decimate_f32(const float *x, size_t q, float *y, size_t n_x, size_t n_out);
+
+int32_t sk_decimate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
+
+int32_t sk_interpolate_f32(const float *x, size_t q, float *y, size_t n_x, size_t n_out);
+
+int32_t sk_interpolate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
+
 int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
 
 int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);

@@ -129,6 +129,21 @@ def test_upfirdn_and_resample_poly_equal_scipy():
                                ss.resample_poly(x.T, 2, 3, axis=0), atol=1e-9)
 
 
+
+def test_decimate_and_interpolate_equal_scipy():
+    ss = pytest.importorskip("scipy.signal")
+    x = np.random.default_rng(4).standard_normal((2, 1001))
+    np.testing.assert_allclose(sigkern.decimate(x, 3), ss.decimate(x, 3, ftype="fir"),
+                               atol=1e-9)
+    np.testing.assert_allclose(sigkern.decimate(x.T, 5, axis=0),
+                               ss.decimate(x.T, 5, ftype="fir", axis=0), atol=1e-9)
+    h = ss.firwin(41, 0.5, window="hamming")
+    np.testing.assert_allclose(sigkern.interpolate(x, 2), ss.resample_poly(x, 2, 1, window=h,
+                                                                           axis=-1), atol=1e-9)
+    assert sigkern.decimate(x.astype(np.float32), 2).dtype == np.float32
+    with pytest.raises(ValueError):
+        sigkern.decimate(x, 0)
+
 def test_interleaved_stream_equals_planar():
     x = np.random.default_rng(5).standard_normal((2, 3000)).astype(np.float32)
     a = sigkern.Resampler(48000, 44100, channels=2)

@@ -28,7 +28,8 @@ from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
 from .filters import _planar
 
-__all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly"]
+__all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
+           "interpolate"]
 
 _QUALITY = {
     "quick": 0, "qq": 0,
@@ -47,6 +48,8 @@ _upfirdn_size = cfunc("sk_upfirdn_size")
 _upfirdn = {F32: cfunc("sk_upfirdn_f32"), F64: cfunc("sk_upfirdn_f64")}
 _poly_size = cfunc("sk_resample_poly_size")
 _poly = {F32: cfunc("sk_resample_poly_f32"), F64: cfunc("sk_resample_poly_f64")}
+_decimate = {F32: cfunc("sk_decimate_f32"), F64: cfunc("sk_decimate_f64")}
+_interpolate = {F32: cfunc("sk_interpolate_f32"), F64: cfunc("sk_interpolate_f64")}
 _new = {F32: cfunc("sk_resampler_f32_new"), F64: cfunc("sk_resampler_f64_new")}
 _new_spec = {F32: cfunc("sk_resampler_f32_new_spec"), F64: cfunc("sk_resampler_f64_new_spec")}
 _free = cfunc("sk_resampler_free")
@@ -479,3 +482,30 @@ def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
     n = xm.shape[-1]
     return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
                     f"sk_resample_poly_{_SFX[dt]}", axis)
+
+
+def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
+    func = "interpolate" if up else "decimate"
+    xm, dt = _rows(x, axis, func)
+    q = operator.index(q)
+    if q < 1:
+        raise ValueError(f"{func}: q = {q} must be at least 1")
+    n = xm.shape[-1]
+    n_out = n * q if up else -(-n // q)
+    f = (_interpolate if up else _decimate)[dt]
+    return _per_row(xm, dt, n_out, lambda px, py: f(px, q, py, n, n_out),
+                    f"sk_{func}_{_SFX[dt]}", axis)
+
+
+def decimate(x: Any, q: int, axis: int = -1) -> Any:
+    """``scipy.signal.decimate(x, q, ftype='fir', zero_phase=True, axis=axis)``: the
+    ``firwin(20*q + 1, 1/q, window='hamming')`` anti-alias filter without delay, then every
+    ``q``-th sample; ``ceil(n / q)`` samples (C: ``sk_decimate_*``)."""
+    return _integer(x, q, axis, False)
+
+
+def interpolate(x: Any, q: int, axis: int = -1) -> Any:
+    """The counterpart of :func:`decimate`: ``n * q`` samples, equal to
+    ``scipy.signal.resample_poly(x, q, 1, axis, window=firwin(20*q + 1, 1/q,
+    window='hamming'))`` (C: ``sk_interpolate_*``)."""
+    return _integer(x, q, axis, True)

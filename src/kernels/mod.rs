@@ -48,6 +48,9 @@ pub trait Float:
     fn abs(self) -> Self;
     fn is_nan(self) -> bool;
     fn is_finite(self) -> bool;
+    /// `self·b + c` with one rounding (a fused multiply-add instruction inside a function
+    /// compiled with FMA; a slow library call elsewhere).
+    fn mul_add(self, b: Self, c: Self) -> Self;
 }
 
 macro_rules! impl_float {
@@ -77,6 +80,10 @@ macro_rules! impl_float {
             #[inline(always)]
             fn is_finite(self) -> bool {
                 <$t>::is_finite(self)
+            }
+            #[inline(always)]
+            fn mul_add(self, b: Self, c: Self) -> Self {
+                <$t>::mul_add(self, b, c)
             }
         }
     };

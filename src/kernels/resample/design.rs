@@ -15,7 +15,9 @@
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::bessel_i0;
 use crate::kernels::Float;
+use std::any::{Any, TypeId};
 use std::f64::consts::PI;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Taps per window are a multiple of this (16 `float` lanes of AVX-512).
 pub(crate) const TAP_BLOCK: usize = 16;
@@ -184,23 +186,163 @@ impl Kernel {
     }
 
     /// A table of `rows` windows, row `r` at `frac = (r as f64 + first) / den`, rounded to `T`.
-    /// Fallible allocation.
-    pub fn table<T: Float>(&self, rows: usize, first: f64, den: f64) -> SkResult<Vec<T>> {
-        let n = rows.checked_mul(self.taps).ok_or_else(too_big)?;
-        let mut t: Vec<T> = Vec::new();
-        t.try_reserve_exact(n).map_err(|_| {
-            SkError::Allocation(format!(
-                "could not allocate the {rows} × {} coefficient table",
-                self.taps
-            ))
-        })?;
-        let mut row = vec![0.0; self.taps];
-        for r in 0..rows {
-            self.row((r as f64 + first) / den, &mut row);
-            t.extend(row.iter().map(|&v| T::from_f64(v)));
-        }
-        Ok(t)
+    /// Fallible allocation. Tables are kept in a small process-wide cache (see
+    /// [`cached_table`]), so a second stream or one-shot call with the same kernel does not
+    /// design it again.
+    pub fn table<T: Float>(&self, rows: usize, first: f64, den: f64) -> SkResult<Coefs<T>> {
+        cached_table(self, rows, first, den)
     }
+
+    /// The uncached design of [`table`](Self::table). When `first` and `den` are integers
+    /// every tap sits at a multiple of `1/den` and the kernel is even, so each distinct
+    /// `|τ|` is evaluated once (about half of the taps).
+    fn design_table<T: Float>(&self, rows: usize, first: f64, den: f64) -> SkResult<Coefs<T>> {
+        let n = rows.checked_mul(self.taps).ok_or_else(too_big)?;
+        // room to start the table on a 64-byte boundary (rows are a multiple of 64 bytes long,
+        // so every row starts on one and no coefficient load crosses a cache line)
+        let pad = 64 / std::mem::size_of::<T>();
+        let mut t: Vec<T> = Vec::new();
+        t.try_reserve_exact(n.checked_add(pad).ok_or_else(too_big)?)
+            .map_err(|_| {
+                SkError::Allocation(format!(
+                    "could not allocate the {rows} × {} coefficient table",
+                    self.taps
+                ))
+            })?;
+        let off = match t.as_ptr().align_offset(64) {
+            o if o < pad => o,
+            _ => 0,
+        };
+        t.resize(off, T::ZERO);
+        let grid = first.fract() == 0.0 && den.fract() == 0.0 && (1.0..=1e7).contains(&den);
+        if grid {
+            // τ = (r + first + den·(offset − j)) / den = u / den, u an integer; g(u/den) for
+            // |u| < half·den, memoised by |u|
+            let d = den as i64;
+            let umax = (self.half * den).ceil() as usize + 1;
+            let mut memo: Vec<f64> = Vec::new();
+            memo.try_reserve_exact(umax)
+                .map_err(|_| SkError::Allocation("could not allocate the kernel samples".into()))?;
+            memo.extend((0..umax).map(|u| self.eval(u as f64 / den)));
+            let first = first as i64;
+            for r in 0..rows as i64 {
+                for j in 0..self.taps as i64 {
+                    let u = (r + first + d * (self.offset as i64 - j)).unsigned_abs() as usize;
+                    let v = if u < umax {
+                        memo[u]
+                    } else {
+                        self.eval(u as f64 / den)
+                    };
+                    t.push(T::from_f64(v));
+                }
+            }
+        } else {
+            let mut row = vec![0.0; self.taps];
+            for r in 0..rows {
+                self.row((r as f64 + first) / den, &mut row);
+                t.extend(row.iter().map(|&v| T::from_f64(v)));
+            }
+        }
+        Ok(Coefs {
+            buf: Arc::new(t),
+            off,
+            len: n,
+        })
+    }
+
+    fn cache_key<T: 'static>(&self, rows: usize, first: f64, den: f64) -> CacheKey {
+        CacheKey {
+            ty: TypeId::of::<T>(),
+            bits: [
+                self.fc.to_bits(),
+                self.half.to_bits(),
+                self.beta.to_bits(),
+                first.to_bits(),
+                den.to_bits(),
+            ],
+            sizes: [self.offset, self.taps, rows],
+        }
+    }
+}
+
+/// A coefficient table: `len` values from `off` of a shared buffer (the offset aligns the
+/// table to 64 bytes).
+#[derive(Clone, Debug)]
+pub struct Coefs<T> {
+    buf: Arc<Vec<T>>,
+    off: usize,
+    len: usize,
+}
+
+impl<T> Coefs<T> {
+    /// The coefficients.
+    pub fn get(&self) -> &[T] {
+        &self.buf[self.off..self.off + self.len]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct CacheKey {
+    ty: TypeId,
+    bits: [u64; 5],
+    sizes: [usize; 3],
+}
+
+type CacheEntry = (CacheKey, Arc<dyn Any + Send + Sync>, usize);
+
+/// What the cache holds for one table.
+type Cached<T> = (Arc<Vec<T>>, usize, usize);
+
+/// Tables of at most this many coefficients are cached.
+const CACHE_MAX_TABLE: usize = 1 << 20;
+/// The cache holds at most this many coefficients in all (oldest entries go first).
+const CACHE_MAX_TOTAL: usize = 1 << 22;
+
+fn cache() -> &'static Mutex<Vec<CacheEntry>> {
+    static C: OnceLock<Mutex<Vec<CacheEntry>>> = OnceLock::new();
+    C.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The table of `kernel` (see [`Kernel::table`]) from the process-wide cache, designing and
+/// inserting it on a miss. The cache is bounded ([`CACHE_MAX_TOTAL`] coefficients, tables
+/// above [`CACHE_MAX_TABLE`] are not kept); a table is bit-identical whether it comes from the
+/// cache or not.
+pub(crate) fn cached_table<T: Float>(
+    kernel: &Kernel,
+    rows: usize,
+    first: f64,
+    den: f64,
+) -> SkResult<Coefs<T>> {
+    let key = kernel.cache_key::<T>(rows, first, den);
+    {
+        let mut c = cache().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = c.iter().position(|e| e.0 == key) {
+            let e = c.remove(i);
+            let hit = e.1.clone().downcast::<Cached<T>>().ok();
+            c.push(e);
+            if let Some(h) = hit {
+                return Ok(Coefs {
+                    buf: h.0.clone(),
+                    off: h.1,
+                    len: h.2,
+                });
+            }
+        }
+    }
+    let t = kernel.design_table::<T>(rows, first, den)?;
+    let n = t.len;
+    if n <= CACHE_MAX_TABLE {
+        let mut c = cache().lock().unwrap_or_else(|e| e.into_inner());
+        if !c.iter().any(|e| e.0 == key) && c.try_reserve(1).is_ok() {
+            let mut total: usize = c.iter().map(|e| e.2).sum::<usize>() + n;
+            while total > CACHE_MAX_TOTAL && !c.is_empty() {
+                total -= c.remove(0).2;
+            }
+            let entry: Cached<T> = (t.buf.clone(), t.off, t.len);
+            c.push((key, Arc::new(entry), n));
+        }
+    }
+    Ok(t)
 }
 
 fn too_big() -> SkError {

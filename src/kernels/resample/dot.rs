@@ -1,18 +1,19 @@
 //! The inner loop of the resampler: four independent dot products of coefficient windows with
 //! input windows, all of the same length (a multiple of [`lanes`]: 16 for `float`, 8 for `double`).
 //!
-//! The lane body accumulates each product in [`TAP_BLOCK`] (`float`) or 8 (`double`) partial
-//! sums, element `j` into partial sum `j mod lanes`, and adds the partial sums in a fixed tree.
-//! That order does not depend on the instruction set, and the products and sums are not fused,
-//! so every SIMD level gives bit-identical results; the scalar reference sums in plain order
-//! and agrees to rounding.
+//! The lane body accumulates each product in `lanes` partial sums per row, element `j` into
+//! partial sum `j mod lanes`, and adds the partial sums in a fixed tree. At AVX2 and AVX-512 each
+//! product is added with a fused multiply-add; the baseline (SSE2 / NEON) level multiplies and
+//! adds. That order does not depend on the vector width, so AVX2 and AVX-512 give
+//! bit-identical results, the baseline level agrees with them to rounding, and the scalar
+//! reference sums in plain order.
 
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
 use super::design::TAP_BLOCK;
 use crate::kernels::Float;
-use crate::simd::multiversion;
+use crate::simd::Level;
 
 /// The block the window length of `T` must be a multiple of (16 `float`, 8 `double` lanes).
 pub fn lanes<T>() -> usize {
@@ -48,8 +49,28 @@ fn tree<T: Float, const V: usize>(mut a: [T; V]) -> T {
     a[0]
 }
 
+/// Multiply-add of one lane: fused or not.
+trait Madd {
+    fn madd<T: Float>(a: T, b: T, c: T) -> T;
+}
+struct Plain;
+struct Fused;
+impl Madd for Plain {
+    #[inline(always)]
+    fn madd<T: Float>(a: T, b: T, c: T) -> T {
+        c + a * b
+    }
+}
+impl Madd for Fused {
+    #[inline(always)]
+    fn madd<T: Float>(a: T, b: T, c: T) -> T {
+        a.mul_add(b, c)
+    }
+}
+
+/// `V` lanes (partial sums) per row.
 #[inline(always)]
-fn dot4_block<T: Float, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+fn dot4_block<T: Float, M: Madd, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
     let k = c[0].len();
     let c = c.map(|s| &s[..k]);
     let x = x.map(|s| &s[..k]);
@@ -60,7 +81,7 @@ fn dot4_block<T: Float, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
             let cc: &[T; V] = c[r][j..j + V].try_into().expect("block of V");
             let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
             for l in 0..V {
-                acc[r][l] = acc[r][l] + cc[l] * xx[l];
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
             }
         }
         j += V;
@@ -70,19 +91,108 @@ fn dot4_block<T: Float, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 }
 
 #[inline(always)]
-fn dot4_lanes<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+fn dot4_lanes<T: Float, M: Madd>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
     if std::mem::size_of::<T>() == 4 {
-        dot4_block::<T, TAP_BLOCK>(c, x)
+        dot4_block::<T, M, TAP_BLOCK>(c, x)
     } else {
-        dot4_block::<T, 8>(c, x)
+        dot4_block::<T, M, 8>(c, x)
     }
 }
 
-multiversion! {
-    /// Four dot products `Σ_j c[r][j]·x[r][j]`, `r < 4`. Every slice has the length of
-    /// `c[0]`, a multiple of [`lanes`] (checked).
-    pub fn dot4_at<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4];
-    scalar = dot4_scalar; simd = dot4_lanes;
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+fn dot4_avx512<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+    dot4_lanes::<T, Fused>(c, x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+fn dot4_avx2<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+    dot4_lanes::<T, Fused>(c, x)
+}
+
+/// Four dot products `Σ_j c[r][j]·x[r][j]`, `r < 4`. Every slice has the length of `c[0]`, a
+/// multiple of [`lanes`] (checked).
+pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+    match crate::simd::effective(level) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+        Level::Avx512 => unsafe { dot4_avx512(c, x) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+        Level::Avx2 => unsafe { dot4_avx2(c, x) },
+        Level::Scalar => dot4_scalar(c, x),
+        _ => dot4_lanes::<T, Plain>(c, x),
+    }
+}
+
+/// `G` dot products of one coefficient window with `G` input windows (`G` channels at the same
+/// output instant): each coefficient block is loaded once for all of them. Every row is
+/// computed exactly as [`dot4_at`] computes it.
+#[inline(always)]
+fn dotc_block<T: Float, M: Madd, const V: usize, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    let k = c.len();
+    let x = x.map(|s| &s[..k]);
+    let mut acc = [[T::ZERO; V]; G];
+    let mut j = 0;
+    while j + V <= k {
+        let cc: &[T; V] = c[j..j + V].try_into().expect("block of V");
+        for r in 0..G {
+            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
+            for l in 0..V {
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
+            }
+        }
+        j += V;
+    }
+    assert_eq!(j, k, "window length is not a multiple of the lane count");
+    acc.map(tree::<T, V>)
+}
+
+#[inline(always)]
+fn dotc_lanes<T: Float, M: Madd, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    if std::mem::size_of::<T>() == 4 {
+        dotc_block::<T, M, TAP_BLOCK, G>(c, x)
+    } else {
+        dotc_block::<T, M, 8, G>(c, x)
+    }
+}
+
+fn dotc_scalar<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    x.map(|x| {
+        let mut acc = T::ZERO;
+        for (a, b) in c.iter().zip(x) {
+            acc = acc + *a * *b;
+        }
+        acc
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+fn dotc_avx512<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    dotc_lanes::<T, Fused, G>(c, x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+fn dotc_avx2<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+    dotc_lanes::<T, Fused, G>(c, x)
+}
+
+/// `Σ_j c[j]·x[r][j]` for `r < G`; every window has the length of `c`, a multiple of
+/// [`lanes`] (checked). Bit-identical to [`dot4_at`] on the same rows.
+pub fn dotc_at<T: Float, const G: usize>(level: Level, c: &[T], x: [&[T]; G]) -> [T; G] {
+    match crate::simd::effective(level) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+        Level::Avx512 => unsafe { dotc_avx512(c, x) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+        Level::Avx2 => unsafe { dotc_avx2(c, x) },
+        Level::Scalar => dotc_scalar(c, x),
+        _ => dotc_lanes::<T, Plain, G>(c, x),
+    }
 }
 
 #[cfg(test)]
@@ -91,9 +201,9 @@ mod tests {
     use crate::kernels::testutil::Rng;
     use crate::simd::{available, Level};
 
-    fn check<T: Float>(make: impl Fn(&mut Rng, usize) -> Vec<T>, tol: f64) {
+    fn check<T: Float>(make: impl Fn(&mut Rng, usize) -> Vec<T>, tol: f64, lens: &[usize]) {
         let mut rng = Rng::new(7);
-        for k in [16, 32, 48, 224, 240, 1024] {
+        for &k in lens {
             let c: Vec<Vec<T>> = (0..4).map(|_| make(&mut rng, k)).collect();
             let x: Vec<Vec<T>> = (0..4).map(|_| make(&mut rng, k + 3)).collect();
             let cs = [&c[0][..], &c[1][..], &c[2][..], &c[3][..]];
@@ -106,7 +216,10 @@ mod tests {
             let exact: Vec<f64> = (0..4)
                 .map(|r| (0..k).map(|j| cs[r][j].to_f64() * xs[r][j].to_f64()).sum())
                 .collect();
-            let first = dot4_at(Level::Baseline, cs, xs);
+            let fused = available()
+                .into_iter()
+                .find(|&l| l >= Level::Avx2)
+                .map(|l| dot4_at(l, cs, xs));
             for level in available() {
                 let got = dot4_at(level, cs, xs);
                 for r in 0..4 {
@@ -118,8 +231,9 @@ mod tests {
                         (got[r].to_f64() - exact[r]).abs() <= bound,
                         "{level:?} k {k} r {r}"
                     );
-                    if level != Level::Scalar {
-                        assert_eq!(got[r].to_f64().to_bits(), first[r].to_f64().to_bits());
+                    // the fused levels agree bit for bit
+                    if let (true, Some(f)) = (level >= Level::Avx2, fused) {
+                        assert_eq!(got[r].to_f64().to_bits(), f[r].to_f64().to_bits());
                     }
                 }
             }
@@ -128,8 +242,36 @@ mod tests {
 
     #[test]
     fn every_level_matches_the_reference() {
-        check::<f32>(|r, n| r.vec_f32(n, 1.0), 1e-5);
-        check::<f64>(|r, n| r.vec_f64(n, 1.0), 1e-13);
+        check::<f32>(
+            |r, n| r.vec_f32(n, 1.0),
+            1e-5,
+            &[16, 32, 48, 224, 240, 1024],
+        );
+        check::<f64>(|r, n| r.vec_f64(n, 1.0), 1e-13, &[8, 16, 24, 40, 224, 1032]);
+    }
+
+    #[test]
+    fn shared_coefficients_match_dot4_bit_for_bit() {
+        let mut rng = Rng::new(11);
+        for k in [16, 48, 224, 1024] {
+            let c = rng.vec_f32(k, 1.0);
+            let x: Vec<Vec<f32>> = (0..4).map(|_| rng.vec_f32(k, 1.0)).collect();
+            let xs = [&x[0][..], &x[1][..], &x[2][..], &x[3][..]];
+            for level in available() {
+                let want = dot4_at(level, [&c[..]; 4], xs);
+                assert_eq!(dotc_at(level, &c, xs), want, "{level:?}");
+                assert_eq!(dotc_at(level, &c, [xs[0], xs[1]]), [want[0], want[1]]);
+            }
+            let cd: Vec<f64> = c.iter().map(|&v| v as f64).collect();
+            let xd: Vec<Vec<f64>> = x
+                .iter()
+                .map(|r| r.iter().map(|&v| v as f64).collect())
+                .collect();
+            let xs = [&xd[0][..], &xd[1][..], &xd[2][..], &xd[3][..]];
+            for level in available() {
+                assert_eq!(dotc_at(level, &cd, xs), dot4_at(level, [&cd[..]; 4], xs));
+            }
+        }
     }
 
     #[test]

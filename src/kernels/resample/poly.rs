@@ -105,35 +105,32 @@ pub fn resample_poly_len(n_x: usize, up: usize, down: usize) -> Option<usize> {
     Some(n_x.checked_mul(up)?.div_ceil(down))
 }
 
-/// The filter, the pre-padding and the samples dropped that `resample_poly` uses.
-fn poly_filter(up: usize, down: usize) -> SkResult<(Vec<f64>, usize, usize)> {
+/// scipy's padding for a filter of `n_taps` taps (centre `half = (n_taps − 1) / 2`): the
+/// zeros put before the filter and the outputs dropped from the front.
+fn poly_padding(half: usize, down: usize) -> (usize, usize) {
+    let pre = down - half % down;
+    (pre, (half + pre) / down)
+}
+
+/// The default filter `resample_poly` designs: `firwin(20·max + 1, 1/max, ('kaiser', 5.0))`.
+fn poly_filter(up: usize, down: usize) -> SkResult<Vec<f64>> {
     let max_rate = up.max(down);
-    let half = 10usize
-        .checked_mul(max_rate)
-        .ok_or_else(|| SkError::Length("filter length overflows".into()))?;
-    let n_taps = half
-        .checked_mul(2)
+    design_lowpass(max_rate, Window::Kaiser(5.0))
+}
+
+/// `firwin(20·q + 1, 1/q, window)`: the default filter of `resample_poly` (Kaiser 5) and of
+/// `decimate(ftype='fir')` (Hamming).
+fn design_lowpass(q: usize, window: Window) -> SkResult<Vec<f64>> {
+    let n_taps = q
+        .checked_mul(20)
         .and_then(|v| v.checked_add(1))
         .ok_or_else(|| SkError::Length("filter length overflows".into()))?;
     if n_taps > 1 << 24 {
         return Err(SkError::BadArgument(format!(
-            "up = {up}, down = {down} (in lowest terms) need a {n_taps}-tap filter; at most 2^24"
+            "the factor {q} needs a {n_taps}-tap filter; at most 2^24"
         )));
     }
-    let mut h = firwin(
-        n_taps,
-        FirBand::Lowpass,
-        Window::Kaiser(5.0),
-        1.0 / max_rate as f64,
-        0.0,
-        2.0,
-    )?;
-    for v in &mut h {
-        *v *= up as f64;
-    }
-    let pre = down - half % down;
-    let remove = (half + pre) / down;
-    Ok((h, pre, remove))
+    firwin(n_taps, FirBand::Lowpass, window, 1.0 / q as f64, 0.0, 2.0)
 }
 
 /// `scipy.signal.resample_poly(x, up, down)` (window `('kaiser', 5.0)`, `padtype='constant'`)
@@ -152,10 +149,24 @@ pub fn resample_poly<T: Float>(
         y.copy_from_slice(x);
         return Ok(());
     }
+    let h = poly_filter(up, down)?;
+    resample_poly_with(level, x, up, down, &h, y)
+}
+
+/// `resample_poly(x, up, down, window=h)` with the ratio already in lowest terms and not
+/// `1/1`: `h` scaled by `up`, scipy's padding and alignment.
+fn resample_poly_with<T: Float>(
+    level: Level,
+    x: &[T],
+    up: usize,
+    down: usize,
+    h: &[f64],
+    y: &mut [T],
+) -> SkResult<()> {
     if x.is_empty() {
         return Ok(());
     }
-    let (h, pre, remove) = poly_filter(up, down)?;
+    let (pre, remove) = poly_padding((h.len() - 1) / 2, down);
     let n_out = y.len();
     let mut post = 0usize;
     let len_for = |post: usize| upfirdn_len(h.len() + pre + post, x.len(), up, down);
@@ -165,8 +176,8 @@ pub fn resample_poly<T: Float>(
         post += 1;
     }
     let mut hp = alloc(pre + h.len() + post, T::ZERO, "the padded filter")?;
-    for (d, &v) in hp[pre..].iter_mut().zip(&h) {
-        *d = T::from_f64(v);
+    for (d, &v) in hp[pre..].iter_mut().zip(h) {
+        *d = T::from_f64(v * up as f64);
     }
     // only the outputs kept are computed: upfirdn outputs remove .. remove + n_out
     let full = len_for(post).expect("checked above");
@@ -174,6 +185,50 @@ pub fn resample_poly<T: Float>(
     upfirdn(level, &hp, x, up, down, &mut tmp)?;
     y.copy_from_slice(&tmp[remove..remove + n_out]);
     Ok(())
+}
+
+/// Output length of [`decimate`]: `ceil(n_x / q)`.
+pub fn decimate_len(n_x: usize, q: usize) -> usize {
+    n_x.div_ceil(q.max(1))
+}
+
+/// Output length of [`interpolate`]: `n_x·q` (`None` on overflow).
+pub fn interpolate_len(n_x: usize, q: usize) -> Option<usize> {
+    n_x.checked_mul(q)
+}
+
+fn check_factor(q: usize) -> SkResult<()> {
+    if q == 0 {
+        return Err(SkError::BadArgument(
+            "the factor q must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `scipy.signal.decimate(x, q, ftype='fir', zero_phase=True)`: `resample_poly(x, 1, q,
+/// window=firwin(20·q + 1, 1/q, window='hamming'))`, into `y` of length [`decimate_len`].
+pub fn decimate<T: Float>(level: Level, x: &[T], q: usize, y: &mut [T]) -> SkResult<()> {
+    check_factor(q)?;
+    if q == 1 {
+        y.copy_from_slice(x);
+        return Ok(());
+    }
+    let h = design_lowpass(q, Window::Hamming)?;
+    resample_poly_with(level, x, 1, q, &h, y)
+}
+
+/// The counterpart of [`decimate`]: `resample_poly(x, q, 1, window=firwin(20·q + 1, 1/q,
+/// window='hamming'))` (the filter scaled by `q`, so a DC input keeps its level), into `y` of
+/// length [`interpolate_len`].
+pub fn interpolate<T: Float>(level: Level, x: &[T], q: usize, y: &mut [T]) -> SkResult<()> {
+    check_factor(q)?;
+    if q == 1 {
+        y.copy_from_slice(x);
+        return Ok(());
+    }
+    let h = design_lowpass(q, Window::Hamming)?;
+    resample_poly_with(level, x, q, 1, &h, y)
 }
 
 #[cfg(test)]
@@ -219,6 +274,44 @@ mod tests {
                 assert!((a - b).abs() < 1e-12, "{nh} {nx} {up} {down}");
             }
         }
+    }
+
+    /// decimate / interpolate against the polyphase definition with the same Hamming filter
+    /// (scipy itself is checked in python_tests/test_resample_poly.py).
+    #[test]
+    fn decimate_and_interpolate_follow_the_definition() {
+        let mut rng = Rng::new(9);
+        for (n, q) in [(1, 2), (7, 3), (100, 2), (101, 5), (64, 1)] {
+            let x = rng.vec_f64(n, 1.0);
+            let mut d = vec![f64::NAN; decimate_len(n, q)];
+            decimate(current(), &x, q, &mut d).unwrap();
+            let mut u = vec![f64::NAN; interpolate_len(n, q).unwrap()];
+            interpolate(current(), &x, q, &mut u).unwrap();
+            if q == 1 {
+                assert_eq!(d, x);
+                assert_eq!(u, x);
+                continue;
+            }
+            let h = design_lowpass(q, Window::Hamming).unwrap();
+            let half = (h.len() - 1) / 2;
+            // y[m] = Σ_j x[j]·h[half + m·down − j·up]·up
+            for (up, down, y) in [(1usize, q, &d), (q, 1usize, &u)] {
+                for (m, &got) in y.iter().enumerate() {
+                    let mut s = 0.0;
+                    for (j, &xv) in x.iter().enumerate() {
+                        let k = (half + m * down) as isize - (j * up) as isize;
+                        if k >= 0 && (k as usize) < h.len() {
+                            s += xv * h[k as usize] * up as f64;
+                        }
+                    }
+                    assert!((got - s).abs() < 1e-12, "n {n} q {q} up {up} m {m}");
+                }
+            }
+        }
+        assert!(decimate(current(), &[1.0f32], 0, &mut [0.0]).is_err());
+        assert!(interpolate(current(), &[1.0f32], 0, &mut [0.0]).is_err());
+        assert_eq!(decimate_len(0, 3), 0);
+        assert_eq!(decimate_len(7, 3), 3);
     }
 
     #[test]

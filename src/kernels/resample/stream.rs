@@ -19,8 +19,8 @@
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
-use super::design::{Kernel, Spec};
-use super::dot::dot4_at;
+use super::design::{Coefs, Kernel, Spec};
+use super::dot::{dot4_at, dotc_at};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::sos::Layout;
 use crate::kernels::{par, Float};
@@ -178,9 +178,9 @@ impl Clock {
 #[derive(Clone, Debug)]
 enum Table<T> {
     /// `L` rows, row `p` at `frac = p/L`.
-    Exact(Vec<T>),
+    Exact(Coefs<T>),
     /// `P + 3` rows, row `r` at `frac = (r − 1)/P`; `P` a power of two.
-    Interp(Vec<T>, u32),
+    Interp(Coefs<T>, u32),
 }
 
 /// Phases per input sample of an interpolated table: enough that cubic interpolation between
@@ -450,13 +450,20 @@ impl<T: Float> Resampler<T> {
         let ch = self.channels;
         let work = count.saturating_mul(k).saturating_mul(ch);
         let (base, off, table) = (self.base, self.kernel.offset, self.table());
-        // fewer channels than threads: each channel's outputs are cut into pieces too, each
-        // starting from the clock at its first output (computed the same either way)
+        // exact phases: up to four channels share each coefficient load; fewer channel groups
+        // than threads: the outputs are cut into pieces too, each starting from the clock at
+        // its first output (computed the same either way)
+        let group = if matches!(table, Table::Exact(_)) {
+            4
+        } else {
+            1
+        };
+        let units = ch.div_ceil(group);
         let threads = par::threads_for(count.saturating_mul(ch), work);
-        let pieces = if ch >= threads {
+        let pieces = if units >= threads {
             1
         } else {
-            threads.div_ceil(ch)
+            threads.div_ceil(units)
         };
         let piece = count.div_ceil(pieces);
         let mut clocks = Vec::with_capacity(pieces);
@@ -468,8 +475,8 @@ impl<T: Float> Resampler<T> {
             }
         }
         let bufs = &self.bufs;
-        let job = |(c, clock, out): &mut (usize, Clock, &mut [T])| {
-            render_channel(level, table, *clock, base, off, k, &bufs[*c], out)
+        let job = |(c, clock, outs): &mut Job<'_, T>| {
+            render_group(level, table, *clock, base, off, k, &bufs[*c..], outs)
         };
         if yl.t == 1 {
             // planar (one channel: also interleaved) — channel c at c·yl.ch
@@ -483,11 +490,11 @@ impl<T: Float> Resampler<T> {
                 .take(ch)
                 .map(|s| &mut s[..count])
                 .collect();
-            run_channels(&mut split_jobs(outs, piece, &clocks), work, job);
+            run_channels(&mut split_jobs(outs, piece, &clocks, group), work, job);
         } else {
             scratch.resize(count * ch, T::ZERO);
             run_channels(
-                &mut split_jobs(scratch.chunks_mut(count).collect(), piece, &clocks),
+                &mut split_jobs(scratch.chunks_mut(count).collect(), piece, &clocks, group),
                 work,
                 job,
             );
@@ -637,19 +644,89 @@ pub fn resample<T: Float>(
     Ok(want)
 }
 
-/// One job per channel and piece of `piece` outputs, with the clock at the piece's start.
+/// A job: the outputs of channels `c ..` (one slice each, the same piece of outputs) from
+/// the clock at the piece's start.
+type Job<'a, T> = (usize, Clock, Vec<&'a mut [T]>);
+
+/// One job per piece of `piece` outputs and group of up to `group` consecutive channels.
 fn split_jobs<'a, T>(
     outs: Vec<&'a mut [T]>,
     piece: usize,
     clocks: &[Clock],
-) -> Vec<(usize, Clock, &'a mut [T])> {
+    group: usize,
+) -> Vec<Job<'a, T>> {
+    let mut per: Vec<std::vec::IntoIter<&'a mut [T]>> = outs
+        .into_iter()
+        .map(|o| o.chunks_mut(piece).collect::<Vec<_>>().into_iter())
+        .collect();
+    let n_pieces = per.first().map_or(0, |v| v.len());
+    let ch = per.len();
     let mut jobs = Vec::new();
-    for (c, o) in outs.into_iter().enumerate() {
-        for (p, part) in o.chunks_mut(piece).enumerate() {
-            jobs.push((c, clocks[p], part));
+    for clock in clocks.iter().take(n_pieces) {
+        let mut c = 0;
+        while c < ch {
+            let g = group.min(ch - c);
+            let parts: Vec<&mut [T]> = per[c..c + g]
+                .iter_mut()
+                .filter_map(|it| it.next())
+                .collect();
+            jobs.push((c, *clock, parts));
+            c += g;
         }
     }
     jobs
+}
+
+/// Renders the outputs of a group of channels (`bufs[r]` feeds `outs[r]`) from `clock` on.
+/// With exact phases, groups of two to four channels share the coefficient loads; the results
+/// are bit-identical to [`render_channel`]'s.
+#[allow(clippy::too_many_arguments)]
+fn render_group<T: Float>(
+    level: Level,
+    table: &Table<T>,
+    mut clock: Clock,
+    base: i64,
+    off: usize,
+    k: usize,
+    bufs: &[Vec<T>],
+    outs: &mut [&mut [T]],
+) {
+    let Table::Exact(t) = table else {
+        for (b, o) in bufs.iter().zip(outs.iter_mut()) {
+            render_channel(level, table, clock, base, off, k, b, o);
+        }
+        return;
+    };
+    let t = t.get();
+    let n = outs.first().map_or(0, |o| o.len());
+    let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
+    match outs.len() {
+        0 => {}
+        1 => render_channel(level, table, clock, base, off, k, &bufs[0], outs[0]),
+        2 => {
+            for i in 0..n {
+                let (s, p) = (start(&clock), clock.frac as usize);
+                let c = &t[p * k..p * k + k];
+                let d = dotc_at(level, c, [&bufs[0][s..s + k], &bufs[1][s..s + k]]);
+                outs[0][i] = d[0];
+                outs[1][i] = d[1];
+                clock.advance();
+            }
+        }
+        g => {
+            // three channels: the fourth window repeats the third, its result unused
+            for i in 0..n {
+                let (s, p) = (start(&clock), clock.frac as usize);
+                let c = &t[p * k..p * k + k];
+                let w = |r: usize| &bufs[r.min(g - 1)][s..s + k];
+                let d = dotc_at(level, c, [w(0), w(1), w(2), w(3)]);
+                for (r, o) in outs.iter_mut().enumerate() {
+                    o[i] = d[r];
+                }
+                clock.advance();
+            }
+        }
+    }
 }
 
 /// Renders `out.len()` outputs of one channel from `clock` on. `buf[0]` is input `base`.
@@ -667,6 +744,7 @@ fn render_channel<T: Float>(
     let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
     match table {
         Table::Exact(t) => {
+            let t = t.get();
             let row = |p: u64| &t[p as usize * k..p as usize * k + k];
             let mut chunks = out.chunks_exact_mut(4);
             for o in &mut chunks {
@@ -689,6 +767,7 @@ fn render_channel<T: Float>(
             }
         }
         Table::Interp(t, p) => {
+            let t = t.get();
             for o in out.iter_mut() {
                 let s = start(&clock);
                 let x = &buf[s..s + k];

@@ -217,26 +217,32 @@ fn chunked_equals_oneshot_bit_for_bit() {
 
 #[test]
 fn every_level_agrees() {
+    // every level within rounding of the baseline one; the fused levels (AVX2, AVX-512) agree
+    // bit for bit
     let mut rng = Rng::new(3);
     let x = rng.vec_f32(2000, 1.0);
-    let mut first: Option<Vec<f32>> = None;
     let mut levels = crate::simd::available();
-    levels.rotate_left(1); // the scalar reference last
-    for level in levels {
-        for fout in [44100.0, 44100.0 * 1.0001] {
+    levels.rotate_left(1); // the baseline first, the scalar reference last
+    for fout in [44100.0, 44100.0 * 1.0001] {
+        let mut first: Option<Vec<f32>> = None;
+        let mut fused: Option<Vec<f32>> = None;
+        for &level in &levels {
             let r = Resampler::<f32>::new(48000.0, fout, 1, Quality::High.spec()).unwrap();
             let len = oneshot_len(&r, x.len()) as usize;
             let mut y = vec![0f32; len];
             resample(level, r, &x, planar(2000), 2000, &mut y, planar(len)).unwrap();
-            if fout == 44100.0 {
-                match &first {
-                    None => first = Some(y),
-                    Some(f) => {
-                        for (a, b) in f.iter().zip(&y) {
-                            let tol = if level == Level::Scalar { 1e-5 } else { 0.0 };
-                            assert!((a - b).abs() <= tol, "{level:?}");
-                        }
+            match &first {
+                None => first = Some(y.clone()),
+                Some(f) => {
+                    for (a, b) in f.iter().zip(&y) {
+                        assert!((a - b).abs() <= 1e-5, "{level:?}");
                     }
+                }
+            }
+            if level >= Level::Avx2 {
+                match &fused {
+                    None => fused = Some(y),
+                    Some(f) => assert_eq!(f, &y, "{level:?}"),
                 }
             }
         }
@@ -426,5 +432,42 @@ fn wide_float_path_is_the_double_result_rounded() {
     assert_eq!(p1 + p2 + p3, lat + len);
     for (a, b) in out[lat * ch..(lat + len) * ch].iter().zip(&got) {
         assert_eq!(a, b);
+    }
+}
+
+/// Channels grouped to share coefficient loads give each channel exactly its mono result, for
+/// every group size (1 to 4 and a remainder) and every level.
+#[test]
+fn grouped_channels_equal_mono_bit_for_bit() {
+    let mut rng = Rng::new(21);
+    let n = 1500;
+    for ch in [2usize, 3, 4, 5, 7] {
+        let x = rng.vec_f32(n * ch, 1.0);
+        let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        for level in crate::simd::available() {
+            let run = |ch: usize, x: &[f32]| {
+                let r = Resampler::<f32>::new(48000.0, 44100.0, ch, Quality::High.spec()).unwrap();
+                let len = oneshot_len(&r, n) as usize;
+                let mut y = vec![f32::NAN; len * ch];
+                resample(level, r, x, planar(n), n, &mut y, planar(len)).unwrap();
+                (y, len)
+            };
+            let (all, len) = run(ch, &x);
+            for c in 0..ch {
+                let (mono, _) = run(1, &x[c * n..(c + 1) * n]);
+                assert_eq!(
+                    &all[c * len..(c + 1) * len],
+                    &mono[..],
+                    "ch {ch} c {c} {level:?}"
+                );
+            }
+        }
+        let all = oneshot::<f64>(44100.0, 48000.0, ch, Quality::VeryHigh, &x64, n, true);
+        for c in 0..ch {
+            let xc: Vec<f64> = (0..n).map(|t| x64[t * ch + c]).collect();
+            let mono = oneshot::<f64>(44100.0, 48000.0, 1, Quality::VeryHigh, &xc, n, false);
+            let got: Vec<f64> = (0..mono.len()).map(|t| all[t * ch + c]).collect();
+            assert_eq!(got, mono, "f64 ch {ch} c {c}");
+        }
     }
 }
