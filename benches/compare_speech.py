@@ -8,6 +8,11 @@ Rows (section "speech"):
   power_to_db 240k f32             sigkern.power_to_db(S)              vs torch 10*log10(clamp)
                                    + max floor, 1.5x
   rfft (3001, 400) f32             sigkern.rfft(frames)                vs torch.fft.rfft, 1.2x
+  stft f32/f64 10 s 16k            sigkern.stft (n_fft 1024, hop 256)  vs torch.stft at its best
+                                   thread count (1 .. default), 2.5x
+  log-mel f32/f64 10 s 16k         sigkern.melspectrogram + power_to_db vs librosa, 4x
+  per-row rms (64, 48000) f32      sk_rows_rms_f32                     vs torch
+                                   sqrt((t*t).mean(dim=1)) at its best thread count, 2x
 """
 
 import numpy as np
@@ -89,3 +94,56 @@ def run(ctx):
     assert np.allclose(sigkern.rfft(frames, out=yf), torch.fft.rfft(tframes).numpy(), atol=1e-3)
     pair("rfft (3001, 400) f32", lambda: sigkern.rfft(frames, out=yf), lambda: torch.fft.rfft(tframes),
          "torch.fft.rfft(x)", 1.2)
+
+    def torch_best(fn):
+        """Seconds per call of fn at torch's best thread count (1 .. its default), interleaved."""
+        default = torch.get_num_threads()
+        best = float("inf")
+        try:
+            for _ in range(3):
+                for k in range(1, default + 1):
+                    torch.set_num_threads(k)
+                    best = min(best, ctx.timeit(fn, min_time=0.2))
+        finally:
+            torch.set_num_threads(default)
+        return best
+
+    def pair_best(name, sk_fn, ref_fn, label, target):
+        if ctx.selected(SECTION, name):
+            ts = min(ctx.timeit(sk_fn, min_time=0.2) for _ in range(3))
+            tr = torch_best(ref_fn)
+            ts = min(ts, ctx.timeit(sk_fn, min_time=0.2))
+            ctx.row(SECTION, name, ts, tr, label, target)
+
+    sr, n_fft, hop = 16000, 1024, 256
+    clip = rng.standard_normal(10 * sr)
+    for dt in (np.float32, np.float64):
+        tag = np.dtype(dt).name.replace("float", "f")
+        x = clip.astype(dt)
+        xt, wt = torch.from_numpy(x), torch.hann_window(n_fft, dtype=torch.float32 if dt == np.float32
+                                                        else torch.float64)
+        want = torch.stft(xt, n_fft, hop, window=wt, center=True, pad_mode="reflect", return_complex=True)
+        wn = wt.numpy()
+        yst = np.empty(want.shape[::-1], want.numpy().dtype).T
+        got = sigkern.stft(x, n_fft, hop, window=wn, out=yst)
+        assert np.allclose(np.asarray(got), want.numpy(), atol=1e-3 if dt == np.float32 else 1e-9)
+        pair_best(f"stft {tag} 10 s 16k nfft1024 hop256",
+                  lambda x=x, wn=wn, yst=yst: sigkern.stft(x, n_fft, hop, window=wn, out=yst),
+                  lambda: torch.stft(xt, n_fft, hop, window=wt, center=True, pad_mode="reflect",
+                                     return_complex=True), "torch.stft (best threads)", 2.5)
+        mel = sigkern.MelSpectrogram(sr=sr, n_fft=n_fft, hop_length=hop, n_mels=128, dtype=dt)
+        y_mel = mel.log_mel(x)
+
+        def ref(x=x):
+            return librosa.power_to_db(librosa.feature.melspectrogram(y=x, sr=sr, n_fft=n_fft, hop_length=hop,
+                                                                      n_mels=128))
+
+        assert np.max(np.abs(y_mel - ref())) < 1e-2
+        pair(f"log-mel {tag} 128 mels 10 s 16k", lambda x=x, mel=mel, y_mel=y_mel: mel.log_mel(x, out=y_mel),
+             ref, "librosa melspectrogram + power_to_db", 4.0)
+
+    m = rng.standard_normal((64, 48000)).astype(np.float32)
+    tm = torch.from_numpy(m)
+    assert np.allclose(sigkern.rms(m, axis=1), torch.sqrt((tm * tm).mean(dim=1)).numpy(), rtol=1e-5)
+    pair_best("per-row rms (64, 48000) f32", lambda: sigkern.rms(m, axis=1),
+              lambda: torch.sqrt((tm * tm).mean(dim=1)), "torch sqrt((t*t).mean(dim=1)) (best threads)", 2.0)

@@ -3307,8 +3307,10 @@ int32_t sk_peak_f32(const float *x, float *out, size_t n);
 int32_t sk_peak_f64(const double *x, double *out, size_t n);
 
 /**
- * `*out = sqrt(Σ x[i]² / n)`, squares accumulated in double precision, so values up to FLT_MAX
- * and denormals are exact to the final rounding (`np.sqrt(np.mean(x*x))` overflows there).
+ * `*out = sqrt(Σ x[i]² / n)`: squares and sums inside blocks of 512 in float, the blocks in
+ * double (relative error of the sum of squares about 11·FLT_EPSILON, a few ulp on the result);
+ * a sum that overflows or falls below 2^-64 is recomputed with the squares in double, so values
+ * up to FLT_MAX and denormals lose nothing (`np.sqrt(np.mean(x*x))` overflows there).
  * NaN in gives NaN; ±inf gives inf. `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
  *
  * # Safety
@@ -3795,7 +3797,7 @@ int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, 
 int32_t sk_rows_peak_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
 
 /**
- * Per-row rms: `out[r] = sqrt(Σ_c x[r·ld + c]² / cols)` for `r < rows`; squares accumulated in double precision; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
+ * Per-row rms: `out[r] = sqrt(Σ_c x[r·ld + c]² / cols)` for `r < rows`; accuracy as `sk_rms_f32`; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
  *
  * Each row goes through the same kernel as `sk_rms_f32`, so `out[r]` equals `sk_rms_f32` on
  * that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`

@@ -147,3 +147,55 @@ def test_float32_power_to_db_tail_accuracy():
     got = sigkern.power_to_db(S, ref=1.0, amin=1e-10, top_db=80.0)
     assert got.dtype == np.float32
     assert np.max(np.abs(got - want) - 4e-7 * np.abs(want)) <= 1e-5
+
+
+THREADS_WORKER = r"""
+import sys
+import numpy as np
+import sigkern
+rng = np.random.default_rng(3)
+frames = rng.standard_normal((3001, 400)).astype(np.float32)
+batch = (0.1 * rng.standard_normal((3, 64000))).astype(np.float32)
+rows = rng.standard_normal((64, 48000)).astype(np.float32)
+np.savez(sys.argv[1],
+         rfft=sigkern.rfft(frames),
+         irfft=sigkern.irfft(sigkern.rfft(frames.astype(np.float64)), n=400),
+         one=sigkern.log_mel_spectrogram(batch[0], n_mels=128),
+         batch=sigkern.log_mel_spectrogram(batch, n_mels=80),
+         batch_floor=sigkern.log_mel_spectrogram(batch, n_mels=80, per_row=False),
+         stft=sigkern.stft(batch[1], 1024, 256, window=np.hanning(1025)[:-1].astype(np.float32)),
+         rms=sigkern.rms(rows, axis=1))
+"""
+
+
+def test_results_do_not_depend_on_the_thread_count(tmp_path):
+    """Batched FFT rows, log-mel of one signal (frames split) and of a batch (signals split),
+    the STFT and per-row rms: the same bits with SIGKERN_THREADS = 1, 2 and 3 (the persistent
+    workers, and the calling thread taking parts when they are busy), and correct values."""
+    import os
+    import subprocess
+    import sys
+
+    got = {}
+    for threads in (1, 2, 3):
+        out = tmp_path / f"t{threads}.npz"
+        env = dict(os.environ, SIGKERN_THREADS=str(threads))
+        proc = subprocess.run([sys.executable, "-c", THREADS_WORKER, str(out)], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        got[threads] = dict(np.load(out))
+    for key in got[1]:
+        for threads in (2, 3):
+            assert np.array_equal(got[1][key], got[threads][key], equal_nan=True), (key, threads)
+    rng = np.random.default_rng(3)
+    frames = rng.standard_normal((3001, 400)).astype(np.float32)
+    batch = (0.1 * rng.standard_normal((3, 64000))).astype(np.float32)
+    rows = rng.standard_normal((64, 48000)).astype(np.float32)
+    want = np.fft.rfft(frames.astype(np.float64))
+    assert np.max(np.abs(got[1]["rfft"] - want)) < 1e-4 * np.max(np.abs(want))
+    assert np.max(np.abs(got[1]["irfft"] - frames)) < 1e-12
+    assert np.max(np.abs(got[1]["one"] - whisper_reference(batch[0], 128))) < 2e-4
+    for r in range(3):
+        assert np.max(np.abs(got[1]["batch"][r] - whisper_reference(batch[r], 80))) < 2e-4
+    ref_rms = np.sqrt(np.mean(rows.astype(np.float64) ** 2, axis=1))
+    np.testing.assert_allclose(got[1]["rms"], ref_rms, rtol=4 * np.finfo(np.float32).eps)

@@ -619,8 +619,10 @@ for _f, _what, _rows_c, _notes, _ex in (
     (peak, "Peak magnitude ``max(abs(x))`` (NaN if any element is NaN)", ", ``sk_rows_peak_*`` per row",
      _EMPTY, "4.0"),
     (rms, "Root mean square ``sqrt(mean(x**2))``", ", ``sk_rows_rms_*`` per row",
-     "Notes\n    -----\n    Squares accumulate in float64 (float32 data is exact to the final rounding);\n"
-     "    float64 data whose squares overflow or underflow is rescaled. " + _EMPTY, "3.5355..."),
+     "Notes\n    -----\n    float32: squares summed in float32 inside blocks of 512, in float64 across blocks\n"
+     "    (a few ulp; sums that overflow or underflow are redone in float64, so FLT_MAX and\n"
+     "    denormal data lose nothing); float64 data whose squares overflow or underflow is\n"
+     "    rescaled. " + _EMPTY, "3.5355..."),
 ):
     _f.__doc__ = _REDUCE_DOC.format(what=_what, op=_f.__name__, rows=_rows_c, notes=_notes, example=_ex)
 

@@ -14,6 +14,7 @@
 use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
 use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
 use crate::error::{SkError, SkResult};
+use crate::kernels::spectral::batch;
 use crate::kernels::spectral::fft::{FftKind, FftPlan, Norm};
 use crate::kernels::spectral::Complex;
 
@@ -284,30 +285,25 @@ unsafe fn exec<T: SpecFloat>(
         Alias::Distinct => Some(unsafe { xb.slice() }),
         Alias::Same => None,
     };
-    let (xst, yst) = (
-        x_stride as usize * if icx { 2 } else { 1 },
-        y_stride as usize * if ocx { 2 } else { 1 },
-    );
-    let (irow, orow) = (
-        irow * if icx { 2 } else { 1 },
-        orow * if ocx { 2 } else { 1 },
-    );
-    T::with_workspace(|ws| {
-        // all scratch first: out of memory is reported before any row is written
-        p.reserve(ws)?;
-        for r in 0..rows {
-            let yr = &mut ys[r * yst..r * yst + orow];
-            let xr = xs.map(|x| &x[r * xst..r * xst + irow]);
-            match op {
-                Op::Rfft => p.rfft_ws(xr.unwrap(), as_cplx_mut(yr), norm, ws),
-                Op::Irfft => p.irfft_ws(as_cplx(xr.unwrap()), yr, norm, ws),
-                Op::Fft | Op::Ifft => {
-                    p.fft_ws(xr.map(as_cplx), as_cplx_mut(yr), op == Op::Ifft, norm, ws)
-                }
-            }
-        }
-        Ok(())
-    })
+    let (xst, yst) = (x_stride as usize, y_stride as usize);
+    // rows split over threads; every thread's scratch is taken before anything is written
+    match (op, xs) {
+        (Op::Rfft, Some(x)) => batch::rfft_rows(p, x, xst, as_cplx_mut(ys), yst, rows, norm),
+        (Op::Irfft, Some(x)) => batch::irfft_rows(p, as_cplx(x), xst, ys, yst, rows, norm),
+        (Op::Fft | Op::Ifft, x) => batch::fft_rows(
+            p,
+            x.map(as_cplx),
+            xst,
+            as_cplx_mut(ys),
+            yst,
+            rows,
+            op == Op::Ifft,
+            norm,
+        ),
+        (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
+            "a real transform cannot run in place".into(),
+        )),
+    }
 }
 
 /// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),

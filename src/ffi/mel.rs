@@ -536,32 +536,18 @@ unsafe fn mel_batch_ffi<T: SpecFloat>(
     if rows == 0 || per == 0 {
         return Ok(());
     }
-    let mut stats = Vec::new();
-    stats
-        .try_reserve_exact(rows)
-        .map_err(|_| SkError::Allocation(format!("{rows} row statistics")))?;
     // SAFETY: validated and disjoint.
     let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
-    let xst = x_stride as usize;
-    for (r, yr) in ys.chunks_exact_mut(per).enumerate() {
-        stats.push(m.melspec_raw(&xs[r * xst..r * xst + n], yr, frames, tail.as_ref())?);
-    }
-    if let Some(t) = tail {
-        if per_row {
-            for (yr, &(mx, nan)) in ys.chunks_exact_mut(per).zip(&stats) {
-                if let Some(f) = t.floor(mx, nan) {
-                    logtail::floor_slice(yr, f);
-                }
-            }
-        } else {
-            let mx = stats.iter().map(|s| s.0).fold(f64::NEG_INFINITY, f64::max);
-            let nan = stats.iter().any(|s| s.1);
-            if let Some(f) = t.floor(mx, nan) {
-                logtail::floor_slice(ys, f);
-            }
-        }
-    }
-    Ok(())
+    m.melspec_batch(
+        xs,
+        x_stride as usize,
+        rows,
+        n,
+        frames,
+        tail.as_ref(),
+        per_row,
+        ys,
+    )
 }
 
 /// Batched mel spectrogram: `rows` signals of n samples, row `r` at `x + r·x_stride` (floats;

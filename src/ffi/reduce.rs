@@ -179,8 +179,10 @@ pub unsafe extern "C" fn sk_peak_f64(x: *const f64, out: *mut f64, n: usize) -> 
     })
 }
 
-/// `*out = sqrt(Σ x[i]² / n)`, squares accumulated in double precision, so values up to FLT_MAX
-/// and denormals are exact to the final rounding (`np.sqrt(np.mean(x*x))` overflows there).
+/// `*out = sqrt(Σ x[i]² / n)`: squares and sums inside blocks of 512 in float, the blocks in
+/// double (relative error of the sum of squares about 11·FLT_EPSILON, a few ulp on the result);
+/// a sum that overflows or falls below 2^-64 is recomputed with the squares in double, so values
+/// up to FLT_MAX and denormals lose nothing (`np.sqrt(np.mean(x*x))` overflows there).
 /// NaN in gives NaN; ±inf gives inf. `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
 ///
 /// # Safety

@@ -110,7 +110,7 @@ pub unsafe extern "C" fn sk_rows_peak_f32(
     })
 }
 
-/// Per-row rms: `out[r] = sqrt(Σ_c x[r·ld + c]² / cols)` for `r < rows`; squares accumulated in double precision; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
+/// Per-row rms: `out[r] = sqrt(Σ_c x[r·ld + c]² / cols)` for `r < rows`; accuracy as `sk_rms_f32`; `cols == 0` with `rows > 0` is `SK_ERR_LENGTH`.
 ///
 /// Each row goes through the same kernel as `sk_rms_f32`, so `out[r]` equals `sk_rms_f32` on
 /// that row bit for bit. Arguments: `x` may be NULL only when `rows == 0` or `cols == 0`; `out`

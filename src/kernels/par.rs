@@ -1,9 +1,12 @@
-//! Splitting independent rows of work over scoped threads (STFT/ISTFT, mel, convolution and
-//! the per-row batch reductions use it). Threads are joined before the call returns, and every
-//! row is computed exactly as on one thread, so results do not depend on the split.
+//! Splitting independent rows of work over threads (STFT/ISTFT, mel, convolution, batched FFTs
+//! and the per-row batch reductions use it): the calling thread and the library's persistent
+//! worker threads, at most `SIGKERN_THREADS` in all. A call returns only when all its parts are
+//! done, and every row is computed exactly as on one thread, so results do not depend on the
+//! split.
 
 use crate::error::SkResult;
-use std::sync::{Mutex, OnceLock};
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 /// The most threads a kernel uses: `SIGKERN_THREADS` (read once, ≥ 1) if set, else
 /// the machine's available parallelism.
@@ -78,45 +81,273 @@ pub(crate) fn par_rows_with<T: Send, S: Send>(
     Ok(())
 }
 
-/// Runs `f` on every part: the first on the calling thread, each other one on a scoped thread
-/// of its own; returns when all are done (a panic in any of them reaches the caller).
+/// As [`par_rows_with`], returning the parts' states in row order (one per part: a part can
+/// leave a result in its state, e.g. the largest value it wrote). States are made before any
+/// row is written; on an error `y` is untouched.
+pub(crate) fn par_rows_states<T: Send, S: Send>(
+    y: &mut [T],
+    row_len: usize,
+    work: usize,
+    mut make: impl FnMut() -> SkResult<S>,
+    f: impl Fn(&mut S, usize, &mut [T]) + Sync,
+) -> SkResult<Vec<S>> {
+    let rows = y.len().checked_div(row_len).unwrap_or(0);
+    let threads = threads_for(rows, work);
+    let mut states = Vec::new();
+    states
+        .try_reserve_exact(threads)
+        .map_err(|_| crate::error::SkError::Allocation("the thread parts".into()))?;
+    if threads <= 1 {
+        states.push(make()?);
+        f(&mut states[0], 0, y);
+        return Ok(states);
+    }
+    let per = rows.div_ceil(threads);
+    let chunks = y.len().div_ceil(per * row_len);
+    for _ in 0..chunks {
+        states.push(make()?);
+    }
+    let parts: Vec<_> = y
+        .chunks_mut(per * row_len)
+        .zip(states.iter_mut())
+        .enumerate()
+        .map(|(k, (c, st))| (k * per, c, st))
+        .collect();
+    run_parts(parts, |(first, c, st)| f(st, first, c));
+    Ok(states)
+}
+
+/// As [`par_rows_with`] for `rows` rows that start `stride` elements apart in `y`
+/// (`y.len() = (rows − 1)·stride + row length`: the last row need not fill a whole stride).
+/// `f(state, first_row, chunk)` gets whole rows; row `first_row + i` starts at `chunk[i·stride]`.
+/// Every state is made (on the calling thread) before any row is written: on an error `y` is
+/// untouched. Rows are computed exactly as on one thread, so the output does not depend on the
+/// split.
+pub(crate) fn par_strided_rows_with<T: Send, S: Send>(
+    y: &mut [T],
+    rows: usize,
+    stride: usize,
+    work: usize,
+    mut make: impl FnMut() -> SkResult<S>,
+    f: impl Fn(&mut S, usize, &mut [T]) + Sync,
+) -> SkResult<()> {
+    let threads = threads_for(rows, work);
+    if threads <= 1 || stride == 0 {
+        let mut st = make()?;
+        f(&mut st, 0, y);
+        return Ok(());
+    }
+    let per = rows.div_ceil(threads);
+    let mut parts = Vec::new();
+    parts
+        .try_reserve_exact(threads)
+        .map_err(|_| crate::error::SkError::Allocation("the thread parts".into()))?;
+    let mut rest = y;
+    let mut first = 0;
+    while first < rows {
+        let last = (first + per).min(rows);
+        let take = if last == rows {
+            rest.len()
+        } else {
+            (last - first) * stride
+        };
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
+        parts.push((first, head, make()?));
+        rest = tail;
+        first = last;
+    }
+    run_parts(parts, |(first, c, mut st)| f(&mut st, first, c));
+    Ok(())
+}
+
+/// Runs `f` on every part: the first on the calling thread, the others on the library's
+/// persistent worker threads (see [`Pool`]) or, when none is free, on the calling thread too;
+/// returns when all are done (a panic in any of them reaches the caller).
 ///
-/// Threads never cost correctness: when a thread cannot be started (no memory for its stack,
-/// a process thread limit), its part runs on the calling thread instead, so every part runs
-/// exactly once whatever the system allows.
-pub(crate) fn run_parts<P: Send>(parts: Vec<P>, f: impl Fn(P) + Sync) {
+/// Threads never cost correctness: when no worker exists (they could not be started: no memory
+/// for a stack, a process thread limit) or all are busy, the calling thread runs the parts
+/// itself, so every part runs exactly once whatever the system allows, and a call made from
+/// inside a part (nested splits) cannot wait for itself.
+pub(crate) fn run_parts<P: Send, F: Fn(P) + Sync>(parts: Vec<P>, f: F) {
     let mut it = parts.into_iter();
     let Some(first) = it.next() else {
         return;
     };
-    // Each part waits in a slot: a started thread takes its part out; a part whose thread could
-    // not be started is still in its slot afterwards and runs here.
-    let slots: Vec<Mutex<Option<P>>> = it.map(|p| Mutex::new(Some(p))).collect();
-    std::thread::scope(|s| {
-        let mut unstarted = Vec::new();
-        for slot in &slots {
-            let f = &f;
-            let worker = std::thread::Builder::new().name(WORKER_NAME.into());
-            let started = worker.spawn_scoped(s, move || {
-                if let Some(p) = take(slot) {
-                    f(p)
-                }
-            });
-            if started.is_err() {
-                unstarted.push(slot);
-            }
-        }
+    let rest: VecDeque<P> = it.collect();
+    if rest.is_empty() {
         f(first);
-        for slot in unstarted {
-            if let Some(p) = take(slot) {
-                f(p);
-            }
-        }
+        return;
+    }
+    let helpers = rest.len();
+    let call = Arc::new(Call {
+        f: &f,
+        state: Mutex::new(CallState {
+            parts: rest,
+            running: 0,
+            panic: None,
+        }),
+        done: Condvar::new(),
     });
+    if let Some(pool) = Pool::get() {
+        // one ticket per part; a worker that takes a ticket after the parts are gone does nothing
+        let erased: Arc<dyn Help + '_> = call.clone();
+        // SAFETY: only the lifetime is changed. The ticket may outlive this call, but it touches
+        // `f` and the parts only while a part is left in `state.parts`, and this function does
+        // not return before `state.parts` is empty and no part is running (the loop below): a
+        // late ticket finds no part and drops its `Arc`, which then holds only an empty queue
+        // and the unused reference `f`.
+        let erased: Arc<dyn Help + 'static> =
+            unsafe { std::mem::transmute::<Arc<dyn Help + '_>, Arc<dyn Help + 'static>>(erased) };
+        pool.post(&erased, helpers);
+    }
+    let mine = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(first)));
+    // the calling thread takes whatever no worker took, then waits for the running ones
+    call.help_all();
+    let mut st = lock(&call.state);
+    while st.running > 0 {
+        st = call.done.wait(st).unwrap_or_else(|e| e.into_inner());
+    }
+    let panic = st.panic.take();
+    drop(st);
+    if let Err(p) = mine {
+        std::panic::resume_unwind(p);
+    }
+    if let Some(p) = panic {
+        std::panic::resume_unwind(p);
+    }
 }
 
-fn take<P>(slot: &Mutex<Option<P>>) -> Option<P> {
-    slot.lock().unwrap_or_else(|e| e.into_inner()).take()
+/// One split's shared state: the parts not yet taken, how many taken ones still run, the first
+/// panic of a worker.
+struct CallState<P> {
+    parts: VecDeque<P>,
+    running: usize,
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+struct Call<'a, P, F> {
+    f: &'a F,
+    state: Mutex<CallState<P>>,
+    done: Condvar,
+}
+
+/// A call's parts, run by whichever thread asks.
+trait Help: Send + Sync {
+    /// Takes one part (if any is left) and runs it.
+    fn help_one(&self);
+}
+
+impl<P: Send, F: Fn(P) + Sync> Help for Call<'_, P, F> {
+    fn help_one(&self) {
+        let part = {
+            let mut st = lock(&self.state);
+            let p = st.parts.pop_front();
+            if p.is_some() {
+                st.running += 1;
+            }
+            p
+        };
+        let Some(part) = part else {
+            return;
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.f)(part)));
+        let mut st = lock(&self.state);
+        st.running -= 1;
+        if let Err(p) = r {
+            st.panic.get_or_insert(p);
+        }
+        if st.running == 0 {
+            self.done.notify_all();
+        }
+    }
+}
+
+impl<P: Send, F: Fn(P) + Sync> Call<'_, P, F> {
+    /// The calling thread runs every part no worker has taken.
+    fn help_all(&self) {
+        loop {
+            if lock(&self.state).parts.is_empty() {
+                return;
+            }
+            self.help_one();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+type Ticket = Arc<dyn Help + 'static>;
+
+/// The library's persistent worker threads: `max_threads() − 1` of them, started on the first
+/// split (a thread that cannot be started is simply missing), each waiting for tickets. Starting
+/// a thread per call cost tens of microseconds, as much as a whole per-row reduction of a few
+/// megabytes; a ticket costs a lock and a wake-up.
+struct Pool {
+    queue: Mutex<VecDeque<Ticket>>,
+    ready: Condvar,
+}
+
+impl Pool {
+    /// The pool, or None when no worker could be started (or one thread is allowed).
+    fn get() -> Option<&'static Pool> {
+        static POOL: OnceLock<Option<&'static Pool>> = OnceLock::new();
+        *POOL.get_or_init(|| {
+            let workers = max_threads().saturating_sub(1);
+            if workers == 0 {
+                return None;
+            }
+            let pool: &'static Pool = Box::leak(Box::new(Pool {
+                queue: Mutex::new(VecDeque::new()),
+                ready: Condvar::new(),
+            }));
+            let mut started = 0;
+            for _ in 0..workers {
+                let b = std::thread::Builder::new().name(WORKER_NAME.into());
+                if b.spawn(move || pool.work()).is_ok() {
+                    started += 1;
+                }
+            }
+            (started > 0).then_some(pool)
+        })
+    }
+
+    /// Queues `n` tickets for `call` (if the queue cannot grow, fewer: the caller runs the rest).
+    fn post(&self, call: &Ticket, n: usize) {
+        // try_lock: a queue lock held by a thread that no longer exists (a fork of the process)
+        // must not block a call; without tickets the calling thread runs every part
+        let Ok(mut q) = self.queue.try_lock() else {
+            return;
+        };
+        if q.try_reserve(n).is_err() {
+            return;
+        }
+        for _ in 0..n {
+            q.push_back(call.clone());
+        }
+        drop(q);
+        if n == 1 {
+            self.ready.notify_one();
+        } else {
+            self.ready.notify_all();
+        }
+    }
+
+    fn work(&self) {
+        loop {
+            let ticket = {
+                let mut q = lock(&self.queue);
+                loop {
+                    if let Some(t) = q.pop_front() {
+                        break t;
+                    }
+                    q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            ticket.help_one();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +366,140 @@ mod tests {
                 hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
                 "n = {n}"
             );
+        }
+    }
+
+    #[test]
+    fn strided_rows_and_states_cover_every_row_once() {
+        // rows of 5 values 7 apart, the last row short of a whole stride
+        for rows in [0usize, 1, 2, 3, 1000] {
+            let len = if rows == 0 { 0 } else { (rows - 1) * 7 + 5 };
+            let mut y = vec![0u32; len];
+            let mut made = 0;
+            par_strided_rows_with(
+                &mut y,
+                rows,
+                7,
+                usize::MAX,
+                || {
+                    made += 1;
+                    Ok(())
+                },
+                |_, first, chunk| {
+                    let mut i = 0;
+                    while i * 7 < chunk.len() {
+                        let end = (i * 7 + 5).min(chunk.len());
+                        for v in &mut chunk[i * 7..end] {
+                            *v += (first + i) as u32 + 1;
+                        }
+                        i += 1;
+                    }
+                },
+            )
+            .unwrap();
+            assert!(made >= 1);
+            for (j, &v) in y.iter().enumerate() {
+                let want = if j % 7 < 5 { j as u32 / 7 + 1 } else { 0 };
+                assert_eq!(v, want, "rows {rows} index {j}");
+            }
+            // states: each part counts its rows; the counts add up to the rows
+            let mut z = vec![0u8; rows * 3];
+            let states = par_rows_states(
+                &mut z,
+                3,
+                usize::MAX,
+                || Ok(0usize),
+                |n, _, chunk| *n += chunk.len() / 3,
+            )
+            .unwrap();
+            assert_eq!(states.iter().sum::<usize>(), rows);
+        }
+    }
+
+    #[test]
+    fn a_failing_state_writes_nothing() {
+        let mut y = vec![1u32; 7 * 1000];
+        let mut k = 0;
+        let r = par_strided_rows_with(
+            &mut y,
+            1000,
+            7,
+            usize::MAX,
+            || {
+                k += 1;
+                if k >= 2 || max_threads() == 1 {
+                    Err(crate::error::SkError::Allocation("test".into()))
+                } else {
+                    Ok(())
+                }
+            },
+            |_, _, c| c.fill(0),
+        );
+        assert!(r.is_err());
+        assert!(y.iter().all(|&v| v == 1));
+        let r = par_rows_states(
+            &mut y,
+            7,
+            usize::MAX,
+            || -> SkResult<()> { Err(crate::error::SkError::Allocation("test".into())) },
+            |_, _, c| c.fill(0),
+        );
+        assert!(r.is_err());
+        assert!(y.iter().all(|&v| v == 1));
+    }
+
+    #[test]
+    fn nested_and_concurrent_splits_finish_and_run_every_part_once() {
+        // splits from several threads at once, each part splitting again: with any number of
+        // workers (busy ones included) every part runs exactly once and nothing waits forever
+        let total = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..50 {
+                        run_parts((0..3).collect(), |_| {
+                            run_parts((0..3).collect(), |_| {
+                                total.fetch_add(1, Ordering::Relaxed);
+                            })
+                        });
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Ordering::Relaxed), 4 * 50 * 9);
+    }
+
+    #[test]
+    fn a_panicking_part_reaches_the_caller_after_all_parts_ran() {
+        let hits = AtomicUsize::new(0);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_parts((0..6).collect(), |i| {
+                hits.fetch_add(1, Ordering::Relaxed);
+                if i == 4 {
+                    panic!("part 4");
+                }
+            })
+        }));
+        assert!(r.is_err());
+        assert_eq!(hits.load(Ordering::Relaxed), 6);
+        // the pool still works afterwards
+        let again = AtomicUsize::new(0);
+        run_parts((0..6).collect(), |_| {
+            again.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(again.load(Ordering::Relaxed), 6);
+    }
+
+    #[test]
+    fn parts_borrow_the_callers_data() {
+        // parts hold mutable borrows of a local buffer; after the call every write is visible
+        for _ in 0..200 {
+            let mut v = vec![0u64; 64];
+            let parts: Vec<_> = v.chunks_mut(8).enumerate().collect();
+            run_parts(parts, |(k, c)| c.fill(k as u64 + 1));
+            for (j, &x) in v.iter().enumerate() {
+                assert_eq!(x, j as u64 / 8 + 1);
+            }
         }
     }
 

@@ -7,9 +7,12 @@
 //! and the final lanes as a tree. The worst-case relative error (to `sum |x_i|`) is about
 //! `(8 + 3) ε_T + (log2(n / BLOCK) + 4) ε_64`, below numpy's pairwise summation
 //! (`(16 + 3 + log2(n / 128)) ε_T`).
-//! `rms` squares and accumulates in `f64` (for `f32` input too), so `|x|` up to the type's maximum
-//! never overflows; for `f64` input whose sum of squares overflows or underflows, a second pass
-//! rescales by a power of two. `mean` of `f64` does the same when the plain sum overflows.
+//! `rms` of `f32` squares and adds inside a block in `f32` (the scheme and bound of the sums, all
+//! terms positive so relative to the sum of squares itself: about `11 ε_32`), and when that sum
+//! overflows (`|x|` near `2^64` and above) or falls below `2^-64` (squares may have underflowed) it
+//! is recomputed squaring in `f64`, so `|x|` up to the type's maximum never overflows; `f64`
+//! input squares and accumulates in `f64`, and when its sum of squares overflows or underflows,
+//! a second pass rescales by a power of two. `mean` of `f64` does the same when the plain sum overflows.
 //!
 //! NaN semantics are numpy's: `sum`, `mean`, `dot`, `rms` follow IEEE arithmetic (NaN in gives
 //! NaN, `inf - inf` gives NaN); `min`, `max` and `peak` return NaN if any element is NaN.
@@ -202,6 +205,7 @@ fn pairwise<B: Blocks>(b: &B) -> f64 {
 struct SumBlocks<'a, T>(&'a [T]);
 struct DotBlocks<'a, T>(&'a [T], &'a [T]);
 struct SumsqBlocks<'a, T>(&'a [T], f64);
+struct SqBlocks<'a, T>(&'a [T]);
 
 impl<T: Float> Blocks for SumBlocks<'_, T> {
     #[inline(always)]
@@ -223,6 +227,17 @@ impl<T: Float> Blocks for DotBlocks<'_, T> {
     #[inline(always)]
     fn block(&self, r: std::ops::Range<usize>) -> Lanes {
         block_dot(&self.0[r.clone()], &self.1[r])
+    }
+}
+
+impl<T: Float> Blocks for SqBlocks<'_, T> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline(always)]
+    fn block(&self, r: std::ops::Range<usize>) -> Lanes {
+        block_sq(&self.0[r])
     }
 }
 
@@ -283,6 +298,31 @@ fn block_sumsq<T: Float>(x: &[T], scale: f64) -> Lanes {
         *a += v * v;
     }
     tree_out(acc)
+}
+
+/// `Σ x²` of a block with the squares and the in-block sums in `T` (see [`rms`]).
+#[inline(always)]
+fn block_sq<T: Float>(x: &[T]) -> Lanes {
+    let mut acc = [T::ZERO; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for j in 0..LANES {
+            acc[j] = acc[j] + c[j] * c[j];
+        }
+    }
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a = *a + v * v;
+    }
+    tree_out(acc)
+}
+
+#[inline(always)]
+fn sq_lanes<T: Float>(x: &[T]) -> f64 {
+    pairwise(&SqBlocks(x))
+}
+
+fn sq_scalar<T: Float>(x: &[T]) -> f64 {
+    pairwise_scalar(x.len(), &|i| (x[i] * x[i]).to_f64(), 0)
 }
 
 #[inline(always)]
@@ -451,6 +491,11 @@ multiversion! {
     scalar = sumsq_scalar; simd = sumsq_lanes;
 }
 multiversion! {
+    /// `sum(x²)` with the squares and in-block sums in `T` (the fast `f32` rms).
+    pub fn sq_f64_at<T: Float>(x: &[T]) -> f64;
+    scalar = sq_scalar; simd = sq_lanes;
+}
+multiversion! {
     /// Min, max or peak of a non-empty slice; NaN if any element is NaN.
     pub fn extreme_at<T: Float, E: Extreme>(x: &[T], e: E) -> T;
     scalar = extreme_scalar; simd = extreme_lanes;
@@ -504,12 +549,25 @@ pub fn mean<T: Float>(level: Level, x: &[T]) -> Option<T> {
     Some(T::from_f64(v / x.len() as f64 / k))
 }
 
+/// Below this an `f32` sum of squares taken in `f32` may have lost bits to underflowed squares
+/// (each loses at most 2^-150; 2^40 of them are below 2^-60 of this), so it is recomputed in f64.
+const NARROW_MIN: f64 = 1.0 / 18446744073709551616.0; // 2^-64
+
 /// Root mean square; `None` for an empty slice. Never overflows for finite input.
 pub fn rms<T: Float>(level: Level, x: &[T]) -> Option<T> {
     if x.is_empty() {
         return None;
     }
     let n = x.len() as f64;
+    if std::mem::size_of::<T>() == 4 {
+        // f32: squares and in-block sums in f32 (16 lanes a vector instead of 8), accepted when
+        // no square can have overflowed (the sum is finite) or lost bits to underflow (the sum
+        // is at least NARROW_MIN); otherwise the f64 path below recomputes it.
+        let s = sq_f64_at(level, x);
+        if s.is_finite() && s >= NARROW_MIN {
+            return Some(T::from_f64((s / n).sqrt()));
+        }
+    }
     let s = sumsq_f64_at(level, x, 1.0);
     // Below this the sum of squares has lost precision to underflow (or is an overflow).
     const TINY: f64 = f64::MIN_POSITIVE * 18446744073709551616.0; // 2^-958
@@ -739,6 +797,29 @@ mod tests {
             assert_eq!(rms(level, &[1.0f64, f64::INFINITY]), Some(f64::INFINITY));
             // closed form: rms of [3, 4] is sqrt(12.5)
             assert_eq!(rms(level, &[3.0f64, 4.0]), Some(12.5f64.sqrt()));
+        }
+    }
+
+    #[test]
+    fn f32_rms_against_f64_reference_across_ranges() {
+        let mut rng = Rng::new(77);
+        // scales: ordinary, near the f32-square overflow (2^64), beyond it, near the underflow
+        // threshold, denormal
+        for scale in [1.0f32, 3e18, 1e30, 1e-18, 1e-30, 1e-40] {
+            for n in [1usize, 7, 64, 511, 513, 4097, 300_001] {
+                let x: Vec<f32> = rng.vec_f32(n, 1.0).iter().map(|v| v * scale).collect();
+                let exact =
+                    (x.iter().map(|&v| (v as f64) * (v as f64)).sum::<f64>() / n as f64).sqrt();
+                for level in available() {
+                    let r = rms(level, &x).unwrap() as f64;
+                    // 11 ε_32 on the sum of squares: half that on the root, plus the rounding
+                    let tol = 8e-7 * exact + 1.5e-45;
+                    assert!(
+                        (r - exact).abs() <= tol,
+                        "scale {scale} n {n} {level:?}: {r} vs {exact}"
+                    );
+                }
+            }
         }
     }
 

@@ -2,11 +2,14 @@
 //! normalisation), mel spectrograms equal to `librosa.feature.melspectrogram` and dB conversion
 //! equal to `librosa.power_to_db`.
 
+use super::fft::Workspace;
 use super::fft::{FftFloat, PlanCache, MAX_FFT_LEN};
 use super::logtail::{self, LnFast, LogTail};
-use super::stft::{stft_reduce, StftParams};
+use super::stft::{FrameKernel, StftParams};
+use super::Complex;
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_copy, try_vec, try_with_capacity};
+use crate::kernels::par::{max_threads, par_rows_states, run_parts, threads_for};
 use crate::kernels::Float;
 
 /// Filter normalisation (librosa's `norm=`).
@@ -264,10 +267,134 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         Ok(())
     }
 
+    /// One frame: `|X|^power` of the spectrum `s` (overwritten), the sparse filterbank into
+    /// `out` (n_mels values), then `tail`'s logarithm if given. Returns the largest value written
+    /// and whether any was NaN when `tail` is given (else `(-inf, false)`).
+    #[inline]
+    fn reduce_frame(
+        &self,
+        s: &mut [Complex<T>],
+        out: &mut [T],
+        tail: Option<&LogTail>,
+    ) -> (f64, bool) {
+        let power = self.power;
+        if power == 2.0 {
+            for c in s.iter_mut() {
+                c.re = c.re * c.re + c.im * c.im;
+            }
+        } else {
+            for c in s.iter_mut() {
+                let m = (c.re * c.re + c.im * c.im).to_f64().sqrt();
+                c.re = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
+            }
+        }
+        for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
+            let mut acc = T::ZERO;
+            for (w, c) in wts.iter().zip(&s[*a..]) {
+                acc = acc + *w * c.re;
+            }
+            *o = acc;
+        }
+        match tail {
+            Some(t) => logtail::log_pass(out, t),
+            None => (f64::NEG_INFINITY, false),
+        }
+    }
+
+    /// The scratch of one thread: FFT workspace and edge frame, a spectrum, a tile of
+    /// [`TILE`] frames × n_mels.
+    fn scratch(&self, k: &FrameKernel<T>) -> SkResult<Scratch<T>> {
+        let nf = self.stft.n_freq();
+        Ok(Scratch {
+            fk: k.scratch()?,
+            spec: try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?,
+            tile: try_vec(TILE * self.mel.n_mels, T::ZERO, "a tile of mel frames")?,
+        })
+    }
+
+    /// Frames `t0 .. t0 + count` (`count ≤ TILE`) of `x` into `sc.tile` (frame-major); returns
+    /// the largest value written and whether any was NaN (with `tail`).
+    fn tile(
+        &self,
+        k: &FrameKernel<T>,
+        x: &[T],
+        t0: usize,
+        count: usize,
+        tail: Option<&LogTail>,
+        sc: &mut Scratch<T>,
+    ) -> (f64, bool) {
+        let nm = self.mel.n_mels;
+        let (ws, edge) = &mut sc.fk;
+        let mut st = (f64::NEG_INFINITY, false);
+        for (i, out) in sc.tile[..count * nm].chunks_exact_mut(nm).enumerate() {
+            k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
+            let (m, nan) = self.reduce_frame(&mut sc.spec, out, tail);
+            st = (st.0.max(m), st.1 | nan);
+        }
+        st
+    }
+
+    /// Frames `t0 .. t0 + cols[0].len()` of `x` written straight into the mel-major output:
+    /// `cols[m]` is mel row `m`'s part for these frames. Tiles of [`TILE`] frames stay in cache
+    /// between the FFT and the transposed store.
+    fn columns(
+        &self,
+        k: &FrameKernel<T>,
+        x: &[T],
+        t0: usize,
+        cols: &mut [&mut [T]],
+        tail: Option<&LogTail>,
+        sc: &mut Scratch<T>,
+    ) -> (f64, bool) {
+        let nm = self.mel.n_mels;
+        let len = cols.first().map_or(0, |c| c.len());
+        let mut st = (f64::NEG_INFINITY, false);
+        for j0 in (0..len).step_by(TILE) {
+            let count = TILE.min(len - j0);
+            let r = self.tile(k, x, t0 + j0, count, tail, sc);
+            st = (st.0.max(r.0), st.1 | r.1);
+            for (m, col) in cols.iter_mut().enumerate() {
+                for (d, row) in col[j0..j0 + count].iter_mut().zip(sc.tile.chunks_exact(nm)) {
+                    *d = row[m];
+                }
+            }
+        }
+        st
+    }
+
+    /// As [`MelPlan::columns`] for a whole signal into `y` (`n_mels × frames_out`, contiguous).
+    fn signal(
+        &self,
+        k: &FrameKernel<T>,
+        x: &[T],
+        y: &mut [T],
+        frames_out: usize,
+        tail: Option<&LogTail>,
+        sc: &mut Scratch<T>,
+    ) -> (f64, bool) {
+        let nm = self.mel.n_mels;
+        let mut st = (f64::NEG_INFINITY, false);
+        for j0 in (0..frames_out).step_by(TILE) {
+            let count = TILE.min(frames_out - j0);
+            let r = self.tile(k, x, j0, count, tail, sc);
+            st = (st.0.max(r.0), st.1 | r.1);
+            for (m, yrow) in y.chunks_exact_mut(frames_out).enumerate() {
+                for (d, row) in yrow[j0..j0 + count]
+                    .iter_mut()
+                    .zip(sc.tile.chunks_exact(nm))
+                {
+                    *d = row[m];
+                }
+            }
+        }
+        st
+    }
+
     /// The first `frames_out` frames (at most [`MelPlan::frames`]) of the mel spectrogram of
     /// `x` into `y` (`n_mels × frames_out`), each value put through `tail`'s logarithm if given
-    /// (no floor: the caller floors, per signal or over a batch). Returns the largest value
-    /// written and whether any was NaN (the floor's inputs).
+    /// (no floor: the caller floors, per signal or over a batch). Frames are split across
+    /// threads, each thread writing its range of columns of `y` directly. Returns the largest
+    /// value written and whether any was NaN (the floor's inputs; found in the logarithm pass).
     pub fn melspec_raw(
         &self,
         x: &[T],
@@ -279,56 +406,129 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         let nm = self.mel.n_mels;
         assert!(frames_out <= frames, "frames_out above the frame count");
         assert_eq!(y.len(), nm * frames_out, "melspec output length");
-        // each frame's spectrum is reduced to mel bands as soon as it is computed
-        let mut tmp = try_vec(frames * nm, T::ZERO, "the frame-major mel spectrogram")?;
-        let power = self.power;
-        stft_reduce(x, &self.window, &self.stft, &mut tmp, nm, |s, out| {
-            // |X|^power into the real parts, then the sparse filterbank
-            for c in s.iter_mut() {
-                let m2 = c.re * c.re + c.im * c.im;
-                c.re = if power == 2.0 {
-                    m2
-                } else if power == 1.0 {
-                    <T as Float>::from_f64(m2.to_f64().sqrt())
-                } else {
-                    <T as Float>::from_f64(m2.to_f64().sqrt().powf(power))
-                };
-            }
-            for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
-                let mut acc = T::ZERO;
-                for (w, c) in wts.iter().zip(&s[*a..]) {
-                    acc = acc + *w * c.re;
-                }
-                *o = acc;
-            }
-            if let Some(t) = tail {
-                logtail::log_pass(out, t);
-            }
-        })?;
-        // transpose frames × n_mels → n_mels × frames in tiles, over the kept frames only
-        let mut mx = f64::NEG_INFINITY;
-        let mut nan = false;
-        const TB: usize = 64;
-        for t0 in (0..frames_out).step_by(TB) {
-            let t1 = (t0 + TB).min(frames_out);
-            for m in 0..nm {
-                let dst = &mut y[m * frames_out + t0..m * frames_out + t1];
-                for (t, d) in (t0..t1).zip(dst.iter_mut()) {
-                    *d = tmp[t * nm + m];
-                }
+        if frames_out == 0 {
+            return Ok((f64::NEG_INFINITY, false));
+        }
+        let k = FrameKernel::new(&self.stft, &self.window)?;
+        let work = frames_out.saturating_mul(self.stft.n_fft).saturating_mul(4);
+        let threads = threads_for(frames_out, work);
+        if threads <= 1 {
+            let mut sc = self.scratch(&k)?;
+            return Ok(self.signal(&k, x, y, frames_out, tail, &mut sc));
+        }
+        // each part owns frames [t0, t1): its piece of every mel row; everything allocated
+        // before the first write
+        let per = frames_out.div_ceil(threads);
+        let nparts = frames_out.div_ceil(per);
+        let mut parts = try_with_capacity(nparts, "the thread parts")?;
+        for p in 0..nparts {
+            parts.push((
+                p * per,
+                try_with_capacity::<&mut [T]>(nm, "a part's mel rows")?,
+                self.scratch(&k)?,
+                (f64::NEG_INFINITY, false),
+            ));
+        }
+        for row in y.chunks_exact_mut(frames_out) {
+            let mut rest = row;
+            for part in parts.iter_mut() {
+                let take = per.min(rest.len());
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
+                part.1.push(head);
+                rest = tail;
             }
         }
-        if tail.is_some() {
-            for v in tmp[..frames_out * nm].iter() {
-                nan |= v.is_nan();
-                let v = v.to_f64();
-                if v > mx {
-                    mx = v;
-                }
-            }
-        }
-        Ok((mx, nan))
+        run_parts(parts.iter_mut().collect(), |(t0, cols, sc, st)| {
+            *st = self.columns(&k, x, *t0, cols, tail, sc);
+        });
+        Ok(parts.iter().fold((f64::NEG_INFINITY, false), |a, p| {
+            (a.0.max(p.3 .0), a.1 | p.3 .1)
+        }))
     }
+
+    /// `rows` signals of `n` samples, signal `r` at `x[r·xst..][..n]`, each as
+    /// [`MelPlan::melspec_raw`] into `y` (`rows × n_mels × frames_out`), then floored per signal
+    /// (`per_row`) or at the whole batch's maximum when `tail` has a floor. With at least as
+    /// many signals as threads, whole signals are split across threads (each signal's frames
+    /// in cache from its STFT to its floor); otherwise each signal's frames are. Results do not
+    /// depend on the split. All scratch is allocated before `y` is written.
+    #[allow(clippy::too_many_arguments)]
+    pub fn melspec_batch(
+        &self,
+        x: &[T],
+        xst: usize,
+        rows: usize,
+        n: usize,
+        frames_out: usize,
+        tail: Option<&LogTail>,
+        per_row: bool,
+        y: &mut [T],
+    ) -> SkResult<()> {
+        let frames = self.frames(n)?;
+        let nm = self.mel.n_mels;
+        assert!(frames_out <= frames, "frames_out above the frame count");
+        let per = nm * frames_out;
+        assert_eq!(y.len(), rows * per, "melspec batch output length");
+        if rows == 0 || per == 0 {
+            return Ok(());
+        }
+        assert!(x.len() >= (rows - 1) * xst + n, "melspec batch input span");
+        let clip = |r: usize| &x[r * xst..r * xst + n];
+        let floor_clip = |yc: &mut [T], (mx, nan): (f64, bool)| {
+            if let Some(f) = tail.and_then(|t| t.floor(mx, nan)) {
+                logtail::floor_slice(yc, f);
+            }
+        };
+        let work = rows
+            .saturating_mul(frames_out)
+            .saturating_mul(self.stft.n_fft)
+            .saturating_mul(4);
+        let stats: Vec<(f64, bool)> = if rows < max_threads() && threads_for(rows, work) > 1 {
+            // fewer signals than threads: each signal's frames are split
+            let mut stats = try_with_capacity(rows, "the signals' maxima")?;
+            for (r, yc) in y.chunks_exact_mut(per).enumerate() {
+                let st = self.melspec_raw(clip(r), yc, frames_out, tail)?;
+                if per_row {
+                    floor_clip(yc, st);
+                }
+                stats.push(st);
+            }
+            stats
+        } else {
+            let k = FrameKernel::new(&self.stft, &self.window)?;
+            let make = || -> SkResult<_> { Ok((self.scratch(&k)?, (f64::NEG_INFINITY, false))) };
+            par_rows_states(y, per, work, make, |(sc, acc), first, chunk| {
+                for (i, yc) in chunk.chunks_exact_mut(per).enumerate() {
+                    let st = self.signal(&k, clip(first + i), yc, frames_out, tail, sc);
+                    if per_row {
+                        floor_clip(yc, st);
+                    }
+                    *acc = (acc.0.max(st.0), acc.1 | st.1);
+                }
+            })?
+            .into_iter()
+            .map(|s| s.1)
+            .collect()
+        };
+        if !per_row {
+            let all = stats
+                .iter()
+                .fold((f64::NEG_INFINITY, false), |a, p| (a.0.max(p.0), a.1 | p.1));
+            floor_clip(y, all);
+        }
+        Ok(())
+    }
+}
+
+/// Frames per tile of the mel path: a tile of frame-major mel values (at most 64 × n_mels)
+/// stays in L1/L2 between the filterbank and its transposed store.
+const TILE: usize = 64;
+
+/// One thread's scratch for the mel path.
+struct Scratch<T: FftFloat> {
+    fk: (Workspace<T>, Vec<T>),
+    spec: Vec<Complex<T>>,
+    tile: Vec<T>,
 }
 
 #[cfg(test)]
@@ -345,6 +545,133 @@ mod tests {
         }
         assert!((hz_to_mel(1000.0, false) - 15.0).abs() < 1e-12);
         assert!((hz_to_mel(700.0, true) - 2595.0 * 2f64.log10()).abs() < 1e-12);
+    }
+
+    /// The Whisper recipe in plain f64 (naive DFT of each reflect-padded frame, the filterbank
+    /// as a dense product, log10 tail with the floor at each signal's maximum).
+    fn whisper_reference(x: &[f32], nm: usize, frames_out: usize) -> Vec<f64> {
+        let (n_fft, hop, pad) = (400usize, 160usize, 200isize);
+        let mp = whisper_mel(nm);
+        let fb = mp.filterbank().unwrap();
+        let nf = n_fft / 2 + 1;
+        let n = x.len() as isize;
+        let w: Vec<f64> = (0..n_fft)
+            .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n_fft as f64).cos())
+            .collect();
+        let cs: Vec<(f64, f64)> = (0..n_fft)
+            .map(|i| (2.0 * std::f64::consts::PI * i as f64 / n_fft as f64).sin_cos())
+            .map(|(s, c)| (c, s))
+            .collect();
+        let mut out = vec![0.0; nm * frames_out];
+        for t in 0..frames_out {
+            let seg: Vec<f64> = (0..n_fft as isize)
+                .map(|i| {
+                    let j = (t * hop) as isize + i - pad;
+                    let j = if j < 0 {
+                        -j
+                    } else if j >= n {
+                        2 * (n - 1) - j
+                    } else {
+                        j
+                    };
+                    x[j as usize] as f64 * w[i as usize]
+                })
+                .collect();
+            let pw: Vec<f64> = (0..nf)
+                .map(|k| {
+                    let (mut re, mut im) = (0.0, 0.0);
+                    for (j, v) in seg.iter().enumerate() {
+                        let (c, s) = cs[(k * j) % n_fft];
+                        re += v * c;
+                        im -= v * s;
+                    }
+                    re * re + im * im
+                })
+                .collect();
+            for m in 0..nm {
+                let v: f64 = (0..nf).map(|k| fb[m * nf + k] * pw[k]).sum();
+                out[m * frames_out + t] = v.max(1e-10).log10();
+            }
+        }
+        let mx = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        out.iter().map(|&l| (l.max(mx - 8.0) + 4.0) / 4.0).collect()
+    }
+
+    fn whisper_mel(nm: usize) -> MelParams {
+        MelParams {
+            sr: 16000.0,
+            n_fft: 400,
+            n_mels: nm,
+            fmin: 0.0,
+            fmax: 0.0,
+            htk: false,
+            norm: MelNorm::Slaney,
+        }
+    }
+
+    fn whisper_plan(nm: usize) -> MelPlan<f32> {
+        let stft = StftParams {
+            n_fft: 400,
+            hop: 160,
+            win_length: 400,
+            center: true,
+            pad_mode: super::super::stft::PadMode::Reflect,
+            onesided: true,
+            normalized: false,
+        };
+        let w: Vec<f32> = (0..400)
+            .map(|i| (0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / 400.0).cos()) as f32)
+            .collect();
+        MelPlan::new(stft, whisper_mel(nm), 2.0, &w).unwrap()
+    }
+
+    /// Batches of 1 and 3 signals (frame split and signal split over threads, tiles with a
+    /// partial last one), per-signal and batch floors, against the f64 recipe; and the batch
+    /// floor equals flooring the per-signal raw values at the batch's maximum.
+    #[test]
+    fn whisper_batches_match_the_f64_recipe() {
+        let mut rng = crate::kernels::testutil::Rng::new(5);
+        let n = 60_037; // 376 frames, the last one dropped: 375 kept, 5 tiles plus 55
+        let tail = LogTail::log10(1e-10, 0.25, 1.0, 8.0).unwrap();
+        for (nm, rows) in [(80usize, 1usize), (80, 3), (128, 2)] {
+            let plan = whisper_plan(nm);
+            let frames_out = plan.frames(n).unwrap() - 1;
+            let per = nm * frames_out;
+            {
+                // rows at a stride of n + 5, each at its own loudness
+                let xst = n + 5;
+                let mut x = rng.vec_f32((rows - 1) * xst + n, 0.1);
+                for r in 0..rows {
+                    for v in &mut x[r * xst..r * xst + n] {
+                        *v *= (r + 1) as f32;
+                    }
+                }
+                let mut y = vec![f32::NAN; rows * per];
+                plan.melspec_batch(&x, xst, rows, n, frames_out, Some(&tail), true, &mut y)
+                    .unwrap();
+                for r in 0..rows {
+                    let want = whisper_reference(&x[r * xst..r * xst + n], nm, frames_out);
+                    for (i, (&g, &w)) in y[r * per..(r + 1) * per].iter().zip(&want).enumerate() {
+                        assert!(
+                            (g as f64 - w).abs() < 2e-4,
+                            "nm {nm} rows {rows} signal {r} value {i}: {g} vs {w}"
+                        );
+                    }
+                }
+                // one floor over the batch: the raw values floored at the batch maximum
+                let mut yb = vec![f32::NAN; rows * per];
+                plan.melspec_batch(&x, xst, rows, n, frames_out, Some(&tail), false, &mut yb)
+                    .unwrap();
+                let mut raw = vec![0.0f32; rows * per];
+                let notail = LogTail::log10(1e-10, 0.25, 1.0, f64::INFINITY).unwrap();
+                plan.melspec_batch(&x, xst, rows, n, frames_out, Some(&notail), true, &mut raw)
+                    .unwrap();
+                let mx = raw.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+                for (a, b) in yb.iter().zip(&raw) {
+                    assert_eq!(*a, b.max(mx - 2.0));
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! Complex data is `Complex<T>` (`#[repr(C)] { re, im }`), i.e. interleaved re/im in memory, the
 //! layout of numpy `complex64`/`complex128` and torch complex tensors.
 
+pub mod batch;
 pub mod conv;
 pub mod fft;
 pub mod logtail;

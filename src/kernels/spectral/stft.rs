@@ -124,7 +124,7 @@ impl StftParams {
 }
 
 /// Shared per-frame work: windowed segment → FFT → mirror (two-sided) → normalisation.
-struct FrameKernel<T: FftFloat> {
+pub(crate) struct FrameKernel<T: FftFloat> {
     p: StftParams,
     plan: Arc<FftPlan<T>>,
     wp: Vec<T>,
@@ -133,7 +133,7 @@ struct FrameKernel<T: FftFloat> {
 }
 
 impl<T: FftFloat + PlanCache> FrameKernel<T> {
-    fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
+    pub(crate) fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
         p.check()?;
         let (wp, lo, hi) = p.padded_window(window)?;
         Ok(FrameKernel {
@@ -146,14 +146,14 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
     }
 
     /// The scratch of one thread's frames: an FFT workspace and room for an edge frame.
-    fn scratch(&self) -> SkResult<(Workspace<T>, Vec<T>)> {
+    pub(crate) fn scratch(&self) -> SkResult<(Workspace<T>, Vec<T>)> {
         let edge = try_with_capacity(self.p.n_fft, "an edge frame")?;
         Ok((self.plan.workspace()?, edge))
     }
 
     /// Frame `t` of the padded `x` (one-call STFT): interior frames read `x` directly, edge
     /// frames are assembled in `edge` first.
-    fn frame_at(
+    pub(crate) fn frame_at(
         &self,
         x: &[T],
         t: usize,
@@ -240,40 +240,6 @@ pub fn stft<T: FftFloat + PlanCache>(
         |(ws, edge), first, chunk| {
             for (i, out) in chunk.chunks_exact_mut(nf).enumerate() {
                 k.frame_at(x, first + i, edge, out, ws);
-            }
-        },
-    )
-}
-
-/// The STFT reduced frame by frame: `f(spectrum, row)` turns frame `t`'s `n_freq` bins (which
-/// it may overwrite) into row `t` (`row_len` values) of `rows` (`frames × row_len`), so the whole
-/// STFT is never stored (the mel spectrogram uses it). Rows are split across threads like [`stft`].
-pub(crate) fn stft_reduce<T: FftFloat + PlanCache, U: Send>(
-    x: &[T],
-    window: &[T],
-    p: &StftParams,
-    rows: &mut [U],
-    row_len: usize,
-    f: impl Fn(&mut [Complex<T>], &mut [U]) + Sync,
-) -> SkResult<()> {
-    let frames = p.frames(x.len())?;
-    assert_eq!(rows.len(), frames * row_len, "stft rows length");
-    let k = FrameKernel::new(p, window)?;
-    let nf = p.n_freq();
-    let work = frames.saturating_mul(p.n_fft).saturating_mul(4);
-    let make = || -> SkResult<_> {
-        let spec = try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?;
-        Ok((k.scratch()?, spec))
-    };
-    par_rows_with(
-        rows,
-        row_len,
-        work,
-        make,
-        |((ws, edge), spec), first, chunk| {
-            for (i, out) in chunk.chunks_exact_mut(row_len).enumerate() {
-                k.frame_at(x, first + i, edge, spec, ws);
-                f(spec, out);
             }
         },
     )

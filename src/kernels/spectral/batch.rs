@@ -1,0 +1,184 @@
+//! Batched transforms: one plan over many rows, the rows split across up to `SIGKERN_THREADS`
+//! threads in contiguous ranges (each range owns the output rows it writes, and in place, reads).
+//! Every row is transformed exactly as on one thread, so the output does not depend on the split.
+//! Each thread's FFT scratch is allocated (fallibly) before any row is written: on an error the
+//! output is untouched.
+
+use super::fft::{FftFloat, FftPlan, Norm, Workspace};
+use super::Complex;
+use crate::error::SkResult;
+use crate::kernels::par::{par_strided_rows_with, threads_for};
+
+/// Rough element-operations of `rows` transforms of `n` points (for the thread split).
+fn work(rows: usize, n: usize) -> usize {
+    let log_n = (usize::BITS - n.leading_zeros()) as usize;
+    rows.saturating_mul(n).saturating_mul(log_n)
+}
+
+/// Runs `one(input row or None, output row, workspace)` over `rows` rows: input row `r` is
+/// `x[r·xst..][..irow]` (in place when `x` is None), output row `r` is `y[r·yst..][..orow]`.
+#[allow(clippy::too_many_arguments)]
+fn rows_with<T: FftFloat, I: Sync, O: Send>(
+    p: &FftPlan<T>,
+    x: Option<&[I]>,
+    xst: usize,
+    irow: usize,
+    y: &mut [O],
+    yst: usize,
+    orow: usize,
+    rows: usize,
+    one: impl Fn(Option<&[I]>, &mut [O], &mut Workspace<T>) + Sync,
+) -> SkResult<()> {
+    if rows == 0 {
+        return Ok(());
+    }
+    assert!(y.len() >= (rows - 1) * yst + orow, "batch output span");
+    if let Some(x) = x {
+        assert!(x.len() >= (rows - 1) * xst + irow, "batch input span");
+    }
+    let body = |ws: &mut Workspace<T>, first: usize, chunk: &mut [O]| {
+        let count = if chunk.len() < orow {
+            0
+        } else {
+            (chunk.len() - orow) / yst.max(1) + 1
+        };
+        for i in 0..count.min(rows - first) {
+            let r = first + i;
+            let xr = x.map(|x| &x[r * xst..r * xst + irow]);
+            one(xr, &mut chunk[i * yst..i * yst + orow], ws);
+        }
+    };
+    let w = work(rows, p.len());
+    if threads_for(rows, w) <= 1 || yst == 0 {
+        // one thread: the thread's cached workspace, grown before anything is written
+        return T::with_workspace(|ws| {
+            p.reserve(ws)?;
+            body(ws, 0, y);
+            Ok(())
+        });
+    }
+    par_strided_rows_with(y, rows, yst, w, || p.workspace(), body)
+}
+
+/// `rows` real forward transforms: row `r` of `x` is `x[r·xst..][..n]`, of `y`
+/// `y[r·yst..][..n/2+1]` (`yst ≥ n/2+1` when `rows > 1`).
+#[allow(clippy::too_many_arguments)]
+pub fn rfft_rows<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: &[T],
+    xst: usize,
+    y: &mut [Complex<T>],
+    yst: usize,
+    rows: usize,
+    norm: Norm,
+) -> SkResult<()> {
+    let n = p.len();
+    rows_with(p, Some(x), xst, n, y, yst, n / 2 + 1, rows, |xr, yr, ws| {
+        p.rfft_ws(xr.unwrap_or_default(), yr, norm, ws)
+    })
+}
+
+/// `rows` real inverse transforms: row `r` of `x` is `x[r·xst..][..n/2+1]`, of `y`
+/// `y[r·yst..][..n]` (`yst ≥ n` when `rows > 1`).
+#[allow(clippy::too_many_arguments)]
+pub fn irfft_rows<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: &[Complex<T>],
+    xst: usize,
+    y: &mut [T],
+    yst: usize,
+    rows: usize,
+    norm: Norm,
+) -> SkResult<()> {
+    let n = p.len();
+    rows_with(p, Some(x), xst, n / 2 + 1, y, yst, n, rows, |xr, yr, ws| {
+        p.irfft_ws(xr.unwrap_or_default(), yr, norm, ws)
+    })
+}
+
+/// `rows` complex transforms of `n` points; `x = None` transforms `y` in place (rows `yst`
+/// apart).
+#[allow(clippy::too_many_arguments)]
+pub fn fft_rows<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: Option<&[Complex<T>]>,
+    xst: usize,
+    y: &mut [Complex<T>],
+    yst: usize,
+    rows: usize,
+    inverse: bool,
+    norm: Norm,
+) -> SkResult<()> {
+    let n = p.len();
+    rows_with(p, x, xst, n, y, yst, n, rows, |xr, yr, ws| {
+        p.fft_ws(xr, yr, inverse, norm, ws)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::spectral::fft::FftKind;
+    use crate::kernels::testutil::Rng;
+
+    /// Enough rows of 400 points that the split uses several threads (when the machine or
+    /// `SIGKERN_THREADS` allows more than one): each row equals the single transform bit for bit.
+    #[test]
+    fn threaded_rows_equal_single_transforms() {
+        let mut rng = Rng::new(17);
+        let n = 400;
+        let rows = 3001;
+        let h = n / 2 + 1;
+        let p = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
+        let x: Vec<f32> = rng.vec_f32(rows * n + 3, 1.0);
+        // output rows h + 2 apart, the last row ending the buffer
+        let yst = h + 2;
+        let mut y = vec![Complex::new(9.0f32, 9.0); (rows - 1) * yst + h];
+        rfft_rows(&p, &x, n, &mut y, yst, rows, Norm::Backward).unwrap();
+        let mut want = vec![Complex::new(0.0f32, 0.0); h];
+        for r in 0..rows {
+            p.rfft(&x[r * n..r * n + n], &mut want, Norm::Backward);
+            assert_eq!(&y[r * yst..r * yst + h], &want[..], "row {r}");
+            if r + 1 < rows {
+                assert_eq!(y[r * yst + h], Complex::new(9.0, 9.0), "gap of row {r}");
+            }
+        }
+        // inverse back, rows of n + 1 reals
+        let mut back = vec![0.0f32; (rows - 1) * (n + 1) + n];
+        irfft_rows(&p, &y, yst, &mut back, n + 1, rows, Norm::Backward).unwrap();
+        for r in 0..rows {
+            for j in 0..n {
+                let (a, b) = (back[r * (n + 1) + j], x[r * n + j]);
+                assert!((a - b).abs() < 1e-4, "row {r} sample {j}: {a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn complex_rows_in_place_and_repeated_input() {
+        let mut rng = Rng::new(18);
+        let n = 256;
+        let rows = 2000;
+        let p = FftPlan::<f64>::new(FftKind::Complex, n).unwrap();
+        let x: Vec<Complex<f64>> = (0..n)
+            .map(|_| Complex::new(rng.vec_f64(1, 1.0)[0], rng.vec_f64(1, 1.0)[0]))
+            .collect();
+        // stride 0 repeats one input row
+        let mut y = vec![Complex::new(0.0, 0.0); rows * n];
+        fft_rows(&p, Some(&x), 0, &mut y, n, rows, false, Norm::Ortho).unwrap();
+        let mut want = vec![Complex::new(0.0, 0.0); n];
+        p.fft(Some(&x), &mut want, false, Norm::Ortho);
+        for r in 0..rows {
+            assert_eq!(&y[r * n..r * n + n], &want[..]);
+        }
+        // in place inverse restores the input (ortho both ways)
+        fft_rows(&p, None, 0, &mut y, n, rows, true, Norm::Ortho).unwrap();
+        for r in 0..rows {
+            for (a, b) in y[r * n..r * n + n].iter().zip(&x) {
+                assert!((a - b).norm() < 1e-12);
+            }
+        }
+        // zero rows: nothing happens
+        fft_rows(&p, None, 0, &mut [], n, 0, true, Norm::Ortho).unwrap();
+    }
+}
