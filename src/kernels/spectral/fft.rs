@@ -17,6 +17,9 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+mod mixed;
+use mixed::MixedFft;
+
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
 /// aborting the process on a failed allocation.
@@ -453,28 +456,7 @@ crate::simd::multiversion! {
 impl<T: FftFloat> EvenReal<T> {
     fn new(n: usize) -> SkResult<Self> {
         let m = n / 2;
-        let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
-        let tw = try_collect(
-            (0..m / 2 + 1).map(|k| {
-                let a = angle(k);
-                Complex::new(
-                    <T as Float>::from_f64(a.cos()),
-                    <T as Float>::from_f64(a.sin()),
-                )
-            }),
-            "the FFT twiddle factors",
-        )?;
-        // −i·(cos a + i sin a)/2 = (sin a / 2, −cos a / 2)
-        let v = try_collect(
-            (0..m / 2 + 1).map(|k| {
-                let a = angle(k);
-                Complex::new(
-                    <T as Float>::from_f64(0.5 * a.sin()),
-                    <T as Float>::from_f64(-0.5 * a.cos()),
-                )
-            }),
-            "the FFT twiddle factors",
-        )?;
+        let (tw, v) = split_twiddles(n)?;
         let mut p = FftPlanner::<T>::new();
         Ok(EvenReal {
             m,
@@ -530,6 +512,116 @@ impl<T: FftFloat> EvenReal<T> {
     }
 }
 
+/// The split-step twiddles of an even length `n`, each rounded once from [`mixed::unit_root`]:
+/// `tw[k] = e^{−2πik/n}` (inverse step) and `v[k] = −i·e^{−2πik/n}/2` (forward step) for
+/// `k ≤ n/4`.
+#[allow(clippy::type_complexity)]
+fn split_twiddles<T: Float>(n: usize) -> SkResult<(Vec<Complex<T>>, Vec<Complex<T>>)> {
+    let m = n / 2;
+    let what = "the FFT twiddle factors";
+    let tw = try_collect(
+        (0..m / 2 + 1).map(|k| {
+            let (c, s) = mixed::unit_root(k, n);
+            Complex::new(T::from_f64(c), T::from_f64(-s))
+        }),
+        what,
+    )?;
+    // −i·(c − i s)/2 = (−s/2, −c/2)
+    let v = try_collect(
+        (0..m / 2 + 1).map(|k| {
+            let (c, s) = mixed::unit_root(k, n);
+            Complex::new(T::from_f64(-0.5 * s), T::from_f64(-0.5 * c))
+        }),
+        what,
+    )?;
+    Ok((tw, v))
+}
+
+/// Real transforms over the accuracy-first [`MixedFft`]: even `n` as a complex transform of
+/// n/2 points plus the split steps, odd `n` as a complex transform of n points.
+struct OwnReal<T> {
+    n: usize,
+    cf: MixedFft<T>,
+    /// Split twiddles (even `n` only; see [`split_twiddles`]).
+    tw: Vec<Complex<T>>,
+    v: Vec<Complex<T>>,
+}
+
+impl<T: FftFloat> OwnReal<T> {
+    fn new(n: usize) -> SkResult<Self> {
+        if n.is_multiple_of(2) {
+            let (tw, v) = split_twiddles(n)?;
+            Ok(OwnReal {
+                n,
+                cf: MixedFft::new(n / 2)?,
+                tw,
+                v,
+            })
+        } else {
+            Ok(OwnReal {
+                n,
+                cf: MixedFft::new(n)?,
+                tw: Vec::new(),
+                v: Vec::new(),
+            })
+        }
+    }
+
+    fn scratch_len(&self) -> usize {
+        if self.n.is_multiple_of(2) {
+            self.cf.scratch_len()
+        } else {
+            self.n + self.cf.scratch_len()
+        }
+    }
+
+    fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
+        let n = self.n;
+        if n.is_multiple_of(2) {
+            let z = &mut y[..n / 2];
+            z.copy_from_slice(as_complex(x));
+            self.cf
+                .process(z, grow(scratch, self.cf.scratch_len()), false);
+            split_fwd(crate::simd::current(), y, &self.v);
+        } else {
+            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
+            for (b, &x) in b.iter_mut().zip(x) {
+                *b = Complex::new(x, T::ZERO);
+            }
+            self.cf.process(b, s, false);
+            y.copy_from_slice(&b[..n / 2 + 1]);
+        }
+    }
+
+    fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
+        let n = self.n;
+        if n.is_multiple_of(2) {
+            let z = as_complex_mut(y);
+            split_inv(crate::simd::current(), x, z, &self.tw);
+            self.cf
+                .process(z, grow(scratch, self.cf.scratch_len()), true);
+        } else {
+            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
+            b[0] = Complex::new(x[0].re, T::ZERO);
+            for k in 1..=n / 2 {
+                b[k] = x[k];
+                b[n - k] = x[k].conj();
+            }
+            self.cf.process(b, s, true);
+            for (y, b) in y.iter_mut().zip(b.iter()) {
+                *y = b.re;
+            }
+        }
+    }
+}
+
+/// Whether a length runs on the crate's transforms (powers of two, where they are fast and
+/// accurate) rather than on [`MixedFft`] (every other length: rustfft's Rader/Bluestein and
+/// mixed-radix paths lose up to 2–3× numpy's accuracy there).
+fn use_crate(n: usize) -> bool {
+    n.is_power_of_two()
+}
+
 enum Inner<T: FftNum> {
     Real {
         fwd: Arc<dyn RealToComplex<T>>,
@@ -540,6 +632,8 @@ enum Inner<T: FftNum> {
         fwd: Arc<dyn Fft<T>>,
         inv: Arc<dyn Fft<T>>,
     },
+    OwnReal(OwnReal<T>),
+    OwnComplex(MixedFft<T>),
 }
 
 /// An FFT plan of one kind and length. Immutable after creation: `Send + Sync`, and
@@ -590,6 +684,8 @@ impl<T: FftFloat> FftPlan<T> {
             &format!("an FFT plan of {n} points"),
         )?;
         let inner = match kind {
+            FftKind::Real if !use_crate(n) => Inner::OwnReal(OwnReal::new(n)?),
+            FftKind::Complex if !use_crate(n) => Inner::OwnComplex(MixedFft::new(n)?),
             FftKind::Real => {
                 let even = if n.is_multiple_of(2) {
                     Some(EvenReal::new(n)?)
@@ -636,6 +732,8 @@ impl<T: FftFloat> FftPlan<T> {
                     .unwrap_or(0);
                 (0, s, 0)
             }
+            Inner::OwnReal(o) => (self.n, o.scratch_len(), self.n / 2 + 1),
+            Inner::OwnComplex(c) => (0, c.scratch_len(), 0),
         };
         let what = "FFT scratch";
         try_grow(&mut ws.real, real, what)?;
@@ -676,14 +774,14 @@ impl<T: FftFloat> FftPlan<T> {
     ) {
         match &self.inner {
             Inner::Real { fwd, inv, even } => (fwd, inv, even.as_ref()),
-            Inner::Complex { .. } => panic!("real transform requested from a complex plan"),
+            _ => panic!("real transform requested from a complex plan"),
         }
     }
 
     fn cplx(&self) -> (&Arc<dyn Fft<T>>, &Arc<dyn Fft<T>>) {
         match &self.inner {
             Inner::Complex { fwd, inv } => (fwd, inv),
-            Inner::Real { .. } => panic!("complex transform requested from a real plan"),
+            _ => panic!("complex transform requested from a real plan"),
         }
     }
 
@@ -695,9 +793,14 @@ impl<T: FftFloat> FftPlan<T> {
 
     /// As [`FftPlan::rfft`] with an explicit workspace (used by batched callers).
     pub fn rfft_ws(&self, x: &[T], y: &mut [Complex<T>], norm: Norm, ws: &mut Workspace<T>) {
-        let (_, _, even) = self.real();
         assert_eq!(x.len(), self.n, "rfft input length");
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            o.forward(x, y, &mut ws.cplx);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
+        let (_, _, even) = self.real();
         if let Some(e) = even {
             e.forward(x, y, &mut ws.cplx);
             scale_cplx(y, norm.scale(self.n, false));
@@ -716,8 +819,14 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (fwd, _, even) = self.real();
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            assert_eq!(x.len(), self.n, "rfft input length");
+            o.forward(x, y, scratch);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
+        let (fwd, _, even) = self.real();
         if let Some(e) = even {
             e.forward_destroy(x, y, scratch);
             scale_cplx(y, norm.scale(self.n, false));
@@ -739,6 +848,11 @@ impl<T: FftFloat> FftPlan<T> {
     pub fn irfft_ws(&self, x: &[Complex<T>], y: &mut [T], norm: Norm, ws: &mut Workspace<T>) {
         assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
         assert_eq!(y.len(), self.n, "irfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            o.inverse(x, y, &mut ws.cplx);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
         if let (_, _, Some(e)) = self.real() {
             e.inverse(x, y, &mut ws.cplx);
             scale_slice(y, norm.scale(self.n, true));
@@ -757,8 +871,14 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (_, inv, even) = self.real();
         assert_eq!(y.len(), self.n, "irfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
+            o.inverse(x, y, scratch);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
+        let (_, inv, even) = self.real();
         if let Some(e) = even {
             e.inverse(x, y, scratch);
             scale_slice(y, norm.scale(self.n, true));
@@ -788,6 +908,16 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         ws: &mut Workspace<T>,
     ) {
+        if let Inner::OwnComplex(c) = &self.inner {
+            assert_eq!(y.len(), self.n, "fft output length");
+            if let Some(x) = x {
+                assert_eq!(x.len(), self.n, "fft input length");
+                y.copy_from_slice(x);
+            }
+            c.process(y, grow(&mut ws.cplx, c.scratch_len()), inverse);
+            scale_cplx(y, norm.scale(self.n, inverse));
+            return;
+        }
         let (fwd, inv) = self.cplx();
         let f = if inverse { inv } else { fwd };
         assert_eq!(y.len(), self.n, "fft output length");
