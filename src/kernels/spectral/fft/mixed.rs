@@ -7,7 +7,7 @@
 //! index. Unnormalised in both directions, like rustfft.
 //!
 //! The passes ping-pong between the data and a scratch buffer of the same length; Bluestein
-//! needs two buffers of its inner (2·3·5·7-smooth) length.
+//! needs two buffers of its inner (2·3·5-smooth) length.
 
 use crate::error::SkResult;
 use crate::kernels::alloc::{try_collect, try_vec};
@@ -120,13 +120,15 @@ struct Pass<T> {
     p: usize,
     l1: usize,
     ido: usize,
-    /// `tw[(j−1)(ido−1) + i−1] = e^{2πi·j·l1·i/n}` for `1 ≤ j < p`, `1 ≤ i < ido`.
+    /// `tw[(i−1)(p−1) + j−1] = e^{2πi·j·l1·i/n}` for `1 ≤ j < p`, `1 ≤ i < ido` (the twiddles
+    /// of one column together).
     tw: Vec<Complex<T>>,
     /// Generic radix only: `e^{2πi·j/p}`, `0 ≤ j < p`.
     roots: Vec<Complex<T>>,
 }
 
 /// A fixed-radix pass: `cc` is `(ido, p, l1)`, `ch` is `(ido, l1, p)` (first index fastest).
+/// The first column (`i = 0`) needs no twiddles and is done on its own.
 #[inline(always)]
 fn pass_fixed<T: Float, const P: usize, const FWD: bool>(
     ps: &Pass<T>,
@@ -135,22 +137,20 @@ fn pass_fixed<T: Float, const P: usize, const FWD: bool>(
     bf: impl Fn(&[Complex<T>; P]) -> [Complex<T>; P],
 ) {
     let (ido, l1) = (ps.ido, ps.l1);
-    let zero = Complex::new(T::ZERO, T::ZERO);
+    let tws = &ps.tw[..(P - 1) * (ido - 1)];
     for k in 0..l1 {
         let src = &cc[ido * P * k..ido * P * (k + 1)];
-        for i in 0..ido {
-            let mut x = [zero; P];
-            for (m, v) in x.iter_mut().enumerate() {
-                *v = src[i + ido * m];
-            }
+        let x: [Complex<T>; P] = std::array::from_fn(|m| src[ido * m]);
+        let y = bf(&x);
+        for (j, &v) in y.iter().enumerate() {
+            ch[ido * (k + l1 * j)] = v;
+        }
+        for (i, w) in (1..ido).zip(tws.chunks_exact(P - 1)) {
+            let x: [Complex<T>; P] = std::array::from_fn(|m| src[i + ido * m]);
             let y = bf(&x);
             ch[i + ido * k] = y[0];
-            for (j, &v) in y.iter().enumerate().skip(1) {
-                ch[i + ido * (k + l1 * j)] = if i == 0 {
-                    v
-                } else {
-                    tw::<T, FWD>(v, ps.tw[(j - 1) * (ido - 1) + i - 1])
-                };
+            for (j, (&v, &w)) in y[1..].iter().zip(w).enumerate() {
+                ch[i + ido * (k + l1 * (j + 1))] = tw::<T, FWD>(v, w);
             }
         }
     }
@@ -211,14 +211,12 @@ fn passg<T: Float, const FWD: bool>(
     ps: &Pass<T>,
     cc: &[Complex<T>],
     ch: &mut [Complex<T>],
-    buf: &mut Vec<Complex<T>>,
+    buf: &mut [Complex<T>],
 ) {
     let (p, ido, l1) = (ps.p, ps.ido, ps.l1);
     let h = p / 2;
     let zero = Complex::new(T::ZERO, T::ZERO);
-    buf.clear();
-    buf.resize(2 * p, zero);
-    let (sums, out) = buf.split_at_mut(p);
+    let (sums, out) = buf[..2 * p].split_at_mut(p);
     for k in 0..l1 {
         for i in 0..ido {
             let at = |m: usize| cc[i + ido * (m + p * k)];
@@ -253,7 +251,7 @@ fn passg<T: Float, const FWD: bool>(
                 ch[i + ido * (k + l1 * j)] = if i == 0 {
                     v
                 } else {
-                    tw::<T, FWD>(v, ps.tw[(j - 1) * (ido - 1) + i - 1])
+                    tw::<T, FWD>(v, ps.tw[(i - 1) * (p - 1) + j - 1])
                 };
             }
         }
@@ -305,25 +303,22 @@ fn cost_guess(n: usize) -> f64 {
     f * n as f64
 }
 
-/// The smallest 2·3·5·7-smooth length ≥ `n`.
+/// The smallest 2·3·5-smooth length ≥ `n` (the Bluestein inner length: only the hard-coded
+/// radices).
 fn good_size(n: usize) -> usize {
     let mut best = n.next_power_of_two();
-    let mut f7 = 1;
-    while f7 < best {
-        let mut f5 = f7;
-        while f5 < best {
-            let mut f3 = f5;
-            while f3 < best {
-                let mut f2 = f3;
-                while f2 < n {
-                    f2 *= 2;
-                }
-                best = best.min(f2);
-                f3 *= 3;
+    let mut f5 = 1;
+    while f5 < best {
+        let mut f3 = f5;
+        while f3 < best {
+            let mut f2 = f3;
+            while f2 < n {
+                f2 *= 2;
             }
-            f5 *= 5;
+            best = best.min(f2);
+            f3 *= 3;
         }
-        f7 *= 7;
+        f5 *= 5;
     }
     best
 }
@@ -332,6 +327,8 @@ fn good_size(n: usize) -> usize {
 struct Passes<T> {
     n: usize,
     passes: Vec<Pass<T>>,
+    /// Largest generic (p > 5) radix, 0 if none: its pass needs 2p more scratch values.
+    maxg: usize,
 }
 
 impl<T: Float> Passes<T> {
@@ -343,7 +340,7 @@ impl<T: Float> Passes<T> {
             let ido = n / (l1 * p);
             let tw = try_collect(
                 (0..(p - 1) * (ido - 1)).map(|t| {
-                    let (j, i) = (t / (ido - 1) + 1, t % (ido - 1) + 1);
+                    let (i, j) = (t / (p - 1) + 1, t % (p - 1) + 1);
                     root(j * l1 * i, n)
                 }),
                 what,
@@ -362,15 +359,22 @@ impl<T: Float> Passes<T> {
             });
             l1 *= p;
         }
-        Ok(Passes { n, passes })
+        let maxg = passes.iter().map(|p| p.p).filter(|&p| p > 5).max().unwrap_or(0);
+        Ok(Passes { n, passes, maxg })
     }
 
-    /// Transforms `c` in place using `ch` (n values) as the other Stockham buffer.
+    /// Scratch values [`Passes::run`] needs.
+    fn scratch_len(&self) -> usize {
+        self.n + 2 * self.maxg
+    }
+
+    /// Transforms `c` in place using `ch` ([`Passes::scratch_len`] values) as the other
+    /// Stockham buffer and the generic radix's workspace.
     fn run<const FWD: bool>(&self, c: &mut [Complex<T>], ch: &mut [Complex<T>]) {
         let n = self.n;
-        let (c, ch) = (&mut c[..n], &mut ch[..n]);
+        let (ch, buf) = ch[..self.scratch_len()].split_at_mut(n);
+        let c = &mut c[..n];
         let mut in_c = true;
-        let mut buf = Vec::new();
         for ps in &self.passes {
             let (src, dst): (&[Complex<T>], &mut [Complex<T>]) = if in_c {
                 (&*c, &mut *ch)
@@ -382,7 +386,7 @@ impl<T: Float> Passes<T> {
                 2 => pass2::<T, FWD>(ps, src, dst),
                 3 => pass3::<T, FWD>(ps, src, dst),
                 5 => pass5::<T, FWD>(ps, src, dst),
-                _ => passg::<T, FWD>(ps, src, dst, &mut buf),
+                _ => passg::<T, FWD>(ps, src, dst, buf),
             }
             in_c = !in_c;
         }
@@ -432,8 +436,9 @@ impl<T: Float> Blue<T> {
                 bkf64[n2 - k] = w;
             }
         }
-        let mut ch = try_vec(n2, Complex::new(0.0f64, 0.0), what)?;
-        Passes::<f64>::new(n2)?.run::<true>(&mut bkf64, &mut ch);
+        let p64 = Passes::<f64>::new(n2)?;
+        let mut ch = try_vec(p64.scratch_len(), Complex::new(0.0f64, 0.0), what)?;
+        p64.run::<true>(&mut bkf64, &mut ch);
         let s = 1.0 / n2 as f64;
         let bkf = try_collect(
             bkf64
@@ -493,8 +498,8 @@ impl<T: Float> MixedFft<T> {
     /// Complex scratch values [`MixedFft::process`] needs.
     pub(crate) fn scratch_len(&self) -> usize {
         match &self.algo {
-            Algo::Passes(p) => p.n,
-            Algo::Blue(b) => 2 * b.inner.n,
+            Algo::Passes(p) => p.scratch_len(),
+            Algo::Blue(b) => b.inner.n + b.inner.scratch_len(),
         }
     }
 
@@ -567,7 +572,7 @@ mod tests {
         for n in 1..2000usize {
             let g = good_size(n);
             let smooth = |mut v: usize| {
-                for p in [2, 3, 5, 7] {
+                for p in [2, 3, 5] {
                     while v.is_multiple_of(p) {
                         v /= p;
                     }
