@@ -1,5 +1,7 @@
-//! FFT plans over `rustfft`/`realfft`: real forward (n reals → n/2+1 complex) and inverse,
-//! complex forward and inverse, every n ≥ 1, f32 and f64, numpy's three normalisations.
+//! FFT plans: real forward (n reals → n/2+1 complex) and inverse, complex forward and inverse,
+//! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (and every float
+//! length) run on `rustfft`/`realfft`; double lengths that are not powers of two on the
+//! accuracy-first [`MixedFft`] (see [`use_crate`]).
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
 //! plan may run concurrently on any number of threads. Each call takes its scratch from a
@@ -88,6 +90,8 @@ pub trait FftFloat: Float + FftNum {
     fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R;
     /// The forward real-FFT split step at `level` (see [`split_fwd_body`]).
     fn split_fwd_at(level: crate::simd::Level, y: &mut [Complex<Self>], v: &[Complex<Self>]);
+    /// Whether lengths that are not powers of two run on [`MixedFft`] (see [`use_crate`]).
+    const ACCURATE_MIXED: bool;
 }
 
 /// f64 split step: explicit AVX-512 where the (clamped) level allows it.
@@ -102,8 +106,9 @@ fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex
 }
 
 macro_rules! impl_fft_float {
-    ($t:ty, $split:expr) => {
+    ($t:ty, $split:expr, $acc:expr) => {
         impl FftFloat for $t {
+            const ACCURATE_MIXED: bool = $acc;
             fn split_fwd_at(
                 level: crate::simd::Level,
                 y: &mut [Complex<Self>],
@@ -127,8 +132,8 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic::<f32>);
-impl_fft_float!(f64, split_fwd_f64);
+impl_fft_float!(f32, split_fwd_generic::<f32>, false);
+impl_fft_float!(f64, split_fwd_f64, true);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -615,11 +620,14 @@ impl<T: FftFloat> OwnReal<T> {
     }
 }
 
-/// Whether a length runs on the crate's transforms (powers of two, where they are fast and
-/// accurate) rather than on [`MixedFft`] (every other length: rustfft's Rader/Bluestein and
-/// mixed-radix paths lose up to 2–3× numpy's accuracy there).
-fn use_crate(n: usize) -> bool {
-    n.is_power_of_two()
+/// Whether a length runs on the crate's transforms rather than on [`MixedFft`]. Double plans:
+/// powers of two only (fast and within 1.5× of numpy's error there); every other length loses
+/// up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so it runs on
+/// [`MixedFft`] (numpy's accuracy, 2–4× slower than rustfft's AVX code). Float plans keep
+/// rustfft at every length: its error is far below float's resolution needs there, and the
+/// float speech front ends (400/480-point frames) depend on its speed.
+fn use_crate<T: FftFloat>(n: usize) -> bool {
+    n.is_power_of_two() || !T::ACCURATE_MIXED
 }
 
 enum Inner<T: FftNum> {
@@ -684,8 +692,8 @@ impl<T: FftFloat> FftPlan<T> {
             &format!("an FFT plan of {n} points"),
         )?;
         let inner = match kind {
-            FftKind::Real if !use_crate(n) => Inner::OwnReal(OwnReal::new(n)?),
-            FftKind::Complex if !use_crate(n) => Inner::OwnComplex(MixedFft::new(n)?),
+            FftKind::Real if !use_crate::<T>(n) => Inner::OwnReal(OwnReal::new(n)?),
+            FftKind::Complex if !use_crate::<T>(n) => Inner::OwnComplex(MixedFft::new(n)?),
             FftKind::Real => {
                 let even = if n.is_multiple_of(2) {
                     Some(EvenReal::new(n)?)
@@ -1135,6 +1143,49 @@ mod tests {
             let mut y = vec![Complex::new(0.0, 0.0); n];
             c.fft(Some(&z), &mut y, false, Norm::Backward);
             assert!(max_err(&y, &want) <= 1e-13 * big, "fft n={n}");
+        }
+    }
+
+    /// Double plans of lengths that are not powers of two run on the own transform: against
+    /// rustfft (the oracle) on every entry point (workspace and input-destroying forms,
+    /// complex in and out of place), with round trips; float plans keep rustfft.
+    #[test]
+    fn own_transform_matches_rustfft_on_every_entry_point() {
+        let mut rng = Rng::new(31);
+        for n in [3usize, 26, 243, 480, 1000, 1001, 4099, 8198, 3 * 4099] {
+            let x = rng.vec_f64(n, 1.0);
+            let mut want: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            FftPlanner::<f64>::new()
+                .plan_fft_forward(n)
+                .process(&mut want);
+            let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
+            assert!(matches!(p.inner, Inner::OwnReal(_)), "n={n}");
+            let h = n / 2 + 1;
+            let mut y = vec![Complex::new(0.0, 0.0); h];
+            p.rfft(&x, &mut y, Norm::Backward);
+            assert!(max_err(&y, &want[..h]) <= 1e-13 * big, "rfft n={n}");
+            let mut xd = x.clone();
+            let mut y2 = vec![Complex::new(9.0, 9.0); h];
+            p.rfft_inplace_input(&mut xd, &mut y2, Norm::Backward, &mut Vec::new());
+            assert_eq!(y, y2, "rfft_inplace_input n={n}");
+            let mut back = vec![0.0; n];
+            p.irfft(&y, &mut back, Norm::Backward);
+            let e = back.iter().zip(&x).map(|(a, b)| (a - b).abs());
+            assert!(e.fold(0.0, f64::max) <= 1e-13, "round trip n={n}");
+            let mut back2 = vec![0.0; n];
+            p.irfft_inplace_input(&mut y.clone(), &mut back2, Norm::Backward, &mut Vec::new());
+            assert_eq!(back, back2, "irfft_inplace_input n={n}");
+            let c = FftPlan::<f64>::new(FftKind::Complex, n).unwrap();
+            assert!(matches!(c.inner, Inner::OwnComplex(_)), "n={n}");
+            let z: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            let mut yc = vec![Complex::new(0.0, 0.0); n];
+            c.fft(Some(&z), &mut yc, false, Norm::Backward);
+            assert!(max_err(&yc, &want) <= 1e-13 * big, "fft n={n}");
+            c.fft(None, &mut yc, true, Norm::Backward);
+            assert!(max_err(&yc, &z) <= 1e-13, "ifft in place n={n}");
+            let f = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
+            assert!(matches!(f.inner, Inner::Real { .. }), "f32 n={n}");
         }
     }
 

@@ -201,7 +201,13 @@ fn pass5<T: Float, const FWD: bool>(ps: &Pass<T>, cc: &[Complex<T>], ch: &mut [C
         let cb1 = rot::<T, FWD>(add(scl(t4, i1), scl(t3, i2)));
         let ca2 = add(x[0], add(scl(t1, r2), scl(t2, r1)));
         let cb2 = rot::<T, FWD>(sub(scl(t4, i2), scl(t3, i1)));
-        [y0, add(ca1, cb1), add(ca2, cb2), sub(ca2, cb2), sub(ca1, cb1)]
+        [
+            y0,
+            add(ca1, cb1),
+            add(ca2, cb2),
+            sub(ca2, cb2),
+            sub(ca1, cb1),
+        ]
     });
 }
 
@@ -359,7 +365,12 @@ impl<T: Float> Passes<T> {
             });
             l1 *= p;
         }
-        let maxg = passes.iter().map(|p| p.p).filter(|&p| p > 5).max().unwrap_or(0);
+        let maxg = passes
+            .iter()
+            .map(|p| p.p)
+            .filter(|&p| p > 5)
+            .max()
+            .unwrap_or(0);
         Ok(Passes { n, passes, maxg })
     }
 
@@ -587,7 +598,8 @@ mod tests {
     #[test]
     fn matches_direct_dft_both_directions() {
         let mut rng = Rng::new(3);
-        let sizes = (1..=64usize).chain([97, 100, 121, 169, 243, 256, 480, 509, 961, 1009, 2 * 1009]);
+        let sizes =
+            (1..=64usize).chain([97, 100, 121, 169, 243, 256, 480, 509, 961, 1009, 2 * 1009]);
         for n in sizes {
             let p = MixedFft::<f64>::new(n).unwrap();
             let x: Vec<Complex<f64>> = (0..n)
@@ -606,15 +618,25 @@ mod tests {
                     .sum::<f64>()
                     .sqrt();
                 // rms relative error: a few eps·√log n
-                assert!(err <= 1e-15 * norm.max(1e-300), "n={n} inv={inverse}: {}", err / norm);
+                assert!(
+                    err <= 1e-15 * norm.max(1e-300),
+                    "n={n} inv={inverse}: {}",
+                    err / norm
+                );
             }
         }
     }
 
     #[test]
     fn bluestein_is_chosen_for_large_primes_and_f32_is_accurate() {
-        assert!(matches!(MixedFft::<f64>::new(4099).unwrap().algo, Algo::Blue(_)));
-        assert!(matches!(MixedFft::<f64>::new(13).unwrap().algo, Algo::Passes(_)));
+        assert!(matches!(
+            MixedFft::<f64>::new(4099).unwrap().algo,
+            Algo::Blue(_)
+        ));
+        assert!(matches!(
+            MixedFft::<f64>::new(13).unwrap().algo,
+            Algo::Passes(_)
+        ));
         let mut rng = Rng::new(9);
         for n in [13usize, 509, 4099] {
             let x: Vec<Complex<f64>> = (0..n)
@@ -622,8 +644,10 @@ mod tests {
                 .collect();
             let want = dft(&x, false);
             let p = MixedFft::<f32>::new(n).unwrap();
-            let mut y: Vec<Complex<f32>> =
-                x.iter().map(|v| Complex::new(v.re as f32, v.im as f32)).collect();
+            let mut y: Vec<Complex<f32>> = x
+                .iter()
+                .map(|v| Complex::new(v.re as f32, v.im as f32))
+                .collect();
             let mut scratch = vec![Complex::new(0.0f32, 0.0); p.scratch_len()];
             p.process(&mut y, &mut scratch, false);
             let norm = want.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
