@@ -558,14 +558,14 @@ impl<T: FftFloat> OwnReal<T> {
             let (tw, v) = split_twiddles(n)?;
             Ok(OwnReal {
                 n,
-                cf: MixedFft::new(n / 2)?,
+                cf: MixedFft::for_real(n / 2, n)?,
                 tw,
                 v,
             })
         } else {
             Ok(OwnReal {
                 n,
-                cf: MixedFft::new(n)?,
+                cf: MixedFft::for_real(n, n)?,
                 tw: Vec::new(),
                 v: Vec::new(),
             })

@@ -329,6 +329,35 @@ fn good_size(n: usize) -> usize {
     best
 }
 
+/// pocketfft's `good_size`: the smallest 2·3·5·7·11-smooth length ≥ `n` (used only to decide
+/// between direct passes and Bluestein exactly as pocketfft does).
+fn good_size_rule(n: usize) -> usize {
+    let mut best = n.next_power_of_two();
+    let mut f11 = 1;
+    while f11 < best {
+        let mut f7 = f11;
+        while f7 < best {
+            best = best.min(good_size(n.div_ceil(f7)).saturating_mul(f7));
+            f7 *= 7;
+        }
+        f11 *= 11;
+    }
+    best
+}
+
+/// pocketfft's choice of Bluestein for a transform of `n` points whose direct cost is weighted
+/// by `weight` (1 for complex transforms, 1/2 for real ones): only with a prime factor above √n
+/// and a padded transform estimated cheaper. Following it keeps the accuracy of numpy's
+/// algorithm at each length (direct O(p²) passes are more accurate than Bluestein's
+/// convolution).
+fn pocketfft_uses_bluestein(n: usize, weight: f64) -> bool {
+    if n < 50 {
+        return false;
+    }
+    let lpf = largest_prime_factor(n);
+    lpf * lpf > n && 3.0 * cost_guess(good_size_rule(2 * n - 1)) < weight * cost_guess(n)
+}
+
 /// Stockham passes for one length.
 struct Passes<T> {
     n: usize,
@@ -491,13 +520,20 @@ pub(crate) struct MixedFft<T> {
 }
 
 impl<T: Float> MixedFft<T> {
-    /// Plans `n ≥ 1` points: Stockham passes, or Bluestein where pocketfft's cost rule picks it
-    /// (a prime factor above √n and a cheaper padded transform).
+    /// Plans a complex transform of `n ≥ 1` points: Stockham passes, or Bluestein where
+    /// pocketfft's complex cost rule picks it.
     pub(crate) fn new(n: usize) -> SkResult<Self> {
-        let blue = n >= 50 && {
-            let lpf = largest_prime_factor(n);
-            lpf * lpf > n && 3.0 * cost_guess(good_size(2 * n - 1)) < cost_guess(n)
-        };
+        Self::with_bluestein(n, pocketfft_uses_bluestein(n, 1.0))
+    }
+
+    /// Plans the complex transform of `n` points inside a real transform of `real_len` points
+    /// (`n = real_len/2` or `real_len`), choosing Bluestein where pocketfft's real-transform rule
+    /// does for `real_len`.
+    pub(crate) fn for_real(n: usize, real_len: usize) -> SkResult<Self> {
+        Self::with_bluestein(n, pocketfft_uses_bluestein(real_len, 0.5))
+    }
+
+    fn with_bluestein(n: usize, blue: bool) -> SkResult<Self> {
         let algo = if blue {
             Algo::Blue(Blue::new(n)?)
         } else {
