@@ -77,7 +77,7 @@ STRIP        ?= strip
 SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - 2>/dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 
-.PHONY: help venv py-install wheel build headers lint rust-test header-check c-examples c-test \
+.PHONY: help compare-fftw venv py-install wheel build headers lint rust-test header-check c-examples c-test \
         python-test test demo bench compare clean distclean install uninstall c-install-test abi \
         abi-check tools-check
 
@@ -287,7 +287,7 @@ demo: py-install c-examples
 bench:
 	$(CARGO) bench $(BENCH_ARGS)
 
-compare: py-install
+compare: py-install compare-fftw
 	$(PYTHON) benches/compare.py $(COMPARE_ARGS)
 
 clean:
@@ -296,3 +296,17 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV)
+
+# sigkern's rfft against FFTW (FFTW_MEASURE) from C. A benchmark only: installs Debian's
+# libfftw3-dev with apt-get when its header is missing; the library itself never links FFTW.
+# e.g. make compare-fftw FFTW_SIZES="256 1024 4096"
+FFTW_BENCH := $(C_OUT)/fft_fftw
+$(FFTW_BENCH): benches/c/fft_fftw.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
+	@test -f /usr/include/fftw3.h || { command -v apt-get >/dev/null && \
+	  { apt-get update -qq && apt-get install -y -qq libfftw3-dev; } || \
+	  { echo "libfftw3-dev is needed (apt-get install libfftw3-dev)"; exit 1; }; }
+	@mkdir -p $(C_OUT)
+	$(CC) $(CFLAGS) $< -o $@ $(SHARED_LDLIBS) -lfftw3 -lfftw3f
+
+compare-fftw: $(FFTW_BENCH)
+	$(FFTW_BENCH) $(FFTW_SIZES)

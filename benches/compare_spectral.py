@@ -39,6 +39,24 @@ def run(ctx):
                 out = np.zeros(n // 2 + 1, np.complex128 if tag == "f64" else np.complex64)
                 t_np = ctx.timeit(lambda: np.fft.rfft(x, out=out))
                 ctx.row("fft", f"rfft {tag} n={n}", t_sk, t_np, "numpy.fft.rfft", 1.5 if tag == "f64" else None)
+        # one call over a (64, n) batch against pyFFTW's batched plan over the same axis
+        for rows, n in ((64, 1024),):
+            pp = ffi.new("SkFftPlan **")
+            ctx.check(lib.sk_fft_plan_f64_new(lib.SK_FFT_REAL, n, pp), "plan")
+            plan = ffi.gc(pp[0], lib.sk_fft_plan_free)
+            h = n // 2 + 1
+            xb = rng.standard_normal((rows, n))
+            yb = np.zeros((rows, h), np.complex128)
+            xp, yp = dp(xb), dp(yb)
+            ctx.check(lib.sk_rfft_batch_f64(plan, xp, n, 0, yp, h, rows, n), "rfft batch")
+            assert np.allclose(yb, np.fft.rfft(xb), atol=1e-9 * np.sqrt(n))
+            a = pyfftw.empty_aligned((rows, n), np.float64)
+            b = pyfftw.empty_aligned((rows, h), np.complex128)
+            fw = pyfftw.FFTW(a, b, axes=(-1,), flags=("FFTW_MEASURE",), threads=1)
+            a[:] = xb
+            t_sk = ctx.timeit(lambda: lib.sk_rfft_batch_f64(plan, xp, n, 0, yp, h, rows, n))
+            t_fw = ctx.timeit(fw.execute)
+            ctx.row("fft", f"rfft batch f64 ({rows}, {n})", t_sk, t_fw, "pyFFTW batched execute", 1.5)
         for n in (1024, 4096):
             pp = ffi.new("SkFftPlan **")
             ctx.check(lib.sk_fft_plan_f64_new(lib.SK_FFT_COMPLEX, n, pp), "plan")

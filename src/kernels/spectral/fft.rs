@@ -1,5 +1,7 @@
-//! FFT plans over `rustfft`/`realfft`: real forward (n reals → n/2+1 complex) and inverse,
-//! complex forward and inverse, every n ≥ 1, f32 and f64, numpy's three normalisations.
+//! FFT plans: real forward (n reals → n/2+1 complex) and inverse, complex forward and inverse,
+//! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (and every float
+//! length) run on `rustfft`/`realfft`; double lengths that are not powers of two on the
+//! accuracy-first [`MixedFft`] (see [`use_crate`]).
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
 //! plan may run concurrently on any number of threads. Each call takes its scratch from a
@@ -16,6 +18,9 @@ use rustfft::{Fft, FftNum, FftPlanner};
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
+
+mod mixed;
+use mixed::MixedFft;
 
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
@@ -85,6 +90,8 @@ pub trait FftFloat: Float + FftNum {
     fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R;
     /// The forward real-FFT split step at `level` (see [`split_fwd_body`]).
     fn split_fwd_at(level: crate::simd::Level, y: &mut [Complex<Self>], v: &[Complex<Self>]);
+    /// Whether lengths that are not powers of two run on [`MixedFft`] (see [`use_crate`]).
+    const ACCURATE_MIXED: bool;
 }
 
 /// f64 split step: explicit AVX-512 where the (clamped) level allows it.
@@ -99,8 +106,9 @@ fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex
 }
 
 macro_rules! impl_fft_float {
-    ($t:ty, $split:expr) => {
+    ($t:ty, $split:expr, $acc:expr) => {
         impl FftFloat for $t {
+            const ACCURATE_MIXED: bool = $acc;
             fn split_fwd_at(
                 level: crate::simd::Level,
                 y: &mut [Complex<Self>],
@@ -124,8 +132,8 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic::<f32>);
-impl_fft_float!(f64, split_fwd_f64);
+impl_fft_float!(f32, split_fwd_generic::<f32>, false);
+impl_fft_float!(f64, split_fwd_f64, true);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -453,28 +461,7 @@ crate::simd::multiversion! {
 impl<T: FftFloat> EvenReal<T> {
     fn new(n: usize) -> SkResult<Self> {
         let m = n / 2;
-        let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
-        let tw = try_collect(
-            (0..m / 2 + 1).map(|k| {
-                let a = angle(k);
-                Complex::new(
-                    <T as Float>::from_f64(a.cos()),
-                    <T as Float>::from_f64(a.sin()),
-                )
-            }),
-            "the FFT twiddle factors",
-        )?;
-        // −i·(cos a + i sin a)/2 = (sin a / 2, −cos a / 2)
-        let v = try_collect(
-            (0..m / 2 + 1).map(|k| {
-                let a = angle(k);
-                Complex::new(
-                    <T as Float>::from_f64(0.5 * a.sin()),
-                    <T as Float>::from_f64(-0.5 * a.cos()),
-                )
-            }),
-            "the FFT twiddle factors",
-        )?;
+        let (tw, v) = split_twiddles(n)?;
         let mut p = FftPlanner::<T>::new();
         Ok(EvenReal {
             m,
@@ -530,6 +517,119 @@ impl<T: FftFloat> EvenReal<T> {
     }
 }
 
+/// The split-step twiddles of an even length `n`, each rounded once from [`mixed::unit_root`]:
+/// `tw[k] = e^{−2πik/n}` (inverse step) and `v[k] = −i·e^{−2πik/n}/2` (forward step) for
+/// `k ≤ n/4`.
+#[allow(clippy::type_complexity)]
+fn split_twiddles<T: Float>(n: usize) -> SkResult<(Vec<Complex<T>>, Vec<Complex<T>>)> {
+    let m = n / 2;
+    let what = "the FFT twiddle factors";
+    let tw = try_collect(
+        (0..m / 2 + 1).map(|k| {
+            let (c, s) = mixed::unit_root(k, n);
+            Complex::new(T::from_f64(c), T::from_f64(-s))
+        }),
+        what,
+    )?;
+    // −i·(c − i s)/2 = (−s/2, −c/2)
+    let v = try_collect(
+        (0..m / 2 + 1).map(|k| {
+            let (c, s) = mixed::unit_root(k, n);
+            Complex::new(T::from_f64(-0.5 * s), T::from_f64(-0.5 * c))
+        }),
+        what,
+    )?;
+    Ok((tw, v))
+}
+
+/// Real transforms over the accuracy-first [`MixedFft`]: even `n` as a complex transform of
+/// n/2 points plus the split steps, odd `n` as a complex transform of n points.
+struct OwnReal<T> {
+    n: usize,
+    cf: MixedFft<T>,
+    /// Split twiddles (even `n` only; see [`split_twiddles`]).
+    tw: Vec<Complex<T>>,
+    v: Vec<Complex<T>>,
+}
+
+impl<T: FftFloat> OwnReal<T> {
+    fn new(n: usize) -> SkResult<Self> {
+        if n.is_multiple_of(2) {
+            let (tw, v) = split_twiddles(n)?;
+            Ok(OwnReal {
+                n,
+                cf: MixedFft::for_real(n / 2, n)?,
+                tw,
+                v,
+            })
+        } else {
+            Ok(OwnReal {
+                n,
+                cf: MixedFft::for_real(n, n)?,
+                tw: Vec::new(),
+                v: Vec::new(),
+            })
+        }
+    }
+
+    fn scratch_len(&self) -> usize {
+        if self.n.is_multiple_of(2) {
+            self.cf.scratch_len()
+        } else {
+            self.n + self.cf.scratch_len()
+        }
+    }
+
+    fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
+        let n = self.n;
+        if n.is_multiple_of(2) {
+            let z = &mut y[..n / 2];
+            z.copy_from_slice(as_complex(x));
+            self.cf
+                .process(z, grow(scratch, self.cf.scratch_len()), false);
+            split_fwd(crate::simd::current(), y, &self.v);
+        } else {
+            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
+            for (b, &x) in b.iter_mut().zip(x) {
+                *b = Complex::new(x, T::ZERO);
+            }
+            self.cf.process(b, s, false);
+            y.copy_from_slice(&b[..n / 2 + 1]);
+        }
+    }
+
+    fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
+        let n = self.n;
+        if n.is_multiple_of(2) {
+            let z = as_complex_mut(y);
+            split_inv(crate::simd::current(), x, z, &self.tw);
+            self.cf
+                .process(z, grow(scratch, self.cf.scratch_len()), true);
+        } else {
+            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
+            b[0] = Complex::new(x[0].re, T::ZERO);
+            for k in 1..=n / 2 {
+                b[k] = x[k];
+                b[n - k] = x[k].conj();
+            }
+            self.cf.process(b, s, true);
+            for (y, b) in y.iter_mut().zip(b.iter()) {
+                *y = b.re;
+            }
+        }
+    }
+}
+
+/// Whether a length runs on the crate's transforms rather than on [`MixedFft`]. Double plans:
+/// powers of two only (fast and within 1.5× of numpy's error there); every other length loses
+/// up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so it runs on
+/// [`MixedFft`] (numpy's accuracy, 2–4× slower than rustfft's AVX code). Float plans keep
+/// rustfft at every length: its error is far below float's resolution needs there, and the
+/// float speech front ends (400/480-point frames) depend on its speed.
+fn use_crate<T: FftFloat>(n: usize) -> bool {
+    n.is_power_of_two() || !T::ACCURATE_MIXED
+}
+
 enum Inner<T: FftNum> {
     Real {
         fwd: Arc<dyn RealToComplex<T>>,
@@ -540,6 +640,8 @@ enum Inner<T: FftNum> {
         fwd: Arc<dyn Fft<T>>,
         inv: Arc<dyn Fft<T>>,
     },
+    OwnReal(OwnReal<T>),
+    OwnComplex(MixedFft<T>),
 }
 
 /// An FFT plan of one kind and length. Immutable after creation: `Send + Sync`, and
@@ -590,6 +692,8 @@ impl<T: FftFloat> FftPlan<T> {
             &format!("an FFT plan of {n} points"),
         )?;
         let inner = match kind {
+            FftKind::Real if !use_crate::<T>(n) => Inner::OwnReal(OwnReal::new(n)?),
+            FftKind::Complex if !use_crate::<T>(n) => Inner::OwnComplex(MixedFft::new(n)?),
             FftKind::Real => {
                 let even = if n.is_multiple_of(2) {
                     Some(EvenReal::new(n)?)
@@ -636,6 +740,8 @@ impl<T: FftFloat> FftPlan<T> {
                     .unwrap_or(0);
                 (0, s, 0)
             }
+            Inner::OwnReal(o) => (self.n, o.scratch_len(), self.n / 2 + 1),
+            Inner::OwnComplex(c) => (0, c.scratch_len(), 0),
         };
         let what = "FFT scratch";
         try_grow(&mut ws.real, real, what)?;
@@ -676,14 +782,14 @@ impl<T: FftFloat> FftPlan<T> {
     ) {
         match &self.inner {
             Inner::Real { fwd, inv, even } => (fwd, inv, even.as_ref()),
-            Inner::Complex { .. } => panic!("real transform requested from a complex plan"),
+            _ => panic!("real transform requested from a complex plan"),
         }
     }
 
     fn cplx(&self) -> (&Arc<dyn Fft<T>>, &Arc<dyn Fft<T>>) {
         match &self.inner {
             Inner::Complex { fwd, inv } => (fwd, inv),
-            Inner::Real { .. } => panic!("complex transform requested from a real plan"),
+            _ => panic!("complex transform requested from a real plan"),
         }
     }
 
@@ -695,9 +801,14 @@ impl<T: FftFloat> FftPlan<T> {
 
     /// As [`FftPlan::rfft`] with an explicit workspace (used by batched callers).
     pub fn rfft_ws(&self, x: &[T], y: &mut [Complex<T>], norm: Norm, ws: &mut Workspace<T>) {
-        let (_, _, even) = self.real();
         assert_eq!(x.len(), self.n, "rfft input length");
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            o.forward(x, y, &mut ws.cplx);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
+        let (_, _, even) = self.real();
         if let Some(e) = even {
             e.forward(x, y, &mut ws.cplx);
             scale_cplx(y, norm.scale(self.n, false));
@@ -716,8 +827,14 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (fwd, _, even) = self.real();
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            assert_eq!(x.len(), self.n, "rfft input length");
+            o.forward(x, y, scratch);
+            scale_cplx(y, norm.scale(self.n, false));
+            return;
+        }
+        let (fwd, _, even) = self.real();
         if let Some(e) = even {
             e.forward_destroy(x, y, scratch);
             scale_cplx(y, norm.scale(self.n, false));
@@ -739,6 +856,11 @@ impl<T: FftFloat> FftPlan<T> {
     pub fn irfft_ws(&self, x: &[Complex<T>], y: &mut [T], norm: Norm, ws: &mut Workspace<T>) {
         assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
         assert_eq!(y.len(), self.n, "irfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            o.inverse(x, y, &mut ws.cplx);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
         if let (_, _, Some(e)) = self.real() {
             e.inverse(x, y, &mut ws.cplx);
             scale_slice(y, norm.scale(self.n, true));
@@ -757,8 +879,14 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         scratch: &mut Vec<Complex<T>>,
     ) {
-        let (_, inv, even) = self.real();
         assert_eq!(y.len(), self.n, "irfft output length");
+        if let Inner::OwnReal(o) = &self.inner {
+            assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
+            o.inverse(x, y, scratch);
+            scale_slice(y, norm.scale(self.n, true));
+            return;
+        }
+        let (_, inv, even) = self.real();
         if let Some(e) = even {
             e.inverse(x, y, scratch);
             scale_slice(y, norm.scale(self.n, true));
@@ -788,6 +916,16 @@ impl<T: FftFloat> FftPlan<T> {
         norm: Norm,
         ws: &mut Workspace<T>,
     ) {
+        if let Inner::OwnComplex(c) = &self.inner {
+            assert_eq!(y.len(), self.n, "fft output length");
+            if let Some(x) = x {
+                assert_eq!(x.len(), self.n, "fft input length");
+                y.copy_from_slice(x);
+            }
+            c.process(y, grow(&mut ws.cplx, c.scratch_len()), inverse);
+            scale_cplx(y, norm.scale(self.n, inverse));
+            return;
+        }
         let (fwd, inv) = self.cplx();
         let f = if inverse { inv } else { fwd };
         assert_eq!(y.len(), self.n, "fft output length");
@@ -1005,6 +1143,49 @@ mod tests {
             let mut y = vec![Complex::new(0.0, 0.0); n];
             c.fft(Some(&z), &mut y, false, Norm::Backward);
             assert!(max_err(&y, &want) <= 1e-13 * big, "fft n={n}");
+        }
+    }
+
+    /// Double plans of lengths that are not powers of two run on the own transform: against
+    /// rustfft (the oracle) on every entry point (workspace and input-destroying forms,
+    /// complex in and out of place), with round trips; float plans keep rustfft.
+    #[test]
+    fn own_transform_matches_rustfft_on_every_entry_point() {
+        let mut rng = Rng::new(31);
+        for n in [3usize, 26, 243, 480, 1000, 1001, 4099, 8198, 3 * 4099] {
+            let x = rng.vec_f64(n, 1.0);
+            let mut want: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            FftPlanner::<f64>::new()
+                .plan_fft_forward(n)
+                .process(&mut want);
+            let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
+            assert!(matches!(p.inner, Inner::OwnReal(_)), "n={n}");
+            let h = n / 2 + 1;
+            let mut y = vec![Complex::new(0.0, 0.0); h];
+            p.rfft(&x, &mut y, Norm::Backward);
+            assert!(max_err(&y, &want[..h]) <= 1e-13 * big, "rfft n={n}");
+            let mut xd = x.clone();
+            let mut y2 = vec![Complex::new(9.0, 9.0); h];
+            p.rfft_inplace_input(&mut xd, &mut y2, Norm::Backward, &mut Vec::new());
+            assert_eq!(y, y2, "rfft_inplace_input n={n}");
+            let mut back = vec![0.0; n];
+            p.irfft(&y, &mut back, Norm::Backward);
+            let e = back.iter().zip(&x).map(|(a, b)| (a - b).abs());
+            assert!(e.fold(0.0, f64::max) <= 1e-13, "round trip n={n}");
+            let mut back2 = vec![0.0; n];
+            p.irfft_inplace_input(&mut y.clone(), &mut back2, Norm::Backward, &mut Vec::new());
+            assert_eq!(back, back2, "irfft_inplace_input n={n}");
+            let c = FftPlan::<f64>::new(FftKind::Complex, n).unwrap();
+            assert!(matches!(c.inner, Inner::OwnComplex(_)), "n={n}");
+            let z: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+            let mut yc = vec![Complex::new(0.0, 0.0); n];
+            c.fft(Some(&z), &mut yc, false, Norm::Backward);
+            assert!(max_err(&yc, &want) <= 1e-13 * big, "fft n={n}");
+            c.fft(None, &mut yc, true, Norm::Backward);
+            assert!(max_err(&yc, &z) <= 1e-13, "ifft in place n={n}");
+            let f = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
+            assert!(matches!(f.inner, Inner::Real { .. }), "f32 n={n}");
         }
     }
 
