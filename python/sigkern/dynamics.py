@@ -29,6 +29,7 @@ from . import _buffers as B
 from ._buffers import F32, F64
 from ._errors import error
 from ._lib import cfunc, ffi
+from ._handle import Handle
 from .filters import _closed_error, _planar
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
@@ -38,7 +39,6 @@ _env_new = cfunc("sk_envelope_new")
 _comp_new = cfunc("sk_compressor_new")
 _gate_new = cfunc("sk_gate_new")
 _lim_new = cfunc("sk_limiter_new")
-_free = cfunc("sk_dynamics_free")
 _reset = cfunc("sk_dynamics_reset")
 _latency = cfunc("sk_dynamics_latency")
 _channels = cfunc("sk_dynamics_channels")
@@ -54,7 +54,7 @@ def _det(detector: str, func: str) -> int:
         raise ValueError(f"{func}: detector must be 'peak' or 'rms', got {detector!r}") from None
 
 
-class _Dynamics:
+class _Dynamics(Handle, free="sk_dynamics_free"):
     """Common handle behaviour (process, reset, latency, close)."""
 
     __slots__ = ("_h", "_channels", "_rate", "__weakref__")
@@ -90,11 +90,6 @@ class _Dynamics:
     def rate(self) -> float:
         """Sample rate (Hz)."""
         return self._rate
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
 
     @property
     def latency(self) -> int:
@@ -179,30 +174,6 @@ class _Dynamics:
         st = _reset(self._h)
         if st:
             raise self._fail(st, "sk_dynamics_reset")
-
-    def close(self) -> None:
-        """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`."""
-        h = self._h
-        if h != ffi.NULL:
-            st = _free(h)
-            if st:
-                raise error(st, "sk_dynamics_free")
-            self._h = ffi.NULL
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            h = self._h
-            if h != ffi.NULL:
-                self._h = ffi.NULL
-                _free(h)
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"rate={self._rate:g}"

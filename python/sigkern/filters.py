@@ -30,6 +30,7 @@ from . import _buffers as B
 from ._buffers import F32, F64, ndarray
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi, lib
+from ._handle import Handle
 
 __all__ = [
     "sosfilt",
@@ -62,7 +63,6 @@ _PASS_ZERO = {
 _rbj = cfunc("sk_rbj_biquad")
 
 _bq_new = {F32: cfunc("sk_biquad_f32_new"), F64: cfunc("sk_biquad_f64_new")}
-_bq_free = cfunc("sk_biquad_free")
 _bq_reset = cfunc("sk_biquad_reset")
 _bq_info = cfunc("sk_biquad_info")
 _bq_process = {F32: cfunc("sk_biquad_f32_process"), F64: cfunc("sk_biquad_f64_process")}
@@ -74,7 +74,6 @@ _bq_get = {F32: cfunc("sk_biquad_f32_get_state"), F64: cfunc("sk_biquad_f64_get_
 _bq_set = {F32: cfunc("sk_biquad_f32_set_state"), F64: cfunc("sk_biquad_f64_set_state")}
 
 _fir_new = {F32: cfunc("sk_fir_f32_new"), F64: cfunc("sk_fir_f64_new")}
-_fir_free = cfunc("sk_fir_free")
 _fir_reset = cfunc("sk_fir_reset")
 _fir_info = cfunc("sk_fir_info")
 _fir_process = {F32: cfunc("sk_fir_f32_process"), F64: cfunc("sk_fir_f64_process")}
@@ -576,7 +575,7 @@ def rbj_biquad(kind: str, fs: float, f0: float, q: float, gain_db: float = 0.0) 
 # ---------------------------------------------------------------------------------------------
 
 
-class Biquad:
+class Biquad(Handle, free="sk_biquad_free"):
     """A streaming multi-channel biquad cascade (C: ``sk_biquad_*``): scipy's ``sosfilt`` with
     its state carried from call to call.
 
@@ -653,11 +652,6 @@ class Biquad:
     def dtype(self) -> np.dtype:
         """Sample dtype (float32 or float64)."""
         return self._dt
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
 
     def _fail(self, st: int, what: str):
         cname = f"sk_biquad_{self._sfx}_{what}" if what else "sk_biquad_reset"
@@ -863,35 +857,6 @@ class Biquad:
 
     # -- lifetime -------------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`.
-
-        Examples
-        --------
-        >>> f = sigkern.Biquad(sigkern.butter(2, 0.1, output="sos")); f.close(); f.close()
-        """
-        h = self._h
-        if h != ffi.NULL:
-            st = _bq_free(h)
-            if st:
-                raise error(st, "sk_biquad_free")
-            self._h = ffi.NULL
-
-    def __enter__(self) -> "Biquad":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            h = self._h
-            if h != ffi.NULL:
-                self._h = ffi.NULL
-                _bq_free(h)
-        except Exception:
-            pass
-
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"n_sections={self._n_sections}"
         return f"Biquad({state}, channels={self._channels}, dtype={self._dt})"
@@ -906,7 +871,7 @@ SosFilter = Biquad
 # ---------------------------------------------------------------------------------------------
 
 
-class Fir:
+class Fir(Handle, free="sk_fir_free"):
     """A streaming single-channel FIR filter (C: ``sk_fir_*``): ``scipy.signal.lfilter(taps, 1,
     x)`` with the last ``n_taps - 1`` inputs carried from call to call.
 
@@ -975,11 +940,6 @@ class Fir:
     def dtype(self) -> np.dtype:
         """Sample dtype (float32 or float64)."""
         return self._dt
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
 
     def _fail(self, st: int, what: str):
         cname = f"sk_fir_{self._sfx}_{what}" if what else "sk_fir_reset"
@@ -1102,30 +1062,6 @@ class Fir:
         st = _fir_set[self._dt](self._h, p, self._n_taps - 1)
         if st:
             raise self._fail(st, "set_state")
-
-    def close(self) -> None:
-        """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`."""
-        h = self._h
-        if h != ffi.NULL:
-            st = _fir_free(h)
-            if st:
-                raise error(st, "sk_fir_free")
-            self._h = ffi.NULL
-
-    def __enter__(self) -> "Fir":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            h = self._h
-            if h != ffi.NULL:
-                self._h = ffi.NULL
-                _fir_free(h)
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"n_taps={self._n_taps}"
@@ -1382,7 +1318,6 @@ def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd"
 
 
 _lf_new = {F32: cfunc("sk_lfilter_f32_new"), F64: cfunc("sk_lfilter_f64_new")}
-_lf_free = cfunc("sk_lfilter_free")
 _lf_reset = cfunc("sk_lfilter_reset")
 _lf_info = cfunc("sk_lfilter_info")
 _lf_process = {F32: cfunc("sk_lfilter_f32_process"), F64: cfunc("sk_lfilter_f64_process")}
@@ -1390,7 +1325,7 @@ _lf_get = {F32: cfunc("sk_lfilter_f32_get_state"), F64: cfunc("sk_lfilter_f64_ge
 _lf_set = {F32: cfunc("sk_lfilter_f32_set_state"), F64: cfunc("sk_lfilter_f64_set_state")}
 
 
-class Lfilter:
+class Lfilter(Handle, free="sk_lfilter_free"):
     """A streaming multi-channel IIR filter in transfer-function form (C: ``sk_lfilter_*``):
     ``scipy.signal.lfilter(b, a, x, zi=zi)`` with its state carried from call to call.
 
@@ -1458,11 +1393,6 @@ class Lfilter:
         """Sample dtype (float32 or float64)."""
         return self._dt
 
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
-
     def _fail(self, st: int, cname: str):
         if self._h == ffi.NULL:
             return _closed_error(st, cname, "this Lfilter")
@@ -1527,30 +1457,6 @@ class Lfilter:
         st = _lf_set[self._dt](self._h, p, math.prod(full))
         if st:
             raise self._fail(st, f"sk_lfilter_{self._sfx}_set_state")
-
-    def close(self) -> None:
-        """Frees the C handle (idempotent)."""
-        h = self._h
-        if h != ffi.NULL:
-            self._h = ffi.NULL
-            st = _lf_free(h)
-            if st:
-                raise error(st, "sk_lfilter_free")
-
-    def __enter__(self) -> "Lfilter":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            h = self._h
-            if h != ffi.NULL:
-                self._h = ffi.NULL
-                _lf_free(h)
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"order={self._order}"

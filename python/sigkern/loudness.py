@@ -27,6 +27,7 @@ from . import core as _core
 from ._buffers import F32, F64
 from ._errors import error
 from ._lib import cfunc, ffi
+from ._handle import Handle
 from .filters import _closed_error, _planar
 
 __all__ = [
@@ -43,7 +44,6 @@ __all__ = [
 
 _SFX = {F32: "f32", F64: "f64"}
 _new = cfunc("sk_meter_new")
-_free = cfunc("sk_meter_free")
 _reset = cfunc("sk_meter_reset")
 _stats = cfunc("sk_meter_stats")
 _peaks = cfunc("sk_meter_peaks")
@@ -113,7 +113,7 @@ def _layout(x: Any, func: str, interleaved: bool):
     return (x, dt, shape[1], shape[0]) if interleaved else (x, dt, shape[0], shape[1])
 
 
-class Meter:
+class Meter(Handle, free="sk_meter_free"):
     """A streaming loudness meter (ITU-R BS.1770-4, EBU R 128; C: ``sk_meter_*``).
 
     Feeding a signal block by block gives bit for bit the values of one call.
@@ -177,11 +177,6 @@ class Meter:
     def rate(self) -> float:
         """Sample rate (Hz)."""
         return self._rate
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
 
     def _fail(self, st: int, cname: str):
         if self._h == ffi.NULL:
@@ -254,30 +249,6 @@ class Meter:
         st = _reset(self._h)
         if st:
             raise self._fail(st, "sk_meter_reset")
-
-    def close(self) -> None:
-        """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`."""
-        h = self._h
-        if h != ffi.NULL:
-            st = _free(h)
-            if st:
-                raise error(st, "sk_meter_free")
-            self._h = ffi.NULL
-
-    def __enter__(self) -> "Meter":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            h = self._h
-            if h != ffi.NULL:
-                self._h = ffi.NULL
-                _free(h)
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"rate={self._rate:g}"

@@ -26,6 +26,7 @@ from . import _buffers as B
 from ._buffers import F32, F64
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
+from ._handle import Handle
 from .filters import _planar
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
@@ -52,7 +53,6 @@ _decimate = {F32: cfunc("sk_decimate_f32"), F64: cfunc("sk_decimate_f64")}
 _interpolate = {F32: cfunc("sk_interpolate_f32"), F64: cfunc("sk_interpolate_f64")}
 _new = {F32: cfunc("sk_resampler_f32_new"), F64: cfunc("sk_resampler_f64_new")}
 _new_spec = {F32: cfunc("sk_resampler_f32_new_spec"), F64: cfunc("sk_resampler_f64_new_spec")}
-_free = cfunc("sk_resampler_free")
 _reset = cfunc("sk_resampler_reset")
 _latency = cfunc("sk_resampler_latency")
 _out_size = cfunc("sk_resampler_output_size")
@@ -187,7 +187,7 @@ def _copy_into(out: Any, v: Any) -> None:
         out.copy_(v)
 
 
-class Resampler:
+class Resampler(Handle, free="sk_resampler_free"):
     """A streaming sample-rate converter (C: ``sk_resampler_*``).
 
     Parameters
@@ -268,10 +268,6 @@ class Resampler:
     @property
     def dtype(self) -> np.dtype:
         return self._dt
-
-    @property
-    def closed(self) -> bool:
-        return self._h == ffi.NULL
 
     @property
     def latency(self) -> int:
@@ -396,27 +392,6 @@ class Resampler:
     def reset(self) -> None:
         """Back to the state right after creation (empty history, the creation ratio)."""
         self._check(_reset(self._h), "sk_resampler_reset")
-
-    def close(self) -> None:
-        """Frees the C handle (idempotent)."""
-        h, self._h = self._h, ffi.NULL
-        if h != ffi.NULL:
-            st = _free(h)
-            if st:
-                self._h = h
-                raise error(st, "sk_resampler_free")
-
-    def __enter__(self) -> "Resampler":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"latency={self.latency}"

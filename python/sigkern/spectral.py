@@ -34,6 +34,7 @@ from . import _buffers as B
 from ._buffers import C64, C128, F32, F64, ndarray
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
+from ._handle import Handle
 
 __all__ = [
     "rfft",
@@ -88,12 +89,10 @@ _stream_finish = {F32: cfunc("sk_stft_stream_f32_finish"), F64: cfunc("sk_stft_s
 _stream_push_frames = cfunc("sk_stft_stream_push_frames")
 _stream_finish_frames = cfunc("sk_stft_stream_finish_frames")
 _stream_reset = cfunc("sk_stft_stream_reset")
-_stream_free = cfunc("sk_stft_stream_free")
 _spec_power = {F32: cfunc("sk_spec_power_f32"), F64: cfunc("sk_spec_power_f64")}
 _power_to_db = {F32: cfunc("sk_power_to_db_f32"), F64: cfunc("sk_power_to_db_f64")}
 _mel_fb = {F32: cfunc("sk_mel_filterbank_f32"), F64: cfunc("sk_mel_filterbank_f64")}
 _mel_new = {F32: cfunc("sk_mel_plan_f32_new"), F64: cfunc("sk_mel_plan_f64_new")}
-_mel_free = cfunc("sk_mel_plan_free")
 _mel_frames = cfunc("sk_mel_frames")
 _melspec = {F32: cfunc("sk_melspec_f32"), F64: cfunc("sk_melspec_f64")}
 _logmel = {F32: cfunc("sk_logmel_f32"), F64: cfunc("sk_logmel_f64")}
@@ -677,7 +676,7 @@ def ifft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
     return _fft("ifft", x, n, axis, norm, out)
 
 
-class FftPlan:
+class FftPlan(Handle, free="sk_fft_plan_free"):
     """An FFT plan of one length and precision (``sk_fft_plan_*``), for repeated transforms.
 
     Parameters
@@ -749,35 +748,6 @@ class FftPlan:
     def dtype(self) -> np.dtype:
         """Real element type, ``float32`` or ``float64`` (spectra are the matching complex)."""
         return self._dtype
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == _NULL
-
-    def close(self) -> None:
-        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`.
-
-        Examples
-        --------
-        >>> p = sigkern.FftPlan(8); p.close(); p.close(); p.closed
-        True
-        """
-        h, self._h = self._h, _NULL
-        if h != _NULL:
-            _plan_free(h)
-
-    def __enter__(self) -> "FftPlan":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         state = ", closed" if self.closed else ""
@@ -1298,7 +1268,7 @@ def istft(X: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Opti
     return y
 
 
-class StftStream:
+class StftStream(Handle, free="sk_stft_stream_free"):
     """Streaming STFT (``sk_stft_stream_*``): push blocks of one signal, get its frames as they
     complete; concatenated, they equal one :func:`stft` call on the whole signal (bit for bit).
 
@@ -1367,11 +1337,6 @@ class StftStream:
     pad_mode = property(lambda self: self._pad_mode, doc='"reflect" or "constant".')
     onesided = property(lambda self: self._onesided, doc="Whether frames hold n_fft//2+1 bins.")
     normalized = property(lambda self: self._normalized, doc="Whether frames are scaled by n_fft**-0.5.")
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == _NULL
 
     def _busy(self, meth: str) -> InvalidHandleError:
         return InvalidHandleError(
@@ -1481,30 +1446,6 @@ class StftStream:
             self._lock.release()
         if st:
             _raise(st, "sk_stft_stream_reset")
-
-    def close(self) -> None:
-        """Frees the C stream (idempotent). Later calls raise :class:`InvalidHandleError`.
-
-        Examples
-        --------
-        >>> s = sigkern.StftStream(64); s.close(); s.closed
-        True
-        """
-        h, self._h = self._h, _NULL
-        if h != _NULL:
-            _stream_free(h)
-
-    def __enter__(self) -> "StftStream":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         return (f"StftStream(n_fft={self._n_fft}, hop_length={self._hop}, win_length={self._wl}, "
@@ -1783,7 +1724,7 @@ def mel_filters(sr: float, n_fft: int, n_mels: int = 128, fmin: float = 0.0,
     return w
 
 
-class MelSpectrogram:
+class MelSpectrogram(Handle, free="sk_mel_plan_free"):
     """A mel-spectrogram plan (``sk_mel_plan_*``): ``librosa.feature.melspectrogram`` and its
     log (``power_to_db``) with fixed parameters, for repeated calls.
 
@@ -1862,11 +1803,6 @@ class MelSpectrogram:
     def params(self) -> dict:
         """All parameters, as given to the constructor (a copy)."""
         return dict(self._params)
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` has been called."""
-        return self._h == _NULL
 
     def frames(self, n: int) -> int:
         """Frames of an ``n``-sample signal (``sk_mel_frames``).
@@ -2036,30 +1972,6 @@ class MelSpectrogram:
             if st:
                 _raise(st, f"sk_log10mel_batch_{_SFX[self._dtype]}")
         return out
-
-    def close(self) -> None:
-        """Frees the C plan (idempotent). Later calls raise :class:`InvalidHandleError`.
-
-        Examples
-        --------
-        >>> m = sigkern.MelSpectrogram(); m.close(); m.closed
-        True
-        """
-        h, self._h = self._h, _NULL
-        if h != _NULL:
-            _mel_free(h)
-
-    def __enter__(self) -> "MelSpectrogram":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self) -> str:
         p = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
