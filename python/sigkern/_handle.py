@@ -20,6 +20,8 @@ _T = TypeVar("_T", bound="Handle")
 class Handle:
     """Owns one C handle, freed by ``close()``, ``with`` or garbage collection."""
 
+    # Subclasses declare their own slots (``_h`` and ``__weakref__`` among them).
+    __slots__ = ()
     _h: Any = ffi.NULL
     _free_name: str = ""
     _free_fn: Any = None
@@ -45,7 +47,7 @@ class Handle:
         """
         h = self._h
         if h != ffi.NULL:
-            st = self._free_fn(h)
+            st = type(self)._free_fn(h)
             if st:
                 raise error(st, self._free_name)
             self._h = ffi.NULL
@@ -61,6 +63,6 @@ class Handle:
             h = self._h
             if h != ffi.NULL:
                 self._h = ffi.NULL
-                self._free_fn(h)
+                type(self)._free_fn(h)
         except Exception:  # interpreter shutdown: the module globals may be gone
             pass

@@ -190,7 +190,7 @@ class EnvelopeFollower(_Dynamics):
     Examples
     --------
     >>> env = sigkern.EnvelopeFollower(48000, attack_ms=1, release_ms=100, channels=1)
-    >>> env.process(np.ones(4800)).max() <= 1.0
+    >>> bool(env.process(np.ones(4800)).max() <= 1.0)
     True
     """
 
