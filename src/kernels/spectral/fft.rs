@@ -92,6 +92,19 @@ pub trait FftFloat: Float + FftNum {
     fn split_fwd_at(level: crate::simd::Level, y: &mut [Complex<Self>], v: &[Complex<Self>]);
     /// Whether lengths that are not powers of two run on [`MixedFft`] (see [`use_crate`]).
     const ACCURATE_MIXED: bool;
+    /// The slice itself for f64, `None` for f32: lets the generic [`MixedFft`] reach its
+    /// f64-only SIMD passes without a cast.
+    fn as_f64(x: &[Complex<Self>]) -> Option<&[Complex<f64>]>;
+    /// Mutable counterpart of [`FftFloat::as_f64`].
+    fn as_f64_mut(x: &mut [Complex<Self>]) -> Option<&mut [Complex<f64>]>;
+}
+
+fn some<X>(x: X) -> Option<X> {
+    Some(x)
+}
+
+fn none<X, Y>(_: X) -> Option<Y> {
+    None
 }
 
 /// f64 split step: explicit AVX-512 where the (clamped) level allows it.
@@ -106,9 +119,15 @@ fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex
 }
 
 macro_rules! impl_fft_float {
-    ($t:ty, $split:expr, $acc:expr) => {
+    ($t:ty, $split:expr, $acc:expr, $f64:ident) => {
         impl FftFloat for $t {
             const ACCURATE_MIXED: bool = $acc;
+            fn as_f64(x: &[Complex<Self>]) -> Option<&[Complex<f64>]> {
+                $f64(x)
+            }
+            fn as_f64_mut(x: &mut [Complex<Self>]) -> Option<&mut [Complex<f64>]> {
+                $f64(x)
+            }
             fn split_fwd_at(
                 level: crate::simd::Level,
                 y: &mut [Complex<Self>],
@@ -132,8 +151,8 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic::<f32>, false);
-impl_fft_float!(f64, split_fwd_f64, true);
+impl_fft_float!(f32, split_fwd_generic::<f32>, false, none);
+impl_fft_float!(f64, split_fwd_f64, true, some);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -623,9 +642,10 @@ impl<T: FftFloat> OwnReal<T> {
 /// Whether a length runs on the crate's transforms rather than on [`MixedFft`]. Double plans:
 /// powers of two only (fast and within 1.5× of numpy's error there); every other length loses
 /// up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so it runs on
-/// [`MixedFft`] (numpy's accuracy, 2–4× slower than rustfft's AVX code). Float plans keep
-/// rustfft at every length: its error is far below float's resolution needs there, and the
-/// float speech front ends (400/480-point frames) depend on its speed.
+/// [`MixedFft`] (numpy's accuracy; with its AVX2/AVX-512 passes about 1.2–2× rustfft's time,
+/// 2.5–3.5× at the scalar levels). Float plans keep rustfft at every length: its error is far
+/// below float's resolution needs there, and the float speech front ends (400/480-point frames)
+/// depend on its speed.
 fn use_crate<T: FftFloat>(n: usize) -> bool {
     n.is_power_of_two() || !T::ACCURATE_MIXED
 }

@@ -8,14 +8,22 @@
 //!
 //! The passes ping-pong between the data and a scratch buffer of the same length; Bluestein
 //! needs two buffers of its inner (2·3·5-smooth) length.
+//!
+//! Speed: for f64 at [`Level::Avx2`] and above the passes of radix 2, 3, 4, 5, 7, 11 and 13 run
+//! vectorised ([`simd`]: two or four complex values per vector, the same operations as the
+//! scalar passes, so every level gives the same bits).
 
+use super::FftFloat;
 use crate::error::SkResult;
 use crate::kernels::alloc::{try_collect, try_vec};
 use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
+use crate::simd::Level;
+
+mod simd;
 
 /// `2π` split into a double and the rest.
-const TWO_PI_HI: f64 = 6.283_185_307_179_586;
+const TWO_PI_HI: f64 = std::f64::consts::TAU;
 const TWO_PI_LO: f64 = 2.449_293_598_294_706_4e-16;
 
 /// `(cos 2πq, sin 2πq)` for `q = num/den ∈ [0, 1/8]`, evaluating the angle in double-double:
@@ -123,6 +131,10 @@ struct Pass<T> {
     /// `tw[(i−1)(p−1) + j−1] = e^{2πi·j·l1·i/n}` for `1 ≤ j < p`, `1 ≤ i < ido` (the twiddles
     /// of one column together).
     tw: Vec<Complex<T>>,
+    /// Radix 2–5, 7, 11, 13 only, for the SIMD passes: `twv[(j−1)·ido + i] =
+    /// e^{2πi·j·l1·i/n}` for `1 ≤ j < p`, `0 ≤ i < ido` (each output's twiddles together,
+    /// contiguous in `i`).
+    twv: Vec<Complex<T>>,
     /// Generic radix only: `e^{2πi·j/p}`, `0 ≤ j < p`.
     roots: Vec<Complex<T>>,
 }
@@ -366,7 +378,7 @@ struct Passes<T> {
     maxg: usize,
 }
 
-impl<T: Float> Passes<T> {
+impl<T: FftFloat> Passes<T> {
     fn new(n: usize) -> SkResult<Self> {
         let what = "the FFT twiddle factors";
         let mut passes = Vec::new();
@@ -380,6 +392,17 @@ impl<T: Float> Passes<T> {
                 }),
                 what,
             )?;
+            let twv = if p <= 5 || matches!(p, 7 | 11 | 13) {
+                try_collect(
+                    (0..(p - 1) * ido).map(|t| {
+                        let (j, i) = (t / ido + 1, t % ido);
+                        root(j * l1 * i, n)
+                    }),
+                    what,
+                )?
+            } else {
+                Vec::new()
+            };
             let roots = if p > 5 {
                 try_collect((0..p).map(|j| root(j, p)), what)?
             } else {
@@ -390,6 +413,7 @@ impl<T: Float> Passes<T> {
                 l1,
                 ido,
                 tw,
+                twv,
                 roots,
             });
             l1 *= p;
@@ -409,8 +433,11 @@ impl<T: Float> Passes<T> {
     }
 
     /// Transforms `c` in place using `ch` ([`Passes::scratch_len`] values) as the other
-    /// Stockham buffer and the generic radix's workspace.
-    fn run<const FWD: bool>(&self, c: &mut [Complex<T>], ch: &mut [Complex<T>]) {
+    /// Stockham buffer and the generic radix's workspace. At [`Level::Avx2`] and above, f64
+    /// radix-2–5, 7, 11 and 13 passes run with AVX2/AVX-512 (bit-identical results, see
+    /// [`simd`]).
+    fn run<const FWD: bool>(&self, level: Level, c: &mut [Complex<T>], ch: &mut [Complex<T>]) {
+        let vector = cfg!(target_arch = "x86_64") && crate::simd::effective(level) >= Level::Avx2;
         let n = self.n;
         let (ch, buf) = ch[..self.scratch_len()].split_at_mut(n);
         let c = &mut c[..n];
@@ -421,6 +448,10 @@ impl<T: Float> Passes<T> {
             } else {
                 (&*ch, &mut *c)
             };
+            in_c = !in_c;
+            if vector && Self::pass_simd::<FWD>(level, ps, src, dst) {
+                continue;
+            }
             match ps.p {
                 4 => pass4::<T, FWD>(ps, src, dst),
                 2 => pass2::<T, FWD>(ps, src, dst),
@@ -428,11 +459,41 @@ impl<T: Float> Passes<T> {
                 5 => pass5::<T, FWD>(ps, src, dst),
                 _ => passg::<T, FWD>(ps, src, dst, buf),
             }
-            in_c = !in_c;
         }
         if !in_c {
             c.copy_from_slice(ch);
         }
+    }
+}
+
+impl<T: FftFloat> Passes<T> {
+    /// One pass with AVX2/AVX-512 if it is an f64 radix-2–5, 7, 11 or 13 pass (`false`
+    /// otherwise: nothing done). The caller checked that the SIMD level includes AVX2.
+    #[inline]
+    fn pass_simd<const FWD: bool>(
+        level: Level,
+        ps: &Pass<T>,
+        src: &[Complex<T>],
+        dst: &mut [Complex<T>],
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(cc), Some(ch), Some(twv), Some(roots)) = (
+            T::as_f64(src),
+            T::as_f64_mut(dst),
+            T::as_f64(&ps.twv),
+            T::as_f64(&ps.roots),
+        ) {
+            let (p, l1, ido) = (ps.p, ps.l1, ps.ido);
+            return if crate::simd::effective(level) == Level::Avx512 {
+                // SAFETY: the level was clamped to the detected one: the CPU has AVX-512 F/DQ.
+                unsafe { simd::pass_avx512::<FWD>(p, l1, ido, twv, roots, cc, ch) }
+            } else {
+                // SAFETY: the caller found the (clamped) level to include AVX2.
+                unsafe { simd::pass_avx2::<FWD>(p, l1, ido, twv, roots, cc, ch) }
+            };
+        }
+        let _ = (level, ps, src, dst);
+        false
     }
 }
 
@@ -447,7 +508,7 @@ struct Blue<T> {
     bkf: Vec<Complex<T>>,
 }
 
-impl<T: Float> Blue<T> {
+impl<T: FftFloat> Blue<T> {
     fn new(n: usize) -> SkResult<Self> {
         let n2 = good_size(2 * n - 1);
         let inner = Passes::new(n2)?;
@@ -478,18 +539,21 @@ impl<T: Float> Blue<T> {
         }
         let p64 = Passes::<f64>::new(n2)?;
         let mut ch = try_vec(p64.scratch_len(), Complex::new(0.0f64, 0.0), what)?;
-        p64.run::<true>(&mut bkf64, &mut ch);
+        p64.run::<true>(crate::simd::current(), &mut bkf64, &mut ch);
         let s = 1.0 / n2 as f64;
         let bkf = try_collect(
-            bkf64
-                .iter()
-                .map(|v| Complex::new(T::from_f64(v.re * s), T::from_f64(v.im * s))),
+            bkf64.iter().map(|v| {
+                Complex::new(
+                    <T as Float>::from_f64(v.re * s),
+                    <T as Float>::from_f64(v.im * s),
+                )
+            }),
             what,
         )?;
         Ok(Blue { n, inner, bk, bkf })
     }
 
-    fn run<const FWD: bool>(&self, c: &mut [Complex<T>], scratch: &mut [Complex<T>]) {
+    fn run<const FWD: bool>(&self, level: Level, c: &mut [Complex<T>], scratch: &mut [Complex<T>]) {
         let n2 = self.inner.n;
         let (akf, rest) = scratch.split_at_mut(n2);
         let zero = Complex::new(T::ZERO, T::ZERO);
@@ -497,11 +561,11 @@ impl<T: Float> Blue<T> {
             *a = if FWD { mulc(x, b) } else { mul(x, b) };
         }
         akf[self.n..].fill(zero);
-        self.inner.run::<true>(akf, rest);
+        self.inner.run::<true>(level, akf, rest);
         for (a, &b) in akf.iter_mut().zip(&self.bkf) {
             *a = if FWD { mul(*a, b) } else { mulc(*a, b) };
         }
-        self.inner.run::<false>(akf, rest);
+        self.inner.run::<false>(level, akf, rest);
         for ((x, &a), &b) in c.iter_mut().zip(akf.iter()).zip(&self.bk) {
             *x = if FWD { mulc(a, b) } else { mul(a, b) };
         }
@@ -519,7 +583,7 @@ pub(crate) struct MixedFft<T> {
     algo: Algo<T>,
 }
 
-impl<T: Float> MixedFft<T> {
+impl<T: FftFloat> MixedFft<T> {
     /// Plans a complex transform of `n ≥ 1` points: Stockham passes, or Bluestein where
     /// pocketfft's complex cost rule picks it.
     pub(crate) fn new(n: usize) -> SkResult<Self> {
@@ -558,12 +622,23 @@ impl<T: Float> MixedFft<T> {
         scratch: &mut [Complex<T>],
         inverse: bool,
     ) {
+        self.process_at(crate::simd::current(), data, scratch, inverse)
+    }
+
+    /// [`MixedFft::process`] at a SIMD level (clamped to the CPU's).
+    pub(crate) fn process_at(
+        &self,
+        level: Level,
+        data: &mut [Complex<T>],
+        scratch: &mut [Complex<T>],
+        inverse: bool,
+    ) {
         assert_eq!(data.len(), self.n, "fft length");
         match (&self.algo, inverse) {
-            (Algo::Passes(p), false) => p.run::<true>(data, scratch),
-            (Algo::Passes(p), true) => p.run::<false>(data, scratch),
-            (Algo::Blue(b), false) => b.run::<true>(data, scratch),
-            (Algo::Blue(b), true) => b.run::<false>(data, scratch),
+            (Algo::Passes(p), false) => p.run::<true>(level, data, scratch),
+            (Algo::Passes(p), true) => p.run::<false>(level, data, scratch),
+            (Algo::Blue(b), false) => b.run::<true>(level, data, scratch),
+            (Algo::Blue(b), true) => b.run::<false>(level, data, scratch),
         }
     }
 }
@@ -659,6 +734,36 @@ mod tests {
                     "n={n} inv={inverse}: {}",
                     err / norm
                 );
+            }
+        }
+    }
+
+    /// The SIMD passes give the scalar passes' results exactly (compared with `==`: the SIMD
+    /// first column is multiplied by the exact twiddle 1, which can only change a zero's sign),
+    /// at every level, both directions, every radix and both vector layouts, Bluestein too.
+    #[test]
+    fn every_simd_level_matches_the_scalar_passes() {
+        assert_eq!(unit_root(1, 5), (simd::C1_5, simd::S1_5));
+        assert_eq!(unit_root(2, 5), (simd::C2_5, simd::S2_5));
+        assert_eq!((3.0f64).sqrt() / 2.0, simd::SIN_60);
+        let mut rng = Rng::new(5);
+        let sizes = (1..=130usize).chain([
+            243, 375, 400, 480, 625, 960, 1000, 1001, 1920, 3072, 4099, 5120, 6000, 44100,
+        ]);
+        for n in sizes {
+            let p = MixedFft::<f64>::new(n).unwrap();
+            let x: Vec<Complex<f64>> = (0..n)
+                .map(|_| Complex::new(rng.uniform() - 0.5, rng.uniform() - 0.5))
+                .collect();
+            let mut scratch = vec![Complex::new(0.0, 0.0); p.scratch_len()];
+            for inverse in [false, true] {
+                let mut want = x.clone();
+                p.process_at(Level::Scalar, &mut want, &mut scratch, inverse);
+                for level in crate::simd::available() {
+                    let mut got = x.clone();
+                    p.process_at(level, &mut got, &mut scratch, inverse);
+                    assert!(got == want, "n={n} inverse={inverse} {level:?}");
+                }
             }
         }
     }
