@@ -44,11 +44,14 @@ pub struct Limiter {
     phases: Vec<[f64; TAPS]>,
     /// Interpolator history, `HISTORY` per channel (oldest first).
     hist: Vec<f64>,
-    /// Running-minimum queue: frame numbers and values, a ring of capacity `h + 1`.
-    dq_t: Vec<u64>,
-    dq_v: Vec<f64>,
-    dq_head: usize,
-    dq_len: usize,
+    /// Running minimum over `h` frames (van Herk / Gil-Werman): the frames are cut into blocks
+    /// of `h`; `cur` holds the needed gains of the current block, `pre` their running minimum,
+    /// `suf[i]` the minimum of the previous block from position `i` on (`suf[h]` = 1, the
+    /// neutral value: every needed gain is at most 1), `vk` the position in the block.
+    cur: Vec<f64>,
+    suf: Vec<f64>,
+    pre: f64,
+    vk: usize,
     e: f64,
     /// Moving-average ring (`w` values) and its running sum.
     ring: Vec<f64>,
@@ -56,8 +59,7 @@ pub struct Limiter {
     /// Delay line, `d` per channel.
     delay: Vec<f64>,
     pos: usize,
-    frame: u64,
-    /// `frame % w`.
+    /// Frames processed modulo `w`.
     k: usize,
 }
 
@@ -96,10 +98,10 @@ impl Limiter {
             d,
             phases: design(factor(rate)),
             hist: try_vec(channels * HISTORY, 0.0, "limiter state")?,
-            dq_t: try_vec(h + 1, 0, "limiter state")?,
-            dq_v: try_vec(h + 1, 0.0, "limiter state")?,
-            dq_head: 0,
-            dq_len: 0,
+            cur: try_vec(h, 1.0, "limiter state")?,
+            suf: try_vec(h + 1, 1.0, "limiter state")?,
+            pre: 1.0,
+            vk: 0,
             e: 1.0,
             ring: try_vec(w, 1.0, "limiter state")?,
             sum: w as f64,
@@ -111,7 +113,6 @@ impl Limiter {
                 "limiter delay line",
             )?,
             pos: 0,
-            frame: 0,
             k: 0,
         };
         l.reset();
@@ -128,14 +129,15 @@ impl Limiter {
     /// Forgets the signal history (as new).
     pub fn reset(&mut self) {
         self.hist.iter_mut().for_each(|v| *v = 0.0);
-        self.dq_head = 0;
-        self.dq_len = 0;
+        self.cur.iter_mut().for_each(|v| *v = 1.0);
+        self.suf.iter_mut().for_each(|v| *v = 1.0);
+        self.pre = 1.0;
+        self.vk = 0;
         self.e = 1.0;
         self.ring.iter_mut().for_each(|v| *v = 1.0);
         self.sum = self.w as f64;
         self.delay.iter_mut().for_each(|v| *v = 0.0);
         self.pos = 0;
-        self.frame = 0;
         self.k = 0;
     }
 
@@ -150,6 +152,7 @@ impl Limiter {
         let mut buf = [0.0f64; BLK + HISTORY];
         let mut q = [0.0f64; BLK];
         let mut ip = [0.0f64; BLK];
+        let mut g = [0.0f64; BLK];
         let mut t0 = 0;
         let ch = self.channels;
         while t0 < b.n {
@@ -158,8 +161,9 @@ impl Limiter {
             for c in 0..ch {
                 let hs = &mut self.hist[c * HISTORY..(c + 1) * HISTORY];
                 buf[..HISTORY].copy_from_slice(hs);
+                let (src, o, st) = b.det_lane(c);
                 for i in 0..len {
-                    buf[HISTORY + i] = b.x(c, t0 + i);
+                    buf[HISTORY + i] = src[o + (t0 + i) * st].to_f64();
                 }
                 hs.copy_from_slice(&buf[len..len + HISTORY]);
                 interp_max_at::<f64>(level, &buf[..len + HISTORY], &self.phases, &mut ip[..len]);
@@ -169,52 +173,70 @@ impl Limiter {
                     q[i] = if m > q[i] { m } else { q[i] };
                 }
             }
-            for (i, &qi) in q[..len].iter().enumerate() {
-                let g = self.gain(qi);
-                let t = t0 + i;
-                let p = self.pos;
-                for c in 0..ch {
-                    let slot = c * self.d + p;
-                    let old = self.delay[slot];
-                    self.delay[slot] = b.x(c, t);
-                    b.put(c, t, old * g);
-                }
-                self.pos = if p + 1 == self.d { 0 } else { p + 1 };
+            // 2. the needed gains (a pass the compiler vectorises, divisions included)
+            let ceiling = self.ceiling;
+            for v in q[..len].iter_mut() {
+                *v = if *v > ceiling { ceiling / *v } else { 1.0 };
             }
+            // 3.-5. serial in time: running sums of the moving average into `g`
+            for (gi, &r) in g[..len].iter_mut().zip(&q[..len]) {
+                *gi = self.average(r);
+            }
+            let wf = self.w as f64;
+            for v in g[..len].iter_mut() {
+                // the average of values each <= 1 never exceeds 1 but for rounding
+                let a = *v / wf;
+                *v = if a > 1.0 { 1.0 } else { a };
+            }
+            // 6. delay and apply, channel by channel
+            let p0 = self.pos;
+            let d = self.d;
+            let mut p = p0;
+            for c in 0..ch {
+                let line = &mut self.delay[c * d..(c + 1) * d];
+                let mut xs = [0.0f64; BLK];
+                let (src, o, st) = b.det_lane(c);
+                for (i, v) in xs[..len].iter_mut().enumerate() {
+                    *v = src[o + (t0 + i) * st].to_f64();
+                }
+                p = p0;
+                for i in 0..len {
+                    let old = line[p];
+                    line[p] = xs[i];
+                    xs[i] = old * g[i];
+                    p = if p + 1 == d { 0 } else { p + 1 };
+                }
+                b.store_lane(c, t0, &xs[..len]);
+            }
+            self.pos = p;
             t0 += len;
         }
         Ok(())
     }
 
-    /// Steps 2–5 for one frame.
+    /// Steps 3–5 for one frame: the needed gain `r` in, the moving sum (`w` times the gain)
+    /// out.
     #[inline(always)]
-    fn gain(&mut self, q: f64) -> f64 {
-        let r = if q > self.ceiling {
-            self.ceiling / q
-        } else {
-            1.0
-        };
-        let cap = self.h + 1;
-        let wrap = |i: usize| if i >= cap { i - cap } else { i };
-        let n = self.frame;
-        // running minimum (a monotonic queue in a ring: no division in the loop)
-        while self.dq_len > 0 {
-            let back = wrap(self.dq_head + self.dq_len - 1);
-            if self.dq_v[back] >= r {
-                self.dq_len -= 1;
-            } else {
-                break;
+    fn average(&mut self, r: f64) -> f64 {
+        // running minimum over the last `h` frames: the previous block's suffix from `k + 1`
+        // on and the current block's prefix up to `k`
+        let k = self.vk;
+        self.cur[k] = r;
+        let pre = if k == 0 || r < self.pre { r } else { self.pre };
+        self.pre = pre;
+        let s = self.suf[k + 1];
+        let hmin = if s < pre { s } else { pre };
+        if k + 1 == self.h {
+            let mut m = 1.0f64;
+            for i in (0..self.h).rev() {
+                let v = self.cur[i];
+                m = if v < m { v } else { m };
+                self.suf[i] = m;
             }
+            self.vk = 0;
+        } else {
+            self.vk = k + 1;
         }
-        let slot = wrap(self.dq_head + self.dq_len);
-        self.dq_t[slot] = n;
-        self.dq_v[slot] = r;
-        self.dq_len += 1;
-        while n - self.dq_t[self.dq_head] >= self.h as u64 {
-            self.dq_head = wrap(self.dq_head + 1);
-            self.dq_len -= 1;
-        }
-        let hmin = self.dq_v[self.dq_head];
         // release
         let e = if hmin < self.e {
             hmin
@@ -233,14 +255,7 @@ impl Limiter {
             self.sum = self.sum - old + e;
             self.k = k + 1;
         }
-        self.frame += 1;
-        let g = self.sum / self.w as f64;
-        // the average of values each <= hmin-ish never exceeds its largest element
-        if g > 1.0 {
-            1.0
-        } else {
-            g
-        }
+        self.sum
     }
 }
 
@@ -291,4 +306,49 @@ multiversion! {
 
 fn interp_max_at<T: Float>(level: Level, buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     interp_max::<T>(level, buf, phases, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::Rng;
+
+    /// The running minimum, release and moving sum of `average`, against a direct evaluation
+    /// (minimum over the last `h` frames by a scan, the sum of the last `w` envelopes by a scan).
+    #[test]
+    fn average_matches_a_direct_evaluation() {
+        let mut l = Limiter::new(48000.0, 1, -1.0, 1.0, 10.0).unwrap();
+        let (h, w, rel) = (l.h, l.w, l.rel);
+        let mut rng = Rng::new(5);
+        let n = 20 * h + 7;
+        // runs of 1 (quiet), dips, and single deep frames
+        let r: Vec<f64> = (0..n)
+            .map(|t| {
+                if (t / 97) % 3 == 0 {
+                    1.0
+                } else {
+                    0.2 + 0.8 * rng.uniform()
+                }
+            })
+            .collect();
+        let mut e = 1.0f64;
+        let mut envs = vec![1.0f64; w];
+        for (t, &rt) in r.iter().enumerate() {
+            let got = l.average(rt);
+            let hmin = r[t.saturating_sub(h - 1)..=t]
+                .iter()
+                .fold(1.0f64, |m, &v| m.min(v));
+            e = if hmin < e {
+                hmin
+            } else {
+                hmin + rel * (e - hmin)
+            };
+            envs.push(e);
+            let want: f64 = envs[envs.len() - w..].iter().sum();
+            assert!(
+                (got - want).abs() <= 1e-12 * w as f64,
+                "frame {t}: {got} {want}"
+            );
+        }
+    }
 }
