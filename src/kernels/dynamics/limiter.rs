@@ -149,6 +149,14 @@ impl Limiter {
             ));
         }
         b.check_finite(level)?;
+        run_at(level, self, &mut b);
+        Ok(())
+    }
+
+    /// The processing loop of [`process`](Self::process), compiled once per SIMD level (see
+    /// [`run_at`]); `scalar` selects the reference interpolator.
+    #[inline(always)]
+    fn run<T: Float>(&mut self, b: &mut Block<'_, T>, scalar: bool) {
         let mut buf = [0.0f64; BLK + HISTORY];
         let mut q = [0.0f64; BLK];
         let mut ip = [0.0f64; BLK];
@@ -166,7 +174,11 @@ impl Limiter {
                     buf[HISTORY + i] = src[o + (t0 + i) * st].to_f64();
                 }
                 hs.copy_from_slice(&buf[len..len + HISTORY]);
-                interp_max_at::<f64>(level, &buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                if scalar {
+                    interp_scalar(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                } else {
+                    interp_lanes(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                }
                 for i in 0..len {
                     let a = buf[HISTORY + i].abs();
                     let m = if a > ip[i] { a } else { ip[i] };
@@ -179,9 +191,7 @@ impl Limiter {
                 *v = if *v > ceiling { ceiling / *v } else { 1.0 };
             }
             // 3.-5. serial in time: running sums of the moving average into `g`
-            for (gi, &r) in g[..len].iter_mut().zip(&q[..len]) {
-                *gi = self.average(r);
-            }
+            self.averages(&q[..len], &mut g[..len]);
             let wf = self.w as f64;
             for v in g[..len].iter_mut() {
                 // the average of values each <= 1 never exceeds 1 but for rounding
@@ -199,68 +209,78 @@ impl Limiter {
                 for (i, v) in xs[..len].iter_mut().enumerate() {
                     *v = src[o + (t0 + i) * st].to_f64();
                 }
+                // the delay line in contiguous runs up to its wrap
                 p = p0;
-                for i in 0..len {
-                    let old = line[p];
-                    line[p] = xs[i];
-                    xs[i] = old * g[i];
-                    p = if p + 1 == d { 0 } else { p + 1 };
+                let mut i = 0;
+                while i < len {
+                    let run = (d - p).min(len - i);
+                    let seg = &mut line[p..p + run];
+                    for ((slot, v), &gi) in seg.iter_mut().zip(&mut xs[i..i + run]).zip(&g[i..]) {
+                        let old = *slot;
+                        *slot = *v;
+                        *v = old * gi;
+                    }
+                    i += run;
+                    p = if p + run == d { 0 } else { p + run };
                 }
                 b.store_lane(c, t0, &xs[..len]);
             }
             self.pos = p;
             t0 += len;
         }
-        Ok(())
     }
 
-    /// Steps 3–5 for one frame: the needed gain `r` in, the moving sum (`w` times the gain)
-    /// out.
+    /// Steps 3–5 for a run of frames: the needed gains `r` in, the moving sums (`w` times the
+    /// gain) out. The state lives in locals over the run (registers, not memory).
     #[inline(always)]
-    fn average(&mut self, r: f64) -> f64 {
-        // running minimum over the last `h` frames: the previous block's suffix from `k + 1`
-        // on and the current block's prefix up to `k`
-        let k = self.vk;
-        self.cur[k] = r;
-        let pre = if k == 0 || r < self.pre { r } else { self.pre };
-        self.pre = pre;
-        let s = self.suf[k + 1];
-        let hmin = if s < pre { s } else { pre };
-        if k + 1 == self.h {
-            let mut m = 1.0f64;
-            for i in (0..self.h).rev() {
-                let v = self.cur[i];
-                m = if v < m { v } else { m };
-                self.suf[i] = m;
+    fn averages(&mut self, r: &[f64], out: &mut [f64]) {
+        let (h, w, rel) = (self.h, self.w, self.rel);
+        let (mut vk, mut pre, mut e, mut k, mut sum) =
+            (self.vk, self.pre, self.e, self.k, self.sum);
+        let cur = &mut self.cur[..h];
+        let suf = &mut self.suf[..h + 1];
+        let ring = &mut self.ring[..w];
+        for (o, &r) in out.iter_mut().zip(r) {
+            // running minimum over the last `h` frames: the previous block's suffix from
+            // `vk + 1` on and the current block's prefix up to `vk`
+            cur[vk] = r;
+            pre = if vk == 0 || r < pre { r } else { pre };
+            let s = suf[vk + 1];
+            let hmin = if s < pre { s } else { pre };
+            if vk + 1 == h {
+                let mut m = 1.0f64;
+                for (sv, &v) in suf[..h].iter_mut().zip(cur.iter()).rev() {
+                    m = if v < m { v } else { m };
+                    *sv = m;
+                }
+                vk = 0;
+            } else {
+                vk += 1;
             }
-            self.vk = 0;
-        } else {
-            self.vk = k + 1;
+            // release
+            e = if hmin < e {
+                hmin
+            } else {
+                hmin + rel * (e - hmin)
+            };
+            // moving average; the sum is recomputed exactly every `w` frames (no drift)
+            let old = ring[k];
+            ring[k] = e;
+            if k + 1 == w {
+                sum = ring.iter().sum();
+                k = 0;
+            } else {
+                sum = sum - old + e;
+                k += 1;
+            }
+            *o = sum;
         }
-        // release
-        let e = if hmin < self.e {
-            hmin
-        } else {
-            hmin + self.rel * (self.e - hmin)
-        };
-        self.e = e;
-        // moving average; the sum is recomputed exactly every `w` frames (no drift)
-        let k = self.k;
-        let old = self.ring[k];
-        self.ring[k] = e;
-        if k + 1 == self.w {
-            self.sum = self.ring.iter().sum();
-            self.k = 0;
-        } else {
-            self.sum = self.sum - old + e;
-            self.k = k + 1;
-        }
-        self.sum
+        (self.vk, self.pre, self.e, self.k, self.sum) = (vk, pre, e, k, sum);
     }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+/// The largest inter-sample magnitude per output position (reference).
+fn interp_scalar(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;
     for t in 0..n {
         let mut m = 0.0f64;
@@ -276,9 +296,9 @@ fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64])
     }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+/// [`interp_scalar`], in blocks of positions (vectorises).
 #[inline(always)]
-fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+fn interp_lanes(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;
     out[..n].iter_mut().for_each(|v| *v = 0.0);
     for h in phases {
@@ -298,14 +318,18 @@ fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) 
     }
 }
 
-multiversion! {
-    /// The largest inter-sample magnitude per output position.
-    fn interp_max<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) -> ();
-    scalar = interp_scalar; simd = interp_lanes;
+fn run_scalar<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
+    l.run(b, true)
+}
+#[inline(always)]
+fn run_lanes<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
+    l.run(b, false)
 }
 
-fn interp_max_at<T: Float>(level: Level, buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
-    interp_max::<T>(level, buf, phases, out)
+multiversion! {
+    /// The limiter's processing loop compiled for the level.
+    fn run_at<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) -> ();
+    scalar = run_scalar; simd = run_lanes;
 }
 
 #[cfg(test)]
@@ -313,7 +337,7 @@ mod tests {
     use super::*;
     use crate::kernels::testutil::Rng;
 
-    /// The running minimum, release and moving sum of `average`, against a direct evaluation
+    /// The running minimum, release and moving sum of `averages`, against a direct evaluation
     /// (minimum over the last `h` frames by a scan, the sum of the last `w` envelopes by a scan).
     #[test]
     fn average_matches_a_direct_evaluation() {
@@ -334,7 +358,9 @@ mod tests {
         let mut e = 1.0f64;
         let mut envs = vec![1.0f64; w];
         for (t, &rt) in r.iter().enumerate() {
-            let got = l.average(rt);
+            let mut got = [0.0];
+            l.averages(&[rt], &mut got);
+            let got = got[0];
             let hmin = r[t.saturating_sub(h - 1)..=t]
                 .iter()
                 .fold(1.0f64, |m, &v| m.min(v));

@@ -78,21 +78,37 @@ impl<T: Float> Block<'_, T> {
         }
     }
 
-    /// `y(c, t0 + i) = x(c, t0 + i) · g[i·gs]` for `i < len` (the product in `f64`).
+    /// `y(c, t0 + i) = x(c, t0 + i) · g[i·gs + j]` for `i < len` (the product in `f64`).
     #[inline(always)]
-    pub(crate) fn scale_lane(&mut self, c: usize, t0: usize, g: &[f64], gs: usize, len: usize) {
+    pub(crate) fn scale_lane(
+        &mut self,
+        c: usize,
+        t0: usize,
+        g: &[f64],
+        gs: usize,
+        j: usize,
+        len: usize,
+    ) {
         let (yo, yt) = (c * self.yl.ch + t0 * self.yl.t, self.yl.t);
+        let rows = g[..len * gs].chunks_exact(gs);
         match self.src {
             Src::Slice(x) => {
                 let (xo, xt) = (c * self.xl.ch + t0 * self.xl.t, self.xl.t);
-                for i in 0..len {
-                    self.out[yo + i * yt] = T::from_f64(x[xo + i * xt].to_f64() * g[i * gs]);
+                if xt == 1 && yt == 1 {
+                    let ys = &mut self.out[yo..yo + len];
+                    for ((o, v), r) in ys.iter_mut().zip(&x[xo..xo + len]).zip(rows) {
+                        *o = T::from_f64(v.to_f64() * r[j]);
+                    }
+                } else {
+                    for (i, r) in rows.enumerate() {
+                        self.out[yo + i * yt] = T::from_f64(x[xo + i * xt].to_f64() * r[j]);
+                    }
                 }
             }
             Src::Dst => {
-                for i in 0..len {
+                for (i, r) in rows.enumerate() {
                     let o = &mut self.out[yo + i * yt];
-                    *o = T::from_f64(o.to_f64() * g[i * gs]);
+                    *o = T::from_f64(o.to_f64() * r[j]);
                 }
             }
         }

@@ -209,32 +209,34 @@ impl Dynamics {
         debug_assert_eq!(b.channels, self.channels);
         b.check_finite(level)?;
         if self.link {
-            self.group::<1, T>(level, &mut b, 0);
+            group_at::<T, L1>(level, self, &mut b, 0);
             return Ok(());
         }
         let mut c0 = 0;
         while c0 < self.channels {
             let left = self.channels - c0;
             c0 += if left >= 16 {
-                self.group::<16, T>(level, &mut b, c0)
+                group_at::<T, L16>(level, self, &mut b, c0)
             } else if left >= 8 {
-                self.group::<8, T>(level, &mut b, c0)
+                group_at::<T, L8>(level, self, &mut b, c0)
             } else if left >= 4 {
-                self.group::<4, T>(level, &mut b, c0)
+                group_at::<T, L4>(level, self, &mut b, c0)
             } else if left >= 2 {
-                self.group::<2, T>(level, &mut b, c0)
+                group_at::<T, L2>(level, self, &mut b, c0)
             } else {
-                self.group::<1, T>(level, &mut b, c0)
+                group_at::<T, L1>(level, self, &mut b, c0)
             };
         }
         Ok(())
     }
 
     /// Runs detectors `d0..d0+G` (linked: detector 0 over every channel, `G` = 1) over the
-    /// whole block; returns `G`.
+    /// whole block; returns `G`. Compiled once per SIMD level (see [`group_at`]); `scalar`
+    /// selects the one-element-at-a-time gain computers.
+    #[inline(always)]
     fn group<const G: usize, T: Float>(
         &mut self,
-        level: Level,
+        scalar: bool,
         b: &mut Block<'_, T>,
         d0: usize,
     ) -> usize {
@@ -266,8 +268,15 @@ impl Dynamics {
             } else {
                 for j in 0..G {
                     let (src, o, st) = b.det_lane(d0 + j);
-                    for i in 0..len {
-                        lv[i * G + j] = mag(src[o + (t0 + i) * st].to_f64());
+                    if st == 1 {
+                        let s = &src[o + t0..o + t0 + len];
+                        for (row, v) in lv.chunks_exact_mut(G).zip(s) {
+                            row[j] = mag(v.to_f64());
+                        }
+                    } else {
+                        for i in 0..len {
+                            lv[i * G + j] = mag(src[o + (t0 + i) * st].to_f64());
+                        }
                     }
                 }
             }
@@ -293,14 +302,16 @@ impl Dynamics {
                 }
                 Kind::Compressor | Kind::Gate => {
                     let gs = &mut g[..len * G];
-                    if self.kind == Kind::Compressor {
-                        comp_gain_at(level, lv, gs, self.curve());
-                    } else {
-                        gate_gain_at(level, lv, gs, self.curve());
+                    let k = self.curve();
+                    match (self.kind == Kind::Compressor, scalar) {
+                        (true, true) => comp_scalar(lv, gs, k),
+                        (true, false) => comp_lanes(lv, gs, k),
+                        (false, true) => gate_scalar(lv, gs, k),
+                        (false, false) => gate_lanes(lv, gs, k),
                     }
                     for j in 0..G {
                         for c in chans(j) {
-                            b.scale_lane(c, t0, &gs[j..], G, len);
+                            b.scale_lane(c, t0, gs, G, j, len);
                         }
                     }
                 }
@@ -407,8 +418,9 @@ struct Curve {
 
 /// Lanes the gain computers test together: a group entirely in the flat part of the curve
 /// skips `log2`/`exp2` (the per-element select gives the same value, so this never changes a
-/// bit).
-const GAIN_LANES: usize = 8;
+/// bit). Several vectors wide, so that the long polynomial dependency chains of independent
+/// vectors interleave.
+const GAIN_LANES: usize = 32;
 
 /// The compressor gain; no data-dependent branches (vectorises).
 #[inline(always)]
@@ -455,8 +467,15 @@ fn comp_run<const SOFT: bool>(e: &[f64], g: &mut [f64], k: Curve) {
     }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn comp_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+/// One group of [`GAIN_LANES`] (fixed size: straight-line vector code).
+#[inline(always)]
+fn comp_group<const SOFT: bool>(e: &[f64; GAIN_LANES], g: &mut [f64; GAIN_LANES], k: Curve) {
+    for j in 0..GAIN_LANES {
+        g[j] = comp_one::<SOFT>(e[j], k);
+    }
+}
+
+fn comp_scalar(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = if k.knee > 0.0 {
             comp_one::<true>(v, k)
@@ -465,71 +484,88 @@ fn comp_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
         };
     }
 }
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+
 #[inline(always)]
-fn comp_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
-    let mut ec = e.chunks_exact(GAIN_LANES);
-    let mut gc = g.chunks_exact_mut(GAIN_LANES);
-    for (ev, gv) in (&mut ec).zip(&mut gc) {
+fn comp_lanes(e: &[f64], g: &mut [f64], k: Curve) {
+    let (eg, er) = e.as_chunks::<GAIN_LANES>();
+    let (gg, gr) = g.as_chunks_mut::<GAIN_LANES>();
+    for (ev, gv) in eg.iter().zip(gg.iter_mut()) {
         let mut any = false;
         for &v in ev {
             any |= v > k.edge;
         }
         if !any {
-            gv.iter_mut().for_each(|o| *o = k.flat);
+            *gv = [k.flat; GAIN_LANES];
         } else if k.knee > 0.0 {
-            comp_run::<true>(ev, gv, k);
+            comp_group::<true>(ev, gv, k);
         } else {
-            comp_run::<false>(ev, gv, k);
+            comp_group::<false>(ev, gv, k);
         }
     }
     if k.knee > 0.0 {
-        comp_run::<true>(ec.remainder(), gc.into_remainder(), k);
+        comp_run::<true>(er, gr, k);
     } else {
-        comp_run::<false>(ec.remainder(), gc.into_remainder(), k);
+        comp_run::<false>(er, gr, k);
     }
 }
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn gate_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+
+fn gate_scalar(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = gate_one(v, k);
     }
 }
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+
 #[inline(always)]
-fn gate_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
-    let mut ec = e.chunks_exact(GAIN_LANES);
-    let mut gc = g.chunks_exact_mut(GAIN_LANES);
-    for (ev, gv) in (&mut ec).zip(&mut gc) {
+fn gate_lanes(e: &[f64], g: &mut [f64], k: Curve) {
+    let (eg, er) = e.as_chunks::<GAIN_LANES>();
+    let (gg, gr) = g.as_chunks_mut::<GAIN_LANES>();
+    for (ev, gv) in eg.iter().zip(gg.iter_mut()) {
         let mut any = false;
         for &v in ev {
             any |= v < k.edge;
         }
         if !any {
-            gv.iter_mut().for_each(|o| *o = k.flat);
+            *gv = [k.flat; GAIN_LANES];
         } else {
-            for (o, &v) in gv.iter_mut().zip(ev) {
-                *o = gate_one(v, k);
+            for j in 0..GAIN_LANES {
+                gv[j] = gate_one(ev[j], k);
             }
         }
     }
-    for (o, &v) in gc.into_remainder().iter_mut().zip(ec.remainder()) {
+    for (o, &v) in gr.iter_mut().zip(er) {
         *o = gate_one(v, k);
     }
 }
 
-multiversion! {
-    fn comp_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
-    scalar = comp_scalar; simd = comp_lanes;
-}
-multiversion! {
-    fn gate_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
-    scalar = gate_scalar; simd = gate_lanes;
+/// A channel-group width, as a type (the dispatch macro takes type parameters).
+trait Lanes {
+    fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize;
 }
 
-fn comp_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
-    comp_gain::<f64>(level, e, g, k)
+macro_rules! lanes {
+    ($($name:ident = $g:literal),*) => {$(
+        struct $name;
+        impl Lanes for $name {
+            #[inline(always)]
+            fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize {
+                d.group::<$g, T>(scalar, b, d0)
+            }
+        }
+    )*};
 }
-fn gate_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
-    gate_gain::<f64>(level, e, g, k)
+lanes!(L1 = 1, L2 = 2, L4 = 4, L8 = 8, L16 = 16);
+
+fn group_scalar<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
+    L::run(d, b, d0, true)
+}
+#[inline(always)]
+fn group_lanes<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
+    L::run(d, b, d0, false)
+}
+
+multiversion! {
+    /// One channel group over a block, the level, ballistics, gain and apply loops all compiled
+    /// for the level.
+    fn group_at<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize;
+    scalar = group_scalar; simd = group_lanes;
 }
