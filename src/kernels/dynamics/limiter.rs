@@ -44,11 +44,14 @@ pub struct Limiter {
     phases: Vec<[f64; TAPS]>,
     /// Interpolator history, `HISTORY` per channel (oldest first).
     hist: Vec<f64>,
-    /// Running-minimum queue: frame numbers and values, a ring of capacity `h + 1`.
-    dq_t: Vec<u64>,
-    dq_v: Vec<f64>,
-    dq_head: usize,
-    dq_len: usize,
+    /// Running minimum over `h` frames (van Herk / Gil-Werman): the frames are cut into blocks
+    /// of `h`; `cur` holds the needed gains of the current block, `pre` their running minimum,
+    /// `suf[i]` the minimum of the previous block from position `i` on (`suf[h]` = 1, the
+    /// neutral value: every needed gain is at most 1), `vk` the position in the block.
+    cur: Vec<f64>,
+    suf: Vec<f64>,
+    pre: f64,
+    vk: usize,
     e: f64,
     /// Moving-average ring (`w` values) and its running sum.
     ring: Vec<f64>,
@@ -56,8 +59,7 @@ pub struct Limiter {
     /// Delay line, `d` per channel.
     delay: Vec<f64>,
     pos: usize,
-    frame: u64,
-    /// `frame % w`.
+    /// Frames processed modulo `w`.
     k: usize,
 }
 
@@ -96,10 +98,10 @@ impl Limiter {
             d,
             phases: design(factor(rate)),
             hist: try_vec(channels * HISTORY, 0.0, "limiter state")?,
-            dq_t: try_vec(h + 1, 0, "limiter state")?,
-            dq_v: try_vec(h + 1, 0.0, "limiter state")?,
-            dq_head: 0,
-            dq_len: 0,
+            cur: try_vec(h, 1.0, "limiter state")?,
+            suf: try_vec(h + 1, 1.0, "limiter state")?,
+            pre: 1.0,
+            vk: 0,
             e: 1.0,
             ring: try_vec(w, 1.0, "limiter state")?,
             sum: w as f64,
@@ -111,7 +113,6 @@ impl Limiter {
                 "limiter delay line",
             )?,
             pos: 0,
-            frame: 0,
             k: 0,
         };
         l.reset();
@@ -128,14 +129,15 @@ impl Limiter {
     /// Forgets the signal history (as new).
     pub fn reset(&mut self) {
         self.hist.iter_mut().for_each(|v| *v = 0.0);
-        self.dq_head = 0;
-        self.dq_len = 0;
+        self.cur.iter_mut().for_each(|v| *v = 1.0);
+        self.suf.iter_mut().for_each(|v| *v = 1.0);
+        self.pre = 1.0;
+        self.vk = 0;
         self.e = 1.0;
         self.ring.iter_mut().for_each(|v| *v = 1.0);
         self.sum = self.w as f64;
         self.delay.iter_mut().for_each(|v| *v = 0.0);
         self.pos = 0;
-        self.frame = 0;
         self.k = 0;
     }
 
@@ -147,9 +149,18 @@ impl Limiter {
             ));
         }
         b.check_finite(level)?;
+        run_at(level, self, &mut b);
+        Ok(())
+    }
+
+    /// The processing loop of [`process`](Self::process), compiled once per SIMD level (see
+    /// [`run_at`]); `scalar` selects the reference interpolator.
+    #[inline(always)]
+    fn run<T: Float>(&mut self, b: &mut Block<'_, T>, scalar: bool) {
         let mut buf = [0.0f64; BLK + HISTORY];
         let mut q = [0.0f64; BLK];
         let mut ip = [0.0f64; BLK];
+        let mut g = [0.0f64; BLK];
         let mut t0 = 0;
         let ch = self.channels;
         while t0 < b.n {
@@ -158,94 +169,118 @@ impl Limiter {
             for c in 0..ch {
                 let hs = &mut self.hist[c * HISTORY..(c + 1) * HISTORY];
                 buf[..HISTORY].copy_from_slice(hs);
+                let (src, o, st) = b.det_lane(c);
                 for i in 0..len {
-                    buf[HISTORY + i] = b.x(c, t0 + i);
+                    buf[HISTORY + i] = src[o + (t0 + i) * st].to_f64();
                 }
                 hs.copy_from_slice(&buf[len..len + HISTORY]);
-                interp_max_at::<f64>(level, &buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                if scalar {
+                    interp_scalar(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                } else {
+                    interp_lanes(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
+                }
                 for i in 0..len {
                     let a = buf[HISTORY + i].abs();
                     let m = if a > ip[i] { a } else { ip[i] };
                     q[i] = if m > q[i] { m } else { q[i] };
                 }
             }
-            for (i, &qi) in q[..len].iter().enumerate() {
-                let g = self.gain(qi);
-                let t = t0 + i;
-                let p = self.pos;
-                for c in 0..ch {
-                    let slot = c * self.d + p;
-                    let old = self.delay[slot];
-                    self.delay[slot] = b.x(c, t);
-                    b.put(c, t, old * g);
-                }
-                self.pos = if p + 1 == self.d { 0 } else { p + 1 };
+            // 2. the needed gains (a pass the compiler vectorises, divisions included)
+            let ceiling = self.ceiling;
+            for v in q[..len].iter_mut() {
+                *v = if *v > ceiling { ceiling / *v } else { 1.0 };
             }
+            // 3.-5. serial in time: running sums of the moving average into `g`
+            self.averages(&q[..len], &mut g[..len]);
+            let wf = self.w as f64;
+            for v in g[..len].iter_mut() {
+                // the average of values each <= 1 never exceeds 1 but for rounding
+                let a = *v / wf;
+                *v = if a > 1.0 { 1.0 } else { a };
+            }
+            // 6. delay and apply, channel by channel
+            let p0 = self.pos;
+            let d = self.d;
+            let mut p = p0;
+            for c in 0..ch {
+                let line = &mut self.delay[c * d..(c + 1) * d];
+                let mut xs = [0.0f64; BLK];
+                let (src, o, st) = b.det_lane(c);
+                for (i, v) in xs[..len].iter_mut().enumerate() {
+                    *v = src[o + (t0 + i) * st].to_f64();
+                }
+                // the delay line in contiguous runs up to its wrap
+                p = p0;
+                let mut i = 0;
+                while i < len {
+                    let run = (d - p).min(len - i);
+                    let seg = &mut line[p..p + run];
+                    for ((slot, v), &gi) in seg.iter_mut().zip(&mut xs[i..i + run]).zip(&g[i..]) {
+                        let old = *slot;
+                        *slot = *v;
+                        *v = old * gi;
+                    }
+                    i += run;
+                    p = if p + run == d { 0 } else { p + run };
+                }
+                b.store_lane(c, t0, &xs[..len]);
+            }
+            self.pos = p;
             t0 += len;
         }
-        Ok(())
     }
 
-    /// Steps 2–5 for one frame.
+    /// Steps 3–5 for a run of frames: the needed gains `r` in, the moving sums (`w` times the
+    /// gain) out. The state lives in locals over the run (registers, not memory).
     #[inline(always)]
-    fn gain(&mut self, q: f64) -> f64 {
-        let r = if q > self.ceiling {
-            self.ceiling / q
-        } else {
-            1.0
-        };
-        let cap = self.h + 1;
-        let wrap = |i: usize| if i >= cap { i - cap } else { i };
-        let n = self.frame;
-        // running minimum (a monotonic queue in a ring: no division in the loop)
-        while self.dq_len > 0 {
-            let back = wrap(self.dq_head + self.dq_len - 1);
-            if self.dq_v[back] >= r {
-                self.dq_len -= 1;
+    fn averages(&mut self, r: &[f64], out: &mut [f64]) {
+        let (h, w, rel) = (self.h, self.w, self.rel);
+        let (mut vk, mut pre, mut e, mut k, mut sum) =
+            (self.vk, self.pre, self.e, self.k, self.sum);
+        let cur = &mut self.cur[..h];
+        let suf = &mut self.suf[..h + 1];
+        let ring = &mut self.ring[..w];
+        for (o, &r) in out.iter_mut().zip(r) {
+            // running minimum over the last `h` frames: the previous block's suffix from
+            // `vk + 1` on and the current block's prefix up to `vk`
+            cur[vk] = r;
+            pre = if vk == 0 || r < pre { r } else { pre };
+            let s = suf[vk + 1];
+            let hmin = if s < pre { s } else { pre };
+            if vk + 1 == h {
+                let mut m = 1.0f64;
+                for (sv, &v) in suf[..h].iter_mut().zip(cur.iter()).rev() {
+                    m = if v < m { v } else { m };
+                    *sv = m;
+                }
+                vk = 0;
             } else {
-                break;
+                vk += 1;
             }
+            // release
+            e = if hmin < e {
+                hmin
+            } else {
+                hmin + rel * (e - hmin)
+            };
+            // moving average; the sum is recomputed exactly every `w` frames (no drift)
+            let old = ring[k];
+            ring[k] = e;
+            if k + 1 == w {
+                sum = ring.iter().sum();
+                k = 0;
+            } else {
+                sum = sum - old + e;
+                k += 1;
+            }
+            *o = sum;
         }
-        let slot = wrap(self.dq_head + self.dq_len);
-        self.dq_t[slot] = n;
-        self.dq_v[slot] = r;
-        self.dq_len += 1;
-        while n - self.dq_t[self.dq_head] >= self.h as u64 {
-            self.dq_head = wrap(self.dq_head + 1);
-            self.dq_len -= 1;
-        }
-        let hmin = self.dq_v[self.dq_head];
-        // release
-        let e = if hmin < self.e {
-            hmin
-        } else {
-            hmin + self.rel * (self.e - hmin)
-        };
-        self.e = e;
-        // moving average; the sum is recomputed exactly every `w` frames (no drift)
-        let k = self.k;
-        let old = self.ring[k];
-        self.ring[k] = e;
-        if k + 1 == self.w {
-            self.sum = self.ring.iter().sum();
-            self.k = 0;
-        } else {
-            self.sum = self.sum - old + e;
-            self.k = k + 1;
-        }
-        self.frame += 1;
-        let g = self.sum / self.w as f64;
-        // the average of values each <= hmin-ish never exceeds its largest element
-        if g > 1.0 {
-            1.0
-        } else {
-            g
-        }
+        (self.vk, self.pre, self.e, self.k, self.sum) = (vk, pre, e, k, sum);
     }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+/// The largest inter-sample magnitude per output position (reference).
+fn interp_scalar(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;
     for t in 0..n {
         let mut m = 0.0f64;
@@ -261,9 +296,9 @@ fn interp_scalar<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64])
     }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+/// [`interp_scalar`], in blocks of positions (vectorises).
 #[inline(always)]
-fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
+fn interp_lanes(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     let n = buf.len() - HISTORY;
     out[..n].iter_mut().for_each(|v| *v = 0.0);
     for h in phases {
@@ -283,12 +318,63 @@ fn interp_lanes<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) 
     }
 }
 
-multiversion! {
-    /// The largest inter-sample magnitude per output position.
-    fn interp_max<T: Float>(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) -> ();
-    scalar = interp_scalar; simd = interp_lanes;
+fn run_scalar<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
+    l.run(b, true)
+}
+#[inline(always)]
+fn run_lanes<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
+    l.run(b, false)
 }
 
-fn interp_max_at<T: Float>(level: Level, buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
-    interp_max::<T>(level, buf, phases, out)
+multiversion! {
+    /// The limiter's processing loop compiled for the level.
+    fn run_at<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) -> ();
+    scalar = run_scalar; simd = run_lanes;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::Rng;
+
+    /// The running minimum, release and moving sum of `averages`, against a direct evaluation
+    /// (minimum over the last `h` frames by a scan, the sum of the last `w` envelopes by a scan).
+    #[test]
+    fn average_matches_a_direct_evaluation() {
+        let mut l = Limiter::new(48000.0, 1, -1.0, 1.0, 10.0).unwrap();
+        let (h, w, rel) = (l.h, l.w, l.rel);
+        let mut rng = Rng::new(5);
+        let n = 20 * h + 7;
+        // runs of 1 (quiet), dips, and single deep frames
+        let r: Vec<f64> = (0..n)
+            .map(|t| {
+                if (t / 97) % 3 == 0 {
+                    1.0
+                } else {
+                    0.2 + 0.8 * rng.uniform()
+                }
+            })
+            .collect();
+        let mut e = 1.0f64;
+        let mut envs = vec![1.0f64; w];
+        for (t, &rt) in r.iter().enumerate() {
+            let mut got = [0.0];
+            l.averages(&[rt], &mut got);
+            let got = got[0];
+            let hmin = r[t.saturating_sub(h - 1)..=t]
+                .iter()
+                .fold(1.0f64, |m, &v| m.min(v));
+            e = if hmin < e {
+                hmin
+            } else {
+                hmin + rel * (e - hmin)
+            };
+            envs.push(e);
+            let want: f64 = envs[envs.len() - w..].iter().sum();
+            assert!(
+                (got - want).abs() <= 1e-12 * w as f64,
+                "frame {t}: {got} {want}"
+            );
+        }
+    }
 }

@@ -51,23 +51,67 @@ pub struct Block<'a, T> {
 
 impl<T: Float> Block<'_, T> {
     #[inline(always)]
-    pub(crate) fn x(&self, c: usize, t: usize) -> f64 {
-        match self.src {
-            Src::Slice(s) => s[c * self.xl.ch + t * self.xl.t].to_f64(),
-            Src::Dst => self.out[c * self.yl.ch + t * self.yl.t].to_f64(),
-        }
-    }
-    /// The detector input: the key when there is one, else the input.
-    #[inline(always)]
-    pub(crate) fn det(&self, c: usize, t: usize) -> f64 {
-        match self.key {
-            Some((k, l)) => k[c * l.ch + t * l.t].to_f64(),
-            None => self.x(c, t),
-        }
-    }
-    #[inline(always)]
     pub(crate) fn put(&mut self, c: usize, t: usize, v: f64) {
         self.out[c * self.yl.ch + t * self.yl.t] = T::from_f64(v);
+    }
+
+    /// Channel `c` of the detector input (the key when there is one, else the input; the
+    /// limiter, which takes no key, reads its input through it) as
+    /// `(buffer, offset, frame stride)`: frame `t` is `buffer[offset + t·stride]`.
+    #[inline(always)]
+    pub(crate) fn det_lane(&self, c: usize) -> (&[T], usize, usize) {
+        match self.key {
+            Some((k, l)) => (k, c * l.ch, l.t),
+            None => match self.src {
+                Src::Slice(s) => (s, c * self.xl.ch, self.xl.t),
+                Src::Dst => (&*self.out, c * self.yl.ch, self.yl.t),
+            },
+        }
+    }
+
+    /// `y(c, t0 + i) = v[i]`.
+    #[inline(always)]
+    pub(crate) fn store_lane(&mut self, c: usize, t0: usize, v: &[f64]) {
+        let (yo, yt) = (c * self.yl.ch + t0 * self.yl.t, self.yl.t);
+        for (i, &x) in v.iter().enumerate() {
+            self.out[yo + i * yt] = T::from_f64(x);
+        }
+    }
+
+    /// `y(c, t0 + i) = x(c, t0 + i) · g[i·gs + j]` for `i < len` (the product in `f64`).
+    #[inline(always)]
+    pub(crate) fn scale_lane(
+        &mut self,
+        c: usize,
+        t0: usize,
+        g: &[f64],
+        gs: usize,
+        j: usize,
+        len: usize,
+    ) {
+        let (yo, yt) = (c * self.yl.ch + t0 * self.yl.t, self.yl.t);
+        let rows = g[..len * gs].chunks_exact(gs);
+        match self.src {
+            Src::Slice(x) => {
+                let (xo, xt) = (c * self.xl.ch + t0 * self.xl.t, self.xl.t);
+                if xt == 1 && yt == 1 {
+                    let ys = &mut self.out[yo..yo + len];
+                    for ((o, v), r) in ys.iter_mut().zip(&x[xo..xo + len]).zip(rows) {
+                        *o = T::from_f64(v.to_f64() * r[j]);
+                    }
+                } else {
+                    for (i, r) in rows.enumerate() {
+                        self.out[yo + i * yt] = T::from_f64(x[xo + i * xt].to_f64() * r[j]);
+                    }
+                }
+            }
+            Src::Dst => {
+                for (i, r) in rows.enumerate() {
+                    let o = &mut self.out[yo + i * yt];
+                    *o = T::from_f64(o.to_f64() * r[j]);
+                }
+            }
+        }
     }
 
     /// `SK_ERR_NON_FINITE` naming the first NaN/inf of the input or key (nothing processed).

@@ -4,7 +4,9 @@
 //! 1. level `v` = `|k|` (peak) or `k²` (RMS) of the detector input `k` (the key, else the
 //!    input; linked: the largest over the channels);
 //! 2. ballistics (JUCE `BallisticsFilter`): `e ← v + a·(e − v)` with `a` the attack coefficient
-//!    when `v > e`, the release one otherwise; the envelope is `e` (peak) or `√e` (RMS);
+//!    when `v > e`, the release one otherwise, evaluated as `a·e + (1 − a)·v` (a shorter
+//!    per-sample dependency chain; the same value up to rounding); the envelope is `e` (peak)
+//!    or `√e` (RMS);
 //! 3. gain computer on `L = log2(envelope)` against the threshold `T` (both in log2 units):
 //!    - compressor, knee `W`: `0` for `2(L−T) <= −W`, `(1/R − 1)(L − T + W/2)²/(2W)` inside
 //!      the knee, `(1/R − 1)(L − T)` above it; with `W = 0` this is JUCE's
@@ -12,7 +14,9 @@
 //!    - gate / expander (JUCE `NoiseGate`: an RMS pre-detector with instant attack and 50 ms
 //!      release feeds the ballistics): `(R − 1)(L − T)` below the threshold, `0` above; after the
 //!      envelope falls below the threshold the gate stays open for the hold time;
-//!    - gain = `2^(g + makeup)`;
+//!    - gain = `2^(g + makeup)`; where the curve is flat (compressor: envelope at or below the
+//!      knee's lower end; gate: at or above the threshold) the gain is that constant, and groups
+//!      of samples all there skip `log2`/`exp2`;
 //! 4. output = input · gain (the envelope follower outputs the envelope instead).
 
 use super::fastmath::{exp2, log2};
@@ -198,71 +202,81 @@ impl Dynamics {
 
     /// Processes one block. Refuses NaN/inf in the input or key with nothing changed.
     ///
-    /// Independent channels run in groups of 8, 4, 2 or 1 lanes: the per-sample recursions of
-    /// a group advance together (their dependency chains overlap), and every lane computes the
+    /// Independent channels run in groups of 16, 8, 4, 2 or 1 lanes: the per-sample recursions
+    /// of a group advance together (their dependency chains overlap), and every lane computes the
     /// same expression as alone, so grouping never changes a bit.
     pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
         debug_assert_eq!(b.channels, self.channels);
         b.check_finite(level)?;
         if self.link {
-            self.group::<1, T>(level, &mut b, 0);
+            group_at::<T, L1>(level, self, &mut b, 0);
             return Ok(());
         }
         let mut c0 = 0;
         while c0 < self.channels {
             let left = self.channels - c0;
-            c0 += if left >= 8 {
-                self.group::<8, T>(level, &mut b, c0)
+            c0 += if left >= 16 {
+                group_at::<T, L16>(level, self, &mut b, c0)
+            } else if left >= 8 {
+                group_at::<T, L8>(level, self, &mut b, c0)
             } else if left >= 4 {
-                self.group::<4, T>(level, &mut b, c0)
+                group_at::<T, L4>(level, self, &mut b, c0)
             } else if left >= 2 {
-                self.group::<2, T>(level, &mut b, c0)
+                group_at::<T, L2>(level, self, &mut b, c0)
             } else {
-                self.group::<1, T>(level, &mut b, c0)
+                group_at::<T, L1>(level, self, &mut b, c0)
             };
         }
         Ok(())
     }
 
     /// Runs detectors `d0..d0+G` (linked: detector 0 over every channel, `G` = 1) over the
-    /// whole block; returns `G`.
+    /// whole block; returns `G`. Compiled once per SIMD level (see [`group_at`]); `scalar`
+    /// selects the one-element-at-a-time gain computers.
+    #[inline(always)]
     fn group<const G: usize, T: Float>(
         &mut self,
-        level: Level,
+        scalar: bool,
         b: &mut Block<'_, T>,
         d0: usize,
     ) -> usize {
         const BF: usize = 128;
-        let mut lvl = [0.0f64; BF * 8];
-        let mut g = [0.0f64; BF * 8];
+        let mut lvl = [0.0f64; BF * 16];
+        let mut g = [0.0f64; BF * 16];
         let squares = self.kind == Kind::Gate || self.det == Detector::Rms;
         let mut t0 = 0;
         while t0 < b.n {
             let len = (b.n - t0).min(BF);
             let lv = &mut lvl[..len * G];
             // 1. level
+            let mag = |k: f64| {
+                if squares {
+                    (k * k).min(f64::MAX)
+                } else {
+                    k.abs()
+                }
+            };
             if self.link {
                 lv.iter_mut().for_each(|v| *v = 0.0);
                 for c in 0..self.channels {
+                    let (src, o, st) = b.det_lane(c);
                     for (i, l) in lv.iter_mut().enumerate() {
-                        let k = b.det(c, t0 + i);
-                        let v = if squares {
-                            (k * k).min(f64::MAX)
-                        } else {
-                            k.abs()
-                        };
+                        let v = mag(src[o + (t0 + i) * st].to_f64());
                         *l = if v > *l { v } else { *l };
                     }
                 }
             } else {
                 for j in 0..G {
-                    for i in 0..len {
-                        let k = b.det(d0 + j, t0 + i);
-                        lv[i * G + j] = if squares {
-                            (k * k).min(f64::MAX)
-                        } else {
-                            k.abs()
-                        };
+                    let (src, o, st) = b.det_lane(d0 + j);
+                    if st == 1 {
+                        let s = &src[o + t0..o + t0 + len];
+                        for (row, v) in lv.chunks_exact_mut(G).zip(s) {
+                            row[j] = mag(v.to_f64());
+                        }
+                    } else {
+                        for i in 0..len {
+                            lv[i * G + j] = mag(src[o + (t0 + i) * st].to_f64());
+                        }
                     }
                 }
             }
@@ -288,17 +302,16 @@ impl Dynamics {
                 }
                 Kind::Compressor | Kind::Gate => {
                     let gs = &mut g[..len * G];
-                    if self.kind == Kind::Compressor {
-                        comp_gain_at(level, lv, gs, self.curve());
-                    } else {
-                        gate_gain_at(level, lv, gs, self.curve());
+                    let k = self.curve();
+                    match (self.kind == Kind::Compressor, scalar) {
+                        (true, true) => comp_scalar(lv, gs, k),
+                        (true, false) => comp_lanes(lv, gs, k),
+                        (false, true) => gate_scalar(lv, gs, k),
+                        (false, false) => gate_lanes(lv, gs, k),
                     }
                     for j in 0..G {
                         for c in chans(j) {
-                            for i in 0..len {
-                                let v = b.x(c, t0 + i) * gs[i * G + j];
-                                b.put(c, t0 + i, v);
-                            }
+                            b.scale_lane(c, t0, gs, G, j, len);
                         }
                     }
                 }
@@ -309,11 +322,18 @@ impl Dynamics {
     }
 
     fn curve(&self) -> Curve {
+        let (edge, flat) = if self.kind == Kind::Gate {
+            (self.thr_lin, 1.0)
+        } else {
+            (exp2(self.thr - 0.5 * self.knee), exp2(self.makeup))
+        };
         Curve {
             thr: self.thr,
             slope: self.slope,
             knee: self.knee,
             makeup: self.makeup,
+            edge,
+            flat,
         }
     }
 
@@ -362,11 +382,16 @@ impl Dynamics {
             }
             _ => {
                 let rms = self.det == Detector::Rms;
+                // `a·e + (1 − a)·x` for both coefficients, then the pick: the products of `x`
+                // are off the per-sample dependency chain, which is a multiply, an add, a
+                // select and the flush
+                let (ca, cr) = (1.0 - att, 1.0 - rel);
                 for row in lv.chunks_exact_mut(G) {
                     for j in 0..G {
                         let x = row[j];
-                        let a = if x > e[j] { att } else { rel };
-                        let v = x + a * (e[j] - x);
+                        let va = att * e[j] + ca * x;
+                        let vr = rel * e[j] + cr * x;
+                        let v = if x > e[j] { va } else { vr };
                         e[j] = if v < FLUSH { 0.0 } else { v };
                         row[j] = if rms { e[j].sqrt() } else { e[j] };
                     }
@@ -384,75 +409,163 @@ struct Curve {
     slope: f64,
     knee: f64,
     makeup: f64,
+    /// Compressor: envelopes at or below it (the knee's lower end, linear) get `flat`; gate:
+    /// envelopes at or above the threshold (linear) get `flat`.
+    edge: f64,
+    /// The gain where the curve is flat: `2^makeup` (compressor), 1 (gate).
+    flat: f64,
 }
 
+/// Lanes the gain computers test together: a group entirely in the flat part of the curve
+/// skips `log2`/`exp2` (the per-element select gives the same value, so this never changes a
+/// bit). Several vectors wide, so that the long polynomial dependency chains of independent
+/// vectors interleave.
+const GAIN_LANES: usize = 32;
+
+/// The compressor gain; no data-dependent branches (vectorises).
 #[inline(always)]
-fn comp_one(e: f64, k: Curve) -> f64 {
+fn comp_one<const SOFT: bool>(e: f64, k: Curve) -> f64 {
     let over = log2(e) - k.thr;
-    let g = if k.knee > 0.0 {
+    let g = if SOFT {
         let two = over + over;
+        let u = over + 0.5 * k.knee;
+        let inside = k.slope * u * u / (k.knee + k.knee);
+        let g = if two < k.knee { inside } else { k.slope * over };
         if two <= -k.knee {
             0.0
-        } else if two < k.knee {
-            let u = over + 0.5 * k.knee;
-            k.slope * u * u / (k.knee + k.knee)
         } else {
-            k.slope * over
+            g
         }
-    } else if over > 0.0 {
-        k.slope * over
     } else {
-        0.0
+        let o = if over > 0.0 { over } else { 0.0 };
+        k.slope * o
     };
-    exp2(g + k.makeup)
+    let v = exp2(g + k.makeup);
+    if e <= k.edge {
+        k.flat
+    } else {
+        v
+    }
 }
 
 #[inline(always)]
 fn gate_one(e: f64, k: Curve) -> f64 {
     let over = log2(e) - k.thr;
-    let g = if over < 0.0 { k.slope * over } else { 0.0 };
-    exp2(g)
+    let o = if over < 0.0 { over } else { 0.0 };
+    let v = exp2(k.slope * o);
+    if e >= k.edge {
+        k.flat
+    } else {
+        v
+    }
 }
 
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn comp_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
-    for (o, &v) in g.iter_mut().zip(e) {
-        *o = comp_one(v, k);
-    }
-}
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
 #[inline(always)]
-fn comp_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+fn comp_run<const SOFT: bool>(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
-        *o = comp_one(v, k);
+        *o = comp_one::<SOFT>(v, k);
     }
 }
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
-fn gate_scalar<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
+
+/// One group of [`GAIN_LANES`] (fixed size: straight-line vector code).
+#[inline(always)]
+fn comp_group<const SOFT: bool>(e: &[f64; GAIN_LANES], g: &mut [f64; GAIN_LANES], k: Curve) {
+    for j in 0..GAIN_LANES {
+        g[j] = comp_one::<SOFT>(e[j], k);
+    }
+}
+
+fn comp_scalar(e: &[f64], g: &mut [f64], k: Curve) {
+    for (o, &v) in g.iter_mut().zip(e) {
+        *o = if k.knee > 0.0 {
+            comp_one::<true>(v, k)
+        } else {
+            comp_one::<false>(v, k)
+        };
+    }
+}
+
+#[inline(always)]
+fn comp_lanes(e: &[f64], g: &mut [f64], k: Curve) {
+    let (eg, er) = e.as_chunks::<GAIN_LANES>();
+    let (gg, gr) = g.as_chunks_mut::<GAIN_LANES>();
+    for (ev, gv) in eg.iter().zip(gg.iter_mut()) {
+        let mut any = false;
+        for &v in ev {
+            any |= v > k.edge;
+        }
+        if !any {
+            *gv = [k.flat; GAIN_LANES];
+        } else if k.knee > 0.0 {
+            comp_group::<true>(ev, gv, k);
+        } else {
+            comp_group::<false>(ev, gv, k);
+        }
+    }
+    if k.knee > 0.0 {
+        comp_run::<true>(er, gr, k);
+    } else {
+        comp_run::<false>(er, gr, k);
+    }
+}
+
+fn gate_scalar(e: &[f64], g: &mut [f64], k: Curve) {
     for (o, &v) in g.iter_mut().zip(e) {
         *o = gate_one(v, k);
     }
 }
-#[allow(clippy::extra_unused_type_parameters)] // the dispatch macro needs one
+
 #[inline(always)]
-fn gate_lanes<T: Float>(e: &[f64], g: &mut [f64], k: Curve) {
-    for (o, &v) in g.iter_mut().zip(e) {
+fn gate_lanes(e: &[f64], g: &mut [f64], k: Curve) {
+    let (eg, er) = e.as_chunks::<GAIN_LANES>();
+    let (gg, gr) = g.as_chunks_mut::<GAIN_LANES>();
+    for (ev, gv) in eg.iter().zip(gg.iter_mut()) {
+        let mut any = false;
+        for &v in ev {
+            any |= v < k.edge;
+        }
+        if !any {
+            *gv = [k.flat; GAIN_LANES];
+        } else {
+            for j in 0..GAIN_LANES {
+                gv[j] = gate_one(ev[j], k);
+            }
+        }
+    }
+    for (o, &v) in gr.iter_mut().zip(er) {
         *o = gate_one(v, k);
     }
 }
 
-multiversion! {
-    fn comp_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
-    scalar = comp_scalar; simd = comp_lanes;
-}
-multiversion! {
-    fn gate_gain<T: Float>(e: &[f64], g: &mut [f64], k: Curve) -> ();
-    scalar = gate_scalar; simd = gate_lanes;
+/// A channel-group width, as a type (the dispatch macro takes type parameters).
+trait Lanes {
+    fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize;
 }
 
-fn comp_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
-    comp_gain::<f64>(level, e, g, k)
+macro_rules! lanes {
+    ($($name:ident = $g:literal),*) => {$(
+        struct $name;
+        impl Lanes for $name {
+            #[inline(always)]
+            fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize {
+                d.group::<$g, T>(scalar, b, d0)
+            }
+        }
+    )*};
 }
-fn gate_gain_at(level: Level, e: &[f64], g: &mut [f64], k: Curve) {
-    gate_gain::<f64>(level, e, g, k)
+lanes!(L1 = 1, L2 = 2, L4 = 4, L8 = 8, L16 = 16);
+
+fn group_scalar<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
+    L::run(d, b, d0, true)
+}
+#[inline(always)]
+fn group_lanes<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
+    L::run(d, b, d0, false)
+}
+
+multiversion! {
+    /// One channel group over a block, the level, ballistics, gain and apply loops all compiled
+    /// for the level.
+    fn group_at<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize;
+    scalar = group_scalar; simd = group_lanes;
 }
