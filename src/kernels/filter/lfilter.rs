@@ -302,7 +302,7 @@ impl<T: SosElem> LaneKernel<T> for Tf<T> {
                 cc.copy_from_slice(&tf.c[1..=K]);
                 aa.copy_from_slice(&tf.na[1..=K]);
                 let mut z = lanes::load_rows::<T, L, K>(state, channels, 0, c0, active);
-                lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
+                lanes::drive::<T, X, L>(tr, io, c0, active, true, #[cfg_attr(not(debug_assertions), inline(always))] |buf| {
                     for v in buf.iter_mut() {
                         let x = *v;
                         let z0 = z[0];
@@ -326,13 +326,21 @@ impl<T: SosElem> LaneKernel<T> for Tf<T> {
             }};
         }
         match k {
-            0 => lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
-                for v in buf.iter_mut() {
-                    for l in 0..L {
-                        v[l] = b0 * v[l];
+            0 => lanes::drive::<T, X, L>(
+                tr,
+                io,
+                c0,
+                active,
+                true,
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                |buf| {
+                    for v in buf.iter_mut() {
+                        for l in 0..L {
+                            v[l] = b0 * v[l];
+                        }
                     }
-                }
-            }),
+                },
+            ),
             1 => fixed!(1, []),
             2 => fixed!(2, [0]),
             3 => fixed!(3, [0 1]),
@@ -346,9 +354,15 @@ impl<T: SosElem> LaneKernel<T> for Tf<T> {
                 for (i, zi) in z.iter_mut().enumerate() {
                     *zi = lanes::load_rows::<T, L, 1>(state, channels, i, c0, active)[0];
                 }
-                lanes::drive::<T, X, L>(tr, io, c0, active, true, |buf| {
-                    run_dyn::<T, A, L>(tf, &mut z, buf)
-                });
+                lanes::drive::<T, X, L>(
+                    tr,
+                    io,
+                    c0,
+                    active,
+                    true,
+                    #[cfg_attr(not(debug_assertions), inline(always))]
+                    |buf| run_dyn::<T, A, L>(tf, &mut z, buf),
+                );
                 lanes::store_rows(&z, state, channels, 0, c0, active);
             }
         }

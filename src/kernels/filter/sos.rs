@@ -419,7 +419,7 @@ impl<T: SosElem> LaneKernel<T> for Cascade<'_, T> {
                 for (g, zg) in z.iter_mut().enumerate() {
                     *zg = lanes::load_rows::<T, L, 2>(state, channels, 2 * g, c0, active);
                 }
-                lanes::drive::<T, X, L>(tr, io, c0, active, true, |b| {
+                lanes::drive::<T, X, L>(tr, io, c0, active, true, #[cfg_attr(not(debug_assertions), inline(always))] |b| {
                     run_group::<T, A, L, $g>(secs, &mut z, b)
                 });
                 for (g, zg) in z.iter().enumerate() {
@@ -432,18 +432,26 @@ impl<T: SosElem> LaneKernel<T> for Cascade<'_, T> {
             2 => whole!(2),
             3 => whole!(3),
             4 => whole!(4),
-            ns => lanes::drive::<T, X, L>(tr, io, c0, active, false, |b| {
-                let mut s0 = 0;
-                while s0 < ns {
-                    match ns - s0 {
-                        1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
-                        2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
-                        3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
-                        _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
+            ns => lanes::drive::<T, X, L>(
+                tr,
+                io,
+                c0,
+                active,
+                false,
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                |b| {
+                    let mut s0 = 0;
+                    while s0 < ns {
+                        match ns - s0 {
+                            1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
+                            2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
+                            3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
+                            _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
+                        }
+                        s0 += 4;
                     }
-                    s0 += 4;
-                }
-            }),
+                },
+            ),
         }
     }
 }
