@@ -21,7 +21,7 @@ input raise :class:`NonFiniteError` and change nothing.
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
