@@ -16,4 +16,5 @@ pub mod fir;
 pub mod firwin;
 pub(crate) mod lanes;
 pub mod lfilter;
+pub(crate) mod mono;
 pub mod sos;
