@@ -333,6 +333,10 @@ impl<T: SosElem> LaneKernel<T> for Tf<T> {
                         for l in 0..L {
                             z[K - 1][l] = A::madd(aa[K - 1], z0[l], cc[K - 1] * x[l]);
                         }
+                        // narrow blocks: the state rows stay in their registers
+                        for zi in z.iter_mut() {
+                            T::opaque_lanes(zi);
+                        }
                         *v = y;
                     }
                 });

@@ -58,17 +58,37 @@ pub struct Section<T> {
 pub trait SosElem: Float {
     /// `a·b + c` with one rounding.
     fn fused(a: Self, b: Self, c: Self) -> Self;
+    /// The lanes of a block unchanged, hidden from the optimiser
+    /// ([`crate::simd::opaque_f32`]) when they fill at most one SSE register (one lane, or four
+    /// `f32` lanes); wider blocks are left alone. The recursive kernels pass their states
+    /// through it once per sample.
+    fn opaque_lanes<const L: usize>(z: &mut [Self; L]);
 }
 impl SosElem for f32 {
     #[inline(always)]
     fn fused(a: Self, b: Self, c: Self) -> Self {
         a.mul_add(b, c)
     }
+    #[inline(always)]
+    fn opaque_lanes<const L: usize>(z: &mut [Self; L]) {
+        if L == 1 {
+            z[0] = crate::simd::opaque_f32(z[0]);
+        } else if L == 4 {
+            let v = crate::simd::opaque_f32x4([z[0], z[1], z[2], z[3]]);
+            z[..4].copy_from_slice(&v);
+        }
+    }
 }
 impl SosElem for f64 {
     #[inline(always)]
     fn fused(a: Self, b: Self, c: Self) -> Self {
         a.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn opaque_lanes<const L: usize>(z: &mut [Self; L]) {
+        if L == 1 {
+            z[0] = crate::simd::opaque_f64(z[0]);
+        }
     }
 }
 
@@ -482,6 +502,11 @@ fn run_group<T: SosElem, A: Arith, const L: usize, const G: usize>(
                 zz[g][1][l] = A::madd(na2, z0, c2 * x[l]);
             }
             x = out;
+        }
+        // narrow blocks: each section's recursion stays in its own register
+        for zg in zz.iter_mut() {
+            T::opaque_lanes(&mut zg[0]);
+            T::opaque_lanes(&mut zg[1]);
         }
         *v = x;
     }
