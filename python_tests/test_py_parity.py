@@ -79,6 +79,65 @@ def test_filtfilt_axis_tensor_and_errors():
         sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), padtype="wrap")
 
 
+def _calls(name):
+    """The three entries with ``out=``, as (sigkern call, scipy reference) for ``name``."""
+    b, a = signal.butter(4, 0.15)
+    sos = signal.butter(6, 0.15, output="sos")
+    return {
+        "lfilter": (lambda x, **k: sigkern.lfilter(b, a, x, **k), lambda x, axis=-1: signal.lfilter(b, a, x, axis=axis)),
+        "filtfilt": (lambda x, **k: sigkern.filtfilt(b, a, x, **k), lambda x, axis=-1: signal.filtfilt(b, a, x, axis=axis)),
+        "sosfiltfilt": (lambda x, **k: sigkern.sosfiltfilt(sos, x, **k),
+                        lambda x, axis=-1: signal.sosfiltfilt(sos, x, axis=axis)),
+    }[name]
+
+
+@pytest.mark.parametrize("name", ["lfilter", "filtfilt", "sosfiltfilt"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_out_argument(name, dtype):
+    call, ref = _calls(name)
+    tol = 1e-10 if dtype == np.float64 else 1e-4
+    x = RNG.standard_normal((3, 2000)).astype(dtype)
+    want = call(x)
+    assert rel_err(want, ref(x.astype(np.float64))) <= tol
+    out = np.full_like(x, np.nan)
+    assert call(x, out=out) is out and np.array_equal(out, want)  # the same bits as without out
+    xi = x.copy()
+    assert call(xi, out=xi) is xi and np.array_equal(xi, want)  # in place
+    # another time axis: computed moved, then copied into out
+    xt = np.ascontiguousarray(x.T)
+    out_t = np.full_like(xt, np.nan)
+    assert call(xt, axis=0, out=out_t) is out_t and np.array_equal(out_t, want.T)
+    # refused before anything is written: wrong shape, dtype, kind, read-only
+    other = np.float64 if dtype == np.float32 else np.float32
+    for bad, exc in ((np.zeros((3, 1999), dtype), ValueError), (np.zeros((3, 2000), other), TypeError),
+                     ([[0.0] * 2000] * 3, TypeError)):
+        with pytest.raises(exc, match=name):
+            call(x, out=bad)
+    ro = np.zeros_like(x)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match=name):
+        call(x, out=ro)
+    assert not ro.any()
+    # a partial overlap of out and x is refused by the C entry
+    buf = x.copy()
+    with pytest.raises(sigkern.OverlapError):
+        call(buf[:, :1000], out=buf[:, 500:1500])
+    assert np.array_equal(buf, x)
+
+
+def test_out_argument_tensor():
+    torch = pytest.importorskip("torch")
+    for name in ("lfilter", "filtfilt", "sosfiltfilt"):
+        call, ref = _calls(name)
+        t = torch.from_numpy(RNG.standard_normal((2, 1500)))
+        out = torch.empty_like(t)
+        assert call(t, out=out) is out
+        assert rel_err(out.numpy(), ref(t.numpy())) <= 1e-10
+        out0 = torch.empty((1500, 2), dtype=torch.float64)
+        assert call(t.T.contiguous(), axis=0, out=out0) is out0
+        assert rel_err(out0.numpy(), ref(t.numpy()).T) <= 1e-10
+
+
 @pytest.mark.parametrize("kw", [
     dict(numtaps=31, cutoff=0.3, scale=False),
     dict(numtaps=65, cutoff=[0.1, 0.3, 0.5, 0.7], pass_zero=True),

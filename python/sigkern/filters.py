@@ -259,11 +259,7 @@ def sosfilt(
         if out is None:
             out = yb.contiguous() if is_t else np.ascontiguousarray(yb)
         else:
-            B.pointer(out, dt, func, "out", writable=True)
-            if B.is_tensor(out):
-                out.copy_(yb if is_t else B._torch().from_numpy(np.ascontiguousarray(yb)))
-            else:
-                np.copyto(out, yb.numpy() if is_t else yb)
+            out = _copy_out(out, yb, dt, func)
         if zi is None:
             return out
         zf = res[1].movedim(-1, ax + 1).contiguous() if is_t else np.ascontiguousarray(np.moveaxis(res[1], -1, ax + 1))
@@ -1114,6 +1110,16 @@ def _move(a: Any, src: int, dst: int) -> Any:
     return np.ascontiguousarray(np.moveaxis(a, src, dst))
 
 
+def _copy_out(out: Any, y: Any, dt: np.dtype, func: str) -> Any:
+    """Copies the result ``y`` (moved back from another time axis) into the caller's ``out``."""
+    B.pointer(out, dt, func, "out", writable=True)
+    if B.is_tensor(out):
+        out.copy_(y if B.is_tensor(y) else B._torch().from_numpy(np.ascontiguousarray(y)))
+    else:
+        np.copyto(out, y.numpy() if B.is_tensor(y) else y)
+    return out
+
+
 def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: str, what: str) -> Any:
     if not (isinstance(z, np.ndarray) or B.is_tensor(z)):
         z = np.asarray(z, dtype=dt)
@@ -1122,7 +1128,8 @@ def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: st
     return z
 
 
-def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None) -> Union[Any, Tuple[Any, Any]]:
+def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None,
+            out: Optional[Any] = None) -> Union[Any, Tuple[Any, Any]]:
     """Filters ``x`` along an axis with the IIR filter ``b/a`` (transfer-function form), like
     ``scipy.signal.lfilter(b, a, x, axis, zi)`` (C: ``sk_lfilter_f32/f64``; transposed direct
     form II in scipy's order, every channel in one call, in SIMD lanes).
@@ -1139,10 +1146,13 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None) ->
     zi : array_like, optional
         Initial state: ``x``'s shape with the length of ``axis`` replaced by
         ``max(len(a), len(b)) - 1`` (scipy's layout), e.g. ``lfilter_zi(b, a) * x[..., :1]``.
+    out : ndarray or Tensor, optional
+        Output of ``x``'s shape and dtype; may be ``x`` itself (in place). Saves allocating the
+        result, which for large arrays costs as much as the filter.
 
     Returns
     -------
-    y : ndarray or Tensor (``x``'s shape and dtype)
+    y : ndarray or Tensor (``x``'s shape and dtype; ``out`` if given)
     zf : final state, ``zi``'s shape; only when ``zi`` is given.
 
     Examples
@@ -1157,19 +1167,23 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None) ->
     ax = _time_axis(x, axis, func)
     nd = len(x.shape)
     k = max(bb.size, aa.size) - 1
+    if out is not None:
+        B.check_out(out, tuple(x.shape), dt, func)
     if ax != nd - 1:
         zshape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:])
         zim = None
         if zi is not None:
             zim = _move(_state_arg(zi, zshape, dt, func, "zi", "x.shape with axis -> order"), ax, -1)
         res = lfilter(bb, aa, _move(x, ax, -1), -1, zim)
-        if zi is None:
-            return _move(res, -1, ax)
-        return _move(res[0], -1, ax), _move(res[1], -1, ax)
+        y = _move(res if zi is None else res[0], -1, ax)
+        if out is not None:
+            y = _copy_out(out, y, dt, func)
+        return y if zi is None else (y, _move(res[1], -1, ax))
     shape = tuple(x.shape)
     lead, n = shape[:-1], shape[-1]
     channels = math.prod(lead)
-    out = B.new_like(x, shape, dt)
+    if out is None:
+        out = B.new_like(x, shape, dt)
     zshape = lead + (k,)
     pzi = pzf = ffi.NULL
     zf = None
@@ -1247,16 +1261,20 @@ def _pad_args(padtype: Any, padlen: Any, func: str) -> Tuple[int, int]:
     return _PADTYPE[padtype], p
 
 
-def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any) -> Any:
+def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -> Any:
     x = B.as_input(x, func, "x")
     dt = B.float_dtype(x, func, "x")
     ax = _time_axis(x, axis, func)
     nd = len(x.shape)
+    if out is not None:
+        B.check_out(out, tuple(x.shape), dt, func)
     if ax != nd - 1:
-        return _move(_zero_phase(func, cname, call, _move(x, ax, -1), -1), -1, ax)
+        y = _move(_zero_phase(func, cname, call, _move(x, ax, -1), -1, None), -1, ax)
+        return y if out is None else _copy_out(out, y, dt, func)
     shape = tuple(x.shape)
     channels = math.prod(shape[:-1])
-    out = B.new_like(x, shape, dt)
+    if out is None:
+        out = B.new_like(x, shape, dt)
     if channels == 0:
         return out
     px, sx = _planar(x, dt, func, "x")
@@ -1268,13 +1286,15 @@ def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any) -> Any:
 
 
 def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
-             padlen: Optional[int] = None, method: str = "pad", irlen: Optional[int] = None) -> Any:
+             padlen: Optional[int] = None, method: str = "pad", irlen: Optional[int] = None,
+             out: Optional[Any] = None) -> Any:
     """Zero-phase filtering (forward, then backward), like ``scipy.signal.filtfilt(b, a, x,
     axis, padtype, padlen)`` with ``method='pad'`` (C: ``sk_filtfilt_f32/f64``): the signal is
     extended at both ends (``padtype`` 'odd', 'even', 'constant' or None; ``padlen`` default
     ``3 * max(len(a), len(b))``), both passes start from ``lfilter_zi`` scaled by the first
     sample, as scipy. ``x`` must be longer than ``padlen`` (:class:`LengthError`).
-    ``method='gust'`` raises ``NotImplementedError``.
+    ``method='gust'`` raises ``NotImplementedError``. ``out``: an output of ``x``'s shape and
+    dtype, or ``x`` itself (in place); saves allocating the result.
 
     Examples
     --------
@@ -1291,15 +1311,16 @@ def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Optional[str] = "o
     def call(dt, px, sx, ch, py, sy, n):
         return _filtfilt[dt](B_, A_, px, sx, pt, pl, ch, py, sy, bb.size, aa.size, n)
 
-    return _zero_phase(func, "sk_filtfilt", call, x, axis)
+    return _zero_phase(func, "sk_filtfilt", call, x, axis, out)
 
 
 def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
-                padlen: Optional[int] = None) -> Any:
+                padlen: Optional[int] = None, out: Optional[Any] = None) -> Any:
     """Zero-phase filtering with second-order sections, like ``scipy.signal.sosfiltfilt(sos, x,
     axis, padtype, padlen)`` (C: ``sk_sosfiltfilt_f32/f64``): scipy's padding (default
     ``padlen`` from scipy's ``ntaps``) and ``sosfilt_zi`` initial conditions. Sections with a
-    pole outside the unit circle raise :class:`BadArgumentError`.
+    pole outside the unit circle raise :class:`BadArgumentError`. ``out``: an output of ``x``'s
+    shape and dtype, or ``x`` itself (in place); saves allocating the result.
 
     Examples
     --------
@@ -1314,7 +1335,7 @@ def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd"
     def call(dt, px, sx, ch, py, sy, n):
         return _sosfiltfilt[dt](S, px, sx, pt, pl, ch, py, sy, s.shape[0], n)
 
-    return _zero_phase(func, "sk_sosfiltfilt", call, x, axis)
+    return _zero_phase(func, "sk_sosfiltfilt", call, x, axis, out)
 
 
 _lf_new = {F32: cfunc("sk_lfilter_f32_new"), F64: cfunc("sk_lfilter_f64_new")}
