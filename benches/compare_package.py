@@ -11,6 +11,13 @@ Rows (section "package"):
                                      np.sqrt(np.mean(x*x)), x.sum(); target 1.0x
   Biquad order 8, (2, 256) float32   Biquad(sos, 2).process(block) vs sosfilt(sos, block, zi=zi), 5x
   rfft (64, 1024) float64            sigkern.rfft(x)               vs np.fft.rfft(x, axis=-1), 1.5x
+  lfilter order 8 (16, 480000) f64   sigkern.lfilter(b, a, x)      vs scipy.signal.lfilter, 8x
+  sosfiltfilt order 8 (16, 480000)   sigkern.sosfiltfilt(sos, x)   vs scipy.signal.sosfiltfilt, 8x
+  filtfilt order 4 1 x 480000 f64    sigkern.filtfilt(b, a, x)     vs scipy.signal.filtfilt, 3x
+                                     each also with out= (no allocation of the result); and the
+                                     ceiling of any function that returns a new (16, 480000)
+                                     array: x.copy() (allocate, read, write) against the same
+                                     scipy call
 The "raw" rows time the same C function through the CFFI ffi.dlopen handle with pointers made
 outside the timed call (informational).
 """
@@ -98,3 +105,33 @@ def run(ctx):
              "np.fft.rfft(x, axis=-1)", 1.5)
         pair("rfft (64, 1024) f64 out=", lambda: sigkern.rfft(xb, out=yb),
              lambda: np.fft.rfft(xb, axis=-1), "np.fft.rfft(x, axis=-1)", None)
+
+    if ctx.selected(SECTION, "zero-phase and lfilter (16, 480000) f64"):
+        from scipy import signal
+
+        n = 480_000
+        x = rng.standard_normal((16, n))
+        y = np.empty_like(x)
+        b8, a8 = signal.butter(8, 0.1)
+        sos = signal.butter(8, 0.1, output="sos")
+        b4, a4 = signal.butter(4, 0.1)
+        x1 = np.ascontiguousarray(x[0])
+        y1 = np.empty_like(x1)
+        cases = (
+            ("lfilter order 8 (b, a), (16, 480000) f64", lambda **k: sigkern.lfilter(b8, a8, x, **k),
+             lambda: signal.lfilter(b8, a8, x, axis=-1), "scipy.signal.lfilter", 8.0, y),
+            ("sosfiltfilt order 8, (16, 480000) f64", lambda **k: sigkern.sosfiltfilt(sos, x, **k),
+             lambda: signal.sosfiltfilt(sos, x, axis=-1), "scipy.signal.sosfiltfilt", 8.0, y),
+            ("filtfilt order 4 (b, a), 1 x 480000 f64", lambda **k: sigkern.filtfilt(b4, a4, x1, **k),
+             lambda: signal.filtfilt(b4, a4, x1), "scipy.signal.filtfilt", 3.0, y1),
+        )
+        for name, sk, ref, label, target, out in cases:
+            r = ref()
+            assert np.max(np.abs(sk() - r)) <= 1e-9 * np.max(np.abs(r)), name
+            ts, ts_out, tr = _best(ctx, [sk, lambda sk=sk, out=out: sk(out=out), ref], rounds=3,
+                                   min_time=0.3)
+            ctx.row(SECTION, name, ts, tr, label, target)
+            ctx.row(SECTION, name + " out=", ts_out, tr, label, None)
+            if out is y:
+                tc, tr2 = _best(ctx, [lambda: x.copy(), ref], rounds=3, min_time=0.3)
+                ctx.row(SECTION, f"  ceiling for {name.split(' ')[0]}: x.copy()", tc, tr2, label, None)
