@@ -362,7 +362,7 @@ fn good_size_rule(n: usize) -> usize {
 /// and a padded transform estimated cheaper. Following it keeps the accuracy of numpy's
 /// algorithm at each length (direct O(p²) passes are more accurate than Bluestein's
 /// convolution).
-fn pocketfft_uses_bluestein(n: usize, weight: f64) -> bool {
+pub(crate) fn pocketfft_uses_bluestein(n: usize, weight: f64) -> bool {
     if n < 50 {
         return false;
     }
