@@ -787,7 +787,7 @@ pub(crate) enum RealFft<T> {
 impl<T: FftFloat> RealFft<T> {
     pub(crate) fn new(n: usize) -> SkResult<Self> {
         Ok(if pocketfft_uses_bluestein(n, 0.5) {
-            RealFft::Blue(MixedFft::for_real(n, n)?)
+            RealFft::Blue(MixedFft::bluestein_pocketfft(n)?)
         } else {
             RealFft::Passes(RealPasses::new(n)?)
         })
