@@ -1,7 +1,8 @@
 //! FFT plans: real forward (n reals → n/2+1 complex) and inverse, complex forward and inverse,
 //! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (and every float
 //! length) run on `rustfft`/`realfft`; double lengths that are not powers of two on the
-//! accuracy-first [`MixedFft`] (see [`use_crate`]).
+//! accuracy-first [`MixedFft`] (complex) and [`RealFft`] (real: pocketfft's real algorithm, as
+//! numpy) (see [`use_crate`]).
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
 //! plan may run concurrently on any number of threads. Each call takes its scratch from a
@@ -20,7 +21,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod mixed;
+mod real;
 use mixed::MixedFft;
+use real::RealFft;
 
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
@@ -244,6 +247,14 @@ fn as_complex<T: Float>(x: &[T]) -> &[Complex<T>] {
     // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T,
     // so len/2 complex values cover exactly the same bytes; the lifetime is the input's.
     unsafe { std::slice::from_raw_parts(x.as_ptr() as *const Complex<T>, x.len() / 2) }
+}
+
+/// Views `m` complex values as `2m` reals (`re, im` pairs).
+fn as_real_mut<T: Float>(x: &mut [Complex<T>]) -> &mut [T] {
+    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T } without padding, so m complex values
+    // are exactly 2m values of T with T's alignment; the exclusive borrow is moved into the
+    // result.
+    unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut T, 2 * x.len()) }
 }
 
 /// Mutable counterpart of [`as_complex`].
@@ -561,89 +572,78 @@ fn split_twiddles<T: Float>(n: usize) -> SkResult<(Vec<Complex<T>>, Vec<Complex<
     Ok((tw, v))
 }
 
-/// Real transforms over the accuracy-first [`MixedFft`]: even `n` as a complex transform of
-/// n/2 points plus the split steps, odd `n` as a complex transform of n points.
+/// Real transforms of double lengths that are not powers of two: pocketfft's real algorithm
+/// ([`RealFft`]: the FFTPACK real passes, or a complex Bluestein transform of the full length
+/// where pocketfft's cost rule picks it), i.e. numpy's algorithm at every length.
 struct OwnReal<T> {
     n: usize,
-    cf: MixedFft<T>,
-    /// Split twiddles (even `n` only; see [`split_twiddles`]).
-    tw: Vec<Complex<T>>,
-    v: Vec<Complex<T>>,
+    rf: RealFft<T>,
 }
 
 impl<T: FftFloat> OwnReal<T> {
     fn new(n: usize) -> SkResult<Self> {
-        if n.is_multiple_of(2) {
-            let (tw, v) = split_twiddles(n)?;
-            Ok(OwnReal {
-                n,
-                cf: MixedFft::for_real(n / 2, n)?,
-                tw,
-                v,
-            })
-        } else {
-            Ok(OwnReal {
-                n,
-                cf: MixedFft::for_real(n, n)?,
-                tw: Vec::new(),
-                v: Vec::new(),
-            })
-        }
+        Ok(OwnReal {
+            n,
+            rf: RealFft::new(n)?,
+        })
     }
 
     fn scratch_len(&self) -> usize {
-        if self.n.is_multiple_of(2) {
-            self.cf.scratch_len()
-        } else {
-            self.n + self.cf.scratch_len()
-        }
+        self.rf.scratch_len(self.n)
     }
 
+    /// As numpy does with pocketfft: the reals are placed one value into the output (viewed as
+    /// reals), transformed there into the halfcomplex layout `r0, r1, i1, …`, and `r0` moved to
+    /// the front with a zero imaginary part (and a zero one after `r_{n/2}` for even n).
     fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
         let n = self.n;
-        if n.is_multiple_of(2) {
-            let z = &mut y[..n / 2];
-            z.copy_from_slice(as_complex(x));
-            self.cf
-                .process(z, grow(scratch, self.cf.scratch_len()), false);
-            split_fwd(crate::simd::current(), y, &self.v);
-        } else {
-            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
-            for (b, &x) in b.iter_mut().zip(x) {
-                *b = Complex::new(x, T::ZERO);
+        match &self.rf {
+            RealFft::Passes(p) => {
+                let yr = as_real_mut(y);
+                yr[1..=n].copy_from_slice(x);
+                let s = as_real_mut(grow(scratch, n.div_ceil(2)));
+                p.forward(&mut yr[1..=n], s);
+                yr[0] = yr[1];
+                yr[1] = T::ZERO;
+                if n.is_multiple_of(2) {
+                    yr[n + 1] = T::ZERO;
+                }
             }
-            self.cf.process(b, s, false);
-            y.copy_from_slice(&b[..n / 2 + 1]);
+            RealFft::Blue(b) => {
+                RealFft::forward_blue(b, x, y, grow(scratch, self.scratch_len()));
+            }
         }
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
         let n = self.n;
-        if n.is_multiple_of(2) {
-            let z = as_complex_mut(y);
-            split_inv(crate::simd::current(), x, z, &self.tw);
-            self.cf
-                .process(z, grow(scratch, self.cf.scratch_len()), true);
-        } else {
-            let (b, s) = grow(scratch, self.scratch_len()).split_at_mut(n);
-            b[0] = Complex::new(x[0].re, T::ZERO);
-            for k in 1..=n / 2 {
-                b[k] = x[k];
-                b[n - k] = x[k].conj();
+        match &self.rf {
+            RealFft::Passes(p) => {
+                // halfcomplex packing: r0, r1, i1, …[, r_{n/2}]
+                y[0] = x[0].re;
+                for k in 1..n.div_ceil(2) {
+                    y[2 * k - 1] = x[k].re;
+                    y[2 * k] = x[k].im;
+                }
+                if n.is_multiple_of(2) {
+                    y[n - 1] = x[n / 2].re;
+                }
+                let s = as_real_mut(grow(scratch, n.div_ceil(2)));
+                p.backward(y, s);
             }
-            self.cf.process(b, s, true);
-            for (y, b) in y.iter_mut().zip(b.iter()) {
-                *y = b.re;
+            RealFft::Blue(b) => {
+                RealFft::inverse_blue(b, x, y, grow(scratch, self.scratch_len()));
             }
         }
     }
 }
 
-/// Whether a length runs on the crate's transforms rather than on [`MixedFft`]. Double plans:
-/// powers of two only (fast and within 1.5× of numpy's error there); every other length loses
-/// up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so it runs on
-/// [`MixedFft`] (numpy's accuracy; with its AVX2/AVX-512 passes about 1.2–2× rustfft's time,
-/// 2.5–3.5× at the scalar levels). Float plans keep rustfft at every length: its error is far
+/// Whether a length runs on the crate's transforms rather than on [`MixedFft`] / [`RealFft`].
+/// Double plans: powers of two only (fast and within 1.5× of numpy's error there); every other
+/// length loses up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so
+/// complex plans run on [`MixedFft`] (numpy's accuracy; with its AVX2/AVX-512 passes about
+/// 1.2–2× rustfft's time, 2.5–3.5× at the scalar levels) and real plans on [`RealFft`]
+/// (numpy's real algorithm and error). Float plans keep rustfft at every length: its error is far
 /// below float's resolution needs there, and the float speech front ends (400/480-point frames)
 /// depend on its speed.
 fn use_crate<T: FftFloat>(n: usize) -> bool {
