@@ -100,10 +100,14 @@ fn pass_k<T: SosElem, A: Arith, const K: usize>(tf: &Tf<T>, z: &mut [T], io: Io<
         for i in 0..m {
             xb[H + i] = io.read(io.frame(done + i) * xl.t);
         }
-        // v(t) for the block, the initial state's terms first
-        for i in 0..m {
-            let p = done + i + 1;
-            v[i] = if p < K { init[p] } else { T::ZERO };
+        // v(t) for the block, the initial state's terms first: z[p](t0) enters v(t0 + p − 1)
+        // (written as its own short loop: folded into the fill, it became masked vector loads
+        // overlapping the stores just made, stalling every block)
+        v[..m].fill(T::ZERO);
+        if done == 0 {
+            for p in 1..K.min(m + 1) {
+                v[p - 1] = init[p];
+            }
         }
         for j in (1..=K).rev() {
             let cj = c[j - 1];
