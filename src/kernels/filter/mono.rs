@@ -105,9 +105,8 @@ fn pass_k<T: SosElem, A: Arith, const K: usize>(tf: &Tf<T>, z: &mut [T], io: Io<
         // overlapping the stores just made, stalling every block)
         v[..m].fill(T::ZERO);
         if done == 0 {
-            for p in 1..K.min(m + 1) {
-                v[p - 1] = init[p];
-            }
+            let q = K.min(m + 1);
+            v[..q - 1].copy_from_slice(&init[1..q]);
         }
         for j in (1..=K).rev() {
             let cj = c[j - 1];
