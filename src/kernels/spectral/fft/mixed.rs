@@ -277,8 +277,9 @@ fn passg<T: Float, const FWD: bool>(
 }
 
 /// pocketfft's factor order: fours first, a remaining two moved to the front, then the odd
-/// factors ascending.
-fn factorize(mut n: usize) -> Vec<usize> {
+/// factors ascending (the same for its complex `cfftp` and real `rfftp` plans, so
+/// [`super::real`] uses it too).
+pub(crate) fn factorize(mut n: usize) -> Vec<usize> {
     let mut f = Vec::new();
     while n.is_multiple_of(4) {
         f.push(4);

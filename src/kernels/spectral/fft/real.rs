@@ -11,7 +11,7 @@
 //! numpy's build), on slices (no `unsafe`); they ping-pong between the data and a scratch
 //! buffer of the same length. Unnormalised in both directions.
 
-use super::mixed::{pocketfft_uses_bluestein, unit_root, MixedFft};
+use super::mixed::{factorize, pocketfft_uses_bluestein, unit_root, MixedFft};
 use super::FftFloat;
 use crate::error::SkResult;
 use crate::kernels::alloc::try_collect;
@@ -29,34 +29,6 @@ struct Fact<T> {
     tw: Vec<T>,
     /// Generic radix (`ip > 5`) only: `cs[2m], cs[2m+1] = cos, sin(2πm/ip)`, `0 ≤ m < ip`.
     cs: Vec<T>,
-}
-
-/// pocketfft's `rfftp` factor order: fours first, a remaining two moved to the front, then the
-/// odd primes ascending.
-fn factorize(mut n: usize) -> Vec<usize> {
-    let mut f = Vec::new();
-    while n.is_multiple_of(4) {
-        f.push(4);
-        n /= 4;
-    }
-    if n.is_multiple_of(2) {
-        n /= 2;
-        f.push(2);
-        let last = f.len() - 1;
-        f.swap(0, last);
-    }
-    let mut d = 3;
-    while d * d <= n {
-        while n.is_multiple_of(d) {
-            f.push(d);
-            n /= d;
-        }
-        d += 2;
-    }
-    if n > 1 {
-        f.push(n);
-    }
-    f
 }
 
 /// The real passes of one length (pocketfft's `rfftp`).
