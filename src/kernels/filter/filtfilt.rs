@@ -338,6 +338,57 @@ mod tests {
         rev[edge..edge + n].to_vec()
     }
 
+    /// `filtfilt` of a transfer-function filter over `channels` planar channels of `n` frames
+    /// at `level`: out of place into a fresh buffer (7.0 where unwritten), and in place; asserts
+    /// the two agree bit for bit and returns the result.
+    #[allow(clippy::too_many_arguments)]
+    fn run_tf(
+        level: Level,
+        b: &[f64],
+        a: &[f64],
+        zi: &[f64],
+        pad: Pad,
+        edge: usize,
+        channels: usize,
+        x: &[f64],
+        n: usize,
+    ) -> Vec<f64> {
+        let l = Layout::planar(n);
+        let make = |m: usize| LFilter::<f64>::new(b, a, m);
+        let mut y = vec![7.0; x.len()];
+        filtfilt::<f64, _>(
+            level,
+            make,
+            zi,
+            pad,
+            edge,
+            channels,
+            Src::Slice(x),
+            l,
+            &mut y,
+            l,
+            n,
+        )
+        .unwrap();
+        let mut yi = x.to_vec();
+        filtfilt::<f64, _>(
+            level,
+            make,
+            zi,
+            pad,
+            edge,
+            channels,
+            Src::Dst,
+            l,
+            &mut yi,
+            l,
+            n,
+        )
+        .unwrap();
+        assert!(same(&yi, &y), "in place {level:?} {pad:?} n={n}");
+        y
+    }
+
     #[test]
     fn matches_reference_every_pad_and_length() {
         let mut rng = Rng::new(41);
@@ -353,45 +404,13 @@ mod tests {
                     };
                     let channels = 3;
                     let x = rng.vec_f64(channels * n, 1.0);
-                    let mut y = vec![7.0; x.len()];
-                    let l = Layout::planar(n);
-                    filtfilt::<f64, _>(
-                        Level::Scalar,
-                        |m| LFilter::<f64>::new(&b, &a, m),
-                        &zi,
-                        pad,
-                        edge,
-                        channels,
-                        Src::Slice(&x),
-                        l,
-                        &mut y,
-                        l,
-                        n,
-                    )
-                    .unwrap();
+                    let y = run_tf(Level::Scalar, &b, &a, &zi, pad, edge, channels, &x, n);
                     for c in 0..channels {
                         let want = reference(&b, &a, &x[c * n..(c + 1) * n], pad, edge);
                         for (g, w) in y[c * n..(c + 1) * n].iter().zip(&want) {
                             assert!((g - w).abs() <= 1e-13, "{pad:?} n={n} edge={edge}");
                         }
                     }
-                    // in place gives the same
-                    let mut yi = x.clone();
-                    filtfilt::<f64, _>(
-                        Level::Scalar,
-                        |m| LFilter::<f64>::new(&b, &a, m),
-                        &zi,
-                        pad,
-                        edge,
-                        channels,
-                        Src::Dst,
-                        l,
-                        &mut yi,
-                        l,
-                        n,
-                    )
-                    .unwrap();
-                    assert!(same(&yi, &y), "in place {pad:?} n={n}");
                 }
             }
         }
@@ -411,24 +430,9 @@ mod tests {
             for n in [16usize, 257, 3001] {
                 let edge = edge_for(Pad::Odd, None, 5, n).unwrap();
                 let x = rng.vec_f64(channels * n, 1.0);
-                let l = Layout::planar(n);
                 let mut first: Option<Vec<f64>> = None;
                 for level in crate::simd::available() {
-                    let mut y = vec![7.0; x.len()];
-                    filtfilt::<f64, _>(
-                        level,
-                        |m| LFilter::<f64>::new(&b, &a, m),
-                        &zi,
-                        Pad::Odd,
-                        edge,
-                        channels,
-                        Src::Slice(&x),
-                        l,
-                        &mut y,
-                        l,
-                        n,
-                    )
-                    .unwrap();
+                    let y = run_tf(level, &b, &a, &zi, Pad::Odd, edge, channels, &x, n);
                     for c in 0..channels {
                         let want = reference(&b, &a, &x[c * n..(c + 1) * n], Pad::Odd, edge);
                         let peak = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -436,22 +440,6 @@ mod tests {
                             assert!((g - w).abs() <= 1e-12 * peak, "{level:?} c={c} n={n}");
                         }
                     }
-                    let mut yi = x.clone();
-                    filtfilt::<f64, _>(
-                        level,
-                        |m| LFilter::<f64>::new(&b, &a, m),
-                        &zi,
-                        Pad::Odd,
-                        edge,
-                        channels,
-                        Src::Dst,
-                        l,
-                        &mut yi,
-                        l,
-                        n,
-                    )
-                    .unwrap();
-                    assert!(same(&yi, &y), "in place {level:?} n={n}");
                     // levels with the same arithmetic give the same bits
                     if crate::kernels::filter::sos::uses_fma(level) {
                         match &first {
