@@ -1,14 +1,15 @@
 """Two builds of libsigkern side by side in one process: the same calls on the same buffers,
 timed alternately (best of interleaved repeats), printed as ratios (time of A / time of B).
 
-    .venv/bin/python benches/ab_builds.py A/libsigkern.so B/libsigkern.so [--rounds 7]
+    .venv/bin/python benches/ab_builds.py A/libsigkern.so B/libsigkern.so [--rounds 7] [--only TEXT]
 
 Use it to check that a change meant to leave speed alone (a smaller library, a refactoring)
 does: ratios near 1.00 mean the same speed. Both libraries are loaded with the cdef of
 include/sigkern_cdef.h; only the functions used below need to exist in both. The rows cover the
-biquad cascade (every lane width and both layouts), the FIR, elementwise, reduction, strided,
-PCM and FFT kernels, strided and per-row reductions, STFT/ISTFT, mel, convolution and the
-FIR's FFT form. SIGKERN_SIMD and SIGKERN_THREADS apply to both libraries alike.
+biquad cascade (every lane width and both layouts), one-channel filtfilt, the FIR, elementwise,
+reduction, strided, PCM and FFT kernels, strided and per-row reductions, STFT/ISTFT, mel,
+convolution and the FIR's FFT form; --only keeps the rows whose name contains its text.
+SIGKERN_SIMD and SIGKERN_THREADS apply to both libraries alike.
 
 On a busy machine, `--cpu` times with the process's CPU time instead of the wall clock, which
 other processes disturb less (use it with SIGKERN_THREADS=1, so no call waits for a thread).
@@ -57,6 +58,18 @@ def cases(ffi, lib):
             inter = lib.sk_biquad_f32_process_interleaved if ct == "float" else lib.sk_biquad_f64_process_interleaved
             out.append((f"biquad order-8 interleaved ({ch}, {m}) {ct}",
                         lambda inter=inter, h=h[0], px=px, py=py, m=m: inter(h, px, py, m)))
+    # zero-phase filtering of one channel (transfer-function form, order 4 and 8)
+    for order in (4, 8):
+        b, a = (np.ascontiguousarray(v) for v in ss.butter(order, 0.1))
+        pb_, pa_ = ffi.from_buffer("double[]", b), ffi.from_buffer("double[]", a)
+        for dt, ct in ((np.float64, "double"), (np.float32, "float")):
+            x = rng.standard_normal(n).astype(dt)
+            y = np.empty_like(x)
+            fn = lib.sk_filtfilt_f32 if ct == "float" else lib.sk_filtfilt_f64
+            px, py = ffi.from_buffer(ct + "[]", x), ffi.from_buffer(ct + "[]", y)
+            out.append((f"filtfilt order {order} (1, {n}) {ct}",
+                        lambda fn=fn, pb_=pb_, pa_=pa_, px=px, py=py, k=order + 1:
+                        fn(pb_, pa_, px, n, 0, -1, 1, py, n, k, k, n)))
     taps = ss.firwin(63, 0.2).astype(np.float32)
     hf = ffi.new("SkFir **")
     assert lib.sk_fir_f32_new(ffi.from_buffer("float[]", taps), hf, len(taps)) == 0
@@ -176,6 +189,7 @@ def main():
     ap.add_argument("b", help="library B (e.g. the build after it)")
     ap.add_argument("--rounds", type=int, default=7, help="interleaved repeats per row (best of)")
     ap.add_argument("--cpu", action="store_true", help="time with process CPU time, not wall time")
+    ap.add_argument("--only", default="", help="run only the rows whose name contains this text")
     args = ap.parse_args()
     global CLOCK
     if args.cpu:
@@ -190,7 +204,7 @@ def main():
         print(f"{'row':44} {'A':>10} {'B':>10} {'A/B':>6}")
         gc.disable()
         for (name, fa), (_, fb) in zip(ca, cb):
-            if name is None:
+            if name is None or args.only not in name:
                 continue
             ta, tb = best_interleaved(fa, fb, args.rounds)
             print(f"{name:44} {ta * 1e6:8.1f}us {tb * 1e6:8.1f}us {ta / tb:6.2f}")
