@@ -4,7 +4,7 @@
 //! pocketfft runs through Bluestein (`fftblue::exec_r`) give numpy's results bit for bit.
 //!
 //! Plain multiplies and adds in pocketfft's order (no FMA), on slices (no `unsafe`), scalar
-//! (about 2.5–3.5× the time of [`super::mixed::MixedFft`]'s Bluestein with its AVX-512 passes,
+//! (about 1.5–3× the time of [`super::mixed::MixedFft`]'s Bluestein with its AVX-512 passes,
 //! whose operations are grouped differently). Unnormalised in both directions.
 
 use super::mixed::SinCos2PiByN;
