@@ -1,8 +1,8 @@
 //! FFT plans: real forward (n reals → n/2+1 complex) and inverse, complex forward and inverse,
 //! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (and every float
 //! length) run on `rustfft`/`realfft`; double lengths that are not powers of two on the
-//! accuracy-first [`MixedFft`] (complex) and [`RealFft`] (real: pocketfft's real algorithm, as
-//! numpy) (see [`use_crate`]).
+//! accuracy-first [`MixedFft`] (complex) and [`RealFft`] (real: pocketfft's real algorithm and
+//! twiddles, numpy's results bit for bit) (see [`use_crate`]).
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
 //! plan may run concurrently on any number of threads. Each call takes its scratch from a
@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod mixed;
+mod pocket;
 mod real;
 use mixed::MixedFft;
 use real::RealFft;
@@ -643,9 +644,9 @@ impl<T: FftFloat> OwnReal<T> {
 /// length loses up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so
 /// complex plans run on [`MixedFft`] (numpy's accuracy; with its AVX2/AVX-512 passes about
 /// 1.2–2× rustfft's time, 2.5–3.5× at the scalar levels) and real plans on [`RealFft`]
-/// (numpy's real algorithm and error). Float plans keep rustfft at every length: its error is far
-/// below float's resolution needs there, and the float speech front ends (400/480-point frames)
-/// depend on its speed.
+/// (numpy's real algorithm, bit for bit). Float plans keep rustfft at every length: its error is
+/// far below float's resolution needs there, and the float speech front ends (400/480-point
+/// frames) depend on its speed.
 fn use_crate<T: FftFloat>(n: usize) -> bool {
     n.is_power_of_two() || !T::ACCURATE_MIXED
 }

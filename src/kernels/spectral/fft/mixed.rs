@@ -71,6 +71,141 @@ pub(crate) fn unit_root(k: usize, n: usize) -> (f64, f64) {
     (c, s)
 }
 
+/// pocketfft's twiddle table `sincos_2pibyn<double>(n)`: `(cos, sin)(2πk/n)` for `0 ≤ k < n`,
+/// computed exactly as pocketfft computes it (so the values are numpy's bit for bit): the angle
+/// step `π/(4n)` in x87 extended precision rounded to double, `cos`/`sin` of `m·step` reduced
+/// to the first octant, in two tables (`v1` for the low bits of `k`, `v2` for the high ones)
+/// whose entries are multiplied in double. Within an ulp or two of [`unit_root`]'s values.
+pub(crate) struct SinCos2PiByN {
+    n: usize,
+    mask: usize,
+    shift: u32,
+    v1: Vec<(f64, f64)>,
+    v2: Vec<(f64, f64)>,
+}
+
+/// `0.25L·π/n` as pocketfft computes it: in x87 extended precision (64-bit significand, π
+/// rounded to it), the quotient rounded to 64 bits and then to double.
+fn pocketfft_angle(n: usize) -> f64 {
+    // π in extended precision: 0xC90FDAA22168C235 · 2^−62, so π/4 = M · 2^−64
+    const M: u128 = 0xC90F_DAA2_2168_C235;
+    let num = M << 64; // π/4 = num · 2^−128
+    let (q, r) = (num / n as u128, num % n as u128);
+    // round q (≥ 2^99 for n < 2^28) to 64 significant bits, nearest even, r as sticky bit
+    let bits = 128 - q.leading_zeros();
+    let mut sh = bits - 64;
+    let low = q & ((1u128 << sh) - 1);
+    let half = 1u128 << (sh - 1);
+    let mut q64 = q >> sh;
+    if low > half || (low == half && (r != 0 || q64 & 1 == 1)) {
+        q64 += 1;
+        if q64 >> 64 != 0 {
+            q64 >>= 1;
+            sh += 1;
+        }
+    }
+    // then to 53 bits, nearest even (the 64-bit value is exact: no sticky bit)
+    let low = q64 & 0x7ff;
+    let mut m53 = q64 >> 11;
+    let mut e = sh as i32 + 11 - 128;
+    if low > 0x400 || (low == 0x400 && m53 & 1 == 1) {
+        m53 += 1;
+        if m53 >> 53 != 0 {
+            m53 >>= 1;
+            e += 1;
+        }
+    }
+    m53 as f64 * 2f64.powi(e)
+}
+
+impl SinCos2PiByN {
+    /// pocketfft's `calc`: `(cos, sin)(2πx/n)` from `cos`/`sin` of `m·ang`, `ang = π/(4n)`.
+    fn calc(x: usize, n: usize, ang: f64) -> (f64, f64) {
+        let mut x = x << 3;
+        if x < 4 * n {
+            if x < 2 * n {
+                if x < n {
+                    return ((x as f64 * ang).cos(), (x as f64 * ang).sin());
+                }
+                let y = (2 * n - x) as f64 * ang;
+                return (y.sin(), y.cos());
+            }
+            x -= 2 * n;
+            if x < n {
+                return (-(x as f64 * ang).sin(), (x as f64 * ang).cos());
+            }
+            let y = (2 * n - x) as f64 * ang;
+            return (-y.cos(), y.sin());
+        }
+        x = 8 * n - x;
+        if x < 2 * n {
+            if x < n {
+                return ((x as f64 * ang).cos(), -(x as f64 * ang).sin());
+            }
+            let y = (2 * n - x) as f64 * ang;
+            return (y.sin(), -y.cos());
+        }
+        x -= 2 * n;
+        if x < n {
+            return (-(x as f64 * ang).sin(), -(x as f64 * ang).cos());
+        }
+        let y = (2 * n - x) as f64 * ang;
+        (-y.cos(), -y.sin())
+    }
+
+    pub(crate) fn new(n: usize) -> SkResult<Self> {
+        let what = "the FFT twiddle factors";
+        let ang = pocketfft_angle(n);
+        let nval = (n + 2) / 2;
+        let mut shift = 1u32;
+        while (1usize << shift) * (1usize << shift) < nval {
+            shift += 1;
+        }
+        let mask = (1usize << shift) - 1;
+        let v1 = try_collect(
+            (0..mask + 1).map(|i| {
+                if i == 0 {
+                    (1.0, 0.0)
+                } else {
+                    Self::calc(i, n, ang)
+                }
+            }),
+            what,
+        )?;
+        let v2 = try_collect(
+            (0..nval.div_ceil(mask + 1)).map(|i| {
+                if i == 0 {
+                    (1.0, 0.0)
+                } else {
+                    Self::calc(i * (mask + 1), n, ang)
+                }
+            }),
+            what,
+        )?;
+        Ok(SinCos2PiByN {
+            n,
+            mask,
+            shift,
+            v1,
+            v2,
+        })
+    }
+
+    /// `(cos, sin)(2π·idx/n)`, `idx ≤ n` (pocketfft's `operator[]`).
+    #[inline]
+    pub(crate) fn get(&self, idx: usize) -> (f64, f64) {
+        let (i, neg) = if 2 * idx <= self.n {
+            (idx, false)
+        } else {
+            (self.n - idx, true)
+        };
+        let (x1, x2) = (self.v1[i & self.mask], self.v2[i >> self.shift]);
+        let re = x1.0 * x2.0 - x1.1 * x2.1;
+        let im = x1.0 * x2.1 + x1.1 * x2.0;
+        (re, if neg { -im } else { im })
+    }
+}
+
 /// [`unit_root`] as a complex value of the element type (rounded once from f64).
 pub(crate) fn root<T: Float>(k: usize, n: usize) -> Complex<T> {
     let (c, s) = unit_root(k, n);
@@ -344,7 +479,7 @@ fn good_size(n: usize) -> usize {
 
 /// pocketfft's `good_size`: the smallest 2·3·5·7·11-smooth length ≥ `n` (used only to decide
 /// between direct passes and Bluestein exactly as pocketfft does).
-fn good_size_rule(n: usize) -> usize {
+pub(crate) fn good_size_rule(n: usize) -> usize {
     let mut best = n.next_power_of_two();
     let mut f11 = 1;
     while f11 < best {
@@ -591,17 +726,6 @@ impl<T: FftFloat> MixedFft<T> {
         Self::with_bluestein(n, pocketfft_uses_bluestein(n, 1.0))
     }
 
-    /// Bluestein's algorithm for `n` points with pocketfft's inner length (the smallest
-    /// 2·3·5·7·11-smooth length ≥ 2n − 1), as pocketfft's real transforms use it for `n` real
-    /// points (`fftblue::exec_r`): measured closer to numpy's error on real data than the
-    /// 2·3·5-smooth inner length.
-    pub(crate) fn bluestein_pocketfft(n: usize) -> SkResult<Self> {
-        Ok(MixedFft {
-            n,
-            algo: Algo::Blue(Blue::new(n, good_size_rule(2 * n - 1))?),
-        })
-    }
-
     fn with_bluestein(n: usize, blue: bool) -> SkResult<Self> {
         let algo = if blue {
             Algo::Blue(Blue::new(n, good_size(2 * n - 1))?)
@@ -692,6 +816,45 @@ mod tests {
         assert_eq!(unit_root(6, 8), (0.0, -1.0));
         let (c, s) = unit_root(1, 8);
         assert!((c - s).abs() <= 1.2e-16);
+    }
+
+    /// pocketfft's angle step and twiddle table: `π/4` exactly for n = 1, within an ulp of
+    /// `π/(4n)`, and the table within a couple of ulp of the exactly rounded roots.
+    #[test]
+    fn pocketfft_twiddles_are_close_to_exact() {
+        assert_eq!(pocketfft_angle(1), std::f64::consts::FRAC_PI_4);
+        assert_eq!(pocketfft_angle(2), std::f64::consts::FRAC_PI_4 / 2.0);
+        for n in (1..3000usize).chain([4099, 1 << 20, 999_983, (1 << 28) - 1]) {
+            let a = pocketfft_angle(n);
+            let want = std::f64::consts::FRAC_PI_4 / n as f64;
+            assert!((a - want).abs() <= 1.5 * f64::EPSILON * want, "angle n={n}");
+        }
+        for n in [
+            1usize,
+            2,
+            3,
+            5,
+            7,
+            8,
+            12,
+            13,
+            27,
+            54,
+            1000,
+            1009,
+            4096,
+            4099,
+            1 << 16,
+        ] {
+            let t = SinCos2PiByN::new(n).unwrap();
+            assert_eq!(t.get(0), (1.0, 0.0));
+            for k in 0..n {
+                let (c, s) = t.get(k);
+                let (ec, es) = unit_root(k, n);
+                assert!((c - ec).abs() <= 4.5e-16, "cos {k}/{n}");
+                assert!((s - es).abs() <= 4.5e-16, "sin {k}/{n}");
+            }
+        }
     }
 
     #[test]

@@ -1,17 +1,20 @@
 //! Real-input FFT passes for every length: a port of pocketfft's `rfftp` (the FFTPACK real
 //! passes radf4/radf2/radf3/radf5/radfg forward, radb4/radb2/radb3/radb5/radbg backward, on
 //! the halfcomplex layout `r0, r1, i1, r2, i2, …[, r_{n/2}]`), and for the lengths where
-//! pocketfft's real-transform cost rule picks Bluestein, a complex Bluestein transform of the
-//! full length on the real data (pocketfft's `fftblue::exec_r`, here [`MixedFft`]'s
-//! Bluestein). This is numpy's algorithm at every length (numpy ≥ 1.17 runs pocketfft), so the
-//! errors are numpy's, with the twiddles exactly rounded ([`unit_root`]) instead of pocketfft's
-//! own (which are within an ulp or so).
+//! pocketfft's real-transform cost rule picks Bluestein, pocketfft's complex Bluestein transform
+//! of the full length on the real data (`fftblue::exec_r`, ported in [`super::pocket`]). The
+//! twiddles are pocketfft's own table ([`SinCos2PiByN`]), indexed as its `comp_twiddle` does.
+//! This is numpy's algorithm at every length (numpy ≥ 1.17 runs pocketfft), with numpy's
+//! twiddles and order of operations, so the results are numpy's bit for bit.
 //!
 //! The passes use plain multiplies and adds in pocketfft's order of operations (no FMA, like
 //! numpy's build), on slices (no `unsafe`); they ping-pong between the data and a scratch
 //! buffer of the same length. Unnormalised in both directions.
 
-use super::mixed::{factorize, pocketfft_uses_bluestein, unit_root, MixedFft};
+#[cfg(test)]
+use super::mixed::unit_root;
+use super::mixed::{factorize, good_size_rule, pocketfft_uses_bluestein, SinCos2PiByN};
+use super::pocket::PocketBlue;
 use super::FftFloat;
 use crate::error::SkResult;
 use crate::kernels::alloc::try_collect;
@@ -42,12 +45,14 @@ impl<T: Float> RealPasses<T> {
         let what = "the FFT twiddle factors";
         let mut fact = Vec::new();
         let mut l1 = 1;
+        let twid = SinCos2PiByN::new(n)?;
         for ip in factorize(n) {
             let ido = n / (l1 * ip);
+            // (the last factor has ido = 1: no twiddles)
             let tw = try_collect(
                 (0..(ip - 1) * (ido - 1)).map(|t| {
                     let (j, r) = (t / (ido - 1) + 1, t % (ido - 1));
-                    let (c, s) = unit_root(j * l1 * (r / 2 + 1), n);
+                    let (c, s) = twid.get(j * l1 * (r / 2 + 1));
                     T::from_f64(if r % 2 == 0 { c } else { s })
                 }),
                 what,
@@ -55,7 +60,7 @@ impl<T: Float> RealPasses<T> {
             let cs = if ip > 5 {
                 try_collect(
                     (0..2 * ip).map(|t| {
-                        let (c, s) = unit_root(t / 2, ip);
+                        let (c, s) = twid.get(t / 2 * (n / ip));
                         T::from_f64(if t % 2 == 0 { c } else { s })
                     }),
                     what,
@@ -753,13 +758,13 @@ fn radbg<T: Float>(
 /// Bluestein of the full length where pocketfft's real-transform cost rule picks it).
 pub(crate) enum RealFft<T> {
     Passes(RealPasses<T>),
-    Blue(MixedFft<T>),
+    Blue(PocketBlue<T>),
 }
 
 impl<T: FftFloat> RealFft<T> {
     pub(crate) fn new(n: usize) -> SkResult<Self> {
         Ok(if pocketfft_uses_bluestein(n, 0.5) {
-            RealFft::Blue(MixedFft::bluestein_pocketfft(n)?)
+            RealFft::Blue(PocketBlue::new(n, good_size_rule(2 * n - 1))?)
         } else {
             RealFft::Passes(RealPasses::new(n)?)
         })
@@ -777,17 +782,19 @@ impl<T: FftFloat> RealFft<T> {
     /// Bluestein forward (`exec_r`): `y[k] = Σ x_j e^{−2πijk/n}`, `k ≤ n/2`, with the
     /// imaginary parts of bin 0 and (even n) bin n/2 exactly zero, as numpy.
     pub(crate) fn forward_blue(
-        b: &MixedFft<T>,
+        b: &PocketBlue<T>,
         x: &[T],
         y: &mut [Complex<T>],
         scratch: &mut [Complex<T>],
     ) {
         let n = x.len();
         let (buf, s) = scratch.split_at_mut(n);
+        // pocketfft's imaginary parts: x[0]·0 (a signed zero)
+        let zero = x[0] * T::ZERO;
         for (b, &x) in buf.iter_mut().zip(x) {
-            *b = Complex::new(x, T::ZERO);
+            *b = Complex::new(x, zero);
         }
-        b.process(buf, s, false);
+        b.fft::<true>(buf, s);
         let h = n / 2 + 1;
         y[..h].copy_from_slice(&buf[..h]);
         y[0].im = T::ZERO;
@@ -799,22 +806,23 @@ impl<T: FftFloat> RealFft<T> {
     /// Bluestein inverse (`exec_r`): the Hermitian extension of `x` (imaginary parts of bin 0
     /// and, even n, bin n/2 ignored), inverse complex transform, real parts.
     pub(crate) fn inverse_blue(
-        b: &MixedFft<T>,
+        b: &PocketBlue<T>,
         x: &[Complex<T>],
         y: &mut [T],
         scratch: &mut [Complex<T>],
     ) {
         let n = y.len();
         let (buf, s) = scratch.split_at_mut(n);
-        buf[0] = Complex::new(x[0].re, T::ZERO);
+        let zero = x[0].re * T::ZERO;
+        buf[0] = Complex::new(x[0].re, zero);
         buf[1..=n / 2].copy_from_slice(&x[1..=n / 2]);
         if n.is_multiple_of(2) {
-            buf[n / 2].im = T::ZERO;
+            buf[n / 2].im = zero;
         }
         for m in 1..n.div_ceil(2) {
-            buf[n - m] = buf[m].conj();
+            buf[n - m] = Complex::new(buf[m].re, -buf[m].im);
         }
-        b.process(buf, s, true);
+        b.fft::<false>(buf, s);
         for (y, b) in y.iter_mut().zip(buf.iter()) {
             *y = b.re;
         }
