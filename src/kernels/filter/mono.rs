@@ -112,7 +112,7 @@ fn poles_within<T: SosElem>(na: &[T], r: f64) -> bool {
     }
     for m in (1..=k).rev() {
         let km = a[m];
-        if !(km.abs() < 1.0) {
+        if km.is_nan() || km.abs() >= 1.0 {
             return false;
         }
         let d = 1.0 - km * km;
