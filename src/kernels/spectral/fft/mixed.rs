@@ -411,11 +411,25 @@ fn passg<T: Float, const FWD: bool>(
     }
 }
 
-/// pocketfft's factor order: fours first, a remaining two moved to the front, then the odd
-/// factors ascending (the same for its complex `cfftp` and real `rfftp` plans, so
-/// [`super::real`] uses it too).
-pub(crate) fn factorize(mut n: usize) -> Vec<usize> {
+/// pocketfft's factor order for its real passes `rfftp` (and the C pocketfft's complex ones,
+/// which [`MixedFft`] follows): fours first, a remaining two moved to the front, then the odd
+/// factors ascending.
+pub(crate) fn factorize(n: usize) -> Vec<usize> {
+    pocketfft_factors(n, false)
+}
+
+/// The factor order of pocketfft's C++ complex passes `cfftp` ([`super::pocket`]): eights
+/// first, then as [`factorize`] (the two swapped to the very front, ahead of the eights).
+pub(crate) fn factorize_cfftp(n: usize) -> Vec<usize> {
+    pocketfft_factors(n, true)
+}
+
+fn pocketfft_factors(mut n: usize, eights: bool) -> Vec<usize> {
     let mut f = Vec::new();
+    while eights && n.is_multiple_of(8) {
+        f.push(8);
+        n /= 8;
+    }
     while n.is_multiple_of(4) {
         f.push(4);
         n /= 4;

@@ -7,7 +7,7 @@
 //! (about 1.5–3× the time of [`super::mixed::MixedFft`]'s Bluestein with its AVX-512 passes,
 //! whose operations are grouped differently). Unnormalised in both directions.
 
-use super::mixed::SinCos2PiByN;
+use super::mixed::{factorize_cfftp, SinCos2PiByN};
 use crate::error::SkResult;
 use crate::kernels::alloc::{try_collect, try_vec};
 use crate::kernels::spectral::Complex;
@@ -102,37 +102,6 @@ pub(crate) struct Cfftp<T> {
     fact: Vec<Fact<T>>,
 }
 
-/// pocketfft's `cfftp::factorize`: eights, fours, a two moved to the front, then odd factors.
-fn factorize(mut n: usize) -> Vec<usize> {
-    let mut f = Vec::new();
-    while n.is_multiple_of(8) {
-        f.push(8);
-        n /= 8;
-    }
-    while n.is_multiple_of(4) {
-        f.push(4);
-        n /= 4;
-    }
-    if n.is_multiple_of(2) {
-        n /= 2;
-        f.push(2);
-        let last = f.len() - 1;
-        f.swap(0, last);
-    }
-    let mut d = 3;
-    while d * d <= n {
-        while n.is_multiple_of(d) {
-            f.push(d);
-            n /= d;
-        }
-        d += 2;
-    }
-    if n > 1 {
-        f.push(n);
-    }
-    f
-}
-
 impl<T: Float> Cfftp<T> {
     /// Plans `n ≥ 1` points; `n` must be 2·3·5·7·11-smooth.
     pub(crate) fn new(n: usize) -> SkResult<Self> {
@@ -140,7 +109,7 @@ impl<T: Float> Cfftp<T> {
         if n > 1 {
             let twid = SinCos2PiByN::new(n)?;
             let mut l1 = 1;
-            for ip in factorize(n) {
+            for ip in factorize_cfftp(n) {
                 assert!(ip <= 11, "cfftp: factor {ip} of {n}");
                 let ido = n / (l1 * ip);
                 let tw = try_collect(
