@@ -354,37 +354,14 @@ mod tests {
         n: usize,
     ) -> Vec<f64> {
         let l = Layout::planar(n);
-        let make = |m: usize| LFilter::<f64>::new(b, a, m);
+        let run = |src: Src<'_, f64>, out: &mut [f64]| {
+            let make = |m: usize| LFilter::<f64>::new(b, a, m);
+            filtfilt::<f64, _>(level, make, zi, pad, edge, channels, src, l, out, l, n).unwrap()
+        };
         let mut y = vec![7.0; x.len()];
-        filtfilt::<f64, _>(
-            level,
-            make,
-            zi,
-            pad,
-            edge,
-            channels,
-            Src::Slice(x),
-            l,
-            &mut y,
-            l,
-            n,
-        )
-        .unwrap();
+        run(Src::Slice(x), &mut y);
         let mut yi = x.to_vec();
-        filtfilt::<f64, _>(
-            level,
-            make,
-            zi,
-            pad,
-            edge,
-            channels,
-            Src::Dst,
-            l,
-            &mut yi,
-            l,
-            n,
-        )
-        .unwrap();
+        run(Src::Dst, &mut yi);
         assert!(same(&yi, &y), "in place {level:?} {pad:?} n={n}");
         y
     }
