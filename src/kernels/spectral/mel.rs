@@ -267,53 +267,47 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         Ok(())
     }
 
-    /// One frame: `|X|^power` of the spectrum `s` (overwritten), the sparse filterbank into
-    /// `out` (n_mels values), then `tail`'s logarithm if given. Returns the largest value written
-    /// and whether any was NaN when `tail` is given (else `(-inf, false)`).
+    /// One frame's `|X|^power` from its spectrum `s` into column `i` of the bin-major tile `pw`
+    /// (bin `k` at `pw[k·stride + i]`), so the filterbank can run across frames.
     #[inline]
-    fn reduce_frame(
-        &self,
-        s: &mut [Complex<T>],
-        out: &mut [T],
-        tail: Option<&LogTail>,
-    ) -> (f64, bool) {
+    fn power_column(&self, s: &[Complex<T>], pw: &mut [T], stride: usize, i: usize) {
         let power = self.power;
+        let col = pw[i..].iter_mut().step_by(stride);
         if power == 2.0 {
-            for c in s.iter_mut() {
-                c.re = c.re * c.re + c.im * c.im;
+            for (d, c) in col.zip(s) {
+                *d = c.re * c.re + c.im * c.im;
             }
         } else {
-            for c in s.iter_mut() {
+            for (d, c) in col.zip(s) {
                 let m = (c.re * c.re + c.im * c.im).to_f64().sqrt();
-                c.re = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
+                *d = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
             }
-        }
-        for (o, (a, wts)) in out.iter_mut().zip(&self.filters) {
-            let mut acc = T::ZERO;
-            for (w, c) in wts.iter().zip(&s[*a..]) {
-                acc = acc + *w * c.re;
-            }
-            *o = acc;
-        }
-        match tail {
-            Some(t) => logtail::log_pass(out, t),
-            None => (f64::NEG_INFINITY, false),
         }
     }
 
-    /// The scratch of one thread: FFT workspace and edge frame, a spectrum, a tile of
-    /// [`TILE`] frames × n_mels.
+    /// Frames per tile: up to [`TILE`], fewer when the bin-major power tile
+    /// (`n_freq × frames`) would pass [`TILE_BYTES`] (very long FFTs), at least 1.
+    fn tile_frames(&self) -> usize {
+        let col = self.stft.n_freq() * std::mem::size_of::<T>();
+        (TILE_BYTES / col.max(1)).clamp(1, TILE)
+    }
+
+    /// The scratch of one thread: FFT workspace and edge frame, a spectrum, the bin-major power
+    /// tile and the mel-major tile of [`MelPlan::tile_frames`] frames.
     fn scratch(&self, k: &FrameKernel<T>) -> SkResult<Scratch<T>> {
         let nf = self.stft.n_freq();
+        let tf = self.tile_frames();
         Ok(Scratch {
             fk: k.scratch()?,
             spec: try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?,
-            tile: try_vec(TILE * self.mel.n_mels, T::ZERO, "a tile of mel frames")?,
+            pw: try_vec(nf * tf, T::ZERO, "a tile of power spectra")?,
+            tile: try_vec(tf * self.mel.n_mels, T::ZERO, "a tile of mel frames")?,
         })
     }
 
-    /// Frames `t0 .. t0 + count` (`count ≤ TILE`) of `x` into `sc.tile` (frame-major); returns
-    /// the largest value written and whether any was NaN (with `tail`).
+    /// Frames `t0 .. t0 + count` (`count ≤ tile_frames`) of `x` into `sc.tile`, mel-major (mel
+    /// `m` of frame `i` at `tile[m·tile_frames + i]`), through `tail`'s logarithm if given;
+    /// returns the largest value written and whether any was NaN (with `tail`).
     fn tile(
         &self,
         k: &FrameKernel<T>,
@@ -323,15 +317,29 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         tail: Option<&LogTail>,
         sc: &mut Scratch<T>,
     ) -> (f64, bool) {
-        let nm = self.mel.n_mels;
+        let tf = self.tile_frames();
         let (ws, edge) = &mut sc.fk;
-        let mut st = (f64::NEG_INFINITY, false);
-        for (i, out) in sc.tile[..count * nm].chunks_exact_mut(nm).enumerate() {
+        for i in 0..count {
             k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
-            let (m, nan) = self.reduce_frame(&mut sc.spec, out, tail);
-            st = (st.0.max(m), st.1 | nan);
+            self.power_column(&sc.spec, &mut sc.pw, tf, i);
         }
-        st
+        bank_at(
+            crate::simd::current(),
+            &sc.pw,
+            tf,
+            count,
+            &self.filters,
+            &mut sc.tile,
+        );
+        match tail {
+            None => (f64::NEG_INFINITY, false),
+            Some(t) if count == tf => logtail::log_pass(&mut sc.tile, t),
+            Some(t) => sc
+                .tile
+                .chunks_exact_mut(tf)
+                .map(|row| logtail::log_pass(&mut row[..count], t))
+                .fold((f64::NEG_INFINITY, false), |a, r| (a.0.max(r.0), a.1 | r.1)),
+        }
     }
 
     /// Frames `t0 .. t0 + cols[0].len()` of `x` written straight into the mel-major output:
@@ -346,17 +354,15 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         tail: Option<&LogTail>,
         sc: &mut Scratch<T>,
     ) -> (f64, bool) {
-        let nm = self.mel.n_mels;
+        let tf = self.tile_frames();
         let len = cols.first().map_or(0, |c| c.len());
         let mut st = (f64::NEG_INFINITY, false);
-        for j0 in (0..len).step_by(TILE) {
-            let count = TILE.min(len - j0);
+        for j0 in (0..len).step_by(tf) {
+            let count = tf.min(len - j0);
             let r = self.tile(k, x, t0 + j0, count, tail, sc);
             st = (st.0.max(r.0), st.1 | r.1);
-            for (m, col) in cols.iter_mut().enumerate() {
-                for (d, row) in col[j0..j0 + count].iter_mut().zip(sc.tile.chunks_exact(nm)) {
-                    *d = row[m];
-                }
+            for (col, row) in cols.iter_mut().zip(sc.tile.chunks_exact(tf)) {
+                col[j0..j0 + count].copy_from_slice(&row[..count]);
             }
         }
         st
@@ -372,19 +378,14 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         tail: Option<&LogTail>,
         sc: &mut Scratch<T>,
     ) -> (f64, bool) {
-        let nm = self.mel.n_mels;
+        let tf = self.tile_frames();
         let mut st = (f64::NEG_INFINITY, false);
-        for j0 in (0..frames_out).step_by(TILE) {
-            let count = TILE.min(frames_out - j0);
+        for j0 in (0..frames_out).step_by(tf) {
+            let count = tf.min(frames_out - j0);
             let r = self.tile(k, x, j0, count, tail, sc);
             st = (st.0.max(r.0), st.1 | r.1);
-            for (m, yrow) in y.chunks_exact_mut(frames_out).enumerate() {
-                for (d, row) in yrow[j0..j0 + count]
-                    .iter_mut()
-                    .zip(sc.tile.chunks_exact(nm))
-                {
-                    *d = row[m];
-                }
+            for (yrow, row) in y.chunks_exact_mut(frames_out).zip(sc.tile.chunks_exact(tf)) {
+                yrow[j0..j0 + count].copy_from_slice(&row[..count]);
             }
         }
         st
@@ -483,7 +484,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             .saturating_mul(frames_out)
             .saturating_mul(self.stft.n_fft)
             .saturating_mul(4);
-        let stats: Vec<(f64, bool)> = if rows < max_threads() && threads_for(rows, work) > 1 {
+        let stats: Vec<(f64, bool)> = if split_frames(rows, frames_out, work) {
             // fewer signals than threads: each signal's frames are split
             let mut stats = try_with_capacity(rows, "the signals' maxima")?;
             for (r, yc) in y.chunks_exact_mut(per).enumerate() {
@@ -520,15 +521,61 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
     }
 }
 
-/// Frames per tile of the mel path: a tile of frame-major mel values (at most 64 × n_mels)
-/// stays in L1/L2 between the filterbank and its transposed store.
-const TILE: usize = 64;
+/// Frames per tile of the mel path: the filterbank runs across a tile's frames in SIMD lanes
+/// (16 `f32` frames fill one cache line per bin of the power tile).
+const TILE: usize = 16;
+
+/// Upper bound on one thread's bin-major power tile, in bytes (L2-resident).
+const TILE_BYTES: usize = 256 << 10;
 
 /// One thread's scratch for the mel path.
 struct Scratch<T: FftFloat> {
     fk: (Workspace<T>, Vec<T>),
     spec: Vec<Complex<T>>,
+    pw: Vec<T>,
     tile: Vec<T>,
+}
+
+/// The sparse filterbank on a tile of `count` frames: `pw` is bin-major (bin `k` of frame `i`
+/// at `pw[k·stride + i]`), `out` mel-major with the same stride; filter `m` is its first bin and
+/// its run of weights. Each output is `0 + w₀·p₀ + w₁·p₁ + …` in bin order (no fused
+/// multiply-add), the same sum at every SIMD level and for every tile split.
+#[inline(always)]
+fn bank_body<T: Float>(
+    pw: &[T],
+    stride: usize,
+    count: usize,
+    filters: &[(usize, Vec<T>)],
+    out: &mut [T],
+) {
+    for ((a, wts), o) in filters.iter().zip(out.chunks_exact_mut(stride)) {
+        let o = &mut o[..count];
+        o.fill(T::ZERO);
+        for (j, &w) in wts.iter().enumerate() {
+            let p = &pw[(a + j) * stride..][..count];
+            for (d, &v) in o.iter_mut().zip(p) {
+                *d = *d + w * v;
+            }
+        }
+    }
+}
+
+crate::simd::multiversion! {
+    /// [`bank_body`] at a SIMD level.
+    fn bank_at<T: Float>(
+        pw: &[T],
+        stride: usize,
+        count: usize,
+        filters: &[(usize, Vec<T>)],
+        out: &mut [T],
+    ) -> ();
+    scalar = bank_body; simd = bank_body;
+}
+
+/// Whether a batch of `rows` signals splits each signal's frames across threads (fewer signals
+/// than threads and enough frames and work) rather than whole signals.
+fn split_frames(rows: usize, frames_out: usize, work: usize) -> bool {
+    rows < max_threads() && threads_for(rows.saturating_mul(frames_out), work) > 1
 }
 
 #[cfg(test)]
@@ -686,5 +733,117 @@ mod tests {
         assert!(power_to_db(&mut z, f64::NAN, 1e-10, 80.0).is_err());
         assert!(power_to_db(&mut z, 1.0, 1e-10, -1.0).is_err());
         assert_eq!(z, [1.0]);
+    }
+
+    /// The filterbank on a tile at every SIMD level: the scalar body's bits, for tiles of every
+    /// width up to the stride, with filters at the first and last bins.
+    #[test]
+    fn bank_levels_match_the_scalar_body() {
+        let mut rng = crate::kernels::testutil::Rng::new(11);
+        let (nf, stride) = (37usize, 16usize);
+        let pw = rng.vec_f32(nf * stride, 3.0);
+        let filters: Vec<(usize, Vec<f32>)> = [(0usize, 1usize), (0, 5), (3, 9), (30, 7), (36, 1)]
+            .iter()
+            .map(|&(a, len)| (a, rng.vec_f32(len, 1.0)))
+            .collect();
+        for count in 1..=stride {
+            let mut want = vec![f32::NAN; filters.len() * stride];
+            bank_body(&pw, stride, count, &filters, &mut want);
+            for (m, (a, w)) in filters.iter().enumerate() {
+                for i in 0..count {
+                    let s = w
+                        .iter()
+                        .enumerate()
+                        .fold(0.0f32, |s, (j, &wj)| s + wj * pw[(a + j) * stride + i]);
+                    assert_eq!(want[m * stride + i].to_bits(), s.to_bits());
+                }
+            }
+            for level in crate::simd::available() {
+                let mut got = vec![f32::NAN; filters.len() * stride];
+                bank_at(level, &pw, stride, count, &filters, &mut got);
+                for m in 0..filters.len() {
+                    let r = m * stride..m * stride + count;
+                    let same = got[r.clone()]
+                        .iter()
+                        .zip(&want[r])
+                        .all(|(g, w)| g.to_bits() == w.to_bits());
+                    assert!(same, "{level:?} count {count} filter {m}");
+                }
+            }
+        }
+    }
+
+    /// The tiled mel path (bin-major power tiles, the filterbank across frames) gives each
+    /// frame's per-frame sum bit for bit: against the STFT and the plan's sparse filters summed
+    /// one frame at a time, with full and partial tiles, and a long FFT whose tile holds a
+    /// single frame.
+    #[test]
+    fn tiles_give_the_per_frame_sums() {
+        let mut rng = crate::kernels::testutil::Rng::new(12);
+        for (n_fft, hop, n, power) in [
+            (400usize, 160usize, 16_000usize, 2.0),
+            (400, 100, 3_000, 1.0),
+            (1 << 15, 1 << 13, 70_000, 2.0),
+        ] {
+            let stft = StftParams {
+                n_fft,
+                hop,
+                win_length: n_fft,
+                center: true,
+                pad_mode: super::super::stft::PadMode::Reflect,
+                onesided: true,
+                normalized: false,
+            };
+            let mel = MelParams {
+                n_fft,
+                n_mels: 40,
+                ..whisper_mel(40)
+            };
+            let w: Vec<f64> = (0..n_fft)
+                .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n_fft as f64).cos())
+                .collect();
+            let plan = MelPlan::new(stft, mel, power, &w).unwrap();
+            let x = rng.vec_f64(n, 0.3);
+            let frames = plan.frames(n).unwrap();
+            let mut y = vec![f64::NAN; 40 * frames];
+            plan.melspec(&x, &mut y).unwrap();
+            let nf = n_fft / 2 + 1;
+            let mut spec = vec![Complex::new(0.0, 0.0); frames * nf];
+            super::super::stft::stft(&x, &w, &plan.stft, &mut spec).unwrap();
+            for t in 0..frames {
+                let p: Vec<f64> = spec[t * nf..(t + 1) * nf]
+                    .iter()
+                    .map(|c| {
+                        let e = c.re * c.re + c.im * c.im;
+                        if power == 2.0 {
+                            e
+                        } else {
+                            e.sqrt()
+                        }
+                    })
+                    .collect();
+                for (m, (a, wts)) in plan.filters.iter().enumerate() {
+                    let s = wts
+                        .iter()
+                        .enumerate()
+                        .fold(0.0, |s, (j, &wj)| s + wj * p[a + j]);
+                    assert_eq!(
+                        y[m * frames + t].to_bits(),
+                        s.to_bits(),
+                        "n_fft {n_fft} frame {t} mel {m}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// One signal on several threads splits its frames; as many signals as threads split
+    /// signals.
+    #[test]
+    fn one_signal_splits_its_frames() {
+        let work = 3000 * 400 * 4;
+        assert_eq!(split_frames(1, 3000, work), max_threads() > 1);
+        assert!(!split_frames(max_threads(), 3000, work));
+        assert!(!split_frames(1, 1, work));
     }
 }
