@@ -11,6 +11,8 @@ use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_copy, try_vec, try_with_capacity};
 use crate::kernels::par::{max_threads, par_rows_states, run_parts, threads_for};
 use crate::kernels::Float;
+use crate::simd::tile::{self, Transposer};
+use crate::simd::Level;
 
 /// Filter normalisation (librosa's `norm=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,47 +269,65 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         Ok(())
     }
 
-    /// One frame's `|X|^power` from its spectrum `s` into column `i` of the bin-major tile `pw`
-    /// (bin `k` at `pw[k·stride + i]`), so the filterbank can run across frames.
+    /// One frame's `|X|^power` from its spectrum `s` into `d` (one value per bin, `d[k]` at
+    /// `d[k·step]`).
     #[inline]
-    fn power_column(&self, s: &[Complex<T>], pw: &mut [T], stride: usize, i: usize) {
+    fn power_into<'a>(&self, s: &[Complex<T>], d: impl Iterator<Item = &'a mut T>) {
         let power = self.power;
-        let col = pw[i..].iter_mut().step_by(stride);
         if power == 2.0 {
-            for (d, c) in col.zip(s) {
+            for (d, c) in d.zip(s) {
                 *d = c.re * c.re + c.im * c.im;
             }
         } else {
-            for (d, c) in col.zip(s) {
+            for (d, c) in d.zip(s) {
                 let m = (c.re * c.re + c.im * c.im).to_f64().sqrt();
                 *d = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
             }
         }
     }
 
-    /// Frames per tile: up to [`TILE`], fewer when the bin-major power tile
-    /// (`n_freq × frames`) would pass [`TILE_BYTES`] (very long FFTs), at least 1.
+    /// Frames per tile: [`lanes_of`] (one 64-byte line of frames per bin of the power tile),
+    /// fewer when the bin-major power tile (`n_freq × frames`) would pass [`TILE_BYTES`] (very
+    /// long FFTs), at least 1.
     fn tile_frames(&self) -> usize {
         let col = self.stft.n_freq() * std::mem::size_of::<T>();
-        (TILE_BYTES / col.max(1)).clamp(1, TILE)
+        (TILE_BYTES / col.max(1)).clamp(1, lanes_of::<T>())
     }
 
-    /// The scratch of one thread: FFT workspace and edge frame, a spectrum, the bin-major power
-    /// tile and the mel-major tile of [`MelPlan::tile_frames`] frames.
+    /// Bins per power row, rounded up to whole transpose tiles.
+    fn padded_bins(&self) -> usize {
+        self.stft.n_freq().next_multiple_of(lanes_of::<T>())
+    }
+
+    /// The scratch of one thread: FFT workspace and edge frame, a spectrum, the frame-major and
+    /// bin-major power tiles and the mel-major tile of [`MelPlan::tile_frames`] frames.
     fn scratch(&self, k: &FrameKernel<T>) -> SkResult<Scratch<T>> {
         let nf = self.stft.n_freq();
         let tf = self.tile_frames();
+        let full = tf == lanes_of::<T>();
+        let nfp = self.padded_bins();
         Ok(Scratch {
             fk: k.scratch()?,
             spec: try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?,
-            pw: try_vec(nf * tf, T::ZERO, "a tile of power spectra")?,
+            rows: try_vec(
+                if full { nfp * tf } else { 0 },
+                T::ZERO,
+                "a tile of power spectra",
+            )?,
+            pw: try_vec(
+                if full { nfp * tf } else { nf * tf },
+                T::ZERO,
+                "a tile of power spectra",
+            )?,
             tile: try_vec(tf * self.mel.n_mels, T::ZERO, "a tile of mel frames")?,
         })
     }
 
     /// Frames `t0 .. t0 + count` (`count ≤ tile_frames`) of `x` into `sc.tile`, mel-major (mel
     /// `m` of frame `i` at `tile[m·tile_frames + i]`), through `tail`'s logarithm if given;
-    /// returns the largest value written and whether any was NaN (with `tail`).
+    /// returns the largest value written and whether any was NaN (with `tail`). Full-width
+    /// tiles write each frame's power as a row and transpose the rows in square tiles; narrow
+    /// ones (very long FFTs) write the columns directly.
     fn tile(
         &self,
         k: &FrameKernel<T>,
@@ -319,18 +339,21 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
     ) -> (f64, bool) {
         let tf = self.tile_frames();
         let (ws, edge) = &mut sc.fk;
-        for i in 0..count {
-            k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
-            self.power_column(&sc.spec, &mut sc.pw, tf, i);
+        let level = crate::simd::current();
+        if tf == lanes_of::<T>() {
+            let nfp = self.padded_bins();
+            for (i, row) in sc.rows.chunks_exact_mut(nfp).take(count).enumerate() {
+                k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
+                self.power_into(&sc.spec, row.iter_mut());
+            }
+            transpose_rows_at(level, level, &sc.rows, nfp, &mut sc.pw);
+        } else {
+            for i in 0..count {
+                k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
+                self.power_into(&sc.spec, sc.pw[i..].iter_mut().step_by(tf));
+            }
         }
-        bank_at(
-            crate::simd::current(),
-            &sc.pw,
-            tf,
-            count,
-            &self.filters,
-            &mut sc.tile,
-        );
+        bank_at(level, &sc.pw, tf, count, &self.filters, &mut sc.tile);
         match tail {
             None => (f64::NEG_INFINITY, false),
             Some(t) if count == tf => logtail::log_pass(&mut sc.tile, t),
@@ -521,9 +544,12 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
     }
 }
 
-/// Frames per tile of the mel path: the filterbank runs across a tile's frames in SIMD lanes
-/// (16 `f32` frames fill one cache line per bin of the power tile).
-const TILE: usize = 16;
+/// Frames per full tile of the mel path: as many as fill 64 bytes (16 `f32`, 8 `f64`), so
+/// each bin of the bin-major power tile is one cache line and the filterbank runs across the
+/// frames in SIMD lanes.
+const fn lanes_of<T>() -> usize {
+    64 / std::mem::size_of::<T>()
+}
 
 /// Upper bound on one thread's bin-major power tile, in bytes (L2-resident).
 const TILE_BYTES: usize = 256 << 10;
@@ -532,8 +558,66 @@ const TILE_BYTES: usize = 256 << 10;
 struct Scratch<T: FftFloat> {
     fk: (Workspace<T>, Vec<T>),
     spec: Vec<Complex<T>>,
+    /// frame-major power rows of padded length (full tiles only)
+    rows: Vec<T>,
+    /// bin-major power tile
     pw: Vec<T>,
     tile: Vec<T>,
+}
+
+/// `L` rows of `nfp` values (`nfp` a multiple of `L`) into `nfp` rows of `L`: `out[k·L + i] =
+/// rows[i·nfp + k]`, in square `L × L` tiles with the level's shuffle sequences.
+#[inline(always)]
+fn transpose_rows<T: Copy + 'static, X: Transposer, const L: usize>(
+    tr: X,
+    rows: &[T],
+    nfp: usize,
+    out: &mut [T],
+) {
+    let (Some(&z), true) = (rows.first(), nfp.is_multiple_of(L)) else {
+        return;
+    };
+    let mut a = [[z; L]; L];
+    let mut o = [[z; L]; L];
+    for kb in (0..nfp).step_by(L) {
+        for (i, r) in a.iter_mut().enumerate() {
+            r.copy_from_slice(&rows[i * nfp + kb..][..L]);
+        }
+        tr.transpose(&a, &mut o);
+        for (j, r) in o.iter().enumerate() {
+            out[(kb + j) * L..][..L].copy_from_slice(r);
+        }
+    }
+}
+
+/// [`transpose_rows`] with `L = lanes_of::<T>()` and the transposes of level `lv`.
+#[inline(always)]
+fn transpose_rows_body<T: Float>(lv: Level, rows: &[T], nfp: usize, out: &mut [T]) {
+    macro_rules! with {
+        ($tr:expr) => {
+            match lanes_of::<T>() {
+                16 => transpose_rows::<T, _, 16>($tr, rows, nfp, out),
+                8 => transpose_rows::<T, _, 8>($tr, rows, nfp, out),
+                l => unreachable!("{l} lanes"),
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(tr) = tile::Avx512::at(lv) {
+            return with!(tr);
+        }
+        if let Some(tr) = tile::Avx2::at(lv) {
+            return with!(tr);
+        }
+    }
+    with!(tile::Portable)
+}
+
+crate::simd::multiversion! {
+    /// [`transpose_rows_body`] compiled at a SIMD level.
+    fn transpose_rows_at<T: Float>(lv: Level, rows: &[T], nfp: usize, out: &mut [T]) -> ();
+    scalar = transpose_rows_body; simd = transpose_rows_body;
 }
 
 /// The sparse filterbank on a tile of `count` frames: `pw` is bin-major (bin `k` of frame `i`
@@ -773,17 +857,18 @@ mod tests {
         }
     }
 
-    /// The tiled mel path (bin-major power tiles, the filterbank across frames) gives each
-    /// frame's per-frame sum bit for bit: against the STFT and the plan's sparse filters summed
-    /// one frame at a time, with full and partial tiles, and a long FFT whose tile holds a
-    /// single frame.
-    #[test]
-    fn tiles_give_the_per_frame_sums() {
-        let mut rng = crate::kernels::testutil::Rng::new(12);
+    /// The tiled mel path (power rows transposed in square tiles, the filterbank across
+    /// frames) gives each frame's per-frame sum bit for bit: against the STFT and the plan's
+    /// sparse filters summed one frame at a time, in f32 (16-frame tiles) and f64 (8), with full
+    /// and partial tiles, power 1 and 2, and a long FFT whose tile holds one frame (the
+    /// strided path).
+    fn per_frame_sums<T: LnFast + PlanCache>(seed: u64) {
+        let mut rng = crate::kernels::testutil::Rng::new(seed);
         for (n_fft, hop, n, power) in [
             (400usize, 160usize, 16_000usize, 2.0),
             (400, 100, 3_000, 1.0),
             (1 << 15, 1 << 13, 70_000, 2.0),
+            (1 << 17, 1 << 15, 140_000, 2.0),
         ] {
             let stft = StftParams {
                 n_fft,
@@ -799,26 +884,31 @@ mod tests {
                 n_mels: 40,
                 ..whisper_mel(40)
             };
-            let w: Vec<f64> = (0..n_fft)
+            let w: Vec<T> = (0..n_fft)
                 .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n_fft as f64).cos())
+                .map(<T as Float>::from_f64)
                 .collect();
             let plan = MelPlan::new(stft, mel, power, &w).unwrap();
-            let x = rng.vec_f64(n, 0.3);
+            let x: Vec<T> = rng
+                .vec_f64(n, 0.3)
+                .into_iter()
+                .map(<T as Float>::from_f64)
+                .collect();
             let frames = plan.frames(n).unwrap();
-            let mut y = vec![f64::NAN; 40 * frames];
+            let mut y = vec![T::NAN; 40 * frames];
             plan.melspec(&x, &mut y).unwrap();
             let nf = n_fft / 2 + 1;
-            let mut spec = vec![Complex::new(0.0, 0.0); frames * nf];
+            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
             super::super::stft::stft(&x, &w, &plan.stft, &mut spec).unwrap();
             for t in 0..frames {
-                let p: Vec<f64> = spec[t * nf..(t + 1) * nf]
+                let p: Vec<T> = spec[t * nf..(t + 1) * nf]
                     .iter()
                     .map(|c| {
                         let e = c.re * c.re + c.im * c.im;
                         if power == 2.0 {
                             e
                         } else {
-                            e.sqrt()
+                            <T as Float>::from_f64(e.to_f64().sqrt())
                         }
                     })
                     .collect();
@@ -826,15 +916,48 @@ mod tests {
                     let s = wts
                         .iter()
                         .enumerate()
-                        .fold(0.0, |s, (j, &wj)| s + wj * p[a + j]);
+                        .fold(T::ZERO, |s, (j, &wj)| s + wj * p[a + j]);
                     assert_eq!(
-                        y[m * frames + t].to_bits(),
-                        s.to_bits(),
-                        "n_fft {n_fft} frame {t} mel {m}"
+                        y[m * frames + t].to_f64().to_bits(),
+                        s.to_f64().to_bits(),
+                        "{} n_fft {n_fft} frame {t} mel {m}",
+                        T::NAME
                     );
                 }
             }
         }
+    }
+
+    #[test]
+    fn tiles_give_the_per_frame_sums() {
+        per_frame_sums::<f32>(12);
+        per_frame_sums::<f64>(13);
+    }
+
+    /// The power-row transposes of every level against plain loops, f32 and f64, several
+    /// tiles wide.
+    #[test]
+    fn power_rows_transpose_at_every_level() {
+        fn check<T: Float>(v: impl Fn(usize) -> T) {
+            let l = lanes_of::<T>();
+            let nfp = 3 * l;
+            let rows: Vec<T> = (0..l * nfp).map(&v).collect();
+            for level in crate::simd::available() {
+                let mut out = vec![T::NAN; nfp * l];
+                transpose_rows_at(level, level, &rows, nfp, &mut out);
+                for k in 0..nfp {
+                    for i in 0..l {
+                        assert_eq!(
+                            out[k * l + i].to_f64(),
+                            rows[i * nfp + k].to_f64(),
+                            "{level:?}"
+                        );
+                    }
+                }
+            }
+        }
+        check(|i| i as f32);
+        check(|i| i as f64);
     }
 
     /// One signal on several threads splits its frames; as many signals as threads split
