@@ -632,6 +632,14 @@ fn bank_body<T: Float>(
     filters: &[(usize, Vec<T>)],
     out: &mut [T],
 ) {
+    if count == stride {
+        // full tiles: the accumulators stay in registers
+        match stride {
+            16 => return bank_full::<T, 16>(pw, filters, out),
+            8 => return bank_full::<T, 8>(pw, filters, out),
+            _ => {}
+        }
+    }
     for ((a, wts), o) in filters.iter().zip(out.chunks_exact_mut(stride)) {
         let o = &mut o[..count];
         o.fill(T::ZERO);
@@ -641,6 +649,20 @@ fn bank_body<T: Float>(
                 *d = *d + w * v;
             }
         }
+    }
+}
+
+/// [`bank_body`] on full tiles of `L` frames, with the same sums.
+#[inline(always)]
+fn bank_full<T: Float, const L: usize>(pw: &[T], filters: &[(usize, Vec<T>)], out: &mut [T]) {
+    for ((a, wts), o) in filters.iter().zip(out.chunks_exact_mut(L)) {
+        let mut acc = [T::ZERO; L];
+        for (&w, p) in wts.iter().zip(pw[a * L..].chunks_exact(L)) {
+            for (d, &v) in acc.iter_mut().zip(p) {
+                *d = *d + w * v;
+            }
+        }
+        o.copy_from_slice(&acc);
     }
 }
 
