@@ -23,6 +23,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 mod mixed;
 mod pocket;
 mod real;
+
+pub(crate) use real::{Lanes, RealPasses};
+
+/// Whether the real passes ([`RealPasses`]) transform `n` points (pocketfft's cost rule picks
+/// Bluestein for the others).
+pub(crate) fn real_passes_fit(n: usize) -> bool {
+    !mixed::pocketfft_uses_bluestein(n, 0.5)
+}
 use mixed::MixedFft;
 use real::RealFft;
 

@@ -5,7 +5,7 @@
 use super::fft::Workspace;
 use super::fft::{FftFloat, PlanCache, MAX_FFT_LEN};
 use super::logtail::{self, LnFast, LogTail};
-use super::stft::{FrameKernel, StftParams};
+use super::stft::{FrameKernel, LaneFrames, LaneScratch, StftParams};
 use super::Complex;
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_copy, try_vec, try_with_capacity};
@@ -207,6 +207,9 @@ pub struct MelPlan<T: FftFloat> {
     pub power: f64,
     window: Vec<T>,
     filters: Vec<(usize, Vec<T>)>,
+    /// Full-width tiles at lengths the real passes take: the tile's frames transformed in SIMD
+    /// lanes.
+    lanes: Option<LaneFrames<T>>,
 }
 
 impl<T: LnFast + PlanCache> MelPlan<T> {
@@ -230,7 +233,17 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             let band = row[a..b].iter().map(|&v| <T as Float>::from_f64(v));
             filters.push((a, try_collect(band, "the mel filters")?));
         }
+        let full = {
+            let col = mel.n_freq() * std::mem::size_of::<T>();
+            TILE_BYTES / col.max(1) >= lanes_of::<T>()
+        };
+        let lanes = if full {
+            LaneFrames::new(stft.n_fft)?
+        } else {
+            None
+        };
         Ok(MelPlan {
+            lanes,
             stft: StftParams {
                 onesided: true,
                 ..stft
@@ -306,11 +319,20 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         let tf = self.tile_frames();
         let full = tf == lanes_of::<T>();
         let nfp = self.padded_bins();
+        let lanes = match &self.lanes {
+            Some(lf) => Some(lf.scratch(self.stft.n_fft)?),
+            None => None,
+        };
         Ok(Scratch {
+            lanes,
             fk: k.scratch()?,
             spec: try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a frame's spectrum")?,
             rows: try_vec(
-                if full { nfp * tf } else { 0 },
+                if full && self.lanes.is_none() {
+                    nfp * tf
+                } else {
+                    0
+                },
                 T::ZERO,
                 "a tile of power spectra",
             )?,
@@ -326,8 +348,9 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
     /// Frames `t0 .. t0 + count` (`count ≤ tile_frames`) of `x` into `sc.tile`, mel-major (mel
     /// `m` of frame `i` at `tile[m·tile_frames + i]`), through `tail`'s logarithm if given;
     /// returns the largest value written and whether any was NaN (with `tail`). Full-width
-    /// tiles write each frame's power as a row and transpose the rows in square tiles; narrow
-    /// ones (very long FFTs) write the columns directly.
+    /// tiles transform their frames in SIMD lanes ([`LaneFrames`]) where the real passes take
+    /// the length, else write each frame's power as a row and transpose the rows in square
+    /// tiles; narrow tiles (very long FFTs) write the columns directly.
     fn tile(
         &self,
         k: &FrameKernel<T>,
@@ -340,7 +363,9 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         let tf = self.tile_frames();
         let (ws, edge) = &mut sc.fk;
         let level = crate::simd::current();
-        if tf == lanes_of::<T>() {
+        if let (Some(lf), Some(ls)) = (&self.lanes, &mut sc.lanes) {
+            lf.power(k, x, t0, count, self.power, ls, &mut sc.pw);
+        } else if tf == lanes_of::<T>() {
             let nfp = self.padded_bins();
             for (i, row) in sc.rows.chunks_exact_mut(nfp).take(count).enumerate() {
                 k.frame_at(x, t0 + i, edge, &mut sc.spec, ws);
@@ -558,10 +583,12 @@ const TILE_BYTES: usize = 256 << 10;
 struct Scratch<T: FftFloat> {
     fk: (Workspace<T>, Vec<T>),
     spec: Vec<Complex<T>>,
-    /// frame-major power rows of padded length (full tiles only)
+    /// frame-major power rows of padded length (full tiles without lane transforms only)
     rows: Vec<T>,
     /// bin-major power tile
     pw: Vec<T>,
+    /// the lane transforms' buffers (plans with [`LaneFrames`])
+    lanes: Option<LaneScratch<T>>,
     tile: Vec<T>,
 }
 
@@ -879,35 +906,45 @@ mod tests {
         }
     }
 
-    /// The tiled mel path (power rows transposed in square tiles, the filterbank across
-    /// frames) gives each frame's per-frame sum bit for bit: against the STFT and the plan's
-    /// sparse filters summed one frame at a time, in f32 (16-frame tiles) and f64 (8), with full
-    /// and partial tiles, power 1 and 2, and a long FFT whose tile holds one frame (the
-    /// strided path).
+    /// The tiled mel path gives each frame's own sum bit for bit. Plans with lane transforms
+    /// (frames in SIMD lanes) against a one-frame-at-a-time reference written here: the
+    /// padded, windowed frame, the scalar real passes, the normalisation, `re² + im²`; the
+    /// others (a Bluestein length with full tiles: power rows transposed in tiles; very long
+    /// FFTs: one frame per tile, strided power) against the STFT. Then the plan's sparse filters
+    /// summed in bin order. f32 (16-frame tiles) and f64 (8), full and partial tiles, power 1
+    /// and 2, short windows (`win_length < n_fft`), constant padding, no centring, `normalized`.
     fn per_frame_sums<T: LnFast + PlanCache>(seed: u64) {
+        use super::super::fft::RealPasses;
+        use super::super::stft::PadMode;
         let mut rng = crate::kernels::testutil::Rng::new(seed);
-        for (n_fft, hop, n, power) in [
-            (400usize, 160usize, 16_000usize, 2.0),
-            (400, 100, 3_000, 1.0),
-            (1 << 15, 1 << 13, 70_000, 2.0),
-            (1 << 17, 1 << 15, 140_000, 2.0),
-        ] {
+        #[rustfmt::skip]
+        let cases = [
+            // n_fft, hop, win_length, center, pad, normalized, n, power
+            (400usize, 160usize, 400usize, true, PadMode::Reflect, false, 16_000usize, 2.0),
+            (400, 100, 300, true, PadMode::Constant, true, 3_000, 1.0),
+            (400, 160, 400, false, PadMode::Reflect, false, 2_417, 2.0),
+            (512, 128, 511, true, PadMode::Reflect, false, 5_003, 0.5),
+            (1009, 256, 1009, true, PadMode::Reflect, false, 9_000, 2.0),
+            (1 << 15, 1 << 13, 1 << 15, true, PadMode::Reflect, false, 70_000, 2.0),
+            (1 << 17, 1 << 15, 1 << 17, true, PadMode::Reflect, false, 140_000, 2.0),
+        ];
+        for (n_fft, hop, win, center, pad_mode, normalized, n, power) in cases {
             let stft = StftParams {
                 n_fft,
                 hop,
-                win_length: n_fft,
-                center: true,
-                pad_mode: super::super::stft::PadMode::Reflect,
+                win_length: win,
+                center,
+                pad_mode,
                 onesided: true,
-                normalized: false,
+                normalized,
             };
             let mel = MelParams {
                 n_fft,
                 n_mels: 40,
                 ..whisper_mel(40)
             };
-            let w: Vec<T> = (0..n_fft)
-                .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n_fft as f64).cos())
+            let w: Vec<T> = (0..win)
+                .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / win as f64).cos())
                 .map(<T as Float>::from_f64)
                 .collect();
             let plan = MelPlan::new(stft, mel, power, &w).unwrap();
@@ -920,20 +957,73 @@ mod tests {
             let mut y = vec![T::NAN; 40 * frames];
             plan.melspec(&x, &mut y).unwrap();
             let nf = n_fft / 2 + 1;
-            let mut spec = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
-            super::super::stft::stft(&x, &w, &plan.stft, &mut spec).unwrap();
-            for t in 0..frames {
-                let p: Vec<T> = spec[t * nf..(t + 1) * nf]
-                    .iter()
-                    .map(|c| {
-                        let e = c.re * c.re + c.im * c.im;
-                        if power == 2.0 {
-                            e
-                        } else {
-                            <T as Float>::from_f64(e.to_f64().sqrt())
+            let pow = |e: T| {
+                if power == 2.0 {
+                    e
+                } else {
+                    let m = e.to_f64().sqrt();
+                    <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) })
+                }
+            };
+            let spectra: Vec<Vec<T>> = if plan.lanes.is_some() {
+                let passes = RealPasses::<T>::new(n_fft).unwrap();
+                let lo = (n_fft - win) / 2;
+                let pad = if center { n_fft / 2 } else { 0 };
+                let scale = normalized.then(|| <T as Float>::from_f64(1.0 / (n_fft as f64).sqrt()));
+                (0..frames)
+                    .map(|t| {
+                        let mut buf: Vec<T> = (0..n_fft)
+                            .map(|j| {
+                                if j < lo || j >= lo + win {
+                                    return T::ZERO;
+                                }
+                                let i = (t * hop + j) as isize - pad as isize;
+                                let v = if (0..n as isize).contains(&i) {
+                                    x[i as usize]
+                                } else if pad_mode == PadMode::Constant {
+                                    T::ZERO
+                                } else if i < 0 {
+                                    x[(-i) as usize]
+                                } else {
+                                    x[(2 * (n as isize - 1) - i) as usize]
+                                };
+                                v * w[j - lo]
+                            })
+                            .collect();
+                        let mut ch = vec![T::ZERO; n_fft];
+                        passes.forward(&mut buf, &mut ch);
+                        if let Some(s) = scale {
+                            buf.iter_mut().for_each(|v| *v = *v * s);
                         }
+                        (0..nf)
+                            .map(|k| {
+                                let e = if k == 0 {
+                                    buf[0] * buf[0]
+                                } else if 2 * k == n_fft {
+                                    buf[n_fft - 1] * buf[n_fft - 1]
+                                } else {
+                                    buf[2 * k - 1] * buf[2 * k - 1] + buf[2 * k] * buf[2 * k]
+                                };
+                                pow(e)
+                            })
+                            .collect()
                     })
-                    .collect();
+                    .collect()
+            } else {
+                let mut spec = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
+                super::super::stft::stft(&x, &w, &plan.stft, &mut spec).unwrap();
+                spec.chunks_exact(nf)
+                    .map(|f| f.iter().map(|c| pow(c.re * c.re + c.im * c.im)).collect())
+                    .collect()
+            };
+            let want_lanes = n_fft <= 1024 && n_fft != 1009;
+            assert_eq!(
+                plan.lanes.is_some(),
+                want_lanes,
+                "{} n_fft {n_fft}",
+                T::NAME
+            );
+            for (t, p) in spectra.iter().enumerate() {
                 for (m, (a, wts)) in plan.filters.iter().enumerate() {
                     let s = wts
                         .iter()

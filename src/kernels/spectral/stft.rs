@@ -5,13 +5,18 @@
 //! exactly the memory of torch's result (shape `(n_freq, frames)`, strides `(1, n_freq)`); in
 //! numpy `y.reshape(frames, n_freq).T` is torch's array. The ISTFT reads the same layout.
 
-use super::fft::{grow, FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
+use super::fft::{
+    grow, real_passes_fit, FftFloat, FftPlan, Lanes, Norm, PlanCache, RealPasses, Workspace,
+    MAX_FFT_LEN,
+};
 use super::Complex;
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_vec, try_with_capacity};
 use crate::kernels::elementwise::{binary, MulOp};
 use crate::kernels::par::par_rows_with;
 use crate::kernels::{Float, Src};
+use crate::simd::tile::{self, Transposer};
+use crate::simd::Level;
 use std::sync::Arc;
 
 /// How `center` pads the signal by `n_fft / 2` on each side.
@@ -198,6 +203,254 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
                 out[k] = out[n - k].conj();
             }
         }
+    }
+}
+
+/// Frames transformed `L` at a time, one per SIMD lane (16 `f32` or 8 `f64`: one 64-byte
+/// vector): the real passes ([`RealPasses`], numpy's real FFT algorithm) on [`Lanes`], with
+/// each lane computing exactly the scalar transform of its frame. The windowed frames are moved
+/// into lanes with square tile transposes, and the spectra come out bin-major (bin `k` of the
+/// `L` frames side by side), the layout the mel filterbank runs on. Only for lengths the real
+/// passes take (not pocketfft's Bluestein lengths).
+pub(crate) enum LaneFrames<T> {
+    L16(RealPasses<Lanes<T, 16>>),
+    L8(RealPasses<Lanes<T, 8>>),
+}
+
+/// One thread's buffers for [`LaneFrames`]: the lanes and the passes' scratch, and an edge
+/// frame per lane.
+pub(crate) struct LaneScratch<T> {
+    bufs: LaneBufs<T>,
+    edges: Vec<Vec<T>>,
+}
+
+enum LaneBufs<T> {
+    L16(Vec<Lanes<T, 16>>, Vec<Lanes<T, 16>>),
+    L8(Vec<Lanes<T, 8>>, Vec<Lanes<T, 8>>),
+}
+
+impl<T: FftFloat + PlanCache> LaneFrames<T> {
+    /// Frames per group: 64 bytes of `T`.
+    pub(crate) const LANES: usize = 64 / std::mem::size_of::<T>();
+
+    /// The lane transforms of `n_fft` points, or `None` where the real passes do not apply.
+    pub(crate) fn new(n_fft: usize) -> SkResult<Option<Self>> {
+        if !real_passes_fit(n_fft) {
+            return Ok(None);
+        }
+        Ok(match Self::LANES {
+            16 => Some(LaneFrames::L16(RealPasses::new(n_fft)?)),
+            8 => Some(LaneFrames::L8(RealPasses::new(n_fft)?)),
+            _ => None,
+        })
+    }
+
+    /// Buffers for one thread (`n_fft` lanes twice, `LANES` edge frames).
+    pub(crate) fn scratch(&self, n_fft: usize) -> SkResult<LaneScratch<T>> {
+        let what = "a group of lane frames";
+        let bufs = match self {
+            LaneFrames::L16(_) => {
+                let z = Lanes([T::ZERO; 16]);
+                LaneBufs::L16(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
+            }
+            LaneFrames::L8(_) => {
+                let z = Lanes([T::ZERO; 8]);
+                LaneBufs::L8(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
+            }
+        };
+        let mut edges = try_with_capacity(Self::LANES, what)?;
+        for _ in 0..Self::LANES {
+            edges.push(try_with_capacity(n_fft, "an edge frame")?);
+        }
+        Ok(LaneScratch { bufs, edges })
+    }
+
+    /// `|X_k|^power` of frames `t0 .. t0 + count` (`count ≤ LANES`) of the padded `x` into
+    /// `pw` bin-major: bin `k` of frame `t0 + i` at `pw[k·LANES + i]` (`pw` holds at least
+    /// `n_freq·LANES` values; lanes past `count` hold a copy of frame `t0`). Windowing and
+    /// normalisation as [`FrameKernel`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn power(
+        &self,
+        k: &FrameKernel<T>,
+        x: &[T],
+        t0: usize,
+        count: usize,
+        power: f64,
+        sc: &mut LaneScratch<T>,
+        pw: &mut [T],
+    ) {
+        assert!(
+            count >= 1 && count <= Self::LANES,
+            "lane group of {count} frames"
+        );
+        let n = k.p.n_fft;
+        // each lane's frame: a slice of x, or assembled in its edge buffer
+        let mut starts = [None; 16];
+        for (i, (st, edge)) in starts.iter_mut().zip(sc.edges.iter_mut()).enumerate() {
+            let t = t0 + if i < count { i } else { 0 };
+            let s = (t * k.p.hop) as isize - k.p.pad() as isize;
+            if s >= 0 && s as usize + n <= x.len() {
+                *st = Some(s as usize);
+            } else {
+                edge.clear();
+                edge.extend((0..n as isize).map(|j| padded_sample(x, s + j, k.p.pad_mode)));
+            }
+        }
+        let mut srcs: [&[T]; 16] = [&[]; 16];
+        for (i, src) in srcs.iter_mut().take(Self::LANES).enumerate() {
+            *src = match starts[i] {
+                Some(s) => &x[s..s + n],
+                None => &sc.edges[i],
+            };
+        }
+        let norm = if k.p.normalized {
+            Norm::Ortho
+        } else {
+            Norm::Backward
+        };
+        let scale = norm.scale(n, false).map(<T as Float>::from_f64);
+        let lv = crate::simd::current();
+        lanes_power_at(
+            lv,
+            lv,
+            self,
+            &srcs[..Self::LANES],
+            &k.wp,
+            k.lo,
+            k.hi,
+            scale,
+            &mut sc.bufs,
+            pw,
+        );
+        if power != 2.0 {
+            for v in pw[..(n / 2 + 1) * Self::LANES].iter_mut() {
+                let m = v.to_f64().sqrt();
+                *v = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
+            }
+        }
+    }
+}
+
+/// The level's body of [`LaneFrames::power`] (squared magnitudes): picks the tile transposes of
+/// `lv` and the lane width.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lanes_power_body<T: FftFloat>(
+    lv: Level,
+    lf: &LaneFrames<T>,
+    srcs: &[&[T]],
+    wp: &[T],
+    lo: usize,
+    hi: usize,
+    scale: Option<T>,
+    bufs: &mut LaneBufs<T>,
+    pw: &mut [T],
+) {
+    macro_rules! with {
+        ($tr:expr) => {
+            match (lf, bufs) {
+                (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => {
+                    lanes_power($tr, p, srcs, wp, lo, hi, scale, v, ch, pw)
+                }
+                (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => {
+                    lanes_power($tr, p, srcs, wp, lo, hi, scale, v, ch, pw)
+                }
+                _ => unreachable!("lane scratch of another width"),
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(tr) = tile::Avx512::at(lv) {
+            return with!(tr);
+        }
+        if let Some(tr) = tile::Avx2::at(lv) {
+            return with!(tr);
+        }
+    }
+    with!(tile::Portable)
+}
+
+crate::simd::multiversion! {
+    /// [`lanes_power_body`] compiled at a SIMD level.
+    fn lanes_power_at<T: FftFloat>(
+        lv: Level,
+        lf: &LaneFrames<T>,
+        srcs: &[&[T]],
+        wp: &[T],
+        lo: usize,
+        hi: usize,
+        scale: Option<T>,
+        bufs: &mut LaneBufs<T>,
+        pw: &mut [T],
+    ) -> ();
+    scalar = lanes_power_body; simd = lanes_power_body;
+}
+
+/// `L` windowed frames (`srcs`, `wp` zero outside `[lo, hi)` where the samples are not read)
+/// into lanes, the real passes, the normalisation `scale`, then `re² + im²` per bin into `pw`
+/// bin-major (`pw[k·L + i]`), with the operations of the one-frame path.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lanes_power<T: Float, X: Transposer, const L: usize>(
+    tr: X,
+    p: &RealPasses<Lanes<T, L>>,
+    srcs: &[&[T]],
+    wp: &[T],
+    lo: usize,
+    hi: usize,
+    scale: Option<T>,
+    v: &mut [Lanes<T, L>],
+    ch: &mut [Lanes<T, L>],
+    pw: &mut [T],
+) {
+    let n = wp.len();
+    let z = T::ZERO;
+    let mut a = [[z; L]; L];
+    let mut o = [[z; L]; L];
+    for jb in (0..n).step_by(L) {
+        let m = L.min(n - jb);
+        let inside = jb >= lo && jb + m <= hi;
+        for (row, src) in a.iter_mut().zip(srcs) {
+            if inside {
+                for ((d, &s), &w) in row.iter_mut().zip(&src[jb..jb + m]).zip(&wp[jb..jb + m]) {
+                    *d = s * w;
+                }
+            } else {
+                for (jj, d) in row.iter_mut().enumerate().take(m) {
+                    let j = jb + jj;
+                    *d = if (lo..hi).contains(&j) {
+                        src[j] * wp[j]
+                    } else {
+                        z
+                    };
+                }
+            }
+        }
+        tr.transpose(&a, &mut o);
+        for (d, r) in v[jb..jb + m].iter_mut().zip(&o) {
+            *d = Lanes(*r);
+        }
+    }
+    p.forward(v, ch);
+    if let Some(s) = scale {
+        let s = Lanes([s; L]);
+        for x in v.iter_mut() {
+            *x = *x * s;
+        }
+    }
+    // halfcomplex r0, r1, i1, …[, r_{n/2}] → |X_k|², bin-major
+    let sq = |a: Lanes<T, L>| a * a;
+    let mut out = pw.chunks_exact_mut(L);
+    if let Some(d) = out.next() {
+        d.copy_from_slice(&sq(v[0]).0);
+    }
+    for (d, pair) in out.by_ref().zip(v[1..].chunks_exact(2)) {
+        d.copy_from_slice(&(sq(pair[0]) + sq(pair[1])).0);
+    }
+    if n.is_multiple_of(2) && n > 1 {
+        pw[(n / 2) * L..(n / 2 + 1) * L].copy_from_slice(&sq(v[n - 1]).0);
     }
 }
 
@@ -671,5 +924,85 @@ mod tests {
         let mut y = vec![7.0; 16];
         assert!(istft(&x, 3, &[1.0; 4], &p, &mut y).is_err());
         assert_eq!(y, vec![7.0; 16]);
+    }
+
+    /// The lane transforms at every SIMD level: each lane is its frame's scalar transform
+    /// (windowed with a short window, normalised), bit for bit, at lengths with odd tails of
+    /// the tile transposes (n_fft not a multiple of the lane count) and radices 2–5 and generic.
+    fn lanes_match_scalar<T: FftFloat + PlanCache>() {
+        let mut rng = crate::kernels::testutil::Rng::new(21);
+        let l = LaneFrames::<T>::LANES;
+        for n_fft in [8usize, 30, 44, 77, 400, 510] {
+            let win = n_fft - 3;
+            let (lo, hi) = (1, 1 + win);
+            let mut wp = vec![T::ZERO; n_fft];
+            for (j, v) in wp[lo..hi].iter_mut().enumerate() {
+                *v = <T as Float>::from_f64(0.3 + 0.01 * j as f64);
+            }
+            let frames: Vec<Vec<T>> = (0..l)
+                .map(|_| {
+                    rng.vec_f64(n_fft, 1.0)
+                        .into_iter()
+                        .map(<T as Float>::from_f64)
+                        .collect()
+                })
+                .collect();
+            let srcs: Vec<&[T]> = frames.iter().map(|f| &f[..]).collect();
+            let lf = LaneFrames::<T>::new(n_fft).unwrap().expect("real passes");
+            let s = <T as Float>::from_f64(0.25);
+            let nf = n_fft / 2 + 1;
+            let passes = RealPasses::<T>::new(n_fft).unwrap();
+            for level in crate::simd::available() {
+                let mut sc = lf.scratch(n_fft).unwrap();
+                let mut pw = vec![T::NAN; nf * l];
+                lanes_power_at(
+                    level,
+                    level,
+                    &lf,
+                    &srcs,
+                    &wp,
+                    lo,
+                    hi,
+                    Some(s),
+                    &mut sc.bufs,
+                    &mut pw,
+                );
+                for (i, f) in frames.iter().enumerate() {
+                    let mut buf: Vec<T> = (0..n_fft)
+                        .map(|j| {
+                            if (lo..hi).contains(&j) {
+                                f[j] * wp[j]
+                            } else {
+                                T::ZERO
+                            }
+                        })
+                        .collect();
+                    let mut ch = vec![T::ZERO; n_fft];
+                    passes.forward(&mut buf, &mut ch);
+                    let c: Vec<T> = buf.iter().map(|&v| v * s).collect();
+                    for k in 0..nf {
+                        let e = if k == 0 {
+                            c[0] * c[0]
+                        } else if 2 * k == n_fft {
+                            c[n_fft - 1] * c[n_fft - 1]
+                        } else {
+                            c[2 * k - 1] * c[2 * k - 1] + c[2 * k] * c[2 * k]
+                        };
+                        assert_eq!(
+                            pw[k * l + i].to_f64().to_bits(),
+                            e.to_f64().to_bits(),
+                            "{} {level:?} n_fft {n_fft} lane {i} bin {k}",
+                            T::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_transforms_match_the_scalar_passes_at_every_level() {
+        lanes_match_scalar::<f32>();
+        lanes_match_scalar::<f64>();
     }
 }

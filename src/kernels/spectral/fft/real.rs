@@ -20,6 +20,76 @@ use crate::error::SkResult;
 use crate::kernels::alloc::try_collect;
 use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
+use std::ops::{Add, Mul, Neg, Sub};
+
+/// What the real passes need of their element: arithmetic and constants rounded from `f64`.
+/// `f32` and `f64` ([`Float`]), and [`Lanes`] of either: one transform per SIMD lane, each lane
+/// computing exactly what the scalar passes compute.
+pub(crate) trait PassElem:
+    Copy
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+{
+    /// `v` rounded to the element (every lane).
+    fn from_f64(v: f64) -> Self;
+}
+
+impl<T: Float> PassElem for T {
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        <T as Float>::from_f64(v)
+    }
+}
+
+/// `L` values of `T` operated on lane by lane (plain multiplies and adds, no FMA): the real
+/// passes on `Lanes` run `L` transforms at once, each lane bit for bit the scalar transform.
+/// Aligned to 64 bytes so a lane group is one cache line (16 `f32`, 8 `f64`).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Lanes<T, const L: usize>(pub(crate) [T; L]);
+
+macro_rules! lanes_op {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl<T: Float, const L: usize> $tr for Lanes<T, L> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, b: Self) -> Self {
+                let mut r = self;
+                for (r, &b) in r.0.iter_mut().zip(&b.0) {
+                    *r = *r $op b;
+                }
+                r
+            }
+        }
+    };
+}
+lanes_op!(Add, add, +);
+lanes_op!(Sub, sub, -);
+lanes_op!(Mul, mul, *);
+
+impl<T: Float, const L: usize> Neg for Lanes<T, L> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        let mut r = self;
+        for r in r.0.iter_mut() {
+            *r = -*r;
+        }
+        r
+    }
+}
+
+impl<T: Float, const L: usize> PassElem for Lanes<T, L> {
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        Lanes([<T as Float>::from_f64(v); L])
+    }
+}
 
 /// One factor of the transform: radix `ip`, `l1` = product of the factors before it,
 /// `ido = n/(l1·ip)`.
@@ -40,7 +110,7 @@ pub(crate) struct RealPasses<T> {
     fact: Vec<Fact<T>>,
 }
 
-impl<T: Float> RealPasses<T> {
+impl<T: PassElem> RealPasses<T> {
     pub(crate) fn new(n: usize) -> SkResult<Self> {
         let what = "the FFT twiddle factors";
         let mut fact = Vec::new();
@@ -82,6 +152,7 @@ impl<T: Float> RealPasses<T> {
 
     /// Forward transform of the `n` reals in `c` into the halfcomplex layout, in place; `ch`
     /// holds at least `n` values of scratch.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn forward(&self, c: &mut [T], ch: &mut [T]) {
         let n = self.n;
         let (c, ch) = (&mut c[..n], &mut ch[..n]);
@@ -141,17 +212,18 @@ impl<T: Float> RealPasses<T> {
 
 /// `(c·e + d·f, c·f − d·e)`: `conj(e + i f)·(c + i d)` as (im, re)… pocketfft's `MULPM`.
 #[inline(always)]
-fn mulpm<T: Float>(c: T, d: T, e: T, f: T) -> (T, T) {
+fn mulpm<T: PassElem>(c: T, d: T, e: T, f: T) -> (T, T) {
     (c * e + d * f, c * f - d * e)
 }
 
 /// `(c + d, c − d)`: pocketfft's `PM`.
 #[inline(always)]
-fn pm<T: Float>(c: T, d: T) -> (T, T) {
+fn pm<T: PassElem>(c: T, d: T) -> (T, T) {
     (c + d, c - d)
 }
 
-fn radf2<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn radf2<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + l1 * c);
     let hi = |a: usize, b: usize, c: usize| a + ido * (b + 2 * c);
     for k in 0..l1 {
@@ -178,7 +250,7 @@ fn radf2<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
 
 /// pocketfft's `REARRANGE`: `(rx, ix, ry, iy) → (rx + ry, ix + iy, ix − iy, ry − rx)`.
 #[inline(always)]
-fn rearrange<T: Float>(rx: T, ix: T, ry: T, iy: T) -> (T, T, T, T) {
+fn rearrange<T: PassElem>(rx: T, ix: T, ry: T, iy: T) -> (T, T, T, T) {
     (rx + ry, ix + iy, ix - iy, ry - rx)
 }
 
@@ -190,7 +262,8 @@ const TI11: f64 = 0.951_056_516_295_153_5; // sin(2π/5)
 const TR12: f64 = -0.809_016_994_374_947_5; // cos(4π/5)
 const TI12: f64 = 0.587_785_252_292_473_1; // sin(4π/5)
 
-fn radf3<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn radf3<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let taur = T::from_f64(-0.5);
     let taui = T::from_f64(TAUI);
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + l1 * c);
@@ -233,7 +306,8 @@ fn radf3<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
-fn radf4<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn radf4<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let hsqt2 = T::from_f64(HSQT2);
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + l1 * c);
     let hi = |a: usize, b: usize, c: usize| a + ido * (b + 4 * c);
@@ -289,7 +363,8 @@ fn radf4<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
-fn radf5<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn radf5<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let (tr11, ti11, tr12, ti12) = (
         T::from_f64(TR11),
         T::from_f64(TI11),
@@ -363,7 +438,8 @@ fn radf5<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
 /// The `l`/`lc` accumulation shared by [`radfg`] and [`radbg`]: `dst(·, l) = src(·, 0) +
 /// Σ_j cos(2πjl/ip)·src(·, j)`, `dst(·, lc) = Σ_j sin(2πjl/ip)·src(·, ip−j)`, in pocketfft's
 /// grouping (terms in fours, then twos, then ones, each group summed before it is added).
-fn gen_accumulate<T: Float>(ip: usize, idl1: usize, src: &[T], dst: &mut [T], cs: &[T]) {
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn gen_accumulate<T: PassElem>(ip: usize, idl1: usize, src: &[T], dst: &mut [T], cs: &[T]) {
     let ipph = ip.div_ceil(2);
     let s = |ik: usize, j: usize| src[ik + idl1 * j];
     for l in 1..ipph {
@@ -424,7 +500,8 @@ fn gen_accumulate<T: Float>(ip: usize, idl1: usize, src: &[T], dst: &mut [T], cs
 }
 
 /// Generic odd radix, forward: the result is left in `cc`.
-fn radfg<T: Float>(
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn radfg<T: PassElem>(
     ido: usize,
     ip: usize,
     l1: usize,
@@ -506,7 +583,7 @@ fn radfg<T: Float>(
     }
 }
 
-fn radb2<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+fn radb2<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + 2 * c);
     let hi = |a: usize, b: usize, c: usize| a + ido * (b + l1 * c);
@@ -534,7 +611,7 @@ fn radb2<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
-fn radb3<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+fn radb3<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let taur = T::from_f64(-0.5);
     let taui = T::from_f64(TAUI);
@@ -571,7 +648,7 @@ fn radb3<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
-fn radb4<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+fn radb4<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let sqrt2 = T::from_f64(SQRT2);
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + 4 * c);
@@ -617,7 +694,7 @@ fn radb4<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
-fn radb5<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
+fn radb5<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let (tr11, ti11, tr12, ti12) = (
         T::from_f64(TR11),
         T::from_f64(TI11),
@@ -672,7 +749,7 @@ fn radb5<T: Float>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
 }
 
 /// Generic odd radix, backward: the result is in `ch`.
-fn radbg<T: Float>(
+fn radbg<T: PassElem>(
     ido: usize,
     ip: usize,
     l1: usize,
