@@ -224,9 +224,10 @@ pub(crate) struct LaneScratch<T> {
     edges: Vec<Vec<T>>,
 }
 
+/// The windowed frames (one row each, padded to whole tiles), the lanes, the passes' scratch.
 enum LaneBufs<T> {
-    L16(Vec<Lanes<T, 16>>, Vec<Lanes<T, 16>>),
-    L8(Vec<Lanes<T, 8>>, Vec<Lanes<T, 8>>),
+    L16(Vec<T>, Vec<Lanes<T, 16>>, Vec<Lanes<T, 16>>),
+    L8(Vec<T>, Vec<Lanes<T, 8>>, Vec<Lanes<T, 8>>),
 }
 
 impl<T: FftFloat + PlanCache> LaneFrames<T> {
@@ -248,14 +249,23 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
     /// Buffers for one thread (`n_fft` lanes twice, `LANES` edge frames).
     pub(crate) fn scratch(&self, n_fft: usize) -> SkResult<LaneScratch<T>> {
         let what = "a group of lane frames";
+        let rows = n_fft.next_multiple_of(Self::LANES) * Self::LANES;
         let bufs = match self {
             LaneFrames::L16(_) => {
                 let z = Lanes([T::ZERO; 16]);
-                LaneBufs::L16(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
+                LaneBufs::L16(
+                    try_vec(rows, T::ZERO, what)?,
+                    try_vec(n_fft, z, what)?,
+                    try_vec(n_fft, z, what)?,
+                )
             }
             LaneFrames::L8(_) => {
                 let z = Lanes([T::ZERO; 8]);
-                LaneBufs::L8(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
+                LaneBufs::L8(
+                    try_vec(rows, T::ZERO, what)?,
+                    try_vec(n_fft, z, what)?,
+                    try_vec(n_fft, z, what)?,
+                )
             }
         };
         let mut edges = try_with_capacity(Self::LANES, what)?;
@@ -350,11 +360,11 @@ fn lanes_power_body<T: FftFloat>(
     macro_rules! with {
         ($tr:expr) => {
             match (lf, bufs) {
-                (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => {
-                    lanes_power($tr, p, srcs, wp, lo, hi, scale, v, ch, pw)
+                (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => {
+                    lanes_power($tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
                 }
-                (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => {
-                    lanes_power($tr, p, srcs, wp, lo, hi, scale, v, ch, pw)
+                (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => {
+                    lanes_power($tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
                 }
                 _ => unreachable!("lane scratch of another width"),
             }
@@ -389,7 +399,7 @@ crate::simd::multiversion! {
 }
 
 /// `L` windowed frames (`srcs`, `wp` zero outside `[lo, hi)` where the samples are not read)
-/// into lanes, the real passes, the normalisation `scale`, then `re² + im²` per bin into `pw`
+/// into rows of `win`, then into lanes, the real passes, the normalisation `scale`, then `re² + im²` per bin into `pw`
 /// bin-major (`pw[k·L + i]`), with the operations of the one-frame path.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -401,56 +411,62 @@ fn lanes_power<T: Float, X: Transposer, const L: usize>(
     lo: usize,
     hi: usize,
     scale: Option<T>,
+    win: &mut [T],
     v: &mut [Lanes<T, L>],
     ch: &mut [Lanes<T, L>],
     pw: &mut [T],
 ) {
     let n = wp.len();
+    let np = n.next_multiple_of(L);
+    // the lane count as a run-time value: the lane loops below stay loops over contiguous
+    // values (vectorised as such) instead of being unrolled and then vectorised across
+    // bins with gathers and scatters
+    let l = std::hint::black_box(L);
+    // windowed frames, one padded row each, then square tiles of rows into lanes
+    for (row, src) in win.chunks_exact_mut(np).zip(srcs) {
+        row[..lo].fill(T::ZERO);
+        for ((d, &s), &w) in row[lo..hi].iter_mut().zip(&src[lo..hi]).zip(&wp[lo..hi]) {
+            *d = s * w;
+        }
+        row[hi..].fill(T::ZERO);
+    }
     let z = T::ZERO;
     let mut a = [[z; L]; L];
     let mut o = [[z; L]; L];
     for jb in (0..n).step_by(L) {
-        let m = L.min(n - jb);
-        let inside = jb >= lo && jb + m <= hi;
-        for (row, src) in a.iter_mut().zip(srcs) {
-            if inside {
-                for ((d, &s), &w) in row.iter_mut().zip(&src[jb..jb + m]).zip(&wp[jb..jb + m]) {
-                    *d = s * w;
-                }
-            } else {
-                for (jj, d) in row.iter_mut().enumerate().take(m) {
-                    let j = jb + jj;
-                    *d = if (lo..hi).contains(&j) {
-                        src[j] * wp[j]
-                    } else {
-                        z
-                    };
-                }
-            }
+        for (r, row) in a.iter_mut().zip(win.chunks_exact(np)) {
+            r.copy_from_slice(&row[jb..jb + L]);
         }
         tr.transpose(&a, &mut o);
-        for (d, r) in v[jb..jb + m].iter_mut().zip(&o) {
+        for (d, r) in v[jb..].iter_mut().zip(&o) {
             *d = Lanes(*r);
         }
     }
     p.forward(v, ch);
     if let Some(s) = scale {
-        let s = Lanes([s; L]);
         for x in v.iter_mut() {
-            *x = *x * s;
+            for d in x.0.iter_mut().take(l) {
+                *d = *d * s;
+            }
         }
     }
-    // halfcomplex r0, r1, i1, …[, r_{n/2}] → |X_k|², bin-major
-    let sq = |a: Lanes<T, L>| a * a;
+    // halfcomplex r0, r1, i1, …[, r_{n/2}] → |X_k|² = r² + i², bin-major
     let mut out = pw.chunks_exact_mut(L);
     if let Some(d) = out.next() {
-        d.copy_from_slice(&sq(v[0]).0);
+        for (d, &r) in d.iter_mut().zip(&v[0].0).take(l) {
+            *d = r * r;
+        }
     }
     for (d, pair) in out.by_ref().zip(v[1..].chunks_exact(2)) {
-        d.copy_from_slice(&(sq(pair[0]) + sq(pair[1])).0);
+        for ((d, &r), &i) in d.iter_mut().zip(&pair[0].0).zip(&pair[1].0).take(l) {
+            *d = r * r + i * i;
+        }
     }
     if n.is_multiple_of(2) && n > 1 {
-        pw[(n / 2) * L..(n / 2 + 1) * L].copy_from_slice(&sq(v[n - 1]).0);
+        let d = &mut pw[(n / 2) * L..(n / 2 + 1) * L];
+        for (d, &r) in d.iter_mut().zip(&v[n - 1].0).take(l) {
+            *d = r * r;
+        }
     }
 }
 
