@@ -233,11 +233,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             let band = row[a..b].iter().map(|&v| <T as Float>::from_f64(v));
             filters.push((a, try_collect(band, "the mel filters")?));
         }
-        let full = {
-            let col = mel.n_freq() * std::mem::size_of::<T>();
-            TILE_BYTES / col.max(1) >= lanes_of::<T>()
-        };
-        let lanes = if full {
+        let lanes = if tile_frames_for::<T>(mel.n_freq()) == lanes_of::<T>() {
             LaneFrames::new(stft.n_fft)?
         } else {
             None
@@ -282,8 +278,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         Ok(())
     }
 
-    /// One frame's `|X|^power` from its spectrum `s` into `d` (one value per bin, `d[k]` at
-    /// `d[k·step]`).
+    /// One frame's `|X|^power` from its spectrum `s`, bin by bin into the values `d` yields.
     #[inline]
     fn power_into<'a>(&self, s: &[Complex<T>], d: impl Iterator<Item = &'a mut T>) {
         let power = self.power;
@@ -303,8 +298,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
     /// fewer when the bin-major power tile (`n_freq × frames`) would pass [`TILE_BYTES`] (very
     /// long FFTs), at least 1.
     fn tile_frames(&self) -> usize {
-        let col = self.stft.n_freq() * std::mem::size_of::<T>();
-        (TILE_BYTES / col.max(1)).clamp(1, lanes_of::<T>())
+        tile_frames_for::<T>(self.stft.n_freq())
     }
 
     /// Bins per power row, rounded up to whole transpose tiles.
@@ -578,6 +572,13 @@ const fn lanes_of<T>() -> usize {
 
 /// Upper bound on one thread's bin-major power tile, in bytes (L2-resident).
 const TILE_BYTES: usize = 256 << 10;
+
+/// Frames per tile for spectra of `n_freq` bins: [`lanes_of`], fewer when the bin-major power
+/// tile would pass [`TILE_BYTES`], at least 1.
+fn tile_frames_for<T>(n_freq: usize) -> usize {
+    let col = n_freq * std::mem::size_of::<T>();
+    (TILE_BYTES / col.max(1)).clamp(1, lanes_of::<T>())
+}
 
 /// One thread's scratch for the mel path.
 struct Scratch<T: FftFloat> {

@@ -246,7 +246,8 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
         })
     }
 
-    /// Buffers for one thread (`n_fft` lanes twice, `LANES` edge frames).
+    /// Buffers for one thread: the windowed rows (`LANES` frames padded to whole tiles),
+    /// `n_fft` lanes twice, `LANES` edge frames.
     pub(crate) fn scratch(&self, n_fft: usize) -> SkResult<LaneScratch<T>> {
         let what = "a group of lane frames";
         let rows = n_fft.next_multiple_of(Self::LANES) * Self::LANES;
