@@ -39,6 +39,26 @@ impl Transposer for Portable {
     }
 }
 
+/// The tail of a function that runs `$body` with `$tr` bound to the transposer level `$lv`
+/// allows: [`Avx512`], else [`Avx2`], else [`Portable`] (three types, so `$body` is compiled
+/// once per kind; the first two `return` from the enclosing function).
+macro_rules! with_transposer {
+    ($lv:expr, |$tr:ident| $body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some($tr) = $crate::simd::tile::Avx512::at($lv) {
+                return $body;
+            }
+            if let Some($tr) = $crate::simd::tile::Avx2::at($lv) {
+                return $body;
+            }
+        }
+        let $tr = $crate::simd::tile::Portable;
+        $body
+    }};
+}
+pub(crate) use with_transposer;
+
 /// AVX-512 shuffle sequences for `8 × 8` `f64` and `16 × 16` `f32` tiles, and an AVX one for
 /// `8 × 8` `f32` tiles (other shapes fall back to [`Portable`]). Only [`Avx512::at`] makes one, and only when the CPU has AVX-512F.
 #[cfg(target_arch = "x86_64")]

@@ -298,16 +298,7 @@ fn lanes<T: SosElem, A: Arith, K: LaneKernel<T>>(
     channels: usize,
     io: Io<'_, T>,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(tr) = tile::Avx512::at(lv) {
-            return blocks::<T, A, K, _>(tr, k, state, channels, io);
-        }
-        if let Some(tr) = tile::Avx2::at(lv) {
-            return blocks::<T, A, K, _>(tr, k, state, channels, io);
-        }
-    }
-    blocks::<T, A, K, _>(tile::Portable, k, state, channels, io)
+    tile::with_transposer!(lv, |tr| blocks::<T, A, K, _>(tr, k, state, channels, io))
 }
 
 #[inline(always)]

@@ -621,25 +621,11 @@ fn transpose_rows<T: Copy + 'static, X: Transposer, const L: usize>(
 /// [`transpose_rows`] with `L = lanes_of::<T>()` and the transposes of level `lv`.
 #[inline(always)]
 fn transpose_rows_body<T: Float>(lv: Level, rows: &[T], nfp: usize, out: &mut [T]) {
-    macro_rules! with {
-        ($tr:expr) => {
-            match lanes_of::<T>() {
-                16 => transpose_rows::<T, _, 16>($tr, rows, nfp, out),
-                8 => transpose_rows::<T, _, 8>($tr, rows, nfp, out),
-                l => unreachable!("{l} lanes"),
-            }
-        };
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(tr) = tile::Avx512::at(lv) {
-            return with!(tr);
-        }
-        if let Some(tr) = tile::Avx2::at(lv) {
-            return with!(tr);
-        }
-    }
-    with!(tile::Portable)
+    tile::with_transposer!(lv, |tr| match lanes_of::<T>() {
+        16 => transpose_rows::<T, _, 16>(tr, rows, nfp, out),
+        8 => transpose_rows::<T, _, 8>(tr, rows, nfp, out),
+        l => unreachable!("{l} lanes"),
+    })
 }
 
 crate::simd::multiversion! {

@@ -358,29 +358,15 @@ fn lanes_power_body<T: FftFloat>(
     bufs: &mut LaneBufs<T>,
     pw: &mut [T],
 ) {
-    macro_rules! with {
-        ($tr:expr) => {
-            match (lf, bufs) {
-                (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => {
-                    lanes_power($tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
-                }
-                (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => {
-                    lanes_power($tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
-                }
-                _ => unreachable!("lane scratch of another width"),
-            }
-        };
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(tr) = tile::Avx512::at(lv) {
-            return with!(tr);
+    tile::with_transposer!(lv, |tr| match (lf, bufs) {
+        (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => {
+            lanes_power(tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
         }
-        if let Some(tr) = tile::Avx2::at(lv) {
-            return with!(tr);
+        (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => {
+            lanes_power(tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
         }
-    }
-    with!(tile::Portable)
+        _ => unreachable!("lane scratch of another width"),
+    })
 }
 
 crate::simd::multiversion! {
