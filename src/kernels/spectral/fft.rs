@@ -24,15 +24,9 @@ mod mixed;
 mod pocket;
 mod real;
 
-pub(crate) use real::{Lanes, RealPasses};
-
-/// Whether the real passes ([`RealPasses`]) transform `n` points (pocketfft's cost rule picks
-/// Bluestein for the others).
-pub(crate) fn real_passes_fit(n: usize) -> bool {
-    !mixed::pocketfft_uses_bluestein(n, 0.5)
-}
 use mixed::MixedFft;
 use real::RealFft;
+pub(crate) use real::{passes_fit as real_passes_fit, Lanes, RealPasses};
 
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of

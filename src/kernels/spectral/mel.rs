@@ -288,10 +288,20 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             }
         } else {
             for (d, c) in d.zip(s) {
-                let m = (c.re * c.re + c.im * c.im).to_f64().sqrt();
-                *d = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
+                *d = self.raise_power2(c.re * c.re + c.im * c.im);
             }
         }
+    }
+
+    /// `|X|^power` from `|X|²` (for `power ≠ 2`): the magnitude in `f64`, then the power.
+    #[inline]
+    fn raise_power2(&self, e: T) -> T {
+        let m = e.to_f64().sqrt();
+        <T as Float>::from_f64(if self.power == 1.0 {
+            m
+        } else {
+            m.powf(self.power)
+        })
     }
 
     /// Frames per tile: [`lanes_of`] (one 64-byte line of frames per bin of the power tile),
@@ -358,7 +368,13 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
         let (ws, edge) = &mut sc.fk;
         let level = crate::simd::current();
         if let (Some(lf), Some(ls)) = (&self.lanes, &mut sc.lanes) {
-            lf.power(k, x, t0, count, self.power, ls, &mut sc.pw);
+            lf.power2(k, x, t0, count, ls, &mut sc.pw);
+            if self.power != 2.0 {
+                let nf = self.stft.n_freq();
+                for v in sc.pw[..nf * tf].iter_mut() {
+                    *v = self.raise_power2(*v);
+                }
+            }
         } else if tf == lanes_of::<T>() {
             let nfp = self.padded_bins();
             for (i, row) in sc.rows.chunks_exact_mut(nfp).take(count).enumerate() {

@@ -137,6 +137,17 @@ pub(crate) struct FrameKernel<T: FftFloat> {
     hi: usize,
 }
 
+impl<T: FftFloat> FrameKernel<T> {
+    /// The forward transform's normalisation (`normalized`: 1/√n_fft).
+    fn norm(&self) -> Norm {
+        if self.p.normalized {
+            Norm::Ortho
+        } else {
+            Norm::Backward
+        }
+    }
+}
+
 impl<T: FftFloat + PlanCache> FrameKernel<T> {
     pub(crate) fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
         p.check()?;
@@ -166,14 +177,21 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         out: &mut [Complex<T>],
         ws: &mut Workspace<T>,
     ) {
+        let seg = self.frame_src(x, t, edge);
+        self.frame(seg, out, ws);
+    }
+
+    /// The `n_fft` padded samples of frame `t` of `x`: a slice of `x` for interior frames,
+    /// else assembled in `edge`.
+    pub(crate) fn frame_src<'a>(&self, x: &'a [T], t: usize, edge: &'a mut Vec<T>) -> &'a [T] {
         let n = self.p.n_fft;
         let s = (t * self.p.hop) as isize - self.p.pad() as isize;
         if s >= 0 && s as usize + n <= x.len() {
-            self.frame(&x[s as usize..s as usize + n], out, ws);
+            &x[s as usize..s as usize + n]
         } else {
             edge.clear();
             edge.extend((0..n as isize).map(|i| padded_sample(x, s + i, self.p.pad_mode)));
-            self.frame(edge, out, ws);
+            edge
         }
     }
 
@@ -191,13 +209,8 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
             MulOp,
         );
         let half = n / 2 + 1;
-        let norm = if self.p.normalized {
-            Norm::Ortho
-        } else {
-            Norm::Backward
-        };
         self.plan
-            .rfft_inplace_input(buf, &mut out[..half], norm, &mut ws.cplx);
+            .rfft_inplace_input(buf, &mut out[..half], self.norm(), &mut ws.cplx);
         if !self.p.onesided {
             for k in half..n {
                 out[k] = out[n - k].conj();
@@ -276,18 +289,16 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
         Ok(LaneScratch { bufs, edges })
     }
 
-    /// `|X_k|^power` of frames `t0 .. t0 + count` (`count ≤ LANES`) of the padded `x` into
-    /// `pw` bin-major: bin `k` of frame `t0 + i` at `pw[k·LANES + i]` (`pw` holds at least
+    /// `|X_k|²` of frames `t0 .. t0 + count` (`count ≤ LANES`) of the padded `x` into `pw`
+    /// bin-major: bin `k` of frame `t0 + i` at `pw[k·LANES + i]` (`pw` holds at least
     /// `n_freq·LANES` values; lanes past `count` hold a copy of frame `t0`). Windowing and
     /// normalisation as [`FrameKernel`].
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn power(
+    pub(crate) fn power2(
         &self,
         k: &FrameKernel<T>,
         x: &[T],
         t0: usize,
         count: usize,
-        power: f64,
         sc: &mut LaneScratch<T>,
         pw: &mut [T],
     ) {
@@ -295,76 +306,29 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
             count >= 1 && count <= Self::LANES,
             "lane group of {count} frames"
         );
-        let n = k.p.n_fft;
-        // each lane's frame: a slice of x, or assembled in its edge buffer
-        let mut starts = [None; 16];
-        for (i, (st, edge)) in starts.iter_mut().zip(sc.edges.iter_mut()).enumerate() {
-            let t = t0 + if i < count { i } else { 0 };
-            let s = (t * k.p.hop) as isize - k.p.pad() as isize;
-            if s >= 0 && s as usize + n <= x.len() {
-                *st = Some(s as usize);
-            } else {
-                edge.clear();
-                edge.extend((0..n as isize).map(|j| padded_sample(x, s + j, k.p.pad_mode)));
-            }
-        }
         let mut srcs: [&[T]; 16] = [&[]; 16];
-        for (i, src) in srcs.iter_mut().take(Self::LANES).enumerate() {
-            *src = match starts[i] {
-                Some(s) => &x[s..s + n],
-                None => &sc.edges[i],
-            };
+        for (i, (src, edge)) in srcs.iter_mut().zip(sc.edges.iter_mut()).enumerate() {
+            *src = k.frame_src(x, t0 + if i < count { i } else { 0 }, edge);
         }
-        let norm = if k.p.normalized {
-            Norm::Ortho
-        } else {
-            Norm::Backward
-        };
-        let scale = norm.scale(n, false).map(<T as Float>::from_f64);
         let lv = crate::simd::current();
-        lanes_power_at(
-            lv,
-            lv,
-            self,
-            &srcs[..Self::LANES],
-            &k.wp,
-            k.lo,
-            k.hi,
-            scale,
-            &mut sc.bufs,
-            pw,
-        );
-        if power != 2.0 {
-            for v in pw[..(n / 2 + 1) * Self::LANES].iter_mut() {
-                let m = v.to_f64().sqrt();
-                *v = <T as Float>::from_f64(if power == 1.0 { m } else { m.powf(power) });
-            }
-        }
+        lanes_power_at(lv, lv, self, k, &srcs[..Self::LANES], &mut sc.bufs, pw);
     }
 }
 
-/// The level's body of [`LaneFrames::power`] (squared magnitudes): picks the tile transposes of
-/// `lv` and the lane width.
-#[allow(clippy::too_many_arguments)]
+/// The level's body of [`LaneFrames::power2`]: picks the tile transposes of `lv` and the lane
+/// width.
 #[inline(always)]
 fn lanes_power_body<T: FftFloat>(
     lv: Level,
     lf: &LaneFrames<T>,
+    k: &FrameKernel<T>,
     srcs: &[&[T]],
-    wp: &[T],
-    lo: usize,
-    hi: usize,
-    scale: Option<T>,
     bufs: &mut LaneBufs<T>,
     pw: &mut [T],
 ) {
     tile::with_transposer!(lv, |tr| match (lf, bufs) {
-        (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => {
-            lanes_power(tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
-        }
-        (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => {
-            lanes_power(tr, p, srcs, wp, lo, hi, scale, w, v, ch, pw)
-        }
+        (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => lanes_power(tr, p, k, srcs, w, v, ch, pw),
+        (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => lanes_power(tr, p, k, srcs, w, v, ch, pw),
         _ => unreachable!("lane scratch of another width"),
     })
 }
@@ -374,35 +338,31 @@ crate::simd::multiversion! {
     fn lanes_power_at<T: FftFloat>(
         lv: Level,
         lf: &LaneFrames<T>,
+        k: &FrameKernel<T>,
         srcs: &[&[T]],
-        wp: &[T],
-        lo: usize,
-        hi: usize,
-        scale: Option<T>,
         bufs: &mut LaneBufs<T>,
         pw: &mut [T],
     ) -> ();
     scalar = lanes_power_body; simd = lanes_power_body;
 }
 
-/// `L` windowed frames (`srcs`, `wp` zero outside `[lo, hi)` where the samples are not read)
-/// into rows of `win`, then into lanes, the real passes, the normalisation `scale`, then `re² + im²` per bin into `pw`
-/// bin-major (`pw[k·L + i]`), with the operations of the one-frame path.
+/// `L` frames (`srcs`), windowed as `k` windows them into rows of `win`, then into lanes, the
+/// real passes, `k`'s normalisation, then `re² + im²` per bin into `pw` bin-major
+/// (`pw[k·L + i]`), with the operations of the one-frame path.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn lanes_power<T: Float, X: Transposer, const L: usize>(
+fn lanes_power<T: FftFloat, X: Transposer, const L: usize>(
     tr: X,
     p: &RealPasses<Lanes<T, L>>,
+    k: &FrameKernel<T>,
     srcs: &[&[T]],
-    wp: &[T],
-    lo: usize,
-    hi: usize,
-    scale: Option<T>,
     win: &mut [T],
     v: &mut [Lanes<T, L>],
     ch: &mut [Lanes<T, L>],
     pw: &mut [T],
 ) {
+    let (wp, lo, hi) = (&k.wp[..], k.lo, k.hi);
+    let scale = k.norm().scale(wp.len(), false).map(<T as Float>::from_f64);
     let n = wp.len();
     let np = n.next_multiple_of(L);
     // the lane count as a run-time value: the lane loops below stay loops over contiguous
@@ -930,18 +890,28 @@ mod tests {
     }
 
     /// The lane transforms at every SIMD level: each lane is its frame's scalar transform
-    /// (windowed with a short window, normalised), bit for bit, at lengths with odd tails of
+    /// (windowed with a short centred window, normalised by 1/√n), bit for bit, at lengths with odd tails of
     /// the tile transposes (n_fft not a multiple of the lane count) and radices 2–5 and generic.
     fn lanes_match_scalar<T: FftFloat + PlanCache>() {
         let mut rng = crate::kernels::testutil::Rng::new(21);
         let l = LaneFrames::<T>::LANES;
         for n_fft in [8usize, 30, 44, 77, 400, 510] {
             let win = n_fft - 3;
-            let (lo, hi) = (1, 1 + win);
-            let mut wp = vec![T::ZERO; n_fft];
-            for (j, v) in wp[lo..hi].iter_mut().enumerate() {
-                *v = <T as Float>::from_f64(0.3 + 0.01 * j as f64);
-            }
+            let window: Vec<T> = (0..win)
+                .map(|j| <T as Float>::from_f64(0.3 + 0.01 * j as f64))
+                .collect();
+            let p = StftParams {
+                n_fft,
+                hop: 1,
+                win_length: win,
+                center: false,
+                pad_mode: PadMode::Reflect,
+                onesided: true,
+                normalized: true,
+            };
+            let k = FrameKernel::new(&p, &window).unwrap();
+            let (wp, lo, hi) = (k.wp.clone(), k.lo, k.hi);
+            assert_eq!((lo, hi), (1, 1 + win));
             let frames: Vec<Vec<T>> = (0..l)
                 .map(|_| {
                     rng.vec_f64(n_fft, 1.0)
@@ -952,24 +922,13 @@ mod tests {
                 .collect();
             let srcs: Vec<&[T]> = frames.iter().map(|f| &f[..]).collect();
             let lf = LaneFrames::<T>::new(n_fft).unwrap().expect("real passes");
-            let s = <T as Float>::from_f64(0.25);
+            let s = <T as Float>::from_f64(1.0 / (n_fft as f64).sqrt());
             let nf = n_fft / 2 + 1;
             let passes = RealPasses::<T>::new(n_fft).unwrap();
             for level in crate::simd::available() {
                 let mut sc = lf.scratch(n_fft).unwrap();
                 let mut pw = vec![T::NAN; nf * l];
-                lanes_power_at(
-                    level,
-                    level,
-                    &lf,
-                    &srcs,
-                    &wp,
-                    lo,
-                    hi,
-                    Some(s),
-                    &mut sc.bufs,
-                    &mut pw,
-                );
+                lanes_power_at(level, level, &lf, &k, &srcs, &mut sc.bufs, &mut pw);
                 for (i, f) in frames.iter().enumerate() {
                     let mut buf: Vec<T> = (0..n_fft)
                         .map(|j| {
@@ -983,18 +942,18 @@ mod tests {
                     let mut ch = vec![T::ZERO; n_fft];
                     passes.forward(&mut buf, &mut ch);
                     let c: Vec<T> = buf.iter().map(|&v| v * s).collect();
-                    for k in 0..nf {
-                        let e = if k == 0 {
+                    for b in 0..nf {
+                        let e = if b == 0 {
                             c[0] * c[0]
-                        } else if 2 * k == n_fft {
+                        } else if 2 * b == n_fft {
                             c[n_fft - 1] * c[n_fft - 1]
                         } else {
-                            c[2 * k - 1] * c[2 * k - 1] + c[2 * k] * c[2 * k]
+                            c[2 * b - 1] * c[2 * b - 1] + c[2 * b] * c[2 * b]
                         };
                         assert_eq!(
-                            pw[k * l + i].to_f64().to_bits(),
+                            pw[b * l + i].to_f64().to_bits(),
                             e.to_f64().to_bits(),
-                            "{} {level:?} n_fft {n_fft} lane {i} bin {k}",
+                            "{} {level:?} n_fft {n_fft} lane {i} bin {b}",
                             T::NAME
                         );
                     }

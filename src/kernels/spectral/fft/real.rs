@@ -831,6 +831,12 @@ fn radbg<T: PassElem>(
     }
 }
 
+/// Whether [`RealPasses`] transform `n` points: pocketfft's real-transform cost rule, which
+/// picks Bluestein for the others.
+pub(crate) fn passes_fit(n: usize) -> bool {
+    !pocketfft_uses_bluestein(n, 0.5)
+}
+
 /// A float real transform of one length: pocketfft's `pocketfft_r` (real passes, or complex
 /// Bluestein of the full length where pocketfft's real-transform cost rule picks it).
 pub(crate) enum RealFft<T> {
@@ -840,7 +846,7 @@ pub(crate) enum RealFft<T> {
 
 impl<T: FftFloat> RealFft<T> {
     pub(crate) fn new(n: usize) -> SkResult<Self> {
-        Ok(if pocketfft_uses_bluestein(n, 0.5) {
+        Ok(if !passes_fit(n) {
             RealFft::Blue(PocketBlue::new(n, good_size_rule(2 * n - 1))?)
         } else {
             RealFft::Passes(RealPasses::new(n)?)
