@@ -152,23 +152,29 @@ fn read_block<T: SosElem>(io: &Io<'_, T>, done: usize, dst: &mut [T]) {
     }
 }
 
-/// Writes `src` to frames `done .. done + src.len()` of the pass.
+/// Writes `y(t) = b0·x(t) + z0(t)` for frames `done .. done + z.len()` of the pass (`x` and
+/// `z` in pass order; vectorised for frame stride 1).
 #[inline(always)]
-fn write_block<T: SosElem>(io: &mut Io<'_, T>, done: usize, src: &[T]) {
-    let m = src.len();
+fn write_block<T: SosElem, A: Arith>(io: &mut Io<'_, T>, done: usize, b0: T, x: &[T], z: &[T]) {
+    let m = z.len();
+    let y = |xv: T, zv: T| A::madd(b0, xv, zv);
     if io.yl.t == 1 {
-        if io.rev {
+        let out = if io.rev {
             let hi = io.n - done;
-            for (d, &s) in io.y[hi - m..hi].iter_mut().rev().zip(src) {
-                *d = s;
+            for ((d, &xv), &zv) in io.y[hi - m..hi].iter_mut().rev().zip(x).zip(z) {
+                *d = y(xv, zv);
             }
+            return;
         } else {
-            io.y[done..done + m].copy_from_slice(src);
+            &mut io.y[done..done + m]
+        };
+        for ((d, &xv), &zv) in out.iter_mut().zip(x).zip(z) {
+            *d = y(xv, zv);
         }
     } else {
-        for (i, &s) in src.iter().enumerate() {
+        for (i, (&xv, &zv)) in x.iter().zip(z).enumerate() {
             let t = io.frame(done + i);
-            io.y[t * io.yl.t] = s;
+            io.y[t * io.yl.t] = y(xv, zv);
         }
     }
 }
@@ -213,22 +219,32 @@ fn pass_k<T: SosElem, A: Arith, const K: usize, const M: usize>(
     let mut vb = [T::ZERO; H + BLOCK];
     vb[H - 1] = init[0];
     let mut w = [T::ZERO; BLOCK];
-    let mut yb = [T::ZERO; BLOCK];
+    let mut zb = [T::ZERO; BLOCK];
     let mut done = 0;
     while done < n {
         let m = (n - done).min(BLOCK);
         read_block(&io, done, &mut xb[H..H + m]);
         // v(t) for the block, the initial state's terms first: z[p](t0) enters v(t0 + p − 1)
         // (written as its own short loop: folded into the fill, it became masked vector loads
-        // overlapping the stores just made, stalling every block)
+        // overlapping the stores just made, stalling every block). Later blocks start from the
+        // last tap's products with a zero addend: the same operations as a zero fill followed
+        // by that tap, without the fill's pass over the block.
         let v = &mut vb[H..H + m];
-        v.fill(T::ZERO);
+        let mut taps = K;
         if done == 0 {
+            v.fill(T::ZERO);
             let q = K.min(m + 1);
             v[..q - 1].copy_from_slice(&init[1..q]);
+        } else {
+            let ck = c[K - 1];
+            let src = &xb[H + 1 - K..H + 1 - K + m];
+            for (vi, &xv) in v.iter_mut().zip(src) {
+                *vi = A::madd(ck, xv, T::ZERO);
+            }
+            taps = K - 1;
         }
         // one pass per tap (vectorised; one loop over the taps per sample was not)
-        for j in (1..=K).rev() {
+        for j in (1..=taps).rev() {
             let cj = c[j - 1];
             let src = &xb[H + 1 - j..H + 1 - j + m];
             for (vi, &xv) in v.iter_mut().zip(src) {
@@ -236,38 +252,48 @@ fn pass_k<T: SosElem, A: Arith, const K: usize, const M: usize>(
             }
         }
         // w(t) = Σ_{m=0..K} p_m·v(t − m), the input of the look-ahead recursion (v itself
-        // for M = 1)
-        let w = &mut w[..m];
-        w.copy_from_slice(&vb[H..H + m]);
-        if M == 2 {
-            for j in 1..=K {
+        // for M = 1), its first tap reading v(t) as the addend (no copy of v first)
+        let w: &[T] = if M == 2 {
+            let w = &mut w[..m];
+            let p1 = p[0];
+            for ((wi, &v1), &v0) in w.iter_mut().zip(&vb[H - 1..H - 1 + m]).zip(&vb[H..H + m]) {
+                *wi = A::madd(p1, v1, v0);
+            }
+            for j in 2..=K {
                 let pj = p[j - 1];
                 let src = &vb[H - j..H - j + m];
                 for (wi, &vv) in w.iter_mut().zip(src) {
                     *wi = A::madd(pj, vv, *wi);
                 }
             }
-        }
+            w
+        } else {
+            &vb[H..H + m]
+        };
         // the recursion z0(t+1) = Σ nq_i·z0(t+1−M·i) + w(t), the newest value entering last:
-        // M chains of one multiply-add every M samples; y(t) = b0·x(t) + z0(t) on the way
-        let yb = &mut yb[..m];
+        // M chains of one multiply-add every M samples; z0(t) kept for the output
+        let zb = &mut zb[..m];
         for i in 0..m {
             let mut r = w[i];
             for j in (2..=K).rev() {
                 r = A::madd(nq[j - 1], zh[M * j - 1], r);
             }
-            yb[i] = A::madd(b0, xb[H + i], zh[0]);
+            zb[i] = zh[0];
             let next = A::madd(nq[0], zh[M - 1], r);
             for q in (1..M * K).rev() {
                 zh[q] = zh[q - 1];
             }
             zh[0] = next;
         }
-        write_block(&mut io, done, yb);
+        // y(t) = b0·x(t) + z0(t), off the recursion (vectorised), straight into the output
+        write_block::<T, A>(&mut io, done, b0, &xb[H..H + m], zb);
         // the last H inputs (and v values) become the history of the next block (or of the
-        // final state)
-        xb.copy_within(m..m + H, 0);
-        vb.copy_within(m..m + H, 0);
+        // final state): copies of constant length (a call to memmove each, written as
+        // `copy_within`)
+        let hx: [T; H] = xb[m..m + H].try_into().expect("H values");
+        xb[..H].copy_from_slice(&hx);
+        let hv: [T; H] = vb[m..m + H].try_into().expect("H values");
+        vb[..H].copy_from_slice(&hv);
         done += m;
     }
     // back to the transposed form at t_end = t0 + n: z[0] = z0(t_end); for i >= 1,
