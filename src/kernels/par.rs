@@ -419,6 +419,33 @@ mod tests {
         }
     }
 
+    /// Calls in quick succession (the workers still watching the queue), and calls after the
+    /// workers have gone to sleep (longer than [`SPIN`] apart): every part runs once, and the
+    /// caller returns only after all of them.
+    #[test]
+    fn back_to_back_and_idle_calls_run_every_part_once() {
+        let total = AtomicUsize::new(0);
+        for round in 0..400 {
+            let parts = 2 + round % 5;
+            let hits: Vec<AtomicUsize> = (0..parts).map(|_| AtomicUsize::new(0)).collect();
+            run_parts((0..parts).collect(), |i| {
+                hits[i].fetch_add(1, Ordering::Relaxed);
+                total.fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(
+                hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
+                "round {round}"
+            );
+            if round % 100 == 99 {
+                std::thread::sleep(SPIN * 3);
+            }
+        }
+        assert_eq!(
+            total.load(Ordering::Relaxed),
+            (0..400).map(|r| 2 + r % 5).sum()
+        );
+    }
+
     #[test]
     fn strided_rows_and_states_cover_every_row_once() {
         // rows of 5 values 7 apart, the last row short of a whole stride
