@@ -293,7 +293,8 @@ type Ticket = Arc<dyn Help + 'static>;
 /// The library's persistent worker threads: `max_threads() − 1` of them, started on the first
 /// split (a thread that cannot be started is simply missing), each waiting for tickets. Starting
 /// a thread per call cost tens of microseconds, as much as a whole per-row reduction of a few
-/// megabytes; a ticket costs a lock and a wake-up.
+/// megabytes; a ticket costs a lock, and a wake-up when the worker has stopped watching the
+/// queue (see [`SPIN`]).
 struct Pool {
     queue: Mutex<VecDeque<Ticket>>,
     ready: Condvar,

@@ -288,8 +288,8 @@ fn pass_k<T: SosElem, A: Arith, const K: usize, const M: usize>(
         // y(t) = b0·x(t) + z0(t), off the recursion (vectorised), straight into the output
         write_block::<T, A>(&mut io, done, b0, &xb[H..H + m], zb);
         // the last H inputs (and v values) become the history of the next block (or of the
-        // final state): copies of constant length (a call to memmove each, written as
-        // `copy_within`)
+        // final state): copies of constant length, inlined (`copy_within` compiled to a call
+        // to memmove each)
         let hx: [T; H] = xb[m..m + H].try_into().expect("H values");
         xb[..H].copy_from_slice(&hx);
         let hv: [T; H] = vb[m..m + H].try_into().expect("H values");
