@@ -158,17 +158,13 @@ fn read_block<T: SosElem>(io: &Io<'_, T>, done: usize, dst: &mut [T]) {
 fn write_block<T: SosElem, A: Arith>(io: &mut Io<'_, T>, done: usize, b0: T, x: &[T], z: &[T]) {
     let m = z.len();
     let y = |xv: T, zv: T| A::madd(b0, xv, zv);
-    if io.yl.t == 1 {
-        let out = if io.rev {
-            let hi = io.n - done;
-            for ((d, &xv), &zv) in io.y[hi - m..hi].iter_mut().rev().zip(x).zip(z) {
-                *d = y(xv, zv);
-            }
-            return;
-        } else {
-            &mut io.y[done..done + m]
-        };
-        for ((d, &xv), &zv) in out.iter_mut().zip(x).zip(z) {
+    if io.yl.t == 1 && io.rev {
+        let hi = io.n - done;
+        for ((d, &xv), &zv) in io.y[hi - m..hi].iter_mut().rev().zip(x).zip(z) {
+            *d = y(xv, zv);
+        }
+    } else if io.yl.t == 1 {
+        for ((d, &xv), &zv) in io.y[done..done + m].iter_mut().zip(x).zip(z) {
             *d = y(xv, zv);
         }
     } else {
