@@ -23,10 +23,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 mod mixed;
 mod pocket;
 mod real;
+mod rows;
 
 use mixed::MixedFft;
 use real::RealFft;
 pub(crate) use real::{passes_fit as real_passes_fit, Lanes, RealPasses};
+use rows::LaneWork;
+pub(crate) use rows::RowLanes;
 
 /// Largest transform length accepted (2^28 points): planning allocates O(n) twiddles and
 /// scratch that cannot be checked for success, so absurd lengths are refused up front instead of
@@ -85,6 +88,8 @@ pub struct Workspace<T> {
     pub real: Vec<T>,
     pub cplx: Vec<Complex<T>>,
     pub cplx2: Vec<Complex<T>>,
+    /// The lane buffers of the batched real transforms ([`RowLanes`]).
+    pub(crate) lanes: LaneWork<T>,
 }
 
 /// Workspaces above this many bytes are not cached after the call.
@@ -148,7 +153,8 @@ macro_rules! impl_fft_float {
                 let mut ws = WS.with(|c| c.take()).unwrap_or_default();
                 let r = f(&mut ws);
                 let bytes = ws.real.capacity() * std::mem::size_of::<$t>()
-                    + (ws.cplx.capacity() + ws.cplx2.capacity()) * 2 * std::mem::size_of::<$t>();
+                    + (ws.cplx.capacity() + ws.cplx2.capacity()) * 2 * std::mem::size_of::<$t>()
+                    + ws.lanes.bytes();
                 if bytes <= MAX_CACHED_BYTES {
                     WS.with(|c| c.set(Some(ws)));
                 }
@@ -253,6 +259,13 @@ fn as_complex<T: Float>(x: &[T]) -> &[Complex<T>] {
 }
 
 /// Views `m` complex values as `2m` reals (`re, im` pairs).
+fn as_real<T: Float>(x: &[Complex<T>]) -> &[T] {
+    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T } without padding, so m complex values
+    // are exactly 2m values of T with T's alignment; the lifetime is the input's.
+    unsafe { std::slice::from_raw_parts(x.as_ptr() as *const T, 2 * x.len()) }
+}
+
+/// Mutable counterpart of [`as_real`].
 fn as_real_mut<T: Float>(x: &mut [Complex<T>]) -> &mut [T] {
     // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T } without padding, so m complex values
     // are exactly 2m values of T with T's alignment; the exclusive borrow is moved into the
@@ -581,14 +594,23 @@ fn split_twiddles<T: Float>(n: usize) -> SkResult<(Vec<Complex<T>>, Vec<Complex<
 struct OwnReal<T> {
     n: usize,
     rf: RealFft<T>,
+    /// The same passes on SIMD lanes, for batches (lengths the passes take, up to
+    /// [`MAX_LANE_LEN`]).
+    lanes: Option<RowLanes<T>>,
 }
+
+/// The longest transform batched on SIMD lanes: its lane buffers (`2n` vectors of 64 bytes,
+/// 8 MiB here) stop fitting the cache beyond it, and its plan holds a lane copy of the twiddles.
+const MAX_LANE_LEN: usize = 1 << 16;
 
 impl<T: FftFloat> OwnReal<T> {
     fn new(n: usize) -> SkResult<Self> {
-        Ok(OwnReal {
-            n,
-            rf: RealFft::new(n)?,
-        })
+        let rf = RealFft::new(n)?;
+        let lanes = match rf {
+            RealFft::Passes(_) if n <= MAX_LANE_LEN => RowLanes::new(n)?,
+            _ => None,
+        };
+        Ok(OwnReal { n, rf, lanes })
     }
 
     fn scratch_len(&self) -> usize {
@@ -743,6 +765,15 @@ impl<T: FftFloat> FftPlan<T> {
 
     pub fn len(&self) -> usize {
         self.n
+    }
+
+    /// The lane passes batched real transforms of this plan run on, if any: numpy's real
+    /// algorithm on groups of [`RowLanes::LANES`] rows, bit for bit the one-row results.
+    pub(crate) fn row_lanes(&self) -> Option<&RowLanes<T>> {
+        match &self.inner {
+            Inner::OwnReal(o) => o.lanes.as_ref(),
+            _ => None,
+        }
     }
 
     /// Grows `ws` (fallibly) so that no transform of this plan allocates: after `Ok`, every
