@@ -184,6 +184,7 @@ impl<T: PassElem> RealPasses<T> {
 
     /// Backward transform of the halfcomplex `c` into `n` reals, in place; `ch` holds at least
     /// `n` values of scratch.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn backward(&self, c: &mut [T], ch: &mut [T]) {
         let n = self.n;
         let (c, ch) = (&mut c[..n], &mut ch[..n]);
@@ -583,6 +584,7 @@ fn radfg<T: PassElem>(
     }
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn radb2<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let ci = |a: usize, b: usize, c: usize| a + ido * (b + 2 * c);
@@ -611,6 +613,7 @@ fn radb2<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn radb3<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let taur = T::from_f64(-0.5);
@@ -648,6 +651,7 @@ fn radb3<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn radb4<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let two = T::from_f64(2.0);
     let sqrt2 = T::from_f64(SQRT2);
@@ -694,6 +698,7 @@ fn radb4<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     }
 }
 
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn radb5<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
     let (tr11, ti11, tr12, ti12) = (
         T::from_f64(TR11),
@@ -749,6 +754,7 @@ fn radb5<T: PassElem>(ido: usize, l1: usize, cc: &[T], ch: &mut [T], wa: &[T]) {
 }
 
 /// Generic odd radix, backward: the result is in `ch`.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn radbg<T: PassElem>(
     ido: usize,
     ip: usize,
