@@ -11,6 +11,8 @@ Rows (section "package"):
                                      np.sqrt(np.mean(x*x)), x.sum(); target 1.0x
   Biquad order 8, (2, 256) float32   Biquad(sos, 2).process(block) vs sosfilt(sos, block, zi=zi), 5x
   rfft (64, 1024) float64            sigkern.rfft(x)               vs np.fft.rfft(x, axis=-1), 1.5x
+  rfft / irfft (64, 1000) float64    sigkern.rfft(x), irfft(X, n)  vs np.fft.rfft / irfft (the
+                                     same bits; informational)
   lfilter order 8 (16, 480000) f64   sigkern.lfilter(b, a, x)      vs scipy.signal.lfilter, 8x
   sosfiltfilt order 8 (16, 480000)   sigkern.sosfiltfilt(sos, x)   vs scipy.signal.sosfiltfilt, 8x
   filtfilt order 4 1 x 480000 f64    sigkern.filtfilt(b, a, x)     vs scipy.signal.filtfilt, 3x
@@ -105,6 +107,18 @@ def run(ctx):
              "np.fft.rfft(x, axis=-1)", 1.5)
         pair("rfft (64, 1024) f64 out=", lambda: sigkern.rfft(xb, out=yb),
              lambda: np.fft.rfft(xb, axis=-1), "np.fft.rfft(x, axis=-1)", None)
+
+    if ctx.selected(SECTION, "rfft/irfft (64, 1000) f64"):
+        # a length numpy's real algorithm runs in radix 4, 2 and 5 passes: sigkern gives numpy's
+        # bits, batched rows on SIMD lanes
+        xb = rng.standard_normal((64, 1000))
+        xf = np.fft.rfft(xb, axis=-1)
+        assert np.array_equal(sigkern.rfft(xb), xf)
+        assert np.array_equal(sigkern.irfft(xf, 1000), np.fft.irfft(xf, 1000, axis=-1))
+        pair("rfft (64, 1000) f64", lambda: sigkern.rfft(xb), lambda: np.fft.rfft(xb, axis=-1),
+             "np.fft.rfft(x, axis=-1)", None)
+        pair("irfft (64, 1000) f64", lambda: sigkern.irfft(xf, 1000),
+             lambda: np.fft.irfft(xf, 1000, axis=-1), "np.fft.irfft(X, n, axis=-1)", None)
 
     if ctx.selected(SECTION, "zero-phase and lfilter (16, 480000) f64"):
         from scipy import signal
