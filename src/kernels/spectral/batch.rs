@@ -15,6 +15,48 @@ fn work(rows: usize, n: usize) -> usize {
     rows.saturating_mul(n).saturating_mul(log_n)
 }
 
+/// Splits `rows` output rows (row `r` is `y[r·yst..][..orow]`) over up to `SIGKERN_THREADS`
+/// threads in contiguous ranges and runs `part(workspace, first row, row count, rows)` on each.
+/// Every thread's workspace is prepared by `reserve` before any row is written.
+#[allow(clippy::too_many_arguments)]
+fn split_rows<T: FftFloat, O: Send>(
+    n: usize,
+    y: &mut [O],
+    yst: usize,
+    orow: usize,
+    rows: usize,
+    reserve: impl Fn(&mut Workspace<T>) -> SkResult<()>,
+    part: impl Fn(&mut Workspace<T>, usize, usize, &mut [O]) + Sync,
+) -> SkResult<()> {
+    if rows == 0 {
+        return Ok(());
+    }
+    assert!(y.len() >= (rows - 1) * yst + orow, "batch output span");
+    let body = |ws: &mut Workspace<T>, first: usize, chunk: &mut [O]| {
+        let count = if chunk.len() < orow {
+            0
+        } else {
+            (chunk.len() - orow) / yst.max(1) + 1
+        };
+        part(ws, first, count.min(rows - first), chunk)
+    };
+    let w = work(rows, n);
+    if threads_for(rows, w) <= 1 || yst == 0 {
+        // one thread: the thread's cached workspace, grown before anything is written
+        return T::with_workspace(|ws| {
+            reserve(ws)?;
+            body(ws, 0, y);
+            Ok(())
+        });
+    }
+    let make = || {
+        let mut ws = Workspace::default();
+        reserve(&mut ws)?;
+        Ok(ws)
+    };
+    par_strided_rows_with(y, rows, yst, w, make, body)
+}
+
 /// Runs `one(input row or None, output row, workspace)` over `rows` rows: input row `r` is
 /// `x[r·xst..][..irow]` (in place when `x` is None), output row `r` is `y[r·yst..][..orow]`.
 #[allow(clippy::too_many_arguments)]
@@ -29,42 +71,30 @@ fn rows_with<T: FftFloat, I: Sync, O: Send>(
     rows: usize,
     one: impl Fn(Option<&[I]>, &mut [O], &mut Workspace<T>) + Sync,
 ) -> SkResult<()> {
-    if rows == 0 {
-        return Ok(());
-    }
-    assert!(y.len() >= (rows - 1) * yst + orow, "batch output span");
-    if let Some(x) = x {
+    if let (Some(x), true) = (x, rows > 0) {
         assert!(x.len() >= (rows - 1) * xst + irow, "batch input span");
     }
-    let body = |ws: &mut Workspace<T>, first: usize, chunk: &mut [O]| {
-        let count = if chunk.len() < orow {
-            0
-        } else {
-            (chunk.len() - orow) / yst.max(1) + 1
-        };
-        for i in 0..count.min(rows - first) {
-            let r = first + i;
-            let xr = x.map(|x| &x[r * xst..r * xst + irow]);
-            one(xr, &mut chunk[i * yst..i * yst + orow], ws);
-        }
-    };
-    let w = work(rows, p.len());
-    if threads_for(rows, w) <= 1 || yst == 0 {
-        // one thread: the thread's cached workspace, grown before anything is written
-        return T::with_workspace(|ws| {
-            p.reserve(ws)?;
-            body(ws, 0, y);
-            Ok(())
-        });
-    }
-    par_strided_rows_with(y, rows, yst, w, || p.workspace(), body)
+    let reserve = |ws: &mut Workspace<T>| p.reserve(ws);
+    split_rows(
+        p.len(),
+        y,
+        yst,
+        orow,
+        rows,
+        reserve,
+        |ws, first, count, chunk| {
+            for i in 0..count {
+                let r = first + i;
+                let xr = x.map(|x| &x[r * xst..r * xst + irow]);
+                one(xr, &mut chunk[i * yst..i * yst + orow], ws);
+            }
+        },
+    )
 }
 
 /// Runs `group(first row, row count, output rows, workspace)` over `rows` rows in groups of at
 /// most [`RowLanes::LANES`] rows (each thread's range of rows split into groups), output row `r`
-/// being `y[r·yst..][..orow]`. Each workspace has the lane buffers of `rl` reserved before any
-/// row is written.
-#[allow(clippy::too_many_arguments)]
+/// being `y[r·yst..][..orow]`, with the lane buffers of `rl` reserved before any row is written.
 fn groups_with<T: FftFloat, O: Send>(
     rl: &RowLanes<T>,
     n: usize,
@@ -74,18 +104,9 @@ fn groups_with<T: FftFloat, O: Send>(
     rows: usize,
     group: impl Fn(usize, usize, &mut [O], &mut Workspace<T>) + Sync,
 ) -> SkResult<()> {
-    if rows == 0 {
-        return Ok(());
-    }
-    assert!(y.len() >= (rows - 1) * yst + orow, "batch output span");
     let lanes = RowLanes::<T>::LANES;
-    let body = |ws: &mut Workspace<T>, first: usize, chunk: &mut [O]| {
-        let count = if chunk.len() < orow {
-            0
-        } else {
-            (chunk.len() - orow) / yst.max(1) + 1
-        };
-        let count = count.min(rows - first);
+    let reserve = |ws: &mut Workspace<T>| rl.reserve(n, &mut ws.lanes);
+    split_rows(n, y, yst, orow, rows, reserve, |ws, first, count, chunk| {
         let mut i = 0;
         while i < count {
             let c = lanes.min(count - i);
@@ -93,21 +114,7 @@ fn groups_with<T: FftFloat, O: Send>(
             group(first + i, c, &mut chunk[i * yst..end], ws);
             i += c;
         }
-    };
-    let w = work(rows, n);
-    if threads_for(rows, w) <= 1 || yst == 0 {
-        return T::with_workspace(|ws| {
-            rl.reserve(n, &mut ws.lanes)?;
-            body(ws, 0, y);
-            Ok(())
-        });
-    }
-    let make = || {
-        let mut ws = Workspace::default();
-        rl.reserve(n, &mut ws.lanes)?;
-        Ok(ws)
-    };
-    par_strided_rows_with(y, rows, yst, w, make, body)
+    })
 }
 
 /// `rows` real forward transforms: row `r` of `x` is `x[r·xst..][..n]`, of `y`
@@ -123,7 +130,7 @@ pub fn rfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    if let Some(rl) = p.row_lanes().filter(|_| rows >= 2) {
+    if let Some(rl) = p.row_lanes()?.filter(|_| rows >= 2) {
         assert!(x.len() >= (rows - 1) * xst + n, "batch input span");
         let scale = norm
             .scale(n, false)
@@ -151,7 +158,7 @@ pub fn irfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    if let Some(rl) = p.row_lanes().filter(|_| rows >= 2) {
+    if let Some(rl) = p.row_lanes()?.filter(|_| rows >= 2) {
         assert!(x.len() > (rows - 1) * xst + n / 2, "batch input span");
         let scale = norm
             .scale(n, true)
@@ -232,7 +239,7 @@ mod tests {
         let mut rng = Rng::new(19);
         for n in [3, 97, 400, 1000] {
             let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
-            assert!(p.row_lanes().is_some(), "n = {n} has lane passes");
+            assert!(p.row_lanes().unwrap().is_some(), "n = {n} has lane passes");
             let h = n / 2 + 1;
             for rows in [2, 7, 8, 9, 17, 1001] {
                 for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {

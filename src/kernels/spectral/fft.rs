@@ -595,8 +595,8 @@ struct OwnReal<T> {
     n: usize,
     rf: RealFft<T>,
     /// The same passes on SIMD lanes, for batches (lengths the passes take, up to
-    /// [`MAX_LANE_LEN`]).
-    lanes: Option<RowLanes<T>>,
+    /// [`MAX_LANE_LEN`]): made by the first batch that needs them.
+    lanes: OnceLock<Option<RowLanes<T>>>,
 }
 
 /// The longest transform batched on SIMD lanes: its lane buffers (`2n` vectors of 64 bytes,
@@ -605,12 +605,23 @@ const MAX_LANE_LEN: usize = 1 << 16;
 
 impl<T: FftFloat> OwnReal<T> {
     fn new(n: usize) -> SkResult<Self> {
-        let rf = RealFft::new(n)?;
-        let lanes = match rf {
-            RealFft::Passes(_) if n <= MAX_LANE_LEN => RowLanes::new(n)?,
+        Ok(OwnReal {
+            n,
+            rf: RealFft::new(n)?,
+            lanes: OnceLock::new(),
+        })
+    }
+
+    /// The lane passes (made on the first call; `None` where the passes do not run).
+    fn lanes(&self) -> SkResult<Option<&RowLanes<T>>> {
+        if let Some(l) = self.lanes.get() {
+            return Ok(l.as_ref());
+        }
+        let made = match &self.rf {
+            RealFft::Passes(p) if self.n <= MAX_LANE_LEN => RowLanes::from_passes(p)?,
             _ => None,
         };
-        Ok(OwnReal { n, rf, lanes })
+        Ok(self.lanes.get_or_init(|| made).as_ref())
     }
 
     fn scratch_len(&self) -> usize {
@@ -768,11 +779,12 @@ impl<T: FftFloat> FftPlan<T> {
     }
 
     /// The lane passes batched real transforms of this plan run on, if any: numpy's real
-    /// algorithm on groups of [`RowLanes::LANES`] rows, bit for bit the one-row results.
-    pub(crate) fn row_lanes(&self) -> Option<&RowLanes<T>> {
+    /// algorithm on groups of [`RowLanes::LANES`] rows, bit for bit the one-row results. Made
+    /// by the first call (`SK_ERR_ALLOCATION` if their twiddles cannot be allocated).
+    pub(crate) fn row_lanes(&self) -> SkResult<Option<&RowLanes<T>>> {
         match &self.inner {
-            Inner::OwnReal(o) => o.lanes.as_ref(),
-            _ => None,
+            Inner::OwnReal(o) => o.lanes(),
+            _ => Ok(None),
         }
     }
 

@@ -228,25 +228,35 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         let (n, nf) = (self.p.n_fft, self.p.n_freq());
         let count = out.len() / nf;
         for (i, row) in win.chunks_exact_mut(n).take(count).enumerate() {
-            let seg = self.frame_src(x, t0 + i, edge);
-            row[..self.lo].fill(T::ZERO);
-            row[self.hi..].fill(T::ZERO);
-            binary(
-                Src::Slice(&seg[self.lo..self.hi]),
-                Src::Slice(&self.wp[self.lo..self.hi]),
-                &mut row[self.lo..self.hi],
-                MulOp,
-            );
+            self.window_into(self.frame_src(x, t0 + i, edge), row);
         }
         let scale = self.norm().scale(n, false).map(<T as Float>::from_f64);
         let lv = crate::simd::current();
         rl.forward(lv, n, win, n, out, nf, count, scale, &mut ws.lanes);
+        for row in out.chunks_exact_mut(nf) {
+            self.mirror(row);
+        }
+    }
+
+    /// The n_fft padded samples `seg` of a frame times the padded window, into `row`.
+    fn window_into(&self, seg: &[T], row: &mut [T]) {
+        row[..self.lo].fill(T::ZERO);
+        row[self.hi..].fill(T::ZERO);
+        // windowing with the multiversioned elementwise multiply
+        binary(
+            Src::Slice(&seg[self.lo..self.hi]),
+            Src::Slice(&self.wp[self.lo..self.hi]),
+            &mut row[self.lo..self.hi],
+            MulOp,
+        );
+    }
+
+    /// Two-sided output: bins `n/2+1 ..` of a frame's row as the conjugates of the first half.
+    fn mirror(&self, row: &mut [Complex<T>]) {
         if !self.p.onesided {
-            let half = n / 2 + 1;
-            for row in out.chunks_exact_mut(nf) {
-                for k in half..n {
-                    row[k] = row[n - k].conj();
-                }
+            let n = self.p.n_fft;
+            for k in n / 2 + 1..n {
+                row[k] = row[n - k].conj();
             }
         }
     }
@@ -255,23 +265,11 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
     fn frame(&self, seg: &[T], out: &mut [Complex<T>], ws: &mut Workspace<T>) {
         let n = self.p.n_fft;
         let buf = grow(&mut ws.real, n);
-        buf[..self.lo].fill(T::ZERO);
-        buf[self.hi..].fill(T::ZERO);
-        // windowing with the multiversioned elementwise multiply
-        binary(
-            Src::Slice(&seg[self.lo..self.hi]),
-            Src::Slice(&self.wp[self.lo..self.hi]),
-            &mut buf[self.lo..self.hi],
-            MulOp,
-        );
+        self.window_into(seg, buf);
         let half = n / 2 + 1;
         self.plan
             .rfft_inplace_input(buf, &mut out[..half], self.norm(), &mut ws.cplx);
-        if !self.p.onesided {
-            for k in half..n {
-                out[k] = out[n - k].conj();
-            }
-        }
+        self.mirror(out);
     }
 }
 
@@ -504,7 +502,7 @@ pub fn stft<T: FftFloat + PlanCache>(
     assert_eq!(y.len(), frames * nf, "stft output length");
     let k = FrameKernel::new(p, window)?;
     let work = frames.saturating_mul(p.n_fft).saturating_mul(4);
-    if let Some(rl) = k.plan.row_lanes().filter(|_| frames >= 2) {
+    if let Some(rl) = k.plan.row_lanes()?.filter(|_| frames >= 2) {
         // groups of frames on SIMD lanes (the same values as one frame at a time)
         let lanes = RowLanes::<T>::LANES;
         return par_rows_with(
@@ -927,7 +925,7 @@ mod tests {
                     let mut y = vec![Complex::new(0.0, 0.0); frames * nf];
                     stft(&x, &w, &p, &mut y).unwrap();
                     let k = FrameKernel::new(&p, &w).unwrap();
-                    assert!(k.plan.row_lanes().is_some());
+                    assert!(k.plan.row_lanes().unwrap().is_some());
                     let (mut ws, mut edge) = k.scratch().unwrap();
                     let mut want = vec![Complex::new(0.0, 0.0); nf];
                     for t in 0..frames {

@@ -17,7 +17,7 @@ use super::mixed::{factorize, good_size_rule, pocketfft_uses_bluestein, SinCos2P
 use super::pocket::PocketBlue;
 use super::FftFloat;
 use crate::error::SkResult;
-use crate::kernels::alloc::try_collect;
+use crate::kernels::alloc::{try_collect, try_with_capacity};
 use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
 use std::ops::{Add, Mul, Neg, Sub};
@@ -148,6 +148,26 @@ impl<T: PassElem> RealPasses<T> {
             l1 *= ip;
         }
         Ok(RealPasses { n, fact })
+    }
+
+    /// The same passes on [`Lanes`] of `L` transforms: every twiddle broadcast to the lanes.
+    pub(crate) fn broadcast<const L: usize>(&self) -> SkResult<RealPasses<Lanes<T, L>>>
+    where
+        T: Float,
+    {
+        let what = "the FFT twiddle factors";
+        let lanes = |v: &[T]| try_collect(v.iter().map(|&t| Lanes([t; L])), what);
+        let mut fact = try_with_capacity(self.fact.len(), what)?;
+        for f in &self.fact {
+            fact.push(Fact {
+                ip: f.ip,
+                l1: f.l1,
+                ido: f.ido,
+                tw: lanes(&f.tw)?,
+                cs: lanes(&f.cs)?,
+            });
+        }
+        Ok(RealPasses { n: self.n, fact })
     }
 
     /// Forward transform of the `n` reals in `c` into the halfcomplex layout, in place; `ch`

@@ -44,11 +44,11 @@ impl<T: Float> RowLanes<T> {
     /// Rows per group: 64 bytes of `T`.
     pub(crate) const LANES: usize = 64 / std::mem::size_of::<T>();
 
-    /// The lane passes of `n` points (`n` must be a length the real passes take).
-    pub(crate) fn new(n: usize) -> SkResult<Option<Self>> {
+    /// The one-row passes `p` on lanes (their twiddles broadcast).
+    pub(crate) fn from_passes(p: &RealPasses<T>) -> SkResult<Option<Self>> {
         Ok(match Self::LANES {
-            16 => Some(RowLanes::L16(RealPasses::new(n)?)),
-            8 => Some(RowLanes::L8(RealPasses::new(n)?)),
+            16 => Some(RowLanes::L16(p.broadcast()?)),
+            8 => Some(RowLanes::L8(p.broadcast()?)),
             _ => None,
         })
     }
@@ -325,7 +325,7 @@ mod tests {
             1, 2, 3, 4, 5, 8, 12, 16, 30, 64, 97, 100, 128, 243, 256, 400, 1024,
         ] {
             let p = RealPasses::<T>::new(n).unwrap();
-            let rl = RowLanes::<T>::new(n).unwrap().unwrap();
+            let rl = RowLanes::from_passes(&p).unwrap().unwrap();
             let h = n / 2 + 1;
             for count in [1, 2, l / 2 + 1, l - 1, l] {
                 for s in [None, Some(<T as Float>::from_f64(0.125))] {
