@@ -17,6 +17,27 @@ use std::sync::OnceLock;
 
 pub mod tile;
 
+/// Asks the CPU to start loading the cache lines of `s` into the nearest cache, so a later
+/// pass over them does not wait on memory. A hint only: nothing is read architecturally and
+/// results cannot change; a no-op off x86-64.
+#[inline(always)]
+pub fn prefetch<T>(s: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let bytes = std::mem::size_of_val(s);
+        let p = s.as_ptr().cast::<i8>();
+        for off in (0..bytes).step_by(64) {
+            // SAFETY: `off < bytes`, so the address is inside `s`; a prefetch never faults and
+            // has no architectural effect. SSE (which has the instruction) is in the x86-64
+            // baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.add(off)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = s;
+}
+
 /// An instruction-set level, ordered from least to most capable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {

@@ -420,7 +420,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             let r = self.tile(k, x, t0 + j0, count, tail, sc);
             st = (st.0.max(r.0), st.1 | r.1);
             for (col, row) in cols.iter_mut().zip(sc.tile.chunks_exact(tf)) {
-                col[j0..j0 + count].copy_from_slice(&row[..count]);
+                copy_run(&mut col[j0..j0 + count], &row[..count]);
             }
         }
         st
@@ -443,7 +443,7 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             let r = self.tile(k, x, j0, count, tail, sc);
             st = (st.0.max(r.0), st.1 | r.1);
             for (yrow, row) in y.chunks_exact_mut(frames_out).zip(sc.tile.chunks_exact(tf)) {
-                yrow[j0..j0 + count].copy_from_slice(&row[..count]);
+                copy_run(&mut yrow[j0..j0 + count], &row[..count]);
             }
         }
         st
@@ -576,6 +576,23 @@ impl<T: LnFast + PlanCache> MelPlan<T> {
             floor_clip(y, all);
         }
         Ok(())
+    }
+}
+
+/// `dst.copy_from_slice(src)`, with the full tile widths as fixed-size copies: a tile's mel
+/// rows go out as 64-byte runs, inlined moves instead of a `memmove` call each.
+#[inline(always)]
+fn copy_run<T: Copy>(dst: &mut [T], src: &[T]) {
+    // (a `match` on the length folds back into one `memmove` of a computed size)
+    if let (Ok(d), Ok(s)) = (
+        <&mut [T; 16]>::try_from(&mut *dst),
+        <&[T; 16]>::try_from(src),
+    ) {
+        *d = *s;
+    } else if let (Ok(d), Ok(s)) = (<&mut [T; 8]>::try_from(&mut *dst), <&[T; 8]>::try_from(src)) {
+        *d = *s;
+    } else {
+        dst.copy_from_slice(src);
     }
 }
 

@@ -275,10 +275,10 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
 
 /// Frames transformed `L` at a time, one per SIMD lane (16 `f32` or 8 `f64`: one 64-byte
 /// vector): the real passes ([`RealPasses`], numpy's real FFT algorithm) on [`Lanes`], with
-/// each lane computing exactly the scalar transform of its frame. The windowed frames are moved
-/// into lanes with square tile transposes, and the spectra come out bin-major (bin `k` of the
-/// `L` frames side by side), the layout the mel filterbank runs on. Only for lengths the real
-/// passes take (not pocketfft's Bluestein lengths).
+/// each lane computing exactly the scalar transform of its frame. The frames are windowed
+/// straight into square tiles that are transposed into lanes, and the spectra come out
+/// bin-major (bin `k` of the `L` frames side by side), the layout the mel filterbank runs on.
+/// Only for lengths the real passes take (not pocketfft's Bluestein lengths).
 pub(crate) enum LaneFrames<T> {
     L16(RealPasses<Lanes<T, 16>>),
     L8(RealPasses<Lanes<T, 8>>),
@@ -291,10 +291,10 @@ pub(crate) struct LaneScratch<T> {
     edges: Vec<Vec<T>>,
 }
 
-/// The windowed frames (one row each, padded to whole tiles), the lanes, the passes' scratch.
+/// The lanes and the passes' scratch.
 enum LaneBufs<T> {
-    L16(Vec<T>, Vec<Lanes<T, 16>>, Vec<Lanes<T, 16>>),
-    L8(Vec<T>, Vec<Lanes<T, 8>>, Vec<Lanes<T, 8>>),
+    L16(Vec<Lanes<T, 16>>, Vec<Lanes<T, 16>>),
+    L8(Vec<Lanes<T, 8>>, Vec<Lanes<T, 8>>),
 }
 
 impl<T: FftFloat + PlanCache> LaneFrames<T> {
@@ -313,27 +313,17 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
         })
     }
 
-    /// Buffers for one thread: the windowed rows (`LANES` frames padded to whole tiles),
-    /// `n_fft` lanes twice, `LANES` edge frames.
+    /// Buffers for one thread: `n_fft` lanes twice, `LANES` edge frames.
     pub(crate) fn scratch(&self, n_fft: usize) -> SkResult<LaneScratch<T>> {
         let what = "a group of lane frames";
-        let rows = n_fft.next_multiple_of(Self::LANES) * Self::LANES;
         let bufs = match self {
             LaneFrames::L16(_) => {
                 let z = Lanes([T::ZERO; 16]);
-                LaneBufs::L16(
-                    try_vec(rows, T::ZERO, what)?,
-                    try_vec(n_fft, z, what)?,
-                    try_vec(n_fft, z, what)?,
-                )
+                LaneBufs::L16(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
             }
             LaneFrames::L8(_) => {
                 let z = Lanes([T::ZERO; 8]);
-                LaneBufs::L8(
-                    try_vec(rows, T::ZERO, what)?,
-                    try_vec(n_fft, z, what)?,
-                    try_vec(n_fft, z, what)?,
-                )
+                LaneBufs::L8(try_vec(n_fft, z, what)?, try_vec(n_fft, z, what)?)
             }
         };
         let mut edges = try_with_capacity(Self::LANES, what)?;
@@ -364,6 +354,13 @@ impl<T: FftFloat + PlanCache> LaneFrames<T> {
         for (i, (src, edge)) in srcs.iter_mut().zip(sc.edges.iter_mut()).enumerate() {
             *src = k.frame_src(x, t0 + if i < count { i } else { 0 }, edge);
         }
+        // the samples the next group adds start loading while this group is transformed
+        let (hop, n) = (k.p.hop, k.p.n_fft);
+        let end = |t: usize| (t * hop + n).saturating_sub(k.p.pad()).min(x.len());
+        let (from, to) = (end(t0 + count - 1), end(t0 + 2 * count - 1));
+        if from < to {
+            crate::simd::prefetch(&x[from..to]);
+        }
         let lv = crate::simd::current();
         lanes_power_at(lv, lv, self, k, &srcs[..Self::LANES], &mut sc.bufs, pw);
     }
@@ -381,8 +378,8 @@ fn lanes_power_body<T: FftFloat>(
     pw: &mut [T],
 ) {
     tile::with_transposer!(lv, |tr| match (lf, bufs) {
-        (LaneFrames::L16(p), LaneBufs::L16(w, v, ch)) => lanes_power(tr, p, k, srcs, w, v, ch, pw),
-        (LaneFrames::L8(p), LaneBufs::L8(w, v, ch)) => lanes_power(tr, p, k, srcs, w, v, ch, pw),
+        (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => lanes_power(tr, p, k, srcs, v, ch, pw),
+        (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => lanes_power(tr, p, k, srcs, v, ch, pw),
         _ => unreachable!("lane scratch of another width"),
     })
 }
@@ -400,8 +397,8 @@ crate::simd::multiversion! {
     scalar = lanes_power_body; simd = lanes_power_body;
 }
 
-/// `L` frames (`srcs`), windowed as `k` windows them into rows of `win`, then into lanes, the
-/// real passes, `k`'s normalisation, then `re² + im²` per bin into `pw` bin-major
+/// `L` frames (`srcs`), windowed as `k` windows them straight into square tiles, then into
+/// lanes, the real passes, `k`'s normalisation, then `re² + im²` per bin into `pw` bin-major
 /// (`pw[k·L + i]`), with the operations of the one-frame path.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -410,7 +407,6 @@ fn lanes_power<T: FftFloat, X: Transposer, const L: usize>(
     p: &RealPasses<Lanes<T, L>>,
     k: &FrameKernel<T>,
     srcs: &[&[T]],
-    win: &mut [T],
     v: &mut [Lanes<T, L>],
     ch: &mut [Lanes<T, L>],
     pw: &mut [T],
@@ -418,25 +414,25 @@ fn lanes_power<T: FftFloat, X: Transposer, const L: usize>(
     let (wp, lo, hi) = (&k.wp[..], k.lo, k.hi);
     let scale = k.norm().scale(wp.len(), false).map(<T as Float>::from_f64);
     let n = wp.len();
-    let np = n.next_multiple_of(L);
-    // the lane count as a run-time value: the lane loops below stay loops over contiguous
-    // values (vectorised as such) instead of being unrolled and then vectorised across
-    // bins with gathers and scatters
-    let l = std::hint::black_box(L);
-    // windowed frames, one padded row each, then square tiles of rows into lanes
-    for (row, src) in win.chunks_exact_mut(np).zip(srcs) {
-        row[..lo].fill(T::ZERO);
-        for ((d, &s), &w) in row[lo..hi].iter_mut().zip(&src[lo..hi]).zip(&wp[lo..hi]) {
-            *d = s * w;
-        }
-        row[hi..].fill(T::ZERO);
-    }
     let z = T::ZERO;
     let mut a = [[z; L]; L];
     let mut o = [[z; L]; L];
+    // each tile of `L` samples of the `L` frames: windowed (zero outside the window's span,
+    // whatever the samples there), transposed into lanes
     for jb in (0..n).step_by(L) {
-        for (r, row) in a.iter_mut().zip(win.chunks_exact(np)) {
-            r.copy_from_slice(&row[jb..jb + L]);
+        if jb >= lo && jb + L <= hi {
+            let w = &wp[jb..jb + L];
+            for (r, src) in a.iter_mut().zip(srcs) {
+                for ((d, &s), &w) in r.iter_mut().zip(&src[jb..jb + L]).zip(w) {
+                    *d = s * w;
+                }
+            }
+        } else {
+            for (r, src) in a.iter_mut().zip(srcs) {
+                for (j, d) in (jb..).zip(r.iter_mut()) {
+                    *d = if j >= lo && j < hi { src[j] * wp[j] } else { z };
+                }
+            }
         }
         tr.transpose(&a, &mut o);
         for (d, r) in v[jb..].iter_mut().zip(&o) {
@@ -444,30 +440,25 @@ fn lanes_power<T: FftFloat, X: Transposer, const L: usize>(
         }
     }
     p.forward(v, ch);
-    if let Some(s) = scale {
-        for x in v.iter_mut() {
-            for d in x.0.iter_mut().take(l) {
-                *d = *d * s;
-            }
-        }
-    }
-    // halfcomplex r0, r1, i1, …[, r_{n/2}] → |X_k|² = r² + i², bin-major
-    let mut out = pw.chunks_exact_mut(L);
-    if let Some(d) = out.next() {
-        for (d, &r) in d.iter_mut().zip(&v[0].0).take(l) {
-            *d = r * r;
-        }
-    }
-    for (d, pair) in out.by_ref().zip(v[1..].chunks_exact(2)) {
-        for ((d, &r), &i) in d.iter_mut().zip(&pair[0].0).zip(&pair[1].0).take(l) {
-            *d = r * r + i * i;
-        }
+    // `k`'s normalisation (×1 without one: the same values), then halfcomplex r0, r1, i1, …
+    // [, r_{n/2}] → |X_k|² = r² + i² into lane `k` of `v` itself, whole lanes at a time, then
+    // bin-major into `pw`. Written in place on purpose: a loop from `v` into `pw` gets
+    // vectorised across bins by LLVM, lane by lane with gathers and scatters (2.5× slower);
+    // here the reads run ahead of the writes, so only each lane operation is vectorised.
+    let s = Lanes([scale.unwrap_or(T::ONE); L]);
+    let nf = n / 2 + 1;
+    let r = v[0] * s;
+    v[0] = r * r;
+    for k in 1..n.div_ceil(2) {
+        let (r, i) = (v[2 * k - 1] * s, v[2 * k] * s);
+        v[k] = r * r + i * i;
     }
     if n.is_multiple_of(2) && n > 1 {
-        let d = &mut pw[(n / 2) * L..(n / 2 + 1) * L];
-        for (d, &r) in d.iter_mut().zip(&v[n - 1].0).take(l) {
-            *d = r * r;
-        }
+        let r = v[n - 1] * s;
+        v[n / 2] = r * r;
+    }
+    for (d, x) in pw.chunks_exact_mut(L).zip(&v[..nf]) {
+        d.copy_from_slice(&x.0);
     }
 }
 
@@ -1013,12 +1004,23 @@ mod tests {
             let k = FrameKernel::new(&p, &window).unwrap();
             let (wp, lo, hi) = (k.wp.clone(), k.lo, k.hi);
             assert_eq!((lo, hi), (1, 1 + win));
+            // samples outside the window's span are NaN and ±inf: the window zeroes them
             let frames: Vec<Vec<T>> = (0..l)
-                .map(|_| {
-                    rng.vec_f64(n_fft, 1.0)
+                .map(|i| {
+                    let mut f: Vec<T> = rng
+                        .vec_f64(n_fft, 1.0)
                         .into_iter()
                         .map(<T as Float>::from_f64)
-                        .collect()
+                        .collect();
+                    f[0] = T::NAN;
+                    for (j, v) in f[hi..].iter_mut().enumerate() {
+                        *v = <T as Float>::from_f64(if (i + j) % 2 == 0 {
+                            f64::INFINITY
+                        } else {
+                            f64::NEG_INFINITY
+                        });
+                    }
+                    f
                 })
                 .collect();
             let srcs: Vec<&[T]> = frames.iter().map(|f| &f[..]).collect();
