@@ -67,7 +67,7 @@ pub struct Dynamics {
 }
 
 /// Smallest envelope state kept (below it the state is flushed to 0: no denormals).
-const FLUSH: f64 = 1e-200;
+pub(crate) const FLUSH: f64 = 1e-200;
 
 impl Dynamics {
     fn base(kind: Kind, rate: f64, channels: usize, det: Detector, link: bool) -> SkResult<Self> {
@@ -280,8 +280,8 @@ impl Dynamics {
                     }
                 }
             }
-            // 2. ballistics (serial in time, lanes side by side)
-            self.ballistics::<G>(d0, lv);
+            // 2. ballistics (serial in time, lanes side by side; `g` as scratch)
+            self.ballistics::<G>(d0, lv, &mut g[..len * G]);
             // 3. gain, 4. apply
             let chans = |j: usize| {
                 if self.link {
@@ -337,9 +337,10 @@ impl Dynamics {
         }
     }
 
-    /// Turns the levels of detectors `d0..d0+G` (`lv[i·G + j]`) into envelopes, in place.
+    /// Turns the levels of detectors `d0..d0+G` (`lv[i·G + j]`) into envelopes, in place
+    /// (`tmp`, as long as `lv`, is scratch).
     #[inline(always)]
-    fn ballistics<const G: usize>(&mut self, d0: usize, lv: &mut [f64]) {
+    fn ballistics<const G: usize>(&mut self, d0: usize, lv: &mut [f64], tmp: &mut [f64]) {
         let (att, rel) = (self.att, self.rel);
         let mut e = [0.0f64; G];
         e.copy_from_slice(&self.env[d0..d0 + G]);
@@ -381,19 +382,44 @@ impl Dynamics {
                 self.held[d0..d0 + G].copy_from_slice(&held);
             }
             _ => {
-                let rms = self.det == Detector::Rms;
                 // `a·e + (1 − a)·x` for both coefficients, then the pick: the products of `x`
-                // are off the per-sample dependency chain, which is a multiply, an add, a
-                // select and the flush
+                // are off the per-sample dependency chain, which is a multiply, an add and a
+                // select. The flush to 0 below FLUSH would add a compare and a second select
+                // to that chain, so the block first runs without it, tracking the smallest
+                // state off the chain: if no state fell below FLUSH, no flush would have
+                // fired and the result is exactly the flushed recursion's; else the block
+                // runs again with the flush, from the same start.
                 let (ca, cr) = (1.0 - att, 1.0 - rel);
-                for row in lv.chunks_exact_mut(G) {
+                let e0 = e;
+                let mut low = [f64::INFINITY; G];
+                for (row, out) in lv.chunks_exact(G).zip(tmp.chunks_exact_mut(G)) {
                     for j in 0..G {
                         let x = row[j];
                         let va = att * e[j] + ca * x;
                         let vr = rel * e[j] + cr * x;
-                        let v = if x > e[j] { va } else { vr };
-                        e[j] = if v < FLUSH { 0.0 } else { v };
-                        row[j] = if rms { e[j].sqrt() } else { e[j] };
+                        e[j] = if x > e[j] { va } else { vr };
+                        low[j] = if e[j] < low[j] { e[j] } else { low[j] };
+                        out[j] = e[j];
+                    }
+                }
+                if low.iter().all(|&v| v >= FLUSH) {
+                    lv.copy_from_slice(tmp);
+                } else {
+                    e = e0;
+                    for row in lv.chunks_exact_mut(G) {
+                        for j in 0..G {
+                            let x = row[j];
+                            let va = att * e[j] + ca * x;
+                            let vr = rel * e[j] + cr * x;
+                            let v = if x > e[j] { va } else { vr };
+                            e[j] = if v < FLUSH { 0.0 } else { v };
+                            row[j] = e[j];
+                        }
+                    }
+                }
+                if self.det == Detector::Rms {
+                    for v in lv.iter_mut() {
+                        *v = v.sqrt();
                     }
                 }
             }
