@@ -1,5 +1,5 @@
 //! The inner loop of the resampler: four independent dot products of coefficient windows with
-//! input windows, all of the same length (a multiple of [`lanes`]: 16 for `float`, 8 for `double`).
+//! input windows, all of the same length (a multiple of [`lanes`], 8).
 //!
 //! The lane body accumulates each product in `lanes` partial sums per row, element `j` into
 //! partial sum `j mod lanes`, and adds the partial sums in a fixed tree. At AVX2 and AVX-512 each
@@ -15,19 +15,21 @@ use super::design::TAP_BLOCK;
 use crate::kernels::Float;
 use crate::simd::Level;
 
-/// The block the window length of `T` must be a multiple of (16 `float`, 8 `double` lanes).
+/// The block the window length must be a multiple of: 8 partial sums for `float` and
+/// `double` (the resampler's polyphase kernels are a few dozen taps long, so wider blocks
+/// would mostly multiply zeros).
 pub fn lanes<T>() -> usize {
-    if std::mem::size_of::<T>() == 4 {
-        TAP_BLOCK
-    } else {
-        8
-    }
+    TAP_BLOCK
 }
 
 /// Plain-order reference.
 fn dot4_scalar<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    let mut out = [T::ZERO; 4];
-    for r in 0..4 {
+    dotn_scalar(c, x)
+}
+
+fn dotn_scalar<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R] {
+    let mut out = [T::ZERO; R];
+    for r in 0..R {
         let mut acc = T::ZERO;
         for (a, b) in c[r].iter().zip(x[r]) {
             acc = acc + *a * *b;
@@ -50,11 +52,11 @@ fn tree<T: Float, const V: usize>(mut a: [T; V]) -> T {
 }
 
 /// Multiply-add of one lane: fused or not.
-trait Madd {
+pub(crate) trait Madd {
     fn madd<T: Float>(a: T, b: T, c: T) -> T;
 }
-struct Plain;
-struct Fused;
+pub(crate) struct Plain;
+pub(crate) struct Fused;
 impl Madd for Plain {
     #[inline(always)]
     fn madd<T: Float>(a: T, b: T, c: T) -> T {
@@ -68,35 +70,37 @@ impl Madd for Fused {
     }
 }
 
-/// `V` lanes (partial sums) per row.
+/// `V` lanes (partial sums) per row, `R` rows, one row after the other (written across rows,
+/// LLVM vectorised the rows into the lanes of a register and transposed every block).
 #[inline(always)]
-fn dot4_block<T: Float, M: Madd, const V: usize>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
+fn dotn_block<T: Float, M: Madd, const V: usize, const R: usize>(
+    c: [&[T]; R],
+    x: [&[T]; R],
+) -> [T; R] {
     let k = c[0].len();
-    let c = c.map(|s| &s[..k]);
-    let x = x.map(|s| &s[..k]);
-    let mut acc = [[T::ZERO; V]; 4];
-    let mut j = 0;
-    while j + V <= k {
-        for r in 0..4 {
-            let cc: &[T; V] = c[r][j..j + V].try_into().expect("block of V");
-            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
-            for l in 0..V {
-                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
-            }
+    assert_eq!(
+        k % V,
+        0,
+        "window length is not a multiple of the lane count"
+    );
+    std::array::from_fn(|r| row_dot::<T, M, V>(&c[r][..k], &x[r][..k]))
+}
+
+/// One row: element `j` into partial sum `j mod V`, then the fixed tree.
+#[inline(always)]
+fn row_dot<T: Float, M: Madd, const V: usize>(c: &[T], x: &[T]) -> T {
+    let mut acc = [T::ZERO; V];
+    for (cc, xx) in c.chunks_exact(V).zip(x.chunks_exact(V)) {
+        for l in 0..V {
+            acc[l] = M::madd(cc[l], xx[l], acc[l]);
         }
-        j += V;
     }
-    assert_eq!(j, k, "window length is not a multiple of the lane count");
-    acc.map(tree::<T, V>)
+    tree::<T, V>(acc)
 }
 
 #[inline(always)]
 fn dot4_lanes<T: Float, M: Madd>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    if std::mem::size_of::<T>() == 4 {
-        dot4_block::<T, M, TAP_BLOCK>(c, x)
-    } else {
-        dot4_block::<T, M, 8>(c, x)
-    }
+    dotn_block::<T, M, TAP_BLOCK, 4>(c, x)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -127,35 +131,22 @@ pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 }
 
 /// `G` dot products of one coefficient window with `G` input windows (`G` channels at the same
-/// output instant): each coefficient block is loaded once for all of them. Every row is
+/// output instant), the coefficients read once from memory and then from cache. Every row is
 /// computed exactly as [`dot4_at`] computes it.
 #[inline(always)]
 fn dotc_block<T: Float, M: Madd, const V: usize, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     let k = c.len();
-    let x = x.map(|s| &s[..k]);
-    let mut acc = [[T::ZERO; V]; G];
-    let mut j = 0;
-    while j + V <= k {
-        let cc: &[T; V] = c[j..j + V].try_into().expect("block of V");
-        for r in 0..G {
-            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
-            for l in 0..V {
-                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
-            }
-        }
-        j += V;
-    }
-    assert_eq!(j, k, "window length is not a multiple of the lane count");
-    acc.map(tree::<T, V>)
+    assert_eq!(
+        k % V,
+        0,
+        "window length is not a multiple of the lane count"
+    );
+    std::array::from_fn(|r| row_dot::<T, M, V>(c, &x[r][..k]))
 }
 
 #[inline(always)]
 fn dotc_lanes<T: Float, M: Madd, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
-    if std::mem::size_of::<T>() == 4 {
-        dotc_block::<T, M, TAP_BLOCK, G>(c, x)
-    } else {
-        dotc_block::<T, M, 8, G>(c, x)
-    }
+    dotc_block::<T, M, TAP_BLOCK, G>(c, x)
 }
 
 fn dotc_scalar<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
@@ -192,6 +183,73 @@ pub fn dotc_at<T: Float, const G: usize>(level: Level, c: &[T], x: [&[T]; G]) ->
         Level::Avx2 => unsafe { dotc_avx2(c, x) },
         Level::Scalar => dotc_scalar(c, x),
         _ => dotc_lanes::<T, Plain, G>(c, x),
+    }
+}
+
+/// A dot-product strategy: the lane order (with or without fused multiply-adds) or the
+/// plain-order scalar reference. [`Job`]s are written once over it and compiled per level by
+/// [`run_at`], with the dot products inlined into their loops.
+pub(crate) trait Dot {
+    /// `R` dot products `Σ_j c[r][j]·x[r][j]`, exactly as [`dot4_at`] computes each row.
+    fn dot<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R];
+    /// `G` dot products of `c` with `G` windows, exactly as [`dotc_at`] computes them.
+    fn dotc<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G];
+}
+
+/// The lane order; `M` fused or not.
+pub(crate) struct LaneDot<M>(std::marker::PhantomData<M>);
+/// The plain-order reference.
+pub(crate) struct PlainDot;
+
+impl<M: Madd> Dot for LaneDot<M> {
+    #[inline(always)]
+    fn dot<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R] {
+        dotn_block::<T, M, TAP_BLOCK, R>(c, x)
+    }
+    #[inline(always)]
+    fn dotc<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+        dotc_block::<T, M, TAP_BLOCK, G>(c, x)
+    }
+}
+
+impl Dot for PlainDot {
+    fn dot<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R] {
+        dotn_scalar(c, x)
+    }
+    fn dotc<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+        dotc_scalar(c, x)
+    }
+}
+
+/// A loop of dot products, written once over the strategy `D`.
+pub(crate) trait Job {
+    fn run<D: Dot>(&mut self);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+fn job_avx512<J: Job>(j: &mut J) {
+    j.run::<LaneDot<Fused>>()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+fn job_avx2<J: Job>(j: &mut J) {
+    j.run::<LaneDot<Fused>>()
+}
+
+/// Runs `j` at `level`: its dot products give the same bits as [`dot4_at`] / [`dotc_at`] at
+/// that level.
+pub(crate) fn run_at<J: Job>(level: Level, j: &mut J) {
+    match crate::simd::effective(level) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+        Level::Avx512 => unsafe { job_avx512(j) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+        Level::Avx2 => unsafe { job_avx2(j) },
+        Level::Scalar => j.run::<PlainDot>(),
+        _ => j.run::<LaneDot<Plain>>(),
     }
 }
 

@@ -5,9 +5,10 @@
 //! keep every `down`-th sample: `y[i] = Σ_j x[j]·h[i·down − j·up]`, of scipy's length
 //! [`upfirdn_len`].
 
-use super::dot::{dot4_at, lanes};
+use super::dot::{lanes, run_at, Dot, Job};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::{firwin, FirBand, Window};
+use crate::kernels::par::par_rows;
 use crate::kernels::Float;
 use crate::simd::Level;
 
@@ -54,6 +55,20 @@ pub fn upfirdn<T: Float>(
     down: usize,
     y: &mut [T],
 ) -> SkResult<()> {
+    upfirdn_from(level, h, x, up, down, 0, y)
+}
+
+/// Outputs `start .. start + y.len()` of [`upfirdn`] (split over threads when large; every
+/// output is computed the same way whatever the split).
+fn upfirdn_from<T: Float>(
+    level: Level,
+    h: &[T],
+    x: &[T],
+    up: usize,
+    down: usize,
+    start: usize,
+    y: &mut [T],
+) -> SkResult<()> {
     let nh = h.len();
     // phase p holds h[p + m·up], reversed, zero-padded to kp (a multiple of the lane block)
     let lb = lanes::<T>();
@@ -67,34 +82,63 @@ pub fn upfirdn<T: Float>(
         table[p * kp + kp - 1 - m] = v;
     }
     // x with kp − 1 zeros before it and enough after it for the last window
-    let last_j = ((y.len().saturating_sub(1)) * down) / up;
+    let last_j = ((start + y.len().saturating_sub(1)) * down) / up;
     let padded_len = (kp - 1)
         .checked_add(x.len().max(last_j + 1))
         .ok_or_else(|| SkError::Length("input size overflows".into()))?;
     let mut xp = alloc(padded_len, T::ZERO, "the padded input")?;
     xp[kp - 1..kp - 1 + x.len()].copy_from_slice(x);
-    let win = |i: usize| {
-        let t = i * down;
-        let (p, j) = (t % up, t / up);
-        (&table[p * kp..p * kp + kp], &xp[j..j + kp])
-    };
-    let mut chunks = y.chunks_exact_mut(4);
-    let mut i = 0;
-    for o in &mut chunks {
-        let w = [win(i), win(i + 1), win(i + 2), win(i + 3)];
-        o.copy_from_slice(&dot4_at(
+    let work = y.len().saturating_mul(kp);
+    par_rows(y, 1, work, |first, out| {
+        run_at(
             level,
-            [w[0].0, w[1].0, w[2].0, w[3].0],
-            [w[0].1, w[1].1, w[2].1, w[3].1],
-        ));
-        i += 4;
-    }
-    for o in chunks.into_remainder() {
-        let (c, xw) = win(i);
-        *o = dot4_at(level, [c; 4], [xw; 4])[0];
-        i += 1;
-    }
+            &mut UpfirdnRun {
+                table: &table,
+                kp,
+                xp: &xp,
+                up,
+                down,
+                first: start + first,
+                out,
+            },
+        )
+    });
     Ok(())
+}
+
+/// Outputs `first ..` of an upfirdn, four at a time.
+struct UpfirdnRun<'a, T> {
+    table: &'a [T],
+    kp: usize,
+    xp: &'a [T],
+    up: usize,
+    down: usize,
+    first: usize,
+    out: &'a mut [T],
+}
+
+impl<T: Float> Job for UpfirdnRun<'_, T> {
+    #[inline(always)]
+    fn run<D: Dot>(&mut self) {
+        let (table, kp, xp, up, down) = (self.table, self.kp, self.xp, self.up, self.down);
+        let win = |i: usize| {
+            let t = i * down;
+            let (p, j) = (t % up, t / up);
+            (&table[p * kp..p * kp + kp], &xp[j..j + kp])
+        };
+        let mut i = self.first;
+        let mut chunks = self.out.chunks_exact_mut(4);
+        for o in &mut chunks {
+            let w = [win(i), win(i + 1), win(i + 2), win(i + 3)];
+            o.copy_from_slice(&D::dot::<T, 4>(w.map(|v| v.0), w.map(|v| v.1)));
+            i += 4;
+        }
+        for o in chunks.into_remainder() {
+            let (c, xw) = win(i);
+            *o = D::dot::<T, 1>([c], [xw])[0];
+            i += 1;
+        }
+    }
 }
 
 /// Output length of `scipy.signal.resample_poly(x, up, down)`: `ceil(n_x·up'/down')` with
@@ -180,11 +224,7 @@ fn resample_poly_with<T: Float>(
         *d = T::from_f64(v * up as f64);
     }
     // only the outputs kept are computed: upfirdn outputs remove .. remove + n_out
-    let full = len_for(post).expect("checked above");
-    let mut tmp = alloc(full, T::ZERO, "the upfirdn output")?;
-    upfirdn(level, &hp, x, up, down, &mut tmp)?;
-    y.copy_from_slice(&tmp[remove..remove + n_out]);
-    Ok(())
+    upfirdn_from(level, &hp, x, up, down, remove, y)
 }
 
 /// Output length of [`decimate`]: `ceil(n_x / q)`.
