@@ -38,7 +38,7 @@ pub(crate) enum Object {
     /// A stateful filter; its lock is only ever try-locked (see [`with`]).
     Filter(Mutex<FilterObj>),
     /// A streaming resampler; its lock is only ever try-locked.
-    Resampler(Mutex<super::resample::ResamplerObj>),
+    Resampler(Box<Mutex<super::resample::ResamplerObj>>),
     /// A loudness meter; its lock is only ever try-locked (see `ffi::loudness`).
     Meter(Box<Mutex<Meter>>),
     /// A dynamics processor; its lock is only ever try-locked (see `ffi::dynamics`).

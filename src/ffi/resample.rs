@@ -272,7 +272,7 @@ unsafe fn new<T: ResampleElem>(
 ) -> SkResult<()> {
     check_out_scalar("out", out)?;
     let r = T::make(in_rate, out_rate, channels, spec?)?;
-    let id = handle::register(Object::Resampler(Mutex::new(r)));
+    let id = handle::register(Object::Resampler(Box::new(Mutex::new(r))));
     // SAFETY: out validated.
     unsafe { handle::write_token(out, id) };
     Ok(())
@@ -421,7 +421,9 @@ fn to_usize(v: u64, what: &str) -> SkResult<usize> {
 ///   [1/256, 256]. A ratio `L/M` in lowest terms with `L <= 2048` (e.g. 48000 → 44100 =
 ///   147/160) runs exactly: output instants are exact fractions of input samples. Other ratios
 ///   run on a clock with 2⁻⁴⁰-sample resolution.
-/// - The filter is a linear-phase Kaiser-windowed sinc whose passband, stopband start and
+/// - The filter runs in two linear-phase stages: the preset's sharp lowpass as an FFT
+///   convolution that upsamples by 2 (by 1 when `out_rate <= in_rate / 2`), then a short
+///   polyphase Kaiser-windowed sinc to the output rate. The passband, stopband start and
 ///   attenuation are the preset's (see `SK_RESAMPLE_*`), relative to the lower Nyquist
 ///   frequency; nothing above it folds back by more than the stopband floor.
 /// - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a zero, negative, NaN or infinite rate, a ratio
@@ -637,6 +639,9 @@ pub unsafe extern "C" fn sk_resampler_set_ratio(
 ///   caller passes the rest again. `sk_resampler_output_size` gives the room that takes all.
 /// - Any split of a signal into calls (and any capacities) gives the same output, bit for bit,
 ///   as one call; the stream is the one-shot result delayed by `sk_resampler_latency` frames.
+/// - Output comes in bursts: the first stage works on fixed blocks of input frames (a few
+///   thousand), and a call writes the outputs of the blocks it completes, so a short call may
+///   write nothing; `sk_resampler_output_size` says exactly how many frames a call writes.
 /// - `y` must not overlap `x` (`SK_ERR_OVERLAP`). Returns also `SK_OK`,
 ///   `SK_ERR_INVALID_HANDLE` (NULL, freed, wrong kind or precision, in use by another thread),
 ///   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION`; on
@@ -1389,7 +1394,7 @@ mod tests {
         let mut lat = 0usize;
         assert_eq!(unsafe { sk_resampler_latency(h, &mut lat) }, SK_OK);
         assert!(lat > 0);
-        let x = [0.5f32; 2 * 480];
+        let x = vec![0.5f32; 2 * 4800];
         let mut y = [0f32; 2 * 100];
         let (mut c, mut p) = (7usize, 7usize);
         assert_eq!(
@@ -1400,14 +1405,14 @@ mod tests {
                     y.as_mut_ptr(),
                     &mut c,
                     &mut p,
-                    480,
+                    4800,
                     100,
                 )
             },
             SK_OK
         );
         assert_eq!(p, 100);
-        assert!(c < 480);
+        assert!(c < 4800);
         // wrong precision
         let xd = [0f64; 4];
         let mut yd = [0f64; 4];

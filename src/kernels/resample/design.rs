@@ -19,8 +19,8 @@ use std::any::{Any, TypeId};
 use std::f64::consts::PI;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Taps per window are a multiple of this (16 `float` lanes of AVX-512).
-pub(crate) const TAP_BLOCK: usize = 16;
+/// Taps per window are a multiple of this (the dot products' 8 partial sums).
+pub(crate) const TAP_BLOCK: usize = 8;
 
 /// Quality presets. Each is a [`Spec`]; see [`Quality::spec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,14 +121,24 @@ pub struct Kernel {
 pub(crate) const MAX_TAPS: usize = 1 << 20;
 
 impl Kernel {
-    /// Designs the kernel for `ratio = out_rate / in_rate`.
+    /// Designs the single-stage kernel for `ratio = out_rate / in_rate`: the spec's band edges
+    /// scaled to the lower Nyquist frequency, in cycles per input sample.
     pub fn new(spec: &Spec, ratio: f64) -> SkResult<Kernel> {
         spec.validate()?;
         let scale = ratio.min(1.0);
-        // Band edges in cycles per input sample (the input Nyquist frequency is 0.5).
-        let f_pass = 0.5 * spec.pass * scale;
-        let f_stop = 0.5 * spec.stop * scale;
-        let a = spec.atten_db;
+        Kernel::with_edges(
+            0.5 * spec.pass * scale,
+            0.5 * spec.stop * scale,
+            spec.atten_db,
+            &format!("ratio {ratio}"),
+        )
+    }
+
+    /// A kernel passing `[0, f_pass]` and stopping from `f_stop` on (cycles per sample of the
+    /// signal it reads, `0 < f_pass < f_stop`) at `atten_db` of attenuation. `what` names the
+    /// filter in the error when it would need more than [`MAX_TAPS`] taps.
+    pub fn with_edges(f_pass: f64, f_stop: f64, atten_db: f64, what: &str) -> SkResult<Kernel> {
+        let a = atten_db;
         let beta = if a > 50.0 {
             0.1102 * (a - 8.7)
         } else {
@@ -137,12 +147,13 @@ impl Kernel {
         // Kaiser's length estimate, in input samples.
         let len = (a - 7.95) / (14.36 * (f_stop - f_pass)) + 1.0;
         let half = 0.5 * len;
-        let offset_f = half.floor() + 1.0;
+        // g(frac + A − j) ≠ 0 only for j in 0 ..= 2·floor(half) + 1 when A = floor(half)
+        let offset_f = half.floor();
         let taps_f = (2.0 * offset_f + 2.0) / TAP_BLOCK as f64;
         if !(taps_f.is_finite() && taps_f.ceil() * (TAP_BLOCK as f64) <= MAX_TAPS as f64) {
             return Err(SkError::BadArgument(format!(
-                "the filter for ratio {ratio} and this spec needs more than {MAX_TAPS} taps \
-                 per output; widen the transition band or lower the attenuation"
+                "the filter for {what} and this spec needs more than {MAX_TAPS} taps; widen \
+                 the transition band or lower the attenuation"
             )));
         }
         let offset = offset_f as usize;
@@ -155,6 +166,11 @@ impl Kernel {
             offset,
             taps,
         })
+    }
+
+    /// The bits that identify the kernel's shape (cutoff, half-width, Kaiser beta).
+    pub(crate) fn id_bits(&self) -> [u64; 3] {
+        [self.fc.to_bits(), self.half.to_bits(), self.beta.to_bits()]
     }
 
     /// Half-width of the support in input samples.
@@ -253,6 +269,7 @@ impl Kernel {
     fn cache_key<T: 'static>(&self, rows: usize, first: f64, den: f64) -> CacheKey {
         CacheKey {
             ty: TypeId::of::<T>(),
+            kind: 0,
             bits: [
                 self.fc.to_bits(),
                 self.half.to_bits(),
@@ -275,6 +292,16 @@ pub struct Coefs<T> {
 }
 
 impl<T> Coefs<T> {
+    /// Coefficients held in `v` (not aligned).
+    pub(crate) fn from_vec(v: Vec<T>) -> Coefs<T> {
+        let len = v.len();
+        Coefs {
+            buf: Arc::new(v),
+            off: 0,
+            len,
+        }
+    }
+
     /// The coefficients.
     pub fn get(&self) -> &[T] {
         &self.buf[self.off..self.off + self.len]
@@ -282,10 +309,12 @@ impl<T> Coefs<T> {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct CacheKey {
-    ty: TypeId,
-    bits: [u64; 5],
-    sizes: [usize; 3],
+pub(crate) struct CacheKey {
+    pub(crate) ty: TypeId,
+    /// What the entry is: 0 a phase table, 1 a pre-filter spectrum.
+    pub(crate) kind: u8,
+    pub(crate) bits: [u64; 5],
+    pub(crate) sizes: [usize; 3],
 }
 
 type CacheEntry = (CacheKey, Arc<dyn Any + Send + Sync>, usize);
@@ -304,16 +333,26 @@ fn cache() -> &'static Mutex<Vec<CacheEntry>> {
 }
 
 /// The table of `kernel` (see [`Kernel::table`]) from the process-wide cache, designing and
-/// inserting it on a miss. The cache is bounded ([`CACHE_MAX_TOTAL`] coefficients, tables
-/// above [`CACHE_MAX_TABLE`] are not kept); a table is bit-identical whether it comes from the
-/// cache or not.
+/// inserting it on a miss.
 pub(crate) fn cached_table<T: Float>(
     kernel: &Kernel,
     rows: usize,
     first: f64,
     den: f64,
 ) -> SkResult<Coefs<T>> {
-    let key = kernel.cache_key::<T>(rows, first, den);
+    cached(kernel.cache_key::<T>(rows, first, den), || {
+        kernel.design_table::<T>(rows, first, den)
+    })
+}
+
+/// The coefficients under `key` from the process-wide cache, made by `make` and inserted on a
+/// miss. The cache is bounded ([`CACHE_MAX_TOTAL`] coefficients, entries above
+/// [`CACHE_MAX_TABLE`] are not kept); the values are the same whether they come from the cache
+/// or not.
+pub(crate) fn cached<T: Float>(
+    key: CacheKey,
+    make: impl FnOnce() -> SkResult<Coefs<T>>,
+) -> SkResult<Coefs<T>> {
     {
         let mut c = cache().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = c.iter().position(|e| e.0 == key) {
@@ -329,7 +368,7 @@ pub(crate) fn cached_table<T: Float>(
             }
         }
     }
-    let t = kernel.design_table::<T>(rows, first, den)?;
+    let t = make()?;
     let n = t.len;
     if n <= CACHE_MAX_TABLE {
         let mut c = cache().lock().unwrap_or_else(|e| e.into_inner());
@@ -409,8 +448,12 @@ mod tests {
         for ratio in [0.25, 147.0 / 160.0, 1.0, 160.0 / 147.0, 3.0] {
             let k = Kernel::new(&Quality::High.spec(), ratio).unwrap();
             assert_eq!(k.taps % TAP_BLOCK, 0);
-            assert!(k.offset as f64 >= k.half && k.taps >= k.offset * 2 + 2);
+            assert!(k.offset as f64 + 1.0 > k.half && k.taps >= k.offset * 2 + 2);
             for frac in [0.0, 0.25, 0.5, 0.999] {
+                // the window holds the whole support: the kernel is zero just outside it
+                let (a, kk) = (k.offset as f64, k.taps as f64);
+                assert_eq!(k.eval(frac + a + 1.0), 0.0);
+                assert_eq!(k.eval(frac + a - kk), 0.0);
                 let mut r = vec![0.0; k.taps];
                 k.row(frac, &mut r);
                 let s: f64 = r.iter().sum();

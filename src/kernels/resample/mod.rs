@@ -9,6 +9,7 @@
 pub mod design;
 pub mod dot;
 pub mod poly;
+pub mod pre;
 pub mod stream;
 
 #[cfg(test)]

@@ -1,15 +1,23 @@
 //! The streaming resampler and the one-shot conversion built on it.
 //!
+//! **Two stages.** The input first goes through [`Pre`]: the spec's sharp lowpass as an FFT
+//! convolution, upsampling by `U` (2, or 1 when the output rate is at most half the input
+//! rate). Its output, the *stage signal* at `U` times the input rate, holds nothing above a
+//! quarter of its rate but the stopband floor, so the polyphase stage that takes it to the
+//! output rate needs only a short kernel (a transition band from the kept band to its first
+//! image). Both filters are symmetric: the stages together have linear phase.
+//!
 //! **Time.** Output `n` of a stream sits at input time `t_n` (in input samples); the stream's
 //! first output sits `latency` output periods before input sample 0, so the stream is the
-//! one-shot output delayed by exactly `latency` samples, and the kernel is symmetric around
-//! every `t_n` (linear phase; the group delay is exactly `latency`). Times are integers in
-//! units of `1/den`: for a rational ratio `out/in = L/M` (with `L` no more than
-//! [`MAX_PHASES`]) `den = L` and a step is exactly `M` units, each output using one of `L`
-//! precomputed phases; otherwise `den = 2⁴⁰`, the step is `round(2⁴⁰·in/out)` units, and each
-//! output interpolates (cubic Lagrange) between four of `P` precomputed phases. Either way the
-//! arithmetic is integer, so any split of the input gives bit-identical output, and output
-//! counts have closed forms.
+//! one-shot output delayed by exactly `latency` samples (the group delay is exactly
+//! `latency`). The clock runs on the stage signal, whose sample `j` stands for input time
+//! `(j − D)/U` (`D` the first stage's delay). Times are integers in units of `1/den`: for a
+//! rational ratio `out/(U·in) = L/M` (with `L` no more than [`MAX_PHASES`]) `den = L` and a
+//! step is exactly `M` units, each output using one of `L` precomputed phases; otherwise
+//! `den = 2⁴⁰`, the step is `round(2⁴⁰·U·in/out)` units, and each output interpolates (cubic
+//! Lagrange) between four of `P` precomputed phases. Either way the arithmetic is integer and
+//! the first stage's blocks sit at fixed input positions, so any split of the input gives
+//! bit-identical output, and output counts have closed forms.
 //!
 //! **Ratio changes.** [`Resampler::set_ratio`] moves the step linearly, output by output, to the
 //! new value over a given number of outputs: the output instants stay continuous and only their
@@ -20,12 +28,13 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::design::{Coefs, Kernel, Spec};
-use super::dot::{dot4_at, dotc_at};
+use super::dot::{run_at, Dot, Job};
+use super::pre::{up_factor, Pre, PreWs};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::sos::Layout;
+use crate::kernels::spectral::fft::{FftFloat, PlanCache};
 use crate::kernels::{par, Float};
 use crate::simd::Level;
-use std::sync::Mutex;
 
 /// The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
 /// interpolated phases.
@@ -151,6 +160,17 @@ impl Clock {
         }
     }
 
+    /// `n` steps of [`advance`](Self::advance), in closed form once no ramp is active.
+    fn advance_by(&mut self, mut n: u64) {
+        while n > 0 && self.ramping() {
+            self.advance();
+            n -= 1;
+        }
+        let total = self.frac as u128 + self.r as u128 * n as u128;
+        self.i0 += (self.q as u128 * n as u128 + total / self.den as u128) as i64;
+        self.frac = (total % self.den as u128) as u64;
+    }
+
     /// How many outputs from this one on have `i0 <= last` (at most `limit`).
     fn count_through(&self, last: i64, limit: u64) -> u64 {
         let mut c = *self;
@@ -183,19 +203,17 @@ enum Table<T> {
     Interp(Coefs<T>, u32),
 }
 
-/// Phases per input sample of an interpolated table: enough that cubic interpolation between
-/// phases stays below the stopband floor.
-fn interp_phases(spec: &Spec, ratio: f64) -> u32 {
-    let p0 = if spec.atten_db <= 100.0 {
-        64.0
+/// Phases per stage-signal sample of an interpolated table: enough that cubic interpolation
+/// between phases stays below the stopband floor (the polyphase kernel's spectrum reaches up to
+/// three quarters of a cycle per sample before it falls to the floor).
+fn interp_phases(spec: &Spec) -> u32 {
+    if spec.atten_db <= 100.0 {
+        128
     } else if spec.atten_db <= 140.0 {
-        128.0
+        256
     } else {
-        256.0
-    };
-    ((p0 * ratio.min(1.0)).ceil() as u32)
-        .next_power_of_two()
-        .max(4)
+        512
+    }
 }
 
 /// The step of a free-running clock for `ratio = out/in`.
@@ -203,34 +221,47 @@ fn free_step(ratio: f64) -> u64 {
     (FREE_DEN as f64 / ratio).round() as u64
 }
 
-fn interp_table<T: Float>(kernel: &Kernel, spec: &Spec, ratio: f64) -> SkResult<Table<T>> {
-    let p = interp_phases(spec, ratio);
+fn interp_table<T: Float>(kernel: &Kernel, spec: &Spec) -> SkResult<Table<T>> {
+    let p = interp_phases(spec);
     Ok(Table::Interp(
         kernel.table(p as usize + 3, -1.0, p as f64)?,
         p,
     ))
 }
 
+/// The clock's `(den, step)` on the stage signal for `in_rate → out_rate` (see the module
+/// documentation), and `U`.
+fn clock_units(in_rate: f64, out_rate: f64) -> ((u64, u64), usize) {
+    let up = up_factor(out_rate / in_rate);
+    let units = match rational(in_rate * up as f64, out_rate) {
+        Some((l, m)) => (l, m),
+        None => (FREE_DEN, free_step(out_rate / (in_rate * up as f64))),
+    };
+    (units, up)
+}
+
 /// Output length of a one-shot conversion of `n_in` frames from `in_rate` to `out_rate`: the
 /// number of output instants `m·in/out` (`m >= 0`) before `n_in`. For an exact rational ratio
 /// `L/M` that is `ceil(n_in·L/M)`; otherwise the instants are those of the free-running clock
-/// (steps of `round(2⁴⁰·in/out)/2⁴⁰`). The rates must be valid.
+/// (steps of `round(2⁴⁰·U·in/out)/(U·2⁴⁰)` input samples). The rates must be valid.
 pub fn output_len(in_rate: f64, out_rate: f64, n_in: usize) -> u64 {
-    let (den, step) = match rational(in_rate, out_rate) {
-        Some((l, m)) => (l, m),
-        None => (FREE_DEN, free_step(out_rate / in_rate)),
-    };
-    Clock::new(0, den, step).count_through(n_in as i64 - 1, u64::MAX)
+    let ((den, step), up) = clock_units(in_rate, out_rate);
+    Clock::new(0, den, step).count_through((n_in * up) as i64 - 1, u64::MAX)
 }
 
 /// A streaming resampler for `channels` channels of `T`.
 #[derive(Clone, Debug)]
-pub struct Resampler<T> {
+pub struct Resampler<T: FftFloat> {
     channels: usize,
     spec: Spec,
     in_rate: f64,
     out_rate: f64,
-    ratio: f64,
+    /// The first stage.
+    pre: Pre,
+    /// Per channel: the input from the next block's history on (its first `overlap` values
+    /// precede the next block's new samples).
+    xin: Vec<Vec<T>>,
+    /// The polyphase kernel, on the stage signal.
     kernel: Kernel,
     /// `(L, M)` of an exact ratio, `(0, 0)` otherwise.
     exact: (u64, u64),
@@ -240,10 +271,15 @@ pub struct Resampler<T> {
     latency: usize,
     clock: Clock,
     start: Clock,
-    /// Input index of `bufs[c][0]`; `base + bufs[c].len()` is the input received so far.
+    /// Stage-signal index of `bufs[c][0]`; `base + bufs[c].len()` is the stage signal made so
+    /// far.
     base: i64,
     start_base: i64,
+    /// Input frames received.
     received: i64,
+    /// Stage-signal samples made (whole blocks).
+    made: i64,
+    /// Per channel: the stage signal from `base` on.
     bufs: Vec<Vec<T>>,
 }
 
@@ -258,7 +294,11 @@ fn try_zeros<T: Float>(n: usize, what: &str) -> SkResult<Vec<T>> {
     Ok(v)
 }
 
-impl<T: Float> Resampler<T> {
+/// Input frames appended per step of a long call, in all channels: bounds the stage signal
+/// held at once, so the stages work in cache.
+const STEP_SAMPLES: usize = 1 << 17;
+
+impl<T: FftFloat + PlanCache> Resampler<T> {
     /// A resampler from `in_rate` to `out_rate` (Hz, or any common unit).
     pub fn new(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<Self> {
         check_rate("in_rate", in_rate)?;
@@ -269,37 +309,47 @@ impl<T: Float> Resampler<T> {
         let ratio = out_rate / in_rate;
         check_ratio(ratio)?;
         spec.validate()?;
-        let kernel = Kernel::new(&spec, ratio)?;
-        let latency = (kernel.half_width() * ratio).ceil() as usize;
-        let exact = rational(in_rate, out_rate);
-        let clock = match exact {
-            Some((l, m)) => Clock::new(-(latency as i128) * m as i128, l, m),
-            None => {
-                let step = free_step(ratio);
-                Clock::new(-(latency as i128) * step as i128, FREE_DEN, step)
-            }
-        };
+        let pre = Pre::new(&spec, ratio)?;
+        let up = pre.up;
+        // the polyphase kernel keeps the first stage's band and stops at its first image
+        let kernel = Kernel::with_edges(
+            pre.f_stop,
+            1.0 - pre.f_stop,
+            spec.atten_db,
+            &format!("ratio {ratio} (second stage)"),
+        )?;
+        let r2 = ratio / up as f64;
+        let latency = ((pre.delay as f64 + kernel.half_width()) * r2).ceil() as usize;
+        let ((den, step), _) = clock_units(in_rate, out_rate);
+        let start = pre.delay as i128 * den as i128 - latency as i128 * step as i128;
+        let clock = Clock::new(start, den, step);
+        let exact = (den != FREE_DEN).then_some((den, step));
         // exact phases when the table is small enough, else interpolated ones (on the same
         // exact clock)
         let table = match exact {
             Some((l, _)) if l * kernel.taps as u64 <= MAX_EXACT_TABLE => {
                 Table::Exact(kernel.table(l as usize, 0.0, l as f64)?)
             }
-            _ => interp_table(&kernel, &spec, ratio)?,
+            _ => interp_table(&kernel, &spec)?,
         };
         let base = (clock.i0 - kernel.offset as i64).min(0);
         let mut bufs = Vec::new();
         bufs.try_reserve_exact(channels)
             .map_err(|_| alloc_err("the channel buffers"))?;
+        let mut xin = Vec::new();
+        xin.try_reserve_exact(channels)
+            .map_err(|_| alloc_err("the channel buffers"))?;
         for _ in 0..channels {
             bufs.push(try_zeros((-base) as usize, "the channel history")?);
+            xin.push(try_zeros(pre.overlap(), "the channel history")?);
         }
         Ok(Resampler {
             channels,
             spec,
             in_rate,
             out_rate,
-            ratio,
+            pre,
+            xin,
             kernel,
             exact: exact.unwrap_or((0, 0)),
             table,
@@ -310,6 +360,7 @@ impl<T: Float> Resampler<T> {
             base,
             start_base: base,
             received: 0,
+            made: 0,
             bufs,
         })
     }
@@ -328,7 +379,8 @@ impl<T: Float> Resampler<T> {
         self.kernel.taps
     }
 
-    /// `Some((L, M))` if the stream started on an exact rational ratio `L/M`.
+    /// `Some((L, M))` if the stream started on an exact rational ratio `L/M` of the polyphase
+    /// stage (`out/(U·in)`).
     pub fn exact_ratio(&self) -> Option<(u64, u64)> {
         (self.exact.0 > 0).then_some(self.exact)
     }
@@ -343,14 +395,27 @@ impl<T: Float> Resampler<T> {
         self.spec
     }
 
-    /// The last input index the next output's window reads (`i0 − A + K − 1`).
+    /// The last stage-signal index the next output's window reads (`i0 − A + K − 1`).
     fn reach(&self) -> i64 {
         self.kernel.taps as i64 - 1 - self.kernel.offset as i64
     }
 
+    /// Stage-signal samples made once `received` input frames are in (whole blocks).
+    fn made_after(&self, received: i64) -> i64 {
+        let b = self.pre.block as i64;
+        received / b * b * self.pre.up as i64
+    }
+
+    /// Input frames that make the stage signal up to index `end − 1` (whole blocks).
+    fn input_for(&self, end: i64) -> i64 {
+        let b = self.pre.block as i64;
+        let per = b * self.pre.up as i64;
+        (end.max(0) + per - 1) / per * b
+    }
+
     /// Outputs that `n_in` more input frames make available (no flush).
     pub fn output_size(&self, n_in: usize) -> u64 {
-        let end = self.received.saturating_add(n_in as i64);
+        let end = self.made_after(self.received.saturating_add(n_in as i64));
         self.clock.count_through(end - 1 - self.reach(), u64::MAX)
     }
 
@@ -360,7 +425,8 @@ impl<T: Float> Resampler<T> {
         if self.received == 0 {
             return 0;
         }
-        self.clock.count_through(self.received - 1, u64::MAX)
+        let last = self.received * self.pre.up as i64 + self.pre.delay as i64 - 1;
+        self.clock.count_through(last, u64::MAX)
     }
 
     /// Back to the state right after creation (ratio, history, clock).
@@ -368,9 +434,15 @@ impl<T: Float> Resampler<T> {
         self.clock = self.start;
         self.base = self.start_base;
         self.received = 0;
+        self.made = 0;
         for b in &mut self.bufs {
             b.clear();
             b.resize((-self.base) as usize, T::ZERO);
+        }
+        let ov = self.pre.overlap();
+        for x in &mut self.xin {
+            x.clear();
+            x.resize(ov, T::ZERO);
         }
     }
 
@@ -378,9 +450,9 @@ impl<T: Float> Resampler<T> {
     pub fn set_ratio(&mut self, ratio: f64, ramp: u64) -> SkResult<()> {
         check_ratio(ratio)?;
         if matches!(self.table, Table::Exact(_)) && self.interp.is_none() {
-            self.interp = Some(interp_table(&self.kernel, &self.spec, self.ratio)?);
+            self.interp = Some(interp_table(&self.kernel, &self.spec)?);
         }
-        let target = free_step(ratio);
+        let target = free_step(ratio / self.pre.up as f64);
         let mut c = self.clock;
         if c.den != FREE_DEN {
             let scale = |v: u64| {
@@ -420,16 +492,53 @@ impl<T: Float> Resampler<T> {
         }
     }
 
-    /// Appends `n` frames (zeros if `x` is `None`), reserving first.
-    fn append(&mut self, x: Option<(&[T], Layout)>, n: usize) -> SkResult<()> {
-        if n == 0 {
-            return Ok(());
+    /// Input frames per step of a long call (whole blocks, at least one).
+    fn step_frames(&self) -> usize {
+        let b = self.pre.block;
+        (STEP_SAMPLES / (self.channels * self.pre.up)).max(b) / b * b
+    }
+
+    /// Reserves everything appending `n` input frames in steps (see [`run`](Self::run)) needs:
+    /// room in the input histories and the stage signal, and the first stage's scratch, one
+    /// per part of a step. Nothing changes.
+    fn reserve(&mut self, n: usize) -> SkResult<Vec<PreWs>> {
+        let (b, up) = (self.pre.block, self.pre.up);
+        let take = n.min(self.step_frames());
+        let grow = up * (take + 2 * b) + 2 * self.kernel.taps;
+        for buf in &mut self.bufs {
+            buf.try_reserve(grow)
+                .map_err(|_| alloc_err("room for the stage signal"))?;
         }
-        for b in &mut self.bufs {
-            b.try_reserve(n)
+        for x in &mut self.xin {
+            x.try_reserve(take + b)
                 .map_err(|_| alloc_err("room for the input"))?;
         }
-        for (c, b) in self.bufs.iter_mut().enumerate() {
+        let blocks = (self.xin[0].len() - self.pre.overlap() + take) / b;
+        let units = self.channels * blocks;
+        let parts = par::threads_for(units, self.pre_work(units)).min(units);
+        let mut ws = Vec::new();
+        ws.try_reserve_exact(parts)
+            .map_err(|_| alloc_err("the first stage's scratch"))?;
+        for _ in 0..parts {
+            ws.push(self.pre.workspace()?);
+        }
+        Ok(ws)
+    }
+
+    /// Rough work of `blocks` first-stage blocks.
+    fn pre_work(&self, blocks: usize) -> usize {
+        let n = self.pre.up * self.pre.nx;
+        blocks.saturating_mul(n * (n.trailing_zeros() as usize + 2) * 2)
+    }
+
+    /// Appends `n` frames (zeros if `x` is `None`) and runs the first stage on every block they
+    /// complete, split over `ws.len()` parts (channels, or pieces of a channel's blocks). The
+    /// room was reserved by [`reserve`](Self::reserve).
+    fn append(&mut self, x: Option<(&[T], Layout)>, n: usize, ws: &mut [PreWs]) {
+        if n == 0 {
+            return;
+        }
+        for (c, b) in self.xin.iter_mut().enumerate() {
             match x {
                 None => b.resize(b.len() + n, T::ZERO),
                 Some((x, l)) if l.t == 1 => b.extend_from_slice(&x[c * l.ch..c * l.ch + n]),
@@ -437,12 +546,100 @@ impl<T: Float> Resampler<T> {
             }
         }
         self.received += n as i64;
+        let (ov, bl, up) = (self.pre.overlap(), self.pre.block, self.pre.up);
+        let blocks = (self.xin[0].len() - ov) / bl;
+        if blocks == 0 {
+            return;
+        }
+        let add = blocks * up * bl;
+        for b in &mut self.bufs {
+            b.resize(b.len() + add, T::ZERO);
+        }
+        let ch = self.channels;
+        let parts = ws.len().clamp(1, ch * blocks);
+        // fewer channels than parts: each channel's blocks in pieces
+        let pieces = if ch >= parts { 1 } else { parts / ch };
+        let per = blocks.div_ceil(pieces);
+        let mut units: Vec<(&[T], &mut [T])> = Vec::new();
+        for (xc, bc) in self.xin.iter().zip(self.bufs.iter_mut()) {
+            let len = bc.len();
+            for (k, o) in bc[len - add..].chunks_mut(per * up * bl).enumerate() {
+                let first = k * per * bl;
+                let nb = o.len() / (up * bl);
+                units.push((&xc[first..first + ov + nb * bl], o));
+            }
+        }
+        let per_part = units.len().div_ceil(parts);
+        let mut work = Vec::new();
+        let mut it = units.into_iter();
+        for w in ws.iter_mut() {
+            let u: Vec<_> = it.by_ref().take(per_part).collect();
+            if u.is_empty() {
+                break;
+            }
+            work.push((u, w));
+        }
+        let pre = &self.pre;
+        par::run_parts(work, |(u, w)| {
+            for (x, o) in u {
+                pre.run(x, o, w);
+            }
+        });
+        for xc in &mut self.xin {
+            xc.drain(..blocks * bl);
+        }
+        self.made += add as i64;
+    }
+
+    /// Appends `n` input frames (zeros if `x` is `None`) and writes the next `count` outputs
+    /// (which that input completes) into `y`, in steps of [`step_frames`](Self::step_frames)
+    /// so the stage signal stays small. Everything is allocated before anything changes: on
+    /// error nothing did.
+    fn run(
+        &mut self,
+        level: Level,
+        x: Option<(&[T], Layout)>,
+        n: usize,
+        y: &mut [T],
+        yl: Layout,
+        count: usize,
+    ) -> SkResult<()> {
+        let mut scratch = self.scratch(yl, count)?;
+        let mut ws = self.reserve(n)?;
+        let step = self.step_frames();
+        let (mut done_in, mut done_out) = (0usize, 0usize);
+        loop {
+            let take = (n - done_in).min(step);
+            let part = x.map(|(x, l)| (&x[(done_in * l.t).min(x.len())..], l));
+            self.append(part, take, &mut ws);
+            done_in += take;
+            let left = (count - done_out) as u64;
+            let now = self.clock.count_through(self.made - 1 - self.reach(), left) as usize;
+            let off = (done_out * yl.t).min(y.len());
+            self.render(level, &mut y[off..], yl, now, &mut scratch);
+            done_out += now;
+            if done_in >= n {
+                break;
+            }
+        }
+        if done_out != count {
+            return Err(SkError::Internal(format!(
+                "the resampler wrote {done_out} outputs instead of {count}"
+            )));
+        }
         Ok(())
     }
 
     /// Writes `count` outputs into `y` (layout `yl`), advances the clock and drops history no
     /// longer needed. The buffers hold every sample the outputs read.
-    fn render(&mut self, level: Level, y: &mut [T], yl: Layout, count: usize, mut scratch: Vec<T>) {
+    fn render(
+        &mut self,
+        level: Level,
+        y: &mut [T],
+        yl: Layout,
+        count: usize,
+        scratch: &mut Vec<T>,
+    ) {
         if count == 0 {
             return;
         }
@@ -470,12 +667,10 @@ impl<T: Float> Resampler<T> {
         let mut c = self.clock;
         for p in 0..pieces {
             clocks.push(c);
-            for _ in 0..piece.min(count.saturating_sub(p * piece)) {
-                c.advance();
-            }
+            c.advance_by(piece.min(count.saturating_sub(p * piece)) as u64);
         }
         let bufs = &self.bufs;
-        let job = |(c, clock, outs): &mut Job<'_, T>| {
+        let job = |(c, clock, outs): &mut Piece<'_, T>| {
             render_group(level, table, *clock, base, off, k, &bufs[*c..], outs)
         };
         if yl.t == 1 {
@@ -504,9 +699,7 @@ impl<T: Float> Resampler<T> {
                 }
             }
         }
-        for _ in 0..count {
-            self.clock.advance();
-        }
+        self.clock.advance_by(count as u64);
         let new_base = self.clock.i0 - off as i64;
         if new_base > self.base {
             for b in &mut self.bufs {
@@ -515,7 +708,7 @@ impl<T: Float> Resampler<T> {
             }
         }
         let len = self.bufs[0].len() as i64;
-        self.base = self.received - len;
+        self.base = self.made - len;
     }
 
     /// The scratch `render` needs for `count` outputs in layout `yl`, allocated up front so
@@ -553,21 +746,17 @@ impl<T: Float> Resampler<T> {
         let consumed = if avail > cap as u64 {
             // the room ran out: consume what the last written output reads, no more
             let mut c = self.clock;
-            for _ in 0..produced.saturating_sub(1) {
-                c.advance();
-            }
+            c.advance_by(produced.saturating_sub(1) as u64);
             if produced == 0 {
                 0
             } else {
                 let end = c.i0 + self.reach() + 1;
-                (end - self.received).clamp(0, n_in as i64) as usize
+                (self.input_for(end) - self.received).clamp(0, n_in as i64) as usize
             }
         } else {
             n_in
         };
-        let scratch = self.scratch(yl, produced)?;
-        self.append(Some((x, xl)), consumed)?;
-        self.render(level, y, yl, produced, scratch);
+        self.run(level, Some((x, xl)), consumed, y, yl, produced)?;
         Ok((consumed, produced))
     }
 
@@ -584,14 +773,10 @@ impl<T: Float> Resampler<T> {
         let n = n as usize;
         if n > 0 {
             let mut c = self.clock;
-            for _ in 0..n - 1 {
-                c.advance();
-            }
+            c.advance_by(n as u64 - 1);
             let end = c.i0 + self.reach() + 1;
-            let pad = (end - self.received).max(0) as usize;
-            let scratch = self.scratch(yl, n)?;
-            self.append(None, pad)?;
-            self.render(level, y, yl, n, scratch);
+            let pad = (self.input_for(end) - self.received).max(0) as usize;
+            self.run(level, None, pad, y, yl, n)?;
         }
         self.reset();
         Ok(n)
@@ -599,21 +784,19 @@ impl<T: Float> Resampler<T> {
 
     /// Skips the next `n` outputs (the one-shot conversion drops the latency this way).
     fn skip(&mut self, n: usize) {
-        for _ in 0..n {
-            self.clock.advance();
-        }
+        self.clock.advance_by(n as u64);
     }
 }
 
 /// Output length of a one-shot conversion of `n_in` frames with `r` (see [`output_len`]).
-pub fn oneshot_len<T: Float>(r: &Resampler<T>, n_in: usize) -> u64 {
+pub fn oneshot_len<T: FftFloat + PlanCache>(r: &Resampler<T>, n_in: usize) -> u64 {
     output_len(r.in_rate, r.out_rate, n_in)
 }
 
 /// One-shot conversion: `n_in` frames of `x` (layout `xl`) into exactly
 /// [`oneshot_len`] frames of `y` (layout `yl`), delay removed and tail flushed: output `m` is
 /// the signal at input time `m·in/out`. `y` must hold `oneshot_len` frames (checked).
-pub fn resample<T: Float>(
+pub fn resample<T: FftFloat + PlanCache>(
     level: Level,
     mut r: Resampler<T>,
     x: &[T],
@@ -646,7 +829,7 @@ pub fn resample<T: Float>(
 
 /// A job: the outputs of channels `c ..` (one slice each, the same piece of outputs) from
 /// the clock at the piece's start.
-type Job<'a, T> = (usize, Clock, Vec<&'a mut [T]>);
+type Piece<'a, T> = (usize, Clock, Vec<&'a mut [T]>);
 
 /// One job per piece of `piece` outputs and group of up to `group` consecutive channels.
 fn split_jobs<'a, T>(
@@ -654,7 +837,7 @@ fn split_jobs<'a, T>(
     piece: usize,
     clocks: &[Clock],
     group: usize,
-) -> Vec<Job<'a, T>> {
+) -> Vec<Piece<'a, T>> {
     let mut per: Vec<std::vec::IntoIter<&'a mut [T]>> = outs
         .into_iter()
         .map(|o| o.chunks_mut(piece).collect::<Vec<_>>().into_iter())
@@ -684,7 +867,7 @@ fn split_jobs<'a, T>(
 fn render_group<T: Float>(
     level: Level,
     table: &Table<T>,
-    mut clock: Clock,
+    clock: Clock,
     base: i64,
     off: usize,
     k: usize,
@@ -698,112 +881,208 @@ fn render_group<T: Float>(
         return;
     };
     let t = t.get();
-    let n = outs.first().map_or(0, |o| o.len());
-    let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
     match outs.len() {
         0 => {}
         1 => render_channel(level, table, clock, base, off, k, &bufs[0], outs[0]),
-        2 => {
-            for i in 0..n {
-                let (s, p) = (start(&clock), clock.frac as usize);
-                let c = &t[p * k..p * k + k];
-                let d = dotc_at(level, c, [&bufs[0][s..s + k], &bufs[1][s..s + k]]);
-                outs[0][i] = d[0];
-                outs[1][i] = d[1];
-                clock.advance();
+        2 => group_run::<T, 2>(level, t, k, bufs, outs, clock, off as i64 + base),
+        3 => group_run::<T, 3>(level, t, k, bufs, outs, clock, off as i64 + base),
+        _ => group_run::<T, 4>(level, t, k, bufs, outs, clock, off as i64 + base),
+    }
+}
+
+/// [`GroupRun`] over the first `G` channels of `bufs` / `outs`.
+fn group_run<T: Float, const G: usize>(
+    level: Level,
+    t: &[T],
+    k: usize,
+    bufs: &[Vec<T>],
+    outs: &mut [&mut [T]],
+    clock: Clock,
+    skew: i64,
+) {
+    let mut it = outs.iter_mut();
+    let outs: [&mut [T]; G] = std::array::from_fn(|_| &mut **it.next().expect("G outputs"));
+    let mut j = GroupRun {
+        t,
+        k,
+        bufs: std::array::from_fn(|r| &bufs[r][..]),
+        outs,
+        clock,
+        skew,
+    };
+    run_at(level, &mut j);
+}
+
+/// Exact-phase outputs of `G` channels at the same instants, one coefficient window each.
+struct GroupRun<'a, T, const G: usize> {
+    t: &'a [T],
+    k: usize,
+    bufs: [&'a [T]; G],
+    outs: [&'a mut [T]; G],
+    clock: Clock,
+    /// `A + base`: output at `i0` reads from buffer index `i0 − skew`.
+    skew: i64,
+}
+
+impl<T: Float, const G: usize> Job for GroupRun<'_, T, G> {
+    #[inline(always)]
+    fn run<D: Dot>(&mut self) {
+        let (t, k, bufs) = (self.t, self.k, self.bufs);
+        let mut clock = self.clock;
+        let n = self.outs[0].len();
+        for i in 0..n {
+            let s = (clock.i0 - self.skew) as usize;
+            let p = clock.frac as usize;
+            let d = D::dotc::<T, G>(&t[p * k..p * k + k], bufs.map(|b| &b[s..s + k]));
+            for (o, v) in self.outs.iter_mut().zip(d) {
+                o[i] = v;
             }
-        }
-        g => {
-            // three channels: the fourth window repeats the third, its result unused
-            for i in 0..n {
-                let (s, p) = (start(&clock), clock.frac as usize);
-                let c = &t[p * k..p * k + k];
-                let w = |r: usize| &bufs[r.min(g - 1)][s..s + k];
-                let d = dotc_at(level, c, [w(0), w(1), w(2), w(3)]);
-                for (r, o) in outs.iter_mut().enumerate() {
-                    o[i] = d[r];
-                }
-                clock.advance();
-            }
+            clock.advance();
         }
     }
 }
 
-/// Renders `out.len()` outputs of one channel from `clock` on. `buf[0]` is input `base`.
+/// Exact-phase outputs of one channel, four at a time.
+struct ExactRun<'a, T> {
+    t: &'a [T],
+    k: usize,
+    buf: &'a [T],
+    out: &'a mut [T],
+    clock: Clock,
+    skew: i64,
+}
+
+impl<T: Float> Job for ExactRun<'_, T> {
+    #[inline(always)]
+    fn run<D: Dot>(&mut self) {
+        let (t, k, buf, skew) = (self.t, self.k, self.buf, self.skew);
+        let out = &mut *self.out;
+        let mut clock = self.clock;
+        let row = |p: usize| &t[p * k..p * k + k];
+        // during a ramp, one output at a time through the general step
+        let mut i = 0;
+        while i < out.len() && clock.ramping() {
+            let (s, p) = ((clock.i0 - skew) as usize, clock.frac as usize);
+            out[i] = D::dot::<T, 1>([row(p)], [&buf[s..s + k]])[0];
+            clock.advance();
+            i += 1;
+        }
+        // then the fixed step, in locals (the same arithmetic as `Clock::advance`)
+        let (mut i0, mut frac) = (clock.i0, clock.frac);
+        let (q, r, den) = (clock.q as i64, clock.r, clock.den);
+        let mut at = || {
+            let w = (row(frac as usize), &buf[(i0 - skew) as usize..][..k]);
+            i0 += q;
+            frac += r;
+            if frac >= den {
+                frac -= den;
+                i0 += 1;
+            }
+            w
+        };
+        let mut chunks = out[i..].chunks_exact_mut(4);
+        for o in &mut chunks {
+            let (a, b, c, d) = (at(), at(), at(), at());
+            o.copy_from_slice(&D::dot::<T, 4>([a.0, b.0, c.0, d.0], [a.1, b.1, c.1, d.1]));
+        }
+        for o in chunks.into_remainder() {
+            let (c, x) = at();
+            *o = D::dot::<T, 1>([c], [x])[0];
+        }
+    }
+}
+
+/// Interpolated-phase outputs of one channel: four phase rows against one window, then the
+/// cubic Lagrange weights.
+struct InterpRun<'a, T> {
+    t: &'a [T],
+    p: u32,
+    k: usize,
+    buf: &'a [T],
+    out: &'a mut [T],
+    clock: Clock,
+    skew: i64,
+}
+
+impl<T: Float> Job for InterpRun<'_, T> {
+    #[inline(always)]
+    fn run<D: Dot>(&mut self) {
+        let (t, k, buf, p) = (self.t, self.k, self.buf, self.p);
+        let mut clock = self.clock;
+        for o in self.out.iter_mut() {
+            let s = (clock.i0 - self.skew) as usize;
+            let x = &buf[s..s + k];
+            // frac < den ≤ 2⁴⁰ and p ≤ 2⁹: exact in f64
+            let u = (clock.frac * p as u64) as f64 / clock.den as f64;
+            let q = (u.floor() as usize).min(p as usize - 1);
+            let w = u - q as f64;
+            let rows = &t[q * k..(q + 4) * k];
+            let d = D::dot::<T, 4>(
+                [
+                    &rows[..k],
+                    &rows[k..2 * k],
+                    &rows[2 * k..3 * k],
+                    &rows[3 * k..],
+                ],
+                [x; 4],
+            );
+            // cubic Lagrange through phases q−1, q, q+1, q+2 at q + w
+            let wm = -w * (w - 1.0) * (w - 2.0) / 6.0;
+            let w0 = (w + 1.0) * (w - 1.0) * (w - 2.0) / 2.0;
+            let w1 = -(w + 1.0) * w * (w - 2.0) / 2.0;
+            let w2 = (w + 1.0) * w * (w - 1.0) / 6.0;
+            *o = d[0] * T::from_f64(wm)
+                + d[1] * T::from_f64(w0)
+                + d[2] * T::from_f64(w1)
+                + d[3] * T::from_f64(w2);
+            clock.advance();
+        }
+    }
+}
+
+/// Renders `out.len()` outputs of one channel from `clock` on. `buf[0]` is stage-signal sample
+/// `base`.
 #[allow(clippy::too_many_arguments)]
 fn render_channel<T: Float>(
     level: Level,
     table: &Table<T>,
-    mut clock: Clock,
+    clock: Clock,
     base: i64,
     off: usize,
     k: usize,
     buf: &[T],
     out: &mut [T],
 ) {
-    let start = |c: &Clock| (c.i0 - off as i64 - base) as usize;
+    let skew = off as i64 + base;
     match table {
-        Table::Exact(t) => {
-            let t = t.get();
-            let row = |p: u64| &t[p as usize * k..p as usize * k + k];
-            let mut chunks = out.chunks_exact_mut(4);
-            for o in &mut chunks {
-                let mut c = [&t[..k]; 4];
-                let mut x = [&buf[..0]; 4];
-                for r in 0..4 {
-                    let s = start(&clock);
-                    c[r] = row(clock.frac);
-                    x[r] = &buf[s..s + k];
-                    clock.advance();
-                }
-                o.copy_from_slice(&dot4_at(level, c, x));
-            }
-            for o in chunks.into_remainder() {
-                let s = start(&clock);
-                let c = row(clock.frac);
-                let x = &buf[s..s + k];
-                *o = dot4_at(level, [c; 4], [x; 4])[0];
-                clock.advance();
-            }
-        }
-        Table::Interp(t, p) => {
-            let t = t.get();
-            for o in out.iter_mut() {
-                let s = start(&clock);
-                let x = &buf[s..s + k];
-                // frac < den ≤ 2⁴⁰ and p ≤ 2⁸: exact in f64
-                let u = (clock.frac * *p as u64) as f64 / clock.den as f64;
-                let q = (u.floor() as usize).min(*p as usize - 1);
-                let w = u - q as f64;
-                let rows = &t[q * k..(q + 4) * k];
-                let d = dot4_at(
-                    level,
-                    [
-                        &rows[..k],
-                        &rows[k..2 * k],
-                        &rows[2 * k..3 * k],
-                        &rows[3 * k..],
-                    ],
-                    [x; 4],
-                );
-                // cubic Lagrange through phases q−1, q, q+1, q+2 at q + w
-                let wm = -w * (w - 1.0) * (w - 2.0) / 6.0;
-                let w0 = (w + 1.0) * (w - 1.0) * (w - 2.0) / 2.0;
-                let w1 = -(w + 1.0) * w * (w - 2.0) / 2.0;
-                let w2 = (w + 1.0) * w * (w - 1.0) / 6.0;
-                *o = d[0] * T::from_f64(wm)
-                    + d[1] * T::from_f64(w0)
-                    + d[2] * T::from_f64(w1)
-                    + d[3] * T::from_f64(w2);
-                clock.advance();
-            }
-        }
+        Table::Exact(t) => run_at(
+            level,
+            &mut ExactRun {
+                t: t.get(),
+                k,
+                buf,
+                out,
+                clock,
+                skew,
+            },
+        ),
+        Table::Interp(t, p) => run_at(
+            level,
+            &mut InterpRun {
+                t: t.get(),
+                p: *p,
+                k,
+                buf,
+                out,
+                clock,
+                skew,
+            },
+        ),
     }
 }
 
-/// Runs `f` on every channel job, split over threads when the work is large; a part whose
-/// thread cannot be started runs on the calling thread. Each channel is computed the same way
-/// whichever thread runs it.
+/// Runs `f` on every channel job, split over the library's worker threads when the work is
+/// large. Each channel is computed the same way whichever thread runs it.
 fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync) {
     let threads = par::threads_for(jobs.len(), work);
     if threads <= 1 {
@@ -811,29 +1090,8 @@ fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync)
         return;
     }
     let per = jobs.len().div_ceil(threads);
-    let slots: Vec<Mutex<Option<&mut [J]>>> =
-        jobs.chunks_mut(per).map(|p| Mutex::new(Some(p))).collect();
-    let run = |slot: &Mutex<Option<&mut [J]>>| {
-        let part = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(part) = part {
-            part.iter_mut().for_each(&f);
-        }
-    };
-    std::thread::scope(|s| {
-        let mut failed = Vec::new();
-        for slot in &slots[1..] {
-            let run = &run;
-            if std::thread::Builder::new()
-                .spawn_scoped(s, move || run(slot))
-                .is_err()
-            {
-                failed.push(slot);
-            }
-        }
-        run(&slots[0]);
-        for slot in failed {
-            run(slot);
-        }
+    par::run_parts(jobs.chunks_mut(per).collect(), |part: &mut [J]| {
+        part.iter_mut().for_each(&f)
     });
 }
 
@@ -948,4 +1206,41 @@ pub fn resample_wide(
     )?;
     narrow(&ys, n, ch, y, yl);
     Ok(n)
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    /// The closed form equals `n` single steps, from inside a ramp and on exact and free
+    /// clocks.
+    #[test]
+    fn advance_by_equals_single_steps() {
+        for (den, step) in [(147u64, 320u64), (FREE_DEN, free_step(0.4594)), (1, 3)] {
+            for start in [-1000i128, 0, 7] {
+                let mut a = Clock::new(start * den as i128 + 5 % den as i128, den, step);
+                if den == FREE_DEN {
+                    a.ramp = Ramp {
+                        from: a.step(),
+                        to: a.step() + 12345,
+                        len: 37,
+                        k: 0,
+                    };
+                }
+                for n in [0u64, 1, 2, 36, 37, 38, 1000, 123_457] {
+                    let mut b = a;
+                    for _ in 0..n {
+                        b.advance();
+                    }
+                    let mut c = a;
+                    c.advance_by(n);
+                    assert_eq!(
+                        (c.i0, c.frac, c.q, c.r, c.ramp.k),
+                        (b.i0, b.frac, b.q, b.r, b.ramp.k),
+                        "den {den} n {n}"
+                    );
+                }
+            }
+        }
+    }
 }

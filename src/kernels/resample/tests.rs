@@ -7,6 +7,7 @@
 use super::design::{Quality, Spec};
 use super::stream::{oneshot_len, rational, resample, Resampler};
 use crate::kernels::filter::sos::Layout;
+use crate::kernels::spectral::fft::{FftFloat, PlanCache};
 use crate::kernels::testutil::Rng;
 use crate::kernels::Float;
 use crate::simd::{current, Level};
@@ -16,7 +17,7 @@ fn planar(n: usize) -> Layout {
     Layout::planar(n.max(1))
 }
 
-fn oneshot<T: Float>(
+fn oneshot<T: FftFloat + PlanCache>(
     fin: f64,
     fout: f64,
     ch: usize,
@@ -62,10 +63,10 @@ fn oneshot_length_rule() {
 }
 
 /// A sine through the one-shot conversion equals the sine at the output instants.
-fn sine_case<T: Float>(fin: f64, fout: f64, q: Quality, f: f64, tol: f64) {
+fn sine_case<T: FftFloat + PlanCache>(fin: f64, fout: f64, q: Quality, f: f64, tol: f64) {
     let n = 6000;
     let x: Vec<T> = (0..n)
-        .map(|i| T::from_f64((2.0 * PI * f * i as f64 / fin).sin()))
+        .map(|i| <T as Float>::from_f64((2.0 * PI * f * i as f64 / fin).sin()))
         .collect();
     let y = oneshot(fin, fout, 1, q, &x, n, false);
     assert_eq!(y.len() as f64, (n as f64 * fout / fin).ceil());
@@ -74,7 +75,7 @@ fn sine_case<T: Float>(fin: f64, fout: f64, q: Quality, f: f64, tol: f64) {
     let mut worst = 0.0f64;
     for (m, v) in y.iter().enumerate().take(y.len() - edge).skip(edge) {
         let want = (2.0 * PI * f * m as f64 / fout).sin();
-        worst = worst.max((v.to_f64() - want).abs());
+        worst = worst.max((Float::to_f64(*v) - want).abs());
     }
     assert!(
         worst < tol,
@@ -102,10 +103,18 @@ fn sines_land_on_their_instants() {
 
 /// The stream's output is the one-shot output delayed by exactly `latency()` samples, whatever
 /// the chunks and the output capacities; flush yields every remaining sample.
-fn chunked_case<T: Float>(fin: f64, fout: f64, ch: usize, interleaved: bool, seed: u64) {
+fn chunked_case<T: FftFloat + PlanCache>(
+    fin: f64,
+    fout: f64,
+    ch: usize,
+    interleaved: bool,
+    seed: u64,
+) {
     let mut rng = Rng::new(seed);
     let n = 3001;
-    let x: Vec<T> = (0..n * ch).map(|_| T::from_f64(rng.uniform())).collect();
+    let x: Vec<T> = (0..n * ch)
+        .map(|_| <T as Float>::from_f64(rng.uniform()))
+        .collect();
     let want = oneshot(fin, fout, ch, Quality::High, &x, n, interleaved);
     let len = want.len() / ch;
     let mut r = Resampler::<T>::new(fin, fout, ch, Quality::High.spec()).unwrap();
@@ -185,8 +194,8 @@ fn chunked_case<T: Float>(fin: f64, fout: f64, ch: usize, interleaved: bool, see
         for t in 0..len {
             let w = frame(&want, t, c, len);
             assert_eq!(
-                got[c][lat + t].to_f64().to_bits(),
-                w.to_f64().to_bits(),
+                Float::to_f64(got[c][lat + t]).to_bits(),
+                Float::to_f64(w).to_bits(),
                 "{fin}->{fout} ch {c} t {t}"
             );
         }
