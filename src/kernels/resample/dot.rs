@@ -70,32 +70,29 @@ impl Madd for Fused {
     }
 }
 
-/// `V` lanes (partial sums) per row, `R` rows, one row after the other (written across rows,
-/// LLVM vectorised the rows into the lanes of a register and transposed every block).
+/// `V` lanes (partial sums) per row, `R` rows.
 #[inline(always)]
 fn dotn_block<T: Float, M: Madd, const V: usize, const R: usize>(
     c: [&[T]; R],
     x: [&[T]; R],
 ) -> [T; R] {
     let k = c[0].len();
-    assert_eq!(
-        k % V,
-        0,
-        "window length is not a multiple of the lane count"
-    );
-    std::array::from_fn(|r| row_dot::<T, M, V>(&c[r][..k], &x[r][..k]))
-}
-
-/// One row: element `j` into partial sum `j mod V`, then the fixed tree.
-#[inline(always)]
-fn row_dot<T: Float, M: Madd, const V: usize>(c: &[T], x: &[T]) -> T {
-    let mut acc = [T::ZERO; V];
-    for (cc, xx) in c.chunks_exact(V).zip(x.chunks_exact(V)) {
-        for l in 0..V {
-            acc[l] = M::madd(cc[l], xx[l], acc[l]);
+    let c = c.map(|s| &s[..k]);
+    let x = x.map(|s| &s[..k]);
+    let mut acc = [[T::ZERO; V]; R];
+    let mut j = 0;
+    while j + V <= k {
+        for r in 0..R {
+            let cc: &[T; V] = c[r][j..j + V].try_into().expect("block of V");
+            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
+            for l in 0..V {
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
+            }
         }
+        j += V;
     }
-    tree::<T, V>(acc)
+    assert_eq!(j, k, "window length is not a multiple of the lane count");
+    acc.map(tree::<T, V>)
 }
 
 #[inline(always)]
@@ -131,17 +128,26 @@ pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
 }
 
 /// `G` dot products of one coefficient window with `G` input windows (`G` channels at the same
-/// output instant), the coefficients read once from memory and then from cache. Every row is
+/// output instant): each coefficient block is loaded once for all of them. Every row is
 /// computed exactly as [`dot4_at`] computes it.
 #[inline(always)]
 fn dotc_block<T: Float, M: Madd, const V: usize, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     let k = c.len();
-    assert_eq!(
-        k % V,
-        0,
-        "window length is not a multiple of the lane count"
-    );
-    std::array::from_fn(|r| row_dot::<T, M, V>(c, &x[r][..k]))
+    let x = x.map(|s| &s[..k]);
+    let mut acc = [[T::ZERO; V]; G];
+    let mut j = 0;
+    while j + V <= k {
+        let cc: &[T; V] = c[j..j + V].try_into().expect("block of V");
+        for r in 0..G {
+            let xx: &[T; V] = x[r][j..j + V].try_into().expect("block of V");
+            for l in 0..V {
+                acc[r][l] = M::madd(cc[l], xx[l], acc[r][l]);
+            }
+        }
+        j += V;
+    }
+    assert_eq!(j, k, "window length is not a multiple of the lane count");
+    acc.map(tree::<T, V>)
 }
 
 #[inline(always)]
