@@ -23,10 +23,6 @@ pub fn lanes<T>() -> usize {
 }
 
 /// Plain-order reference.
-fn dot4_scalar<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    dotn_scalar(c, x)
-}
-
 fn dotn_scalar<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R] {
     let mut out = [T::ZERO; R];
     for r in 0..R {
@@ -95,36 +91,27 @@ fn dotn_block<T: Float, M: Madd, const V: usize, const R: usize>(
     acc.map(tree::<T, V>)
 }
 
-#[inline(always)]
-fn dot4_lanes<T: Float, M: Madd>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    dotn_block::<T, M, TAP_BLOCK, 4>(c, x)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-fn dot4_avx512<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    dot4_lanes::<T, Fused>(c, x)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-fn dot4_avx2<T: Float>(c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    dot4_lanes::<T, Fused>(c, x)
-}
-
 /// Four dot products `Σ_j c[r][j]·x[r][j]`, `r < 4`. Every slice has the length of `c[0]`, a
 /// multiple of [`lanes`] (checked).
 pub fn dot4_at<T: Float>(level: Level, c: [&[T]; 4], x: [&[T]; 4]) -> [T; 4] {
-    match crate::simd::effective(level) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
-        Level::Avx512 => unsafe { dot4_avx512(c, x) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
-        Level::Avx2 => unsafe { dot4_avx2(c, x) },
-        Level::Scalar => dot4_scalar(c, x),
-        _ => dot4_lanes::<T, Plain>(c, x),
+    struct Four<'a, T> {
+        c: [&'a [T]; 4],
+        x: [&'a [T]; 4],
+        out: [T; 4],
     }
+    impl<T: Float> Job for Four<'_, T> {
+        #[inline(always)]
+        fn run<D: Dot>(&mut self) {
+            self.out = D::dot::<T, 4>(self.c, self.x);
+        }
+    }
+    let mut j = Four {
+        c,
+        x,
+        out: [T::ZERO; 4],
+    };
+    run_at(level, &mut j);
+    j.out
 }
 
 /// `G` dot products of one coefficient window with `G` input windows (`G` channels at the same
@@ -150,11 +137,6 @@ fn dotc_block<T: Float, M: Madd, const V: usize, const G: usize>(c: &[T], x: [&[
     acc.map(tree::<T, V>)
 }
 
-#[inline(always)]
-fn dotc_lanes<T: Float, M: Madd, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
-    dotc_block::<T, M, TAP_BLOCK, G>(c, x)
-}
-
 fn dotc_scalar<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     x.map(|x| {
         let mut acc = T::ZERO;
@@ -165,31 +147,27 @@ fn dotc_scalar<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
     })
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-fn dotc_avx512<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
-    dotc_lanes::<T, Fused, G>(c, x)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-fn dotc_avx2<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
-    dotc_lanes::<T, Fused, G>(c, x)
-}
-
 /// `Σ_j c[j]·x[r][j]` for `r < G`; every window has the length of `c`, a multiple of
 /// [`lanes`] (checked). Bit-identical to [`dot4_at`] on the same rows.
 pub fn dotc_at<T: Float, const G: usize>(level: Level, c: &[T], x: [&[T]; G]) -> [T; G] {
-    match crate::simd::effective(level) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
-        Level::Avx512 => unsafe { dotc_avx512(c, x) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
-        Level::Avx2 => unsafe { dotc_avx2(c, x) },
-        Level::Scalar => dotc_scalar(c, x),
-        _ => dotc_lanes::<T, Plain, G>(c, x),
+    struct Shared<'a, T, const G: usize> {
+        c: &'a [T],
+        x: [&'a [T]; G],
+        out: [T; G],
     }
+    impl<T: Float, const G: usize> Job for Shared<'_, T, G> {
+        #[inline(always)]
+        fn run<D: Dot>(&mut self) {
+            self.out = D::dotc::<T, G>(self.c, self.x);
+        }
+    }
+    let mut j = Shared {
+        c,
+        x,
+        out: [T::ZERO; G],
+    };
+    run_at(level, &mut j);
+    j.out
 }
 
 /// A dot-product strategy: the lane order (with or without fused multiply-adds) or the
