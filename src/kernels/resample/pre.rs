@@ -27,11 +27,15 @@
 
 use super::design::{cached, CacheKey, Coefs, Kernel, Spec};
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
 use crate::kernels::spectral::fft::{FftPlan, Norm, PlanCache, Workspace};
 use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
 use std::any::TypeId;
 use std::sync::Arc;
+
+/// What the first stage's allocations are called in their errors.
+const BUFS: &str = "the resampler's first-stage buffers";
 
 /// The most taps the first stage's filter may have.
 pub(crate) const MAX_PRE_TAPS: usize = 1 << 20;
@@ -143,15 +147,15 @@ impl Pre {
             sizes: [nx, taps, 0],
         };
         let spec = cached::<f64>(key, || {
-            let mut hp = try_vec(n, 0.0f64)?;
+            let mut hp = try_vec(n, 0.0f64, BUFS)?;
             for (i, v) in hp.iter_mut().take(taps).enumerate() {
                 *v = up as f64 * g.eval(i as f64 - delay as f64);
             }
-            let mut hs = try_vec(n / 2 + 1, Complex::new(0.0f64, 0.0))?;
+            let mut hs = try_vec(n / 2 + 1, Complex::new(0.0f64, 0.0), BUFS)?;
             let plan = f64::cached_real_plan(n)?;
             let mut ws = plan.workspace()?;
             plan.rfft_ws(&hp, &mut hs, Norm::Forward, &mut ws);
-            let mut v = try_vec(2 * hs.len(), 0.0)?;
+            let mut v = try_vec(2 * hs.len(), 0.0, BUFS)?;
             for (pair, c) in v.chunks_exact_mut(2).zip(&hs) {
                 pair[0] = c.re;
                 pair[1] = c.im;
@@ -182,10 +186,10 @@ impl Pre {
         self.fwd.reserve(&mut ws)?;
         self.inv.reserve(&mut ws)?;
         Ok(PreWs {
-            seg: try_vec(self.nx, 0.0)?,
-            x: try_vec(self.nx / 2 + 1, z)?,
-            y: try_vec(self.up * self.nx / 2 + 1, z)?,
-            out: try_vec(self.up * self.nx, 0.0)?,
+            seg: try_vec(self.nx, 0.0, BUFS)?,
+            x: try_vec(self.nx / 2 + 1, z, BUFS)?,
+            y: try_vec(self.up * self.nx / 2 + 1, z, BUFS)?,
+            out: try_vec(self.up * self.nx, 0.0, BUFS)?,
             ws,
         })
     }
@@ -226,15 +230,6 @@ impl Pre {
             }
         }
     }
-}
-
-fn try_vec<V: Clone>(n: usize, v: V) -> SkResult<Vec<V>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| {
-        SkError::Allocation("could not allocate the resampler's first-stage buffers".into())
-    })?;
-    out.resize(n, v);
-    Ok(out)
 }
 
 #[cfg(test)]

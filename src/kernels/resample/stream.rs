@@ -152,6 +152,12 @@ impl Clock {
             self.q = s / self.den;
             self.r = s % self.den;
         }
+        self.step_fixed();
+    }
+
+    /// One step of the current `q·den + r` (no ramp update).
+    #[inline(always)]
+    fn step_fixed(&mut self) {
         self.i0 += self.q as i64;
         self.frac += self.r;
         if self.frac >= self.den {
@@ -967,17 +973,13 @@ impl<T: Float> Job for ExactRun<'_, T> {
             clock.advance();
             i += 1;
         }
-        // then the fixed step, in locals (the same arithmetic as `Clock::advance`)
-        let (mut i0, mut frac) = (clock.i0, clock.frac);
-        let (q, r, den) = (clock.q as i64, clock.r, clock.den);
+        // then the fixed step (no ramp left to check)
         let mut at = || {
-            let w = (row(frac as usize), &buf[(i0 - skew) as usize..][..k]);
-            i0 += q;
-            frac += r;
-            if frac >= den {
-                frac -= den;
-                i0 += 1;
-            }
+            let w = (
+                row(clock.frac as usize),
+                &buf[(clock.i0 - skew) as usize..][..k],
+            );
+            clock.step_fixed();
             w
         };
         let mut chunks = out[i..].chunks_exact_mut(4);
