@@ -121,19 +121,6 @@ pub struct Kernel {
 pub(crate) const MAX_TAPS: usize = 1 << 20;
 
 impl Kernel {
-    /// Designs the single-stage kernel for `ratio = out_rate / in_rate`: the spec's band edges
-    /// scaled to the lower Nyquist frequency, in cycles per input sample.
-    pub fn new(spec: &Spec, ratio: f64) -> SkResult<Kernel> {
-        spec.validate()?;
-        let scale = ratio.min(1.0);
-        Kernel::with_edges(
-            0.5 * spec.pass * scale,
-            0.5 * spec.stop * scale,
-            spec.atten_db,
-            &format!("ratio {ratio}"),
-        )
-    }
-
     /// A kernel passing `[0, f_pass]` and stopping from `f_stop` on (cycles per sample of the
     /// signal it reads, `0 < f_pass < f_stop`) at `atten_db` of attenuation. `what` names the
     /// filter in the error when it would need more than [`MAX_TAPS`] taps.
@@ -446,7 +433,8 @@ mod tests {
     #[test]
     fn kernel_shape() {
         for ratio in [0.25, 147.0 / 160.0, 1.0, 160.0 / 147.0, 3.0] {
-            let k = Kernel::new(&Quality::High.spec(), ratio).unwrap();
+            let (s, scale) = (Quality::High.spec(), 0.5 * f64::min(ratio, 1.0));
+            let k = Kernel::with_edges(s.pass * scale, s.stop * scale, s.atten_db, "test").unwrap();
             assert_eq!(k.taps % TAP_BLOCK, 0);
             assert!(k.offset as f64 + 1.0 > k.half && k.taps >= k.offset * 2 + 2);
             for frac in [0.0, 0.25, 0.5, 0.999] {
