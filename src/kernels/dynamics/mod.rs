@@ -49,7 +49,59 @@ pub struct Block<'a, T> {
     pub n: usize,
 }
 
-impl<T: Float> Block<'_, T> {
+impl<'a, T: Float> Block<'a, T> {
+    /// The block cut into channel ranges `cuts[k]..cuts[k + 1]` (`cuts` rising from 0 to
+    /// `channels`), each a block of its own over disjoint parts of the output, with channel 0 at
+    /// the range's first channel. Possible when every buffer is planar enough that a channel's
+    /// frames all lie before the next channel's first (`(n − 1)·t < ch`); otherwise the block is
+    /// handed back unchanged.
+    pub(crate) fn split_channels(self, cuts: &[usize]) -> Result<Vec<Block<'a, T>>, Self> {
+        let apart = |l: Layout| (self.n.saturating_sub(1)).saturating_mul(l.t) < l.ch;
+        let key_apart = self.key.is_none_or(|(_, l)| apart(l));
+        if self.n == 0
+            || !(apart(self.xl) && apart(self.yl) && key_apart)
+            || cuts.first() != Some(&0)
+            || cuts.last() != Some(&self.channels)
+        {
+            return Err(self);
+        }
+        let Block {
+            src,
+            xl,
+            out,
+            yl,
+            key,
+            channels: _,
+            n,
+        } = self;
+        let mut blocks = Vec::with_capacity(cuts.len() - 1);
+        let mut rest = out;
+        for w in cuts.windows(2) {
+            let (c0, c1) = (w[0], w[1]);
+            // the last range keeps the rest of the buffer (its last channel may end early)
+            let take = if c1 == cuts[cuts.len() - 1] {
+                rest.len()
+            } else {
+                (c1 - c0) * yl.ch
+            };
+            let (mine, tail) = rest.split_at_mut(take);
+            rest = tail;
+            blocks.push(Block {
+                src: match src {
+                    Src::Slice(x) => Src::Slice(&x[c0 * xl.ch..]),
+                    Src::Dst => Src::Dst,
+                },
+                xl,
+                out: mine,
+                yl,
+                key: key.map(|(k, l)| (&k[c0 * l.ch..], l)),
+                channels: c1 - c0,
+                n,
+            });
+        }
+        Ok(blocks)
+    }
+
     #[inline(always)]
     pub(crate) fn put(&mut self, c: usize, t: usize, v: f64) {
         self.out[c * self.yl.ch + t * self.yl.t] = T::from_f64(v);

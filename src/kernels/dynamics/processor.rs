@@ -24,6 +24,7 @@ use super::{ballistic_coef, check_channels, check_db, check_ms, check_rate, Bloc
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::Float;
+use crate::simd::tile::{self, Transposer};
 use crate::simd::{multiversion, Level};
 
 /// What the engine outputs.
@@ -44,9 +45,21 @@ pub enum Detector {
 /// A streaming envelope follower, compressor or gate.
 #[derive(Clone, Debug)]
 pub struct Dynamics {
+    pub(crate) p: Params,
+    /// Ballistics state per detector.
+    env: Vec<f64>,
+    /// Gate: RMS pre-detector state per detector.
+    pre: Vec<f64>,
+    /// Gate: samples of hold left per detector.
+    held: Vec<u64>,
+}
+
+/// The settings of a [`Dynamics`] (everything but its state).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
     kind: Kind,
     det: Detector,
-    link: bool,
+    pub(crate) link: bool,
     channels: usize,
     att: f64,
     rel: f64,
@@ -58,12 +71,13 @@ pub struct Dynamics {
     knee: f64,
     makeup: f64,
     hold: u64,
-    /// Ballistics state per detector.
-    env: Vec<f64>,
-    /// Gate: RMS pre-detector state per detector.
-    pre: Vec<f64>,
-    /// Gate: samples of hold left per detector.
-    held: Vec<u64>,
+}
+
+/// The state of detectors `0..k` of one run: all of a [`Dynamics`], or one thread's share.
+struct State<'s> {
+    env: &'s mut [f64],
+    pre: &'s mut [f64],
+    held: &'s mut [u64],
 }
 
 /// Smallest envelope state kept (below it the state is flushed to 0: no denormals).
@@ -75,19 +89,21 @@ impl Dynamics {
         check_channels(channels)?;
         let nd = if link { 1 } else { channels };
         Ok(Dynamics {
-            kind,
-            det,
-            link,
-            channels,
-            att: 0.0,
-            rel: 0.0,
-            pre_rel: ballistic_coef(rate, 50.0),
-            thr: 0.0,
-            thr_lin: 1.0,
-            slope: 0.0,
-            knee: 0.0,
-            makeup: 0.0,
-            hold: 0,
+            p: Params {
+                kind,
+                det,
+                link,
+                channels,
+                att: 0.0,
+                rel: 0.0,
+                pre_rel: ballistic_coef(rate, 50.0),
+                thr: 0.0,
+                thr_lin: 1.0,
+                slope: 0.0,
+                knee: 0.0,
+                makeup: 0.0,
+                hold: 0,
+            },
             env: try_vec(nd, 0.0, "envelope state")?,
             pre: try_vec(nd, 0.0, "envelope state")?,
             held: try_vec(nd, 0, "envelope state")?,
@@ -97,15 +113,15 @@ impl Dynamics {
     fn times(&mut self, rate: f64, attack_ms: f64, release_ms: f64) -> SkResult<()> {
         check_ms("attack_ms", attack_ms)?;
         check_ms("release_ms", release_ms)?;
-        self.att = ballistic_coef(rate, attack_ms);
-        self.rel = ballistic_coef(rate, release_ms);
+        self.p.att = ballistic_coef(rate, attack_ms);
+        self.p.rel = ballistic_coef(rate, release_ms);
         Ok(())
     }
 
     fn threshold(&mut self, threshold_db: f64) -> SkResult<()> {
         check_db("threshold_db", threshold_db)?;
-        self.thr_lin = 10f64.powf(threshold_db / 20.0);
-        self.thr = log2(self.thr_lin);
+        self.p.thr_lin = 10f64.powf(threshold_db / 20.0);
+        self.p.thr = log2(self.p.thr_lin);
         Ok(())
     }
 
@@ -151,9 +167,9 @@ impl Dynamics {
             )));
         }
         check_db("makeup_db", makeup_db)?;
-        d.slope = 1.0 / ratio - 1.0;
-        d.knee = knee_db * LOG2_PER_DB;
-        d.makeup = makeup_db * LOG2_PER_DB;
+        d.p.slope = 1.0 / ratio - 1.0;
+        d.p.knee = knee_db * LOG2_PER_DB;
+        d.p.makeup = makeup_db * LOG2_PER_DB;
         Ok(d)
     }
 
@@ -178,16 +194,16 @@ impl Dynamics {
             )));
         }
         check_ms("hold_ms", hold_ms)?;
-        d.slope = ratio - 1.0;
-        d.hold = (hold_ms * rate / 1000.0).round() as u64;
+        d.p.slope = ratio - 1.0;
+        d.p.hold = (hold_ms * rate / 1000.0).round() as u64;
         Ok(d)
     }
 
     pub fn kind(&self) -> Kind {
-        self.kind
+        self.p.kind
     }
     pub fn channels(&self) -> usize {
-        self.channels
+        self.p.channels
     }
     /// Latency in frames (always 0: no lookahead).
     pub fn latency(&self) -> usize {
@@ -204,45 +220,115 @@ impl Dynamics {
     ///
     /// Independent channels run in groups of 16, 8, 4, 2 or 1 lanes: the per-sample recursions
     /// of a group advance together (their dependency chains overlap), and every lane computes the
-    /// same expression as alone, so grouping never changes a bit.
-    pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
-        debug_assert_eq!(b.channels, self.channels);
-        b.check_finite(level)?;
-        if self.link {
-            group_at::<T, L1>(level, self, &mut b, 0);
-            return Ok(());
-        }
-        let mut c0 = 0;
-        while c0 < self.channels {
-            let left = self.channels - c0;
-            c0 += if left >= 16 {
-                group_at::<T, L16>(level, self, &mut b, c0)
-            } else if left >= 8 {
-                group_at::<T, L8>(level, self, &mut b, c0)
-            } else if left >= 4 {
-                group_at::<T, L4>(level, self, &mut b, c0)
-            } else if left >= 2 {
-                group_at::<T, L2>(level, self, &mut b, c0)
-            } else {
-                group_at::<T, L1>(level, self, &mut b, c0)
-            };
-        }
-        Ok(())
+    /// same expression as alone, so grouping never changes a bit. A long block whose channels
+    /// lie apart (planar) is split by channels over the library's threads (see [`split`]), which
+    /// does not change a bit either.
+    pub fn process<T: Float>(&mut self, level: Level, b: Block<'_, T>) -> SkResult<()> {
+        let cuts = split(self.p.channels, b.n);
+        self.process_cut(level, b, &cuts)
     }
 
+    /// [`process`](Self::process) with the channel ranges `cuts` (from 0 to the channel count)
+    /// of the threads chosen by the caller.
+    pub(crate) fn process_cut<T: Float>(
+        &mut self,
+        level: Level,
+        mut b: Block<'_, T>,
+        cuts: &[usize],
+    ) -> SkResult<()> {
+        debug_assert_eq!(b.channels, self.p.channels);
+        b.check_finite(level)?;
+        let p = self.p;
+        let mut st = State {
+            env: &mut self.env,
+            pre: &mut self.pre,
+            held: &mut self.held,
+        };
+        if p.link {
+            group_at::<T, L1>(level, level, &p, &mut st, &mut b, 0);
+            return Ok(());
+        }
+        if cuts.len() > 2 {
+            match b.split_channels(cuts) {
+                Ok(blocks) => {
+                    let mut parts = Vec::with_capacity(blocks.len());
+                    let (mut env, mut pre, mut held) = (st.env, st.pre, st.held);
+                    for (blk, w) in blocks.into_iter().zip(cuts.windows(2)) {
+                        let k = w[1] - w[0];
+                        let (e, er) = env.split_at_mut(k);
+                        let (q, qr) = pre.split_at_mut(k);
+                        let (h, hr) = held.split_at_mut(k);
+                        (env, pre, held) = (er, qr, hr);
+                        parts.push((
+                            blk,
+                            State {
+                                env: e,
+                                pre: q,
+                                held: h,
+                            },
+                        ));
+                    }
+                    crate::kernels::par::run_parts(parts, |(mut blk, mut st)| {
+                        run_channels(level, &p, &mut st, &mut blk)
+                    });
+                    return Ok(());
+                }
+                Err(whole) => b = whole,
+            }
+        }
+        run_channels(level, &p, &mut st, &mut b);
+        Ok(())
+    }
+}
+
+/// Where to cut `channels` independent channels of `n` frames between threads: `[0, …,
+/// channels]`, as many ranges as [`par::threads_for`](crate::kernels::par::threads_for) allows
+/// (about 8 element operations a sample), sizes differing by at most one.
+fn split(channels: usize, n: usize) -> Vec<usize> {
+    let t =
+        crate::kernels::par::threads_for(channels, channels.saturating_mul(n).saturating_mul(8));
+    (0..=t).map(|k| k * channels / t).collect()
+}
+
+/// Every channel of `b` (detectors `0..b.channels` of `st`), in groups of 16, 8, 4, 2 or 1.
+fn run_channels<T: Float>(level: Level, p: &Params, st: &mut State<'_>, b: &mut Block<'_, T>) {
+    let mut c0 = 0;
+    while c0 < b.channels {
+        let left = b.channels - c0;
+        c0 += if left >= 16 {
+            group_at::<T, L16>(level, level, p, st, b, c0)
+        } else if left >= 8 {
+            group_at::<T, L8>(level, level, p, st, b, c0)
+        } else if left >= 4 {
+            group_at::<T, L4>(level, level, p, st, b, c0)
+        } else if left >= 2 {
+            group_at::<T, L2>(level, level, p, st, b, c0)
+        } else {
+            group_at::<T, L1>(level, level, p, st, b, c0)
+        };
+    }
+}
+
+impl Params {
     /// Runs detectors `d0..d0+G` (linked: detector 0 over every channel, `G` = 1) over the
     /// whole block; returns `G`. Compiled once per SIMD level (see [`group_at`]); `scalar`
     /// selects the one-element-at-a-time gain computers.
     #[inline(always)]
-    fn group<const G: usize, T: Float>(
-        &mut self,
+    fn group<const G: usize, T: Float, X: Transposer>(
+        &self,
+        st: &mut State<'_>,
         scalar: bool,
+        tr: X,
         b: &mut Block<'_, T>,
         d0: usize,
     ) -> usize {
-        const BF: usize = 128;
         let mut lvl = [0.0f64; BF * 16];
         let mut g = [0.0f64; BF * 16];
+        // channel-major scratch: `cm[j·BF + i]` for lane `j`, frame `i`
+        let mut cm = [0.0f64; BF * 16];
+        // eight or more lanes of planar channels move between channel-major and lane-major
+        // order through 8 × 8 tile transposes
+        let tiles = G >= 8 && !self.link;
         let squares = self.kind == Kind::Gate || self.det == Detector::Rms;
         let mut t0 = 0;
         while t0 < b.n {
@@ -258,13 +344,22 @@ impl Dynamics {
             };
             if self.link {
                 lv.iter_mut().for_each(|v| *v = 0.0);
-                for c in 0..self.channels {
+                for c in 0..b.channels {
                     let (src, o, st) = b.det_lane(c);
                     for (i, l) in lv.iter_mut().enumerate() {
                         let v = mag(src[o + (t0 + i) * st].to_f64());
                         *l = if v > *l { v } else { *l };
                     }
                 }
+            } else if tiles && (0..G).all(|j| b.det_lane(d0 + j).2 == 1) {
+                for j in 0..G {
+                    let (src, o, _) = b.det_lane(d0 + j);
+                    let s = &src[o + t0..o + t0 + len];
+                    for (v, x) in cm[j * BF..j * BF + len].iter_mut().zip(s) {
+                        *v = mag(x.to_f64());
+                    }
+                }
+                cm_to_lanes::<X, G>(tr, &cm, lv, len);
             } else {
                 for j in 0..G {
                     let (src, o, st) = b.det_lane(d0 + j);
@@ -281,11 +376,12 @@ impl Dynamics {
                 }
             }
             // 2. ballistics (serial in time, lanes side by side; `g` as scratch)
-            self.ballistics::<G>(d0, lv, &mut g[..len * G]);
+            self.ballistics::<G>(st, d0, lv, &mut g[..len * G]);
             // 3. gain, 4. apply
+            let nch = b.channels;
             let chans = |j: usize| {
                 if self.link {
-                    0..self.channels
+                    0..nch
                 } else {
                     d0 + j..d0 + j + 1
                 }
@@ -309,9 +405,16 @@ impl Dynamics {
                         (false, true) => gate_scalar(lv, gs, k),
                         (false, false) => gate_lanes(lv, gs, k),
                     }
-                    for j in 0..G {
-                        for c in chans(j) {
-                            b.scale_lane(c, t0, gs, G, j, len);
+                    if tiles {
+                        lanes_to_cm::<X, G>(tr, gs, &mut cm, len);
+                        for j in 0..G {
+                            b.scale_lane(d0 + j, t0, &cm[j * BF..j * BF + len], 1, 0, len);
+                        }
+                    } else {
+                        for j in 0..G {
+                            for c in chans(j) {
+                                b.scale_lane(c, t0, gs, G, j, len);
+                            }
                         }
                     }
                 }
@@ -340,16 +443,22 @@ impl Dynamics {
     /// Turns the levels of detectors `d0..d0+G` (`lv[i·G + j]`) into envelopes, in place
     /// (`tmp`, as long as `lv`, is scratch).
     #[inline(always)]
-    fn ballistics<const G: usize>(&mut self, d0: usize, lv: &mut [f64], tmp: &mut [f64]) {
+    fn ballistics<const G: usize>(
+        &self,
+        st: &mut State<'_>,
+        d0: usize,
+        lv: &mut [f64],
+        tmp: &mut [f64],
+    ) {
         let (att, rel) = (self.att, self.rel);
         let mut e = [0.0f64; G];
-        e.copy_from_slice(&self.env[d0..d0 + G]);
+        e.copy_from_slice(&st.env[d0..d0 + G]);
         match self.kind {
             Kind::Gate => {
                 let mut p = [0.0f64; G];
-                p.copy_from_slice(&self.pre[d0..d0 + G]);
+                p.copy_from_slice(&st.pre[d0..d0 + G]);
                 let mut held = [0u64; G];
-                held.copy_from_slice(&self.held[d0..d0 + G]);
+                held.copy_from_slice(&st.held[d0..d0 + G]);
                 let pre_rel = self.pre_rel;
                 let (thr, hold) = (self.thr_lin, self.hold);
                 for row in lv.chunks_exact_mut(G) {
@@ -378,8 +487,8 @@ impl Dynamics {
                         };
                     }
                 }
-                self.pre[d0..d0 + G].copy_from_slice(&p);
-                self.held[d0..d0 + G].copy_from_slice(&held);
+                st.pre[d0..d0 + G].copy_from_slice(&p);
+                st.held[d0..d0 + G].copy_from_slice(&held);
             }
             _ => {
                 // `a·e + (1 − a)·x` for both coefficients, then the pick: the products of `x`
@@ -424,7 +533,63 @@ impl Dynamics {
                 }
             }
         }
-        self.env[d0..d0 + G].copy_from_slice(&e);
+        st.env[d0..d0 + G].copy_from_slice(&e);
+    }
+}
+
+/// Frames per block of the processing loop.
+const BF: usize = 128;
+
+/// `dst[i·G + j] = src[j·BF + i]` for lanes `j < G` (a multiple of 8) and frames `i < len`: 8 × 8
+/// tiles through `tr`, the last `len % 8` frames one by one.
+#[inline(always)]
+fn cm_to_lanes<X: Transposer, const G: usize>(tr: X, src: &[f64], dst: &mut [f64], len: usize) {
+    let mut a = [[0.0f64; 8]; 8];
+    let mut o = [[0.0f64; 8]; 8];
+    let full = len - len % 8;
+    for jb in (0..G).step_by(8) {
+        for ib in (0..full).step_by(8) {
+            for (r, ar) in a.iter_mut().enumerate() {
+                let o = (jb + r) * BF + ib;
+                ar.copy_from_slice(&src[o..o + 8]);
+            }
+            tr.transpose(&a, &mut o);
+            for (i, or) in o.iter().enumerate() {
+                let d = (ib + i) * G + jb;
+                dst[d..d + 8].copy_from_slice(or);
+            }
+        }
+        for i in full..len {
+            for r in 0..8 {
+                dst[i * G + jb + r] = src[(jb + r) * BF + i];
+            }
+        }
+    }
+}
+
+/// The inverse of [`cm_to_lanes`]: `dst[j·BF + i] = src[i·G + j]`.
+#[inline(always)]
+fn lanes_to_cm<X: Transposer, const G: usize>(tr: X, src: &[f64], dst: &mut [f64], len: usize) {
+    let mut a = [[0.0f64; 8]; 8];
+    let mut o = [[0.0f64; 8]; 8];
+    let full = len - len % 8;
+    for jb in (0..G).step_by(8) {
+        for ib in (0..full).step_by(8) {
+            for (i, ar) in a.iter_mut().enumerate() {
+                let s = (ib + i) * G + jb;
+                ar.copy_from_slice(&src[s..s + 8]);
+            }
+            tr.transpose(&a, &mut o);
+            for (r, or) in o.iter().enumerate() {
+                let d = (jb + r) * BF + ib;
+                dst[d..d + 8].copy_from_slice(or);
+            }
+        }
+        for i in full..len {
+            for r in 0..8 {
+                dst[(jb + r) * BF + i] = src[i * G + jb + r];
+            }
+        }
     }
 }
 
@@ -565,7 +730,14 @@ fn gate_lanes(e: &[f64], g: &mut [f64], k: Curve) {
 
 /// A channel-group width, as a type (the dispatch macro takes type parameters).
 trait Lanes {
-    fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize;
+    fn run<T: Float, X: Transposer>(
+        p: &Params,
+        st: &mut State<'_>,
+        b: &mut Block<'_, T>,
+        d0: usize,
+        scalar: bool,
+        tr: X,
+    ) -> usize;
 }
 
 macro_rules! lanes {
@@ -573,25 +745,50 @@ macro_rules! lanes {
         struct $name;
         impl Lanes for $name {
             #[inline(always)]
-            fn run<T: Float>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize, scalar: bool) -> usize {
-                d.group::<$g, T>(scalar, b, d0)
+            fn run<T: Float, X: Transposer>(
+                p: &Params,
+                st: &mut State<'_>,
+                b: &mut Block<'_, T>,
+                d0: usize,
+                scalar: bool,
+                tr: X,
+            ) -> usize {
+                p.group::<$g, T, X>(st, scalar, tr, b, d0)
             }
         }
     )*};
 }
 lanes!(L1 = 1, L2 = 2, L4 = 4, L8 = 8, L16 = 16);
 
-fn group_scalar<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
-    L::run(d, b, d0, true)
+fn group_scalar<T: Float, L: Lanes>(
+    _lv: Level,
+    p: &Params,
+    st: &mut State<'_>,
+    b: &mut Block<'_, T>,
+    d0: usize,
+) -> usize {
+    L::run(p, st, b, d0, true, tile::Portable)
 }
 #[inline(always)]
-fn group_lanes<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize {
-    L::run(d, b, d0, false)
+fn group_lanes<T: Float, L: Lanes>(
+    lv: Level,
+    p: &Params,
+    st: &mut State<'_>,
+    b: &mut Block<'_, T>,
+    d0: usize,
+) -> usize {
+    tile::with_transposer!(lv, |tr| L::run(p, st, b, d0, false, tr))
 }
 
 multiversion! {
     /// One channel group over a block, the level, ballistics, gain and apply loops all compiled
     /// for the level.
-    fn group_at<T: Float, L: Lanes>(d: &mut Dynamics, b: &mut Block<'_, T>, d0: usize) -> usize;
+    fn group_at<T: Float, L: Lanes>(
+        lv: Level,
+        p: &Params,
+        st: &mut State<'_>,
+        b: &mut Block<'_, T>,
+        d0: usize,
+    ) -> usize;
     scalar = group_scalar; simd = group_lanes;
 }

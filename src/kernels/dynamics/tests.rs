@@ -156,18 +156,109 @@ fn chunked_equals_one_call_bit_for_bit_planar_and_interleaved() {
 
 #[test]
 fn every_simd_level_gives_the_same_bits() {
-    let (ch, n) = (2, 3000);
-    let x = signal(ch, n, 2);
-    for p0 in all_processors(44100.0, ch) {
-        let want = p0.clone().run(Level::Scalar, &x, None, ch, false).unwrap();
-        for l in available() {
-            assert_eq!(
-                p0.clone().run(l, &x, None, ch, false).unwrap(),
-                want,
-                "{l:?}"
-            );
+    // 17 channels: a group of 16 lanes (moved through tile transposes) and one of 1; 3001
+    // frames: a last block of 57 frames, 7 of them outside the last tile
+    for (ch, n) in [(2, 3000), (17, 3001)] {
+        let x = signal(ch, n, 2);
+        for p0 in all_processors(44100.0, ch) {
+            let want = p0.clone().run(Level::Scalar, &x, None, ch, false).unwrap();
+            for l in available() {
+                assert_eq!(
+                    p0.clone().run(l, &x, None, ch, false).unwrap(),
+                    want,
+                    "{l:?}"
+                );
+            }
         }
     }
+}
+
+#[test]
+fn channel_splits_over_threads_give_the_same_bits() {
+    // unlinked processors only (linked ones never split)
+    let unlinked = |rate: f64, ch: usize| -> Vec<Dynamics> {
+        all_processors(rate, ch)
+            .into_iter()
+            .filter_map(|p| match p {
+                P::D(d) if !d.p.link => Some(d),
+                _ => None,
+            })
+            .collect()
+    };
+    for (ch, cuts) in [
+        (2usize, vec![0usize, 1, 2]),
+        (5, vec![0, 2, 5]),
+        (16, vec![0, 8, 16]),
+        (19, vec![0, 3, 11, 19]),
+    ] {
+        // 2601 frames: a last block of 41 frames, one outside the last 8 × 8 tile
+        let n = 2601;
+        let x = signal(ch, n, 7);
+        let key: Vec<f64> = x.iter().rev().map(|v| v * 0.5).collect();
+        for (d0, s0) in unlinked(48000.0, ch).into_iter().zip(unlinked(48000.0, 1)) {
+            for with_key in [false, true] {
+                // each channel alone (one lane, no tiles, one thread), two blocks in a row
+                let mut want = [vec![0.0; n * ch], vec![0.0; n * ch]];
+                for c in 0..ch {
+                    let mut one = P::D(s0.clone());
+                    let xc = &x[c * n..(c + 1) * n];
+                    let kc = with_key.then_some(&key[c * n..(c + 1) * n]);
+                    for w in want.iter_mut() {
+                        let y = one.run(current(), xc, kc, 1, false).unwrap();
+                        w[c * n..(c + 1) * n].copy_from_slice(&y);
+                    }
+                }
+                // interleaved: never split
+                let xi: Vec<f64> = (0..n * ch).map(|i| x[(i % ch) * n + i / ch]).collect();
+                let ki: Vec<f64> = (0..n * ch).map(|i| key[(i % ch) * n + i / ch]).collect();
+                let mut inter = P::D(d0.clone());
+                for w in &want {
+                    let y = inter
+                        .run(current(), &xi, with_key.then_some(&ki[..]), ch, true)
+                        .unwrap();
+                    for i in 0..n * ch {
+                        assert_eq!(y[i], w[(i % ch) * n + i / ch], "{ch} interleaved {i}");
+                    }
+                }
+                // planar, cut by channels, out of place and in place, the same two blocks
+                let l = Layout::planar(n);
+                for in_place in [false, true] {
+                    let mut d = d0.clone();
+                    for w in &want {
+                        let mut out = if in_place {
+                            x.clone()
+                        } else {
+                            vec![0.0; x.len()]
+                        };
+                        let b = Block {
+                            src: if in_place { Src::Dst } else { Src::Slice(&x) },
+                            xl: l,
+                            out: &mut out,
+                            yl: l,
+                            key: with_key.then_some((&key[..], l)),
+                            channels: ch,
+                            n,
+                        };
+                        d.process_cut(current(), b, &cuts).unwrap();
+                        assert_eq!(&out, w, "{ch} {cuts:?}");
+                    }
+                }
+            }
+        }
+    }
+    // a block whose channel frames interleave cannot be cut: it runs whole
+    let x = signal(4, 100, 3);
+    let mut out = vec![0.0; 400];
+    let b = Block {
+        src: Src::Slice(&x),
+        xl: Layout::interleaved(4),
+        out: &mut out,
+        yl: Layout::interleaved(4),
+        key: None,
+        channels: 4,
+        n: 100,
+    };
+    assert!(b.split_channels(&[0, 2, 4]).is_err());
 }
 
 /// JUCE `BallisticsFilter` + `Compressor::processSample`, in f64 with libm.
