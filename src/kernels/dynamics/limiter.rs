@@ -17,7 +17,7 @@ use super::{ballistic_coef, check_channels, check_db, check_rate, Block};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::loudness::truepeak::{design, factor, HISTORY, TAPS};
-use crate::kernels::Float;
+use crate::kernels::{par, Float};
 use crate::simd::{multiversion, Level};
 
 /// Shortest lookahead, ms (a shorter attack moves the gain too fast for the true-peak bound).
@@ -61,7 +61,21 @@ pub struct Limiter {
     pos: usize,
     /// Frames processed modulo `w`.
     k: usize,
+    /// Frames per chunk of a call (see [`Limiter::process`]).
+    pub(crate) chunk: usize,
+    /// Per-channel peaks of a chunk (`chunk` per channel), and the chunk's needed and applied
+    /// gains: scratch, allocated with the limiter.
+    peaks: Vec<f64>,
+    need: Vec<f64>,
+    gain: Vec<f64>,
 }
+
+/// Sample-channel values a chunk's peak scratch holds at most (it holds at least [`BLK`] frames,
+/// at most [`MAX_CHUNK`]).
+const CHUNK_VALUES: usize = 1 << 15;
+/// Most frames per chunk: the per-channel peaks of a chunk are split over threads, so a chunk
+/// must be long enough for the split to pay.
+const MAX_CHUNK: usize = 1 << 14;
 
 impl Limiter {
     /// A limiter at `rate` Hz whose output's true peak stays at or below `ceiling_db` dBTP.
@@ -89,7 +103,12 @@ impl Limiter {
         let w = ((lookahead_ms * rate / 1000.0).round() as usize).max(1);
         let h = w + 6 + 2 * MARGIN;
         let d = w + 5 + MARGIN;
+        let chunk = (CHUNK_VALUES / channels).clamp(BLK, MAX_CHUNK);
         let mut l = Limiter {
+            chunk,
+            peaks: try_vec(channels * chunk, 0.0, "limiter scratch")?,
+            need: try_vec(chunk, 0.0, "limiter scratch")?,
+            gain: try_vec(chunk, 0.0, "limiter scratch")?,
             channels,
             ceiling: 10f64.powf(ceiling_db / 20.0) * SAFETY,
             rel: ballistic_coef(rate, release_ms),
@@ -142,6 +161,11 @@ impl Limiter {
     }
 
     /// Processes one block. Refuses NaN/inf in the input with nothing changed.
+    ///
+    /// The block runs in chunks of up to [`MAX_CHUNK`] frames: first every channel's peaks
+    /// (step 1 before the maximum over channels; the channels split over the library's threads
+    /// when the chunk is long enough), then the rest in one pass. Chunks, threads and SIMD
+    /// levels never change a bit.
     pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
         if b.key.is_some() {
             return Err(SkError::BadArgument(
@@ -149,73 +173,92 @@ impl Limiter {
             ));
         }
         b.check_finite(level)?;
-        run_at(level, self, &mut b);
+        let ch = self.channels;
+        let mut t0 = 0;
+        while t0 < b.n {
+            let len = (b.n - t0).min(self.chunk);
+            // about 100 operations a sample for the 4x interpolator
+            let threads = par::threads_for(ch, ch.saturating_mul(len).saturating_mul(100));
+            let cut = |k: usize| k * ch / threads;
+            let peaks = &mut self.peaks[..ch * self.chunk];
+            let hist = &mut self.hist[..ch * HISTORY];
+            let phases = &self.phases[..];
+            let blk = &b;
+            let chunk = self.chunk;
+            if threads > 1 {
+                let mut parts = Vec::with_capacity(threads);
+                let (mut pr, mut hr) = (peaks, hist);
+                for k in 0..threads {
+                    let m = cut(k + 1) - cut(k);
+                    let (p, pt) = pr.split_at_mut(m * chunk);
+                    let (h, ht) = hr.split_at_mut(m * HISTORY);
+                    (pr, hr) = (pt, ht);
+                    parts.push((cut(k), p, h));
+                }
+                par::run_parts(parts, |(c0, p, h)| {
+                    peaks_at(level, phases, blk, c0, h, p, chunk, t0, len)
+                });
+            } else {
+                peaks_at(level, phases, blk, 0, hist, peaks, chunk, t0, len);
+            }
+            run_at(level, self, &mut b, t0, len);
+            t0 += len;
+        }
         Ok(())
     }
 
-    /// The processing loop of [`process`](Self::process), compiled once per SIMD level (see
-    /// [`run_at`]); `scalar` selects the reference interpolator.
+    /// Steps 2–6 for frames `t0..t0 + len` of `b` (one chunk), from the peaks of every
+    /// channel in `self.peaks`. Compiled once per SIMD level (see [`run_at`]).
     #[inline(always)]
-    fn run<T: Float>(&mut self, b: &mut Block<'_, T>, scalar: bool) {
-        let mut buf = [0.0f64; BLK + HISTORY];
-        let mut q = [0.0f64; BLK];
-        let mut ip = [0.0f64; BLK];
-        let mut g = [0.0f64; BLK];
-        let mut t0 = 0;
+    fn run<T: Float>(&mut self, b: &mut Block<'_, T>, t0: usize, len: usize) {
         let ch = self.channels;
-        while t0 < b.n {
-            let len = (b.n - t0).min(BLK);
-            q[..len].iter_mut().for_each(|v| *v = 0.0);
-            for c in 0..ch {
-                let hs = &mut self.hist[c * HISTORY..(c + 1) * HISTORY];
-                buf[..HISTORY].copy_from_slice(hs);
+        let chunk = self.chunk;
+        // 1. (end) the largest peak over the channels
+        let mut need = std::mem::take(&mut self.need);
+        let mut gain = std::mem::take(&mut self.gain);
+        let q = &mut need[..len];
+        q.iter_mut().for_each(|v| *v = 0.0);
+        for c in 0..ch {
+            for (qv, &m) in q.iter_mut().zip(&self.peaks[c * chunk..c * chunk + len]) {
+                *qv = if m > *qv { m } else { *qv };
+            }
+        }
+        // 2. the needed gains (a pass the compiler vectorises, divisions included)
+        let ceiling = self.ceiling;
+        for v in q.iter_mut() {
+            *v = if *v > ceiling { ceiling / *v } else { 1.0 };
+        }
+        // 3.-5. serial in time: running sums of the moving average into `g`
+        let g = &mut gain[..len];
+        self.averages(q, g);
+        let wf = self.w as f64;
+        for v in g.iter_mut() {
+            // the average of values each <= 1 never exceeds 1 but for rounding
+            let a = *v / wf;
+            *v = if a > 1.0 { 1.0 } else { a };
+        }
+        // 6. delay and apply, channel by channel, in blocks of BLK frames
+        let d = self.d;
+        let p0 = self.pos;
+        let mut p = p0;
+        for c in 0..ch {
+            let line = &mut self.delay[c * d..(c + 1) * d];
+            p = p0;
+            let mut xs = [0.0f64; BLK];
+            for b0 in (0..len).step_by(BLK) {
+                let bl = (len - b0).min(BLK);
                 let (src, o, st) = b.det_lane(c);
-                for i in 0..len {
-                    buf[HISTORY + i] = src[o + (t0 + i) * st].to_f64();
-                }
-                hs.copy_from_slice(&buf[len..len + HISTORY]);
-                if scalar {
-                    interp_scalar(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
-                } else {
-                    interp_lanes(&buf[..len + HISTORY], &self.phases, &mut ip[..len]);
-                }
-                for i in 0..len {
-                    let a = buf[HISTORY + i].abs();
-                    let m = if a > ip[i] { a } else { ip[i] };
-                    q[i] = if m > q[i] { m } else { q[i] };
-                }
-            }
-            // 2. the needed gains (a pass the compiler vectorises, divisions included)
-            let ceiling = self.ceiling;
-            for v in q[..len].iter_mut() {
-                *v = if *v > ceiling { ceiling / *v } else { 1.0 };
-            }
-            // 3.-5. serial in time: running sums of the moving average into `g`
-            self.averages(&q[..len], &mut g[..len]);
-            let wf = self.w as f64;
-            for v in g[..len].iter_mut() {
-                // the average of values each <= 1 never exceeds 1 but for rounding
-                let a = *v / wf;
-                *v = if a > 1.0 { 1.0 } else { a };
-            }
-            // 6. delay and apply, channel by channel
-            let p0 = self.pos;
-            let d = self.d;
-            let mut p = p0;
-            for c in 0..ch {
-                let line = &mut self.delay[c * d..(c + 1) * d];
-                let mut xs = [0.0f64; BLK];
-                let (src, o, st) = b.det_lane(c);
-                for (i, v) in xs[..len].iter_mut().enumerate() {
-                    *v = src[o + (t0 + i) * st].to_f64();
+                for (i, v) in xs[..bl].iter_mut().enumerate() {
+                    *v = src[o + (t0 + b0 + i) * st].to_f64();
                 }
                 // the delay line in contiguous runs up to its wrap
-                p = p0;
                 let mut i = 0;
-                while i < len {
-                    let run = (d - p).min(len - i);
+                while i < bl {
+                    let run = (d - p).min(bl - i);
                     let seg = &mut line[p..p + run];
-                    for ((slot, v), &gi) in seg.iter_mut().zip(&mut xs[i..i + run]).zip(&g[i..]) {
+                    for ((slot, v), &gi) in
+                        seg.iter_mut().zip(&mut xs[i..i + run]).zip(&g[b0 + i..])
+                    {
                         let old = *slot;
                         *slot = *v;
                         *v = old * gi;
@@ -223,11 +266,12 @@ impl Limiter {
                     i += run;
                     p = if p + run == d { 0 } else { p + run };
                 }
-                b.store_lane(c, t0, &xs[..len]);
+                b.store_lane(c, t0 + b0, &xs[..bl]);
             }
-            self.pos = p;
-            t0 += len;
         }
+        self.pos = p;
+        self.need = need;
+        self.gain = gain;
     }
 
     /// Steps 3–5 for a run of frames: the needed gains `r` in, the moving sums (`w` times the
@@ -318,18 +362,100 @@ fn interp_lanes(buf: &[f64], phases: &[[f64; TAPS]], out: &mut [f64]) {
     }
 }
 
-fn run_scalar<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
-    l.run(b, true)
-}
 #[inline(always)]
-fn run_lanes<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) {
-    l.run(b, false)
+fn run_body<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>, t0: usize, len: usize) {
+    l.run(b, t0, len)
 }
 
 multiversion! {
-    /// The limiter's processing loop compiled for the level.
-    fn run_at<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>) -> ();
-    scalar = run_scalar; simd = run_lanes;
+    /// Steps 2–6 of one chunk compiled for the level.
+    fn run_at<T: Float>(l: &mut Limiter, b: &mut Block<'_, T>, t0: usize, len: usize) -> ();
+    scalar = run_body; simd = run_body;
+}
+
+/// Step 1 for channels `c0..c0 + k` of `b`, frames `t0..t0 + len`: `peaks[j·chunk + i]` = the
+/// larger of `|x|` and the interpolated magnitudes of channel `c0 + j` at frame `t0 + i`, with
+/// `hist` (`HISTORY` per channel) carried over. `scalar` selects the reference interpolator.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn peaks_body<T: Float, const SCALAR: bool>(
+    phases: &[[f64; TAPS]],
+    b: &Block<'_, T>,
+    c0: usize,
+    hist: &mut [f64],
+    peaks: &mut [f64],
+    chunk: usize,
+    t0: usize,
+    len: usize,
+) {
+    let mut buf = [0.0f64; BLK + HISTORY];
+    let mut ip = [0.0f64; BLK];
+    for (j, hs) in hist.chunks_exact_mut(HISTORY).enumerate() {
+        let (src, o, st) = b.det_lane(c0 + j);
+        let pk = &mut peaks[j * chunk..j * chunk + len];
+        for b0 in (0..len).step_by(BLK) {
+            let bl = (len - b0).min(BLK);
+            buf[..HISTORY].copy_from_slice(hs);
+            for i in 0..bl {
+                buf[HISTORY + i] = src[o + (t0 + b0 + i) * st].to_f64();
+            }
+            hs.copy_from_slice(&buf[bl..bl + HISTORY]);
+            if SCALAR {
+                interp_scalar(&buf[..bl + HISTORY], phases, &mut ip[..bl]);
+            } else {
+                interp_lanes(&buf[..bl + HISTORY], phases, &mut ip[..bl]);
+            }
+            for i in 0..bl {
+                let a = buf[HISTORY + i].abs();
+                pk[b0 + i] = if a > ip[i] { a } else { ip[i] };
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn peaks_scalar<T: Float>(
+    phases: &[[f64; TAPS]],
+    b: &Block<'_, T>,
+    c0: usize,
+    hist: &mut [f64],
+    peaks: &mut [f64],
+    chunk: usize,
+    t0: usize,
+    len: usize,
+) {
+    peaks_body::<T, true>(phases, b, c0, hist, peaks, chunk, t0, len)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn peaks_lanes<T: Float>(
+    phases: &[[f64; TAPS]],
+    b: &Block<'_, T>,
+    c0: usize,
+    hist: &mut [f64],
+    peaks: &mut [f64],
+    chunk: usize,
+    t0: usize,
+    len: usize,
+) {
+    peaks_body::<T, false>(phases, b, c0, hist, peaks, chunk, t0, len)
+}
+
+multiversion! {
+    /// Step 1 of one chunk for a range of channels, compiled for the level.
+    #[allow(clippy::too_many_arguments)]
+    fn peaks_at<T: Float>(
+        phases: &[[f64; TAPS]],
+        b: &Block<'_, T>,
+        c0: usize,
+        hist: &mut [f64],
+        peaks: &mut [f64],
+        chunk: usize,
+        t0: usize,
+        len: usize,
+    ) -> ();
+    scalar = peaks_scalar; simd = peaks_lanes;
 }
 
 #[cfg(test)]
