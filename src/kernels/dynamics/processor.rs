@@ -375,8 +375,15 @@ impl Params {
                     }
                 }
             }
-            // 2. ballistics (serial in time, lanes side by side; `g` as scratch)
-            self.ballistics::<G>(st, d0, lv, &mut g[..len * G]);
+            // 2. ballistics (serial in time, lanes side by side; `g` as scratch), and for a
+            // compressor of 8 lanes or more the gains with it (see `fused_comp`)
+            let fused = !scalar
+                && G >= 8
+                && self.kind == Kind::Compressor
+                && self.fused_comp::<G>(st, d0, lv, &mut g[..len * G]);
+            if !fused {
+                self.ballistics::<G>(st, d0, lv, &mut g[..len * G]);
+            }
             // 3. gain, 4. apply
             let nch = b.channels;
             let chans = |j: usize| {
@@ -400,6 +407,7 @@ impl Params {
                     let gs = &mut g[..len * G];
                     let k = self.curve();
                     match (self.kind == Kind::Compressor, scalar) {
+                        _ if fused => {}
                         (true, true) => comp_scalar(lv, gs, k),
                         (true, false) => comp_lanes(lv, gs, k),
                         (false, true) => gate_scalar(lv, gs, k),
@@ -437,6 +445,84 @@ impl Params {
             makeup: self.makeup,
             edge,
             flat,
+        }
+    }
+
+    /// The compressor's ballistics and gain computer in one loop, for groups of 8 lanes or
+    /// more: while the ballistics advance frame `i` (a serial chain of a multiply, an add and a
+    /// select), the gains of frame `i − 1` are computed, so out-of-order execution overlaps the
+    /// gain arithmetic with the chain's latency. The same expressions as [`ballistics`] and
+    /// [`comp_lanes`] (a frame's lanes all in the flat part take the flat gain, as a group of
+    /// [`GAIN_LANES`] does there), so the same bits. Writes the gains of the levels `lv` into
+    /// `g` and the state, and returns true, unless a state fell below [`FLUSH`] in this block:
+    /// then it returns false with the state unchanged, and the caller runs the separate passes,
+    /// which flush.
+    ///
+    /// [`ballistics`]: Self::ballistics
+    #[inline(always)]
+    fn fused_comp<const G: usize>(
+        &self,
+        st: &mut State<'_>,
+        d0: usize,
+        lv: &[f64],
+        g: &mut [f64],
+    ) -> bool {
+        let (att, rel) = (self.att, self.rel);
+        let (ca, cr) = (1.0 - att, 1.0 - rel);
+        let k = self.curve();
+        let rms = self.det == Detector::Rms;
+        let mut e = [0.0f64; G];
+        e.copy_from_slice(&st.env[d0..d0 + G]);
+        let mut low = [f64::INFINITY; G];
+        let step = |e: &mut [f64; G], low: &mut [f64; G], row: &[f64]| {
+            for j in 0..G {
+                let x = row[j];
+                let va = att * e[j] + ca * x;
+                let vr = rel * e[j] + cr * x;
+                e[j] = if x > e[j] { va } else { vr };
+                low[j] = if e[j] < low[j] { e[j] } else { low[j] };
+            }
+        };
+        let gain = |env: &[f64; G], out: &mut [f64]| {
+            let mut env = *env;
+            if rms {
+                for v in env.iter_mut() {
+                    *v = v.sqrt();
+                }
+            }
+            let mut any = false;
+            for &v in &env {
+                any |= v > k.edge;
+            }
+            let out: &mut [f64; G] = out.try_into().unwrap();
+            if !any {
+                *out = [k.flat; G];
+            } else if k.knee > 0.0 {
+                for j in 0..G {
+                    out[j] = comp_one::<true>(env[j], k);
+                }
+            } else {
+                for j in 0..G {
+                    out[j] = comp_one::<false>(env[j], k);
+                }
+            }
+        };
+        let n = lv.len() / G;
+        if n == 0 {
+            return true;
+        }
+        step(&mut e, &mut low, &lv[..G]);
+        for i in 1..n {
+            let prev = e;
+            step(&mut e, &mut low, &lv[i * G..(i + 1) * G]);
+            gain(&prev, &mut g[(i - 1) * G..i * G]);
+        }
+        gain(&e, &mut g[(n - 1) * G..n * G]);
+        if low.iter().all(|&v| v >= FLUSH) {
+            st.env[d0..d0 + G].copy_from_slice(&e);
+            true
+        } else {
+            false
         }
     }
 

@@ -100,6 +100,21 @@ fn all_processors(rate: f64, ch: usize) -> Vec<P> {
             )
             .unwrap(),
         ),
+        P::D(
+            Dynamics::compressor(
+                rate,
+                ch,
+                -30.0,
+                3.0,
+                10.0,
+                2.0,
+                80.0,
+                3.0,
+                Detector::Rms,
+                false,
+            )
+            .unwrap(),
+        ),
         P::D(Dynamics::gate(rate, ch, -30.0, 10.0, 1.0, 100.0, 20.0, false).unwrap()),
         P::D(Dynamics::gate(rate, ch, -20.0, 2.0, 0.0, 30.0, 0.0, true).unwrap()),
         P::L(Limiter::new(rate, ch, -1.0, 5.0, 100.0).unwrap()),
@@ -712,6 +727,42 @@ fn denormal_and_huge_inputs_stay_finite() {
     for p0 in all_processors(48000.0, 1) {
         let y = p0.clone().run(current(), &x, None, 1, false).unwrap();
         assert!(y.iter().all(|v| v.is_finite()));
+    }
+}
+
+#[test]
+fn compressor_lanes_flush_like_one_channel() {
+    // 16 channels (one group of 16 lanes: ballistics and gains in one loop at the SIMD levels)
+    // whose states decay through FLUSH at different frames, against each channel alone at the
+    // scalar level (separate passes)
+    let (ch, n) = (16, 3000);
+    let mut x = signal(ch, n, 11);
+    for c in 0..ch {
+        for t in 600 + 20 * c..n {
+            x[c * n + t] = match t - 20 * c {
+                600..=1199 => 1e-199 * (1.0 + (t % 7) as f64),
+                1200..=1599 => 0.0,
+                1600..=1999 => 1e-310,
+                2000..=2099 => 1e-150,
+                _ => x[c * n + t],
+            };
+        }
+    }
+    for (det, knee) in [(Detector::Peak, 0.0), (Detector::Rms, 6.0)] {
+        let make = |k: usize| {
+            Dynamics::compressor(48000.0, k, -150.0, 4.0, knee, 0.0, 1.0, 0.0, det, false).unwrap()
+        };
+        let mut want = vec![0.0; ch * n];
+        for c in 0..ch {
+            let y = P::D(make(1))
+                .run(Level::Scalar, &x[c * n..(c + 1) * n], None, 1, false)
+                .unwrap();
+            want[c * n..(c + 1) * n].copy_from_slice(&y);
+        }
+        for l in available() {
+            let got = P::D(make(ch)).run(l, &x, None, ch, false).unwrap();
+            assert_eq!(got, want, "{l:?} {det:?}");
+        }
     }
 }
 
