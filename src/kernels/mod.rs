@@ -51,10 +51,22 @@ pub trait Float:
     /// `self·b + c` with one rounding (a fused multiply-add instruction inside a function
     /// compiled with FMA; a slow library call elsewhere).
     fn mul_add(self, b: Self, c: Self) -> Self;
+    /// The slice as `&[f64]` when `Self` is `f64` (for kernels with per-type SIMD code).
+    fn f64s(s: &[Self]) -> Option<&[f64]>;
+    /// The slice as `&[f32]` when `Self` is `f32`.
+    fn f32s(s: &[Self]) -> Option<&[f32]>;
+}
+
+fn some_slice<X>(s: &[X]) -> Option<&[X]> {
+    Some(s)
+}
+
+fn no_slice<X, Y>(_: &[X]) -> Option<&[Y]> {
+    None
 }
 
 macro_rules! impl_float {
-    ($t:ty, $c:literal) => {
+    ($t:ty, $c:literal, $f64s:ident, $f32s:ident) => {
         impl Float for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -85,11 +97,19 @@ macro_rules! impl_float {
             fn mul_add(self, b: Self, c: Self) -> Self {
                 <$t>::mul_add(self, b, c)
             }
+            #[inline(always)]
+            fn f64s(s: &[Self]) -> Option<&[f64]> {
+                $f64s(s)
+            }
+            #[inline(always)]
+            fn f32s(s: &[Self]) -> Option<&[f32]> {
+                $f32s(s)
+            }
         }
     };
 }
-impl_float!(f32, "float");
-impl_float!(f64, "double");
+impl_float!(f32, "float", no_slice, some_slice);
+impl_float!(f64, "double", some_slice, no_slice);
 
 /// An input operand of an elementwise kernel: either its own slice, or the output buffer itself
 /// (the caller passed the same pointer for this input and the output, i.e. in place).

@@ -210,16 +210,152 @@ pub(crate) trait Job {
     fn run<D: Dot>(&mut self);
 }
 
+/// The fused lane order written with 256-bit FMA intrinsics for `f32` and `f64` (LLVM
+/// vectorises [`dotn_block`]'s four rows across the rows, with transposes): per row, lane `l` of
+/// the accumulators takes element `j ≡ l (mod 8)` with one fused multiply-add, then the same
+/// reduction tree, so the same bits as `LaneDot<Fused>`. The same code at AVX2 and AVX-512.
+/// Private to this module and used only by [`job_avx512`] / [`job_avx2`], whose callers checked
+/// that the CPU has AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+struct SimdDot;
+
+#[cfg(target_arch = "x86_64")]
+impl SimdDot {
+    /// Checks what the intrinsics rely on: every window at least as long as `c[0]`, a multiple of
+    /// the lane block (as [`dotn_block`] asserts).
+    #[inline(always)]
+    fn check<T, const R: usize>(c: &[&[T]; R], x: &[&[T]; R]) -> usize {
+        let k = c[0].len();
+        assert!(
+            k.is_multiple_of(TAP_BLOCK)
+                && c.iter().all(|s| s.len() >= k)
+                && x.iter().all(|s| s.len() >= k),
+            "window length is not a multiple of the lane count"
+        );
+        k
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Dot for SimdDot {
+    #[inline(always)]
+    fn dot<T: Float, const R: usize>(c: [&[T]; R], x: [&[T]; R]) -> [T; R] {
+        let k = Self::check(&c, &x);
+        if T::f64s(c[0]).is_some() {
+            let cf = c.map(|s| T::f64s(s).expect("f64"));
+            let xf = x.map(|s| T::f64s(s).expect("f64"));
+            // SAFETY: AVX2 + FMA (see `SimdDot`); every slice holds k elements (checked)
+            let r = unsafe { x86::dot_f64::<R>(cf, xf, k) };
+            return r.map(T::from_f64);
+        }
+        if T::f32s(c[0]).is_some() {
+            let cf = c.map(|s| T::f32s(s).expect("f32"));
+            let xf = x.map(|s| T::f32s(s).expect("f32"));
+            // SAFETY: as above
+            let r = unsafe { x86::dot_f32::<R>(cf, xf, k) };
+            return r.map(|v| T::from_f64(v as f64));
+        }
+        dotn_block::<T, Fused, TAP_BLOCK, R>(c, x)
+    }
+    #[inline(always)]
+    fn dotc<T: Float, const G: usize>(c: &[T], x: [&[T]; G]) -> [T; G] {
+        // the shared window is reloaded per row (from L1): the same bits as `dot`
+        Self::dot::<T, G>([c; G], x)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+// Register arrays are indexed by row in plain loops (fixed sizes, unrolled).
+#[allow(clippy::needless_range_loop)]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// `R` rows of `k` (a multiple of 8) `f64` products: two 4-lane accumulators per row
+    /// (lanes 0–3, 4–7), then `(l, l+4)`, `(l, l+2)`, `(0, 1)` as `tree`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and FMA; every slice must hold at least `k` elements.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(super) unsafe fn dot_f64<const R: usize>(
+        c: [&[f64]; R],
+        x: [&[f64]; R],
+        k: usize,
+    ) -> [f64; R] {
+        let mut out = [0.0f64; R];
+        // SAFETY (whole body): loads at j..j+8 with j + 8 <= k stay inside every slice (caller);
+        // AVX2/FMA is the caller's promise.
+        unsafe {
+            let mut lo = [_mm256_setzero_pd(); R];
+            let mut hi = [_mm256_setzero_pd(); R];
+            let mut j = 0;
+            while j + 8 <= k {
+                for r in 0..R {
+                    let cp = c[r].as_ptr().add(j);
+                    let xp = x[r].as_ptr().add(j);
+                    lo[r] = _mm256_fmadd_pd(_mm256_loadu_pd(cp), _mm256_loadu_pd(xp), lo[r]);
+                    hi[r] = _mm256_fmadd_pd(
+                        _mm256_loadu_pd(cp.add(4)),
+                        _mm256_loadu_pd(xp.add(4)),
+                        hi[r],
+                    );
+                }
+                j += 8;
+            }
+            for r in 0..R {
+                let s = _mm256_add_pd(lo[r], hi[r]);
+                let s = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd::<1>(s));
+                out[r] = _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+            }
+        }
+        out
+    }
+
+    /// As [`dot_f64`] for `f32`: one 8-lane accumulator per row.
+    ///
+    /// # Safety
+    /// As [`dot_f64`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(super) unsafe fn dot_f32<const R: usize>(
+        c: [&[f32]; R],
+        x: [&[f32]; R],
+        k: usize,
+    ) -> [f32; R] {
+        let mut out = [0.0f32; R];
+        // SAFETY (whole body): as in `dot_f64`
+        unsafe {
+            let mut acc = [_mm256_setzero_ps(); R];
+            let mut j = 0;
+            while j + 8 <= k {
+                for r in 0..R {
+                    let cp = c[r].as_ptr().add(j);
+                    let xp = x[r].as_ptr().add(j);
+                    acc[r] = _mm256_fmadd_ps(_mm256_loadu_ps(cp), _mm256_loadu_ps(xp), acc[r]);
+                }
+                j += 8;
+            }
+            for r in 0..R {
+                let s = _mm_add_ps(
+                    _mm256_castps256_ps128(acc[r]),
+                    _mm256_extractf128_ps::<1>(acc[r]),
+                );
+                let s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+                out[r] = _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps::<1>(s, s)));
+            }
+        }
+        out
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
 fn job_avx512<J: Job>(j: &mut J) {
-    j.run::<LaneDot<Fused>>()
+    j.run::<SimdDot>()
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
 fn job_avx2<J: Job>(j: &mut J) {
-    j.run::<LaneDot<Fused>>()
+    j.run::<SimdDot>()
 }
 
 /// Runs `j` at `level`: its dot products give the same bits as [`dot4_at`] / [`dotc_at`] at
@@ -273,9 +409,12 @@ mod tests {
                         (got[r].to_f64() - exact[r]).abs() <= bound,
                         "{level:?} k {k} r {r}"
                     );
-                    // the fused levels agree bit for bit
+                    // the fused levels agree bit for bit, with each other and with the
+                    // portable lane order (its multiply-adds are libm's `fma` here)
                     if let (true, Some(f)) = (level >= Level::Avx2, fused) {
                         assert_eq!(got[r].to_f64().to_bits(), f[r].to_f64().to_bits());
+                        let lane = dotn_block::<T, Fused, TAP_BLOCK, 4>(cs, xs);
+                        assert_eq!(got[r].to_f64().to_bits(), lane[r].to_f64().to_bits());
                     }
                 }
             }
