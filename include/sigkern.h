@@ -851,7 +851,10 @@ int32_t sk_dynamics_channels(struct SkDynamics *dyn_, size_t *channels);
  *   `SK_ERR_OVERLAP`, `SK_ERR_NON_FINITE`; on error nothing is written.
  *
  * Thread safety: one handle must not be used from two threads at the same time (the second
- * call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel.
+ * call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel. A long
+ * block may be split by channels over the library's worker threads (at most `SIGKERN_THREADS`
+ * in all; unlinked compressors, gates and envelope followers, and the limiter's peak
+ * detection); the output does not depend on the split.
  *
  * # Safety
  * `x`, `sidechain` readable and `y` writable over their extents `(channels − 1)·stride + n`.
