@@ -335,19 +335,12 @@ impl Params {
             let len = (b.n - t0).min(BF);
             let lv = &mut lvl[..len * G];
             // 1. level
-            let mag = |k: f64| {
-                if squares {
-                    (k * k).min(f64::MAX)
-                } else {
-                    k.abs()
-                }
-            };
             if self.link {
                 lv.iter_mut().for_each(|v| *v = 0.0);
                 for c in 0..b.channels {
                     let (src, o, st) = b.det_lane(c);
                     for (i, l) in lv.iter_mut().enumerate() {
-                        let v = mag(src[o + (t0 + i) * st].to_f64());
+                        let v = level_of(src[o + (t0 + i) * st].to_f64(), squares);
                         *l = if v > *l { v } else { *l };
                     }
                 }
@@ -356,7 +349,7 @@ impl Params {
                     let (src, o, _) = b.det_lane(d0 + j);
                     let s = &src[o + t0..o + t0 + len];
                     for (v, x) in cm[j * BF..j * BF + len].iter_mut().zip(s) {
-                        *v = mag(x.to_f64());
+                        *v = level_of(x.to_f64(), squares);
                     }
                 }
                 cm_to_lanes::<X, G>(tr, &cm, lv, len);
@@ -366,11 +359,11 @@ impl Params {
                     if st == 1 {
                         let s = &src[o + t0..o + t0 + len];
                         for (row, v) in lv.chunks_exact_mut(G).zip(s) {
-                            row[j] = mag(v.to_f64());
+                            row[j] = level_of(v.to_f64(), squares);
                         }
                     } else {
                         for i in 0..len {
-                            lv[i * G + j] = mag(src[o + (t0 + i) * st].to_f64());
+                            lv[i * G + j] = level_of(src[o + (t0 + i) * st].to_f64(), squares);
                         }
                     }
                 }
@@ -467,57 +460,28 @@ impl Params {
         lv: &[f64],
         g: &mut [f64],
     ) -> bool {
-        let (att, rel) = (self.att, self.rel);
-        let (ca, cr) = (1.0 - att, 1.0 - rel);
+        let c = Chain {
+            att: self.att,
+            rel: self.rel,
+            ca: 1.0 - self.att,
+            cr: 1.0 - self.rel,
+        };
         let k = self.curve();
         let rms = self.det == Detector::Rms;
         let mut e = [0.0f64; G];
         e.copy_from_slice(&st.env[d0..d0 + G]);
         let mut low = [f64::INFINITY; G];
-        let step = |e: &mut [f64; G], low: &mut [f64; G], row: &[f64]| {
-            for j in 0..G {
-                let x = row[j];
-                let va = att * e[j] + ca * x;
-                let vr = rel * e[j] + cr * x;
-                e[j] = if x > e[j] { va } else { vr };
-                low[j] = if e[j] < low[j] { e[j] } else { low[j] };
-            }
-        };
-        let gain = |env: &[f64; G], out: &mut [f64]| {
-            let mut env = *env;
-            if rms {
-                for v in env.iter_mut() {
-                    *v = v.sqrt();
-                }
-            }
-            let mut any = false;
-            for &v in &env {
-                any |= v > k.edge;
-            }
-            let out: &mut [f64; G] = out.try_into().unwrap();
-            if !any {
-                *out = [k.flat; G];
-            } else if k.knee > 0.0 {
-                for j in 0..G {
-                    out[j] = comp_one::<true>(env[j], k);
-                }
-            } else {
-                for j in 0..G {
-                    out[j] = comp_one::<false>(env[j], k);
-                }
-            }
-        };
         let n = lv.len() / G;
         if n == 0 {
             return true;
         }
-        step(&mut e, &mut low, &lv[..G]);
+        fused_step(c, &mut e, &mut low, &lv[..G]);
         for i in 1..n {
             let prev = e;
-            step(&mut e, &mut low, &lv[i * G..(i + 1) * G]);
-            gain(&prev, &mut g[(i - 1) * G..i * G]);
+            fused_step(c, &mut e, &mut low, &lv[i * G..(i + 1) * G]);
+            fused_gain(&prev, &mut g[(i - 1) * G..i * G], k, rms);
         }
-        gain(&e, &mut g[(n - 1) * G..n * G]);
+        fused_gain(&e, &mut g[(n - 1) * G..n * G], k, rms);
         if low.iter().all(|&v| v >= FLUSH) {
             st.env[d0..d0 + G].copy_from_slice(&e);
             true
@@ -620,6 +584,68 @@ impl Params {
             }
         }
         st.env[d0..d0 + G].copy_from_slice(&e);
+    }
+}
+
+/// The detector level of a sample: `k²` (capped at `f64::MAX`) or `|k|`.
+#[inline(always)]
+fn level_of(k: f64, squares: bool) -> f64 {
+    if squares {
+        (k * k).min(f64::MAX)
+    } else {
+        k.abs()
+    }
+}
+
+/// The ballistics coefficients of [`Params::fused_comp`]: `att`, `rel` and `1 − att`, `1 − rel`.
+#[derive(Clone, Copy)]
+struct Chain {
+    att: f64,
+    rel: f64,
+    ca: f64,
+    cr: f64,
+}
+
+/// One frame of the ballistics of [`Params::fused_comp`] (the same expressions as
+/// [`Params::ballistics`]), tracking the smallest state in `low`. A function rather than a
+/// closure: `#[inline(always)]` makes sure it is inlined into the caller compiled for the SIMD
+/// level (a closure left out of line is compiled for the baseline target).
+#[inline(always)]
+fn fused_step<const G: usize>(c: Chain, e: &mut [f64; G], low: &mut [f64; G], row: &[f64]) {
+    for j in 0..G {
+        let x = row[j];
+        let va = c.att * e[j] + c.ca * x;
+        let vr = c.rel * e[j] + c.cr * x;
+        e[j] = if x > e[j] { va } else { vr };
+        low[j] = if e[j] < low[j] { e[j] } else { low[j] };
+    }
+}
+
+/// The compressor gains of one frame of envelope states (squared ones when `rms`) into `out`
+/// (`G` values), as [`comp_lanes`] computes them.
+#[inline(always)]
+fn fused_gain<const G: usize>(env: &[f64; G], out: &mut [f64], k: Curve, rms: bool) {
+    let mut env = *env;
+    if rms {
+        for v in env.iter_mut() {
+            *v = v.sqrt();
+        }
+    }
+    let mut any = false;
+    for &v in &env {
+        any |= v > k.edge;
+    }
+    let out: &mut [f64; G] = out.try_into().unwrap();
+    if !any {
+        *out = [k.flat; G];
+    } else if k.knee > 0.0 {
+        for j in 0..G {
+            out[j] = comp_one::<true>(env[j], k);
+        }
+    } else {
+        for j in 0..G {
+            out[j] = comp_one::<false>(env[j], k);
+        }
     }
 }
 
