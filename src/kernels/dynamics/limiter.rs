@@ -279,6 +279,7 @@ impl Limiter {
     #[inline(always)]
     fn averages(&mut self, r: &[f64], out: &mut [f64]) {
         let (h, w, rel) = (self.h, self.w, self.rel);
+        let crel = 1.0 - rel;
         let (mut vk, mut pre, mut e, mut k, mut sum) =
             (self.vk, self.pre, self.e, self.k, self.sum);
         let cur = &mut self.cur[..h];
@@ -301,12 +302,12 @@ impl Limiter {
             } else {
                 vk += 1;
             }
-            // release
-            e = if hmin < e {
-                hmin
-            } else {
-                hmin + rel * (e - hmin)
-            };
+            // release: `hmin` when it is below `e`, else the one-pole step towards it. As
+            // `min(hmin, rel·e + (1 − rel)·hmin)` (the step lands above `hmin` exactly when
+            // `hmin < e`) the per-frame dependency chain is a multiply, an add and a min,
+            // and rounding can never lift `e` above `hmin`.
+            let v = rel * e + crel * hmin;
+            e = if v < hmin { v } else { hmin };
             // moving average; the sum is recomputed exactly every `w` frames (no drift)
             let old = ring[k];
             ring[k] = e;
