@@ -1,6 +1,6 @@
-"""float64 rfft/irfft give numpy's results bit for bit at every length that is not a power of
-two (powers of two from 8 up run on realfft, a different algorithm: they are checked against
-numpy's error instead, in test_spectral_fft_accuracy.py).
+"""float64 rfft/irfft give numpy's results bit for bit at every length below 64 and every length
+that is not a power of two (powers of two from 64 up run on realfft, a different algorithm: they
+are checked against numpy's error instead, in test_spectral_fft_accuracy.py).
 
 Those float64 real transforms run numpy's algorithm: pocketfft's real passes (rfftp), or, for
 the lengths where pocketfft's cost rule picks it, its complex Bluestein transform of the full
@@ -26,7 +26,7 @@ LARGE = [647, 727, 1000, 1009, 2310, 4099, 5000, 8191, 44100, 65537, 99991, 1966
 
 
 def _pow2(n):
-    return n >= 8 and n & (n - 1) == 0
+    return n >= 64 and n & (n - 1) == 0
 
 
 def _data(n, seed):
@@ -54,7 +54,7 @@ def test_large_lengths_bit_identical(n):
     assert np.array_equal(sigkern.irfft(x, n), np.fft.irfft(x, n))
 
 
-@pytest.mark.parametrize("n", [12, 27, 54, 480, 1009, 4099])
+@pytest.mark.parametrize("n", [8, 12, 27, 32, 54, 480, 1009, 4099])
 def test_batches_and_norms_bit_identical(n):
     rng = np.random.default_rng(n)
     h = n // 2 + 1
