@@ -1,6 +1,6 @@
 //! FFT plans: real forward (n reals → n/2+1 complex) and inverse, complex forward and inverse,
-//! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (and every float
-//! length) run on `rustfft`/`realfft`; double lengths that are not powers of two on the
+//! every n ≥ 1, f32 and f64, numpy's three normalisations. Powers of two (double real ones from
+//! 64 points) and every float length run on `rustfft`/`realfft`; the other double lengths on the
 //! accuracy-first [`MixedFft`] (complex) and [`RealFft`] (real: pocketfft's real algorithm and
 //! twiddles, numpy's results bit for bit) (see [`use_crate`]).
 //!
