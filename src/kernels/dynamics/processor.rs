@@ -622,7 +622,7 @@ fn fused_step<const G: usize>(c: Chain, e: &mut [f64; G], low: &mut [f64; G], ro
 }
 
 /// The compressor gains of one frame of envelope states (squared ones when `rms`) into `out`
-/// (`G` values), as [`comp_lanes`] computes them.
+/// (`G` values): [`comp_group`], as [`comp_lanes`] computes them.
 #[inline(always)]
 fn fused_gain<const G: usize>(env: &[f64; G], out: &mut [f64], k: Curve, rms: bool) {
     let mut env = *env;
@@ -631,22 +631,7 @@ fn fused_gain<const G: usize>(env: &[f64; G], out: &mut [f64], k: Curve, rms: bo
             *v = v.sqrt();
         }
     }
-    let mut any = false;
-    for &v in &env {
-        any |= v > k.edge;
-    }
-    let out: &mut [f64; G] = out.try_into().unwrap();
-    if !any {
-        *out = [k.flat; G];
-    } else if k.knee > 0.0 {
-        for j in 0..G {
-            out[j] = comp_one::<true>(env[j], k);
-        }
-    } else {
-        for j in 0..G {
-            out[j] = comp_one::<false>(env[j], k);
-        }
-    }
+    comp_group(&env, out.try_into().unwrap(), k);
 }
 
 /// Frames per block of the processing loop.
@@ -770,11 +755,25 @@ fn comp_run<const SOFT: bool>(e: &[f64], g: &mut [f64], k: Curve) {
     }
 }
 
-/// One group of [`GAIN_LANES`] (fixed size: straight-line vector code).
+/// The gains of one fixed-size group of envelopes (straight-line vector code): the flat gain
+/// for all when every envelope is at or below the curve's edge (the value the per-element
+/// select would give), else [`comp_one`] per element.
 #[inline(always)]
-fn comp_group<const SOFT: bool>(e: &[f64; GAIN_LANES], g: &mut [f64; GAIN_LANES], k: Curve) {
-    for j in 0..GAIN_LANES {
-        g[j] = comp_one::<SOFT>(e[j], k);
+fn comp_group<const N: usize>(e: &[f64; N], g: &mut [f64; N], k: Curve) {
+    let mut any = false;
+    for &v in e {
+        any |= v > k.edge;
+    }
+    if !any {
+        *g = [k.flat; N];
+    } else if k.knee > 0.0 {
+        for j in 0..N {
+            g[j] = comp_one::<true>(e[j], k);
+        }
+    } else {
+        for j in 0..N {
+            g[j] = comp_one::<false>(e[j], k);
+        }
     }
 }
 
@@ -793,17 +792,7 @@ fn comp_lanes(e: &[f64], g: &mut [f64], k: Curve) {
     let (eg, er) = e.as_chunks::<GAIN_LANES>();
     let (gg, gr) = g.as_chunks_mut::<GAIN_LANES>();
     for (ev, gv) in eg.iter().zip(gg.iter_mut()) {
-        let mut any = false;
-        for &v in ev {
-            any |= v > k.edge;
-        }
-        if !any {
-            *gv = [k.flat; GAIN_LANES];
-        } else if k.knee > 0.0 {
-            comp_group::<true>(ev, gv, k);
-        } else {
-            comp_group::<false>(ev, gv, k);
-        }
+        comp_group(ev, gv, k);
     }
     if k.knee > 0.0 {
         comp_run::<true>(er, gr, k);
