@@ -352,7 +352,7 @@ impl Params {
                         *v = level_of(x.to_f64(), squares);
                     }
                 }
-                cm_to_lanes::<X, G>(tr, &cm, lv, len);
+                move_tiles::<X, G, true>(tr, &cm, lv, len);
             } else {
                 for j in 0..G {
                     let (src, o, st) = b.det_lane(d0 + j);
@@ -407,7 +407,7 @@ impl Params {
                         (false, false) => gate_lanes(lv, gs, k),
                     }
                     if tiles {
-                        lanes_to_cm::<X, G>(tr, gs, &mut cm, len);
+                        move_tiles::<X, G, false>(tr, gs, &mut cm, len);
                         for j in 0..G {
                             b.scale_lane(d0 + j, t0, &cm[j * BF..j * BF + len], 1, 0, len);
                         }
@@ -637,56 +637,49 @@ fn fused_gain<const G: usize>(env: &[f64; G], out: &mut [f64], k: Curve, rms: bo
 /// Frames per block of the processing loop.
 const BF: usize = 128;
 
-/// `dst[i·G + j] = src[j·BF + i]` for lanes `j < G` (a multiple of 8) and frames `i < len`: 8 × 8
-/// tiles through `tr`, the last `len % 8` frames one by one.
+/// Moves lanes `j < G` (a multiple of 8) and frames `i < len` between channel-major order
+/// (`cm[j·BF + i]`) and lane-major order (`lanes[i·G + j]`): `TO_LANES` reads `src` as
+/// channel-major and writes `dst` lane-major, else the reverse. 8 × 8 tiles through `tr`, the
+/// last `len % 8` frames one by one.
 #[inline(always)]
-fn cm_to_lanes<X: Transposer, const G: usize>(tr: X, src: &[f64], dst: &mut [f64], len: usize) {
+fn move_tiles<X: Transposer, const G: usize, const TO_LANES: bool>(
+    tr: X,
+    src: &[f64],
+    dst: &mut [f64],
+    len: usize,
+) {
     let mut a = [[0.0f64; 8]; 8];
     let mut o = [[0.0f64; 8]; 8];
     let full = len - len % 8;
     for jb in (0..G).step_by(8) {
         for ib in (0..full).step_by(8) {
             for (r, ar) in a.iter_mut().enumerate() {
-                let o = (jb + r) * BF + ib;
-                ar.copy_from_slice(&src[o..o + 8]);
+                let s = tile_row::<G>(TO_LANES, jb, ib, r);
+                ar.copy_from_slice(&src[s..s + 8]);
             }
             tr.transpose(&a, &mut o);
-            for (i, or) in o.iter().enumerate() {
-                let d = (ib + i) * G + jb;
+            for (r, or) in o.iter().enumerate() {
+                let d = tile_row::<G>(!TO_LANES, jb, ib, r);
                 dst[d..d + 8].copy_from_slice(or);
             }
         }
         for i in full..len {
             for r in 0..8 {
-                dst[i * G + jb + r] = src[(jb + r) * BF + i];
+                dst[tile_row::<G>(!TO_LANES, jb + r, i, 0)] =
+                    src[tile_row::<G>(TO_LANES, jb + r, i, 0)];
             }
         }
     }
 }
 
-/// The inverse of [`cm_to_lanes`]: `dst[j·BF + i] = src[i·G + j]`.
+/// Start of row `r` of the tile at lanes `jb..`, frames `ib..` in channel-major order (`cm`:
+/// lane `jb + r`, from frame `ib`) or lane-major order (frame `ib + r`, from lane `jb`).
 #[inline(always)]
-fn lanes_to_cm<X: Transposer, const G: usize>(tr: X, src: &[f64], dst: &mut [f64], len: usize) {
-    let mut a = [[0.0f64; 8]; 8];
-    let mut o = [[0.0f64; 8]; 8];
-    let full = len - len % 8;
-    for jb in (0..G).step_by(8) {
-        for ib in (0..full).step_by(8) {
-            for (i, ar) in a.iter_mut().enumerate() {
-                let s = (ib + i) * G + jb;
-                ar.copy_from_slice(&src[s..s + 8]);
-            }
-            tr.transpose(&a, &mut o);
-            for (r, or) in o.iter().enumerate() {
-                let d = (jb + r) * BF + ib;
-                dst[d..d + 8].copy_from_slice(or);
-            }
-        }
-        for i in full..len {
-            for r in 0..8 {
-                dst[(jb + r) * BF + i] = src[i * G + jb + r];
-            }
-        }
+fn tile_row<const G: usize>(cm: bool, jb: usize, ib: usize, r: usize) -> usize {
+    if cm {
+        (jb + r) * BF + ib
+    } else {
+        (ib + r) * G + jb
     }
 }
 
