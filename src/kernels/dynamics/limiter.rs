@@ -13,7 +13,7 @@
 //! 6. output `g[n]·x[n − D]` with `D = W + 5 + M` (the latency): every gain applied near a
 //!    sample is at most the gain that sample and its inter-sample neighbourhood need.
 
-use super::{ballistic_coef, check_channels, check_db, check_rate, Block};
+use super::{ballistic_coef, channel_cuts, check_channels, check_db, check_rate, Block};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::loudness::truepeak::{design, factor, HISTORY, TAPS};
@@ -178,22 +178,21 @@ impl Limiter {
         while t0 < b.n {
             let len = (b.n - t0).min(self.chunk);
             // about 100 operations a sample for the 4x interpolator
-            let threads = par::threads_for(ch, ch.saturating_mul(len).saturating_mul(100));
-            let cut = |k: usize| k * ch / threads;
+            let cuts = channel_cuts(ch, len, 100);
             let peaks = &mut self.peaks[..ch * self.chunk];
             let hist = &mut self.hist[..ch * HISTORY];
             let phases = &self.phases[..];
             let blk = &b;
             let chunk = self.chunk;
-            if threads > 1 {
-                let mut parts = Vec::with_capacity(threads);
+            if cuts.len() > 2 {
+                let mut parts = Vec::with_capacity(cuts.len() - 1);
                 let (mut pr, mut hr) = (peaks, hist);
-                for k in 0..threads {
-                    let m = cut(k + 1) - cut(k);
+                for w in cuts.windows(2) {
+                    let m = w[1] - w[0];
                     let (p, pt) = pr.split_at_mut(m * chunk);
                     let (h, ht) = hr.split_at_mut(m * HISTORY);
                     (pr, hr) = (pt, ht);
-                    parts.push((cut(k), p, h));
+                    parts.push((w[0], p, h));
                 }
                 par::run_parts(parts, |(c0, p, h)| {
                     peaks_at(level, phases, blk, c0, h, p, chunk, t0, len)

@@ -203,6 +203,15 @@ impl<'a, T: Float> Block<'a, T> {
     }
 }
 
+/// Where to cut `channels` independent channels of `n` frames between threads, for a kernel of
+/// about `ops` element operations a sample: `[0, …, channels]`, as many ranges as
+/// [`par::threads_for`](crate::kernels::par::threads_for) allows, sizes differing by at most one.
+pub(crate) fn channel_cuts(channels: usize, n: usize, ops: usize) -> Vec<usize> {
+    let work = channels.saturating_mul(n).saturating_mul(ops);
+    let t = crate::kernels::par::threads_for(channels, work);
+    (0..=t).map(|k| k * channels / t).collect()
+}
+
 /// Checks a sample rate.
 pub(crate) fn check_rate(rate: f64) -> SkResult<()> {
     if !(MIN_RATE..=MAX_RATE).contains(&rate) {

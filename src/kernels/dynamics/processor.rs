@@ -20,7 +20,10 @@
 //! 4. output = input · gain (the envelope follower outputs the envelope instead).
 
 use super::fastmath::{exp2, log2};
-use super::{ballistic_coef, check_channels, check_db, check_ms, check_rate, Block, LOG2_PER_DB};
+use super::{
+    ballistic_coef, channel_cuts, check_channels, check_db, check_ms, check_rate, Block,
+    LOG2_PER_DB,
+};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::Float;
@@ -224,7 +227,8 @@ impl Dynamics {
     /// lie apart (planar) is split by channels over the library's threads (see [`split`]), which
     /// does not change a bit either.
     pub fn process<T: Float>(&mut self, level: Level, b: Block<'_, T>) -> SkResult<()> {
-        let cuts = split(self.p.channels, b.n);
+        // about 8 element operations a sample
+        let cuts = channel_cuts(self.p.channels, b.n, 8);
         self.process_cut(level, b, &cuts)
     }
 
@@ -279,15 +283,6 @@ impl Dynamics {
         run_channels(level, &p, &mut st, &mut b);
         Ok(())
     }
-}
-
-/// Where to cut `channels` independent channels of `n` frames between threads: `[0, …,
-/// channels]`, as many ranges as [`par::threads_for`](crate::kernels::par::threads_for) allows
-/// (about 8 element operations a sample), sizes differing by at most one.
-fn split(channels: usize, n: usize) -> Vec<usize> {
-    let t =
-        crate::kernels::par::threads_for(channels, channels.saturating_mul(n).saturating_mul(8));
-    (0..=t).map(|k| k * channels / t).collect()
 }
 
 /// Every channel of `b` (detectors `0..b.channels` of `st`), in groups of 16, 8, 4, 2 or 1.
