@@ -288,6 +288,20 @@
 #define SK_RESAMPLE_VERY_HIGH 4
 
 /**
+ * Filter phase (`sk_resampler_f32_new_spec_phase`): symmetric filters, every frequency delayed
+ * by the same time (the latency), ringing before and after a transient. What every other
+ * constructor and the one-shot calls use.
+ */
+#define SK_RESAMPLE_LINEAR_PHASE 0
+
+/**
+ * Filter phase (`sk_resampler_f32_new_spec_phase`): the steep first-stage filter is minimum
+ * phase with the same magnitude response; the latency shrinks to its low-frequency group
+ * delay and the ringing follows a transient only.
+ */
+#define SK_RESAMPLE_MINIMUM_PHASE 1
+
+/**
  * `center` padding with zeros.
  */
 #define SK_PAD_CONSTANT 0
@@ -3404,6 +3418,53 @@ int32_t sk_resampler_f32_new_spec(double in_rate, double out_rate, size_t channe
  * `spec` readable; `out` writable.
  */
 int32_t sk_resampler_f64_new_spec(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, struct SkResampler **out);
+
+/**
+ * As `sk_resampler_f32_new_spec`, with the filter's phase response: `phase` is
+ * `SK_RESAMPLE_LINEAR_PHASE` (the same stream as `sk_resampler_f32_new_spec`) or
+ * `SK_RESAMPLE_MINIMUM_PHASE`.
+ *
+ * Minimum phase: the first stage's steep filter is replaced by the minimum-phase filter with
+ * the same magnitude response (cepstral method, same length), so the passband, stopband and
+ * attenuation of `*spec` hold as for linear phase; the short second-stage interpolator stays
+ * symmetric. `sk_resampler_latency` then reports the low-frequency group delay, which is a
+ * fraction of the linear-phase one, and output `latency + m` is the signal at input time
+ * `m·in_rate/out_rate` at low frequencies (the phase is no longer linear near the passband
+ * edge). Flush, chunking (any split gives the same bits), `set_ratio` and every other call
+ * work as for linear phase. A preset's spec comes from `sk_resample_quality_spec`. The design
+ * takes a few FFTs of 64 times the filter's length; designs are cached per process.
+ *
+ * Returns as `sk_resampler_f32_new_spec`, plus `SK_ERR_BAD_ARGUMENT` for an unknown `phase`
+ * and for a minimum-phase first-stage filter of more than 2¹⁷ taps (a very narrow transition
+ * band at a low output rate). On error `*out` is untouched. Thread safety as
+ * `sk_resampler_f32_new`.
+ *
+ * # Safety
+ * `spec` readable; `out` writable.
+ */
+int32_t sk_resampler_f32_new_spec_phase(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, int32_t phase, struct SkResampler **out);
+
+/**
+ * `double` version of `sk_resampler_f32_new_spec_phase`.
+ *
+ * # Safety
+ * `spec` readable; `out` writable.
+ */
+int32_t sk_resampler_f64_new_spec_phase(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, int32_t phase, struct SkResampler **out);
+
+/**
+ * Writes the filter of preset `quality` (`SK_RESAMPLE_QUICK` … `SK_RESAMPLE_VERY_HIGH`) to
+ * `*spec`: passing it to `sk_resampler_f32_new_spec` gives the same stream as
+ * `sk_resampler_f32_new` with the preset, and to `sk_resampler_f32_new_spec_phase` the
+ * preset with a choice of phase.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (unknown preset); `SK_ERR_NULL_POINTER` /
+ * `SK_ERR_MISALIGNED` (`spec`). On error `*spec` is untouched. Thread safe.
+ *
+ * # Safety
+ * `spec` writable.
+ */
+int32_t sk_resample_quality_spec(int32_t quality, struct SkResampleSpec *spec);
 
 /**
  * Frees a resampler of either precision. NULL is accepted (no-op, `SK_OK`). A handle that is

@@ -108,6 +108,10 @@
 
 #define SK_RESAMPLE_VERY_HIGH 4
 
+#define SK_RESAMPLE_LINEAR_PHASE 0
+
+#define SK_RESAMPLE_MINIMUM_PHASE 1
+
 #define SK_PAD_CONSTANT 0
 
 #define SK_PAD_REFLECT 1
@@ -656,6 +660,12 @@ int32_t sk_resampler_f64_new(double in_rate, double out_rate, size_t channels, i
 int32_t sk_resampler_f32_new_spec(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, struct SkResampler **out);
 
 int32_t sk_resampler_f64_new_spec(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, struct SkResampler **out);
+
+int32_t sk_resampler_f32_new_spec_phase(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, int32_t phase, struct SkResampler **out);
+
+int32_t sk_resampler_f64_new_spec_phase(double in_rate, double out_rate, size_t channels, const struct SkResampleSpec *spec, int32_t phase, struct SkResampler **out);
+
+int32_t sk_resample_quality_spec(int32_t quality, struct SkResampleSpec *spec);
 
 int32_t sk_resampler_free(struct SkResampler *h);
 

@@ -160,3 +160,132 @@ def test_group_delay_is_the_reported_latency(sk, ffi, fin, fout):
         assert np.max(np.abs(y[lat + 3000:-3000] - want)) < 1e-6
     finally:
         assert sk.sk_resampler_free(h) == SK_OK
+
+
+# ------------------------------------------------------------------ minimum phase
+
+LINEAR_PHASE, MINIMUM_PHASE = 0, 1
+
+
+def stream(sk, ffi, x, fin, fout, q, phase, dtype):
+    """A stream of the preset's spec with `phase` (process + flush), latency removed."""
+    ct = "float" if dtype == np.float32 else "double"
+    sfx = "f32" if ct == "float" else "f64"
+    spec = ffi.new("SkResampleSpec *")
+    assert sk.sk_resample_quality_spec(q, spec) == SK_OK
+    hp = ffi.new("SkResampler **")
+    assert getattr(sk, f"sk_resampler_{sfx}_new_spec_phase")(fin, fout, 1, spec, phase,
+                                                             hp) == SK_OK
+    h = hp[0]
+    try:
+        x = np.ascontiguousarray(x, dtype=dtype)
+        lat, n_out = ffi.new("size_t *"), ffi.new("size_t *")
+        assert sk.sk_resampler_latency(h, lat) == SK_OK
+        assert sk.sk_resampler_output_size(h, n_out, len(x)) == SK_OK
+        y = np.empty(n_out[0], dtype=dtype)
+        c, p = ffi.new("size_t *"), ffi.new("size_t *")
+        assert getattr(sk, f"sk_resampler_{sfx}_process")(
+            h, ffi.from_buffer(ct + "[]", x), 0, ffi.from_buffer(ct + "[]", y), 0, c, p,
+            len(x), len(y)) == SK_OK
+        assert c[0] == len(x) and p[0] == len(y)
+        assert sk.sk_resampler_flush_size(h, n_out) == SK_OK
+        tail = np.empty(n_out[0], dtype=dtype)
+        assert getattr(sk, f"sk_resampler_{sfx}_flush")(
+            h, ffi.from_buffer(ct + "[]", tail), 0, p, len(tail)) == SK_OK
+        assert p[0] == len(tail)
+        return np.concatenate([y, tail])[lat[0]:], lat[0]
+    finally:
+        assert sk.sk_resampler_free(h) == SK_OK
+
+
+def test_linear_phase_spec_is_the_preset(sk, ffi):
+    """The preset's spec with SK_RESAMPLE_LINEAR_PHASE gives the one-shot preset output."""
+    x = band_noise(20000, 48000, 0, 24000, 3)
+    for q in (LOW, HIGH, VERY_HIGH):
+        y, _ = stream(sk, ffi, x, 48000, 44100, q, LINEAR_PHASE, np.float64)
+        np.testing.assert_array_equal(y, oneshot(sk, ffi, x, 48000, 44100, q, np.float64))
+
+
+@pytest.mark.parametrize("fin,fout", RATIOS)
+@pytest.mark.parametrize("q", [HIGH, VERY_HIGH])
+def test_minimum_phase_keeps_the_rejection(sk, ffi, fin, fout, q):
+    """Double: the rejection of linear phase (1 dB allowed for the measurement's spread, which
+    sits 10-50 dB below the preset's attenuation here) and the preset's floor (135 dB; 170 dB as
+    linear VERY_HIGH); float32: at least soxr's preset, as for linear phase."""
+    lin = rejection_db(lambda x: oneshot(sk, ffi, x, fin, fout, q, np.float64), fin, fout,
+                       np.float64)
+    mp = rejection_db(lambda x: stream(sk, ffi, x, fin, fout, q, MINIMUM_PHASE,
+                                       np.float64)[0], fin, fout, np.float64)
+    print(f"{fin}->{fout:.1f} q{q} f64: minimum phase {mp:.1f} dB, linear {lin:.1f} dB")
+    assert mp <= lin + 1.0, (mp, lin)
+    assert mp <= {HIGH: -135.0, VERY_HIGH: -170.0}[q]
+    mp32 = rejection_db(lambda x: stream(sk, ffi, x, fin, fout, q, MINIMUM_PHASE,
+                                         np.float32)[0], fin, fout, np.float32)
+    theirs = rejection_db(soxr_resample(fin, fout, q), fin, fout, np.float32)
+    assert mp32 <= theirs + 0.5, (mp32, theirs)
+
+
+@pytest.mark.parametrize("fin,fout", RATIOS)
+def test_minimum_phase_passband_and_delay(sk, ffi, fin, fout):
+    """Sines up to the passband edge keep their amplitude within 0.01 dB; a 100 Hz sine comes
+    out delayed by less than 0.02 output samples after the latency is removed (the latency is
+    the group delay at 0 Hz; higher frequencies are delayed differently, as minimum phase
+    does); the latency is under a quarter of linear phase's; an impulse rings after its
+    instant, not before."""
+    n = 20000
+    top = 0.913 * min(fin, fout) / 2
+    for f in np.linspace(20.0, top, 12):
+        y, lat = stream(sk, ffi, np.sin(2 * np.pi * f * np.arange(n) / fin), fin, fout, HIGH,
+                        MINIMUM_PHASE, np.float64)
+        amp, _ = sine_amp_err(y, f, fout, 3000)
+        assert abs(20 * np.log10(amp)) <= 0.01, (f, 20 * np.log10(amp))
+    for f in (100.0, 1000.0):
+        y, lat = stream(sk, ffi, np.sin(2 * np.pi * f * np.arange(n * 4) / fin), fin, fout,
+                        HIGH, MINIMUM_PHASE, np.float64)
+        m = np.arange(len(y))[3000:-3000]
+        w = 2 * np.pi * f * m / fout
+        (a, b), *_ = np.linalg.lstsq(np.stack([np.sin(w), np.cos(w)], axis=1), y[3000:-3000],
+                                     rcond=None)
+        delay = np.arctan2(-b, a) / (2 * np.pi * f / fout)
+        print(f"{fin}->{fout:.1f}: {f} Hz delayed {delay:.4f} output samples")
+        if f == 100.0:
+            assert abs(delay) < 0.02, delay
+    lin = ffi.new("SkResampler **")
+    assert sk.sk_resampler_f64_new(fin, fout, 1, HIGH, lin) == SK_OK
+    lin_lat = ffi.new("size_t *")
+    assert sk.sk_resampler_latency(lin[0], lin_lat) == SK_OK
+    assert sk.sk_resampler_free(lin[0]) == SK_OK
+    assert 4 * lat < lin_lat[0], (lat, lin_lat[0])
+    # an impulse in the middle: energy more than 16 output samples before its instant (the
+    # reach of the short symmetric second stage) is tiny for minimum phase, about half of the
+    # ringing for linear phase
+    x = np.zeros(4000)
+    x[2000] = 1.0
+    y, _ = stream(sk, ffi, x, fin, fout, HIGH, MINIMUM_PHASE, np.float64)
+    t0 = int(2000 * fout / fin)
+    before, after = np.sum(y[:t0 - 16] ** 2), np.sum(y[t0 - 16:] ** 2)
+    ylin = oneshot(sk, ffi, x, fin, fout, HIGH, np.float64)
+    lin_before = np.sum(ylin[:t0 - 16] ** 2)
+    print(f"{fin}->{fout:.1f}: energy before the impulse {before / after:.2e} "
+          f"(linear {lin_before / after:.2e})")
+    assert before < 1e-6 * after and lin_before > 1e3 * before
+
+
+def test_phase_errors(sk, ffi, last_error):
+    spec = ffi.new("SkResampleSpec *")
+    assert sk.sk_resample_quality_spec(5, spec) == -5
+    assert "quality" in last_error()
+    assert sk.sk_resample_quality_spec(HIGH, ffi.NULL) == -1
+    assert sk.sk_resample_quality_spec(HIGH, spec) == SK_OK
+    assert (spec.passband_end, spec.stopband_begin, spec.attenuation_db) == (0.913, 1.0, 135.0)
+    hp = ffi.new("SkResampler **")
+    hp[0] = ffi.cast("SkResampler *", 1234)
+    for ph in (-1, 2):
+        assert sk.sk_resampler_f32_new_spec_phase(48000, 44100, 1, spec, ph, hp) == -5
+        assert "phase" in last_error()
+    assert hp[0] == ffi.cast("SkResampler *", 1234)
+    assert sk.sk_resampler_f64_new_spec_phase(48000, 44100, 1, ffi.NULL, 1, hp) == -1
+    # a filter too long for the minimum-phase design: 2 Hz of transition band at 48 kHz
+    spec.passband_end, spec.stopband_begin, spec.attenuation_db = 0.9999, 1.0, 200.0
+    assert sk.sk_resampler_f64_new_spec_phase(48000, 44100, 1, spec, 1, hp) == -5
+    assert "minimum-phase" in last_error() or "taps" in last_error()

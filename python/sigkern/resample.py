@@ -53,6 +53,10 @@ _decimate = {F32: cfunc("sk_decimate_f32"), F64: cfunc("sk_decimate_f64")}
 _interpolate = {F32: cfunc("sk_interpolate_f32"), F64: cfunc("sk_interpolate_f64")}
 _new = {F32: cfunc("sk_resampler_f32_new"), F64: cfunc("sk_resampler_f64_new")}
 _new_spec = {F32: cfunc("sk_resampler_f32_new_spec"), F64: cfunc("sk_resampler_f64_new_spec")}
+_new_phase = {F32: cfunc("sk_resampler_f32_new_spec_phase"),
+              F64: cfunc("sk_resampler_f64_new_spec_phase")}
+_quality_spec = cfunc("sk_resample_quality_spec")
+_PHASE = {"linear": 0, "minimum": 1}
 _reset = cfunc("sk_resampler_reset")
 _latency = cfunc("sk_resampler_latency")
 _out_size = cfunc("sk_resampler_output_size")
@@ -202,6 +206,11 @@ class Resampler(Handle, free="sk_resampler_free"):
     spec : (passband_end, stopband_begin, attenuation_db), optional
         A custom filter instead of the preset: edges as fractions of the lower Nyquist
         frequency (``0 < passband_end < stopband_begin <= 1``), attenuation in [40, 200] dB.
+    phase : "linear" or "minimum", default "linear"
+        ``"minimum"`` makes the steep first-stage filter minimum phase with the same magnitude
+        response (of the preset or of ``spec``): :attr:`latency` shrinks to the low-frequency
+        group delay and ringing follows transients only, at the cost of a phase that is not
+        linear near the passband edge.
 
     Notes
     -----
@@ -225,7 +234,8 @@ class Resampler(Handle, free="sk_resampler_free"):
     __slots__ = ("_h", "_dt", "_ct", "_channels", "_sfx", "__weakref__")
 
     def __init__(self, in_rate: float, out_rate: float, channels: int = 1,
-                 quality: str = "high", dtype: Any = np.float32, spec: Optional[Tuple] = None):
+                 quality: str = "high", dtype: Any = np.float32, spec: Optional[Tuple] = None,
+                 phase: str = "linear"):
         self._h = ffi.NULL
         func = "Resampler"
         dt = np.dtype(dtype) if not B.is_tensor(dtype) else None
@@ -239,20 +249,32 @@ class Resampler(Handle, free="sk_resampler_free"):
         if ch < 1:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")
         fin, fout = _rate(in_rate, func, "in_rate"), _rate(out_rate, func, "out_rate")
+        if not isinstance(phase, str) or phase.lower() not in _PHASE:
+            raise ValueError(f"{func}: phase must be 'linear' or 'minimum', got {phase!r}")
+        ph = _PHASE[phase.lower()]
         hp = ffi.new("SkResampler **")
-        if spec is None:
+        if spec is None and ph == 0:
             st = _new[dt](fin, fout, ch, _quality(quality, func), hp)
             cname = f"sk_resampler_{_SFX[dt]}_new"
         else:
-            try:
-                pe, sb, att = (float(v) for v in spec)
-            except (TypeError, ValueError):
-                raise TypeError(f"{func}: spec must be (passband_end, stopband_begin, "
-                                f"attenuation_db), got {spec!r}") from None
-            s = ffi.new("SkResampleSpec *", {"passband_end": pe, "stopband_begin": sb,
-                                             "attenuation_db": att})
-            st = _new_spec[dt](fin, fout, ch, s, hp)
-            cname = f"sk_resampler_{_SFX[dt]}_new_spec"
+            s = ffi.new("SkResampleSpec *")
+            if spec is None:
+                st = _quality_spec(_quality(quality, func), s)
+                if st:
+                    raise error(st, "sk_resample_quality_spec")
+            else:
+                try:
+                    pe, sb, att = (float(v) for v in spec)
+                except (TypeError, ValueError):
+                    raise TypeError(f"{func}: spec must be (passband_end, stopband_begin, "
+                                    f"attenuation_db), got {spec!r}") from None
+                s.passband_end, s.stopband_begin, s.attenuation_db = pe, sb, att
+            if ph == 0:
+                st = _new_spec[dt](fin, fout, ch, s, hp)
+                cname = f"sk_resampler_{_SFX[dt]}_new_spec"
+            else:
+                st = _new_phase[dt](fin, fout, ch, s, ph, hp)
+                cname = f"sk_resampler_{_SFX[dt]}_new_spec_phase"
         if st:
             raise error(st, cname)
         self._h = hp[0]

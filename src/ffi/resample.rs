@@ -13,7 +13,7 @@ use super::guard::{check_out_scalar, ffi_boundary, Buf};
 use super::handle::{self, Object};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::sos::Layout;
-use crate::kernels::resample::design::{Quality, Spec};
+use crate::kernels::resample::design::{Phase, Quality, Spec};
 use crate::kernels::resample::poly;
 use crate::kernels::resample::stream::{self, check_rate, check_ratio, Resampler, WIDE_ABOVE_DB};
 use crate::kernels::Float;
@@ -30,6 +30,15 @@ pub const SK_RESAMPLE_MEDIUM: i32 = 2;
 pub const SK_RESAMPLE_HIGH: i32 = 3;
 /// Quality preset: passband to 0.913, 175 dB stopband (float streams compute in double inside).
 pub const SK_RESAMPLE_VERY_HIGH: i32 = 4;
+
+/// Filter phase (`sk_resampler_f32_new_spec_phase`): symmetric filters, every frequency delayed
+/// by the same time (the latency), ringing before and after a transient. What every other
+/// constructor and the one-shot calls use.
+pub const SK_RESAMPLE_LINEAR_PHASE: i32 = 0;
+/// Filter phase (`sk_resampler_f32_new_spec_phase`): the steep first-stage filter is minimum
+/// phase with the same magnitude response; the latency shrinks to its low-frequency group
+/// delay and the ringing follows a transient only.
+pub const SK_RESAMPLE_MINIMUM_PHASE: i32 = 1;
 
 /// A custom resampling filter: frequencies are fractions of the Nyquist frequency of the lower
 /// of the two rates.
@@ -278,6 +287,14 @@ unsafe fn new<T: ResampleElem>(
     Ok(())
 }
 
+fn phase(p: i32) -> SkResult<Phase> {
+    Phase::from_code(p).ok_or_else(|| {
+        SkError::BadArgument(format!(
+            "phase = {p} is not SK_RESAMPLE_LINEAR_PHASE (0) or SK_RESAMPLE_MINIMUM_PHASE (1)"
+        ))
+    })
+}
+
 unsafe fn read_spec(spec: *const SkResampleSpec) -> SkResult<Spec> {
     if spec.is_null() {
         return Err(SkError::NullPointer("argument spec is NULL".into()));
@@ -290,9 +307,18 @@ unsafe fn read_spec(spec: *const SkResampleSpec) -> SkResult<Spec> {
         pass: s.passband_end,
         stop: s.stopband_begin,
         atten_db: s.attenuation_db,
+        phase: Phase::Linear,
     };
     s.validate()?;
     Ok(s)
+}
+
+unsafe fn read_spec_phase(spec: *const SkResampleSpec, p: i32) -> SkResult<Spec> {
+    let s = unsafe { read_spec(spec) }?;
+    Ok(Spec {
+        phase: phase(p)?,
+        ..s
+    })
 }
 
 /// The planar layout of `channels × frames` with `stride` and its extent in elements.
@@ -502,6 +528,88 @@ pub unsafe extern "C" fn sk_resampler_f64_new_spec(
     ffi_boundary!("sk_resampler_f64_new_spec", {
         let s = unsafe { read_spec(spec) };
         unsafe { new::<f64>(in_rate, out_rate, channels, s, out) }
+    })
+}
+
+/// As `sk_resampler_f32_new_spec`, with the filter's phase response: `phase` is
+/// `SK_RESAMPLE_LINEAR_PHASE` (the same stream as `sk_resampler_f32_new_spec`) or
+/// `SK_RESAMPLE_MINIMUM_PHASE`.
+///
+/// Minimum phase: the first stage's steep filter is replaced by the minimum-phase filter with
+/// the same magnitude response (cepstral method, same length), so the passband, stopband and
+/// attenuation of `*spec` hold as for linear phase; the short second-stage interpolator stays
+/// symmetric. `sk_resampler_latency` then reports the low-frequency group delay, which is a
+/// fraction of the linear-phase one, and output `latency + m` is the signal at input time
+/// `m·in_rate/out_rate` at low frequencies (the phase is no longer linear near the passband
+/// edge). Flush, chunking (any split gives the same bits), `set_ratio` and every other call
+/// work as for linear phase. A preset's spec comes from `sk_resample_quality_spec`. The design
+/// takes a few FFTs of 64 times the filter's length; designs are cached per process.
+///
+/// Returns as `sk_resampler_f32_new_spec`, plus `SK_ERR_BAD_ARGUMENT` for an unknown `phase`
+/// and for a minimum-phase first-stage filter of more than 2¹⁷ taps (a very narrow transition
+/// band at a low output rate). On error `*out` is untouched. Thread safety as
+/// `sk_resampler_f32_new`.
+///
+/// # Safety
+/// `spec` readable; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f32_new_spec_phase(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    spec: *const SkResampleSpec,
+    phase: i32,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f32_new_spec_phase", {
+        let s = unsafe { read_spec_phase(spec, phase) };
+        unsafe { new::<f32>(in_rate, out_rate, channels, s, out) }
+    })
+}
+
+/// `double` version of `sk_resampler_f32_new_spec_phase`.
+///
+/// # Safety
+/// `spec` readable; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_f64_new_spec_phase(
+    in_rate: f64,
+    out_rate: f64,
+    channels: usize,
+    spec: *const SkResampleSpec,
+    phase: i32,
+    out: *mut *mut SkResampler,
+) -> i32 {
+    ffi_boundary!("sk_resampler_f64_new_spec_phase", {
+        let s = unsafe { read_spec_phase(spec, phase) };
+        unsafe { new::<f64>(in_rate, out_rate, channels, s, out) }
+    })
+}
+
+/// Writes the filter of preset `quality` (`SK_RESAMPLE_QUICK` … `SK_RESAMPLE_VERY_HIGH`) to
+/// `*spec`: passing it to `sk_resampler_f32_new_spec` gives the same stream as
+/// `sk_resampler_f32_new` with the preset, and to `sk_resampler_f32_new_spec_phase` the
+/// preset with a choice of phase.
+///
+/// Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (unknown preset); `SK_ERR_NULL_POINTER` /
+/// `SK_ERR_MISALIGNED` (`spec`). On error `*spec` is untouched. Thread safe.
+///
+/// # Safety
+/// `spec` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resample_quality_spec(quality: i32, spec: *mut SkResampleSpec) -> i32 {
+    ffi_boundary!("sk_resample_quality_spec", {
+        let s = self::quality(quality)?;
+        check_out_scalar("spec", spec)?;
+        // SAFETY: validated.
+        unsafe {
+            *spec = SkResampleSpec {
+                passband_end: s.pass,
+                stopband_begin: s.stop,
+                attenuation_db: s.atten_db,
+            }
+        };
+        Ok(())
     })
 }
 

@@ -25,7 +25,7 @@
 //! wrap-around (`N − U·B >= 2D`). Blocks sit at fixed positions of the input, so any split of a
 //! stream into calls computes the same blocks the same way.
 
-use super::design::{cached, CacheKey, Coefs, Kernel, Spec};
+use super::design::{cached, minimum_phase, CacheKey, Coefs, Kernel, Phase, Spec};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::spectral::fft::{FftPlan, Norm, PlanCache, Workspace};
@@ -61,8 +61,12 @@ pub struct Pre {
     pub nx: usize,
     /// New input samples per block (`B`).
     pub block: usize,
-    /// Delay in output samples (`D`).
+    /// Half the filter's length in output samples (`D`: `2·D + 1` taps); the delay of a linear
+    /// phase filter.
     pub delay: usize,
+    /// The delay the stream aligns its output by, in output samples: `D` for linear phase, the
+    /// group delay at 0 Hz for minimum phase.
+    pub lead: f64,
     /// Band edge the stage keeps, in cycles per output sample.
     pub f_stop: f64,
     /// The filter's spectrum over `N = U·nx` points, `N/2 + 1` bins as `re, im` pairs, `1/N`
@@ -140,16 +144,44 @@ impl Pre {
         let fwd = f64::cached_real_plan(nx)?;
         let inv = f64::cached_real_plan(n)?;
         let [b0, b1, b2] = g.id_bits();
+        let linear = |v: &mut [f64]| {
+            for (i, v) in v.iter_mut().enumerate() {
+                *v = up as f64 * g.eval(i as f64 - delay as f64);
+            }
+        };
+        // minimum phase: the lead, then the taps (cached: the design takes three FFTs of 64
+        // times the filter's length)
+        let minimum = match spec.phase {
+            Phase::Linear => None,
+            Phase::Minimum => Some(cached::<f64>(
+                CacheKey {
+                    ty: TypeId::of::<f64>(),
+                    kind: 2,
+                    bits: [b0, b1, b2, up as u64, spec.atten_db.to_bits()],
+                    sizes: [taps, 0, 0],
+                },
+                || {
+                    let mut h = try_vec(taps, 0.0f64, BUFS)?;
+                    linear(&mut h);
+                    let (hm, lead) = minimum_phase(&h, spec.atten_db)?;
+                    let mut v = try_vec(taps + 1, lead, BUFS)?;
+                    v[1..].copy_from_slice(&hm);
+                    Ok(Coefs::from_vec(v))
+                },
+            )?),
+        };
+        let lead = minimum.as_ref().map_or(delay as f64, |m| m.get()[0]);
         let key = CacheKey {
             ty: TypeId::of::<f64>(),
             kind: 1,
-            bits: [b0, b1, b2, up as u64, 0],
+            bits: [b0, b1, b2, up as u64, minimum.is_some() as u64],
             sizes: [nx, taps, 0],
         };
         let spec = cached::<f64>(key, || {
             let mut hp = try_vec(n, 0.0f64, BUFS)?;
-            for (i, v) in hp.iter_mut().take(taps).enumerate() {
-                *v = up as f64 * g.eval(i as f64 - delay as f64);
+            match &minimum {
+                None => linear(&mut hp[..taps]),
+                Some(m) => hp[..taps].copy_from_slice(&m.get()[1..]),
             }
             let mut hs = try_vec(n / 2 + 1, Complex::new(0.0f64, 0.0), BUFS)?;
             let plan = f64::cached_real_plan(n)?;
@@ -167,6 +199,7 @@ impl Pre {
             nx,
             block: nx - overlap,
             delay,
+            lead,
             f_stop,
             spec,
             fwd,

@@ -5,13 +5,16 @@
 //! rate). Its output, the *stage signal* at `U` times the input rate, holds nothing above a
 //! quarter of its rate but the stopband floor, so the polyphase stage that takes it to the
 //! output rate needs only a short kernel (a transition band from the kept band to its first
-//! image). Both filters are symmetric: the stages together have linear phase.
+//! image). Both filters are symmetric, so the stages together have linear phase, unless the
+//! spec asks for minimum phase: then the first stage's filter is the minimum-phase filter of
+//! the same magnitude response (see [`Phase`](super::design::Phase)).
 //!
 //! **Time.** Output `n` of a stream sits at input time `t_n` (in input samples); the stream's
 //! first output sits `latency` output periods before input sample 0, so the stream is the
 //! one-shot output delayed by exactly `latency` samples (the group delay is exactly
 //! `latency`). The clock runs on the stage signal, whose sample `j` stands for input time
-//! `(j − D)/U` (`D` the first stage's delay). Times are integers in units of `1/den`: for a
+//! `(j − D)/U` (`D` the first stage's delay; for minimum phase its group delay at 0 Hz, and the
+//! alignment holds at low frequencies). Times are integers in units of `1/den`: for a
 //! rational ratio `out/(U·in) = L/M` (with `L` no more than [`MAX_PHASES`]) `den = L` and a
 //! step is exactly `M` units, each output using one of `L` precomputed phases; otherwise
 //! `den = 2⁴⁰`, the step is `round(2⁴⁰·U·in/out)` units, and each output interpolates (cubic
@@ -27,7 +30,7 @@
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
-use super::design::{Coefs, Kernel, Spec};
+use super::design::{Coefs, Kernel, Phase, Spec};
 use super::dot::{run_at, Dot, Job};
 use super::pre::{up_factor, Pre, PreWs};
 use crate::error::{SkError, SkResult};
@@ -39,6 +42,10 @@ use crate::simd::Level;
 /// The most phases of an exactly rational ratio (`L` in `out/in = L/M`); other ratios run on
 /// interpolated phases.
 pub(crate) const MAX_PHASES: u64 = 2048;
+/// Units per stage-signal sample an exact clock has at least for minimum phase, whose lead (the
+/// group delay at 0 Hz) is fractional: the output instants then sit within `1/512` of a sample
+/// of it.
+const LEAD_RESOLUTION: u64 = 256;
 /// The most coefficients of an exact phase table.
 const MAX_EXACT_TABLE: u64 = 1 << 23;
 /// Supported ratios `out/in`: from `1/MAX_RATIO` to `MAX_RATIO`.
@@ -179,25 +186,41 @@ impl Clock {
 
     /// How many outputs from this one on have `i0 <= last` (at most `limit`).
     fn count_through(&self, last: i64, limit: u64) -> u64 {
+        self.count_before((last as i128 + 1) * self.den as i128, limit)
+    }
+
+    /// The position in units of `1/den`.
+    fn units(&self) -> i128 {
+        self.i0 as i128 * self.den as i128 + self.frac as i128
+    }
+
+    /// How many outputs from this one on sit before `bound` (in units of `1/den`; at most
+    /// `limit`).
+    fn count_before(&self, bound: i128, limit: u64) -> u64 {
         let mut c = *self;
         let mut n = 0u64;
         while c.ramping() && n < limit {
-            if c.i0 > last {
+            if c.units() >= bound {
                 return n;
             }
             n += 1;
             c.advance();
         }
-        if c.i0 > last || n >= limit {
+        if c.units() >= bound || n >= limit {
             return n;
         }
-        // outputs j ≥ 0 with frac + j·step < (last − i0 + 1)·den
-        let room = (last as i128 - c.i0 as i128 + 1) * c.den as i128 - c.frac as i128;
+        // outputs j ≥ 0 with units + j·step < bound
+        let room = bound - c.units();
         let step = c.step() as i128;
         let more = (room + step - 1) / step;
         n.saturating_add(u64::try_from(more).unwrap_or(u64::MAX))
             .min(limit)
     }
+}
+
+/// `lead` stage-signal samples in units of `1/den` (exact for an integer lead).
+fn lead_units(lead: f64, den: u64) -> i128 {
+    (lead * den as f64).round() as i128
 }
 
 /// The precomputed phases.
@@ -325,9 +348,14 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             &format!("ratio {ratio} (second stage)"),
         )?;
         let r2 = ratio / up as f64;
-        let latency = ((pre.delay as f64 + kernel.half_width()) * r2).ceil() as usize;
-        let ((den, step), _) = clock_units(in_rate, out_rate);
-        let start = pre.delay as i128 * den as i128 - latency as i128 * step as i128;
+        let latency = ((pre.lead + kernel.half_width()) * r2).ceil() as usize;
+        let ((mut den, mut step), _) = clock_units(in_rate, out_rate);
+        if spec.phase == Phase::Minimum && den < LEAD_RESOLUTION {
+            // a fractional lead on an exact clock of few phases: finer units (more phases)
+            let k = LEAD_RESOLUTION.div_ceil(den);
+            (den, step) = (den * k, step * k);
+        }
+        let start = lead_units(pre.lead, den) - latency as i128 * step as i128;
         let clock = Clock::new(start, den, step);
         let exact = (den != FREE_DEN).then_some((den, step));
         // exact phases when the table is small enough, else interpolated ones (on the same
@@ -431,8 +459,11 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         if self.received == 0 {
             return 0;
         }
-        let last = self.received * self.pre.up as i64 + self.pre.delay as i64 - 1;
-        self.clock.count_through(last, u64::MAX)
+        // the instant of input time `received` (stage sample `received·U + lead`)
+        let den = self.clock.den;
+        let end = (self.received * self.pre.up as i64) as i128 * den as i128
+            + lead_units(self.pre.lead, den);
+        self.clock.count_before(end, u64::MAX)
     }
 
     /// Back to the state right after creation (ratio, history, clock).

@@ -4,7 +4,7 @@
 // Channel loops index several buffers by the same channel number.
 #![allow(clippy::needless_range_loop)]
 
-use super::design::{Quality, Spec};
+use super::design::{Phase, Quality, Spec};
 use super::stream::{oneshot_len, rational, resample, Resampler};
 use crate::kernels::filter::sos::Layout;
 use crate::kernels::spectral::fft::{FftFloat, PlanCache};
@@ -26,7 +26,19 @@ fn oneshot<T: FftFloat + PlanCache>(
     n: usize,
     interleaved: bool,
 ) -> Vec<T> {
-    let r = Resampler::<T>::new(fin, fout, ch, q.spec()).unwrap();
+    oneshot_spec(fin, fout, ch, q.spec(), x, n, interleaved)
+}
+
+fn oneshot_spec<T: FftFloat + PlanCache>(
+    fin: f64,
+    fout: f64,
+    ch: usize,
+    spec: Spec,
+    x: &[T],
+    n: usize,
+    interleaved: bool,
+) -> Vec<T> {
+    let r = Resampler::<T>::new(fin, fout, ch, spec).unwrap();
     let len = oneshot_len(&r, n) as usize;
     let mut y = vec![T::NAN; len * ch];
     let (xl, yl) = if interleaved {
@@ -64,11 +76,15 @@ fn oneshot_length_rule() {
 
 /// A sine through the one-shot conversion equals the sine at the output instants.
 fn sine_case<T: FftFloat + PlanCache>(fin: f64, fout: f64, q: Quality, f: f64, tol: f64) {
+    sine_spec_case::<T>(fin, fout, q.spec(), f, tol)
+}
+
+fn sine_spec_case<T: FftFloat + PlanCache>(fin: f64, fout: f64, q: Spec, f: f64, tol: f64) {
     let n = 6000;
     let x: Vec<T> = (0..n)
         .map(|i| <T as Float>::from_f64((2.0 * PI * f * i as f64 / fin).sin()))
         .collect();
-    let y = oneshot(fin, fout, 1, q, &x, n, false);
+    let y = oneshot_spec(fin, fout, 1, q, &x, n, false);
     assert_eq!(y.len() as f64, (n as f64 * fout / fin).ceil());
     // away from the edges, where the kernel sees the whole sine
     let edge = (y.len() as f64 * 0.1) as usize + 400;
@@ -110,14 +126,25 @@ fn chunked_case<T: FftFloat + PlanCache>(
     interleaved: bool,
     seed: u64,
 ) {
+    chunked_spec_case::<T>(fin, fout, ch, interleaved, seed, Quality::High.spec())
+}
+
+fn chunked_spec_case<T: FftFloat + PlanCache>(
+    fin: f64,
+    fout: f64,
+    ch: usize,
+    interleaved: bool,
+    seed: u64,
+    spec: Spec,
+) {
     let mut rng = Rng::new(seed);
     let n = 3001;
     let x: Vec<T> = (0..n * ch)
         .map(|_| <T as Float>::from_f64(rng.uniform()))
         .collect();
-    let want = oneshot(fin, fout, ch, Quality::High, &x, n, interleaved);
+    let want = oneshot_spec(fin, fout, ch, spec, &x, n, interleaved);
     let len = want.len() / ch;
-    let mut r = Resampler::<T>::new(fin, fout, ch, Quality::High.spec()).unwrap();
+    let mut r = Resampler::<T>::new(fin, fout, ch, spec).unwrap();
     let lat = r.latency();
     let total = lat + len;
     let mut got: Vec<Vec<T>> = vec![Vec::new(); ch];
@@ -221,6 +248,42 @@ fn chunked_equals_oneshot_bit_for_bit() {
         chunked_case::<f64>(fin, fout, 3, false, i as u64 + 10);
         chunked_case::<f32>(fin, fout, 2, true, i as u64 + 20);
         chunked_case::<f32>(fin, fout, 1, true, i as u64 + 30);
+    }
+}
+
+const RATIOS: [(f64, f64); 6] = [
+    (48000.0, 44100.0),
+    (44100.0, 48000.0),
+    (2.0, 1.0),
+    (1.0, 2.0),
+    (1.0, std::f64::consts::SQRT_2),
+    (std::f64::consts::SQRT_2, 1.0),
+];
+
+/// Minimum phase: the stream is still chunk-invariant with every sample flushed, a 1 kHz sine
+/// still lands on its instants (the latency is the low-frequency group delay), and the latency
+/// is a fraction of the linear-phase one.
+#[test]
+fn minimum_phase_streams() {
+    for (i, (fin, fout)) in RATIOS.into_iter().enumerate() {
+        let min = |q: Quality| Spec {
+            phase: Phase::Minimum,
+            ..q.spec()
+        };
+        chunked_spec_case::<f32>(fin, fout, 1, false, i as u64 + 40, min(Quality::High));
+        chunked_spec_case::<f64>(fin, fout, 2, true, i as u64 + 50, min(Quality::VeryHigh));
+        let lin = Resampler::<f64>::new(fin, fout, 1, Quality::High.spec()).unwrap();
+        let mp = Resampler::<f64>::new(fin, fout, 1, min(Quality::High)).unwrap();
+        assert!(
+            mp.latency() * 3 < lin.latency(),
+            "{fin}->{fout}: {} vs {}",
+            mp.latency(),
+            lin.latency()
+        );
+        if fin > 100.0 {
+            sine_spec_case::<f64>(fin, fout, min(Quality::VeryHigh), 1000.0, 1e-3);
+            sine_spec_case::<f32>(fin, fout, min(Quality::High), 1000.0, 1e-3);
+        }
     }
 }
 
