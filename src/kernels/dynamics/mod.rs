@@ -180,23 +180,32 @@ impl<'a, T: Float> Block<'a, T> {
         if let Some((k, l)) = self.key {
             all.push(("sidechain", k, l));
         }
+        // the channels split over threads like the processing (a pass over the whole input
+        // that would otherwise run on one thread); the first bad channel in order is reported
+        let cuts = channel_cuts(self.channels, self.n, 1);
         for (name, buf, l) in all {
             if self.n == 0 {
                 break;
             }
-            for c in 0..self.channels {
-                let bad = if l.t == 1 {
+            let n = self.n;
+            let first_bad = |c: usize| {
+                if l.t == 1 {
                     let o = c * l.ch;
-                    first_non_finite(level, &buf[o..o + self.n])
+                    first_non_finite(level, &buf[o..o + n])
                 } else {
-                    (0..self.n).find(|&t| !buf[c * l.ch + t * l.t].is_finite())
-                };
-                if let Some(t) = bad {
-                    return Err(SkError::NonFinite(format!(
-                        "{name} holds a non-finite value (channel {c}, frame {t}); nothing was \
-                         processed"
-                    )));
+                    (0..n).find(|&t| !buf[c * l.ch + t * l.t].is_finite())
                 }
+            };
+            let mut found: Vec<Option<(usize, usize)>> = vec![None; cuts.len() - 1];
+            let parts: Vec<_> = cuts.windows(2).zip(found.iter_mut()).collect();
+            crate::kernels::par::run_parts(parts, |(w, slot)| {
+                *slot = (w[0]..w[1]).find_map(|c| first_bad(c).map(|t| (c, t)));
+            });
+            if let Some((c, t)) = found.into_iter().flatten().next() {
+                return Err(SkError::NonFinite(format!(
+                    "{name} holds a non-finite value (channel {c}, frame {t}); nothing was \
+                     processed"
+                )));
             }
         }
         Ok(())

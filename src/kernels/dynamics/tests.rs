@@ -561,6 +561,29 @@ fn limiter_passes_quiet_audio_delayed_by_its_latency() {
     }
 }
 
+/// The input check splits long planar blocks by channels over threads; it still names the
+/// first bad channel in order (and the first bad frame in it), whichever thread finds it.
+#[test]
+fn non_finite_check_names_the_first_bad_channel() {
+    let (ch, n) = (8, 150_000);
+    assert!(channel_cuts(ch, n, 1).len() > 2 || crate::kernels::par::max_threads() == 1);
+    let x = vec![0.25f32; ch * n];
+    for (bad, want) in [
+        (vec![(6, 5), (2, n - 1), (2, 7)], "channel 2, frame 7"),
+        (vec![(7, n - 1)], "channel 7, frame 149999"),
+        (vec![(0, 3), (5, 0)], "channel 0, frame 3"),
+    ] {
+        let mut v = x.clone();
+        for &(c, t) in &bad {
+            v[c * n + t] = f32::INFINITY;
+        }
+        for p0 in all_processors(48000.0, ch) {
+            let e = p0.clone().run(current(), &v, None, ch, false).unwrap_err();
+            assert!(e.to_string().contains(want), "{e} ({want})");
+        }
+    }
+}
+
 #[test]
 fn non_finite_input_is_refused_and_changes_nothing() {
     let (ch, n) = (2, 600);
