@@ -380,6 +380,13 @@ fn fold_one<const PAIR: bool>(x: &[f64], sd: &([f64; HALF], [f64; HALF]), m: &[f
         }
         c += m[k] * u;
     }
+    larger::<PAIR>(s, d, c)
+}
+
+/// The largest magnitude at a position from its sums: `(|s| + |d|)/2` of the pair (with
+/// `PAIR`) against `|c|` of the middle phase.
+#[inline(always)]
+fn larger<const PAIR: bool>(s: f64, d: f64, c: f64) -> f64 {
     let c = c.abs();
     if PAIR {
         let p = 0.5 * (s.abs() + d.abs());
@@ -453,17 +460,7 @@ fn fold_lanes<const PAIR: bool>(
             }
         }
         for j in 0..IL {
-            let cj = c[j].abs();
-            out[t0 + j] = if PAIR {
-                let p = 0.5 * (s[j].abs() + d[j].abs());
-                if p > cj {
-                    p
-                } else {
-                    cj
-                }
-            } else {
-                cj
-            };
+            out[t0 + j] = larger::<PAIR>(s[j], d[j], c[j]);
         }
     }
     for t in full..n {
