@@ -166,6 +166,36 @@ impl<'a, T: Float> Block<'a, T> {
         }
     }
 
+    /// Whether the output's frames, and the input's (when it is not the output itself), are
+    /// contiguous (the frame stride is 1), as [`scale8`](Self::scale8) needs.
+    #[inline(always)]
+    pub(crate) fn unit_strides(&self) -> bool {
+        self.yl.t == 1 && (matches!(self.src, Src::Dst) || self.xl.t == 1)
+    }
+
+    /// `y(c, t + i) = x(c, t + i) · g[i]` for `i < 8` (the product in `f64`), on contiguous
+    /// frames ([`unit_strides`](Self::unit_strides)).
+    #[inline(always)]
+    pub(crate) fn scale8(&mut self, c: usize, t: usize, g: &[f64; 8]) {
+        let yo = c * self.yl.ch + t;
+        match self.src {
+            Src::Slice(x) => {
+                let xo = c * self.xl.ch + t;
+                let xs: &[T; 8] = x[xo..xo + 8].try_into().unwrap();
+                let ys: &mut [T; 8] = (&mut self.out[yo..yo + 8]).try_into().unwrap();
+                for i in 0..8 {
+                    ys[i] = T::from_f64(xs[i].to_f64() * g[i]);
+                }
+            }
+            Src::Dst => {
+                let ys: &mut [T; 8] = (&mut self.out[yo..yo + 8]).try_into().unwrap();
+                for i in 0..8 {
+                    ys[i] = T::from_f64(ys[i].to_f64() * g[i]);
+                }
+            }
+        }
+    }
+
     /// `SK_ERR_NON_FINITE` naming the first NaN/inf of the input or key (nothing processed).
     pub(crate) fn check_finite(&self, level: Level) -> SkResult<()> {
         let x: &[T] = match self.src {

@@ -340,14 +340,11 @@ impl Params {
                     }
                 }
             } else if tiles && (0..G).all(|j| b.det_lane(d0 + j).2 == 1) {
-                for j in 0..G {
-                    let (src, o, _) = b.det_lane(d0 + j);
-                    let s = &src[o + t0..o + t0 + len];
-                    for (v, x) in cm[j * BF..j * BF + len].iter_mut().zip(s) {
-                        *v = level_of(x.to_f64(), squares);
-                    }
+                if squares {
+                    levels_to_lanes::<T, X, G, true>(tr, b, d0, t0, lv);
+                } else {
+                    levels_to_lanes::<T, X, G, false>(tr, b, d0, t0, lv);
                 }
-                move_tiles::<X, G, true>(tr, &cm, lv, len);
             } else {
                 for j in 0..G {
                     let (src, o, st) = b.det_lane(d0 + j);
@@ -368,7 +365,11 @@ impl Params {
             let fused = !scalar
                 && G >= 8
                 && self.kind == Kind::Compressor
-                && self.fused_comp::<G>(st, d0, lv, &mut g[..len * G]);
+                && if self.det == Detector::Rms {
+                    self.fused_comp::<G, true>(st, d0, lv, &mut g[..len * G])
+                } else {
+                    self.fused_comp::<G, false>(st, d0, lv, &mut g[..len * G])
+                };
             if !fused {
                 self.ballistics::<G>(st, d0, lv, &mut g[..len * G]);
             }
@@ -401,7 +402,9 @@ impl Params {
                         (false, true) => gate_scalar(lv, gs, k),
                         (false, false) => gate_lanes(lv, gs, k),
                     }
-                    if tiles {
+                    if tiles && b.unit_strides() {
+                        scale_from_lanes::<T, X, G>(tr, b, d0, t0, gs);
+                    } else if tiles {
                         move_tiles::<X, G, false>(tr, gs, &mut cm, len);
                         for j in 0..G {
                             b.scale_lane(d0 + j, t0, &cm[j * BF..j * BF + len], 1, 0, len);
@@ -448,7 +451,7 @@ impl Params {
     ///
     /// [`ballistics`]: Self::ballistics
     #[inline(always)]
-    fn fused_comp<const G: usize>(
+    fn fused_comp<const G: usize, const RMS: bool>(
         &self,
         st: &mut State<'_>,
         d0: usize,
@@ -462,7 +465,6 @@ impl Params {
             cr: 1.0 - self.rel,
         };
         let k = self.curve();
-        let rms = self.det == Detector::Rms;
         let mut e = [0.0f64; G];
         e.copy_from_slice(&st.env[d0..d0 + G]);
         let mut low = [f64::INFINITY; G];
@@ -474,9 +476,9 @@ impl Params {
         for i in 1..n {
             let prev = e;
             fused_step(c, &mut e, &mut low, &lv[i * G..(i + 1) * G]);
-            fused_gain(&prev, &mut g[(i - 1) * G..i * G], k, rms);
+            fused_gain::<G, RMS>(&prev, &mut g[(i - 1) * G..i * G], k);
         }
-        fused_gain(&e, &mut g[(n - 1) * G..n * G], k, rms);
+        fused_gain::<G, RMS>(&e, &mut g[(n - 1) * G..n * G], k);
         if low.iter().all(|&v| v >= FLUSH) {
             st.env[d0..d0 + G].copy_from_slice(&e);
             true
@@ -616,12 +618,12 @@ fn fused_step<const G: usize>(c: Chain, e: &mut [f64; G], low: &mut [f64; G], ro
     }
 }
 
-/// The compressor gains of one frame of envelope states (squared ones when `rms`) into `out`
+/// The compressor gains of one frame of envelope states (squared ones with `RMS`) into `out`
 /// (`G` values): [`comp_group`], as [`comp_lanes`] computes them.
 #[inline(always)]
-fn fused_gain<const G: usize>(env: &[f64; G], out: &mut [f64], k: Curve, rms: bool) {
+fn fused_gain<const G: usize, const RMS: bool>(env: &[f64; G], out: &mut [f64], k: Curve) {
     let mut env = *env;
-    if rms {
+    if RMS {
         for v in env.iter_mut() {
             *v = v.sqrt();
         }
@@ -662,6 +664,90 @@ fn move_tiles<X: Transposer, const G: usize, const TO_LANES: bool>(
             for r in 0..8 {
                 dst[tile_row::<G>(!TO_LANES, jb + r, i, 0)] =
                     src[tile_row::<G>(TO_LANES, jb + r, i, 0)];
+            }
+        }
+    }
+}
+
+/// The detector levels of lanes `d0..d0 + G` (`G` a multiple of 8, every lane's frames
+/// contiguous) for frames `t0..t0 + lv.len() / G`, in lane-major order (`lv[i·G + j]`): 8 × 8
+/// tiles read from the lanes, turned into levels and transposed through `tr` (no channel-major
+/// scratch), the last `len % 8` frames one by one.
+#[inline(always)]
+fn levels_to_lanes<T: Float, X: Transposer, const G: usize, const SQUARES: bool>(
+    tr: X,
+    b: &Block<'_, T>,
+    d0: usize,
+    t0: usize,
+    lv: &mut [f64],
+) {
+    let len = lv.len() / G;
+    let full = len - len % 8;
+    let mut a = [[0.0f64; 8]; 8];
+    let mut o = [[0.0f64; 8]; 8];
+    for jb in (0..G).step_by(8) {
+        let mut rows: [&[T]; 8] = [&[]; 8];
+        for (r, row) in rows.iter_mut().enumerate() {
+            let (src, off, _) = b.det_lane(d0 + jb + r);
+            *row = &src[off + t0..off + t0 + len];
+        }
+        for ib in (0..full).step_by(8) {
+            for (ar, row) in a.iter_mut().zip(&rows) {
+                for (v, x) in ar.iter_mut().zip(&row[ib..ib + 8]) {
+                    *v = level_of(x.to_f64(), SQUARES);
+                }
+            }
+            tr.transpose(&a, &mut o);
+            for (r, or) in o.iter().enumerate() {
+                let d = (ib + r) * G + jb;
+                lv[d..d + 8].copy_from_slice(or);
+            }
+        }
+        for i in full..len {
+            for (r, row) in rows.iter().enumerate() {
+                lv[i * G + jb + r] = level_of(row[i].to_f64(), SQUARES);
+            }
+        }
+    }
+}
+
+/// `y(d0 + j, t0 + i) = x(d0 + j, t0 + i) · g[i·G + j]` for the lanes `j < G` (a multiple of
+/// 8) and frames `i < g.len() / G`, input and output with contiguous frames
+/// ([`Block::unit_strides`]): 8 × 8 tiles of gains transposed through `tr` and applied to
+/// each lane's frames (no channel-major scratch), the last `len % 8` frames one by one.
+#[inline(always)]
+fn scale_from_lanes<T: Float, X: Transposer, const G: usize>(
+    tr: X,
+    b: &mut Block<'_, T>,
+    d0: usize,
+    t0: usize,
+    g: &[f64],
+) {
+    let len = g.len() / G;
+    let full = len - len % 8;
+    let mut a = [[0.0f64; 8]; 8];
+    let mut o = [[0.0f64; 8]; 8];
+    for jb in (0..G).step_by(8) {
+        for ib in (0..full).step_by(8) {
+            for (r, ar) in a.iter_mut().enumerate() {
+                let s = (ib + r) * G + jb;
+                ar.copy_from_slice(&g[s..s + 8]);
+            }
+            tr.transpose(&a, &mut o);
+            for (r, or) in o.iter().enumerate() {
+                b.scale8(d0 + jb + r, t0 + ib, or);
+            }
+        }
+        if full < len {
+            for r in 0..8 {
+                b.scale_lane(
+                    d0 + jb + r,
+                    t0 + full,
+                    &g[full * G..],
+                    G,
+                    jb + r,
+                    len - full,
+                );
             }
         }
     }

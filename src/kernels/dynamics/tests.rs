@@ -847,3 +847,93 @@ fn envelope_equals_the_per_sample_flushed_recursion() {
         }
     }
 }
+
+#[test]
+fn lane_groups_equal_each_channel_alone_in_every_layout() {
+    // 9 channels: a group of 8 lanes (levels and gains moved through 8 × 8 tiles straight from
+    // and to the channels) and one of 1; 1003 frames: 3 outside the last tile. In place, into a
+    // separate output, into an output with a wider channel stride (tiles), and into an
+    // interleaved output (tiles in, one lane at a time out); f32 and f64; every level.
+    let (ch, n) = (9, 1003);
+    let x = signal(ch, n, 23);
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    // the same processors, made for one channel
+    for (p0, p1) in all_processors(48000.0, ch)
+        .into_iter()
+        .zip(all_processors(48000.0, 1))
+    {
+        let (P::D(d0), P::D(d1)) = (p0, p1) else {
+            continue;
+        };
+        if d0.p.link {
+            continue;
+        }
+        let alone = |_c: usize| d1.clone();
+        let mut want = vec![0.0f64; ch * n];
+        let mut want32 = vec![0.0f32; ch * n];
+        for c in 0..ch {
+            let y = P::D(alone(c))
+                .run(Level::Scalar, &x[c * n..(c + 1) * n], None, 1, false)
+                .unwrap();
+            want[c * n..(c + 1) * n].copy_from_slice(&y);
+            let y = P::D(alone(c))
+                .run(Level::Scalar, &x32[c * n..(c + 1) * n], None, 1, false)
+                .unwrap();
+            want32[c * n..(c + 1) * n].copy_from_slice(&y);
+        }
+        for l in available() {
+            fn layouts<T: Float>(
+                d0: &Dynamics,
+                l: Level,
+                x: &[T],
+                want: &[T],
+                ch: usize,
+                n: usize,
+            ) {
+                let planar = Layout::planar(n);
+                // in place
+                let mut y = x.to_vec();
+                d0.clone()
+                    .process(
+                        l,
+                        Block {
+                            src: Src::Dst,
+                            xl: planar,
+                            out: &mut y,
+                            yl: planar,
+                            key: None,
+                            channels: ch,
+                            n,
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(y, want, "in place {l:?}");
+                // separate outputs: planar with channel stride n + 5, and interleaved
+                for yl in [Layout::planar(n + 5), Layout::interleaved(ch)] {
+                    let mut y = vec![T::ZERO; ch * (n + 5)];
+                    d0.clone()
+                        .process(
+                            l,
+                            Block {
+                                src: Src::Slice(x),
+                                xl: planar,
+                                out: &mut y,
+                                yl,
+                                key: None,
+                                channels: ch,
+                                n,
+                            },
+                        )
+                        .unwrap();
+                    for c in 0..ch {
+                        for t in 0..n {
+                            assert_eq!(y[c * yl.ch + t * yl.t], want[c * n + t], "{l:?} {yl:?}");
+                        }
+                    }
+                }
+            }
+            layouts(&d0, l, &x, &want, ch, n);
+            layouts(&d0, l, &x32, &want32, ch, n);
+        }
+    }
+}
