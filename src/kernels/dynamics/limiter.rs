@@ -247,8 +247,15 @@ impl Limiter {
             for b0 in (0..len).step_by(BLK) {
                 let bl = (len - b0).min(BLK);
                 let (src, o, st) = b.det_lane(c);
-                for (i, v) in xs[..bl].iter_mut().enumerate() {
-                    *v = src[o + (t0 + b0 + i) * st].to_f64();
+                if st == 1 {
+                    let from = o + t0 + b0;
+                    for (v, x) in xs[..bl].iter_mut().zip(&src[from..from + bl]) {
+                        *v = x.to_f64();
+                    }
+                } else {
+                    for (i, v) in xs[..bl].iter_mut().enumerate() {
+                        *v = src[o + (t0 + b0 + i) * st].to_f64();
+                    }
                 }
                 // the delay line in contiguous runs up to its wrap
                 let mut i = 0;
@@ -444,28 +451,44 @@ fn fold_lanes<const PAIR: bool>(
     let n = out.len();
     let full = n - n % IL;
     for t0 in (0..full).step_by(IL) {
-        let (mut s, mut d, mut c) = ([0.0f64; IL], [0.0f64; IL], [0.0f64; IL]);
-        for k in 0..HALF {
-            let xa: &[f64; IL] = buf[t0 + TAPS - 1 - k..t0 + TAPS - 1 - k + IL]
-                .try_into()
-                .unwrap();
-            let xb: &[f64; IL] = buf[t0 + k..t0 + k + IL].try_into().unwrap();
+        // one accumulator at a time: each sum is then one vector of positions (accumulating
+        // the three side by side let the compiler pair `s` and `d` of a position instead)
+        let c = fold_acc::<true>(buf, t0, m);
+        let mut r = [0.0f64; IL];
+        if PAIR {
+            let s = fold_acc::<true>(buf, t0, &sd.0);
+            let d = fold_acc::<false>(buf, t0, &sd.1);
             for j in 0..IL {
-                let (u, v) = (xa[j] + xb[j], xa[j] - xb[j]);
-                if PAIR {
-                    s[j] += sd.0[k] * u;
-                    d[j] += sd.1[k] * v;
-                }
-                c[j] += m[k] * u;
+                r[j] = larger::<true>(s[j], d[j], c[j]);
+            }
+        } else {
+            for j in 0..IL {
+                r[j] = larger::<false>(0.0, 0.0, c[j]);
             }
         }
-        for j in 0..IL {
-            out[t0 + j] = larger::<PAIR>(s[j], d[j], c[j]);
-        }
+        out[t0..t0 + IL].copy_from_slice(&r);
     }
     for t in full..n {
         out[t] = fold_one::<PAIR>(&buf[t..t + TAPS], sd, m);
     }
+}
+
+/// `Σ_k h[k]·(x[t − k] ± x[t − 11 + k])` (`SUM`: +, else −) at the positions `t0..t0 + IL`,
+/// summed over `k` in the order of [`fold_one`]; `buf[t]` is input `t − 11`.
+#[inline(always)]
+fn fold_acc<const SUM: bool>(buf: &[f64], t0: usize, h: &[f64; HALF]) -> [f64; IL] {
+    let mut acc = [0.0f64; IL];
+    for (k, &hk) in h.iter().enumerate() {
+        let xa: &[f64; IL] = buf[t0 + TAPS - 1 - k..t0 + TAPS - 1 - k + IL]
+            .try_into()
+            .unwrap();
+        let xb: &[f64; IL] = buf[t0 + k..t0 + k + IL].try_into().unwrap();
+        for j in 0..IL {
+            let w = if SUM { xa[j] + xb[j] } else { xa[j] - xb[j] };
+            acc[j] += hk * w;
+        }
+    }
+    acc
 }
 
 #[inline(always)]
@@ -502,8 +525,18 @@ fn peaks_body<T: Float, const SCALAR: bool>(
         for b0 in (0..len).step_by(BLK) {
             let bl = (len - b0).min(BLK);
             buf[..HISTORY].copy_from_slice(hs);
-            for i in 0..bl {
-                buf[HISTORY + i] = src[o + (t0 + b0 + i) * st].to_f64();
+            if st == 1 {
+                let from = o + t0 + b0;
+                for (v, x) in buf[HISTORY..HISTORY + bl]
+                    .iter_mut()
+                    .zip(&src[from..from + bl])
+                {
+                    *v = x.to_f64();
+                }
+            } else {
+                for i in 0..bl {
+                    buf[HISTORY + i] = src[o + (t0 + b0 + i) * st].to_f64();
+                }
             }
             hs.copy_from_slice(&buf[bl..bl + HISTORY]);
             if SCALAR {

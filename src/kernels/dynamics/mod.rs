@@ -125,8 +125,14 @@ impl<'a, T: Float> Block<'a, T> {
     #[inline(always)]
     pub(crate) fn store_lane(&mut self, c: usize, t0: usize, v: &[f64]) {
         let (yo, yt) = (c * self.yl.ch + t0 * self.yl.t, self.yl.t);
-        for (i, &x) in v.iter().enumerate() {
-            self.out[yo + i * yt] = T::from_f64(x);
+        if yt == 1 {
+            for (o, &x) in self.out[yo..yo + v.len()].iter_mut().zip(v) {
+                *o = T::from_f64(x);
+            }
+        } else {
+            for (i, &x) in v.iter().enumerate() {
+                self.out[yo + i * yt] = T::from_f64(x);
+            }
         }
     }
 
