@@ -319,7 +319,8 @@ impl Params {
     ) -> usize {
         let mut lvl = [0.0f64; BF * 16];
         let mut g = [0.0f64; BF * 16];
-        // channel-major scratch: `cm[j·BF + i]` for lane `j`, frame `i`
+        // channel-major scratch (`cm[j·BF + i]` for lane `j`, frame `i`) for outputs whose
+        // frames are not contiguous
         let mut cm = [0.0f64; BF * 16];
         // eight or more lanes of planar channels move between channel-major and lane-major
         // order through 8 × 8 tile transposes
@@ -405,7 +406,7 @@ impl Params {
                     if tiles && b.unit_strides() {
                         scale_from_lanes::<T, X, G>(tr, b, d0, t0, gs);
                     } else if tiles {
-                        move_tiles::<X, G, false>(tr, gs, &mut cm, len);
+                        lanes_to_channels::<X, G>(tr, gs, &mut cm, len);
                         for j in 0..G {
                             b.scale_lane(d0 + j, t0, &cm[j * BF..j * BF + len], 1, 0, len);
                         }
@@ -634,15 +635,14 @@ fn fused_gain<const G: usize, const RMS: bool>(env: &[f64; G], out: &mut [f64], 
 /// Frames per block of the processing loop.
 const BF: usize = 128;
 
-/// Moves lanes `j < G` (a multiple of 8) and frames `i < len` between channel-major order
-/// (`cm[j·BF + i]`) and lane-major order (`lanes[i·G + j]`): `TO_LANES` reads `src` as
-/// channel-major and writes `dst` lane-major, else the reverse. 8 × 8 tiles through `tr`, the
+/// Moves lanes `j < G` (a multiple of 8) and frames `i < len` from lane-major order
+/// (`lanes[i·G + j]`) to channel-major order (`cm[j·BF + i]`): 8 × 8 tiles through `tr`, the
 /// last `len % 8` frames one by one.
 #[inline(always)]
-fn move_tiles<X: Transposer, const G: usize, const TO_LANES: bool>(
+fn lanes_to_channels<X: Transposer, const G: usize>(
     tr: X,
-    src: &[f64],
-    dst: &mut [f64],
+    lanes: &[f64],
+    cm: &mut [f64],
     len: usize,
 ) {
     let mut a = [[0.0f64; 8]; 8];
@@ -651,19 +651,18 @@ fn move_tiles<X: Transposer, const G: usize, const TO_LANES: bool>(
     for jb in (0..G).step_by(8) {
         for ib in (0..full).step_by(8) {
             for (r, ar) in a.iter_mut().enumerate() {
-                let s = tile_row::<G>(TO_LANES, jb, ib, r);
-                ar.copy_from_slice(&src[s..s + 8]);
+                let s = (ib + r) * G + jb;
+                ar.copy_from_slice(&lanes[s..s + 8]);
             }
             tr.transpose(&a, &mut o);
             for (r, or) in o.iter().enumerate() {
-                let d = tile_row::<G>(!TO_LANES, jb, ib, r);
-                dst[d..d + 8].copy_from_slice(or);
+                let d = (jb + r) * BF + ib;
+                cm[d..d + 8].copy_from_slice(or);
             }
         }
         for i in full..len {
             for r in 0..8 {
-                dst[tile_row::<G>(!TO_LANES, jb + r, i, 0)] =
-                    src[tile_row::<G>(TO_LANES, jb + r, i, 0)];
+                cm[(jb + r) * BF + i] = lanes[i * G + jb + r];
             }
         }
     }
@@ -750,17 +749,6 @@ fn scale_from_lanes<T: Float, X: Transposer, const G: usize>(
                 );
             }
         }
-    }
-}
-
-/// Start of row `r` of the tile at lanes `jb..`, frames `ib..` in channel-major order (`cm`:
-/// lane `jb + r`, from frame `ib`) or lane-major order (frame `ib + r`, from lane `jb`).
-#[inline(always)]
-fn tile_row<const G: usize>(cm: bool, jb: usize, ib: usize, r: usize) -> usize {
-    if cm {
-        (jb + r) * BF + ib
-    } else {
-        (ib + r) * G + jb
     }
 }
 
