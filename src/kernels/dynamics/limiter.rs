@@ -246,17 +246,7 @@ impl Limiter {
             let mut xs = [0.0f64; BLK];
             for b0 in (0..len).step_by(BLK) {
                 let bl = (len - b0).min(BLK);
-                let (src, o, st) = b.det_lane(c);
-                if st == 1 {
-                    let from = o + t0 + b0;
-                    for (v, x) in xs[..bl].iter_mut().zip(&src[from..from + bl]) {
-                        *v = x.to_f64();
-                    }
-                } else {
-                    for (i, v) in xs[..bl].iter_mut().enumerate() {
-                        *v = src[o + (t0 + b0 + i) * st].to_f64();
-                    }
-                }
+                b.load_lane(c, t0 + b0, &mut xs[..bl]);
                 // the delay line in contiguous runs up to its wrap
                 let mut i = 0;
                 while i < bl {
@@ -520,24 +510,11 @@ fn peaks_body<T: Float, const SCALAR: bool>(
     let mut buf = [0.0f64; BLK + HISTORY];
     let mut ip = [0.0f64; BLK];
     for (j, hs) in hist.chunks_exact_mut(HISTORY).enumerate() {
-        let (src, o, st) = b.det_lane(c0 + j);
         let pk = &mut peaks[j * chunk..j * chunk + len];
         for b0 in (0..len).step_by(BLK) {
             let bl = (len - b0).min(BLK);
             buf[..HISTORY].copy_from_slice(hs);
-            if st == 1 {
-                let from = o + t0 + b0;
-                for (v, x) in buf[HISTORY..HISTORY + bl]
-                    .iter_mut()
-                    .zip(&src[from..from + bl])
-                {
-                    *v = x.to_f64();
-                }
-            } else {
-                for i in 0..bl {
-                    buf[HISTORY + i] = src[o + (t0 + b0 + i) * st].to_f64();
-                }
-            }
+            b.load_lane(c0 + j, t0 + b0, &mut buf[HISTORY..HISTORY + bl]);
             hs.copy_from_slice(&buf[bl..bl + HISTORY]);
             if SCALAR {
                 interp_scalar(&buf[..bl + HISTORY], phases, &mut ip[..bl]);

@@ -121,6 +121,22 @@ impl<'a, T: Float> Block<'a, T> {
         }
     }
 
+    /// `v[i] = k(c, t0 + i)`, `k` the detector input of [`det_lane`](Self::det_lane).
+    #[inline(always)]
+    pub(crate) fn load_lane(&self, c: usize, t0: usize, v: &mut [f64]) {
+        let (src, o, st) = self.det_lane(c);
+        if st == 1 {
+            let (from, n) = (o + t0, v.len());
+            for (d, x) in v.iter_mut().zip(&src[from..from + n]) {
+                *d = x.to_f64();
+            }
+        } else {
+            for (i, d) in v.iter_mut().enumerate() {
+                *d = src[o + (t0 + i) * st].to_f64();
+            }
+        }
+    }
+
     /// `y(c, t0 + i) = v[i]`.
     #[inline(always)]
     pub(crate) fn store_lane(&mut self, c: usize, t0: usize, v: &[f64]) {
