@@ -149,8 +149,8 @@ impl Pre {
                 *v = up as f64 * g.eval(i as f64 - delay as f64);
             }
         };
-        // minimum phase: a cached entry of the lead followed by the taps (designing them takes
-        // three FFTs of 64 times the filter's length)
+        // minimum phase: the design (three FFTs of 64 times the filter's length) is kept in
+        // the cache as one vector, the fractional lead first, then the taps
         let minimum = match spec.phase {
             Phase::Linear => None,
             Phase::Minimum => Some(cached::<f64>(
