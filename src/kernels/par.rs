@@ -35,9 +35,16 @@ pub(crate) fn threads_for(units: usize, work: usize) -> usize {
     max_threads().min(units).min(work / PAR_MIN_WORK).max(1)
 }
 
+/// Parts per thread of a [`par_rows`] split. The parts go to whichever thread is free, so a
+/// worker that starts late (waking a sleeping thread takes tens of microseconds, see [`SPIN`])
+/// or is preempted leaves the parts it has not taken to the calling thread, instead of holding
+/// the call back by a whole thread's share.
+const PARTS_PER_THREAD: usize = 4;
+
 /// Splits `y` (rows of `row_len`) into contiguous row ranges and runs `f(first_row, chunk)` on
-/// each, on up to [`max_threads`] scoped threads when `work` is large enough. Results do not
-/// depend on the split: every row is computed the same way by whichever thread owns it.
+/// each, on up to [`max_threads`] threads when `work` is large enough ([`PARTS_PER_THREAD`]
+/// ranges per thread). Results do not depend on the split: every row is computed the same way
+/// by whichever thread owns it.
 pub(crate) fn par_rows<T: Send>(
     y: &mut [T],
     row_len: usize,
@@ -50,7 +57,7 @@ pub(crate) fn par_rows<T: Send>(
         f(0, y);
         return;
     }
-    let per = rows.div_ceil(threads);
+    let per = rows.div_ceil(threads * PARTS_PER_THREAD);
     run_parts(
         y.chunks_mut(per * row_len).enumerate().collect(),
         |(k, c)| f(k * per, c),
@@ -593,6 +600,32 @@ mod tests {
         });
         for (r, row) in y.chunks_exact(7).enumerate() {
             assert!(row.iter().all(|&v| v == r as u32 + 1));
+        }
+    }
+
+    #[test]
+    fn par_rows_makes_several_parts_per_thread() {
+        let threads = max_threads();
+        let sizes = Mutex::new(Vec::new());
+        let mut y = vec![0u8; 1000];
+        par_rows(&mut y, 1, usize::MAX, |first, chunk| {
+            lock(&sizes).push((first, chunk.len()));
+        });
+        let mut sizes = sizes.into_inner().unwrap();
+        sizes.sort_unstable();
+        if threads == 1 {
+            assert_eq!(sizes, [(0, 1000)]);
+        } else {
+            let per = 1000usize.div_ceil(threads * PARTS_PER_THREAD);
+            assert_eq!(sizes.len(), 1000usize.div_ceil(per));
+            assert!(sizes.len() > threads);
+            let mut next = 0;
+            for &(first, len) in &sizes {
+                assert_eq!(first, next);
+                assert!(len <= per);
+                next += len;
+            }
+            assert_eq!(next, 1000);
         }
     }
 }

@@ -138,8 +138,8 @@ pub fn reduce_rows<T: Float>(
     if x.rows() > 0 && x.cols() == 0 && op != RowOp::Sum {
         return None;
     }
-    // Rows are independent: large batches are split by rows over up to `max_threads()` scoped
-    // threads (`SIGKERN_THREADS`); each row is reduced exactly as on one thread.
+    // Rows are independent: large batches are split by rows over up to `max_threads()` threads
+    // (`SIGKERN_THREADS`; see `par_rows`); each row is reduced exactly as on one thread.
     let work = x.rows().saturating_mul(x.cols());
     crate::kernels::par::par_rows(out, 1, work, |first, chunk| {
         for (k, o) in chunk.iter_mut().enumerate() {
