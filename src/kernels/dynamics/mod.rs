@@ -196,26 +196,25 @@ impl<'a, T: Float> Block<'a, T> {
     }
 
     /// `y(c, t + i) = x(c, t + i) · g[i]` for `i < 8` (the product in `f64`), on contiguous
-    /// frames ([`unit_strides`](Self::unit_strides)).
+    /// frames ([`unit_strides`](Self::unit_strides)). The eight inputs are copied out before any
+    /// output is written: with `x` and `y` two slices the compiler could not rule out an
+    /// overlap, and kept every element's load, multiply and store in order (scalar code, a
+    /// fifth of a compressor's time) instead of one vector each.
     #[inline(always)]
     pub(crate) fn scale8(&mut self, c: usize, t: usize, g: &[f64; 8]) {
         let yo = c * self.yl.ch + t;
-        match self.src {
+        let xs: [T; 8] = match self.src {
             Src::Slice(x) => {
                 let xo = c * self.xl.ch + t;
-                let xs: &[T; 8] = x[xo..xo + 8].try_into().unwrap();
-                let ys: &mut [T; 8] = (&mut self.out[yo..yo + 8]).try_into().unwrap();
-                for i in 0..8 {
-                    ys[i] = T::from_f64(xs[i].to_f64() * g[i]);
-                }
+                x[xo..xo + 8].try_into().unwrap()
             }
-            Src::Dst => {
-                let ys: &mut [T; 8] = (&mut self.out[yo..yo + 8]).try_into().unwrap();
-                for i in 0..8 {
-                    ys[i] = T::from_f64(ys[i].to_f64() * g[i]);
-                }
-            }
+            Src::Dst => self.out[yo..yo + 8].try_into().unwrap(),
+        };
+        let mut ys = [T::ZERO; 8];
+        for i in 0..8 {
+            ys[i] = T::from_f64(xs[i].to_f64() * g[i]);
         }
+        self.out[yo..yo + 8].copy_from_slice(&ys);
     }
 
     /// `SK_ERR_NON_FINITE` naming the first NaN/inf of the input or key (nothing processed).
