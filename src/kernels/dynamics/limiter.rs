@@ -13,12 +13,13 @@
 //! 6. output `g[n]·x[n − D]` with `D = W + 5 + M` (the latency): every gain applied near a
 //!    sample is at most the gain that sample and its inter-sample neighbourhood need.
 
-use super::{ballistic_coef, channel_cuts, check_channels, check_db, check_rate, Block};
+use super::{ballistic_coef, channel_cuts, check_channels, check_db, check_rate, Block, Det};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::loudness::truepeak::{design, factor, HISTORY, TAPS};
 use crate::kernels::{par, Float};
 use crate::simd::{multiversion, Level};
+use std::sync::Arc;
 
 /// Shortest lookahead, ms (a shorter attack moves the gain too fast for the true-peak bound).
 pub(crate) const MIN_LOOKAHEAD_MS: f64 = 1.0;
@@ -41,7 +42,8 @@ pub struct Limiter {
     w: usize,
     h: usize,
     d: usize,
-    phases: Box<Folded>,
+    /// Shared (not copied) with the threads that compute peaks beside [`Limiter::run`].
+    phases: Arc<Folded>,
     /// Interpolator history, `HISTORY` per channel (oldest first).
     hist: Vec<f64>,
     /// Running minimum over `h` frames (van Herk / Gil-Werman): the frames are cut into blocks
@@ -63,9 +65,11 @@ pub struct Limiter {
     k: usize,
     /// Frames per chunk of a call (see [`Limiter::process`]).
     pub(crate) chunk: usize,
-    /// Per-channel peaks of a chunk (`chunk` per channel), and the chunk's needed and applied
-    /// gains: scratch, allocated with the limiter.
+    /// Per-channel peaks of a chunk (`chunk` per channel), the next chunk's while `peaks` are
+    /// used (see [`Limiter::process`]), and the chunk's needed and applied gains: scratch,
+    /// allocated with the limiter.
     peaks: Vec<f64>,
+    next: Vec<f64>,
     need: Vec<f64>,
     gain: Vec<f64>,
 }
@@ -76,6 +80,16 @@ const CHUNK_VALUES: usize = 1 << 15;
 /// Most frames per chunk: the per-channel peaks of a chunk are split over threads, so a chunk
 /// must be long enough for the split to pay.
 const MAX_CHUNK: usize = 1 << 14;
+/// Pieces the next chunk's peaks split into beside a chunk's pass (see
+/// [`Limiter::run_beside_peaks`]): several per thread, so that the pass and the pieces even out.
+const PIECES: usize = 8;
+
+/// A part of [`Limiter::run_beside_peaks`]: the chunk's pass, or the peaks of
+/// `(channel, first frame, frames, history, output)`.
+enum Job<'s, 'b, T> {
+    Run(&'s mut Limiter, &'s mut Block<'b, T>),
+    Peaks(usize, usize, usize, &'s mut [f64; HISTORY], &'s mut [f64]),
+}
 
 impl Limiter {
     /// A limiter at `rate` Hz whose output's true peak stays at or below `ceiling_db` dBTP.
@@ -107,6 +121,7 @@ impl Limiter {
         let mut l = Limiter {
             chunk,
             peaks: try_vec(channels * chunk, 0.0, "limiter scratch")?,
+            next: try_vec(channels * chunk, 0.0, "limiter scratch")?,
             need: try_vec(chunk, 0.0, "limiter scratch")?,
             gain: try_vec(chunk, 0.0, "limiter scratch")?,
             channels,
@@ -115,7 +130,7 @@ impl Limiter {
             w,
             h,
             d,
-            phases: Box::new(Folded::new(&design(factor(rate)))),
+            phases: Arc::new(Folded::new(&design(factor(rate)))),
             hist: try_vec(channels * HISTORY, 0.0, "limiter state")?,
             cur: try_vec(h, 1.0, "limiter state")?,
             suf: try_vec(h + 1, 1.0, "limiter state")?,
@@ -145,6 +160,12 @@ impl Limiter {
     pub fn latency(&self) -> usize {
         self.d
     }
+    /// The interpolator history carried to the next call (for tests of the carry-over).
+    #[cfg(test)]
+    pub(crate) fn history(&self) -> &[f64] {
+        &self.hist
+    }
+
     /// Forgets the signal history (as new).
     pub fn reset(&mut self) {
         self.hist.iter_mut().for_each(|v| *v = 0.0);
@@ -163,9 +184,12 @@ impl Limiter {
     /// Processes one block. Refuses NaN/inf in the input with nothing changed.
     ///
     /// The block runs in chunks of up to [`MAX_CHUNK`] frames: first every channel's peaks
-    /// (step 1 before the maximum over channels; the channels split over the library's threads
-    /// when the chunk is long enough), then the rest in one pass. Chunks, threads and SIMD
-    /// levels never change a bit.
+    /// (step 1 before the maximum over channels), then the rest, which is serial in time, in
+    /// one pass ([`run`](Self::run)). The peaks are computed on the library's threads when the
+    /// chunk is long enough: split by channels, and when the input is not the output (so that
+    /// it can be read while the output is written), the next chunk's peaks are computed beside
+    /// the current chunk's pass, in pieces of channels and frames that the threads take in
+    /// turn. Chunks, threads and SIMD levels never change a bit.
     pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
         if b.key.is_some() {
             return Err(SkError::BadArgument(
@@ -173,37 +197,151 @@ impl Limiter {
             ));
         }
         b.check_finite(level)?;
-        let ch = self.channels;
+        let apart = b.det_apart();
         let mut t0 = 0;
+        // whether `peaks` already holds the chunk at `t0`
+        let mut ready = false;
         while t0 < b.n {
             let len = (b.n - t0).min(self.chunk);
-            // about 100 operations a sample for the 4x interpolator
-            let cuts = channel_cuts(ch, len, 100);
-            let peaks = &mut self.peaks[..ch * self.chunk];
-            let hist = &mut self.hist[..ch * HISTORY];
-            let phases = &self.phases;
-            let blk = &b;
-            let chunk = self.chunk;
-            if cuts.len() > 2 {
-                let mut parts = Vec::with_capacity(cuts.len() - 1);
-                let (mut pr, mut hr) = (peaks, hist);
-                for w in cuts.windows(2) {
-                    let m = w[1] - w[0];
-                    let (p, pt) = pr.split_at_mut(m * chunk);
-                    let (h, ht) = hr.split_at_mut(m * HISTORY);
-                    (pr, hr) = (pt, ht);
-                    parts.push((w[0], p, h));
-                }
-                par::run_parts(parts, |(c0, p, h)| {
-                    peaks_at(level, phases, blk, c0, h, p, chunk, t0, len)
-                });
-            } else {
-                peaks_at(level, phases, blk, 0, hist, peaks, chunk, t0, len);
+            if !ready {
+                self.peaks_of(level, b.det(), t0, len);
             }
-            run_at(level, self, &mut b, t0, len);
-            t0 += len;
+            let t1 = t0 + len;
+            let len1 = (b.n - t1).min(self.chunk);
+            let pieces = if apart.is_some() && len1 > 0 {
+                self.pieces(t1, len1)
+            } else {
+                Vec::new()
+            };
+            match apart {
+                Some(x) if !pieces.is_empty() => {
+                    self.run_beside_peaks(level, &mut b, x, t0, len, &pieces);
+                    ready = true;
+                }
+                _ => {
+                    run_at(level, self, &mut b, t0, len);
+                    ready = false;
+                }
+            }
+            t0 = t1;
         }
         Ok(())
+    }
+
+    /// Step 1 for frames `t0..t0 + len` into `peaks`, the channels split over threads when the
+    /// chunk is long enough.
+    fn peaks_of<T: Float>(&mut self, level: Level, x: Det<'_, T>, t0: usize, len: usize) {
+        let ch = self.channels;
+        let chunk = self.chunk;
+        // about 100 operations a sample for the 4x interpolator
+        let cuts = channel_cuts(ch, len, 100);
+        let peaks = &mut self.peaks[..ch * chunk];
+        let hist = &mut self.hist[..ch * HISTORY];
+        let phases = &*self.phases;
+        if cuts.len() > 2 {
+            let mut parts = Vec::with_capacity(cuts.len() - 1);
+            let (mut pr, mut hr) = (peaks, hist);
+            for w in cuts.windows(2) {
+                let m = w[1] - w[0];
+                let (p, pt) = pr.split_at_mut(m * chunk);
+                let (h, ht) = hr.split_at_mut(m * HISTORY);
+                (pr, hr) = (pt, ht);
+                parts.push((w[0], p, h));
+            }
+            par::run_parts(parts, |(c0, p, h)| {
+                peaks_at(level, phases, x, c0, h, p, chunk, t0, len)
+            });
+        } else {
+            peaks_at(level, phases, x, 0, hist, peaks, chunk, t0, len);
+        }
+    }
+
+    /// The pieces `(channel, first frame, frames)` the peaks of frames `t1..t1 + len1` split
+    /// into beside a chunk's pass: empty when the work is too small for threads, else about
+    /// [`PIECES`] of them (whole channels when there are that many), each channel's pieces in
+    /// order of time.
+    fn pieces(&self, t1: usize, len1: usize) -> Vec<(usize, usize, usize)> {
+        let ch = self.channels;
+        if par::threads_for(PIECES, ch.saturating_mul(len1).saturating_mul(100)) < 2 {
+            return Vec::new();
+        }
+        let per_ch = PIECES.div_ceil(ch);
+        let step = len1.div_ceil(per_ch).max(BLK);
+        let mut v = Vec::with_capacity(ch * len1.div_ceil(step));
+        for c in 0..ch {
+            let mut s = 0;
+            while s < len1 {
+                let m = step.min(len1 - s);
+                v.push((c, t1 + s, m));
+                s += m;
+            }
+        }
+        v
+    }
+
+    /// Steps 2–6 of frames `t0..t0 + len` (the peaks in `peaks`) on the calling thread, and
+    /// step 1 of the `pieces` of the next chunk (from `t0 + len`) into `next` on whichever
+    /// threads are free; then `next` becomes `peaks`. `x` is the block's input, apart from its
+    /// output. A piece that starts a channel's chunk takes the channel's carried history; a
+    /// later one, the input frames before it (the history is the previous `HISTORY` input
+    /// samples either way, so the pieces give the peaks of one pass, bit for bit).
+    fn run_beside_peaks<T: Float>(
+        &mut self,
+        level: Level,
+        b: &mut Block<'_, T>,
+        x: Det<'_, T>,
+        t0: usize,
+        len: usize,
+        pieces: &[(usize, usize, usize)],
+    ) {
+        let chunk = self.chunk;
+        let t1 = t0 + len;
+        let phases = Arc::clone(&self.phases);
+        let mut next = std::mem::take(&mut self.next);
+        let mut hists: Vec<[f64; HISTORY]> = pieces
+            .iter()
+            .map(|&(c, s, _)| {
+                let mut h = [0.0; HISTORY];
+                if s == t1 {
+                    h.copy_from_slice(&self.hist[c * HISTORY..(c + 1) * HISTORY]);
+                } else {
+                    x.load_lane(c, s - HISTORY, &mut h);
+                }
+                h
+            })
+            .collect();
+        let mut parts: Vec<Job<'_, '_, T>> = Vec::with_capacity(pieces.len() + 1);
+        {
+            // the pieces' outputs: disjoint runs of `next`, in order of channel and time
+            let mut outs = Vec::with_capacity(pieces.len());
+            let mut rest = &mut next[..self.channels * chunk];
+            let mut at = 0;
+            for &(c, s, m) in pieces {
+                let from = c * chunk + (s - t1);
+                let (_, tail) = std::mem::take(&mut rest).split_at_mut(from - at);
+                let (mine, tail) = tail.split_at_mut(m);
+                outs.push(mine);
+                rest = tail;
+                at = from + m;
+            }
+            let run = Job::Run(&mut *self, &mut *b);
+            parts.push(run);
+            for ((&(c, s, m), h), out) in pieces.iter().zip(hists.iter_mut()).zip(outs) {
+                parts.push(Job::Peaks(c, s, m, h, out));
+            }
+        }
+        par::run_parts(parts, |job| match job {
+            Job::Run(l, b) => run_at(level, l, b, t0, len),
+            Job::Peaks(c, s, m, h, out) => peaks_at(level, &phases, x, c, h, out, m, s, m),
+        });
+        // each channel carries the history its last piece ended with
+        for (k, (&(c, _, _), h)) in pieces.iter().zip(&hists).enumerate() {
+            if pieces.get(k + 1).is_none_or(|p| p.0 != c) {
+                self.hist[c * HISTORY..(c + 1) * HISTORY].copy_from_slice(h);
+            }
+        }
+        self.next = next;
+        std::mem::swap(&mut self.peaks, &mut self.next);
     }
 
     /// Steps 2–6 for frames `t0..t0 + len` of `b` (one chunk), from the peaks of every
@@ -492,14 +630,14 @@ multiversion! {
     scalar = run_body; simd = run_body;
 }
 
-/// Step 1 for channels `c0..c0 + k` of `b`, frames `t0..t0 + len`: `peaks[j·chunk + i]` = the
+/// Step 1 for channels `c0..c0 + k` of `x`, frames `t0..t0 + len`: `peaks[j·chunk + i]` = the
 /// larger of `|x|` and the interpolated magnitudes of channel `c0 + j` at frame `t0 + i`, with
 /// `hist` (`HISTORY` per channel) carried over. `scalar` selects the reference interpolator.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn peaks_body<T: Float, const SCALAR: bool>(
     phases: &Folded,
-    b: &Block<'_, T>,
+    x: Det<'_, T>,
     c0: usize,
     hist: &mut [f64],
     peaks: &mut [f64],
@@ -514,7 +652,7 @@ fn peaks_body<T: Float, const SCALAR: bool>(
         for b0 in (0..len).step_by(BLK) {
             let bl = (len - b0).min(BLK);
             buf[..HISTORY].copy_from_slice(hs);
-            b.load_lane(c0 + j, t0 + b0, &mut buf[HISTORY..HISTORY + bl]);
+            x.load_lane(c0 + j, t0 + b0, &mut buf[HISTORY..HISTORY + bl]);
             hs.copy_from_slice(&buf[bl..bl + HISTORY]);
             if SCALAR {
                 interp_scalar(&buf[..bl + HISTORY], phases, &mut ip[..bl]);
@@ -532,7 +670,7 @@ fn peaks_body<T: Float, const SCALAR: bool>(
 #[allow(clippy::too_many_arguments)]
 fn peaks_scalar<T: Float>(
     phases: &Folded,
-    b: &Block<'_, T>,
+    x: Det<'_, T>,
     c0: usize,
     hist: &mut [f64],
     peaks: &mut [f64],
@@ -540,14 +678,14 @@ fn peaks_scalar<T: Float>(
     t0: usize,
     len: usize,
 ) {
-    peaks_body::<T, true>(phases, b, c0, hist, peaks, chunk, t0, len)
+    peaks_body::<T, true>(phases, x, c0, hist, peaks, chunk, t0, len)
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn peaks_lanes<T: Float>(
     phases: &Folded,
-    b: &Block<'_, T>,
+    x: Det<'_, T>,
     c0: usize,
     hist: &mut [f64],
     peaks: &mut [f64],
@@ -555,7 +693,7 @@ fn peaks_lanes<T: Float>(
     t0: usize,
     len: usize,
 ) {
-    peaks_body::<T, false>(phases, b, c0, hist, peaks, chunk, t0, len)
+    peaks_body::<T, false>(phases, x, c0, hist, peaks, chunk, t0, len)
 }
 
 multiversion! {
@@ -563,7 +701,7 @@ multiversion! {
     #[allow(clippy::too_many_arguments)]
     fn peaks_at<T: Float>(
         phases: &Folded,
-        b: &Block<'_, T>,
+        x: Det<'_, T>,
         c0: usize,
         hist: &mut [f64],
         peaks: &mut [f64],

@@ -49,6 +49,39 @@ pub struct Block<'a, T> {
     pub n: usize,
 }
 
+/// A read-only view of a block's detector input: channel `c`, frame `t` at
+/// `buf[c·l.ch + t·l.t]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Det<'a, T> {
+    buf: &'a [T],
+    l: Layout,
+}
+
+impl<'a, T: Float> Det<'a, T> {
+    /// Channel `c` as `(buffer, offset, frame stride)`: frame `t` is
+    /// `buffer[offset + t·stride]`.
+    #[inline(always)]
+    pub(crate) fn lane(&self, c: usize) -> (&'a [T], usize, usize) {
+        (self.buf, c * self.l.ch, self.l.t)
+    }
+
+    /// `v[i]` = frame `t0 + i` of channel `c`, in `f64`.
+    #[inline(always)]
+    pub(crate) fn load_lane(&self, c: usize, t0: usize, v: &mut [f64]) {
+        let (src, o, st) = self.lane(c);
+        if st == 1 {
+            let (from, n) = (o + t0, v.len());
+            for (d, x) in v.iter_mut().zip(&src[from..from + n]) {
+                *d = x.to_f64();
+            }
+        } else {
+            for (i, d) in v.iter_mut().enumerate() {
+                *d = src[o + (t0 + i) * st].to_f64();
+            }
+        }
+    }
+}
+
 impl<'a, T: Float> Block<'a, T> {
     /// The block cut into channel ranges `cuts[k]..cuts[k + 1]` (`cuts` rising from 0 to
     /// `channels`), each a block of its own over disjoint parts of the output, with channel 0 at
@@ -112,29 +145,33 @@ impl<'a, T: Float> Block<'a, T> {
     /// `(buffer, offset, frame stride)`: frame `t` is `buffer[offset + t·stride]`.
     #[inline(always)]
     pub(crate) fn det_lane(&self, c: usize) -> (&[T], usize, usize) {
-        match self.key {
-            Some((k, l)) => (k, c * l.ch, l.t),
-            None => match self.src {
-                Src::Slice(s) => (s, c * self.xl.ch, self.xl.t),
-                Src::Dst => (&*self.out, c * self.yl.ch, self.yl.t),
-            },
+        self.det().lane(c)
+    }
+
+    /// The detector input (see [`det_lane`](Self::det_lane)) as a view of its own.
+    #[inline(always)]
+    pub(crate) fn det(&self) -> Det<'_, T> {
+        self.det_apart().unwrap_or(Det {
+            buf: &*self.out,
+            l: self.yl,
+        })
+    }
+
+    /// The detector input as a view that does not borrow the block, when it is not the output
+    /// (a separate input, or a key): it can then be read while the block's output is written.
+    #[inline(always)]
+    pub(crate) fn det_apart(&self) -> Option<Det<'a, T>> {
+        match (self.key, self.src) {
+            (Some((buf, l)), _) => Some(Det { buf, l }),
+            (None, Src::Slice(buf)) => Some(Det { buf, l: self.xl }),
+            (None, Src::Dst) => None,
         }
     }
 
     /// `v[i] = k(c, t0 + i)`, `k` the detector input of [`det_lane`](Self::det_lane).
     #[inline(always)]
     pub(crate) fn load_lane(&self, c: usize, t0: usize, v: &mut [f64]) {
-        let (src, o, st) = self.det_lane(c);
-        if st == 1 {
-            let (from, n) = (o + t0, v.len());
-            for (d, x) in v.iter_mut().zip(&src[from..from + n]) {
-                *d = x.to_f64();
-            }
-        } else {
-            for (i, d) in v.iter_mut().enumerate() {
-                *d = src[o + (t0 + i) * st].to_f64();
-            }
-        }
+        self.det().load_lane(c, t0, v)
     }
 
     /// `y(c, t0 + i) = v[i]`.

@@ -279,51 +279,61 @@ fn channel_splits_over_threads_give_the_same_bits() {
 #[test]
 fn limiter_chunks_and_threads_give_the_same_bits() {
     // 40 channels: chunks of 819 frames (not a multiple of the 256-frame blocks), so one call of
-    // 2500 frames runs 4 chunks with the channels' peaks split over threads, while calls of 37
-    // frames each run one chunk on one thread
-    let (ch, n) = (40, 2500);
-    let x = signal(ch, n, 9);
-    for p0 in [
-        Limiter::new(48000.0, ch, -6.0, 1.0, 10.0).unwrap(),
-        Limiter::new(96000.0, ch, -3.0, 5.0, 100.0).unwrap(),
-    ] {
-        assert_eq!(p0.chunk, 819);
-        let whole = P::L(p0.clone())
-            .run(current(), &x, None, ch, false)
-            .unwrap();
-        let mut p = P::L(p0.clone());
-        let mut t = 0;
-        while t < n {
-            let e = (t + 37).min(n);
-            let y = p
-                .run(current(), &planar_chunk(&x, ch, n, t, e), None, ch, false)
-                .unwrap();
-            for c in 0..ch {
-                assert_eq!(
-                    &y[c * (e - t)..(c + 1) * (e - t)],
-                    &whole[c * n + t..c * n + e],
-                    "channel {c}, frames {t}..{e}"
-                );
+    // 2500 frames runs 4 chunks with the channels' peaks split over threads; 2 channels: chunks
+    // of 16384 frames, whose next chunk's peaks are computed in pieces of channels and frames
+    // beside each chunk's pass. Calls of 37 frames each run one chunk on one thread, calls of
+    // 10007 frames mix both, and in place the next chunk's peaks wait for the pass.
+    for (ch, n, chunk) in [(40, 2500, 819), (2, 39000, 16384)] {
+        let x = signal(ch, n, 9);
+        for p0 in [
+            Limiter::new(48000.0, ch, -6.0, 1.0, 10.0).unwrap(),
+            Limiter::new(96000.0, ch, -3.0, 5.0, 100.0).unwrap(),
+        ] {
+            assert_eq!(p0.chunk, chunk);
+            let mut pw = P::L(p0.clone());
+            let whole = pw.run(current(), &x, None, ch, false).unwrap();
+            let history = |p: &P| match p {
+                P::L(l) => l.history().to_vec(),
+                P::D(_) => unreachable!(),
+            };
+            for step in [37, 10007] {
+                let mut p = P::L(p0.clone());
+                let mut t = 0;
+                while t < n {
+                    let e = (t + step).min(n);
+                    let y = p
+                        .run(current(), &planar_chunk(&x, ch, n, t, e), None, ch, false)
+                        .unwrap();
+                    for c in 0..ch {
+                        assert_eq!(
+                            &y[c * (e - t)..(c + 1) * (e - t)],
+                            &whole[c * n + t..c * n + e],
+                            "{ch} channels, channel {c}, frames {t}..{e}"
+                        );
+                    }
+                    t = e;
+                }
+                assert_eq!(history(&p), history(&pw), "{ch} channels, steps of {step}");
             }
-            t = e;
+            // and in place
+            let mut out = x.clone();
+            let mut q = p0.clone();
+            q.process(
+                current(),
+                Block {
+                    src: Src::Dst,
+                    xl: Layout::planar(n),
+                    out: &mut out,
+                    yl: Layout::planar(n),
+                    key: None,
+                    channels: ch,
+                    n,
+                },
+            )
+            .unwrap();
+            assert_eq!(out, whole, "{ch} channels in place");
+            assert_eq!(q.history(), history(&pw), "{ch} channels in place");
         }
-        // and in place
-        let mut out = x.clone();
-        let mut q = p0.clone();
-        q.process(
-            current(),
-            Block {
-                src: Src::Dst,
-                xl: Layout::planar(n),
-                out: &mut out,
-                yl: Layout::planar(n),
-                key: None,
-                channels: ch,
-                n,
-            },
-        )
-        .unwrap();
-        assert_eq!(out, whole);
     }
 }
 
