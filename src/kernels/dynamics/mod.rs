@@ -82,6 +82,42 @@ impl<'a, T: Float> Det<'a, T> {
     }
 }
 
+/// Eight channels' rows of a block's input (`None`: in place, the input is the output) and
+/// output, all of one length (see [`Block::rows8`]).
+pub(crate) struct Rows8<'b, T> {
+    x: Option<[&'b [T]; 8]>,
+    y: [&'b mut [T]; 8],
+}
+
+impl<T: Float> Rows8<'_, T> {
+    /// `y[r][i + k] = x[r][i + k] · g[r][k]` for rows `r < 8`, `k < 8` (the product in `f64`).
+    /// Each row's eight inputs are read before its outputs are written.
+    #[inline(always)]
+    pub(crate) fn scale8(&mut self, i: usize, g: &[[f64; 8]; 8]) {
+        #[inline(always)]
+        fn one<T: Float>(xs: [T; 8], y: &mut [T], g: &[f64; 8]) {
+            let mut ys = [T::ZERO; 8];
+            for k in 0..8 {
+                ys[k] = T::from_f64(xs[k].to_f64() * g[k]);
+            }
+            y.copy_from_slice(&ys);
+        }
+        match &self.x {
+            Some(x) => {
+                for ((xr, yr), gr) in x.iter().zip(self.y.iter_mut()).zip(g) {
+                    one(xr[i..i + 8].try_into().unwrap(), &mut yr[i..i + 8], gr);
+                }
+            }
+            None => {
+                for (yr, gr) in self.y.iter_mut().zip(g) {
+                    let xs: [T; 8] = yr[i..i + 8].try_into().unwrap();
+                    one(xs, &mut yr[i..i + 8], gr);
+                }
+            }
+        }
+    }
+}
+
 impl<'a, T: Float> Block<'a, T> {
     /// The block cut into channel ranges `cuts[k]..cuts[k + 1]` (`cuts` rising from 0 to
     /// `channels`), each a block of its own over disjoint parts of the output, with channel 0 at
@@ -226,32 +262,43 @@ impl<'a, T: Float> Block<'a, T> {
     }
 
     /// Whether the output's frames, and the input's (when it is not the output itself), are
-    /// contiguous (the frame stride is 1), as [`scale8`](Self::scale8) needs.
+    /// contiguous (the frame stride is 1), as [`rows8`](Self::rows8) needs.
     #[inline(always)]
     pub(crate) fn unit_strides(&self) -> bool {
         self.yl.t == 1 && (matches!(self.src, Src::Dst) || self.xl.t == 1)
     }
 
-    /// `y(c, t + i) = x(c, t + i) · g[i]` for `i < 8` (the product in `f64`), on contiguous
-    /// frames ([`unit_strides`](Self::unit_strides)). The eight inputs are copied out before any
-    /// output is written: with `x` and `y` two slices the compiler could not rule out an
-    /// overlap, and kept every element's load, multiply and store in order (scalar code, a
-    /// fifth of a compressor's time) instead of one vector each.
-    #[inline(always)]
-    pub(crate) fn scale8(&mut self, c: usize, t: usize, g: &[f64; 8]) {
-        let yo = c * self.yl.ch + t;
-        let xs: [T; 8] = match self.src {
-            Src::Slice(x) => {
-                let xo = c * self.xl.ch + t;
-                x[xo..xo + 8].try_into().unwrap()
-            }
-            Src::Dst => self.out[yo..yo + 8].try_into().unwrap(),
-        };
-        let mut ys = [T::ZERO; 8];
-        for i in 0..8 {
-            ys[i] = T::from_f64(xs[i].to_f64() * g[i]);
+    /// Channels `c0..c0 + 8`, frames `t0..t0 + len`, as eight input rows (none in place) and
+    /// eight disjoint output rows, for [`Rows8::scale8`]: when the frames are contiguous
+    /// ([`unit_strides`](Self::unit_strides)) and the output channels lie `len` or more apart.
+    /// The rows are sliced once here, so the per-tile work has no offset arithmetic, and with
+    /// the inputs and outputs in separate slices the compiler need not assume they overlap.
+    pub(crate) fn rows8(&mut self, c0: usize, t0: usize, len: usize) -> Option<Rows8<'_, T>> {
+        if !self.unit_strides() || self.yl.ch < len {
+            return None;
         }
-        self.out[yo..yo + 8].copy_from_slice(&ys);
+        let x = match self.src {
+            Src::Slice(x) => {
+                let mut xs: [&[T]; 8] = [&[]; 8];
+                for (r, row) in xs.iter_mut().enumerate() {
+                    let o = (c0 + r).checked_mul(self.xl.ch)?.checked_add(t0)?;
+                    *row = x.get(o..o.checked_add(len)?)?;
+                }
+                Some(xs)
+            }
+            Src::Dst => None,
+        };
+        let ch = self.yl.ch;
+        let start = c0.checked_mul(ch)?.checked_add(t0)?;
+        let end = start.checked_add(7 * ch)?.checked_add(len)?;
+        let mut rest = self.out.get_mut(start..end)?;
+        let mut y: [&mut [T]; 8] = Default::default();
+        for (r, row) in y.iter_mut().enumerate() {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(if r < 7 { ch } else { len });
+            *row = &mut head[..len];
+            rest = tail;
+        }
+        Some(Rows8 { x, y })
     }
 
     /// `SK_ERR_NON_FINITE` naming the first NaN/inf of the input or key (nothing processed).

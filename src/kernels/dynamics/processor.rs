@@ -697,9 +697,9 @@ fn levels_to_lanes<T: Float, X: Transposer, const G: usize, const SQUARES: bool>
                 }
             }
             tr.transpose(&a, &mut o);
-            for (r, or) in o.iter().enumerate() {
-                let d = (ib + r) * G + jb;
-                lv[d..d + 8].copy_from_slice(or);
+            let tile = &mut lv[ib * G..(ib + 8) * G];
+            for (lr, or) in tile.chunks_exact_mut(G).zip(&o) {
+                lr[jb..jb + 8].copy_from_slice(or);
             }
         }
         for i in full..len {
@@ -713,7 +713,8 @@ fn levels_to_lanes<T: Float, X: Transposer, const G: usize, const SQUARES: bool>
 /// `y(d0 + j, t0 + i) = x(d0 + j, t0 + i) · g[i·G + j]` for the lanes `j < G` (a multiple of
 /// 8) and frames `i < g.len() / G`, input and output with contiguous frames
 /// ([`Block::unit_strides`]): 8 × 8 tiles of gains transposed through `tr` and applied to
-/// each lane's frames (no channel-major scratch), the last `len % 8` frames one by one.
+/// eight lanes' rows at a time ([`Block::rows8`]; no channel-major scratch), the last `len % 8`
+/// frames one by one.
 #[inline(always)]
 fn scale_from_lanes<T: Float, X: Transposer, const G: usize>(
     tr: X,
@@ -727,14 +728,20 @@ fn scale_from_lanes<T: Float, X: Transposer, const G: usize>(
     let mut a = [[0.0f64; 8]; 8];
     let mut o = [[0.0f64; 8]; 8];
     for jb in (0..G).step_by(8) {
-        for ib in (0..full).step_by(8) {
-            for (r, ar) in a.iter_mut().enumerate() {
-                let s = (ib + r) * G + jb;
-                ar.copy_from_slice(&g[s..s + 8]);
+        let tiles = g[..full * G].chunks_exact(8 * G);
+        if let Some(mut rows) = b.rows8(d0 + jb, t0, len) {
+            for (ib, tile) in (0..full).step_by(8).zip(tiles) {
+                for (ar, gr) in a.iter_mut().zip(tile.chunks_exact(G)) {
+                    ar.copy_from_slice(&gr[jb..jb + 8]);
+                }
+                tr.transpose(&a, &mut o);
+                rows.scale8(ib, &o);
             }
-            tr.transpose(&a, &mut o);
-            for (r, or) in o.iter().enumerate() {
-                b.scale8(d0 + jb + r, t0 + ib, or);
+        } else {
+            // output channels closer than `len` frames (not met through the C API, whose
+            // outputs are disjoint): every lane through the strided path
+            for r in 0..8 {
+                b.scale_lane(d0 + jb + r, t0, g, G, jb + r, full);
             }
         }
         if full < len {

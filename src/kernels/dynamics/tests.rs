@@ -947,3 +947,73 @@ fn lane_groups_equal_each_channel_alone_in_every_layout() {
         }
     }
 }
+
+#[test]
+fn rows8_scales_eight_rows_and_refuses_overlapping_ones() {
+    let (ch, n) = (9, 24);
+    let x: Vec<f32> = (0..ch * n).map(|i| i as f32 - 100.0).collect();
+    let mut g = [[0.0f64; 8]; 8];
+    for (r, row) in g.iter_mut().enumerate() {
+        for (k, v) in row.iter_mut().enumerate() {
+            *v = 0.5 + (r * 8 + k) as f64 / 64.0;
+        }
+    }
+    // rows of channels 1..9, frames 4..20; the tile at frame 8 of those rows
+    let want = |x: &[f32], c: usize, t: usize| {
+        if c >= 1 && (12..20).contains(&t) {
+            (x[c * n + t] as f64 * g[c - 1][t - 12]) as f32
+        } else {
+            x[c * n + t]
+        }
+    };
+    for in_place in [false, true] {
+        let mut out = if in_place {
+            x.clone()
+        } else {
+            vec![7.0f32; ch * n]
+        };
+        let mut b = Block {
+            src: if in_place { Src::Dst } else { Src::Slice(&x) },
+            xl: Layout::planar(n),
+            out: &mut out,
+            yl: Layout::planar(n),
+            key: None,
+            channels: ch,
+            n,
+        };
+        b.rows8(1, 4, 16).unwrap().scale8(8, &g);
+        for c in 0..ch {
+            for t in 0..n {
+                let w = if in_place || (c >= 1 && (12..20).contains(&t)) {
+                    want(&x, c, t)
+                } else {
+                    7.0
+                };
+                assert_eq!(
+                    out[c * n + t],
+                    w,
+                    "in place {in_place}, channel {c}, frame {t}"
+                );
+            }
+        }
+    }
+    // output channels 16 apart cannot hold rows of 17 frames; strided frames are not rows
+    let mut out = vec![0.0f32; ch * n];
+    let mut b = Block {
+        src: Src::Slice(&x),
+        xl: Layout::planar(n),
+        out: &mut out,
+        yl: Layout { ch: 16, t: 1 },
+        key: None,
+        channels: 8,
+        n: 16,
+    };
+    assert!(b.rows8(0, 0, 16).is_some() && b.rows8(0, 0, 17).is_none());
+    b.yl = Layout::interleaved(8);
+    assert!(b.rows8(0, 0, 8).is_none());
+    // rows past the end of the output are refused, not sliced
+    b.yl = Layout::planar(n);
+    b.src = Src::Dst;
+    assert!(b.rows8(2, 0, n).is_none() && b.rows8(1, 0, n).is_some());
+    assert!(b.rows8(1, 1, n).is_none() && b.rows8(1, 1, n - 1).is_some());
+}
