@@ -67,7 +67,7 @@ pub struct Limiter {
     pub(crate) chunk: usize,
     /// Per-channel peaks of a chunk (`chunk` per channel), the next chunk's while `peaks` are
     /// used (see [`Limiter::process`]), and the chunk's needed and applied gains: scratch,
-    /// allocated with the limiter.
+    /// allocated with the limiter (`next` when first needed, see [`Limiter::next_ready`]).
     peaks: Vec<f64>,
     next: Vec<f64>,
     need: Vec<f64>,
@@ -121,7 +121,7 @@ impl Limiter {
         let mut l = Limiter {
             chunk,
             peaks: try_vec(channels * chunk, 0.0, "limiter scratch")?,
-            next: try_vec(channels * chunk, 0.0, "limiter scratch")?,
+            next: Vec::new(),
             need: try_vec(chunk, 0.0, "limiter scratch")?,
             gain: try_vec(chunk, 0.0, "limiter scratch")?,
             channels,
@@ -208,7 +208,7 @@ impl Limiter {
             }
             let t1 = t0 + len;
             let len1 = (b.n - t1).min(self.chunk);
-            let pieces = if apart.is_some() && len1 > 0 {
+            let pieces = if apart.is_some() && len1 > 0 && self.next_ready() {
                 self.pieces(t1, len1)
             } else {
                 Vec::new()
@@ -226,6 +226,18 @@ impl Limiter {
             t0 = t1;
         }
         Ok(())
+    }
+
+    /// Whether `next` has room for a chunk's peaks: it is allocated on the first block whose
+    /// input is apart from its output (in-place use never needs it); if that allocation fails,
+    /// the peaks are computed the other way (same bits).
+    fn next_ready(&mut self) -> bool {
+        if self.next.is_empty() {
+            if let Ok(v) = try_vec(self.channels * self.chunk, 0.0, "limiter scratch") {
+                self.next = v;
+            }
+        }
+        !self.next.is_empty()
     }
 
     /// Step 1 for frames `t0..t0 + len` into `peaks`, the channels split over threads when the
@@ -332,6 +344,8 @@ impl Limiter {
         }
         par::run_parts(parts, |job| match job {
             Job::Run(l, b) => run_at(level, l, b, t0, len),
+            // one channel per piece, so the `chunk` stride between channels' peaks is never
+            // used: the piece's own length stands in for it
             Job::Peaks(c, s, m, h, out) => peaks_at(level, &phases, x, c, h, out, m, s, m),
         });
         // each channel carries the history its last piece ended with
