@@ -185,8 +185,8 @@ impl Clock {
     }
 
     /// How many outputs from this one on have `i0 <= last` (at most `limit`).
-    fn count_through(&self, last: i64, limit: u64) -> u64 {
-        self.count_before((last as i128 + 1) * self.den as i128, limit)
+    fn count_through(&self, last: i128, limit: u64) -> u64 {
+        self.count_before((last + 1) * self.den as i128, limit)
     }
 
     /// The position in units of `1/den`.
@@ -275,7 +275,8 @@ fn clock_units(in_rate: f64, out_rate: f64) -> ((u64, u64), usize) {
 /// (steps of `round(2⁴⁰·U·in/out)/(U·2⁴⁰)` input samples). The rates must be valid.
 pub fn output_len(in_rate: f64, out_rate: f64, n_in: usize) -> u64 {
     let ((den, step), up) = clock_units(in_rate, out_rate);
-    Clock::new(0, den, step).count_through((n_in * up) as i64 - 1, u64::MAX)
+    // in i128: `n_in·up` may not fit in 64 bits (the count then saturates at u64::MAX)
+    Clock::new(0, den, step).count_through(n_in as i128 * up as i128 - 1, u64::MAX)
 }
 
 /// A streaming resampler for `channels` channels of `T`.
@@ -435,9 +436,9 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
     }
 
     /// Stage-signal samples made once `received` input frames are in (whole blocks).
-    fn made_after(&self, received: i64) -> i64 {
-        let b = self.pre.block as i64;
-        received / b * b * self.pre.up as i64
+    fn made_after(&self, received: i128) -> i128 {
+        let b = self.pre.block as i128;
+        received / b * b * self.pre.up as i128
     }
 
     /// Input frames that make the stage signal up to index `end − 1` (whole blocks).
@@ -449,8 +450,10 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
 
     /// Outputs that `n_in` more input frames make available (no flush).
     pub fn output_size(&self, n_in: usize) -> u64 {
-        let end = self.made_after(self.received.saturating_add(n_in as i64));
-        self.clock.count_through(end - 1 - self.reach(), u64::MAX)
+        // in i128: a huge `n_in` must give a huge count, not a wrapped one
+        let end = self.made_after(self.received as i128 + n_in as i128);
+        self.clock
+            .count_through(end - 1 - self.reach() as i128, u64::MAX)
     }
 
     /// Outputs a flush would write now: the rest of the outputs whose instant lies before the
@@ -651,7 +654,10 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             self.append(part, take, &mut ws);
             done_in += take;
             let left = (count - done_out) as u64;
-            let now = self.clock.count_through(self.made - 1 - self.reach(), left) as usize;
+            let now = self
+                .clock
+                .count_through((self.made - 1 - self.reach()) as i128, left)
+                as usize;
             let off = (done_out * yl.t).min(y.len());
             self.render(level, &mut y[off..], yl, now, &mut scratch);
             done_out += now;

@@ -74,6 +74,26 @@ fn oneshot_length_rule() {
     }
 }
 
+#[test]
+fn lengths_of_huge_inputs_do_not_wrap() {
+    // downsampling (one stage-signal sample per frame) and upsampling (two): the exact count
+    // where it fits in 64 bits, u64::MAX where it does not
+    let down = Resampler::<f32>::new(48000.0, 44100.0, 1, Quality::High.spec()).unwrap();
+    let up = Resampler::<f32>::new(44100.0, 48000.0, 1, Quality::High.spec()).unwrap();
+    let exact = |n: usize, l: u128, m: u128| u64::try_from((n as u128 * l).div_ceil(m));
+    for n in [1usize << 62, 1 << 63, usize::MAX] {
+        let want = exact(n, 147, 160).unwrap();
+        assert_eq!(oneshot_len(&down, n), want, "n {n}");
+        let s = down.output_size(n);
+        assert!(s <= want && s > want - want / 1000, "n {n}: {s}");
+        let want = exact(n, 160, 147).unwrap_or(u64::MAX);
+        assert_eq!(oneshot_len(&up, n), want, "n {n}");
+        let s = up.output_size(n);
+        assert!(s <= want && s > want - want / 1000, "n {n}: {s}");
+    }
+    assert_eq!(oneshot_len(&up, usize::MAX), u64::MAX);
+}
+
 /// A sine through the one-shot conversion equals the sine at the output instants.
 fn sine_case<T: FftFloat + PlanCache>(fin: f64, fout: f64, q: Quality, f: f64, tol: f64) {
     sine_spec_case::<T>(fin, fout, q.spec(), f, tol)
