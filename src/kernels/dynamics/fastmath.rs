@@ -12,30 +12,30 @@ const SQRT_HALF_BITS: u64 = 0x3FE6_A09E_667F_3BCD;
 /// The smallest argument `log2` is asked about (smaller, zero, NaN: clamped here).
 pub(crate) const TINY: f64 = 1e-307;
 
-/// `atanh(s)/s` as a polynomial in `u = s²`, highest power first: the minimax fit of degree 5 on
-/// `0 <= u <= ((√2 − 1)/(√2 + 1))²` (error below 3e-14; the Taylor series needs degree 7 for
-/// that).
+/// `2·atanh(s)/(s·ln 2)` (so `log2(m) = s·P(s²)` for `s = (m − 1)/(m + 1)`) as a polynomial in
+/// `u = s²`, highest power first: the minimax fit of degree 5 on `0 <= u <= ((√2 − 1)/(√2 + 1))²`
+/// (error below 8e-14; the Taylor series of `atanh` needs degree 7 for that).
 const LOG_COEF: [f64; 6] = [
-    0.09804850017486003,
-    0.110870659368747,
-    0.14286084592506493,
-    0.1999999742994901,
-    0.3333333333984833,
-    0.9999999999999732,
+    0.2829081699377424,
+    0.3199051009027616,
+    0.4122092679065869,
+    0.577077942199589,
+    0.9617966941139587,
+    2.8853900817778495,
 ];
-/// `exp(f)` for `|f| <= ln2 / 2`, highest power first: `1 + f·q(f)` with `q` the minimax fit
-/// of degree 8 to `(e^f − 1)/f` in relative error, so `exp(0)` is exactly 1 (relative error of
-/// `exp` below 4e-14; the Taylor series needs degree 11).
+/// `2^y` for `|y| <= 1/2`, highest power first: `1 + y·q(y)` with `q` the minimax fit of degree 8
+/// to `(2^y − 1)/y` in relative error, so `2^0` is exactly 1 (relative error below 4e-14; the
+/// Taylor series of `exp` needs degree 11).
 const EXP_COEF: [f64; 10] = [
-    2.755730762778465e-06,
-    2.4876043165645602e-05,
-    0.00019841371470043573,
-    0.0013888821931527433,
-    0.008333333231721567,
-    0.041666666889433525,
-    0.16666666666940813,
-    0.4999999999980022,
-    0.999999999999989,
+    1.0178081726271075e-07,
+    1.3255160480216892e-06,
+    1.525281192993812e-05,
+    0.00015403456134039446,
+    0.0013333557983846876,
+    0.009618129159050887,
+    0.055504108665734554,
+    0.24022650695814085,
+    0.6931471805599377,
     1.0,
 ];
 
@@ -57,7 +57,7 @@ pub(crate) fn log2(x: f64) -> f64 {
     for c in &LOG_COEF[1..] {
         p = c + s2 * p;
     }
-    e + s * p * (2.0 / std::f64::consts::LN_2)
+    e + s * p
 }
 
 /// `2^x`; `0` for `x < −1022`, `2^1023` for larger than 1023.
@@ -69,10 +69,10 @@ pub(crate) fn exp2(x: f64) -> f64 {
     let t = x + MAGIC;
     let r = t - MAGIC;
     let k = t.to_bits().wrapping_sub(MAGIC_BITS);
-    let f = (x - r) * std::f64::consts::LN_2; // |f| <= ln2 / 2
+    let y = x - r; // |y| <= 1/2
     let mut p = EXP_COEF[0];
     for c in &EXP_COEF[1..] {
-        p = c + f * p;
+        p = c + y * p;
     }
     let scale = f64::from_bits(k.wrapping_add(1023) << 52);
     if under {
