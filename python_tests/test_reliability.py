@@ -1,7 +1,9 @@
 """Size computations that overflow are SK_ERR_LENGTH (never a wrapped SK_OK), no reachable
 panic, caught panics print nothing, and filter designs check their parameters and results."""
 
+import hashlib
 import math
+import os
 import subprocess
 import sys
 
@@ -103,6 +105,42 @@ def test_errors_print_nothing_to_the_hosts_stderr():
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "ok"
     assert p.stderr == ""
+
+
+STACK_CHILD = r"""
+import hashlib, sys
+import numpy as np
+from cffi import FFI
+ffi = FFI()
+ffi.cdef(open(sys.argv[1]).read())
+lib = ffi.dlopen(sys.argv[2])
+x = (np.random.default_rng(5).standard_normal((16, 48000)) * 0.3).astype(np.float32)
+y = np.empty_like(x)
+h = ffi.new("SkDynamics **")
+assert lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, h, 16) == 0
+P = lambda a: ffi.from_buffer("float[]", a)
+assert lib.sk_dynamics_process_f32(h[0], P(x), 48000, ffi.NULL, 0, P(y), 48000, 48000) == 0
+print(hashlib.sha256(y.tobytes()).hexdigest())
+"""
+
+
+def test_worker_threads_do_not_take_their_stack_size_from_the_host(sk, ffi):
+    # std's default stack for new threads reads RUST_MIN_STACK: a host that sets it small
+    # must not make a kernel on a library worker overflow its stack (a 16-channel compressor
+    # split over two threads crashed with 64 KiB). Same bytes as in this process.
+    env = dict(os.environ, RUST_MIN_STACK="16384", SIGKERN_THREADS="2")
+    p = subprocess.run([sys.executable, "-c", STACK_CHILD, str(INCLUDE / "sigkern_cdef.h"),
+                        str(library_path())], capture_output=True, text=True, timeout=120,
+                       env=env)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    x = (np.random.default_rng(5).standard_normal((16, 48000)) * 0.3).astype(np.float32)
+    y = np.empty_like(x)
+    h = ffi.new("SkDynamics **")
+    assert sk.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, h, 16) == 0
+    P = lambda a: ffi.from_buffer("float[]", a)
+    assert sk.sk_dynamics_process_f32(h[0], P(x), 48000, ffi.NULL, 0, P(y), 48000, 48000) == 0
+    assert sk.sk_dynamics_free(h[0]) == 0
+    assert p.stdout.strip() == hashlib.sha256(y.tobytes()).hexdigest()
 
 
 # ------------------------------------------------------------------ filter design ranges

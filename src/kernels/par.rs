@@ -309,6 +309,12 @@ struct Pool {
     queued: AtomicUsize,
 }
 
+/// The stack of each worker thread, whatever `RUST_MIN_STACK` says (std's default for new
+/// threads reads it, and a host that sets it small must not make a kernel overflow a worker's
+/// stack: the 16-channel compressor needed more than 64 KiB). The deepest kernels need about
+/// 100 KiB in a release build; debug builds several times that. Only touched pages use memory.
+pub(crate) const WORKER_STACK: usize = 1 << 20;
+
 /// How long a worker keeps watching for the next ticket after its last one, and the calling
 /// thread for its workers to finish, before sleeping on a condition variable. Waking a sleeping
 /// thread took 40–60 µs on a 2-core VM (a 200-row batched FFT: 44 µs on one thread, 75 µs on
@@ -350,7 +356,9 @@ impl Pool {
             }));
             let mut started = 0;
             for _ in 0..workers {
-                let b = std::thread::Builder::new().name(WORKER_NAME.into());
+                let b = std::thread::Builder::new()
+                    .name(WORKER_NAME.into())
+                    .stack_size(WORKER_STACK);
                 if b.spawn(move || pool.work()).is_ok() {
                     started += 1;
                 }
