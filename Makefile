@@ -96,7 +96,7 @@ help:
 	@echo "make lint | rust-test | header-check | abi-check | c-test | c-install-test | python-test"
 	@echo "                   one part of 'test'"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
-	@echo "make test-misuse-debug the misuse matrix against the debug build (overflow checks on)"
+	@echo "make test-debug-lib    misuse, memory-limit and reliability tests on the debug build"
 	@echo "make fuzz          property tests with many cases (PROPTEST_CASES, default 5000)"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
@@ -256,13 +256,16 @@ test-misuse-all: venv $(LIB_SO)
 	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q || exit 1; \
 	done
 
-# The misuse matrix against the debug library, whose arithmetic panics on overflow (and the
-# boundary turns the panic into SK_ERR_INTERNAL, which the matrix refuses): an overflow that the
-# release build would wrap silently fails here.
-.PHONY: test-misuse-debug
-test-misuse-debug: venv
+# The misuse matrix, the memory-limit and the reliability tests against the debug library,
+# whose arithmetic panics on overflow (the boundary turns the panic into SK_ERR_INTERNAL, which
+# the tests refuse) and whose stack frames are larger: an overflow that the release build would
+# wrap silently, or a stack that is only just big enough, fails here.
+DEBUG_LIB_TESTS := python_tests/test_misuse_matrix.py python_tests/test_memory_limits.py \
+	python_tests/test_reliability.py
+.PHONY: test-debug-lib
+test-debug-lib: venv
 	$(CARGO) build
-	SIGKERN_LIB=$(CURDIR)/target/debug/libsigkern.so $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q
+	SIGKERN_LIB=$(CURDIR)/target/debug/libsigkern.so $(PYTHON) -m pytest $(DEBUG_LIB_TESTS) -q
 
 # Property tests (tests/properties.rs, proptest) run in rust-test with 48 cases per property;
 # this runs them with many more (PROPTEST_CASES=N to choose).
@@ -287,7 +290,7 @@ endef
 tools-check:
 	$(call need_tools,$(TEST_TOOLS))
 
-test: tools-check venv build lint rust-test test-misuse-debug header-check abi-check c-test c-install-test python-test
+test: tools-check venv build lint rust-test test-debug-lib header-check abi-check c-test c-install-test python-test
 
 demo: py-install c-examples
 	$(PYTHON) examples/demo.py $(DEMO_ARGS)
