@@ -55,6 +55,9 @@ pub struct Dynamics {
     pre: Vec<f64>,
     /// Gate: samples of hold left per detector.
     held: Vec<u64>,
+    /// Working space of a call on one thread ([`scratch_len`] of the channels), on the heap
+    /// so that a call needs little of its thread's stack.
+    scratch: Vec<f64>,
 }
 
 /// The settings of a [`Dynamics`] (everything but its state).
@@ -76,11 +79,19 @@ pub(crate) struct Params {
     hold: u64,
 }
 
-/// The state of detectors `0..k` of one run: all of a [`Dynamics`], or one thread's share.
+/// The state of detectors `0..k` of one run: all of a [`Dynamics`], or one thread's share,
+/// with the run's working space (at least [`scratch_len`] of its channels).
 struct State<'s> {
     env: &'s mut [f64],
     pre: &'s mut [f64],
     held: &'s mut [u64],
+    scratch: &'s mut [f64],
+}
+
+/// The working space of a run over `channels` channels: levels, gains and channel-major gains
+/// for a block of [`BF`] frames of the widest group (16 lanes).
+fn scratch_len(channels: usize) -> usize {
+    3 * BF * channels.clamp(1, 16)
 }
 
 /// Smallest envelope state kept (below it the state is flushed to 0: no denormals).
@@ -110,6 +121,7 @@ impl Dynamics {
             env: try_vec(nd, 0.0, "envelope state")?,
             pre: try_vec(nd, 0.0, "envelope state")?,
             held: try_vec(nd, 0, "envelope state")?,
+            scratch: try_vec(scratch_len(channels), 0.0, "envelope state")?,
         })
     }
 
@@ -247,6 +259,7 @@ impl Dynamics {
             env: &mut self.env,
             pre: &mut self.pre,
             held: &mut self.held,
+            scratch: &mut self.scratch,
         };
         if p.link {
             group_at::<T, L1>(level, level, &p, &mut st, &mut b, 0);
@@ -255,20 +268,26 @@ impl Dynamics {
         if cuts.len() > 2 {
             match b.split_channels(cuts) {
                 Ok(blocks) => {
+                    // each part's working space (the handle's is one thread's)
+                    let need = cuts.windows(2).map(|w| scratch_len(w[1] - w[0])).sum();
+                    let mut space = try_vec(need, 0.0, "the threads' working space")?;
                     let mut parts = Vec::with_capacity(blocks.len());
                     let (mut env, mut pre, mut held) = (st.env, st.pre, st.held);
+                    let mut scr = &mut space[..];
                     for (blk, w) in blocks.into_iter().zip(cuts.windows(2)) {
                         let k = w[1] - w[0];
                         let (e, er) = env.split_at_mut(k);
                         let (q, qr) = pre.split_at_mut(k);
                         let (h, hr) = held.split_at_mut(k);
-                        (env, pre, held) = (er, qr, hr);
+                        let (sc, sr) = scr.split_at_mut(scratch_len(k));
+                        (env, pre, held, scr) = (er, qr, hr, sr);
                         parts.push((
                             blk,
                             State {
                                 env: e,
                                 pre: q,
                                 held: h,
+                                scratch: sc,
                             },
                         ));
                     }
@@ -317,11 +336,13 @@ impl Params {
         b: &mut Block<'_, T>,
         d0: usize,
     ) -> usize {
-        let mut lvl = [0.0f64; BF * 16];
-        let mut g = [0.0f64; BF * 16];
-        // channel-major scratch (`cm[j·BF + i]` for lane `j`, frame `i`) for outputs whose
-        // frames are not contiguous
-        let mut cm = [0.0f64; BF * 16];
+        // levels, gains, and channel-major gains (`cm[j·BF + i]` for lane `j`, frame `i`) for
+        // outputs whose frames are not contiguous: from the state's working space, taken out
+        // of `st` for the loop and put back after it
+        let space = std::mem::take(&mut st.scratch);
+        let (lvl, rest) = space.split_at_mut(BF * G);
+        let (g, rest) = rest.split_at_mut(BF * G);
+        let cm = &mut rest[..BF * G];
         // eight or more lanes of planar channels move between channel-major and lane-major
         // order through 8 × 8 tile transposes
         let tiles = G >= 8 && !self.link;
@@ -406,7 +427,7 @@ impl Params {
                     if tiles && b.unit_strides() {
                         scale_from_lanes::<T, X, G>(tr, b, d0, t0, gs);
                     } else if tiles {
-                        lanes_to_channels::<X, G>(tr, gs, &mut cm, len);
+                        lanes_to_channels::<X, G>(tr, gs, cm, len);
                         for j in 0..G {
                             b.scale_lane(d0 + j, t0, &cm[j * BF..j * BF + len], 1, 0, len);
                         }
@@ -421,6 +442,7 @@ impl Params {
             }
             t0 += len;
         }
+        st.scratch = space;
         G
     }
 
