@@ -311,8 +311,8 @@ struct Pool {
 
 /// The stack of each worker thread, whatever `RUST_MIN_STACK` says (std's default for new
 /// threads reads it, and a host that sets it small must not make a kernel overflow a worker's
-/// stack: the 16-channel compressor needed more than 64 KiB). The deepest kernels need about
-/// 100 KiB in a release build; debug builds several times that. Only touched pages use memory.
+/// stack). Kernels keep their working space on the heap and run on 40 KiB in a release build;
+/// debug builds need several times that. Only the pages a thread touches use memory.
 pub(crate) const WORKER_STACK: usize = 1 << 20;
 
 /// How long a worker keeps watching for the next ticket after its last one, and the calling
