@@ -1,7 +1,6 @@
 """Size computations that overflow are SK_ERR_LENGTH (never a wrapped SK_OK), no reachable
 panic, caught panics print nothing, and filter designs check their parameters and results."""
 
-import hashlib
 import math
 import os
 import subprocess
@@ -107,20 +106,28 @@ def test_errors_print_nothing_to_the_hosts_stderr():
     assert p.stderr == ""
 
 
-STACK_CHILD = r"""
-import hashlib, sys
+COMPRESS16 = r"""
+import hashlib
 import numpy as np
+
+def compress16(ffi, lib):
+    # a 16-channel compressor over one second, as the sha256 of its output
+    x = (np.random.default_rng(5).standard_normal((16, 48000)) * 0.3).astype(np.float32)
+    y = np.empty_like(x)
+    h = ffi.new("SkDynamics **")
+    assert lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, h, 16) == 0
+    P = lambda a: ffi.from_buffer("float[]", a)
+    assert lib.sk_dynamics_process_f32(h[0], P(x), 48000, ffi.NULL, 0, P(y), 48000, 48000) == 0
+    assert lib.sk_dynamics_free(h[0]) == 0
+    return hashlib.sha256(y.tobytes()).hexdigest()
+"""
+
+STACK_CHILD = COMPRESS16 + r"""
+import sys
 from cffi import FFI
 ffi = FFI()
 ffi.cdef(open(sys.argv[1]).read())
-lib = ffi.dlopen(sys.argv[2])
-x = (np.random.default_rng(5).standard_normal((16, 48000)) * 0.3).astype(np.float32)
-y = np.empty_like(x)
-h = ffi.new("SkDynamics **")
-assert lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, h, 16) == 0
-P = lambda a: ffi.from_buffer("float[]", a)
-assert lib.sk_dynamics_process_f32(h[0], P(x), 48000, ffi.NULL, 0, P(y), 48000, 48000) == 0
-print(hashlib.sha256(y.tobytes()).hexdigest())
+print(compress16(ffi, ffi.dlopen(sys.argv[2])))
 """
 
 
@@ -133,14 +140,9 @@ def test_worker_threads_do_not_take_their_stack_size_from_the_host(sk, ffi):
                         str(library_path())], capture_output=True, text=True, timeout=120,
                        env=env)
     assert p.returncode == 0, (p.returncode, p.stderr)
-    x = (np.random.default_rng(5).standard_normal((16, 48000)) * 0.3).astype(np.float32)
-    y = np.empty_like(x)
-    h = ffi.new("SkDynamics **")
-    assert sk.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, h, 16) == 0
-    P = lambda a: ffi.from_buffer("float[]", a)
-    assert sk.sk_dynamics_process_f32(h[0], P(x), 48000, ffi.NULL, 0, P(y), 48000, 48000) == 0
-    assert sk.sk_dynamics_free(h[0]) == 0
-    assert p.stdout.strip() == hashlib.sha256(y.tobytes()).hexdigest()
+    ns = {}
+    exec(COMPRESS16, ns)
+    assert p.stdout.strip() == ns["compress16"](ffi, sk)
 
 
 # ------------------------------------------------------------------ filter design ranges

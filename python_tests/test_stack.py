@@ -55,19 +55,14 @@ def digest(v):
     def feed(v):
         if isinstance(v, np.ndarray):
             h.update(str(v.dtype).encode() + str(v.shape).encode() + v.tobytes())
-        elif isinstance(v, (tuple, list)):
+        elif isinstance(v, (tuple, list)):  # LoudnessStats is a named tuple
             for e in v:
                 feed(e)
         elif isinstance(v, (int, float, np.floating, np.integer)):
             h.update(np.float64(v).tobytes())
         else:
-            feed([getattr(v, k) for k in sorted(vars(v))] if hasattr(v, "__dict__")
-                 else [getattr(v, k) for k in v.__slots__] if hasattr(v, "__slots__")
-                 else repr(v))
-    if isinstance(v, str):
-        h.update(v.encode())
-    else:
-        feed(v)
+            raise TypeError(f"no digest for {type(v).__name__}")
+    feed(v)
     return h.hexdigest()
 '''
 
