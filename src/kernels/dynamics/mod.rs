@@ -290,7 +290,7 @@ impl<'a, T: Float> Block<'a, T> {
         };
         let ch = self.yl.ch;
         let start = c0.checked_mul(ch)?.checked_add(t0)?;
-        let end = start.checked_add(7 * ch)?.checked_add(len)?;
+        let end = start.checked_add(ch.checked_mul(7)?)?.checked_add(len)?;
         let mut rest = self.out.get_mut(start..end)?;
         let mut y: [&mut [T]; 8] = Default::default();
         for (r, row) in y.iter_mut().enumerate() {

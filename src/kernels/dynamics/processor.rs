@@ -268,19 +268,33 @@ impl Dynamics {
         if cuts.len() > 2 {
             match b.split_channels(cuts) {
                 Ok(blocks) => {
-                    // each part's working space (the handle's is one thread's)
-                    let need = cuts.windows(2).map(|w| scratch_len(w[1] - w[0])).sum();
+                    // each part's working space: the handle's (one thread's, as large as any
+                    // part needs) for the first part, one allocation for the others
+                    let need = cuts
+                        .windows(2)
+                        .skip(1)
+                        .map(|w| scratch_len(w[1] - w[0]))
+                        .sum();
                     let mut space = try_vec(need, 0.0, "the threads' working space")?;
                     let mut parts = Vec::with_capacity(blocks.len());
                     let (mut env, mut pre, mut held) = (st.env, st.pre, st.held);
+                    let mut own = Some(st.scratch);
                     let mut scr = &mut space[..];
                     for (blk, w) in blocks.into_iter().zip(cuts.windows(2)) {
                         let k = w[1] - w[0];
                         let (e, er) = env.split_at_mut(k);
                         let (q, qr) = pre.split_at_mut(k);
                         let (h, hr) = held.split_at_mut(k);
-                        let (sc, sr) = scr.split_at_mut(scratch_len(k));
-                        (env, pre, held, scr) = (er, qr, hr, sr);
+                        let sc = match own.take() {
+                            Some(sc) => &mut sc[..scratch_len(k)],
+                            None => {
+                                let (sc, sr) =
+                                    std::mem::take(&mut scr).split_at_mut(scratch_len(k));
+                                scr = sr;
+                                sc
+                            }
+                        };
+                        (env, pre, held) = (er, qr, hr);
                         parts.push((
                             blk,
                             State {
