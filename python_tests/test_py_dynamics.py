@@ -138,3 +138,62 @@ def test_errors():
         c.process(np.zeros((2, 10)))
     with sigkern.Limiter(48000.0) as lim:
         assert lim.latency == 240 + 11 and "Limiter" in repr(lim)
+
+
+THREADS_WORKER = r"""
+import sys
+import numpy as np
+import sigkern
+
+RATE = 48000
+rng = np.random.default_rng(11)
+out = {}
+for ch in (16, 5):
+    x = rng.standard_normal((ch, 30000)) * 0.2
+    x *= np.repeat(10 ** (rng.uniform(-40, 6, 30000 // 2000 + 1) / 20), 2000)[:30000]
+    makers = {
+        "comp": lambda: sigkern.Compressor(RATE, -20, 4, 1, 100, channels=ch),
+        "comp_rms_knee": lambda: sigkern.Compressor(RATE, -24, 6, 2, 50, knee_db=6, makeup_db=3,
+                                                    detector="rms", channels=ch),
+        "gate": lambda: sigkern.NoiseGate(RATE, -30, 4, hold_ms=20, channels=ch),
+        "env": lambda: sigkern.EnvelopeFollower(RATE, 1, 50, detector="rms", channels=ch),
+        "lim": lambda: sigkern.Limiter(RATE, -1, 5, 100, channels=ch),
+    }
+    for name, make in makers.items():
+        for dt in (np.float32, np.float64):
+            p = make()
+            xs = x.astype(dt)
+            # two calls: the state carried from the first into the second
+            y = np.concatenate([p.process(xs[:, :17001]), p.process(xs[:, 17001:])], axis=1)
+            out[f"{name}_{ch}_{np.dtype(dt).name}"] = y
+np.savez(sys.argv[1], **out)
+"""
+
+
+def test_results_do_not_depend_on_the_thread_count(tmp_path):
+    """16 and 5 channels of compressor (peak; RMS with knee and makeup), gate, envelope and
+    limiter, float32 and float64, in two calls: the same bits with SIGKERN_THREADS = 1, 2 and 3
+    (channel groups split over threads, each with its own working space), and the one-thread
+    compressor is the float64 JUCE formula."""
+    import os
+    import subprocess
+    import sys
+
+    got = {}
+    for threads in (1, 2, 3):
+        out = tmp_path / f"t{threads}.npz"
+        env = dict(os.environ, SIGKERN_THREADS=str(threads))
+        proc = subprocess.run([sys.executable, "-c", THREADS_WORKER, str(out)], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        got[threads] = dict(np.load(out))
+    assert len(got[1]) == 2 * 5 * 2
+    for key in got[1]:
+        for threads in (2, 3):
+            assert np.array_equal(got[1][key], got[threads][key]), (key, threads)
+    # the values themselves: two of the 16 channels against the reference
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((16, 30000)) * 0.2
+    x *= np.repeat(10 ** (rng.uniform(-40, 6, 30000 // 2000 + 1) / 20), 2000)[:30000]
+    ref = juce_compressor(x[[0, 15]], RATE, -20, 4, 1, 100)
+    np.testing.assert_allclose(got[1]["comp_16_float64"][[0, 15]], ref, rtol=1e-10, atol=1e-14)
