@@ -149,8 +149,8 @@ RATE = 48000
 rng = np.random.default_rng(11)
 out = {}
 for ch in (16, 5):
-    x = rng.standard_normal((ch, 30000)) * 0.2
-    x *= np.repeat(10 ** (rng.uniform(-40, 6, 30000 // 2000 + 1) / 20), 2000)[:30000]
+    x = rng.standard_normal((ch, 40000)) * 0.2
+    x *= np.repeat(10 ** (rng.uniform(-40, 6, 40000 // 2000 + 1) / 20), 2000)[:40000]
     makers = {
         "comp": lambda: sigkern.Compressor(RATE, -20, 4, 1, 100, channels=ch),
         "comp_rms_knee": lambda: sigkern.Compressor(RATE, -24, 6, 2, 50, knee_db=6, makeup_db=3,
@@ -164,7 +164,7 @@ for ch in (16, 5):
             p = make()
             xs = x.astype(dt)
             # two calls: the state carried from the first into the second
-            y = np.concatenate([p.process(xs[:, :17001]), p.process(xs[:, 17001:])], axis=1)
+            y = np.concatenate([p.process(xs[:, :20001]), p.process(xs[:, 20001:])], axis=1)
             out[f"{name}_{ch}_{np.dtype(dt).name}"] = y
 np.savez(sys.argv[1], **out)
 """
@@ -193,7 +193,7 @@ def test_results_do_not_depend_on_the_thread_count(tmp_path):
             assert np.array_equal(got[1][key], got[threads][key]), (key, threads)
     # the values themselves: two of the 16 channels against the reference
     rng = np.random.default_rng(11)
-    x = rng.standard_normal((16, 30000)) * 0.2
-    x *= np.repeat(10 ** (rng.uniform(-40, 6, 30000 // 2000 + 1) / 20), 2000)[:30000]
+    x = rng.standard_normal((16, 40000)) * 0.2
+    x *= np.repeat(10 ** (rng.uniform(-40, 6, 40000 // 2000 + 1) / 20), 2000)[:40000]
     ref = juce_compressor(x[[0, 15]], RATE, -20, 4, 1, 100)
     np.testing.assert_allclose(got[1]["comp_16_float64"][[0, 15]], ref, rtol=1e-10, atol=1e-14)
