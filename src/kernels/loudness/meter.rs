@@ -375,11 +375,28 @@ impl Meter {
                 let p = reduce::peak(level, &src.x[o..o + n]).map_or(0.0, |v| v.to_f64());
                 sp = sp.max(p);
             } else {
-                for t in 0..n {
-                    let a = at(t).abs().to_f64();
-                    if a > sp {
-                        sp = a;
+                // frames apart (interleaved): eight running maxima, so the comparisons do not
+                // form one serial compare-and-select chain per channel; the data is finite
+                // (checked), so the order does not change the maximum
+                let mut m = [T::ZERO; 8];
+                let mut t = 0;
+                while t + 8 <= n {
+                    for (k, mk) in m.iter_mut().enumerate() {
+                        let a = at(t + k).abs();
+                        if a > *mk {
+                            *mk = a;
+                        }
                     }
+                    t += 8;
+                }
+                for (k, mk) in m.iter_mut().enumerate().take(n - t) {
+                    let a = at(t + k).abs();
+                    if a > *mk {
+                        *mk = a;
+                    }
+                }
+                for v in m {
+                    sp = sp.max(v.to_f64());
                 }
             }
             self.sample_peak[c] = sp;
