@@ -84,21 +84,25 @@ impl<T: Float> Frames<'_, T> {
 /// Channels per lane group of the fused pass.
 const LANES: usize = 4;
 
-/// One sample of the two stages for one lane. The same expression, in the same order, runs in
-/// the scalar reference and in the lane kernel, so the two agree bit for bit. Each stage is a
-/// multiply and four fused multiply-adds (`mul_add`, one rounding each) in the order of the
-/// difference equation, `b0·x0 + b1·x1 + b2·x2 − a1·y2 − a0·y1`: five operations instead of
-/// nine (the loop is bound by the vector units, not by the one-FMA dependency chain through
-/// `y1`). Levels without the FMA instruction get the same bits from the C library's `fma`.
+/// One biquad stage for one sample: `b0·x0 + b1·x1 + b2·x2 − a1·y2 − a0·y1`, a multiply and
+/// four fused multiply-adds (`mul_add`, one rounding each) in that order: five operations instead
+/// of nine (the lane loop is bound by the vector units, not by the one-FMA dependency chain
+/// through `y1`). Levels without the FMA instruction get the same bits from the C library's
+/// `fma`.
+#[inline(always)]
+fn stage(q: &Biquad, x0: f64, x1: f64, x2: f64, y1: f64, y2: f64) -> f64 {
+    let y = q.b[1].mul_add(x1, q.b[0] * x0);
+    let y = (-q.a[1]).mul_add(y2, q.b[2].mul_add(x2, y));
+    (-q.a[0]).mul_add(y1, y)
+}
+
+/// One sample of the two stages for one lane. The scalar reference and the lane kernel both
+/// run [`stage`], so the two agree bit for bit.
 #[inline(always)]
 fn step(k: &[Biquad; 2], s: &mut KState, x0: f64) -> f64 {
     let [p, h] = k;
-    let u = p.b[1].mul_add(s.x[0], p.b[0] * x0);
-    let u = (-p.a[1]).mul_add(s.u[1], p.b[2].mul_add(s.x[1], u));
-    let u0 = (-p.a[0]).mul_add(s.u[0], u);
-    let v = h.b[1].mul_add(s.u[0], h.b[0] * u0);
-    let v = (-h.a[1]).mul_add(s.v[1], h.b[2].mul_add(s.u[1], v));
-    let v0 = (-h.a[0]).mul_add(s.v[0], v);
+    let u0 = stage(p, x0, s.x[0], s.x[1], s.u[0], s.u[1]);
+    let v0 = stage(h, u0, s.u[0], s.u[1], s.v[0], s.v[1]);
     s.x = [x0, s.x[0]];
     s.u = [u0, s.u[0]];
     s.v = [v0, s.v[0]];
@@ -178,12 +182,8 @@ fn fused_group<T: Float, const L: usize>(
             x0[j] = src.at(c0 + j, t);
         }
         for j in 0..L {
-            let u = p.b[1].mul_add(x1[j], p.b[0] * x0[j]);
-            let u = (-p.a[1]).mul_add(u2[j], p.b[2].mul_add(x2[j], u));
-            let u0 = (-p.a[0]).mul_add(u1[j], u);
-            let v = h.b[1].mul_add(u1[j], h.b[0] * u0);
-            let v = (-h.a[1]).mul_add(v2[j], h.b[2].mul_add(u2[j], v));
-            let v0 = (-h.a[0]).mul_add(v1[j], v);
+            let u0 = stage(p, x0[j], x1[j], x2[j], u1[j], u2[j]);
+            let v0 = stage(h, u0, u1[j], u2[j], v1[j], v2[j]);
             x2[j] = x1[j];
             x1[j] = x0[j];
             u2[j] = u1[j];
