@@ -24,7 +24,7 @@ use super::kweight::{k_weighting, kweight_sumsq, Biquad, Frames, KState};
 use super::truepeak::{self, HISTORY, TAPS};
 use crate::error::{SkError, SkResult};
 use crate::kernels::pcm::first_non_finite;
-use crate::kernels::reduce;
+use crate::kernels::strided::{self, StridedRef};
 use crate::kernels::Float;
 use crate::simd::Level;
 
@@ -368,37 +368,17 @@ impl Meter {
         let channels = self.channels();
         for c in 0..channels {
             let at = |t: usize| src.x[c * src.chan_step + (src.start + t) * src.frame_step];
-            // sample peak
-            let mut sp = self.sample_peak[c];
-            if src.frame_step == 1 {
-                let o = c * src.chan_step + src.start;
-                let p = reduce::peak(level, &src.x[o..o + n]).map_or(0.0, |v| v.to_f64());
-                sp = sp.max(p);
-            } else {
-                // frames apart (interleaved): eight running maxima, so the comparisons do not
-                // form one serial compare-and-select chain per channel; the data is finite
-                // (checked), so the order does not change the maximum
-                let mut m = [T::ZERO; 8];
-                let mut t = 0;
-                while t + 8 <= n {
-                    for (k, mk) in m.iter_mut().enumerate() {
-                        let a = at(t + k).abs();
-                        if a > *mk {
-                            *mk = a;
-                        }
-                    }
-                    t += 8;
-                }
-                for (k, mk) in m.iter_mut().enumerate().take(n - t) {
-                    let a = at(t + k).abs();
-                    if a > *mk {
-                        *mk = a;
-                    }
-                }
-                for v in m {
-                    sp = sp.max(v.to_f64());
-                }
-            }
+            // sample peak: the strided peak reduction (blocks of frames gathered, then the SIMD
+            // peak; planar frames go straight to it)
+            let view = StridedRef::new(
+                src.x,
+                c * src.chan_step + src.start * src.frame_step,
+                src.frame_step as isize,
+                n,
+            )
+            .expect("frames lie inside the input (checked by add)");
+            let p = strided::peak(level, view).map_or(0.0, |v| v.to_f64());
+            let sp = self.sample_peak[c].max(p);
             self.sample_peak[c] = sp;
             if !self.true_peak {
                 continue;
