@@ -117,6 +117,14 @@ fn groups_with<T: FftFloat, O: Send>(
     })
 }
 
+/// The lane passes for a batch of `rows` rows, if the plan has them (`None` for one row).
+fn lanes_for<T: FftFloat>(p: &FftPlan<T>, rows: usize) -> SkResult<Option<&RowLanes<T>>> {
+    if rows < 2 {
+        return Ok(None);
+    }
+    p.row_lanes()
+}
+
 /// `rows` real forward transforms: row `r` of `x` is `x[r·xst..][..n]`, of `y`
 /// `y[r·yst..][..n/2+1]` (`yst ≥ n/2+1` when `rows > 1`).
 #[allow(clippy::too_many_arguments)]
@@ -130,7 +138,8 @@ pub fn rfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    if let Some(rl) = p.row_lanes()?.filter(|_| rows >= 2) {
+    // one row runs the one-row path: the lane passes are made only for batches
+    if let Some(rl) = lanes_for(p, rows)? {
         assert!(x.len() >= (rows - 1) * xst + n, "batch input span");
         let scale = norm
             .scale(n, false)
@@ -158,7 +167,8 @@ pub fn irfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    if let Some(rl) = p.row_lanes()?.filter(|_| rows >= 2) {
+    // one row runs the one-row path: the lane passes are made only for batches
+    if let Some(rl) = lanes_for(p, rows)? {
         assert!(x.len() > (rows - 1) * xst + n / 2, "batch input span");
         let scale = norm
             .scale(n, true)

@@ -6,9 +6,9 @@
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
 //! plan may run concurrently on any number of threads. Each call takes its scratch from a
-//! per-thread [`Workspace`] (taken out of a thread-local slot for the duration of the call and put
-//! back afterwards; a nested call on the same thread simply allocates a fresh one), so repeated
-//! calls on a thread do not allocate and threads never share scratch.
+//! per-thread [`Workspace`] (borrowed in place from a thread-local slot for the duration of the
+//! call; a nested call on the same thread simply allocates a fresh one), so repeated calls on a
+//! thread do not allocate and threads never share scratch.
 
 use super::Complex;
 use crate::error::{SkError, SkResult};
@@ -16,7 +16,7 @@ use crate::kernels::alloc::{headroom, try_collect, try_grow};
 use crate::kernels::Float;
 use realfft::{ComplexToReal, RealFftPlanner, RealToComplex};
 use rustfft::{Fft, FftNum, FftPlanner};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -92,6 +92,25 @@ pub struct Workspace<T> {
     pub(crate) lanes: LaneWork<T>,
 }
 
+impl<T> Workspace<T> {
+    /// Empty buffers (const, for the thread-local slot).
+    const fn new() -> Self {
+        Workspace {
+            real: Vec::new(),
+            cplx: Vec::new(),
+            cplx2: Vec::new(),
+            lanes: LaneWork::new(),
+        }
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.real.capacity() * std::mem::size_of::<T>()
+            + (self.cplx.capacity() + self.cplx2.capacity()) * std::mem::size_of::<Complex<T>>()
+            + self.lanes.bytes()
+    }
+}
+
 /// Workspaces above this many bytes are not cached after the call.
 const MAX_CACHED_BYTES: usize = 64 << 20;
 
@@ -148,17 +167,20 @@ macro_rules! impl_fft_float {
             }
             fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R {
                 thread_local! {
-                    static WS: Cell<Option<Workspace<$t>>> = const { Cell::new(None) };
+                    static WS: RefCell<Workspace<$t>> = const { RefCell::new(Workspace::new()) };
                 }
-                let mut ws = WS.with(|c| c.take()).unwrap_or_default();
-                let r = f(&mut ws);
-                let bytes = ws.real.capacity() * std::mem::size_of::<$t>()
-                    + (ws.cplx.capacity() + ws.cplx2.capacity()) * 2 * std::mem::size_of::<$t>()
-                    + ws.lanes.bytes();
-                if bytes <= MAX_CACHED_BYTES {
-                    WS.with(|c| c.set(Some(ws)));
-                }
-                r
+                WS.with(|c| match c.try_borrow_mut() {
+                    // borrowed in place: no move of the workspace in or out of the slot
+                    Ok(mut ws) => {
+                        let r = f(&mut ws);
+                        if ws.bytes() > MAX_CACHED_BYTES {
+                            *ws = Workspace::default();
+                        }
+                        r
+                    }
+                    // a nested call on this thread: a fresh workspace, dropped afterwards
+                    Err(_) => f(&mut Workspace::default()),
+                })
             }
         }
     };
@@ -716,6 +738,8 @@ pub struct FftPlan<T: FftFloat> {
     n: usize,
     kind: FftKind,
     inner: Inner<T>,
+    /// Scratch lengths (real, complex, second complex) of [`FftPlan::reserve`].
+    scratch: (usize, usize, usize),
 }
 
 fn scale_slice<T: Float>(y: &mut [T], s: Option<f64>) {
@@ -781,7 +805,37 @@ impl<T: FftFloat> FftPlan<T> {
                 }
             }
         };
-        Ok(FftPlan { n, kind, inner })
+        let scratch = Self::scratch_lens(n, &inner);
+        Ok(FftPlan {
+            n,
+            kind,
+            inner,
+            scratch,
+        })
+    }
+
+    /// The (real, complex, second complex) scratch lengths the transforms of `inner` need (see
+    /// [`FftPlan::reserve`]); computed once per plan, so a call does not ask the crate's
+    /// transforms again.
+    fn scratch_lens(n: usize, inner: &Inner<T>) -> (usize, usize, usize) {
+        let pad = ALIAS_PAD / std::mem::size_of::<Complex<T>>();
+        match inner {
+            Inner::Real { fwd, inv, even } => {
+                let s = fwd.get_scratch_len().max(inv.get_scratch_len());
+                let s = even.as_ref().map_or(s, |e| s.max(e.scratch_len()));
+                (n, s, n / 2 + 1)
+            }
+            Inner::Complex { fwd, inv } => {
+                let s = [fwd, inv]
+                    .iter()
+                    .map(|f| (f.get_immutable_scratch_len() + pad).max(f.get_inplace_scratch_len()))
+                    .max()
+                    .unwrap_or(0);
+                (0, s, 0)
+            }
+            Inner::OwnReal(o) => (n, o.scratch_len(), n / 2 + 1),
+            Inner::OwnComplex(c) => (0, c.scratch_len(), 0),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -801,24 +855,7 @@ impl<T: FftFloat> FftPlan<T> {
     /// Grows `ws` (fallibly) so that no transform of this plan allocates: after `Ok`, every
     /// `*_ws` / `*_inplace_input` call with this workspace runs without allocating.
     pub fn reserve(&self, ws: &mut Workspace<T>) -> SkResult<()> {
-        let pad = ALIAS_PAD / std::mem::size_of::<Complex<T>>();
-        let (real, cplx, cplx2) = match &self.inner {
-            Inner::Real { fwd, inv, even } => {
-                let s = fwd.get_scratch_len().max(inv.get_scratch_len());
-                let s = even.as_ref().map_or(s, |e| s.max(e.scratch_len()));
-                (self.n, s, self.n / 2 + 1)
-            }
-            Inner::Complex { fwd, inv } => {
-                let s = [fwd, inv]
-                    .iter()
-                    .map(|f| (f.get_immutable_scratch_len() + pad).max(f.get_inplace_scratch_len()))
-                    .max()
-                    .unwrap_or(0);
-                (0, s, 0)
-            }
-            Inner::OwnReal(o) => (self.n, o.scratch_len(), self.n / 2 + 1),
-            Inner::OwnComplex(c) => (0, c.scratch_len(), 0),
-        };
+        let (real, cplx, cplx2) = self.scratch;
         let what = "FFT scratch";
         try_grow(&mut ws.real, real, what)?;
         try_grow(&mut ws.cplx, cplx, what)?;
@@ -1079,6 +1116,33 @@ mod tests {
             .zip(b)
             .map(|(x, y)| (x - y).norm())
             .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn workspace_is_kept_per_thread_nested_calls_get_their_own_and_huge_ones_are_dropped() {
+        f64::with_workspace(|ws| ws.real.reserve(1000));
+        assert!(f64::with_workspace(|ws| ws.real.capacity()) >= 1000);
+        f64::with_workspace(|outer| {
+            let kept = outer.real.as_ptr();
+            f64::with_workspace(|inner| {
+                assert_eq!(
+                    inner.real.capacity(),
+                    0,
+                    "a nested call gets a fresh workspace"
+                );
+                inner.real.resize(10, 1.0);
+            });
+            assert_eq!(outer.real.as_ptr(), kept);
+        });
+        assert!(f64::with_workspace(|ws| ws.real.capacity()) >= 1000);
+        let other = std::thread::spawn(|| f64::with_workspace(|ws| ws.real.capacity()));
+        assert_eq!(
+            other.join().unwrap(),
+            0,
+            "another thread has its own workspace"
+        );
+        f64::with_workspace(|ws| ws.real.reserve(MAX_CACHED_BYTES / 8 + 1));
+        assert_eq!(f64::with_workspace(|ws| ws.bytes()), 0, "too large to keep");
     }
 
     #[test]

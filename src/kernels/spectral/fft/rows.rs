@@ -27,6 +27,14 @@ pub struct LaneWork<T> {
 }
 
 impl<T> LaneWork<T> {
+    /// Empty buffers (const, for a thread-local initialiser).
+    pub(crate) const fn new() -> Self {
+        LaneWork {
+            l16: Vec::new(),
+            l8: Vec::new(),
+        }
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.l16.capacity() * std::mem::size_of::<Lanes<T, 16>>()
