@@ -117,12 +117,14 @@ fn groups_with<T: FftFloat, O: Send>(
     })
 }
 
-/// The lane passes for a batch of `rows` rows, if the plan has them (`None` for one row).
-fn lanes_for<T: FftFloat>(p: &FftPlan<T>, rows: usize) -> SkResult<Option<&RowLanes<T>>> {
-    if rows < 2 {
-        return Ok(None);
-    }
-    p.row_lanes()
+/// One transform on this thread's workspace, grown (fallibly) before `f` writes anything: the
+/// path of every one-row call, without the row split of a batch.
+fn one_row<T: FftFloat>(p: &FftPlan<T>, f: impl FnOnce(&mut Workspace<T>)) -> SkResult<()> {
+    T::with_workspace(|ws| {
+        p.reserve(ws)?;
+        f(ws);
+        Ok(())
+    })
 }
 
 /// `rows` real forward transforms: row `r` of `x` is `x[r·xst..][..n]`, of `y`
@@ -138,8 +140,10 @@ pub fn rfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    // one row runs the one-row path: the lane passes are made only for batches
-    if let Some(rl) = lanes_for(p, rows)? {
+    if rows == 1 {
+        return one_row(p, |ws| p.rfft_ws(&x[..n], &mut y[..n / 2 + 1], norm, ws));
+    }
+    if let Some(rl) = p.row_lanes(rows)? {
         assert!(x.len() >= (rows - 1) * xst + n, "batch input span");
         let scale = norm
             .scale(n, false)
@@ -167,8 +171,10 @@ pub fn irfft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
-    // one row runs the one-row path: the lane passes are made only for batches
-    if let Some(rl) = lanes_for(p, rows)? {
+    if rows == 1 {
+        return one_row(p, |ws| p.irfft_ws(&x[..n / 2 + 1], &mut y[..n], norm, ws));
+    }
+    if let Some(rl) = p.row_lanes(rows)? {
         assert!(x.len() > (rows - 1) * xst + n / 2, "batch input span");
         let scale = norm
             .scale(n, true)
@@ -197,6 +203,10 @@ pub fn fft_rows<T: FftFloat>(
     norm: Norm,
 ) -> SkResult<()> {
     let n = p.len();
+    if rows == 1 {
+        let x = x.map(|x| &x[..n]);
+        return one_row(p, |ws| p.fft_ws(x, &mut y[..n], inverse, norm, ws));
+    }
     rows_with(p, x, xst, n, y, yst, n, rows, |xr, yr, ws| {
         p.fft_ws(xr, yr, inverse, norm, ws)
     })
@@ -249,7 +259,7 @@ mod tests {
         let mut rng = Rng::new(19);
         for n in [3, 97, 400, 1000] {
             let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
-            assert!(p.row_lanes().unwrap().is_some(), "n = {n} has lane passes");
+            assert!(p.row_lanes(2).unwrap().is_some(), "n = {n} has lane passes");
             let h = n / 2 + 1;
             for rows in [2, 7, 8, 9, 17, 1001] {
                 for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {

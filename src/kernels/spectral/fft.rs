@@ -83,13 +83,18 @@ impl FftKind {
 }
 
 /// Per-thread scratch buffers of one element type.
-#[derive(Default)]
 pub struct Workspace<T> {
     pub real: Vec<T>,
     pub cplx: Vec<Complex<T>>,
     pub cplx2: Vec<Complex<T>>,
     /// The lane buffers of the batched real transforms ([`RowLanes`]).
     pub(crate) lanes: LaneWork<T>,
+}
+
+impl<T> Default for Workspace<T> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<T> Workspace<T> {
@@ -842,10 +847,15 @@ impl<T: FftFloat> FftPlan<T> {
         self.n
     }
 
-    /// The lane passes batched real transforms of this plan run on, if any: numpy's real
-    /// algorithm on groups of [`RowLanes::LANES`] rows, bit for bit the one-row results. Made
-    /// by the first call (`SK_ERR_ALLOCATION` if their twiddles cannot be allocated).
-    pub(crate) fn row_lanes(&self) -> SkResult<Option<&RowLanes<T>>> {
+    /// The lane passes a batch of `rows` real transforms of this plan runs on, if any: numpy's
+    /// real algorithm on groups of [`RowLanes::LANES`] rows, bit for bit the one-row results.
+    /// `None` for fewer than two rows (one row runs the one-row path, so the lane passes are
+    /// made only for batches) and for plans without them. Made by the first batch
+    /// (`SK_ERR_ALLOCATION` if their twiddles cannot be allocated).
+    pub(crate) fn row_lanes(&self, rows: usize) -> SkResult<Option<&RowLanes<T>>> {
+        if rows < 2 {
+            return Ok(None);
+        }
         match &self.inner {
             Inner::OwnReal(o) => o.lanes(),
             _ => Ok(None),

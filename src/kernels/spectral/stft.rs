@@ -493,7 +493,7 @@ pub fn stft<T: FftFloat + PlanCache>(
     assert_eq!(y.len(), frames * nf, "stft output length");
     let k = FrameKernel::new(p, window)?;
     let work = frames.saturating_mul(p.n_fft).saturating_mul(4);
-    if let Some(rl) = k.plan.row_lanes()?.filter(|_| frames >= 2) {
+    if let Some(rl) = k.plan.row_lanes(frames)? {
         // groups of frames on SIMD lanes (the same values as one frame at a time)
         let lanes = RowLanes::<T>::LANES;
         return par_rows_with(
@@ -916,7 +916,7 @@ mod tests {
                     let mut y = vec![Complex::new(0.0, 0.0); frames * nf];
                     stft(&x, &w, &p, &mut y).unwrap();
                     let k = FrameKernel::new(&p, &w).unwrap();
-                    assert!(k.plan.row_lanes().unwrap().is_some());
+                    assert!(k.plan.row_lanes(2).unwrap().is_some());
                     let (mut ws, mut edge) = k.scratch().unwrap();
                     let mut want = vec![Complex::new(0.0, 0.0); nf];
                     for t in 0..frames {

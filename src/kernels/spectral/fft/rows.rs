@@ -20,10 +20,15 @@ pub(crate) enum RowLanes<T> {
 
 /// One thread's buffers for [`RowLanes`]: `n` lanes for the data and `n` for the passes'
 /// scratch (one of the two vectors is used, by the lane width of `T`).
-#[derive(Default)]
 pub struct LaneWork<T> {
     l16: Vec<Lanes<T, 16>>,
     l8: Vec<Lanes<T, 8>>,
+}
+
+impl<T> Default for LaneWork<T> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<T> LaneWork<T> {
