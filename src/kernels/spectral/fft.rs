@@ -24,6 +24,8 @@ mod mixed;
 mod pocket;
 mod real;
 mod rows;
+#[cfg(target_arch = "x86_64")]
+mod split_avx512;
 
 use mixed::MixedFft;
 use real::RealFft;
@@ -142,16 +144,24 @@ fn none<X, Y>(_: X) -> Option<Y> {
     None
 }
 
-/// f64 split step: explicit AVX-512 where the (clamped) level allows it.
-fn split_fwd_f64(level: crate::simd::Level, y: &mut [Complex<f64>], v: &[Complex<f64>]) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::simd::effective(level) == crate::simd::Level::Avx512 {
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512 F/BW/DQ/VL.
-        unsafe { split_fwd_avx512(y, v) };
-        return;
-    }
-    split_fwd_generic(level, y, v)
+macro_rules! split_fwd_at_level {
+    ($name:ident, $t:ty, $avx512:path) => {
+        /// The split step: explicit AVX-512 where the (clamped) level allows it, otherwise the
+        /// compiler-vectorised body at that level.
+        fn $name(level: crate::simd::Level, y: &mut [Complex<$t>], v: &[Complex<$t>]) {
+            #[cfg(target_arch = "x86_64")]
+            if crate::simd::effective(level) == crate::simd::Level::Avx512 {
+                // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512
+                // F/BW/DQ/VL.
+                unsafe { $avx512(y, v) };
+                return;
+            }
+            split_fwd_generic(level, y, v)
+        }
+    };
 }
+split_fwd_at_level!(split_fwd_f32, f32, split_avx512::split_fwd_f32);
+split_fwd_at_level!(split_fwd_f64, f64, split_avx512::split_fwd_f64);
 
 macro_rules! impl_fft_float {
     ($t:ty, $split:expr, $acc:expr, $f64:ident) => {
@@ -190,7 +200,7 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_generic::<f32>, false, none);
+impl_fft_float!(f32, split_fwd_f32, false, none);
 impl_fft_float!(f64, split_fwd_f64, true, some);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
@@ -378,75 +388,13 @@ fn split_fwd_body<T: FftFloat>(y: &mut [Complex<T>], v: &[Complex<T>]) {
     }
 }
 
-/// The forward split step with explicit AVX-512 (four pairs per iteration, interleaved re/im,
-/// exactly the operations of [`split_fwd_pair`], so bit-identical to the scalar body). The
-/// twiddles are read from `v` as they are (16 bytes per k; a pre-duplicated table was twice the
-/// memory traffic, which is what this pass is bound by at large n) and spread in registers:
-/// `wr = (v.re, v.re)`, `wi = (−v.im, v.im)`, so `v·D = wr·D + wi·swap(D)` (negation and the
-/// products' signs are exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re`
-/// bit for bit).
-///
-/// # Safety
-/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq")]
-unsafe fn split_fwd_avx512(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
-    use std::arch::x86_64::*;
-    let m = y.len() - 1;
-    split_fwd_ends(y);
-    let p = (m - 1) / 2;
-    assert!(v.len() > p, "split twiddles too short");
-    let half = _mm512_set1_pd(0.5);
-    // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation; in the real lanes: −v.im
-    let sign = |odd: bool| {
-        let (e, o) = if odd { (0, i64::MIN) } else { (i64::MIN, 0) };
-        _mm512_castsi512_pd(_mm512_set_epi64(o, e, o, e, o, e, o, e))
-    };
-    let (conj, neg_re) = (sign(true), sign(false));
-    // reverses the order of the four complex values of a vector
-    let rev = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
-    let yp = y.as_mut_ptr() as *mut f64;
-    let vp = v.as_ptr() as *const f64;
-    let mut i = 0;
-    while i + 4 <= p {
-        // SAFETY: pairs i..i+4 with i + 4 ≤ p: the low block y[1+i..5+i] lies in y[1..=p], the
-        // partner block y[m−4−i..m−i] in y[m−p..m], disjoint from it (m − p > p); v[1+i..5+i]
-        // lies in v[..=p] (asserted). Unaligned loads/stores; no reference into `y` is live.
-        unsafe {
-            let pa = yp.add(2 * (1 + i));
-            let pb = yp.add(2 * (m - 4 - i));
-            let a = _mm512_loadu_pd(pa);
-            let b = _mm512_permutexvar_pd(rev, _mm512_loadu_pd(pb));
-            let w = _mm512_loadu_pd(vp.add(2 * (1 + i))); // (v.re, v.im) × 4
-            let wr = _mm512_permute_pd::<0x00>(w); // v.re, v.re
-            let wi = _mm512_xor_pd(_mm512_permute_pd::<0xFF>(w), neg_re); // −v.im, v.im
-            let bc = _mm512_xor_pd(b, conj);
-            let s = _mm512_add_pd(a, bc); // (a.re + b.re, a.im − b.im)
-            let d = _mm512_sub_pd(a, bc); // (a.re − b.re, a.im + b.im)
-            let t1 = _mm512_mul_pd(wr, d); // (v.re·d.re, v.re·d.im)
-            let t2 = _mm512_mul_pd(wi, _mm512_permute_pd::<0x55>(d)); // (−v.im·d.im, v.im·d.re)
-            let vd = _mm512_add_pd(t1, t2);
-            let h = _mm512_mul_pd(s, half);
-            let lo = _mm512_add_pd(h, vd);
-            let hi = _mm512_xor_pd(_mm512_sub_pd(h, vd), conj);
-            _mm512_storeu_pd(pa, lo);
-            _mm512_storeu_pd(pb, _mm512_permutexvar_pd(rev, hi));
-        }
-        i += 4;
-    }
-    for k in i..p {
-        let (lo, hi) = y.split_at_mut(m - 1 - k);
-        split_fwd_pair(&mut lo[1 + k], &mut hi[0], v[1 + k]);
-    }
-}
-
 crate::simd::multiversion! {
     /// The forward split step at a SIMD level (compiler-vectorised body).
     fn split_fwd_generic<T: FftFloat>(y: &mut [Complex<T>], v: &[Complex<T>]) -> ();
     scalar = split_fwd_body; simd = split_fwd_body;
 }
 
-/// The forward split step at a SIMD level: explicit AVX-512 for f64 at [`Level::Avx512`],
+/// The forward split step at a SIMD level: explicit AVX-512 (f32 and f64) at [`Level::Avx512`],
 /// otherwise [`split_fwd_generic`].
 ///
 /// [`Level::Avx512`]: crate::simd::Level::Avx512
@@ -1189,40 +1137,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn split_steps_are_bit_identical_at_every_level() {
-        let mut rng = Rng::new(11);
+    /// The split steps of one element type at every level against the scalar body, bit for
+    /// bit, at every even length to 200 (every tail of the 8- and 4-pair vectors and of the
+    /// 16-pair blocks) and two longer ones.
+    fn split_steps_match_scalar<T: FftFloat>(rng: &mut Rng) {
+        let bits = |a: &[Complex<T>], b: &[Complex<T>]| {
+            // widening to f64 is exact, so equal bits there are equal bits in T
+            let b64 = |x: T| x.to_f64().to_bits();
+            a.iter()
+                .zip(b)
+                .all(|(a, b)| b64(a.re) == b64(b.re) && b64(a.im) == b64(b.im))
+        };
         for n in (2..=200usize).step_by(2).chain([1024, 4096]) {
-            let e = EvenReal::<f64>::new(n).unwrap();
+            let e = EvenReal::<T>::new(n).unwrap();
             let m = n / 2;
-            let z: Vec<Complex<f64>> = (0..=m)
-                .map(|_| Complex::new(rng.uniform(), rng.uniform()))
+            let z: Vec<Complex<T>> = (0..=m)
+                .map(|_| {
+                    Complex::new(
+                        <T as Float>::from_f64(rng.uniform()),
+                        <T as Float>::from_f64(rng.uniform()),
+                    )
+                })
                 .collect();
             let mut want = z.clone();
             split_fwd(crate::simd::Level::Scalar, &mut want, &e.v);
-            let mut want_inv = vec![Complex::new(0.0, 0.0); m];
+            let mut want_inv = vec![Complex::new(T::ZERO, T::ZERO); m];
             split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
             for level in crate::simd::available() {
                 let mut got = z.clone();
                 split_fwd(level, &mut got, &e.v);
-                assert!(
-                    got.iter()
-                        .zip(&want)
-                        .all(|(a, b)| a.re.to_bits() == b.re.to_bits()
-                            && a.im.to_bits() == b.im.to_bits()),
-                    "fwd n={n} {level:?}"
-                );
-                let mut got = vec![Complex::new(0.0, 0.0); m];
+                assert!(bits(&got, &want), "fwd n={n} {level:?}");
+                let mut got = vec![Complex::new(T::ZERO, T::ZERO); m];
                 split_inv(level, &z, &mut got, &e.tw);
-                assert!(
-                    got.iter()
-                        .zip(&want_inv)
-                        .all(|(a, b)| a.re.to_bits() == b.re.to_bits()
-                            && a.im.to_bits() == b.im.to_bits()),
-                    "inv n={n} {level:?}"
-                );
+                assert!(bits(&got, &want_inv), "inv n={n} {level:?}");
             }
         }
+    }
+
+    #[test]
+    fn split_steps_are_bit_identical_at_every_level() {
+        let mut rng = Rng::new(11);
+        split_steps_match_scalar::<f32>(&mut rng);
+        split_steps_match_scalar::<f64>(&mut rng);
     }
 
     #[test]
