@@ -45,6 +45,7 @@ def steps():
         ("log-mel", lambda: sk.log_mel_spectrogram(x16[:4], R)),
         ("rfft rows", lambda: sk.rfft(x16.reshape(-1, 1024))),
         ("fft", lambda: sk.fft(x16[0].astype(np.complex64))),
+        ("rfft f64 8192", lambda: sk.rfft(x16[0, :8192].astype(np.float64))),
         ("convolve", lambda: sk.convolve(x16[0], x16[1][:4096])),
         ("rms rows", lambda: sk.rms(x16, axis=1)),
         ("dither", lambda: sk.float_to_pcm_dither(x2, "int16")),
