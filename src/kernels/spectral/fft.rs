@@ -906,6 +906,10 @@ impl<T: FftFloat> FftPlan<T> {
     /// `*_ws` / `*_inplace_input` call with this workspace runs without allocating.
     pub fn reserve(&self, ws: &mut Workspace<T>) -> SkResult<()> {
         let (real, cplx, cplx2) = self.scratch;
+        if ws.real.len() >= real && ws.cplx.len() >= cplx && ws.cplx2.len() >= cplx2 {
+            // the usual case of a repeated call: nothing to grow
+            return Ok(());
+        }
         let what = "FFT scratch";
         try_grow(&mut ws.real, real, what)?;
         try_grow(&mut ws.cplx, cplx, what)?;
