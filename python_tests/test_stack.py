@@ -91,4 +91,4 @@ def test_every_family_runs_on_a_64_kib_thread():
     want = [f"{name} {ns['digest'](f())}" for name, f in ns["steps"]()]
     got = p.stdout.strip().splitlines()
     assert got == want
-    assert len(got) == 18 and len({line.split()[-1] for line in got}) == 18
+    assert len(got) == 19 and len({line.split()[-1] for line in got}) == 19
