@@ -722,22 +722,7 @@ unsafe fn last8_stage<const INV: bool>(x: *const f64, y: *mut f64, s: usize) {
             for (i, vi) in v.iter_mut().enumerate() {
                 *vi = _mm512_loadu_pd(x.add(2 * (q + i * s)));
             }
-            // i = i1 + 2·i2, k = k1 + 4·k2
-            let (a0, a1, a2, a3) = bfly4::<INV>(v[0], v[2], v[4], v[6]);
-            let (b0, b1, b2, b3) = bfly4::<INV>(v[1], v[3], v[5], v[7]);
-            let b1 = cmul_const::<INV>(b1, H, H);
-            let b2 = mul_mj::<INV>(b2);
-            let b3 = cmul_const::<INV>(b3, -H, H);
-            let out = [
-                _mm512_add_pd(a0, b0),
-                _mm512_add_pd(a1, b1),
-                _mm512_add_pd(a2, b2),
-                _mm512_add_pd(a3, b3),
-                _mm512_sub_pd(a0, b0),
-                _mm512_sub_pd(a1, b1),
-                _mm512_sub_pd(a2, b2),
-                _mm512_sub_pd(a3, b3),
-            ];
+            let out = dft8::<INV>(v);
             for (r, o) in out.iter().enumerate() {
                 _mm512_storeu_pd(y.add(2 * (q + r * s)), *o);
             }
