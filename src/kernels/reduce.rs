@@ -107,6 +107,26 @@ impl<'a> Pairwise<'a> {
         self.depth += 1;
     }
 
+    /// Pushes the sum `((b0 + b1) + (b2 + b3))` of four consecutive blocks, at a block count
+    /// that is a multiple of 4: exactly what four [`push`](Self::push)es would leave (they make
+    /// the same two level-1 sums and the level-2 sum, then merge it the same way), with one
+    /// data-dependent merge loop instead of four. The loop's trip count (the trailing zeros of
+    /// the block count) changes from block to block, and its mispredicted exit cost about a
+    /// tenth of the time of an L2-resident reduction.
+    #[inline(always)]
+    fn push4(&mut self, mut s: Lanes) {
+        debug_assert!(self.count.is_multiple_of(4));
+        self.count += 4;
+        let mut m = self.count >> 2;
+        while m & 1 == 0 {
+            self.depth -= 1;
+            s = add_lanes(self.stack[self.depth], s);
+            m >>= 1;
+        }
+        self.stack[self.depth] = s;
+        self.depth += 1;
+    }
+
     #[inline(always)]
     fn lanes(&self) -> Lanes {
         let mut t = [0.0; OUT];
@@ -164,6 +184,15 @@ fn pairwise<B: Blocks>(b: &B) -> f64 {
         let mut stack = [[0.0; OUT]; DEPTH];
         let mut p = Pairwise::new(&mut stack);
         let mut start = 0;
+        // four blocks at a time, combined as the counter would combine them (see `push4`)
+        while start + 4 * BLOCK <= n {
+            let b0 = b.block(start..start + BLOCK);
+            let b1 = b.block(start + BLOCK..start + 2 * BLOCK);
+            let b2 = b.block(start + 2 * BLOCK..start + 3 * BLOCK);
+            let b3 = b.block(start + 3 * BLOCK..start + 4 * BLOCK);
+            p.push4(add_lanes(add_lanes(b0, b1), add_lanes(b2, b3)));
+            start += 4 * BLOCK;
+        }
         while start < n {
             let end = (start + BLOCK).min(n);
             p.push(b.block(start..end));
@@ -661,6 +690,50 @@ mod tests {
             }
             assert_eq!(p.lanes(), [(n * (n + 1) / 2) as f64; OUT]);
             assert!(p.depth <= 6);
+        }
+    }
+
+    #[test]
+    fn blocks_pushed_four_at_a_time_give_the_counters_bits() {
+        // Doubles of mixed magnitudes, whose sums round, so any change of order shows in the
+        // bits (sums of f32 values are often exact in f64).
+        let mut rng = Rng::new(11);
+        for blocks in 0..40usize {
+            for tail in [0, 1, BLOCK - 1] {
+                let n = blocks * BLOCK + tail;
+                if n < SPLIT_MIN && n > BLOCK {
+                    let x: Vec<f64> = rng
+                        .vec_f64(n, 1.0)
+                        .iter()
+                        .map(|v| v * 2f64.powi((v * 40.0) as i32))
+                        .collect();
+                    let b = SumBlocks(&x);
+                    let mut stack = [[0.0; OUT]; DEPTH];
+                    let mut p = Pairwise::new(&mut stack);
+                    let mut start = 0;
+                    while start < n {
+                        let end = (start + BLOCK).min(n);
+                        p.push(b.block(start..end));
+                        start = end;
+                    }
+                    let want = tree_lanes(p.lanes());
+                    assert_eq!(pairwise(&b).to_bits(), want.to_bits(), "n={n}");
+                    let y = rng.vec_f64(n, 1.0);
+                    for level in available().into_iter().filter(|&l| l != Level::Scalar) {
+                        // the SIMD levels run the same blocks through the same grouping (the
+                        // scalar level is the recursive reference, another order)
+                        let got = dot_f64_at(level, &x, &y);
+                        let d = DotBlocks(&x, &y);
+                        let mut stack = [[0.0; OUT]; DEPTH];
+                        let mut p = Pairwise::new(&mut stack);
+                        for k in 0..n.div_ceil(BLOCK) {
+                            p.push(d.block(k * BLOCK..((k + 1) * BLOCK).min(n)));
+                        }
+                        let want = tree_lanes(p.lanes());
+                        assert_eq!(got.to_bits(), want.to_bits(), "n={n} {level:?}");
+                    }
+                }
+            }
         }
     }
 
