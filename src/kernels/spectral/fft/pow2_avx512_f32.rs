@@ -1,0 +1,1209 @@
+//! AVX-512 single-precision complex FFT for power-of-two lengths 16..=32768.
+//!
+//! # Algorithm
+//!
+//! Same algorithm as [`super::pow2_avx512`]: Stockham autosort, decimation in frequency, with 8
+//! complex floats per zmm (`__m512`). A stage works on sub-transforms of length `m` spaced `s`
+//! apart (`s·m = n`): for `p < m/R`, `q < s` it reads `x[q + s(p + i·m/R)]` (`i < R`), does
+//! an `R`-point DFT, multiplies output `r` by `ω_m^{rp}` and writes `y[q + s(R·p + r)]`.
+//!
+//! * The first stage (`s = 1`) has radix 8 or 16 and is vectorised over `p` (8 lanes), with
+//!   per-lane twiddles from pre-duplicated re/im rows; its outputs are transposed in registers
+//!   (8×8 blocks of 64-bit complex values: `unpacklo/hi_pd` + two rounds of `shuffle_f64x2`)
+//!   before contiguous stores. Because its radix is ≥ 8, every later stage has `s ≥ 8` and is
+//!   vectorised over `q`, 8 complex per vector, with twiddles broadcast per `p`.
+//! * Middle stages are radix 16 (4×4 in registers); the last stage is radix 16 or 8 with unit
+//!   twiddles (it runs in place when the pass count needs it).
+//! * n = 16: one ymm codelet (4×4); n = 32: one zmm codelet (4 × 8, the 8-point part done as
+//!   2 × 4 with the two 4-lane halves of each zmm holding `j1` and `j1 + 4`); n = 64: one zmm
+//!   codelet (8 × 8 with an 8×8 register transpose).
+//! * At n = 512, 1024 and from 8192 on, the last radix-16 stage and a radix-4/16 last stage
+//!   are fused per q-vector through a 16 KiB stack buffer (`FL16+R`).
+//! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
+//!   and trip counts measured 10–40 % faster than runtime strides); [`kernel`] lists exactly
+//!   the 23 instantiations the plans below use, and anything else is `unreachable!`.
+//! * Stage kernels are called through function pointers chosen at plan time (without that,
+//!   LLVM inlined them all into one driver whose prologue cost ~7 ns per call at small n).
+//! * Above n = 4096 the first and middle stages prefetch `PF_DIST` vectors ahead.
+//!
+//! # Pass plans
+//!
+//! C = single codelet, F = first stage (radix), M16 = radix-16 middle stage, L = last stage
+//! (unit twiddles), FL16+R = fused radix-16 + radix-R last stage. `(s, m/16)` per stage.
+//!
+//! | n     | plan           | stages `(s, m/16)`                         |
+//! |------:|----------------|--------------------------------------------|
+//! | 16    | C16 (ymm)      | —                                          |
+//! | 32    | C32 (zmm)      | —                                          |
+//! | 64    | C64 (zmm)      | —                                          |
+//! | 128   | F16 L8         | F16 (1, 8), L8 (16, 1)                     |
+//! | 256   | F16 L16        | F16 (1, 16), L16 (16, 1)                   |
+//! | 512   | F8 FL16+4      | F8 (1, 64), FL16+4 (8, 4)                  |
+//! | 1024  | F16 FL16+4     | F16 (1, 64), FL16+4 (16, 4)                |
+//! | 2048  | F8 M16 L16     | F8 (1, 256), M16 (8, 16), L16 (128, 1)     |
+//! | 4096  | F16 M16 L16    | F16 (1, 256), M16 (16, 16), L16 (256, 1)   |
+//! | 8192  | F8 M16 FL16+4  | F8 (1, 1024), M16 (8, 64), FL16+4 (128, 4) |
+//! | 16384 | F16 M16 FL16+4 | F16 (1, 1024), M16 (16, 64), FL16+4 (256, 4) |
+//! | 32768 | F8 M16 FL16+16 | F8 (1, 4096), M16 (8, 256), FL16+16 (128, 16) |
+//!
+//! (For the first stage the second number is `n / R`.) A test checks the plans against this
+//! table. The inverse transform runs the same kernels (a const generic flips the
+//! sign of the in-register constants) with the conjugate twiddle table.
+//!
+//! # Twiddles
+//!
+//! Every twiddle is computed in f64 with [`super::mixed::unit_root`] and rounded to f32 once.
+//!
+//! # Safety
+//!
+//! All intrinsic code is in `unsafe fn`s. The stage kernels carry
+//! `#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]`; the
+//! `#[inline(always)]` helpers are only called from those kernels. The kernels are reachable
+//! only through a plan, and [`Pow2Avx512F32::new`] returns `None` unless the CPU has all five
+//! features.
+
+use super::super::Complex;
+use super::mixed::unit_root;
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+/// One cache line of floats, so table rows are 64-byte aligned.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct V16([f32; 16]);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Single-pass codelets for n = 16, 32, 64.
+    Small16,
+    Small32,
+    Small64,
+    /// `s = 1`, radix 8/16, vectorised over `p`; twiddles: `2(R−1)` rows per 8 values of `p`.
+    First8,
+    First16,
+    /// Radix-16 with twiddles, `s ≥ 8`; 32 floats per `p`.
+    Mid16,
+    /// Last two stages fused per q-vector through an L1 buffer (radix 16 with twiddles, then
+    /// radix `R` with unit twiddles); table as `Mid16` with `m/16 = R`.
+    Fused4,
+    Fused16,
+    /// Last stage, unit twiddles.
+    Last16,
+    Last8,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Stage {
+    /// which pass (the kernel `f` was chosen by it, with the stride and trip count)
+    #[cfg_attr(not(test), allow(dead_code))]
+    kind: Kind,
+    /// offset of the stage's table rows (in `V16` units)
+    tw: usize,
+    f: StageFn,
+}
+
+/// Planned power-of-two single-precision FFT using AVX-512.
+pub struct Pow2Avx512F32 {
+    n: usize,
+    stages: Vec<Stage>,
+    tw: Vec<V16>,
+}
+
+/// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
+/// doc. The first entry is the first stage; the strides follow from it.
+const PLANS: [&[Kind]; 9] = {
+    use Kind::*;
+    [
+        &[First16, Last8],         // 128
+        &[First16, Last16],        // 256
+        &[First8, Fused4],         // 512
+        &[First16, Fused4],        // 1024
+        &[First8, Mid16, Last16],  // 2048
+        &[First16, Mid16, Last16], // 4096
+        &[First8, Mid16, Fused4],  // 8192
+        &[First16, Mid16, Fused4], // 16384
+        &[First8, Mid16, Fused16], // 32768
+    ]
+};
+
+/// Software prefetch above this length (the const kernels take it as a parameter).
+const PF_DIST: usize = 16;
+
+impl Pow2Avx512F32 {
+    /// `None` unless `n` is a power of two in `16..=32768` and the CPU has AVX-512 F+DQ+VL+BW
+    /// and FMA.
+    pub fn new(n: usize, inverse: bool) -> Option<Self> {
+        if !n.is_power_of_two() || !(16..=32768).contains(&n) {
+            return None;
+        }
+        if !(is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512dq")
+            && is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("fma"))
+        {
+            return None;
+        }
+        let sign = if inverse { 1.0 } else { -1.0 };
+        let root = |k: usize, m: usize| {
+            let (c, s) = unit_root(k, m);
+            (c as f32, (sign * s) as f32)
+        };
+        let lg = n.trailing_zeros() as usize;
+        let mut tw: Vec<V16> = Vec::new();
+        // (kind, s, m16, table offset)
+        let mut plan: Vec<(Kind, usize, usize, usize)> = Vec::new();
+        // per-lane (duplicated re / im) rows for `w^(r·(p0 + l))`, l < lanes
+        let lane_rows = |tw: &mut Vec<V16>, f: &dyn Fn(usize) -> (f32, f32), lanes: usize| {
+            let mut re = V16::default();
+            let mut im = V16::default();
+            for l in 0..8 {
+                let (c, s) = f(l % lanes);
+                re.0[2 * l] = c;
+                re.0[2 * l + 1] = c;
+                im.0[2 * l] = s;
+                im.0[2 * l + 1] = s;
+            }
+            tw.push(re);
+            tw.push(im);
+        };
+        match lg {
+            4 => {
+                // ω16^{j1·k2}, k2 = 1..3, lanes j1 < 4 (ymm: first 8 floats)
+                for k2 in 1..4 {
+                    lane_rows(&mut tw, &|l| root(l * k2, 16), 4);
+                }
+                plan.push((Kind::Small16, 1, 1, 0));
+            }
+            5 => {
+                // ω32^{j1·k2}, k2 = 1..3, lanes j1 < 8; then [1 | ω8^a] for a = 1..3
+                for k2 in 1..4 {
+                    lane_rows(&mut tw, &|l| root(l * k2, 32), 8);
+                }
+                for a in 1..4 {
+                    lane_rows(&mut tw, &|l| if l < 4 { (1.0, 0.0) } else { root(a, 8) }, 8);
+                }
+                plan.push((Kind::Small32, 1, 1, 0));
+            }
+            6 => {
+                for r in 1..8 {
+                    lane_rows(&mut tw, &|l| root(l * r, 64), 8);
+                }
+                plan.push((Kind::Small64, 1, 1, 0));
+            }
+            _ => {
+                let kinds = PLANS[lg - 7];
+                let radix = match kinds[0] {
+                    Kind::First8 => 8,
+                    Kind::First16 => 16,
+                    k => unreachable!("plan for n = {n} starts with {k:?}"),
+                };
+                let mr = n / radix;
+                for p0 in (0..mr).step_by(8) {
+                    for r in 1..radix {
+                        lane_rows(&mut tw, &|l| root(r * (p0 + l), n), 8);
+                    }
+                }
+                plan.push((kinds[0], 1, mr, 0));
+                let mut m = mr;
+                let mut s = radix;
+                for &kind in &kinds[1..] {
+                    let off = tw.len();
+                    let m16 = m / 16;
+                    match kind {
+                        Kind::Mid16 | Kind::Fused4 | Kind::Fused16 => {
+                            for p in 0..m16 {
+                                let mut rows = [V16::default(); 2];
+                                for r in 1..16 {
+                                    let (c, si) = root(r * p, m);
+                                    rows[(2 * r - 2) / 16].0[(2 * r - 2) % 16] = c;
+                                    rows[(2 * r - 1) / 16].0[(2 * r - 1) % 16] = si;
+                                }
+                                tw.extend_from_slice(&rows);
+                            }
+                            plan.push((kind, s, m16, off));
+                            m = match kind {
+                                Kind::Mid16 => m16,
+                                Kind::Fused4 => {
+                                    assert_eq!(m16, 4);
+                                    1
+                                }
+                                _ => {
+                                    assert_eq!(m16, 16);
+                                    1
+                                }
+                            };
+                            s *= 16;
+                        }
+                        Kind::Last16 | Kind::Last8 => {
+                            assert_eq!(m, if kind == Kind::Last16 { 16 } else { 8 });
+                            plan.push((kind, s, 1, off));
+                            m = 1;
+                        }
+                        k => unreachable!("{k:?} after the first stage (n = {n})"),
+                    }
+                }
+                assert_eq!(m, 1, "plan for n = {n} does not cover the length");
+            }
+        }
+        let stages = plan
+            .into_iter()
+            .map(|(kind, s, m16, tw)| {
+                let f = if inverse {
+                    kernel::<true>(kind, n, s, m16)
+                } else {
+                    kernel::<false>(kind, n, s, m16)
+                };
+                Stage { kind, tw, f }
+            })
+            .collect();
+        Some(Self { n, stages, tw })
+    }
+
+    /// Pass plan, e.g. `"F16 M16 L16"` (the tests check it against the module doc's table).
+    #[cfg(test)]
+    fn describe(&self) -> String {
+        let names: Vec<&str> = self
+            .stages
+            .iter()
+            .map(|st| match st.kind {
+                Kind::Small16 => "C16",
+                Kind::Small32 => "C32",
+                Kind::Small64 => "C64",
+                Kind::First8 => "F8",
+                Kind::First16 => "F16",
+                Kind::Mid16 => "M16",
+                Kind::Fused4 => "FL16+4",
+                Kind::Fused16 => "FL16+16",
+                Kind::Last16 => "L16",
+                Kind::Last8 => "L8",
+            })
+            .collect();
+        names.join(" ")
+    }
+
+    /// Required scratch length: 0 for the single-codelet sizes (16, 32, 64), else `n`.
+    pub fn scratch_len(&self) -> usize {
+        if self.stages.len() == 1 {
+            0
+        } else {
+            self.n
+        }
+    }
+
+    /// In-place unnormalised transform (forward `e^{-2πijk/n}`, as rustfft).
+    pub fn process(&self, buf: &mut [Complex<f32>], scratch: &mut [Complex<f32>]) {
+        assert_eq!(buf.len(), self.n, "buffer length must equal the FFT length");
+        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
+        let b = buf.as_mut_ptr() as *mut f32;
+        let t = scratch.as_mut_ptr() as *mut f32;
+        // SAFETY: `self` exists, so `new` checked the CPU features; `b` points to exactly `n`
+        // writable complex values and `t` to at least `scratch_len()` (both asserted above),
+        // and they do not overlap (distinct `&mut` borrows).
+        unsafe { self.run(b, b, t, true) }
+    }
+
+    /// Out-of-place transform: `input` untouched, result in `output`.
+    pub fn process_outofplace(
+        &self,
+        input: &[Complex<f32>],
+        output: &mut [Complex<f32>],
+        scratch: &mut [Complex<f32>],
+    ) {
+        assert_eq!(
+            input.len(),
+            self.n,
+            "input length must equal the FFT length"
+        );
+        assert_eq!(
+            output.len(),
+            self.n,
+            "output length must equal the FFT length"
+        );
+        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
+        let i = input.as_ptr() as *const f32;
+        let o = output.as_mut_ptr() as *mut f32;
+        let t = scratch.as_mut_ptr() as *mut f32;
+        // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
+        // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
+        unsafe { self.run(i, o, t, false) }
+    }
+
+    /// # Safety
+    /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
+    /// writable for `n` complex values, `tmp` writable for `scratch_len()` complex values;
+    /// `tmp` disjoint from both; `src`, `dst` equal (`inplace`) or disjoint.
+    unsafe fn run(&self, src: *const f32, dst: *mut f32, tmp: *mut f32, inplace: bool) {
+        if let [st] = self.stages.as_slice() {
+            // SAFETY: single-pass codelet for exactly this `n`, reading `n` values at `src` and
+            // writing `n` at `dst` (all loads before stores, so `src == dst` is fine), with the
+            // table this plan built for it.
+            unsafe { (st.f)(src, dst, self.tw.as_ptr() as *const f32) }
+        } else {
+            // SAFETY: the caller's contract is `run_stages`'s.
+            unsafe { run_stages(self, src, dst, tmp, inplace) }
+        }
+    }
+}
+
+/// Stage kernel: `(x, y, table)`; the length and strides are compile-time parameters.
+type StageFn = unsafe fn(*const f32, *mut f32, *const f32);
+
+/// The kernel instantiation for one stage of a default plan. Covers exactly the stages that
+/// [`PLANS`] (and the codelets) produce: 3 codelets + 23 stage kernels per direction; any other
+/// combination is a planner bug.
+fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageFn {
+    use Kind::*;
+    match (kind, n, s, m16) {
+        (Small16, 16, 1, 1) => small16::<INV>,
+        (Small32, 32, 1, 1) => small32::<INV>,
+        (Small64, 64, 1, 1) => small64::<INV>,
+        // 128: F16 L8
+        (First16, 128, 1, 8) => first_stage::<INV, 16, false, 128>,
+        (Last8, 128, 16, 1) => last8_stage::<INV, 16>,
+        // 256: F16 L16
+        (First16, 256, 1, 16) => first_stage::<INV, 16, false, 256>,
+        (Last16, 256, 16, 1) => mid16_stage::<INV, false, false, 16, 1>,
+        // 512: F8 FL16+4
+        (First8, 512, 1, 64) => first_stage::<INV, 8, false, 512>,
+        (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
+        // 1024: F16 FL16+4
+        (First16, 1024, 1, 64) => first_stage::<INV, 16, false, 1024>,
+        (Fused4, 1024, 16, 4) => fused_last::<INV, 4, 16>,
+        // 2048: F8 M16 L16
+        (First8, 2048, 1, 256) => first_stage::<INV, 8, false, 2048>,
+        (Mid16, 2048, 8, 16) => mid16_stage::<INV, true, false, 8, 16>,
+        (Last16, 2048, 128, 1) => mid16_stage::<INV, false, false, 128, 1>,
+        // 4096: F16 M16 L16
+        (First16, 4096, 1, 256) => first_stage::<INV, 16, false, 4096>,
+        (Mid16, 4096, 16, 16) => mid16_stage::<INV, true, false, 16, 16>,
+        (Last16, 4096, 256, 1) => mid16_stage::<INV, false, false, 256, 1>,
+        // 8192: F8 M16 FL16+4 (prefetching from here on)
+        (First8, 8192, 1, 1024) => first_stage::<INV, 8, true, 8192>,
+        (Mid16, 8192, 8, 64) => mid16_stage::<INV, true, true, 8, 64>,
+        (Fused4, 8192, 128, 4) => fused_last::<INV, 4, 128>,
+        // 16384: F16 M16 FL16+4
+        (First16, 16384, 1, 1024) => first_stage::<INV, 16, true, 16384>,
+        (Mid16, 16384, 16, 64) => mid16_stage::<INV, true, true, 16, 64>,
+        (Fused4, 16384, 256, 4) => fused_last::<INV, 4, 256>,
+        // 32768: F8 M16 FL16+16
+        (First8, 32768, 1, 4096) => first_stage::<INV, 8, true, 32768>,
+        (Mid16, 32768, 8, 256) => mid16_stage::<INV, true, true, 8, 256>,
+        (Fused16, 32768, 128, 16) => fused_last::<INV, 16, 128>,
+        _ => unreachable!("no kernel for {kind:?} at n = {n}, s = {s}, m/16 = {m16}"),
+    }
+}
+
+/// # Safety
+/// As [`Pow2Avx512F32::run`], with a multi-pass plan.
+unsafe fn run_stages(
+    plan: &Pow2Avx512F32,
+    src: *const f32,
+    dst: *mut f32,
+    tmp: *mut f32,
+    inplace: bool,
+) {
+    let tw = plan.tw.as_ptr() as *const f32;
+    let count = plan.stages.len();
+    let last_in_place = inplace && count % 2 == 1;
+    let pingpong = if last_in_place { count - 1 } else { count };
+    let mut from = src;
+    for (idx, st) in plan.stages.iter().enumerate() {
+        let to: *mut f32 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
+            dst
+        } else {
+            tmp
+        };
+        // SAFETY: `from` and `to` are each `src`, `dst` or `tmp`, all valid for `n` complex
+        // values (`tmp` because `scratch_len() == n` for multi-pass plans). The kernel was
+        // instantiated for exactly this `n`, `s`, `m/16` (see `kernel`), so its indices stay
+        // below `n`; `st.tw` is the offset of this stage's rows in `plan.tw`, which holds all
+        // the rows the kernel reads. `from == to` only for the last stage of an odd-length
+        // in-place plan, which is a unit-twiddle or fused last stage (every q-vector's reads
+        // precede its writes to the same positions). CPU features were checked in `new`.
+        unsafe {
+            (st.f)(from, to, tw.add(16 * st.tw));
+        }
+        from = to;
+    }
+    debug_assert_eq!(from, dst as *const f32);
+}
+
+// ---------------------------------------------------------------------------------------------
+// zmm arithmetic (8 complex floats per vector). Every helper here is an `unsafe fn` only
+// because it uses AVX-512 intrinsics: it touches no memory.
+
+/// Swap re/im within each complex value.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn swap_ri(z: __m512) -> __m512 {
+    // SAFETY: register shuffle, no memory access.
+    unsafe { _mm512_permute_ps::<0xB1>(z) }
+}
+
+/// 4-point DFT across four vectors (forward: ω = −j).
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn bfly4<const INV: bool>(
+    a: __m512,
+    b: __m512,
+    c: __m512,
+    d: __m512,
+) -> (__m512, __m512, __m512, __m512) {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        let one = _mm512_set1_ps(1.0);
+        let apc = _mm512_add_ps(a, c);
+        let amc = _mm512_sub_ps(a, c);
+        let bpd = _mm512_add_ps(b, d);
+        let bmd = _mm512_sub_ps(b, d);
+        let sw = swap_ri(bmd);
+        let y0 = _mm512_add_ps(apc, bpd);
+        let y2 = _mm512_sub_ps(apc, bpd);
+        let minus_j = _mm512_fmsubadd_ps(amc, one, sw);
+        let plus_j = _mm512_fmaddsub_ps(amc, one, sw);
+        if INV {
+            (y0, plus_j, y2, minus_j)
+        } else {
+            (y0, minus_j, y2, plus_j)
+        }
+    }
+}
+
+/// `z · w`, `w` given as duplicated re and im parts.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn cmul(z: __m512, wr: __m512, wi: __m512) -> __m512 {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe { _mm512_fmaddsub_ps(z, wr, _mm512_mul_ps(swap_ri(z), wi)) }
+}
+
+const C16: f32 = 0.923_879_5;
+const S16: f32 = 0.382_683_43;
+const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn cmul_const<const INV: bool>(z: __m512, c: f32, s: f32) -> __m512 {
+    let s = if INV { s } else { -s };
+    // SAFETY: register arithmetic, no memory access.
+    unsafe { cmul(z, _mm512_set1_ps(c), _mm512_set1_ps(s)) }
+}
+
+/// `z · (∓j)` (forward −j, inverse +j), exact.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn mul_mj<const INV: bool>(z: __m512) -> __m512 {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        let sw = swap_ri(z);
+        let mask = if INV {
+            _mm512_castsi512_ps(_mm512_set1_epi64(0x0000_0000_8000_0000u64 as i64))
+        } else {
+            _mm512_castsi512_ps(_mm512_set1_epi64(0x8000_0000_0000_0000u64 as i64))
+        };
+        _mm512_xor_ps(sw, mask)
+    }
+}
+
+/// 8-point DFT in registers (i = i1 + 2·i2, k = k1 + 4·k2).
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn dft8<const INV: bool>(v: [__m512; 8]) -> [__m512; 8] {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        let (a0, a1, a2, a3) = bfly4::<INV>(v[0], v[2], v[4], v[6]);
+        let (b0, b1, b2, b3) = bfly4::<INV>(v[1], v[3], v[5], v[7]);
+        let b1 = cmul_const::<INV>(b1, H, H);
+        let b2 = mul_mj::<INV>(b2);
+        let b3 = cmul_const::<INV>(b3, -H, H);
+        [
+            _mm512_add_ps(a0, b0),
+            _mm512_add_ps(a1, b1),
+            _mm512_add_ps(a2, b2),
+            _mm512_add_ps(a3, b3),
+            _mm512_sub_ps(a0, b0),
+            _mm512_sub_ps(a1, b1),
+            _mm512_sub_ps(a2, b2),
+            _mm512_sub_ps(a3, b3),
+        ]
+    }
+}
+
+/// 16-point DFT in registers (i = i1 + 4·i2, k = k1 + 4·k2).
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn dft16<const INV: bool>(v: [__m512; 16]) -> [__m512; 16] {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        let mut a = [[_mm512_setzero_ps(); 4]; 4];
+        for (i1, ai) in a.iter_mut().enumerate() {
+            let (o0, o1, o2, o3) = bfly4::<INV>(v[i1], v[i1 + 4], v[i1 + 8], v[i1 + 12]);
+            *ai = [o0, o1, o2, o3];
+        }
+        a[1][1] = cmul_const::<INV>(a[1][1], C16, S16);
+        a[1][2] = cmul_const::<INV>(a[1][2], H, H);
+        a[1][3] = cmul_const::<INV>(a[1][3], S16, C16);
+        a[2][1] = cmul_const::<INV>(a[2][1], H, H);
+        a[2][2] = mul_mj::<INV>(a[2][2]);
+        a[2][3] = cmul_const::<INV>(a[2][3], -H, H);
+        a[3][1] = cmul_const::<INV>(a[3][1], S16, C16);
+        a[3][2] = cmul_const::<INV>(a[3][2], -H, H);
+        a[3][3] = cmul_const::<INV>(a[3][3], -C16, -S16);
+        let mut out = [_mm512_setzero_ps(); 16];
+        for k1 in 0..4 {
+            let (o0, o1, o2, o3) = bfly4::<INV>(a[0][k1], a[1][k1], a[2][k1], a[3][k1]);
+            out[k1] = o0;
+            out[k1 + 4] = o1;
+            out[k1 + 8] = o2;
+            out[k1 + 12] = o3;
+        }
+        out
+    }
+}
+
+/// `R`-point DFT (4, 8 or 16) of `v[..R]`.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m512; 16]) -> [__m512; 16] {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        match R {
+            4 => {
+                let z = _mm512_setzero_ps();
+                let (o0, o1, o2, o3) = bfly4::<INV>(v[0], v[1], v[2], v[3]);
+                [o0, o1, o2, o3, z, z, z, z, z, z, z, z, z, z, z, z]
+            }
+            8 => {
+                let z = _mm512_setzero_ps();
+                let o = dft8::<INV>([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
+                [
+                    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], z, z, z, z, z, z, z, z,
+                ]
+            }
+            _ => dft16::<INV>(v),
+        }
+    }
+}
+
+/// 8×8 transpose of 64-bit (complex) elements: `out[j]` lane `i` = `v[i]` lane `j`.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` kernels below.
+#[inline(always)]
+unsafe fn transpose8(v: [__m512; 8]) -> [__m512; 8] {
+    // SAFETY: register shuffles, no memory access.
+    unsafe {
+        let d = |k: usize| _mm512_castps_pd(v[k]);
+        let mut t = [_mm512_setzero_pd(); 8];
+        for k in 0..4 {
+            t[2 * k] = _mm512_unpacklo_pd(d(2 * k), d(2 * k + 1));
+            t[2 * k + 1] = _mm512_unpackhi_pd(d(2 * k), d(2 * k + 1));
+        }
+        let mut out = [_mm512_setzero_ps(); 8];
+        for e in 0..2 {
+            let ulo = _mm512_shuffle_f64x2::<0x88>(t[e], t[2 + e]);
+            let uhi = _mm512_shuffle_f64x2::<0xDD>(t[e], t[2 + e]);
+            let u2lo = _mm512_shuffle_f64x2::<0x88>(t[4 + e], t[6 + e]);
+            let u2hi = _mm512_shuffle_f64x2::<0xDD>(t[4 + e], t[6 + e]);
+            out[e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0x88>(ulo, u2lo));
+            out[2 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0x88>(uhi, u2hi));
+            out[4 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0xDD>(ulo, u2lo));
+            out[6 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0xDD>(uhi, u2hi));
+        }
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// stages. Every kernel's `# Safety` contract: the CPU supports AVX-512 F/DQ/VL/BW + FMA (checked
+// in `Pow2Avx512F32::new`, the only way to reach a kernel); `x` is readable and `y` writable for
+// the kernel's compile-time `n` complex values (2·n floats); `t` points at the rows the planner
+// built for this stage; `x` and `y` are equal only where the kernel doc says it may run in place.
+
+/// First-stage group: `R`-point DFTs of `x[p + l + i·mr]` for lanes `l < 8`, outputs `r ≥ 1`
+/// multiplied by the per-lane twiddles at `t` (rows re, im for r = 1..R).
+///
+/// # Safety
+/// AVX-512 F + FMA; `p + 7 + (R−1)·mr < n` for the `n` complex values readable at `x`, and
+/// `2(R−1)` rows of 16 floats (64-byte aligned) readable at `t`.
+#[inline(always)]
+unsafe fn first_group<const INV: bool, const R: usize>(
+    x: *const f32,
+    p: usize,
+    mr: usize,
+    t: *const f32,
+) -> [__m512; 16] {
+    // SAFETY: the loads read complex `p + i·mr .. + 8` for i < R, all below n by the contract;
+    // the table loads read rows 0..2(R−1) of the group at `t`.
+    unsafe {
+        let mut v = [_mm512_setzero_ps(); 16];
+        for (i, vi) in v.iter_mut().enumerate().take(R) {
+            *vi = _mm512_loadu_ps(x.add(2 * (p + i * mr)));
+        }
+        let mut o = dft_r::<INV, R>(v);
+        for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
+            let w = t.add(32 * (r - 1));
+            *or = cmul(*or, _mm512_load_ps(w), _mm512_load_ps(w.add(16)));
+        }
+        o
+    }
+}
+
+/// First stage (`s = 1`), radix `R` ∈ {8, 16}, length `N`, vectorised over `p`: each group of
+/// 8 values of `p` is transposed in registers (8×8 blocks) and stored contiguously. `PF`:
+/// prefetch the inputs `PF_DIST` values of `p` ahead.
+///
+/// # Safety
+/// See the contract at the top of this section; `t` holds `2(R−1)` rows per 8 values of `p`
+/// (`N/R` values of `p`). Not in place.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool, const N: usize>(
+    x: *const f32,
+    y: *mut f32,
+    tw: *const f32,
+) {
+    let mr = N / R;
+    let mut p = 0;
+    let mut t = tw;
+    while p < mr {
+        // SAFETY: p ≤ mr − 8 (mr is a multiple of 8), so the loads in `first_group` stay below
+        // (R−1)·mr + mr = N; the prefetch address is computed with `wrapping_add` and may
+        // point past the buffer, which is harmless for a prefetch. Block `b` stores rows
+        // l < 8 of 8 complex at complex offset R·p + 8b + l·R, the largest being
+        // R·(p + 7) + R − 1 < R·mr = N. `t` advances by one group (2(R−1) rows) per 8 values
+        // of `p`, matching the table layout.
+        unsafe {
+            if PF {
+                for i in 0..R {
+                    let a = x.wrapping_add(2 * (p + PF_DIST + i * mr));
+                    _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
+                }
+            }
+            let o = first_group::<INV, R>(x, p, mr, t);
+            for b in 0..R / 8 {
+                let blk = [
+                    o[8 * b],
+                    o[8 * b + 1],
+                    o[8 * b + 2],
+                    o[8 * b + 3],
+                    o[8 * b + 4],
+                    o[8 * b + 5],
+                    o[8 * b + 6],
+                    o[8 * b + 7],
+                ];
+                // row l (lane l of every vector) goes to y + (R·p + 8b + l·R) complex
+                let rows = transpose8(blk);
+                let yb = y.add(2 * (R * p + 8 * b));
+                for (l, r) in rows.iter().enumerate() {
+                    _mm512_storeu_ps(yb.add(l * 2 * R), *r);
+                }
+            }
+            t = t.add(32 * (R - 1));
+        }
+        p += 8;
+    }
+}
+
+/// Radix-16 stage with stride `S` and `M16 = m/16` values of `p` (`n = 16·S·M16`), vectorised
+/// over `q`; with `TW` outputs `r ≥ 1` are multiplied by `ω_m^{rp}` (broadcast from 32 floats
+/// per `p`), without it this is the last stage (`M16 = 1`, unit twiddles) and may run in place.
+///
+/// # Safety
+/// See the contract at the top of this section; with `TW`, `t` holds 32 floats per `p < M16`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn mid16_stage<
+    const INV: bool,
+    const TW: bool,
+    const PF: bool,
+    const S: usize,
+    const M16: usize,
+>(
+    x: *const f32,
+    y: *mut f32,
+    tw: *const f32,
+) {
+    let (s, m16) = (S, M16);
+    let sm = s * m16;
+    for p in 0..m16 {
+        // SAFETY: q ≤ s − 8 (s is a multiple of 8), so the loads read complex
+        // `s·p + q + i·s·m16 + 0..8` ≤ s·m16 − 1 + 15·s·m16 < n and the stores write
+        // `16·s·p + q + r·s + 0..8` ≤ 16·s·m16 − 1 < n. The prefetch address may point past
+        // the buffer (`wrapping_add`), harmless for a prefetch. With TW the table reads are
+        // floats 32·p .. 32·p + 29 < 32·m16. Without TW (in place allowed) each q-vector's
+        // 16 loads precede its 16 stores to the same positions.
+        unsafe {
+            let xi = x.add(2 * s * p);
+            let yo = y.add(2 * 16 * s * p);
+            let t = tw.add(32 * p);
+            let mut q = 0;
+            while q < s {
+                let mut v = [_mm512_setzero_ps(); 16];
+                for (i, vi) in v.iter_mut().enumerate() {
+                    *vi = _mm512_loadu_ps(xi.add(2 * (q + i * sm)));
+                }
+                if PF {
+                    for i in 0..16 {
+                        let a = xi.wrapping_add(2 * (q + PF_DIST + i * sm));
+                        _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
+                    }
+                }
+                let mut out = dft16::<INV>(v);
+                if TW {
+                    for (r, o) in out.iter_mut().enumerate().skip(1) {
+                        let wr = _mm512_set1_ps(*t.add(2 * r - 2));
+                        let wi = _mm512_set1_ps(*t.add(2 * r - 1));
+                        *o = cmul(*o, wr, wi);
+                    }
+                }
+                for (r, o) in out.iter().enumerate() {
+                    _mm512_storeu_ps(yo.add(2 * (q + r * s)), *o);
+                }
+                q += 8;
+            }
+        }
+    }
+}
+
+/// Last radix-8 stage (`n = 8·S`, unit twiddles); may run in place.
+///
+/// # Safety
+/// See the contract at the top of this section; the table is not read.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn last8_stage<const INV: bool, const S: usize>(x: *const f32, y: *mut f32, _t: *const f32) {
+    let s = S;
+    let mut q = 0;
+    while q < s {
+        // SAFETY: q ≤ s − 8, so loads and stores touch complex `q + i·s + 0..8` ≤ 8·s − 1 < n;
+        // all 8 loads precede the 8 stores to the same positions (in place is fine).
+        unsafe {
+            let mut v = [_mm512_setzero_ps(); 8];
+            for (i, vi) in v.iter_mut().enumerate() {
+                *vi = _mm512_loadu_ps(x.add(2 * (q + i * s)));
+            }
+            let out = dft8::<INV>(v);
+            for (r, o) in out.iter().enumerate() {
+                _mm512_storeu_ps(y.add(2 * (q + r * s)), *o);
+            }
+        }
+        q += 8;
+    }
+}
+
+/// Last two stages fused per q-vector through an L1 buffer: radix 16 with twiddles (stride
+/// `SA`, `RB` values of `p`), then radix `RB` ∈ {4, 16} with unit twiddles; `n = 16·RB·SA`.
+/// Reads and writes only the positions `q + SA·j` of the current q-vector, all reads first, so
+/// it may run in place.
+///
+/// # Safety
+/// See the contract at the top of this section; `t` holds 32 floats per `p < RB`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
+    x: *const f32,
+    y: *mut f32,
+    tw: *const f32,
+) {
+    let sa = SA;
+    let mut l = [MaybeUninit::<__m512>::uninit(); 256];
+    let sm = sa * RB;
+    // Opaque trip counts: keeps LLVM from fully unrolling both loops (measured slower).
+    let (rb, sixteen) = core::hint::black_box((RB, 16usize));
+    assert!(rb == RB && sixteen == 16);
+    let mut q = 0;
+    while q < sa {
+        // SAFETY: q ≤ sa − 8; loads read complex `q + sa·p + i·sa·RB + 0..8` < 16·RB·sa = n,
+        // stores write `q + sa·(r + 16·r2) + 0..8` < n; all loads of this q-vector precede its
+        // stores (in place is fine). Table reads: floats 32·p .. 32·p + 29 for p < RB. `l` has
+        // 256 ≥ 16·RB slots (asserted rb == RB ≤ 16 via the const instantiations), and slot
+        // `16p + r` is written in the first loop before the second loop reads it.
+        unsafe {
+            for p in 0..rb {
+                let mut v = [_mm512_setzero_ps(); 16];
+                for (i, vi) in v.iter_mut().enumerate() {
+                    *vi = _mm512_loadu_ps(x.add(2 * (q + sa * p + i * sm)));
+                }
+                let mut out = dft16::<INV>(v);
+                if p > 0 {
+                    let t = tw.add(32 * p);
+                    for (r, o) in out.iter_mut().enumerate().skip(1) {
+                        let wr = _mm512_set1_ps(*t.add(2 * r - 2));
+                        let wi = _mm512_set1_ps(*t.add(2 * r - 1));
+                        *o = cmul(*o, wr, wi);
+                    }
+                }
+                for (r, o) in out.iter().enumerate() {
+                    l[16 * p + r] = MaybeUninit::new(*o);
+                }
+            }
+            for r in 0..sixteen {
+                let mut v = [_mm512_setzero_ps(); 16];
+                for (i, vi) in v.iter_mut().enumerate().take(RB) {
+                    *vi = l[r + 16 * i].assume_init();
+                }
+                let o = dft_r::<INV, RB>(v);
+                for (r2, or) in o.iter().enumerate().take(RB) {
+                    _mm512_storeu_ps(y.add(2 * (q + sa * (r + 16 * r2))), *or);
+                }
+            }
+        }
+        q += 8;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// single-pass codelets (all loads precede all stores: in-place safe)
+
+/// n = 64 = 8 × 8: j = j1 + 8·j2, vectors over j2 with lanes j1; DFT8 across, per-lane
+/// twiddles ω64^{j1·k2}, 8×8 transpose, DFT8 across, contiguous stores (X[k2 + 8·k1]).
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable and `y` writable for 64 complex values (may be
+/// equal); `t` holds 7 row pairs (14 rows of 16 floats, 64-byte aligned).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
+    // SAFETY: loads and stores at floats 16·i .. 16·i + 15 for i < 8 (128 floats = 64 complex);
+    // all loads happen before the first store. Table rows 0..14 are read.
+    unsafe {
+        let mut v = [_mm512_setzero_ps(); 8];
+        for (i, vi) in v.iter_mut().enumerate() {
+            *vi = _mm512_loadu_ps(x.add(16 * i));
+        }
+        let mut o = dft8::<INV>(v);
+        for (r, or) in o.iter_mut().enumerate().skip(1) {
+            let w = t.add(32 * (r - 1));
+            *or = cmul(*or, _mm512_load_ps(w), _mm512_load_ps(w.add(16)));
+        }
+        let w = transpose8(o);
+        let out = dft8::<INV>(w);
+        for (k, ok) in out.iter().enumerate() {
+            _mm512_storeu_ps(y.add(16 * k), *ok);
+        }
+    }
+}
+
+/// n = 32 = 4 × 8: j = j1 + 8·j2. Vectors over j2 (lanes j1); DFT4 across, per-lane twiddles
+/// ω32^{j1·k2}; 4×4 transposes inside each 256-bit half so that vector `a` holds
+/// `[k2 = 0..3 at j1 = a | k2 = 0..3 at j1 = a + 4]`; radix 2 across the halves, twiddle
+/// `ω8^{a}` on the upper half, DFT4 across `a`: vector `k1a` = `X[8·k1a .. 8·k1a + 8]`.
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable and `y` writable for 32 complex values (may be
+/// equal); `t` holds 6 row pairs (12 rows of 16 floats, 64-byte aligned).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small32<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
+    // SAFETY: loads and stores at floats 0..64 (32 complex), all loads before the first
+    // store; table rows 0..12 are read.
+    unsafe {
+        let v0 = _mm512_loadu_ps(x);
+        let v1 = _mm512_loadu_ps(x.add(16));
+        let v2 = _mm512_loadu_ps(x.add(32));
+        let v3 = _mm512_loadu_ps(x.add(48));
+        let (a0, a1, a2, a3) = bfly4::<INV>(v0, v1, v2, v3);
+        let a1 = cmul(a1, _mm512_load_ps(t), _mm512_load_ps(t.add(16)));
+        let a2 = cmul(a2, _mm512_load_ps(t.add(32)), _mm512_load_ps(t.add(48)));
+        let a3 = cmul(a3, _mm512_load_ps(t.add(64)), _mm512_load_ps(t.add(80)));
+        let d = _mm512_castps_pd;
+        let t0 = _mm512_unpacklo_pd(d(a0), d(a1));
+        let t1 = _mm512_unpackhi_pd(d(a0), d(a1));
+        let t2 = _mm512_unpacklo_pd(d(a2), d(a3));
+        let t3 = _mm512_unpackhi_pd(d(a2), d(a3));
+        // W[a] = [te.L0, t(2+e).L0, te.L0+2, t(2+e).L0+2], e = a & 1, L0 = a >> 1
+        let i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        let c = _mm512_castpd_ps;
+        let w0 = c(_mm512_permutex2var_pd(t0, i0, t2));
+        let w1 = c(_mm512_permutex2var_pd(t1, i0, t3));
+        let w2 = c(_mm512_permutex2var_pd(t0, i1, t2));
+        let w3 = c(_mm512_permutex2var_pd(t1, i1, t3));
+        // radix 2 across the 256-bit halves: [lo + hi | lo − hi]
+        let sign = _mm512_set_ps(
+            -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+        );
+        let r2 = |w: __m512| _mm512_fmadd_ps(w, sign, _mm512_shuffle_f32x4::<0x4E>(w, w));
+        let b0 = r2(w0);
+        let b1 = r2(w1);
+        let b2 = r2(w2);
+        let b3 = r2(w3);
+        let tt = t.add(96);
+        let b1 = cmul(b1, _mm512_load_ps(tt), _mm512_load_ps(tt.add(16)));
+        let b2 = cmul(b2, _mm512_load_ps(tt.add(32)), _mm512_load_ps(tt.add(48)));
+        let b3 = cmul(b3, _mm512_load_ps(tt.add(64)), _mm512_load_ps(tt.add(80)));
+        let (o0, o1, o2, o3) = bfly4::<INV>(b0, b1, b2, b3);
+        _mm512_storeu_ps(y, o0);
+        _mm512_storeu_ps(y.add(16), o1);
+        _mm512_storeu_ps(y.add(32), o2);
+        _mm512_storeu_ps(y.add(48), o3);
+    }
+}
+
+/// 4-point DFT across four ymm vectors.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/VL + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` `small16`.
+#[inline(always)]
+unsafe fn bfly4_256<const INV: bool>(
+    a: __m256,
+    b: __m256,
+    c: __m256,
+    d: __m256,
+) -> (__m256, __m256, __m256, __m256) {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe {
+        let one = _mm256_set1_ps(1.0);
+        let apc = _mm256_add_ps(a, c);
+        let amc = _mm256_sub_ps(a, c);
+        let bpd = _mm256_add_ps(b, d);
+        let bmd = _mm256_sub_ps(b, d);
+        let sw = _mm256_permute_ps::<0xB1>(bmd);
+        let y0 = _mm256_add_ps(apc, bpd);
+        let y2 = _mm256_sub_ps(apc, bpd);
+        let minus_j = _mm256_fmsubadd_ps(amc, one, sw);
+        let plus_j = _mm256_fmaddsub_ps(amc, one, sw);
+        if INV {
+            (y0, plus_j, y2, minus_j)
+        } else {
+            (y0, minus_j, y2, plus_j)
+        }
+    }
+}
+
+/// `z · w` (ymm), `w` given as duplicated re and im parts.
+///
+/// # Safety
+/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/VL + FMA,
+/// which holds because it is only inlined into the `#[target_feature]` `small16`.
+#[inline(always)]
+unsafe fn cmul_256(z: __m256, wr: __m256, wi: __m256) -> __m256 {
+    // SAFETY: register arithmetic, no memory access.
+    unsafe { _mm256_fmaddsub_ps(z, wr, _mm256_mul_ps(_mm256_permute_ps::<0xB1>(z), wi)) }
+}
+
+/// n = 16 = 4 × 4 in ymm registers: j = j1 + 4·j2; DFT4 across, twiddles ω16^{j1·k2},
+/// 4×4 transpose, DFT4 across, contiguous stores.
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable and `y` writable for 16 complex values (may be
+/// equal); `t` holds 3 row pairs (6 rows of 16 floats, 64-byte aligned).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small16<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
+    // SAFETY: loads and stores at floats 0..32 (16 complex), all loads before the first
+    // store; the first 8 floats of table rows 0..6 are read.
+    unsafe {
+        let v0 = _mm256_loadu_ps(x);
+        let v1 = _mm256_loadu_ps(x.add(8));
+        let v2 = _mm256_loadu_ps(x.add(16));
+        let v3 = _mm256_loadu_ps(x.add(24));
+        let (a0, a1, a2, a3) = bfly4_256::<INV>(v0, v1, v2, v3);
+        let a1 = cmul_256(a1, _mm256_load_ps(t), _mm256_load_ps(t.add(16)));
+        let a2 = cmul_256(a2, _mm256_load_ps(t.add(32)), _mm256_load_ps(t.add(48)));
+        let a3 = cmul_256(a3, _mm256_load_ps(t.add(64)), _mm256_load_ps(t.add(80)));
+        let d = _mm256_castps_pd;
+        let t0 = _mm256_unpacklo_pd(d(a0), d(a1)); // (a0[0], a1[0] | a0[2], a1[2])
+        let t1 = _mm256_unpackhi_pd(d(a0), d(a1)); // (a0[1], a1[1] | a0[3], a1[3])
+        let t2 = _mm256_unpacklo_pd(d(a2), d(a3));
+        let t3 = _mm256_unpackhi_pd(d(a2), d(a3));
+        let c = _mm256_castpd_ps;
+        let w0 = c(_mm256_permute2f128_pd::<0x20>(t0, t2));
+        let w1 = c(_mm256_permute2f128_pd::<0x20>(t1, t3));
+        let w2 = c(_mm256_permute2f128_pd::<0x31>(t0, t2));
+        let w3 = c(_mm256_permute2f128_pd::<0x31>(t1, t3));
+        let (o0, o1, o2, o3) = bfly4_256::<INV>(w0, w1, w2, w3);
+        _mm256_storeu_ps(y, o0);
+        _mm256_storeu_ps(y.add(8), o1);
+        _mm256_storeu_ps(y.add(16), o2);
+        _mm256_storeu_ps(y.add(24), o3);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::testutil::Rng;
+    use rustfft::FftPlanner;
+
+    type C = Complex<f32>;
+    type C64 = Complex<f64>;
+
+    fn random(rng: &mut Rng, n: usize) -> Vec<C> {
+        let v = rng.vec_f32(2 * n, 1.0);
+        v.chunks(2).map(|p| C::new(p[0], p[1])).collect()
+    }
+
+    fn run(p: &Pow2Avx512F32, x: &[C]) -> Vec<C> {
+        let mut y = x.to_vec();
+        p.process(&mut y, &mut vec![C::default(); p.scratch_len()]);
+        y
+    }
+
+    fn same_bits(a: &[C], b: &[C]) -> bool {
+        a.iter()
+            .zip(b)
+            .all(|(u, v)| u.re.to_bits() == v.re.to_bits() && u.im.to_bits() == v.im.to_bits())
+    }
+
+    /// Root-mean-square distance of a float result from a double one.
+    fn rms_err(a: &[C], want: &[C64]) -> f64 {
+        let s: f64 = a
+            .iter()
+            .zip(want)
+            .map(|(u, v)| (C64::new(u.re.into(), u.im.into()) - v).norm_sqr())
+            .sum();
+        (s / a.len() as f64).sqrt()
+    }
+
+    /// The pass plans are those of the module doc's table.
+    #[test]
+    fn pass_plans_are_the_documented_ones() {
+        let want = [
+            (16, "C16"),
+            (32, "C32"),
+            (64, "C64"),
+            (128, "F16 L8"),
+            (256, "F16 L16"),
+            (512, "F8 FL16+4"),
+            (1024, "F16 FL16+4"),
+            (2048, "F8 M16 L16"),
+            (4096, "F16 M16 L16"),
+            (8192, "F8 M16 FL16+4"),
+            (16384, "F16 M16 FL16+4"),
+            (32768, "F8 M16 FL16+16"),
+        ];
+        for (n, plan) in want {
+            for inv in [false, true] {
+                if let Some(p) = Pow2Avx512F32::new(n, inv) {
+                    assert_eq!(p.describe(), plan, "n = {n}");
+                }
+            }
+        }
+    }
+
+    /// Every length 16 … 32768, both directions (where this CPU has AVX-512): against a double
+    /// reference (rustfft in f64 on the same input) within 1e-6·log2(n)·max|X| and with an RMS
+    /// error at most 1.25× that of rustfft's float transform, the round trip, in place = out of
+    /// place bit for bit (input untouched) at odd offsets of buffer, output and scratch,
+    /// impulses against the exact roots, and a NaN input reaching every bin.
+    #[test]
+    fn matches_rustfft_in_and_out_of_place_at_every_length() {
+        let have = crate::simd::detected() == crate::simd::Level::Avx512;
+        for n in [0, 1, 2, 8, 12, 48, 100, 65536] {
+            assert!(Pow2Avx512F32::new(n, false).is_none(), "n = {n}");
+        }
+        let mut rng = Rng::new(37);
+        for lg in 4..=15u32 {
+            let n = 1usize << lg;
+            let (Some(f), Some(b)) = (Pow2Avx512F32::new(n, false), Pow2Avx512F32::new(n, true))
+            else {
+                assert!(!have, "no plan for {n} on an AVX-512 CPU");
+                continue;
+            };
+            let x = random(&mut rng, n);
+            for (p, inv) in [(&f, false), (&b, true)] {
+                let y = run(p, &x);
+                let mut want: Vec<C64> = x
+                    .iter()
+                    .map(|v| C64::new(v.re.into(), v.im.into()))
+                    .collect();
+                let mut theirs = x.clone();
+                if inv {
+                    FftPlanner::<f64>::new()
+                        .plan_fft_inverse(n)
+                        .process(&mut want);
+                    FftPlanner::<f32>::new()
+                        .plan_fft_inverse(n)
+                        .process(&mut theirs);
+                } else {
+                    FftPlanner::<f64>::new()
+                        .plan_fft_forward(n)
+                        .process(&mut want);
+                    FftPlanner::<f32>::new()
+                        .plan_fft_forward(n)
+                        .process(&mut theirs);
+                }
+                let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+                let e = y
+                    .iter()
+                    .zip(&want)
+                    .map(|(a, b)| (C64::new(a.re.into(), a.im.into()) - b).norm())
+                    .fold(0.0, f64::max);
+                assert!(e <= 1e-6 * f64::from(lg) * big, "n={n} inv={inv}: {e:e}");
+                let (mine, crate_err) = (rms_err(&y, &want), rms_err(&theirs, &want));
+                assert!(
+                    mine <= 1.25 * crate_err,
+                    "n={n} inv={inv}: rms error {mine:e} vs rustfft's {crate_err:e}"
+                );
+                for off in [1usize, 3] {
+                    let (mut buf, mut s) = (vec![C::default(); n + 8], vec![C::default(); n + 8]);
+                    buf[off..off + n].copy_from_slice(&x);
+                    let xin = buf.clone();
+                    let mut out = vec![C::new(7.0, 7.0); n + 8];
+                    let o = 2 * off + 1;
+                    p.process_outofplace(&xin[off..off + n], &mut out[o..o + n], &mut s[off..]);
+                    assert!(
+                        same_bits(&out[o..o + n], &y),
+                        "out of place n={n} off={off}"
+                    );
+                    assert_eq!(xin[off..off + n], x[..], "input kept n={n}");
+                    p.process(&mut buf[off..off + n], &mut s[off..]);
+                    assert!(
+                        same_bits(&buf[off..off + n], &y),
+                        "in place n={n} off={off}"
+                    );
+                }
+            }
+            let back = run(&b, &run(&f, &x));
+            let e = back
+                .iter()
+                .zip(&x)
+                .map(|(a, b)| (a / n as f32 - b).norm())
+                .fold(0.0, f32::max);
+            assert!(e < 2e-7 * lg as f32, "round trip n={n}: {e:e}");
+            for k in [0, 1, 3, n / 2 - 1, n - 1] {
+                let mut d = vec![C::default(); n];
+                d[k] = C::new(1.0, 0.0);
+                for (j, v) in run(&f, &d).iter().enumerate() {
+                    let (c, s) = unit_root(j * k, n);
+                    let e = (C64::new(v.re.into(), v.im.into()) - C64::new(c, -s)).norm();
+                    assert!(e < 5e-7 * f64::from(lg), "impulse n={n} k={k} j={j}: {e:e}");
+                }
+            }
+            let mut z = x.clone();
+            z[n / 3] = C::new(f32::NAN, 0.0);
+            assert!(
+                run(&f, &z).iter().all(|v| v.re.is_nan() || v.im.is_nan()),
+                "NaN n={n}"
+            );
+        }
+    }
+}
