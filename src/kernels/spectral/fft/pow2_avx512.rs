@@ -1,84 +1,163 @@
 //! AVX-512 double-precision complex FFT for power-of-two lengths 16..=32768.
 //!
-//! Algorithm: Stockham autosort, decimation in frequency, radix 16 (4×4 in registers). A stage
-//! works on sub-transforms of length `m` spaced `s` apart (`s·m = n`): for `p < m/R`, `q < s`
-//! it reads `x[q + s(p + i·m/R)]` (`i < R`), does an `R`-point DFT, multiplies output `r` by
-//! `ω_m^{rp}` and writes it to `y[q + s(R·p + r)]`, ping-ponging between buffer and scratch.
-//! The first stage (`s = 1`, radix 4, 8 or 16 so that the rest is as many radix-16 stages as
-//! possible) is vectorised over `p`: 4 complex per zmm, per-lane twiddles from a table of
-//! pre-duplicated re/im vectors, outputs transposed in registers (4×4 blocks of 128-bit lanes)
-//! before contiguous stores. Later stages are vectorised over `q` with twiddles broadcast from
-//! a per-`p` row of the table. The last stage (radix 16, 8, 4 or 2) has unit outer twiddles and
-//! runs in place when the pass count needs it. From n = 4096 on, the last radix-16 stage and the
-//! last stage are fused per q-vector through a 16 KiB stack buffer (one pass less over L2).
-//! n = 16, 32, 64 are single-pass codelets (radix-4 first stage kept in registers, then a
-//! 4/8/16-point DFT). Twiddles are `unit_root` values (octant reduction in integers).
+//! # Algorithm
 //!
-//! Pass structure (F = first stage, M = radix-16 middle, L = last, FL = fused M+L):
-//! 16..64: one codelet; 128: F16 L8; 256: F16 L16; 512: F8 M16 L4; 1024: F4 M16 L16;
-//! 2048: F8 M16 L16; 4096: F16 FL16; 8192: F8 M16 FL4; 16384: F4 M16 FL16; 32768: F8 M16 FL16.
+//! Stockham autosort, decimation in frequency, 4 complex doubles per zmm. A stage works on
+//! sub-transforms of length `m` spaced `s` apart (`s·m = n`): for `p < m/R`, `q < s` it reads
+//! `x[q + s(p + i·m/R)]` (`i < R`), does an `R`-point DFT, multiplies output `r` by
+//! `ω_m^{rp}` and writes it to `y[q + s(R·p + r)]`, ping-ponging between buffer and scratch.
+//!
+//! * The first stage (`s = 1`, radix 4, 8 or 16) is vectorised over `p`: per-lane twiddles from
+//!   pre-duplicated re/im rows, outputs transposed in registers (4×4 blocks of 128-bit lanes)
+//!   before contiguous stores.
+//! * Middle stages are radix 16 (4×4 in registers), vectorised over `q`, twiddles broadcast
+//!   from a 32-double row per `p`.
+//! * The last stage (radix 16 or 8) has unit twiddles and runs in place when the pass count
+//!   needs it; `FL16+R` fuses the last radix-16 stage and a radix-`R` (4/8/16) last stage per
+//!   q-vector through a 16 KiB stack buffer.
+//! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
+//!   and trip counts measured 6–18 % faster than runtime strides from 128 points up);
+//!   [`kernel`] lists exactly the instantiations the plans below use, and anything else is
+//!   `unreachable!`.
+//! * Stage kernels are called through function pointers chosen at plan time (a `match` inside
+//!   one driver let LLVM inline them all into one function with a 16 KiB stack-probe prologue
+//!   and a long address set-up on every call).
+//! * n = 16, 32, 64: single-pass codelets (radix-4 first stage kept in registers, then a
+//!   4/8/16-point DFT).
+//! * No software prefetch: with the const kernels, prefetching from n = 4096 on measured
+//!   3–10 % slower at 4096..32768 with 64-byte aligned buffers (neutral at a 16-byte offset).
+//!
+//! # Pass plans
+//!
+//! C = single codelet, F = first stage (radix), M16 = radix-16 middle stage, L = last stage
+//! (unit twiddles), FL16+R = fused radix-16 + radix-R last stage. `(s, m/16)` per stage (for
+//! the first stage the second number is `n / R`). They were chosen by alternating
+//! measurements against all first-radix / fusion variants; a test checks them against this
+//! table.
+//!
+//! | n     | plan             | stages `(s, m/16)`                              |
+//! |------:|------------------|-------------------------------------------------|
+//! | 16    | C16              | —                                               |
+//! | 32    | C32              | —                                               |
+//! | 64    | C64              | —                                               |
+//! | 128   | F16 L8           | F16 (1, 8), L8 (16, 1)                          |
+//! | 256   | F16 L16          | F16 (1, 16), L16 (16, 1)                        |
+//! | 512   | F4 M16 L8        | F4 (1, 128), M16 (4, 8), L8 (64, 1)             |
+//! | 1024  | F4 M16 L16       | F4 (1, 256), M16 (4, 16), L16 (64, 1)           |
+//! | 2048  | F8 M16 L16       | F8 (1, 256), M16 (8, 16), L16 (128, 1)          |
+//! | 4096  | F16 FL16+16      | F16 (1, 256), FL16+16 (16, 16)                  |
+//! | 8192  | F8 M16 FL16+4    | F8 (1, 1024), M16 (8, 64), FL16+4 (128, 4)      |
+//! | 16384 | F8 M16 FL16+8    | F8 (1, 2048), M16 (8, 128), FL16+8 (128, 8)     |
+//! | 32768 | F8 M16 FL16+16   | F8 (1, 4096), M16 (8, 256), FL16+16 (128, 16)   |
+//!
+//! The inverse transform runs the same kernels (a const generic flips the sign of the
+//! in-register constants) with the conjugate twiddle table.
+//!
+//! # Twiddles
+//!
+//! All twiddles are [`super::mixed::unit_root`] values (octant reduction in integers, angle in
+//! double-double).
+//!
+//! # Safety
+//!
+//! All intrinsic code is in `unsafe fn`s. The stage kernels carry
+//! `#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]`; the
+//! `#[inline(always)]` helpers touch no memory and are only called from those kernels. The
+//! kernels are reachable only through a plan, and [`Pow2Avx512::new`] returns `None` unless
+//! the CPU has all five features.
 
 use super::super::Complex;
 use super::mixed::unit_root;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-/// One cache line of doubles, so twiddle rows are 64-byte aligned.
+/// One cache line of doubles, so table rows are 64-byte aligned.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct V8([f64; 8]);
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// `s = 1`, radix 4/8/16, vectorised over `p`; twiddles: `2(R−1)` rows per 4 values of `p`.
-    First4,
-    First8,
-    First16,
     /// Whole transform of `n = 4·R2` in registers (first-stage radix-4 table).
     Small16,
     Small32,
     Small64,
+    /// `s = 1`, radix 4/8/16, vectorised over `p`; twiddles: `2(R−1)` rows per 4 values of `p`.
+    First4,
+    First8,
+    First16,
     /// Radix-16, `s ≥ 4`, with twiddles; one 32-double row per `p`.
     Mid16,
     /// Last two stages fused per q-vector through an L1 buffer: radix 16 with twiddles
-    /// (`m = 16·R`), then radix `R` (2/4/8/16) with unit twiddles.
-    Fused2,
+    /// (`m = 16·R`, table as `Mid16`), then radix `R` with unit twiddles.
     Fused4,
     Fused8,
     Fused16,
-    /// First two stages fused per group of 4 low indices `p'` through an L1 buffer: radix
-    /// 4/8 first stage (table at offset 0), then radix 16 with per-lane twiddles (30 rows per
-    /// group at `tw`), transposed into place.
-    /// Radix-16/8/4/2 last stage (`m = R`), unit twiddles.
+    /// Radix-16/8 last stage (`m = R`), unit twiddles.
     Last16,
     Last8,
-    Last4,
-    Last2,
 }
 
-#[derive(Clone, Copy, Debug)]
+impl Kind {
+    /// The plan notation of the module doc (`describe`).
+    #[cfg(test)]
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Small16 => "C16",
+            Kind::Small32 => "C32",
+            Kind::Small64 => "C64",
+            Kind::First4 => "F4",
+            Kind::First8 => "F8",
+            Kind::First16 => "F16",
+            Kind::Mid16 => "M16",
+            Kind::Fused4 => "FL16+4",
+            Kind::Fused8 => "FL16+8",
+            Kind::Fused16 => "FL16+16",
+            Kind::Last16 => "L16",
+            Kind::Last8 => "L8",
+        }
+    }
+}
+
+/// Stage kernel: `(x, y, table)`; the length and strides are compile-time parameters.
+type StageFn = unsafe fn(*const f64, *mut f64, *const f64);
+
+#[derive(Clone, Copy)]
 struct Stage {
+    /// which pass (the kernel `f` was chosen by it, with the stride and trip count)
+    #[cfg_attr(not(test), allow(dead_code))]
     kind: Kind,
-    /// stride `s`
-    s: usize,
-    /// `m / 4` (radix-4) or 1
-    m4: usize,
-    /// offset of the stage's twiddle rows in `tw`
+    /// offset of the stage's table rows (in `V8` units)
     tw: usize,
+    f: StageFn,
 }
 
-/// Planned power-of-two FFT using AVX-512.
+/// Planned power-of-two double-precision FFT using AVX-512 .
 pub struct Pow2Avx512 {
     n: usize,
-    inverse: bool,
     stages: Vec<Stage>,
     tw: Vec<V8>,
-    /// single-pass codelet for n ≤ 64
-    small: Option<SmallFn>,
+    /// the codelet for n ≤ 64 (then `stages` is that single stage), kept in the struct so the
+    /// small sizes reach it without going through the stage vector
+    small: Option<StageFn>,
 }
 
-/// Codelet signature: `(src, dst, table)`.
-type SmallFn = unsafe fn(*const f64, *mut f64, *const f64);
+/// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
+/// doc. The first entry is the first stage; the strides follow from it.
+const PLANS: [&[Kind]; 9] = {
+    use Kind::*;
+    [
+        &[First16, Last8],         // 128
+        &[First16, Last16],        // 256
+        &[First4, Mid16, Last8],   // 512
+        &[First4, Mid16, Last16],  // 1024
+        &[First8, Mid16, Last16],  // 2048
+        &[First16, Fused16],       // 4096
+        &[First8, Mid16, Fused4],  // 8192
+        &[First8, Mid16, Fused8],  // 16384
+        &[First8, Mid16, Fused16], // 32768
+    ]
+};
 
 impl Pow2Avx512 {
     /// `None` unless `n` is a power of two in `16..=32768` and the CPU has AVX-512 F+DQ+VL+BW
@@ -100,22 +179,55 @@ impl Pow2Avx512 {
             let (c, s) = unit_root(k, m);
             (c, sign * s)
         };
-        let mut stages = Vec::new();
-        let mut tw: Vec<V8> = Vec::new();
-        let lg = n.trailing_zeros() as usize;
-        // first-stage radix 2^r1: small codelets use radix 4; otherwise make the rest a
-        // multiple of 4 bits (radix-16 stages) where possible, else leave 2 bits for the end
-        let r1 = match lg {
-            4..=6 => 2,
-            // 128 = 16·8 measured ~5% faster than 8·16
-            7 => 4,
-            _ => match lg % 4 {
-                0 => 4,
-                2 => 2,
-                _ => 3,
-            },
+        // (kind, s, m/16 or n/R)
+        let plan: Vec<(Kind, usize, usize)> = match n {
+            16 => vec![(Kind::Small16, 1, 1)],
+            32 => vec![(Kind::Small32, 1, 1)],
+            64 => vec![(Kind::Small64, 1, 1)],
+            _ => {
+                let kinds = PLANS[n.trailing_zeros() as usize - 7];
+                let radix = match kinds[0] {
+                    Kind::First4 => 4,
+                    Kind::First8 => 8,
+                    Kind::First16 => 16,
+                    k => unreachable!("plan for n = {n} starts with {k:?}"),
+                };
+                let mut plan = vec![(kinds[0], 1, n / radix)];
+                let (mut m, mut s) = (n / radix, radix);
+                for &kind in &kinds[1..] {
+                    match kind {
+                        Kind::Mid16 => {
+                            plan.push((kind, s, m / 16));
+                            m /= 16;
+                            s *= 16;
+                        }
+                        Kind::Fused4 | Kind::Fused8 | Kind::Fused16 => {
+                            // radix 16 with twiddles (m/16 = the last radix), then the last stage
+                            let rb = match kind {
+                                Kind::Fused4 => 4,
+                                Kind::Fused8 => 8,
+                                _ => 16,
+                            };
+                            assert_eq!(m, 16 * rb, "plan for n = {n}");
+                            plan.push((kind, s, rb));
+                            m = 1;
+                        }
+                        Kind::Last16 | Kind::Last8 => {
+                            assert_eq!(m, if kind == Kind::Last16 { 16 } else { 8 });
+                            plan.push((kind, s, 1));
+                            m = 1;
+                        }
+                        k => unreachable!("{k:?} after the first stage (n = {n})"),
+                    }
+                }
+                assert_eq!(m, 1, "plan for n = {n} does not cover the length");
+                plan
+            }
         };
-        let radix = 1usize << r1;
+        let mut tw: Vec<V8> = Vec::new();
+        // first-stage table (the codelets use the radix-4 one): per 4 values of p, rows of
+        // duplicated re / im of ω_n^{r(p0 + l)}
+        let radix = if n <= 64 { 4 } else { n / plan[0].2 };
         let mr = n / radix;
         for p0 in (0..mr).step_by(4) {
             for r in 1..radix {
@@ -132,26 +244,15 @@ impl Pow2Avx512 {
                 tw.push(im);
             }
         }
-        let kind = match (lg, radix) {
-            (4, _) => Kind::Small16,
-            (5, _) => Kind::Small32,
-            (6, _) => Kind::Small64,
-            (_, 4) => Kind::First4,
-            (_, 8) => Kind::First8,
-            _ => Kind::First16,
-        };
-        stages.push(Stage {
-            kind,
-            s: 1,
-            m4: mr,
-            tw: 0,
-        });
-        let mut m = if lg <= 6 { 1 } else { mr };
-        let mut s = radix;
-        while m >= 16 {
-            let m16 = m / 16;
-            let off = tw.len();
-            let kind = if m16 > 1 {
+        let mut stages = Vec::with_capacity(plan.len());
+        for (idx, &(kind, s, m16)) in plan.iter().enumerate() {
+            let off = if idx == 0 { 0 } else { tw.len() };
+            if matches!(
+                kind,
+                Kind::Mid16 | Kind::Fused4 | Kind::Fused8 | Kind::Fused16
+            ) {
+                // one row of ω_m^{r·p}, r = 1..16, per p < m/16 (32 doubles = 4 `V8`)
+                let m = 16 * m16;
                 for p in 0..m16 {
                     let mut rows = [V8::default(); 4];
                     for r in 1..16 {
@@ -161,80 +262,48 @@ impl Pow2Avx512 {
                     }
                     tw.extend_from_slice(&rows);
                 }
-                Kind::Mid16
-            } else {
-                Kind::Last16
-            };
-            stages.push(Stage {
-                kind,
-                s,
-                m4: m16,
-                tw: off,
-            });
-            m /= 16;
-            s *= 16;
-        }
-        let kind = match m {
-            8 => Some(Kind::Last8),
-            4 => Some(Kind::Last4),
-            2 => Some(Kind::Last2),
-            _ => None,
-        };
-        if let Some(kind) = kind {
-            stages.push(Stage {
-                kind,
-                s,
-                m4: 1,
-                tw: tw.len(),
-            });
-        }
-        // fuse a trailing radix-16 stage with the last stage (working set of one q-vector)
-        if let (true, [.., a, b]) = (n >= FUSE_MIN, stages.as_slice()) {
-            let fused = match (a.kind, b.kind) {
-                (Kind::Mid16, Kind::Last16) => Some(Kind::Fused16),
-                (Kind::Mid16, Kind::Last8) => Some(Kind::Fused8),
-                (Kind::Mid16, Kind::Last4) => Some(Kind::Fused4),
-                (Kind::Mid16, Kind::Last2) => Some(Kind::Fused2),
-                _ => None,
-            };
-            if let Some(kind) = fused {
-                let a = *a;
-                stages.pop();
-                stages.pop();
-                stages.push(Stage { kind, ..a });
             }
+            let f = if inverse {
+                kernel::<true>(kind, n, s, m16)
+            } else {
+                kernel::<false>(kind, n, s, m16)
+            };
+            stages.push(Stage { kind, tw: off, f });
         }
-        let small: Option<SmallFn> = match (n, inverse) {
-            (16, false) => Some(small::<false, 4>),
-            (32, false) => Some(small::<false, 8>),
-            (64, false) => Some(small::<false, 16>),
-            (16, true) => Some(small::<true, 4>),
-            (32, true) => Some(small::<true, 8>),
-            (64, true) => Some(small::<true, 16>),
-            _ => None,
-        };
+        let small = if n <= 64 { Some(stages[0].f) } else { None };
         Some(Self {
             n,
-            inverse,
             stages,
             tw,
             small,
         })
     }
 
-    /// Required scratch length.
+    /// Pass plan, e.g. `"F16 FL16+16"` (the tests check it against the module doc's table).
+    #[cfg(test)]
+    fn describe(&self) -> String {
+        let names: Vec<&str> = self.stages.iter().map(|st| st.kind.name()).collect();
+        names.join(" ")
+    }
+
+    /// Required scratch length: 0 for the single-codelet sizes (16, 32, 64), else `n`.
     pub fn scratch_len(&self) -> usize {
-        self.n
+        if self.small.is_some() {
+            0
+        } else {
+            self.n
+        }
     }
 
     /// In-place unnormalised transform (forward `e^{-2πijk/n}`, as rustfft).
     pub fn process(&self, buf: &mut [Complex<f64>], scratch: &mut [Complex<f64>]) {
         assert_eq!(buf.len(), self.n, "buffer length must equal the FFT length");
-        assert!(scratch.len() >= self.n, "scratch too short");
+        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
         let b = buf.as_mut_ptr() as *mut f64;
         let t = scratch.as_mut_ptr() as *mut f64;
-        // SAFETY: `new` checked the CPU features; `b` and `t` each point to `n` writable
-        // complex values (checked above) and do not overlap (distinct `&mut` borrows).
+        // SAFETY: `self` exists, so `new` checked the CPU features; `b` points to exactly `n`
+        // writable complex values and `t` to at least `scratch_len()` (both asserted above),
+        // and they do not overlap (distinct `&mut` borrows).
         unsafe { self.run(b, b, t, true) }
     }
 
@@ -255,75 +324,111 @@ impl Pow2Avx512 {
             self.n,
             "output length must equal the FFT length"
         );
-        assert!(scratch.len() >= self.n, "scratch too short");
+        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
         let i = input.as_ptr() as *const f64;
         let o = output.as_mut_ptr() as *mut f64;
         let t = scratch.as_mut_ptr() as *mut f64;
-        // SAFETY: features checked in `new`; `i` is readable for `n` complex values, `o` and
-        // `t` writable for `n`; the output/scratch borrows are exclusive, so no aliasing with
-        // each other or with the shared `input`.
+        // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
+        // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
         unsafe { self.run(i, o, t, false) }
     }
 
-    /// Runs the stages from `src` into `dst` using `tmp`; with `inplace`, `src == dst`.
-    ///
     /// # Safety
-    /// AVX-512 F/DQ/VL/BW + FMA present; `src` readable and `dst`, `tmp` writable for `n`
-    /// complex values; `tmp` disjoint from both; `src` and `dst` equal or disjoint.
+    /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
+    /// writable for `n` complex values, `tmp` writable for `scratch_len()` complex values;
+    /// `tmp` disjoint from both; `src`, `dst` equal (`inplace`) or disjoint.
     unsafe fn run(&self, src: *const f64, dst: *mut f64, tmp: *mut f64, inplace: bool) {
-        // SAFETY: forwarded contract; the small codelets load everything before storing, so
-        // `src == dst` is fine, and they need no scratch.
-        unsafe {
-            if let Some(f) = self.small {
-                return f(src, dst, self.tw.as_ptr() as *const f64);
-            }
-            if self.inverse {
-                run_avx512::<true>(self, src, dst, tmp, inplace)
-            } else {
-                run_avx512::<false>(self, src, dst, tmp, inplace)
-            }
+        let tw = self.tw.as_ptr() as *const f64;
+        if let Some(f) = self.small {
+            // SAFETY: single-pass codelet for exactly this `n`, reading `n` values at `src` and
+            // writing `n` at `dst` (all loads before stores, so `src == dst` is fine), with the
+            // table this plan built for it.
+            return unsafe { f(src, dst, tw) };
         }
+        let count = self.stages.len();
+        // Pick the destinations so that the last stage writes `dst`. Out of place: alternate
+        // so that stage `count - 1` lands in `dst`. In place with an odd count: ping-pong the
+        // first `count - 1` stages back into `dst` and run the last stage (unit twiddles or
+        // fused, every q-vector read before it is written) in place.
+        let last_in_place = inplace && count % 2 == 1;
+        let pingpong = if last_in_place { count - 1 } else { count };
+        let mut from = src;
+        for (idx, st) in self.stages.iter().enumerate() {
+            let to: *mut f64 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
+                dst
+            } else {
+                tmp
+            };
+            // SAFETY: `from` and `to` are each `src`, `dst` or `tmp`, all valid for `n` complex
+            // values (`tmp` because `scratch_len() == n` for multi-pass plans). The kernel was
+            // instantiated for exactly this `n`, `s`, `m/16` (see `kernel`), so its indices
+            // stay below `n`; `st.tw` is the offset of this stage's rows in `self.tw`, which
+            // holds all the rows the kernel reads. `from == to` only for the last stage of an
+            // odd-length in-place plan, a unit-twiddle or fused last stage whose q-vector reads
+            // precede its writes to the same positions. CPU features were checked in `new`.
+            unsafe { (st.f)(from, to, tw.add(8 * st.tw)) };
+            from = to;
+        }
+        debug_assert_eq!(from, dst as *const f64);
     }
 }
 
-/// # Safety
-/// As [`Pow2Avx512::run`].
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn run_avx512<const INV: bool>(
-    plan: &Pow2Avx512,
-    src: *const f64,
-    dst: *mut f64,
-    tmp: *mut f64,
-    inplace: bool,
-) {
-    let n = plan.n;
-    let count = plan.stages.len();
-    // Pick the destinations so that the last stage writes `dst`. Out of place: alternate so
-    // that stage `count - 1` lands in `dst`. In place with an odd count: ping-pong the first
-    // `count - 1` stages back into `dst` and run the last stage (unit twiddles, same index set
-    // in and out) in place.
-    let last_in_place = inplace && count % 2 == 1;
-    let pingpong = if last_in_place { count - 1 } else { count };
-    let tw = plan.tw.as_ptr() as *const f64;
-    let mut from = src;
-    for (idx, st) in plan.stages.iter().enumerate() {
-        let to: *mut f64 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
-            dst
-        } else {
-            tmp
-        };
-        let t = tw.add(8 * st.tw);
-        // SAFETY: `from` readable and `to` writable for `n` complex values; they are either
-        // disjoint (ping-pong) or identical only for the unit-twiddle last stage, whose
-        // butterflies read and write exactly the same four positions.
-        unsafe {
-            dispatch::<INV>(st, from, to, n, t);
-        }
-        from = to;
+/// The kernel instantiation for one stage of a plan: `kind` at length `n` with stride `s` and
+/// `m16` (`m/16` for radix-16 stages, `n/R` for the first stage, 1 for the last). Covers exactly
+/// the stages that [`PLANS`] (and the codelets) produce: 3 codelets + 24 stage kernels per
+/// direction; any other combination is a planner bug.
+fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageFn {
+    use Kind::*;
+    match (kind, n, s, m16) {
+        (Small16, 16, 1, 1) => small::<INV, 4>,
+        (Small32, 32, 1, 1) => small::<INV, 8>,
+        (Small64, 64, 1, 1) => small::<INV, 16>,
+        // 128: F16 L8
+        (First16, 128, 1, 8) => first_stage::<INV, 16, 128>,
+        (Last8, 128, 16, 1) => last8_stage::<INV, 16>,
+        // 256: F16 L16
+        (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
+        (Last16, 256, 16, 1) => mid16_stage::<INV, false, 16, 1>,
+        // 512: F4 M16 L8
+        (First4, 512, 1, 128) => first_stage::<INV, 4, 512>,
+        (Mid16, 512, 4, 8) => mid16_stage::<INV, true, 4, 8>,
+        (Last8, 512, 64, 1) => last8_stage::<INV, 64>,
+        // 1024: F4 M16 L16
+        (First4, 1024, 1, 256) => first_stage::<INV, 4, 1024>,
+        (Mid16, 1024, 4, 16) => mid16_stage::<INV, true, 4, 16>,
+        (Last16, 1024, 64, 1) => mid16_stage::<INV, false, 64, 1>,
+        // 2048: F8 M16 L16
+        (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
+        (Mid16, 2048, 8, 16) => mid16_stage::<INV, true, 8, 16>,
+        (Last16, 2048, 128, 1) => mid16_stage::<INV, false, 128, 1>,
+        // 4096: F16 FL16+16
+        (First16, 4096, 1, 256) => first_stage::<INV, 16, 4096>,
+        (Fused16, 4096, 16, 16) => fused_last::<INV, 16, 16>,
+        // 8192: F8 M16 FL16+4
+        (First8, 8192, 1, 1024) => first_stage::<INV, 8, 8192>,
+        (Mid16, 8192, 8, 64) => mid16_stage::<INV, true, 8, 64>,
+        (Fused4, 8192, 128, 4) => fused_last::<INV, 4, 128>,
+        // 16384: F8 M16 FL16+8
+        (First8, 16384, 1, 2048) => first_stage::<INV, 8, 16384>,
+        (Mid16, 16384, 8, 128) => mid16_stage::<INV, true, 8, 128>,
+        (Fused8, 16384, 128, 8) => fused_last::<INV, 8, 128>,
+        // 32768: F8 M16 FL16+16
+        (First8, 32768, 1, 4096) => first_stage::<INV, 8, 32768>,
+        (Mid16, 32768, 8, 256) => mid16_stage::<INV, true, 8, 256>,
+        (Fused16, 32768, 128, 16) => fused_last::<INV, 16, 128>,
+        _ => unreachable!("no kernel for {kind:?} at n = {n}, s = {s}, m/16 = {m16}"),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// zmm arithmetic (4 complex doubles per vector). Every helper here is an `unsafe fn` only
+// because it uses AVX-512 intrinsics: it touches no memory, and it is only inlined into the
+// `#[target_feature]` kernels below, so the CPU supports the instructions.
 
 /// 4-point DFT of four vectors of complex values (forward: ω = -j).
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
 #[inline(always)]
 unsafe fn bfly4<const INV: bool>(
     a: __m512d,
@@ -331,75 +436,82 @@ unsafe fn bfly4<const INV: bool>(
     c: __m512d,
     d: __m512d,
 ) -> (__m512d, __m512d, __m512d, __m512d) {
-    let one = _mm512_set1_pd(1.0);
-    let apc = _mm512_add_pd(a, c);
-    let amc = _mm512_sub_pd(a, c);
-    let bpd = _mm512_add_pd(b, d);
-    let bmd = _mm512_sub_pd(b, d);
-    let sw = _mm512_permute_pd::<0x55>(bmd); // (im, re)
-    let y0 = _mm512_add_pd(apc, bpd);
-    let y2 = _mm512_sub_pd(apc, bpd);
-    // amc - j·bmd = (re + bim, im - bre); amc + j·bmd = (re - bim, im + bre)
-    let minus_j = _mm512_fmsubadd_pd(amc, one, sw);
-    let plus_j = _mm512_fmaddsub_pd(amc, one, sw);
-    if INV {
-        (y0, plus_j, y2, minus_j)
-    } else {
-        (y0, minus_j, y2, plus_j)
-    }
-}
-
-/// `z · w` with `w` given as duplicated real and imaginary parts.
-#[inline(always)]
-unsafe fn cmul(z: __m512d, wr: __m512d, wi: __m512d) -> __m512d {
-    let sw = _mm512_permute_pd::<0x55>(z);
-    _mm512_fmaddsub_pd(z, wr, _mm512_mul_pd(sw, wi))
-}
-
-/// Runs one stage.
-///
-/// # Safety
-/// AVX-512 present; `x` readable and `y` writable for `n` complex values (equal only for the
-/// unit-twiddle last stages and the small codelets); `t` points at the stage's table rows.
-#[inline(always)]
-unsafe fn dispatch<const INV: bool>(
-    st: &Stage,
-    x: *const f64,
-    y: *mut f64,
-    n: usize,
-    t: *const f64,
-) {
-    // SAFETY: forwarded contract; each kernel stays within n values and its table rows.
+    // SAFETY: register-only arithmetic.
     unsafe {
-        match st.kind {
-            Kind::First4 if n > PF_MIN => first_stage::<INV, 4, true>(x, y, n, t),
-            Kind::First4 => first_stage::<INV, 4, false>(x, y, n, t),
-            Kind::First8 if n > PF_MIN => first_stage::<INV, 8, true>(x, y, n, t),
-            Kind::First8 => first_stage::<INV, 8, false>(x, y, n, t),
-            Kind::First16 if n > PF_MIN => first_stage::<INV, 16, true>(x, y, n, t),
-            Kind::First16 => first_stage::<INV, 16, false>(x, y, n, t),
-            Kind::Small16 => small::<INV, 4>(x, y, t),
-            Kind::Small32 => small::<INV, 8>(x, y, t),
-            Kind::Small64 => small::<INV, 16>(x, y, t),
-            Kind::Mid16 if n > PF_MIN => mid16_stage::<INV, true, true>(x, y, st.s, st.m4, t),
-            Kind::Mid16 => mid16_stage::<INV, true, false>(x, y, st.s, st.m4, t),
-            Kind::Last16 if n > PF_MIN => mid16_stage::<INV, false, true>(x, y, st.s, 1, t),
-            Kind::Last16 => mid16_stage::<INV, false, false>(x, y, st.s, 1, t),
-            Kind::Fused2 => fused_last::<INV, 2>(x, y, st.s, t),
-            Kind::Fused4 => fused_last::<INV, 4>(x, y, st.s, t),
-            Kind::Fused8 => fused_last::<INV, 8>(x, y, st.s, t),
-            Kind::Fused16 => fused_last::<INV, 16>(x, y, st.s, t),
-            Kind::Last8 => last8_stage::<INV>(x, y, st.s),
-            Kind::Last4 => last4_stage::<INV>(x, y, st.s),
-            Kind::Last2 => last2_stage(x, y, st.s),
+        let one = _mm512_set1_pd(1.0);
+        let apc = _mm512_add_pd(a, c);
+        let amc = _mm512_sub_pd(a, c);
+        let bpd = _mm512_add_pd(b, d);
+        let bmd = _mm512_sub_pd(b, d);
+        let sw = _mm512_permute_pd::<0x55>(bmd); // (im, re)
+        let y0 = _mm512_add_pd(apc, bpd);
+        let y2 = _mm512_sub_pd(apc, bpd);
+        // amc - j·bmd = (re + bim, im - bre); amc + j·bmd = (re - bim, im + bre)
+        let minus_j = _mm512_fmsubadd_pd(amc, one, sw);
+        let plus_j = _mm512_fmaddsub_pd(amc, one, sw);
+        if INV {
+            (y0, plus_j, y2, minus_j)
+        } else {
+            (y0, minus_j, y2, plus_j)
         }
     }
 }
 
+/// `z · w` with `w` given as duplicated real and imaginary parts.
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
+#[inline(always)]
+unsafe fn cmul(z: __m512d, wr: __m512d, wi: __m512d) -> __m512d {
+    // SAFETY: register-only arithmetic.
+    unsafe {
+        let sw = _mm512_permute_pd::<0x55>(z);
+        _mm512_fmaddsub_pd(z, wr, _mm512_mul_pd(sw, wi))
+    }
+}
+
+/// `cos(π/8)`, `sin(π/8)`, `√½`.
+const C16: f64 = 0.923_879_532_511_286_7;
+const S16: f64 = 0.382_683_432_365_089_8;
+const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
+
+/// `z · ω` for the constant root `ω = cos θ ∓ i sin θ` (− forward, + inverse), given
+/// `(cos θ, sin θ)`.
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
+#[inline(always)]
+unsafe fn cmul_const<const INV: bool>(z: __m512d, c: f64, s: f64) -> __m512d {
+    let s = if INV { s } else { -s };
+    // SAFETY: register-only arithmetic.
+    unsafe { cmul(z, _mm512_set1_pd(c), _mm512_set1_pd(s)) }
+}
+
+/// `z · (∓j)` (forward: −j, inverse: +j), exact.
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F required (only called from the kernels).
+#[inline(always)]
+unsafe fn mul_mj<const INV: bool>(z: __m512d) -> __m512d {
+    // SAFETY: register-only shuffle and xor.
+    unsafe {
+        let sw = _mm512_permute_pd::<0x55>(z);
+        let mask = if INV {
+            _mm512_set_pd(0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0)
+        } else {
+            _mm512_set_pd(-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0)
+        };
+        _mm512_xor_pd(sw, mask)
+    }
+}
+
 /// In-register `R`-point DFT (R = 4, 8, 16) of `v[..R]`, outputs in natural order.
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
 #[inline(always)]
 unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m512d; 16]) -> [__m512d; 16] {
-    // SAFETY: register-only arithmetic; the caller guarantees AVX-512.
+    // SAFETY: register-only arithmetic.
     unsafe {
         let z = _mm512_setzero_pd();
         match R {
@@ -419,6 +531,9 @@ unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m512d; 16]) -> [__m512d; 
 }
 
 /// 8-point DFT in registers (i = i1 + 2·i2, k = k1 + 4·k2).
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
 #[inline(always)]
 unsafe fn dft8<const INV: bool>(v: [__m512d; 8]) -> [__m512d; 8] {
     // SAFETY: register-only arithmetic.
@@ -442,6 +557,9 @@ unsafe fn dft8<const INV: bool>(v: [__m512d; 8]) -> [__m512d; 8] {
 }
 
 /// 16-point DFT in registers (i = i1 + 4·i2, k = k1 + 4·k2).
+///
+/// # Safety
+/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
 #[inline(always)]
 unsafe fn dft16<const INV: bool>(v: [__m512d; 16]) -> [__m512d; 16] {
     // SAFETY: register-only arithmetic.
@@ -473,6 +591,9 @@ unsafe fn dft16<const INV: bool>(v: [__m512d; 16]) -> [__m512d; 16] {
 }
 
 /// 4×4 transpose of 128-bit (complex) lanes: row `l` = `(o0[l], o1[l], o2[l], o3[l])`.
+///
+/// # Safety
+/// Register-only shuffles; AVX-512 F required (only called from the kernels).
 #[inline(always)]
 unsafe fn transpose4(o0: __m512d, o1: __m512d, o2: __m512d, o3: __m512d) -> [__m512d; 4] {
     // SAFETY: register-only shuffles.
@@ -492,6 +613,10 @@ unsafe fn transpose4(o0: __m512d, o1: __m512d, o2: __m512d, o3: __m512d) -> [__m
 
 /// One group of 4 values of `p` of a radix-`R` first stage (`s = 1`, `m = n`): returns the
 /// twiddled outputs `o[r]` (lanes `p..p+4`).
+///
+/// # Safety
+/// AVX-512 F + FMA; `x` readable at complex `p + i·mr + 0..4` for `i < R`; `t` points at a
+/// table group of `2(R−1)` 64-byte aligned rows.
 #[inline(always)]
 unsafe fn first_group<const INV: bool, const R: usize>(
     x: *const f64,
@@ -499,7 +624,7 @@ unsafe fn first_group<const INV: bool, const R: usize>(
     mr: usize,
     t: *const f64,
 ) -> [__m512d; 16] {
-    // SAFETY: p + (R−1)·mr + 3 < n; the table group holds 2(R−1) aligned rows.
+    // SAFETY: reads as in the contract above.
     unsafe {
         let mut v = [_mm512_setzero_pd(); 16];
         for (i, vi) in v.iter_mut().enumerate().take(R) {
@@ -515,6 +640,9 @@ unsafe fn first_group<const INV: bool, const R: usize>(
 }
 
 /// As [`first_group`] but transposed: `rows[4b + l]` = `y[R(p + l) + 4b .. + 4]`.
+///
+/// # Safety
+/// As [`first_group`].
 #[inline(always)]
 unsafe fn first_group_t<const INV: bool, const R: usize>(
     x: *const f64,
@@ -536,27 +664,31 @@ unsafe fn first_group_t<const INV: bool, const R: usize>(
     }
 }
 
-/// First stage (`s = 1`, `m = n`), radix `R`, vectorised over `p`.
+// ---------------------------------------------------------------------------------------------
+// Stage kernels. Common contract (`# Safety` of each): AVX-512 F/DQ/VL/BW + FMA present; `x`
+// readable and `y` writable for `n` complex values (the kernel's compile-time length), equal
+// only for the unit-twiddle / fused last stages and the codelets (which read every position
+// before writing it); `t` points at the stage's 64-byte aligned table rows.
+
+/// First stage (`s = 1`, `m = N`), radix `R`, vectorised over `p`.
+///
+/// # Safety
+/// See the contract above; `t` holds `2(R−1)` rows per 4 values of `p < N/R`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool>(
+unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
     x: *const f64,
     y: *mut f64,
-    n: usize,
     tw: *const f64,
 ) {
-    let mr = n / R;
+    let mr = N / R;
     let mut p = 0;
     let mut t = tw;
     while p < mr {
-        // SAFETY: loads as in `first_group`; stores at R·p + R·l + 4b + 3 < R·(p + 4) ≤ n.
+        // SAFETY: p ≤ mr − 4 (mr is a multiple of 4), so the loads in `first_group` read
+        // complex ≤ p + 3 + (R−1)·mr < N; stores write R·(p + l) + 4b + 0..4 < R·(p + 4) ≤ N.
+        // `t` advances by one group (2(R−1) rows of 8 doubles) per 4 values of p.
         unsafe {
-            if PF {
-                for i in 0..R {
-                    let a = x.wrapping_add(2 * (p + PF_DIST + i * mr));
-                    _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
-                }
-            }
             let rows = first_group_t::<INV, R>(x, p, mr, t);
             for l in 0..4 {
                 for b in 0..R / 4 {
@@ -571,10 +703,14 @@ unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool>(
 
 /// Whole transform of `n = 4·R2` (16, 32, 64) in registers: radix-4 first stage, then an
 /// `R2`-point DFT over the vectors. All loads precede all stores (in-place safe).
+///
+/// # Safety
+/// See the contract above (`n = 4·R2`); `t` holds `R2/4` groups of 6 rows.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64) {
-    // SAFETY: n = 4·R2 values; first-stage table of R2/4 groups of 6 rows.
+    // SAFETY: n = 4·R2 values; `first_group_t` reads complex 4g + 0..4 + i·R2 < n and table
+    // group g (48 doubles); the stores write complex 4r + 0..4 < n after all loads.
     unsafe {
         let mut v = [_mm512_setzero_pd(); 16];
         for g in 0..R2 / 4 {
@@ -590,92 +726,27 @@ unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw
     }
 }
 
-/// Last radix-4 stage (`m = 4`, `s = n/4`): unit twiddles; may run in place.
+/// Radix-16 stage with stride `S` and `M16 = m/16` values of `p` (`n = 16·S·M16`), vectorised
+/// over `q`; with `TW` the outputs `r = 1..16` are multiplied by `ω_m^{rp}` from a 32-double
+/// row per `p`; without it this is the last stage (`M16 = 1`, unit twiddles), may run in place.
+///
+/// # Safety
+/// See the contract above; with `TW`, `t` holds 32 doubles per `p < M16`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn last4_stage<const INV: bool>(x: *const f64, y: *mut f64, s: usize) {
-    let mut q = 0;
-    while q < s {
-        // SAFETY: indices q + r·s + 3 < 4s = n; all loads precede the stores of the same
-        // positions, so in-place use is fine.
-        unsafe {
-            let a = _mm512_loadu_pd(x.add(2 * q));
-            let b = _mm512_loadu_pd(x.add(2 * (q + s)));
-            let c = _mm512_loadu_pd(x.add(2 * (q + 2 * s)));
-            let d = _mm512_loadu_pd(x.add(2 * (q + 3 * s)));
-            let (o0, o1, o2, o3) = bfly4::<INV>(a, b, c, d);
-            _mm512_storeu_pd(y.add(2 * q), o0);
-            _mm512_storeu_pd(y.add(2 * (q + s)), o1);
-            _mm512_storeu_pd(y.add(2 * (q + 2 * s)), o2);
-            _mm512_storeu_pd(y.add(2 * (q + 3 * s)), o3);
-        }
-        q += 4;
-    }
-}
-
-/// Last radix-2 stage (`m = 2`, `s = n/2`); may run in place.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn last2_stage(x: *const f64, y: *mut f64, s: usize) {
-    let mut q = 0;
-    while q < s {
-        // SAFETY: q + s + 3 < 2s = n; loads precede stores of the same positions.
-        unsafe {
-            let a = _mm512_loadu_pd(x.add(2 * q));
-            let b = _mm512_loadu_pd(x.add(2 * (q + s)));
-            _mm512_storeu_pd(y.add(2 * q), _mm512_add_pd(a, b));
-            _mm512_storeu_pd(y.add(2 * (q + s)), _mm512_sub_pd(a, b));
-        }
-        q += 4;
-    }
-}
-
-/// Fuse the last two stages from this length on.
-const FUSE_MIN: usize = 4096;
-
-/// Software prefetch above this length (complex values ahead of the current load).
-const PF_MIN: usize = 2048;
-const PF_DIST: usize = 16;
-
-/// `cos(π/8)`, `sin(π/8)`, `√½`.
-const C16: f64 = 0.923_879_532_511_286_7;
-const S16: f64 = 0.382_683_432_365_089_8;
-const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
-
-/// `z · ω` for the constant root `ω = cos θ ∓ i sin θ` (− forward, + inverse), given
-/// `(cos θ, sin θ)`.
-#[inline(always)]
-unsafe fn cmul_const<const INV: bool>(z: __m512d, c: f64, s: f64) -> __m512d {
-    let s = if INV { s } else { -s };
-    cmul(z, _mm512_set1_pd(c), _mm512_set1_pd(s))
-}
-
-/// `z · (∓j)` (forward: −j, inverse: +j), exact.
-#[inline(always)]
-unsafe fn mul_mj<const INV: bool>(z: __m512d) -> __m512d {
-    let sw = _mm512_permute_pd::<0x55>(z);
-    let mask = if INV {
-        _mm512_set_pd(0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0)
-    } else {
-        _mm512_set_pd(-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0)
-    };
-    _mm512_xor_pd(sw, mask)
-}
-
-/// Radix-16 stage (`s ≥ 4`, `m16 = m / 16`), vectorised over `q`; with `TW` the outputs
-/// `r = 1..16` are multiplied by `ω_m^{rp}` from a 32-double row per `p`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn mid16_stage<const INV: bool, const TW: bool, const PF: bool>(
+unsafe fn mid16_stage<const INV: bool, const TW: bool, const S: usize, const M16: usize>(
     x: *const f64,
     y: *mut f64,
-    s: usize,
-    m16: usize,
     tw: *const f64,
 ) {
+    let (s, m16) = (S, M16);
     let sm = s * m16;
     for p in 0..m16 {
-        // SAFETY: all indices are < n = 16·s·m16; with TW the table has 32 doubles per p.
+        // SAFETY: q ≤ s − 4 (s is a multiple of 4), so the loads read complex
+        // `s·p + q + i·s·m16 + 0..4` < 16·s·m16 = n and the stores write
+        // `16·s·p + q + r·s + 0..4` < n. With TW the table reads are doubles
+        // 32·p .. 32·p + 29 < 32·m16. Without TW (in place allowed) each q-vector's 16 loads
+        // precede its 16 stores to the same positions.
         unsafe {
             let xi = x.add(2 * s * p);
             let yo = y.add(2 * 16 * s * p);
@@ -685,13 +756,6 @@ unsafe fn mid16_stage<const INV: bool, const TW: bool, const PF: bool>(
                 let mut v = [_mm512_setzero_pd(); 16];
                 for (i, vi) in v.iter_mut().enumerate() {
                     *vi = _mm512_loadu_pd(xi.add(2 * (q + i * sm)));
-                }
-                if PF {
-                    // the load streams advance linearly in q + s·p: fetch PF_DIST ahead
-                    for i in 0..16 {
-                        let a = xi.wrapping_add(2 * (q + PF_DIST + i * sm));
-                        _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
-                    }
                 }
                 let mut out = dft16::<INV>(v);
                 if TW {
@@ -710,13 +774,18 @@ unsafe fn mid16_stage<const INV: bool, const TW: bool, const PF: bool>(
     }
 }
 
-/// Last radix-8 stage (`m = 8`, `s = n/8`): unit outer twiddles; may run in place.
+/// Last radix-8 stage (`n = 8·S`, unit twiddles); may run in place.
+///
+/// # Safety
+/// See the contract above; the table is not read.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn last8_stage<const INV: bool>(x: *const f64, y: *mut f64, s: usize) {
+unsafe fn last8_stage<const INV: bool, const S: usize>(x: *const f64, y: *mut f64, _t: *const f64) {
+    let s = S;
     let mut q = 0;
     while q < s {
-        // SAFETY: indices q + i·s + 3 < 8s = n; all loads precede the stores.
+        // SAFETY: q ≤ s − 4, so loads and stores touch complex `q + i·s + 0..4` < 8·s = n; all
+        // 8 loads precede the 8 stores to the same positions (in place is fine).
         unsafe {
             let mut v = [_mm512_setzero_pd(); 8];
             for (i, vi) in v.iter_mut().enumerate() {
@@ -732,27 +801,32 @@ unsafe fn last8_stage<const INV: bool>(x: *const f64, y: *mut f64, s: usize) {
 }
 
 /// Last two stages fused: for each q-vector, a radix-16 stage with twiddles (`m = 16·RB`,
-/// stride `sa`) into an L1 buffer, then the radix-`RB` last stage (stride `16·sa`) from it.
-/// Reads and writes only the positions `q + sa·j` of the current q-vector, all reads first,
-/// so it may run in place.
+/// stride `SA`) into an L1 buffer, then the radix-`RB` last stage (stride `16·SA`) from it;
+/// `n = 16·RB·SA`. Reads and writes only the positions `q + SA·j` of the current q-vector, all
+/// reads first, so it may run in place.
+///
+/// # Safety
+/// See the contract above; `t` holds 32 doubles per `p < RB`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn fused_last<const INV: bool, const RB: usize>(
+unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
     x: *const f64,
     y: *mut f64,
-    sa: usize,
     tw: *const f64,
 ) {
+    let sa = SA;
     let mut l = [MaybeUninit::<__m512d>::uninit(); 256];
     let sm = sa * RB; // n / 16
-                      // opaque loop bounds: keep the loops rolled (full unrolling overflows the uop cache)
+                      // Opaque trip counts: keep the loops rolled (full unrolling overflows the uop cache).
     let (rb, sixteen) = core::hint::black_box((RB, 16usize));
     assert!(rb == RB && sixteen == 16);
     let mut q = 0;
     while q < sa {
-        // SAFETY: indices q + sa·(p + i·RB) and q + sa·(r + 16·r2) are < 16·RB·sa = n; the
-        // table has 32 doubles per p < RB; `l[16p + r]` is written for all p < RB, r < 16
-        // before any is read.
+        // SAFETY: q ≤ sa − 4; loads read complex `q + sa·p + i·sa·RB + 0..4` < 16·RB·sa = n,
+        // stores write `q + sa·(r + 16·r2) + 0..4` < n; all loads of this q-vector precede its
+        // stores (in place is fine). Table reads: doubles 32·p .. 32·p + 29 for p < RB. `l`
+        // has 256 ≥ 16·RB slots (RB ≤ 16 in every instantiation, rb == RB asserted), and slot
+        // `16p + r` is written in the first loop before the second loop reads it.
         unsafe {
             for p in 0..rb {
                 let mut v = [_mm512_setzero_pd(); 16];
@@ -777,14 +851,7 @@ unsafe fn fused_last<const INV: bool, const RB: usize>(
                 for (i, vi) in v.iter_mut().enumerate().take(RB) {
                     *vi = l[r + 16 * i].assume_init();
                 }
-                let o = if RB == 2 {
-                    let mut o = v;
-                    o[0] = _mm512_add_pd(v[0], v[1]);
-                    o[1] = _mm512_sub_pd(v[0], v[1]);
-                    o
-                } else {
-                    dft_r::<INV, RB>(v)
-                };
+                let o = dft_r::<INV, RB>(v);
                 for (r2, or) in o.iter().enumerate().take(RB) {
                     _mm512_storeu_pd(y.add(2 * (q + sa * (r + 16 * r2))), *or);
                 }
@@ -817,6 +884,32 @@ mod tests {
         a.iter()
             .zip(b)
             .all(|(u, v)| u.re.to_bits() == v.re.to_bits() && u.im.to_bits() == v.im.to_bits())
+    }
+
+    /// The pass plans are those of the module doc's table.
+    #[test]
+    fn pass_plans_are_the_documented_ones() {
+        let want = [
+            (16, "C16"),
+            (32, "C32"),
+            (64, "C64"),
+            (128, "F16 L8"),
+            (256, "F16 L16"),
+            (512, "F4 M16 L8"),
+            (1024, "F4 M16 L16"),
+            (2048, "F8 M16 L16"),
+            (4096, "F16 FL16+16"),
+            (8192, "F8 M16 FL16+4"),
+            (16384, "F8 M16 FL16+8"),
+            (32768, "F8 M16 FL16+16"),
+        ];
+        for (n, plan) in want {
+            for inv in [false, true] {
+                if let Some(p) = Pow2Avx512::new(n, inv) {
+                    assert_eq!(p.describe(), plan, "n = {n}");
+                }
+            }
+        }
     }
 
     /// Every length 16 … 32768, both directions (where this CPU has AVX-512): against rustfft
