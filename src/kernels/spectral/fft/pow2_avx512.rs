@@ -166,12 +166,8 @@ impl Pow2Avx512 {
         if !n.is_power_of_two() || !(16..=32768).contains(&n) {
             return None;
         }
-        if !(is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512dq")
-            && is_x86_feature_detected!("avx512vl")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("fma"))
-        {
+        // the library's own detection: its AVX-512 level requires F, DQ, VL, BW and FMA
+        if crate::simd::detected() != crate::simd::Level::Avx512 {
             return None;
         }
         let sign = if inverse { 1.0 } else { -1.0 };
@@ -346,15 +342,9 @@ impl Pow2Avx512 {
             return unsafe { f(src, dst, tw) };
         }
         let count = self.stages.len();
-        // Pick the destinations so that the last stage writes `dst`. Out of place: alternate
-        // so that stage `count - 1` lands in `dst`. In place with an odd count: ping-pong the
-        // first `count - 1` stages back into `dst` and run the last stage (unit twiddles or
-        // fused, every q-vector read before it is written) in place.
-        let last_in_place = inplace && count % 2 == 1;
-        let pingpong = if last_in_place { count - 1 } else { count };
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
-            let to: *mut f64 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
+            let to = if writes_dst(idx, count, inplace) {
                 dst
             } else {
                 tmp
@@ -371,6 +361,20 @@ impl Pow2Avx512 {
         }
         debug_assert_eq!(from, dst as *const f64);
     }
+}
+
+/// Whether stage `idx` of a `count`-stage plan writes the destination (else the scratch), so that
+/// the last stage writes the destination. Out of place the stages alternate. In place with an
+/// odd count, the first `count − 1` stages ping-pong back into the destination and the last
+/// stage (unit twiddles or fused: every q-vector read before it is written) runs there in place.
+/// Shared with the float passes ([`super::pow2_avx512_f32`]).
+pub(super) fn writes_dst(idx: usize, count: usize, inplace: bool) -> bool {
+    let pingpong = if inplace && count % 2 == 1 {
+        count - 1
+    } else {
+        count
+    };
+    idx >= pingpong || (pingpong - 1 - idx).is_multiple_of(2)
 }
 
 /// The kernel instantiation for one stage of a plan: `kind` at length `n` with stride `s` and

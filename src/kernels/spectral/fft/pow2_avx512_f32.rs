@@ -136,12 +136,8 @@ impl Pow2Avx512F32 {
         if !n.is_power_of_two() || !(16..=32768).contains(&n) {
             return None;
         }
-        if !(is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512dq")
-            && is_x86_feature_detected!("avx512vl")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("fma"))
-        {
+        // the library's own detection: its AVX-512 level requires F, DQ, VL, BW and FMA
+        if crate::simd::detected() != crate::simd::Level::Avx512 {
             return None;
         }
         let sign = if inverse { 1.0 } else { -1.0 };
@@ -405,11 +401,10 @@ unsafe fn run_stages(
 ) {
     let tw = plan.tw.as_ptr() as *const f32;
     let count = plan.stages.len();
-    let last_in_place = inplace && count % 2 == 1;
-    let pingpong = if last_in_place { count - 1 } else { count };
     let mut from = src;
     for (idx, st) in plan.stages.iter().enumerate() {
-        let to: *mut f32 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
+        // the last stage writes `dst` (see `writes_dst`)
+        let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
             dst
         } else {
             tmp
