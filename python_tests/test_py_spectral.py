@@ -342,6 +342,50 @@ def test_fft_plan_complex(dtype):
     p.close()
 
 
+@DT
+@pytest.mark.parametrize("lead", [(), (3,)])
+def test_fft_plan_out(dtype, lead):
+    """out= through a plan: written in place and returned (1-D: the single-transform kernel,
+    2-D: the batch), the same bits as without out=; a strided out is filled through a copy;
+    a wrong, read-only or overlapping out is refused with the output untouched."""
+    n, cdt = 64, (C64 if dtype == F32 else C128)
+    x = rng(15).standard_normal(lead + (n,)).astype(dtype)
+    p = sigkern.FftPlan(n, "real", dtype)
+    X = p.rfft(x)
+    out = np.empty(lead + (n // 2 + 1,), cdt)
+    for _ in range(2):  # a repeated call reuses the same out
+        assert p.rfft(x, out=out) is out and np.array_equal(out, X)
+    assert peak_err(out, np.fft.rfft(x.astype(np.float64))) <= TOL[dtype]
+    big = np.zeros(lead + (2 * (n // 2 + 1),), cdt)
+    assert p.rfft(x, out=big[..., ::2]) is not None and np.array_equal(big[..., ::2], X)
+    assert not big[..., 1::2].any()
+    y = np.empty(lead + (n,), dtype)
+    assert p.irfft(X, out=y) is y and peak_err(y, x) <= 4 * TOL[dtype]
+    canary = np.full(lead + (n // 2 + 1,), 7, cdt)
+    with pytest.raises(ValueError, match="shape"):
+        p.rfft(x, out=np.empty(lead + (n // 2,), cdt))
+    with pytest.raises(TypeError, match="dtype"):
+        p.rfft(x, out=np.empty(lead + (n // 2 + 1,), C128 if dtype == F32 else C64))
+    canary.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        p.rfft(x, out=canary)
+    assert (canary == 7).all()
+    rows = x.size // n
+    buf = np.zeros(rows * (n + 2), dtype)  # out's bytes overlap x's (both contiguous)
+    xin = buf[: rows * n].reshape(x.shape)
+    xin[...] = x
+    with pytest.raises(sigkern.OverlapError):
+        p.rfft(xin, out=buf.view(cdt).reshape(out.shape))
+    assert np.array_equal(xin, x) and not buf[rows * n:].any()
+    z = cplx(rng(16), lead + (n,), dtype)
+    q = sigkern.FftPlan(n, "complex", dtype)
+    Z = q.fft(z)
+    zz = z.copy()
+    assert q.fft(zz, out=zz) is zz and np.array_equal(zz, Z)  # in place
+    o = np.empty_like(z)
+    assert q.ifft(Z, out=o) is o and peak_err(o, z) <= 4 * TOL[dtype]
+
+
 def test_fft_plan_errors_and_close():
     p = sigkern.FftPlan(16, "real", np.float64)
     assert "FftPlan(n=16, kind='real'" in repr(p)

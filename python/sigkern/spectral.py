@@ -761,13 +761,20 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
 
     def _run(self, op: str, x: Any, norm: Any, out: Any, in_dt: np.dtype, in_len: int,
              out_dt: np.dtype, out_len: int, f1: Any, fb: Any, inverse: Optional[int]) -> Any:
-        """Fast path for a contiguous numpy array of the plan's dtype; else the checked path."""
-        if type(x) is ndarray and x.dtype is in_dt and out is None:
+        """Fast path for a contiguous numpy array of the plan's dtype (with or without a
+        contiguous ``out`` of the result's dtype and shape); else the checked path."""
+        if type(x) is ndarray and x.dtype is in_dt:
             shape = x.shape
             nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
             if shape and shape[-1] == in_len and nc is not None:
                 ct = _CT[self._dtype]
-                y = np.empty(shape[:-1] + (out_len,), out_dt)
+                oshape = shape[:-1] + (out_len,)
+                if out is None:
+                    y = np.empty(oshape, out_dt)
+                elif type(out) is ndarray and out.dtype is out_dt and out.shape == oshape:
+                    y = out
+                else:
+                    return _fft_checked(op, x, None, -1, norm, out, self)
                 try:
                     if len(shape) == 1:
                         st = f1(self._h, _fb(ct, x), nc, _fb(ct, y, True), self._n)
@@ -777,7 +784,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
                     else:
                         st = fb(self._h, _fb(ct, x), in_len, inverse, nc, _fb(ct, y, True),
                                 out_len, x.size // in_len, self._n)
-                except ValueError:
+                except ValueError:  # not contiguous or read-only: the checked path says
                     return _fft_checked(op, x, None, -1, norm, out, self)
                 if st:
                     sfx = _SFX[self._dtype]
