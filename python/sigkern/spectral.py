@@ -105,8 +105,11 @@ _conv = {F32: cfunc("sk_convolve_f32"), F64: cfunc("sk_convolve_f64")}
 _corr = {F32: cfunc("sk_correlate_f32"), F64: cfunc("sk_correlate_f64")}
 
 _SFX = {F32: "f32", F64: "f64"}
-_CT = {F32: "float[]", F64: "double[]"}
-_CP = {F32: "float *", F64: "double *"}
+#: ctype objects for ffi.from_buffer (a ctype given as a string is parsed on every call)
+_DA = ffi.typeof("double[]")
+_FA = ffi.typeof("float[]")
+_CT = {F32: _FA, F64: _DA}
+_CP = {F32: ffi.typeof("float *"), F64: ffi.typeof("double *")}
 
 SK_FFT_REAL, SK_FFT_COMPLEX = 0, 1
 _NORM = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
@@ -580,14 +583,14 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
                 if dt is F64:
                     y = np.empty(shape[:-1] + (h,), C128)
                     try:
-                        st = _rfft_b64(p, _fb("double[]", x), m, nc, _fb("double[]", y, True),
+                        st = _rfft_b64(p, _fb(_DA, x), m, nc, _fb(_DA, y, True),
                                        h, x.size // m, m)
                     except ValueError:  # not contiguous: the checked path copies it
                         return _fft_checked("rfft", x, n, axis, norm, out)
                 else:
                     y = np.empty(shape[:-1] + (h,), C64)
                     try:
-                        st = _rfft_b32(p, _fb("float[]", x), m, nc, _fb("float[]", y, True),
+                        st = _rfft_b32(p, _fb(_FA, x), m, nc, _fb(_FA, y, True),
                                        h, x.size // m, m)
                     except ValueError:
                         return _fft_checked("rfft", x, n, axis, norm, out)
@@ -812,7 +815,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         >>> abs(plan.rfft(np.ones(8)))
         array([8., 0., 0., 0., 0.])
         """
-        self._need("real", "rfft")
+        if self._kind != "real":
+            self._need("real", "rfft")
         return self._run("rfft", x, norm, out, self._dtype, self._n, self._cdt, self._bins,
                          _rfft1[self._dtype], _rfftb[self._dtype], None)
 
@@ -835,7 +839,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         >>> plan.irfft(plan.rfft(np.arange(8.0))).round(12)
         array([0., 1., 2., 3., 4., 5., 6., 7.])
         """
-        self._need("real", "irfft")
+        if self._kind != "real":
+            self._need("real", "irfft")
         return self._run("irfft", x, norm, out, self._cdt, self._bins, self._dtype, self._n,
                          _irfft1[self._dtype], _irfftb[self._dtype], None)
 
@@ -858,7 +863,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         >>> plan.fft(np.ones(4, np.complex128))
         array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j])
         """
-        self._need("complex", "fft")
+        if self._kind != "complex":
+            self._need("complex", "fft")
         return self._run("fft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
                          _fft1[self._dtype], _fftb[self._dtype], 0)
 
@@ -872,7 +878,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         >>> plan.ifft(np.array([4, 0, 0, 0], np.complex128))
         array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
         """
-        self._need("complex", "ifft")
+        if self._kind != "complex":
+            self._need("complex", "ifft")
         return self._run("ifft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
                          _ifft1[self._dtype], _fftb[self._dtype], 1)
 
@@ -986,7 +993,7 @@ def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: b
     kind, params = _window_params_spec(window, func)
     periodic = _suffix_periodic(window, fftbins)
     w = np.empty(int(Nx), dt)
-    pp = _fb("double[]", params) if params.size else ffi.NULL
+    pp = _fb(_DA, params) if params.size else ffi.NULL
     st = _window_params[dt](kind, pp, 1 if periodic else 0, _fb(_CT[dt], w, True), params.size, int(Nx))
     if st:
         _raise(st, f"sk_window_params_{_SFX[dt]}")
@@ -1492,7 +1499,7 @@ def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
         if dt is C128:
             y = np.empty(X.shape, F64)
             try:
-                st = _spec_power[F64](_fb("double[]", X), power, _fb("double[]", y, True), X.size)
+                st = _spec_power[F64](_fb(_DA, X), power, _fb(_DA, y, True), X.size)
             except (ValueError, TypeError):
                 return _spec_power_checked(X, power, out)
             if st:
@@ -1501,7 +1508,7 @@ def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
         if dt is C64:
             y = np.empty(X.shape, F32)
             try:
-                st = _spec_power[F32](_fb("float[]", X), power, _fb("float[]", y, True), X.size)
+                st = _spec_power[F32](_fb(_FA, X), power, _fb(_FA, y, True), X.size)
             except (ValueError, TypeError):
                 return _spec_power_checked(X, power, out)
             if st:
