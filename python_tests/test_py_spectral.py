@@ -376,7 +376,11 @@ def test_fft_plan_out(dtype, lead):
     xin[...] = x
     with pytest.raises(sigkern.OverlapError):
         p.rfft(xin, out=buf.view(cdt).reshape(out.shape))
+    with pytest.raises(sigkern.OverlapError):  # the module function's out= path
+        sigkern.rfft(xin, out=buf.view(cdt).reshape(out.shape))
     assert np.array_equal(xin, x) and not buf[rows * n:].any()
+    out2 = np.empty_like(out)
+    assert sigkern.rfft(x, out=out2) is out2 and np.array_equal(out2, X)
     z = cplx(rng(16), lead + (n,), dtype)
     q = sigkern.FftPlan(n, "complex", dtype)
     Z = q.fft(z)

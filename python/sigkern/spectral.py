@@ -571,7 +571,7 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
     >>> X.shape, X.dtype
     ((64, 513), dtype('complex128'))
     """
-    if type(x) is ndarray and n is None and out is None and axis == -1:
+    if type(x) is ndarray and n is None and axis == -1:
         dt = x.dtype
         shape = x.shape
         if (dt is F64 or dt is F32) and shape and shape[-1]:
@@ -580,20 +580,18 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
             p = _PLANS.get((0, m, dt is F64))
             if p is not None and nc is not None:
                 h = m // 2 + 1
-                if dt is F64:
-                    y = np.empty(shape[:-1] + (h,), C128)
-                    try:
-                        st = _rfft_b64(p, _fb(_DA, x), m, nc, _fb(_DA, y, True),
-                                       h, x.size // m, m)
-                    except ValueError:  # not contiguous: the checked path copies it
-                        return _fft_checked("rfft", x, n, axis, norm, out)
+                cdt, ct, f = (C128, _DA, _rfft_b64) if dt is F64 else (C64, _FA, _rfft_b32)
+                oshape = shape[:-1] + (h,)
+                if out is None:
+                    y = np.empty(oshape, cdt)
+                elif type(out) is ndarray and out.dtype is cdt and out.shape == oshape:
+                    y = out
                 else:
-                    y = np.empty(shape[:-1] + (h,), C64)
-                    try:
-                        st = _rfft_b32(p, _fb(_FA, x), m, nc, _fb(_FA, y, True),
-                                       h, x.size // m, m)
-                    except ValueError:
-                        return _fft_checked("rfft", x, n, axis, norm, out)
+                    return _fft("rfft", x, n, axis, norm, out)
+                try:
+                    st = f(p, _fb(ct, x), m, nc, _fb(ct, y, True), h, x.size // m, m)
+                except ValueError:  # not contiguous or read-only: the checked path says
+                    return _fft_checked("rfft", x, n, axis, norm, out)
                 if st:
                     _raise(st, f"sk_rfft_batch_{_SFX[dt]}")
                 return y
