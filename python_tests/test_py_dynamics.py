@@ -113,6 +113,37 @@ def test_sidechain_and_torch():
     np.testing.assert_array_equal(yt, sigkern.Compressor(RATE, -20, 10).process(x))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_blocks_in_every_layout_give_the_same_output(dtype):
+    """process() on C-contiguous blocks, time slices of a bigger block and torch tensors gives
+    the bits of one contiguous call; a block whose rows are not contiguous (Fortran order, a
+    strided 1-D view) or holds a non-finite value is refused and the state is untouched."""
+    import torch
+
+    x = music(0.2, 2, 7).astype(dtype)
+    want = sigkern.Compressor(RATE, -24, 4, channels=2).process(x)
+    c = sigkern.Compressor(RATE, -24, 4, channels=2)
+    half = x.shape[1] // 2
+    a = c.process(x[:, :half])  # a time slice
+    bad = x[:, half:].copy()
+    bad[0, 3] = np.inf
+    with pytest.raises(sigkern.NonFiniteError):
+        c.process(bad)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        c.process(np.asfortranarray(x[:, half:]))
+    b = c.process(torch.from_numpy(np.ascontiguousarray(x[:, half:])))  # a numpy result
+    np.testing.assert_array_equal(np.concatenate([a, b], axis=1), want)
+    m = sigkern.Compressor(RATE, -24, 4, channels=1)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        m.process(x[0, ::2])
+    np.testing.assert_array_equal(m.process(x[0]),
+                                  sigkern.Compressor(RATE, -24, 4, channels=1).process(x[0].copy()))
+    with pytest.raises(ValueError, match="channels"):
+        m.process(x)
+    with pytest.raises(TypeError):
+        m.process(x[0].astype(np.int16))
+
+
 def test_errors():
     c = sigkern.Compressor(RATE, -20, 4, channels=2)
     bad = np.zeros((2, 100))

@@ -183,3 +183,46 @@ def test_resampler_phase():
         sigkern.Resampler(48000, 44100, phase="maximum")
     with pytest.raises(ValueError, match="phase"):
         sigkern.Resampler(48000, 44100, phase=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_stream_blocks_in_every_layout_give_the_same_output(dtype):
+    """process() on C-contiguous blocks, time slices of a bigger block and torch tensors: the
+    same stream, bit for bit; a block whose rows are not contiguous, a closed stream and a
+    block of the wrong shape or dtype are refused."""
+    import torch
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 6000)).astype(dtype)
+    bounds = [0, 1, 300, 301, 2048, 2049, 4000, 6000]
+    want = None
+    for form in ("contiguous", "slice", "torch"):
+        r = sigkern.Resampler(48000, 44100, channels=2, dtype=dtype)
+        parts = []
+        for a, b in zip(bounds, bounds[1:]):
+            blk = x[:, a:b]
+            if form == "contiguous":
+                blk = np.ascontiguousarray(blk)
+            elif form == "torch":
+                blk = torch.from_numpy(np.ascontiguousarray(blk))
+            if a == 2049:
+                with pytest.raises(ValueError, match="C-contiguous"):
+                    r.process(np.asfortranarray(x[:, a:b]))  # refused, the stream unchanged
+            y = r.process(blk)
+            parts.append(y.numpy() if form == "torch" else y)
+            assert parts[-1].dtype == dtype and parts[-1].shape[0] == 2
+        parts.append(r.flush())
+        got = np.concatenate(parts, axis=1)
+        if want is None:
+            want = got
+        np.testing.assert_array_equal(got, want, err_msg=form)
+        r.close()
+        with pytest.raises(sigkern.InvalidHandleError, match="closed"):
+            r.process(x[:, :10])
+    mono = sigkern.Resampler(48000, 44100, dtype=dtype)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        mono.process(x[0, ::2])
+    with pytest.raises(ValueError, match="shape"):
+        mono.process(x)  # two channels into a one-channel stream
+    with pytest.raises(TypeError):
+        mono.process(x[0].astype(np.float64 if dtype == np.float32 else np.float32))

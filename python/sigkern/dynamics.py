@@ -26,15 +26,19 @@ from typing import Any
 import numpy as np
 
 from . import _buffers as B
-from ._buffers import F32, F64
+from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _closed_error, _planar
+from .filters import _closed_error, _planar, _row_ptr
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
 
 _SFX = {F32: "f32", F64: "f64"}
+#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
+_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
+_fb = ffi.from_buffer
+_NULL = ffi.NULL
 _env_new = cfunc("sk_envelope_new")
 _comp_new = cfunc("sk_compressor_new")
 _gate_new = cfunc("sk_gate_new")
@@ -132,6 +136,36 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         >>> c = sigkern.Compressor(48000, threshold_db=-20, ratio=4, channels=1)
         >>> y = c.process(np.zeros(480, np.float32))
         """
+        if type(x) is ndarray and sidechain is None:
+            # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
+            dt = x.dtype
+            shape = x.shape
+            if (dt is F32 or dt is F64) and (
+                (len(shape) == 2 and shape[0] == self._channels)
+                or (len(shape) == 1 and self._channels == 1)
+            ):
+                n = shape[-1]
+                ct = _ARR[dt]
+                y = np.empty(shape, dt)
+                try:
+                    if x.flags.c_contiguous:
+                        px, sx = _fb(ct, x), n
+                    else:
+                        px, sx = _row_ptr(x, ct, False)
+                    py = _fb(ct, y, True)
+                except ValueError:  # other layouts: the checked path says why
+                    px = None
+                if px is None:
+                    return self._process_checked(x, sidechain)
+                st = _proc[dt](self._h, px, sx, _NULL, 0, py, n, n)
+                if st:
+                    raise self._fail(st, f"sk_dynamics_process_{_SFX[dt]}")
+                return y
+        return self._process_checked(x, sidechain)
+
+    def _process_checked(self, x: Any, sidechain: Any) -> np.ndarray:
+        """Every case of :meth:`process`: tensors, sidechains, other layouts and dtypes (with
+        the errors that name them)."""
         func = f"{type(self).__name__}.process"
         x, dt, shape, n = self._shape(x, func, False)
         px, sx = _planar(x, dt, func, "x")

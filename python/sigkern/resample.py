@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _buffers as B
-from ._buffers import F32, F64
+from ._buffers import F32, F64, ndarray
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _planar
+from .filters import _planar, _row_ptr
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -40,7 +41,20 @@ _QUALITY = {
     "very_high": 4, "vhq": 4,
 }
 _SFX = {F32: "f32", F64: "f64"}
-_ARR = {F32: "float[]", F64: "double[]"}
+#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
+_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
+_fb = ffi.from_buffer
+_tls = threading.local()
+
+
+def _sizes() -> tuple:
+    """This thread's three ``size_t *`` out-parameters for :meth:`Resampler.process` (made once
+    per thread: a streaming call allocates no cdata)."""
+    try:
+        return _tls.sizes
+    except AttributeError:
+        _tls.sizes = (ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("size_t *"))
+        return _tls.sizes
 
 _size = cfunc("sk_resample_size")
 _oneshot = {F32: cfunc("sk_resample_f32"), F64: cfunc("sk_resample_f64")}
@@ -325,6 +339,41 @@ class Resampler(Handle, free="sk_resampler_free"):
     def process(self, x: Any, last: bool = False) -> Any:
         """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
         output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
+        if type(x) is ndarray and x.dtype is self._dt and not last:
+            # fast path: a numpy block of the stream's dtype, C-contiguous or a time slice
+            shape = x.shape
+            if (len(shape) == 2 and shape[0] == self._channels) or (
+                len(shape) == 1 and self._channels == 1
+            ):
+                n = shape[-1]
+                q, c, p = _sizes()
+                self._check(_out_size(self._h, q, n), "sk_resampler_output_size")
+                cap = q[0]
+                y = np.empty(shape[:-1] + (cap,), self._dt)
+                if n or cap:
+                    ct = self._ct
+                    try:
+                        if x.flags.c_contiguous:
+                            px, xs = _fb(ct, x), n
+                        else:  # a time slice x[:, t0:t1] of a bigger block
+                            px, xs = _row_ptr(x, ct, False)
+                        py = _fb(ct, y, True)
+                    except ValueError:  # other layouts: the checked path says why
+                        px = None
+                    if px is None:
+                        return self._process_checked(x, last)
+                    self._check(_process[self._dt](self._h, px, xs, py, cap, c, p, n, cap),
+                                f"sk_resampler_{self._sfx}_process")
+                    if c[0] != n or p[0] != cap:
+                        raise RuntimeError(
+                            f"Resampler.process: consumed {c[0]} of {n}, produced {p[0]} of {cap}"
+                        )
+                return y
+        return self._process_checked(x, last)
+
+    def _process_checked(self, x: Any, last: bool) -> Any:
+        """Every case of :meth:`process`: tensors, other layouts and dtypes (with the errors
+        that name them), ``last=True``."""
         func = "Resampler.process"
         x, n = self._block(x, func)
         if B.dtype_of(x) != self._dt:
