@@ -117,6 +117,19 @@ pub struct PreWs {
     ws: Workspace<f64>,
 }
 
+impl PreWs {
+    /// Where its buffers are (tests: whether a workspace was kept or made anew).
+    #[cfg(test)]
+    pub(crate) fn addrs(&self) -> [usize; 4] {
+        [
+            self.seg.as_ptr() as usize,
+            self.x.as_ptr() as usize,
+            self.y.as_ptr() as usize,
+            self.out.as_ptr() as usize,
+        ]
+    }
+}
+
 impl Pre {
     /// The first stage for `ratio = out/in` and `spec` (band edges as fractions of the lower
     /// Nyquist frequency).

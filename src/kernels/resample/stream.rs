@@ -311,6 +311,27 @@ pub struct Resampler<T: FftFloat> {
     made: i64,
     /// Per channel: the stage signal from `base` on.
     bufs: Vec<Vec<T>>,
+    /// The first stage's scratch (one per part of a step), kept from call to call so a
+    /// streaming call allocates nothing once the stream runs: pure scratch, every value is
+    /// written before it is read.
+    pre_ws: PreWsCache,
+}
+
+/// The kept first-stage scratch of a [`Resampler`]: a clone starts without any (it is made
+/// again on the clone's first call).
+#[derive(Default)]
+struct PreWsCache(Vec<PreWs>);
+
+impl Clone for PreWsCache {
+    fn clone(&self) -> Self {
+        PreWsCache::default()
+    }
+}
+
+impl std::fmt::Debug for PreWsCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PreWsCache({} workspaces)", self.0.len())
+    }
 }
 
 fn alloc_err(what: &str) -> SkError {
@@ -397,6 +418,7 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             received: 0,
             made: 0,
             bufs,
+            pre_ws: PreWsCache::default(),
         })
     }
 
@@ -540,8 +562,9 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
 
     /// Reserves everything appending `n` input frames in steps (see [`run`](Self::run)) needs:
     /// room in the input histories and the stage signal, and the first stage's scratch, one
-    /// per part of a step. Nothing changes.
-    fn reserve(&mut self, n: usize) -> SkResult<Vec<PreWs>> {
+    /// per part of a step (kept in `pre_ws`; only the missing ones are made). Returns the
+    /// number of parts. Nothing observable changes.
+    fn reserve(&mut self, n: usize) -> SkResult<usize> {
         let (b, up) = (self.pre.block, self.pre.up);
         let take = n.min(self.step_frames());
         let grow = up * (take + 2 * b) + 2 * self.kernel.taps;
@@ -556,13 +579,17 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         let blocks = (self.xin[0].len() - self.pre.overlap() + take) / b;
         let units = self.channels * blocks;
         let parts = par::threads_for(units, self.pre_work(units)).min(units);
-        let mut ws = Vec::new();
-        ws.try_reserve_exact(parts)
-            .map_err(|_| alloc_err("the first stage's scratch"))?;
-        for _ in 0..parts {
-            ws.push(self.pre.workspace()?);
+        let have = self.pre_ws.0.len();
+        if have < parts {
+            self.pre_ws
+                .0
+                .try_reserve_exact(parts - have)
+                .map_err(|_| alloc_err("the first stage's scratch"))?;
+            for _ in have..parts {
+                self.pre_ws.0.push(self.pre.workspace()?);
+            }
         }
-        Ok(ws)
+        Ok(parts)
     }
 
     /// Rough work of `blocks` first-stage blocks.
@@ -645,13 +672,16 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         count: usize,
     ) -> SkResult<()> {
         let mut scratch = self.scratch(yl, count)?;
-        let mut ws = self.reserve(n)?;
+        let parts = self.reserve(n)?;
+        // the kept scratch, moved out while `append` borrows the resampler (put back below)
+        let mut kept = std::mem::take(&mut self.pre_ws);
+        let ws = &mut kept.0[..parts];
         let step = self.step_frames();
         let (mut done_in, mut done_out) = (0usize, 0usize);
         loop {
             let take = (n - done_in).min(step);
             let part = x.map(|(x, l)| (&x[(done_in * l.t).min(x.len())..], l));
-            self.append(part, take, &mut ws);
+            self.append(part, take, ws);
             done_in += take;
             let left = (count - done_out) as u64;
             let now = self
@@ -665,6 +695,7 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
                 break;
             }
         }
+        self.pre_ws = kept;
         if done_out != count {
             return Err(SkError::Internal(format!(
                 "the resampler wrote {done_out} outputs instead of {count}"
@@ -1281,5 +1312,63 @@ mod clock_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod scratch_tests {
+    use super::*;
+    use crate::kernels::resample::design::Quality;
+    use crate::kernels::testutil::Rng;
+    use crate::simd::current;
+
+    /// Addresses of the kept first-stage scratch buffers.
+    fn addrs(r: &Resampler<f32>) -> Vec<usize> {
+        r.pre_ws.0.iter().flat_map(PreWs::addrs).collect()
+    }
+
+    /// Streaming blocks reuse the first stage's scratch of the earlier calls (no new
+    /// workspace once the stream runs), a clone starts without scratch, and the original, its
+    /// clone and a fresh stream fed the same blocks give the same bits.
+    #[test]
+    fn streaming_calls_keep_the_first_stage_scratch() {
+        let (ch, block) = (2, 256);
+        let mut rng = Rng::new(11);
+        let mut r = Resampler::<f32>::new(48000.0, 44100.0, ch, Quality::High.spec()).unwrap();
+        let mut fresh = r.clone();
+        assert!(r.pre_ws.0.is_empty());
+        let mut kept: Option<Vec<usize>> = None;
+        let mut twin: Option<Resampler<f32>> = None;
+        for call in 0..40 {
+            let x: Vec<f32> = (0..ch * block).map(|_| rng.uniform() as f32).collect();
+            let cap = r.output_size(block) as usize;
+            let run = |r: &mut Resampler<f32>| {
+                let mut y = vec![f32::NAN; ch * cap.max(1)];
+                let l = Layout::planar(cap.max(1));
+                let got = r
+                    .process(current(), &x, Layout::planar(block), block, &mut y, l, cap)
+                    .unwrap();
+                assert_eq!(got, (block, cap));
+                y.iter().map(|v| v.to_bits()).collect::<Vec<u32>>()
+            };
+            let y = run(&mut r);
+            assert_eq!(y, run(&mut fresh), "call {call}");
+            if let Some(t) = twin.as_mut() {
+                assert_eq!(y, run(t), "clone, call {call}");
+            }
+            if !r.pre_ws.0.is_empty() {
+                let now = addrs(&r);
+                match &kept {
+                    None => kept = Some(now),
+                    Some(k) => assert_eq!(k, &now, "call {call} made new scratch"),
+                }
+            }
+            if call == 20 {
+                let c = r.clone();
+                assert!(c.pre_ws.0.is_empty());
+                twin = Some(c);
+            }
+        }
+        assert!(kept.is_some(), "no call ran the first stage");
     }
 }
