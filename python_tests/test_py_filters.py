@@ -599,3 +599,53 @@ def test_fir_state_io_and_inplace_torch():
         f.process(x)
     with pytest.raises(sigkern.InvalidHandleError, match="closed"):
         f.reset()
+
+
+# ---------------------------------------------------------------------------------------------
+# Lfilter (streaming transfer-function filter)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lfilter_stream_equals_one_call_and_scipy(dtype):
+    """Blocks (C-contiguous, time slices, torch tensors, in place, into a time slice of a bigger
+    out) give one call's bits; one call equals scipy.signal.lfilter with the state carried (to
+    rounding); the state reads as scipy's zf; bad blocks are refused with nothing changed."""
+    b, a = signal.butter(4, 0.1)
+    x = RNG.standard_normal((2, 3000)).astype(dtype)
+    whole = sigkern.Lfilter(b, a, channels=2, dtype=dtype).process(x)
+    want, zf = signal.lfilter(b, a, x.astype(np.float64), zi=np.zeros((2, 4)))
+    assert rel_err(whole, want) <= (1e-4 if dtype == np.float32 else 1e-10)  # of the peak
+    f = sigkern.Lfilter(b, a, channels=2, dtype=dtype)
+    assert (f.order, f.channels, f.dtype) == (4, 2, dtype)
+    big = np.full((2, 4000), 7, dtype)
+    parts = [f.process(x[:, :1000])]  # a time slice
+    parts.append(f.process(np.ascontiguousarray(x[:, 1000:1500]), out=big[:, 10:510]))
+    assert parts[-1] is big[:, 10:510] or np.shares_memory(parts[-1], big)
+    assert (big[:, :10] == 7).all() and (big[:, 510:] == 7).all()
+    ro = np.empty((2, 100), dtype)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        f.process(x[:, 1500:1600], out=ro)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        f.process(np.asfortranarray(x[:, 1500:1600]))
+    with pytest.raises(TypeError):
+        f.process(x[:, 1500:1600].astype(np.float64 if dtype == np.float32 else np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        f.process(x[:1, 1500:1600])
+    inplace = np.ascontiguousarray(x[:, 1500:2200])
+    assert f.process(inplace, out=inplace) is inplace
+    parts.append(inplace)
+    parts.append(f.process(torch.from_numpy(np.ascontiguousarray(x[:, 2200:]))).numpy())
+    got = np.concatenate([parts[0], big[:, 10:510], parts[2], parts[3]], axis=1)
+    np.testing.assert_array_equal(got, whole)
+    assert rel_err(f.state, zf) <= (1e-4 if dtype == np.float32 else 1e-10)
+    f.close()
+    with pytest.raises(sigkern.InvalidHandleError, match="closed"):
+        f.process(x[:, :10])
+    m = sigkern.Lfilter(b, a, dtype=dtype)
+    y1 = m.process(x[0])
+    m.reset()
+    np.testing.assert_array_equal(m.process(x[0].copy()), y1)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        m.process(x[0, ::2])

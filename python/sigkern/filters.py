@@ -1429,6 +1429,41 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         >>> f.process(np.ones(4))
         array([0.5, 1. , 1. , 1. ])
         """
+        if type(x) is ndarray and x.dtype is self._dt:
+            # fast path: numpy blocks, C-contiguous or time slices (as Biquad.process)
+            shape = x.shape
+            if (len(shape) == 2 and shape[0] == self._channels) or (
+                len(shape) == 1 and self._channels == 1
+            ):
+                n = shape[-1]
+                ct = self._ct
+                try:
+                    if x.flags.c_contiguous:
+                        px, sx = _fb(ct, x), n
+                    else:  # a time slice x[:, t0:t1] of a bigger block
+                        px, sx = _row_ptr(x, ct, False)
+                    if out is None:
+                        y = np.empty(shape, self._dt)
+                        po, so = _fb(ct, y), n
+                    elif type(out) is ndarray and out.dtype is self._dt and out.shape == shape:
+                        y = out
+                        if out.flags.c_contiguous:
+                            po, so = _fb(ct, out, True), n
+                        else:
+                            po, so = _row_ptr(out, ct, True)
+                    else:
+                        y = None
+                except ValueError:  # other layouts, a read-only out: the checked path says
+                    y = None
+                if y is not None:
+                    st = _lf_process[self._dt](self._h, px, sx, po, so, n)
+                    if st:
+                        raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
+                    return y
+        return self._process_checked(x, out)
+
+    def _process_checked(self, x: Any, out: Any) -> Any:
+        """Every case of :meth:`process`, with the errors that name what is wrong."""
         func = "Lfilter.process"
         x = B.as_input(x, func, "x")
         dt = B.dtype_of(x)

@@ -24,11 +24,11 @@ import numpy as np
 
 from . import _buffers as B
 from . import core as _core
-from ._buffers import F32, F64
+from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _closed_error, _planar
+from .filters import _closed_error, _planar, _row_ptr
 
 __all__ = [
     "Meter",
@@ -43,6 +43,9 @@ __all__ = [
 ]
 
 _SFX = {F32: "f32", F64: "f64"}
+#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
+_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
+_fb = ffi.from_buffer
 _new = cfunc("sk_meter_new")
 _reset = cfunc("sk_meter_reset")
 _stats = cfunc("sk_meter_stats")
@@ -191,6 +194,32 @@ class Meter(Handle, free="sk_meter_free"):
         --------
         >>> m = sigkern.Meter(44100, channels=1); m.add(np.ones(4410))
         """
+        if type(x) is ndarray:
+            # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
+            dt = x.dtype
+            shape = x.shape
+            if (dt is F32 or dt is F64) and (
+                (len(shape) == 2 and shape[0] == self._channels)
+                or (len(shape) == 1 and self._channels == 1)
+            ):
+                n = shape[-1]
+                ct = _ARR[dt]
+                try:
+                    if x.flags.c_contiguous:
+                        px, sx = _fb(ct, x), n
+                    else:
+                        px, sx = _row_ptr(x, ct, False)
+                except ValueError:  # other layouts: the checked path says why
+                    px = None
+                if px is not None:
+                    st = _add[dt](self._h, px, sx, n)
+                    if st:
+                        raise self._fail(st, f"sk_meter_add_{_SFX[dt]}")
+                    return
+        self._add_checked(x)
+
+    def _add_checked(self, x: Any) -> None:
+        """Every case of :meth:`add`, with the errors that name what is wrong."""
         func = "Meter.add"
         x, dt, ch, n = _layout(x, func, False)
         if ch != self._channels:
