@@ -10,6 +10,8 @@ Rows (section "package"):
   peak / rms / sum n=1024…65536      sigkern.peak(x) etc.          vs np.abs(x).max(),
                                      np.sqrt(np.mean(x*x)), x.sum(); target 1.0x
   Biquad order 8, (2, 256) float32   Biquad(sos, 2).process(block) vs sosfilt(sos, block, zi=zi), 5x
+  stream (2, 256) f32 <object>       Compressor/Lfilter/Meter/Resampler on one block per call vs the
+                                     same C function through raw CFFI (the package's per-call cost)
   rfft (64, 1024) float64            sigkern.rfft(x)               vs np.fft.rfft(x, axis=-1), 1.5x
   rfft / irfft (64, 1000) float64    sigkern.rfft(x), irfft(X, n)  vs np.fft.rfft / irfft (the
                                      same bits; informational)
@@ -98,6 +100,38 @@ def run(ctx):
         pair("Biquad order 8 (2, 256) f32", lambda: bq.process(block, out=yb),
              lambda: signal.sosfilt(sos, block, zi=zi), "sosfilt(sos, x, zi=zi)", 5.0)
         bq.close()
+
+    # Streaming objects on one (2, 256) float block per call: the package call (numpy block
+    # in, a new output block out) next to the same C function with pointers made once.
+    if ctx.selected(SECTION, "stream (2, 256) f32"):
+        from scipy import signal
+
+        # the raw calls go through the package's own compiled module (sigkern.ffi/lib), whose
+        # handle types the objects' handles are
+        sffi, slib = sigkern.ffi, sigkern.lib
+        block = rng.standard_normal((2, 256)).astype(np.float32) * np.float32(0.1)
+        yb = np.empty((2, 256), np.float32)
+        pb, pyb = sffi.from_buffer("float[]", block), sffi.from_buffer("float[]", yb)
+        comp = sigkern.Compressor(48000, -20, 4, channels=2)
+        pair("stream (2, 256) f32 Compressor.process", lambda: comp.process(block),
+             lambda: slib.sk_dynamics_process_f32(comp._h, pb, 256, sffi.NULL, 0, pyb, 256, 256),
+             "raw sk_dynamics_process_f32", None)
+        b, a = signal.butter(4, 0.1)
+        lf = sigkern.Lfilter(b, a, channels=2, dtype=np.float32)
+        pair("stream (2, 256) f32 Lfilter.process", lambda: lf.process(block),
+             lambda: slib.sk_lfilter_f32_process(lf._h, pb, 256, pyb, 256, 256),
+             "raw sk_lfilter_f32_process", None)
+        meter = sigkern.Meter(48000, channels=2)
+        pair("stream (2, 256) f32 Meter.add", lambda: meter.add(block),
+             lambda: slib.sk_meter_add_f32(meter._h, pb, 256, 256),
+             "raw sk_meter_add_f32", None)
+        rs = sigkern.Resampler(48000, 44100, channels=2, dtype=np.float32)
+        used, made = sffi.new("size_t *"), sffi.new("size_t *")
+        pair("stream (2, 256) f32 Resampler.process 48k->44.1k", lambda: rs.process(block),
+             lambda: slib.sk_resampler_f32_process(rs._h, pb, 256, pyb, 256, used, made, 256, 256),
+             "raw sk_resampler_f32_process", None)
+        for o in (comp, lf, meter, rs):
+            o.close()
 
     if ctx.selected(SECTION, "rfft (64, 1024) f64"):
         xb = rng.standard_normal((64, 1024))
