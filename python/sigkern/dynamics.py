@@ -30,14 +30,13 @@ from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _closed_error, _planar, _row_ptr
+from .filters import _block_io, _closed_error, _is_block, _planar
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
 
 _SFX = {F32: "f32", F64: "f64"}
 #: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
 _ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
-_fb = ffi.from_buffer
 _NULL = ffi.NULL
 _env_new = cfunc("sk_envelope_new")
 _comp_new = cfunc("sk_compressor_new")
@@ -139,28 +138,14 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         if type(x) is ndarray and sidechain is None:
             # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
             dt = x.dtype
-            shape = x.shape
-            if (dt is F32 or dt is F64) and (
-                (len(shape) == 2 and shape[0] == self._channels)
-                or (len(shape) == 1 and self._channels == 1)
-            ):
-                n = shape[-1]
-                ct = _ARR[dt]
-                y = np.empty(shape, dt)
-                try:
-                    if x.flags.c_contiguous:
-                        px, sx = _fb(ct, x), n
-                    else:
-                        px, sx = _row_ptr(x, ct, False)
-                    py = _fb(ct, y, True)
-                except ValueError:  # other layouts: the checked path says why
-                    px = None
-                if px is None:
-                    return self._process_checked(x, sidechain)
-                st = _proc[dt](self._h, px, sx, _NULL, 0, py, n, n)
-                if st:
-                    raise self._fail(st, f"sk_dynamics_process_{_SFX[dt]}")
-                return y
+            if (dt is F32 or dt is F64) and _is_block(x.shape, self._channels):
+                io = _block_io(x, None, dt, _ARR[dt])
+                if io is not None:
+                    px, sx, y, py, n = io
+                    st = _proc[dt](self._h, px, sx, _NULL, 0, py, n, n)
+                    if st:
+                        raise self._fail(st, f"sk_dynamics_process_{_SFX[dt]}")
+                    return y
         return self._process_checked(x, sidechain)
 
     def _process_checked(self, x: Any, sidechain: Any) -> np.ndarray:

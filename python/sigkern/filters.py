@@ -158,6 +158,37 @@ def _row_ptr(a: np.ndarray, ct: Any, writable: bool) -> tuple:
     return _fb(ct, a[0], writable), s0 // isz
 
 
+def _is_block(shape: tuple, channels: int) -> bool:
+    """Whether ``shape`` is a planar block of ``channels`` rows: ``(channels, n)``, or ``(n,)``
+    for one channel."""
+    return (len(shape) == 2 and shape[0] == channels) or (len(shape) == 1 and channels == 1)
+
+
+def _block_ptr(a: np.ndarray, ct: Any, writable: bool = False) -> tuple:
+    """(pointer, row stride in elements) of a numpy block that is C-contiguous or a time slice
+    ``a[:, t0:t1]`` of a bigger block; ValueError otherwise (another layout, or read-only when
+    ``writable``): the checked path then says what is wrong."""
+    if a.flags.c_contiguous:
+        return _fb(ct, a, writable), a.shape[-1]
+    return _row_ptr(a, ct, writable)
+
+
+def _block_io(x: np.ndarray, out: Any, dt: np.dtype, ct: Any) -> Optional[tuple]:
+    """The fast path's pointers of a planar numpy block ``x`` and of its output (``out`` of
+    ``x``'s shape and dtype ``dt``, or a new array): ``(px, x_stride, y, py, y_stride)``; None
+    where the checked path must decide (another layout, a read-only or mismatched ``out``)."""
+    try:
+        px, sx = _block_ptr(x, ct)
+        if out is None:
+            y = np.empty(x.shape, dt)
+            return px, sx, y, _fb(ct, y), x.shape[-1]
+        if type(out) is ndarray and out.dtype is dt and out.shape == x.shape:
+            return (px, sx, out) + _block_ptr(out, ct, True)
+    except ValueError:
+        pass
+    return None
+
+
 def _closed_error(code: int, cname: str, what: str) -> InvalidHandleError:
     return InvalidHandleError(
         code, status_name(code), f"{what} is closed (close() was called); create a new one", cname
@@ -686,32 +717,15 @@ class Biquad(Handle, free="sk_biquad_free"):
         >>> f = sigkern.Biquad(sigkern.rbj_biquad("lowpass", 48000.0, 1000.0, 0.707), channels=2)
         >>> y = f.process(np.zeros((2, 256), np.float32))
         """
-        if type(x) is ndarray and x.dtype is self._dt:
-            shape = x.shape
-            if (len(shape) == 2 and shape[0] == self._channels) or (len(shape) == 1 and self._channels == 1):
-                n = shape[-1]
-                ct = self._ct
-                try:
-                    if x.flags.c_contiguous:
-                        px, sx = _fb(ct, x), n
-                    else:  # a time slice x[:, t0:t1] of a bigger block
-                        px, sx = _row_ptr(x, ct, False)
-                    if out is None:
-                        out = np.empty(shape, self._dt)
-                        po, so = _fb(ct, out), n
-                    elif type(out) is ndarray and out.dtype is self._dt and out.shape == shape:
-                        if out.flags.c_contiguous:
-                            po, so = _fb(ct, out, True), n
-                        else:
-                            po, so = _row_ptr(out, ct, True)
-                    else:
-                        return self._process_checked(x, out)
-                    st = self._proc(self._h, px, sx, po, so, n)
-                except ValueError:
-                    return self._process_checked(x, out)
+        if type(x) is ndarray and x.dtype is self._dt and _is_block(x.shape, self._channels):
+            io = _block_io(x, out, self._dt, self._ct)
+            if io is not None:
+                px, sx, y, po, so = io
+                st = self._proc(self._h, px, sx, po, so, x.shape[-1])
                 if st:
                     raise self._fail(st, "process")
-                return out
+                return y
+            return self._process_checked(x, out)
         ti = B.TORCH or B.torch_info()
         if ti is not None and type(x) is ti[0]:
             return self._process_tensor(x, out, ti)
@@ -1429,37 +1443,14 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         >>> f.process(np.ones(4))
         array([0.5, 1. , 1. , 1. ])
         """
-        if type(x) is ndarray and x.dtype is self._dt:
-            # fast path: numpy blocks, C-contiguous or time slices (as Biquad.process)
-            shape = x.shape
-            if (len(shape) == 2 and shape[0] == self._channels) or (
-                len(shape) == 1 and self._channels == 1
-            ):
-                n = shape[-1]
-                ct = self._ct
-                try:
-                    if x.flags.c_contiguous:
-                        px, sx = _fb(ct, x), n
-                    else:  # a time slice x[:, t0:t1] of a bigger block
-                        px, sx = _row_ptr(x, ct, False)
-                    if out is None:
-                        y = np.empty(shape, self._dt)
-                        po, so = _fb(ct, y), n
-                    elif type(out) is ndarray and out.dtype is self._dt and out.shape == shape:
-                        y = out
-                        if out.flags.c_contiguous:
-                            po, so = _fb(ct, out, True), n
-                        else:
-                            po, so = _row_ptr(out, ct, True)
-                    else:
-                        y = None
-                except ValueError:  # other layouts, a read-only out: the checked path says
-                    y = None
-                if y is not None:
-                    st = _lf_process[self._dt](self._h, px, sx, po, so, n)
-                    if st:
-                        raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
-                    return y
+        if type(x) is ndarray and x.dtype is self._dt and _is_block(x.shape, self._channels):
+            io = _block_io(x, out, self._dt, self._ct)  # as Biquad.process
+            if io is not None:
+                px, sx, y, po, so = io
+                st = _lf_process[self._dt](self._h, px, sx, po, so, x.shape[-1])
+                if st:
+                    raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
+                return y
         return self._process_checked(x, out)
 
     def _process_checked(self, x: Any, out: Any) -> Any:

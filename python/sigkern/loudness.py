@@ -28,7 +28,7 @@ from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _closed_error, _planar, _row_ptr
+from .filters import _block_ptr, _closed_error, _is_block, _planar
 
 __all__ = [
     "Meter",
@@ -45,7 +45,6 @@ __all__ = [
 _SFX = {F32: "f32", F64: "f64"}
 #: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
 _ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
-_fb = ffi.from_buffer
 _new = cfunc("sk_meter_new")
 _reset = cfunc("sk_meter_reset")
 _stats = cfunc("sk_meter_stats")
@@ -197,22 +196,13 @@ class Meter(Handle, free="sk_meter_free"):
         if type(x) is ndarray:
             # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
             dt = x.dtype
-            shape = x.shape
-            if (dt is F32 or dt is F64) and (
-                (len(shape) == 2 and shape[0] == self._channels)
-                or (len(shape) == 1 and self._channels == 1)
-            ):
-                n = shape[-1]
-                ct = _ARR[dt]
+            if (dt is F32 or dt is F64) and _is_block(x.shape, self._channels):
                 try:
-                    if x.flags.c_contiguous:
-                        px, sx = _fb(ct, x), n
-                    else:
-                        px, sx = _row_ptr(x, ct, False)
+                    px, sx = _block_ptr(x, _ARR[dt])
                 except ValueError:  # other layouts: the checked path says why
                     px = None
                 if px is not None:
-                    st = _add[dt](self._h, px, sx, n)
+                    st = _add[dt](self._h, px, sx, x.shape[-1])
                     if st:
                         raise self._fail(st, f"sk_meter_add_{_SFX[dt]}")
                     return

@@ -28,7 +28,7 @@ from ._buffers import F32, F64, ndarray
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _planar, _row_ptr
+from .filters import _block_ptr, _is_block, _planar
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -339,35 +339,29 @@ class Resampler(Handle, free="sk_resampler_free"):
     def process(self, x: Any, last: bool = False) -> Any:
         """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
         output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
-        if type(x) is ndarray and x.dtype is self._dt and not last:
+        if type(x) is ndarray and x.dtype is self._dt and not last and _is_block(
+            x.shape, self._channels
+        ):
             # fast path: a numpy block of the stream's dtype, C-contiguous or a time slice
-            shape = x.shape
-            if (len(shape) == 2 and shape[0] == self._channels) or (
-                len(shape) == 1 and self._channels == 1
-            ):
-                n = shape[-1]
-                q, c, p = _sizes()
-                self._check(_out_size(self._h, q, n), "sk_resampler_output_size")
-                cap = q[0]
-                y = np.empty(shape[:-1] + (cap,), self._dt)
-                if n or cap:
-                    ct = self._ct
-                    try:
-                        if x.flags.c_contiguous:
-                            px, xs = _fb(ct, x), n
-                        else:  # a time slice x[:, t0:t1] of a bigger block
-                            px, xs = _row_ptr(x, ct, False)
-                        py = _fb(ct, y, True)
-                    except ValueError:  # other layouts: the checked path says why
-                        px = None
-                    if px is None:
-                        return self._process_checked(x, last)
-                    self._check(_process[self._dt](self._h, px, xs, py, cap, c, p, n, cap),
-                                f"sk_resampler_{self._sfx}_process")
-                    if c[0] != n or p[0] != cap:
-                        raise RuntimeError(
-                            f"Resampler.process: consumed {c[0]} of {n}, produced {p[0]} of {cap}"
-                        )
+            n = x.shape[-1]
+            q, c, p = _sizes()
+            self._check(_out_size(self._h, q, n), "sk_resampler_output_size")
+            cap = q[0]
+            y = np.empty(x.shape[:-1] + (cap,), self._dt)
+            if not (n or cap):
+                return y
+            try:
+                px, xs = _block_ptr(x, self._ct)
+            except ValueError:  # other layouts: the checked path says why
+                px = None
+            if px is not None:
+                self._check(_process[self._dt](self._h, px, xs, _fb(self._ct, y, True), cap,
+                                               c, p, n, cap),
+                            f"sk_resampler_{self._sfx}_process")
+                if c[0] != n or p[0] != cap:
+                    raise RuntimeError(
+                        f"Resampler.process: consumed {c[0]} of {n}, produced {p[0]} of {cap}"
+                    )
                 return y
         return self._process_checked(x, last)
 

@@ -113,6 +113,17 @@ _CP = {F32: ffi.typeof("float *"), F64: ffi.typeof("double *")}
 
 SK_FFT_REAL, SK_FFT_COMPLEX = 0, 1
 _NORM = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
+
+
+def _result(out: Any, shape: tuple, dt: np.dtype) -> Any:
+    """The fast path's result array: a new one if ``out`` is None, ``out`` if it is a numpy
+    array of exactly ``shape`` and ``dt`` (from_buffer then refuses it if it is not contiguous
+    or read-only), else None (the checked path decides)."""
+    if out is None:
+        return np.empty(shape, dt)
+    if type(out) is ndarray and out.dtype is dt and out.shape == shape:
+        return out
+    return None
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
 _MODE = {"full": 0, "same": 1, "valid": 2}
@@ -509,11 +520,8 @@ def _fft(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
                     y = B._torch().empty(oshape, dtype=_NP_TORCH[odt])
                     py = ffi.cast(_CP[rdt], y.data_ptr())
                 else:
-                    if out is None:
-                        y = np.empty(oshape, odt)
-                    elif type(out) is ndarray and out.dtype is odt and out.shape == oshape:
-                        y = out
-                    else:
+                    y = _result(out, oshape, odt)
+                    if y is None:
                         return _fft_checked(op, x, n, axis, norm, out)
                     try:
                         px = _fb(_CT[rdt], x)
@@ -581,12 +589,8 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
             if p is not None and nc is not None:
                 h = m // 2 + 1
                 cdt, ct, f = (C128, _DA, _rfft_b64) if dt is F64 else (C64, _FA, _rfft_b32)
-                oshape = shape[:-1] + (h,)
-                if out is None:
-                    y = np.empty(oshape, cdt)
-                elif type(out) is ndarray and out.dtype is cdt and out.shape == oshape:
-                    y = out
-                else:
+                y = _result(out, shape[:-1] + (h,), cdt)
+                if y is None:
                     return _fft("rfft", x, n, axis, norm, out)
                 try:
                     st = f(p, _fb(ct, x), m, nc, _fb(ct, y, True), h, x.size // m, m)
@@ -769,12 +773,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
             nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
             if shape and shape[-1] == in_len and nc is not None:
                 ct = _CT[self._dtype]
-                oshape = shape[:-1] + (out_len,)
-                if out is None:
-                    y = np.empty(oshape, out_dt)
-                elif type(out) is ndarray and out.dtype is out_dt and out.shape == oshape:
-                    y = out
-                else:
+                y = _result(out, shape[:-1] + (out_len,), out_dt)
+                if y is None:
                     return _fft_checked(op, x, None, -1, norm, out, self)
                 try:
                     if len(shape) == 1:
