@@ -177,13 +177,19 @@ def _block_io(x: np.ndarray, out: Any, dt: np.dtype, ct: Any) -> Optional[tuple]
     """The fast path's pointers of a planar numpy block ``x`` and of its output (``out`` of
     ``x``'s shape and dtype ``dt``, or a new array): ``(px, x_stride, y, py, y_stride)``; None
     where the checked path must decide (another layout, a read-only or mismatched ``out``)."""
+    # (_block_ptr written out: this runs on every block, and each call level costs)
     try:
-        px, sx = _block_ptr(x, ct)
+        if x.flags.c_contiguous:
+            px, sx = _fb(ct, x), x.shape[-1]
+        else:
+            px, sx = _row_ptr(x, ct, False)
         if out is None:
             y = np.empty(x.shape, dt)
             return px, sx, y, _fb(ct, y), x.shape[-1]
         if type(out) is ndarray and out.dtype is dt and out.shape == x.shape:
-            return (px, sx, out) + _block_ptr(out, ct, True)
+            if out.flags.c_contiguous:
+                return px, sx, out, _fb(ct, out, True), x.shape[-1]
+            return (px, sx, out) + _row_ptr(out, ct, True)
     except ValueError:
         pass
     return None
