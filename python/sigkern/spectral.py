@@ -124,6 +124,8 @@ def _result(out: Any, shape: tuple, dt: np.dtype) -> Any:
     if type(out) is ndarray and out.dtype is dt and out.shape == shape:
         return out
     return None
+
+
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
 _MODE = {"full": 0, "same": 1, "valid": 2}
