@@ -56,6 +56,7 @@ def _sizes() -> tuple:
         _tls.sizes = (ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("size_t *"))
         return _tls.sizes
 
+
 _size = cfunc("sk_resample_size")
 _oneshot = {F32: cfunc("sk_resample_f32"), F64: cfunc("sk_resample_f64")}
 _oneshot_il = {F32: cfunc("sk_resample_f32_interleaved"), F64: cfunc("sk_resample_f64_interleaved")}
