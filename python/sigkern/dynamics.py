@@ -30,13 +30,11 @@ from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _block_io, _closed_error, _is_block, _planar
+from .filters import _ARR, _block_io, _closed_error, _is_block, _planar
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
 
 _SFX = {F32: "f32", F64: "f64"}
-#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
-_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
 _NULL = ffi.NULL
 _env_new = cfunc("sk_envelope_new")
 _comp_new = cfunc("sk_compressor_new")

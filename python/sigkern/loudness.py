@@ -28,7 +28,7 @@ from ._buffers import F32, F64, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _block_ptr, _closed_error, _is_block, _planar
+from .filters import _ARR, _block_ptr, _closed_error, _is_block, _planar
 
 __all__ = [
     "Meter",
@@ -43,8 +43,6 @@ __all__ = [
 ]
 
 _SFX = {F32: "f32", F64: "f64"}
-#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
-_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
 _new = cfunc("sk_meter_new")
 _reset = cfunc("sk_meter_reset")
 _stats = cfunc("sk_meter_stats")

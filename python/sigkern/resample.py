@@ -28,7 +28,7 @@ from ._buffers import F32, F64, ndarray
 from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
 from ._handle import Handle
-from .filters import _block_ptr, _is_block, _planar
+from .filters import _ARR, _block_ptr, _fb, _is_block, _planar
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -41,9 +41,6 @@ _QUALITY = {
     "very_high": 4, "vhq": 4,
 }
 _SFX = {F32: "f32", F64: "f64"}
-#: ctype objects for ffi.from_buffer (a ctype string would be parsed on every call)
-_ARR = {F32: ffi.typeof("float[]"), F64: ffi.typeof("double[]")}
-_fb = ffi.from_buffer
 _tls = threading.local()
 
 
