@@ -1312,7 +1312,8 @@ class StftStream(Handle, free="sk_stft_stream_free"):
     """
 
     __slots__ = ("_h", "_dtype", "_cdt", "_n_fft", "_hop", "_wl", "_n_freq", "_center",
-                 "_pad_mode", "_onesided", "_normalized", "_lock", "_tensor", "__weakref__")
+                 "_pad_mode", "_onesided", "_normalized", "_lock", "_tensor", "_fr",
+                 "__weakref__")
 
     def __init__(self, n_fft: int, hop_length: Optional[int] = None,
                  win_length: Optional[int] = None, window: Any = None, center: bool = True,
@@ -1341,6 +1342,8 @@ class StftStream(Handle, free="sk_stft_stream_free"):
         self._onesided, self._normalized = bool(ones), bool(normalized)
         self._lock = threading.Lock()
         self._tensor = False
+        # the frame-count out-parameter, made once: push/finish use it under self._lock
+        self._fr = _new("size_t *")
 
     n_fft = property(lambda self: self._n_fft, doc="FFT length.")
     hop_length = property(lambda self: self._hop, doc="Hop between frames, in samples.")
@@ -1393,20 +1396,24 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             raise self._busy("push")
         try:
             n = x.shape[0]
-            fr = _new("size_t *")
+            fr = self._fr
             st = _stream_push_frames(self._h, fr, n)
             if st:
                 _raise(st, "sk_stft_stream_push_frames")
             k = fr[0]
-            y = (B.new_like(x, (k, self._n_freq), self._cdt) if self._tensor
-                 else np.empty((k, self._n_freq), self._cdt))
-            py, _ = B.pointer(y, self._cdt, func, "out", writable=True)
+            if self._tensor:
+                y = B.new_like(x, (k, self._n_freq), self._cdt)
+                py, _ = B.pointer(y, self._cdt, func, "out", writable=True)
+            else:
+                y = np.empty((k, self._n_freq), self._cdt)
+                py = _fb(_CT[self._dtype], y, True)
             st = _stream_push[self._dtype](self._h, px, py, k * self._n_freq, fr, n)
             if st:
                 _raise(st, f"sk_stft_stream_{_SFX[self._dtype]}_push")
+            got = fr[0]
         finally:
             self._lock.release()
-        return _swap(y[: fr[0]])
+        return _swap(y[:got])
 
     def finish(self) -> Any:
         """Ends the signal: pads its end as ``center``/``pad_mode`` say and returns the last
@@ -1427,7 +1434,7 @@ class StftStream(Handle, free="sk_stft_stream_free"):
         if not self._lock.acquire(False):
             raise self._busy("finish")
         try:
-            fr = _new("size_t *")
+            fr = self._fr
             st = _stream_finish_frames(self._h, fr)
             if st:
                 _raise(st, "sk_stft_stream_finish_frames")
@@ -1437,9 +1444,10 @@ class StftStream(Handle, free="sk_stft_stream_free"):
                                               k * self._n_freq, fr)
             if st:
                 _raise(st, f"sk_stft_stream_{_SFX[self._dtype]}_finish")
+            got = fr[0]
         finally:
             self._lock.release()
-        y = y[: fr[0]]
+        y = y[:got]
         if self._tensor:
             y = B._torch().from_numpy(y)
         return _swap(y)
