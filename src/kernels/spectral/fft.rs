@@ -5,7 +5,7 @@
 //! twiddles, numpy's results bit for bit) (see [`use_crate`]). Double real transforms of 64 …
 //! 8192 points and float real transforms of 128 … 65536 points run their half-length complex
 //! transform on the own AVX-512 passes ([`pow2_avx512`], [`pow2_avx512_f32`]) where the SIMD
-//! level is AVX-512; at the AVX2 level float real transforms of 256 … 8192 points run theirs on
+//! level is AVX-512; at the AVX2 level float real transforms of 512 … 8192 points run theirs on
 //! the own AVX2 passes ([`pow2_avx2_f32`]); everything else runs on `rustfft`.
 //!
 //! Scratch. A plan holds only immutable data (`Arc`s of the crates' precomputed twiddles), so one
@@ -373,13 +373,14 @@ const OWN_POW2: std::ops::RangeInclusive<usize> = 32..=32768;
 /// slower, so those keep the crate's.
 const OWN_POW2_F32: std::ops::RangeInclusive<usize> = 64..=32768;
 
-/// The half lengths the own AVX2 float transforms run at (real transforms of 256 … 8192
+/// The half lengths the own AVX2 float transforms run at (real transforms of 512 … 8192
 /// points), at the AVX2 level. In place against the crate's AVX float transforms, side by
 /// side, measured 1.02–1.16× faster at 256, 1.15–1.84× at 512, 1.26–1.47× at 1024 and
-/// 1.08–1.31× at 4096 in every run; at 128 and 2048 1.02–1.18× faster in most processes and
-/// ~20 % slower in some (a per-process placement effect); below 128 they tie and from 8192 on
+/// 1.08–1.31× at 4096 in every run, 1.02–1.18× at 2048 in most processes and ~20 % slower in
+/// some (a per-process placement effect); as whole real transforms 1.06–1.23× faster from 512
+/// to 8192 points. At 128 (real 256) they were 0.89–1.18×, below it they tie and from 8192 on
 /// they are slower, so those lengths keep the crate's.
-const OWN_POW2_F32_AVX2: std::ops::RangeInclusive<usize> = 128..=4096;
+const OWN_POW2_F32_AVX2: std::ops::RangeInclusive<usize> = 256..=4096;
 
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
 /// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
@@ -1490,7 +1491,7 @@ mod tests {
     }
 
     /// The float counterpart: own half-length transforms for 128 … 65536 points (AVX-512) and
-    /// 256 … 8192 points (AVX2), each against the same plan on rustfft's transform (forward,
+    /// 512 … 8192 points (AVX2), each against the same plan on rustfft's transform (forward,
     /// input-destroying forward, inverse, round trip; unaligned input and output). The
     /// baseline level has none.
     #[test]
@@ -1498,7 +1499,7 @@ mod tests {
         use crate::simd::Level;
         let mut rng = Rng::new(41);
         let c0 = Complex::new(0.0f32, 0.0);
-        for (level, lgs) in [(Level::Avx512, 7..=16u32), (Level::Avx2, 8..=13)] {
+        for (level, lgs) in [(Level::Avx512, 7..=16u32), (Level::Avx2, 9..=13)] {
             let have = crate::simd::detected() >= level;
             for lg in 5..=17u32 {
                 let n = 1usize << lg;

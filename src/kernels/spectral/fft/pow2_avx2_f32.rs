@@ -1,5 +1,5 @@
-//! AVX2 + FMA single-precision complex FFT for power-of-two lengths 128 … 4096: the transforms
-//! float real plans of 256 … 8192 points run at their half length on CPUs with AVX2 but
+//! AVX2 + FMA single-precision complex FFT for power-of-two lengths 256 … 4096: the transforms
+//! float real plans of 512 … 8192 points run at their half length on CPUs with AVX2 but
 //! without AVX-512 (or with the library's SIMD level set to AVX2). Same structure as the double
 //! AVX-512 passes ([`super::pow2_avx512`]): a ymm holds 4 complex floats (64-bit elements)
 //! exactly as a zmm holds 4 complex doubles, so the index arithmetic, table layouts (floats
@@ -12,12 +12,12 @@
 //! `x[q + s(p + i·m/R)]` (`i < R`), does an `R`-point DFT, multiplies output `r` by
 //! `ω_m^{rp}` and writes it to `y[q + s(R·p + r)]`, ping-ponging between buffer and scratch.
 //!
-//! * The first stage (`s = 1`, radix 4, 8 or 16) is vectorised over `p`: per-lane twiddles from
+//! * The first stage (`s = 1`, radix 4 or 8) is vectorised over `p`: per-lane twiddles from
 //!   pre-duplicated re/im rows (8 floats each), outputs transposed in registers (4×4 blocks of
 //!   64-bit complex elements: `unpacklo/hi_pd` + `permute2f128`) before contiguous stores.
 //! * Middle stages are radix 16 (4×4 in registers), vectorised over `q`, twiddles broadcast
 //!   (`vbroadcastss`) from a 32-float row per `p`.
-//! * The last stage (radix 16 or 8) has unit twiddles and runs in place when the pass count
+//! * The last stage (radix 16) has unit twiddles and runs in place when the pass count
 //!   needs it; `FL16+R` fuses the last radix-16 stage and a radix-`R` last stage per q-vector
 //!   through an 8 KiB stack buffer.
 //! * The `∓j` rotations are swap + xor, the constant twiddles mul + fma with a pre-signed sine
@@ -36,14 +36,14 @@
 //!
 //! | n    | plan          | stages `(s, m/16)`                     |
 //! |-----:|---------------|----------------------------------------|
-//! | 128  | F16 L8        | F16 (1, 8), L8 (16, 1)                 |
 //! | 256  | F4 FL16+4     | F4 (1, 64), FL16+4 (4, 4)              |
 //! | 512  | F4 FL16+8     | F4 (1, 128), FL16+8 (4, 8)             |
 //! | 1024 | F4 FL16+16    | F4 (1, 256), FL16+16 (4, 16)           |
 //! | 2048 | F8 M16 L16    | F8 (1, 256), M16 (8, 16), L16 (128, 1) |
 //! | 4096 | F4 M16 FL16+4 | F4 (1, 1024), M16 (4, 64), FL16+4 (64, 4) |
 //!
-//! Below 128 points these passes only tie rustfft's, and from 8192 points on (where the 16
+//! At 128 points they were 0.89–1.18× rustfft's (depending on the process), below that they
+//! only tie, and from 8192 points on (where the 16
 //! input streams of a radix-16 stage are 4 KiB or more apart, share one L1 set, and a ymm uses
 //! only half of each 64-byte line) they are slower, so those lengths are not offered.
 //!
@@ -78,10 +78,9 @@ struct V8([f32; 8]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// `s = 1`, radix 4/8/16, vectorised over `p`; twiddles: `2(R−1)` rows per 4 values of `p`.
+    /// `s = 1`, radix 4/8, vectorised over `p`; twiddles: `2(R−1)` rows per 4 values of `p`.
     First4,
     First8,
-    First16,
     /// Radix-16, `s ≥ 4`, with twiddles; one 32-float row per `p`.
     Mid16,
     /// Last two stages fused per q-vector through an L1 buffer: radix 16 with twiddles
@@ -89,9 +88,8 @@ enum Kind {
     Fused4,
     Fused8,
     Fused16,
-    /// Radix-16/8 last stage (`m = R`), unit twiddles.
+    /// Radix-16 last stage (`m = 16`), unit twiddles.
     Last16,
-    Last8,
 }
 
 impl Kind {
@@ -100,13 +98,11 @@ impl Kind {
         match self {
             Kind::First4 => "F4",
             Kind::First8 => "F8",
-            Kind::First16 => "F16",
             Kind::Mid16 => "M16",
             Kind::Fused4 => "FL16+4",
             Kind::Fused8 => "FL16+8",
             Kind::Fused16 => "FL16+16",
             Kind::Last16 => "L16",
-            Kind::Last8 => "L8",
         }
     }
 
@@ -115,8 +111,8 @@ impl Kind {
     fn radix(self) -> usize {
         match self {
             Kind::First4 | Kind::Fused4 => 4,
-            Kind::First8 | Kind::Fused8 | Kind::Last8 => 8,
-            Kind::First16 | Kind::Fused16 | Kind::Last16 | Kind::Mid16 => 16,
+            Kind::First8 | Kind::Fused8 => 8,
+            Kind::Fused16 | Kind::Last16 | Kind::Mid16 => 16,
         }
     }
 }
@@ -143,15 +139,14 @@ pub struct Pow2Avx2F32 {
 }
 
 /// Smallest and largest length offered (see the module doc).
-const MIN_LEN: usize = 128;
+const MIN_LEN: usize = 256;
 const MAX_LEN: usize = 4096;
 
-/// Stages of the plans, indexed by `log2(n) − 7` (n = 128 … 4096). The first entry is the
+/// Stages of the plans, indexed by `log2(n) − 8` (n = 256 … 4096). The first entry is the
 /// first stage; the strides follow from it.
-const PLANS: [&[Kind]; 6] = {
+const PLANS: [&[Kind]; 5] = {
     use Kind::*;
     [
-        &[First16, Last8],        // 128
         &[First4, Fused4],        // 256
         &[First4, Fused8],        // 512
         &[First4, Fused16],       // 1024
@@ -161,13 +156,13 @@ const PLANS: [&[Kind]; 6] = {
 };
 
 impl Pow2Avx2F32 {
-    /// `None` unless `n` is a power of two in `128..=4096` and the CPU has AVX2 and FMA.
+    /// `None` unless `n` is a power of two in `256..=4096` and the CPU has AVX2 and FMA.
     pub fn new(n: usize, inverse: bool) -> Option<Self> {
         let cpu = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
         if !(cpu && n.is_power_of_two() && (MIN_LEN..=MAX_LEN).contains(&n)) {
             return None;
         }
-        let kinds = PLANS[n.trailing_zeros() as usize - 7];
+        let kinds = PLANS[n.trailing_zeros() as usize - 8];
         let sign = if inverse { 1.0 } else { -1.0 };
         let root = |k: usize, m: usize| {
             let (c, s) = unit_root(k, m);
@@ -335,9 +330,6 @@ impl Pow2Avx2F32 {
 fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option<StageFn> {
     use Kind::*;
     let f: StageFn = match (kind, n, s, m16) {
-        // 128: F16 L8
-        (First16, 128, 1, 8) => first_stage::<INV, 16, 128>,
-        (Last8, 128, 16, 1) => last_stage::<INV, 8, 16>,
         // 256: F4 FL16+4
         (First4, 256, 1, 64) => first_stage::<INV, 4, 256>,
         (Fused4, 256, 4, 4) => fused_single::<INV, 4, 4>,
@@ -732,36 +724,6 @@ unsafe fn mid16_stage<const INV: bool, const TW: bool, const S: usize, const M16
     }
 }
 
-/// Last radix-`R` stage (`R` ≤ 16; `n = R·S`, unit twiddles); may run in place.
-///
-/// # Safety
-/// See the contract above; the table is not read.
-#[inline(never)]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn last_stage<const INV: bool, const R: usize, const S: usize>(
-    x: *const f32,
-    y: *mut f32,
-    _t: *const f32,
-) {
-    let s = S;
-    let mut q = 0;
-    while q < s {
-        // SAFETY: q ≤ s − 4, so loads and stores touch complex `q + i·s + 0..4` < R·s = n; all
-        // R loads precede the R stores to the same positions (in place is fine).
-        unsafe {
-            let mut v = [_mm256_setzero_ps(); 16];
-            for (i, vi) in v.iter_mut().enumerate().take(R) {
-                *vi = _mm256_loadu_ps(x.add(2 * (q + i * s)));
-            }
-            let out = dft_r::<INV, R>(v);
-            for (r, o) in out.iter().enumerate().take(R) {
-                _mm256_storeu_ps(y.add(2 * (q + r * s)), *o);
-            }
-        }
-        q += 4;
-    }
-}
-
 /// Last two stages fused, one q-vector at a time (`SA` a multiple of 4): for each q-vector, a
 /// radix-16 stage with twiddles (`m = 16·RB`, stride `SA`) into an L1 buffer, then the
 /// radix-`RB` last stage (stride `16·SA`) from it;
@@ -864,7 +826,6 @@ mod tests {
     #[test]
     fn pass_plans_are_the_documented_ones() {
         let want = [
-            (128, "F16 L8"),
             (256, "F4 FL16+4"),
             (512, "F4 FL16+8"),
             (1024, "F4 FL16+16"),
@@ -880,7 +841,7 @@ mod tests {
         }
     }
 
-    /// Every length 128 … 4096, both directions (where this CPU has AVX2 and FMA): against a double
+    /// Every length 256 … 4096, both directions (where this CPU has AVX2 and FMA): against a double
     /// reference (rustfft in f64 on the same input) within 1e-6·log2(n)·max|X| and with an RMS
     /// error at most 1.25× that of rustfft's float transform, the round trip, in place = out of
     /// place bit for bit (input untouched) at odd offsets of buffer, output and scratch,
@@ -888,11 +849,11 @@ mod tests {
     #[test]
     fn matches_rustfft_in_and_out_of_place_at_every_length() {
         let have = crate::simd::detected() >= crate::simd::Level::Avx2;
-        for n in [0, 1, 2, 8, 16, 64, 100, 384, 8192, 65536] {
+        for n in [0, 1, 2, 8, 16, 64, 100, 128, 384, 8192, 65536] {
             assert!(Pow2Avx2F32::new(n, false).is_none(), "n = {n}");
         }
         let mut rng = Rng::new(37);
-        for lg in 7..=12u32 {
+        for lg in 8..=12u32 {
             let n = 1usize << lg;
             let (Some(f), Some(b)) = (Pow2Avx2F32::new(n, false), Pow2Avx2F32::new(n, true)) else {
                 assert!(!have, "no plan for {n} on an AVX2 CPU");
