@@ -32,6 +32,8 @@ mod pow2_avx2_f32;
 mod pow2_avx512;
 #[cfg(target_arch = "x86_64")]
 mod pow2_avx512_f32;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod pow2_f32_check;
 mod real;
 mod rows;
 #[cfg(target_arch = "x86_64")]

@@ -788,38 +788,21 @@ unsafe fn fused_single<const INV: bool, const RB: usize, const SA: usize>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::pow2_f32_check::{matches_rustfft_at_every_length, Pow2F32};
     use super::*;
-    use crate::kernels::testutil::Rng;
-    use rustfft::FftPlanner;
 
     type C = Complex<f32>;
-    type C64 = Complex<f64>;
 
-    fn random(rng: &mut Rng, n: usize) -> Vec<C> {
-        let v = rng.vec_f32(2 * n, 1.0);
-        v.chunks(2).map(|p| C::new(p[0], p[1])).collect()
-    }
-
-    fn run(p: &Pow2Avx2F32, x: &[C]) -> Vec<C> {
-        let mut y = x.to_vec();
-        p.process(&mut y, &mut vec![C::default(); p.scratch_len()]);
-        y
-    }
-
-    fn same_bits(a: &[C], b: &[C]) -> bool {
-        a.iter()
-            .zip(b)
-            .all(|(u, v)| u.re.to_bits() == v.re.to_bits() && u.im.to_bits() == v.im.to_bits())
-    }
-
-    /// Root-mean-square distance of a float result from a double one.
-    fn rms_err(a: &[C], want: &[C64]) -> f64 {
-        let s: f64 = a
-            .iter()
-            .zip(want)
-            .map(|(u, v)| (C64::new(u.re.into(), u.im.into()) - v).norm_sqr())
-            .sum();
-        (s / a.len() as f64).sqrt()
+    impl Pow2F32 for Pow2Avx2F32 {
+        fn scratch_len(&self) -> usize {
+            Pow2Avx2F32::scratch_len(self)
+        }
+        fn process(&self, buf: &mut [C], scratch: &mut [C]) {
+            Pow2Avx2F32::process(self, buf, scratch)
+        }
+        fn process_outofplace(&self, input: &[C], output: &mut [C], scratch: &mut [C]) {
+            Pow2Avx2F32::process_outofplace(self, input, output, scratch)
+        }
     }
 
     /// The pass plans are those of the module doc's table, in both directions.
@@ -841,100 +824,16 @@ mod tests {
         }
     }
 
-    /// Every length 256 … 4096, both directions (where this CPU has AVX2 and FMA): against a double
-    /// reference (rustfft in f64 on the same input) within 1e-6·log2(n)·max|X| and with an RMS
-    /// error at most 1.25× that of rustfft's float transform, the round trip, in place = out of
-    /// place bit for bit (input untouched) at odd offsets of buffer, output and scratch,
-    /// impulses against the exact roots, and a NaN input reaching every bin.
+    /// Every length 256 … 4096, both directions (where this CPU has AVX2 and FMA), through the
+    /// shared checks of [`matches_rustfft_at_every_length`] (double reference, RMS error
+    /// against rustfft's float transform, round trip, in place = out of place at odd offsets,
+    /// impulses, NaN); other lengths have no plan.
     #[test]
     fn matches_rustfft_in_and_out_of_place_at_every_length() {
-        let have = crate::simd::detected() >= crate::simd::Level::Avx2;
         for n in [0, 1, 2, 8, 16, 64, 100, 128, 384, 8192, 65536] {
             assert!(Pow2Avx2F32::new(n, false).is_none(), "n = {n}");
         }
-        let mut rng = Rng::new(37);
-        for lg in 8..=12u32 {
-            let n = 1usize << lg;
-            let (Some(f), Some(b)) = (Pow2Avx2F32::new(n, false), Pow2Avx2F32::new(n, true)) else {
-                assert!(!have, "no plan for {n} on an AVX2 CPU");
-                continue;
-            };
-            let x = random(&mut rng, n);
-            for (p, inv) in [(&f, false), (&b, true)] {
-                let y = run(p, &x);
-                let mut want: Vec<C64> = x
-                    .iter()
-                    .map(|v| C64::new(v.re.into(), v.im.into()))
-                    .collect();
-                let mut theirs = x.clone();
-                if inv {
-                    FftPlanner::<f64>::new()
-                        .plan_fft_inverse(n)
-                        .process(&mut want);
-                    FftPlanner::<f32>::new()
-                        .plan_fft_inverse(n)
-                        .process(&mut theirs);
-                } else {
-                    FftPlanner::<f64>::new()
-                        .plan_fft_forward(n)
-                        .process(&mut want);
-                    FftPlanner::<f32>::new()
-                        .plan_fft_forward(n)
-                        .process(&mut theirs);
-                }
-                let big = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
-                let e = y
-                    .iter()
-                    .zip(&want)
-                    .map(|(a, b)| (C64::new(a.re.into(), a.im.into()) - b).norm())
-                    .fold(0.0, f64::max);
-                assert!(e <= 1e-6 * f64::from(lg) * big, "n={n} inv={inv}: {e:e}");
-                let (mine, crate_err) = (rms_err(&y, &want), rms_err(&theirs, &want));
-                assert!(
-                    mine <= 1.25 * crate_err,
-                    "n={n} inv={inv}: rms error {mine:e} vs rustfft's {crate_err:e}"
-                );
-                for off in [1usize, 3] {
-                    let (mut buf, mut s) = (vec![C::default(); n + 8], vec![C::default(); n + 8]);
-                    buf[off..off + n].copy_from_slice(&x);
-                    let xin = buf.clone();
-                    let mut out = vec![C::new(7.0, 7.0); n + 8];
-                    let o = 2 * off + 1;
-                    p.process_outofplace(&xin[off..off + n], &mut out[o..o + n], &mut s[off..]);
-                    assert!(
-                        same_bits(&out[o..o + n], &y),
-                        "out of place n={n} off={off}"
-                    );
-                    assert_eq!(xin[off..off + n], x[..], "input kept n={n}");
-                    p.process(&mut buf[off..off + n], &mut s[off..]);
-                    assert!(
-                        same_bits(&buf[off..off + n], &y),
-                        "in place n={n} off={off}"
-                    );
-                }
-            }
-            let back = run(&b, &run(&f, &x));
-            let e = back
-                .iter()
-                .zip(&x)
-                .map(|(a, b)| (a / n as f32 - b).norm())
-                .fold(0.0, f32::max);
-            assert!(e < 2e-7 * lg as f32, "round trip n={n}: {e:e}");
-            for k in [0, 1, 3, n / 2 - 1, n - 1] {
-                let mut d = vec![C::default(); n];
-                d[k] = C::new(1.0, 0.0);
-                for (j, v) in run(&f, &d).iter().enumerate() {
-                    let (c, s) = unit_root(j * k, n);
-                    let e = (C64::new(v.re.into(), v.im.into()) - C64::new(c, -s)).norm();
-                    assert!(e < 5e-7 * f64::from(lg), "impulse n={n} k={k} j={j}: {e:e}");
-                }
-            }
-            let mut z = x.clone();
-            z[n / 3] = C::new(f32::NAN, 0.0);
-            assert!(
-                run(&f, &z).iter().all(|v| v.re.is_nan() || v.im.is_nan()),
-                "NaN n={n}"
-            );
-        }
+        let have = crate::simd::detected() >= crate::simd::Level::Avx2;
+        matches_rustfft_at_every_length(37, 8..=12, have, Pow2Avx2F32::new);
     }
 }
