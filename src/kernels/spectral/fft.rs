@@ -281,7 +281,7 @@ impl OwnPow2 {
     ///
     /// [`Level::Avx512`]: crate::simd::Level::Avx512
     /// [`Level::Avx2`]: crate::simd::Level::Avx2
-    #[allow(unused_variables)]
+    #[allow(unused_variables, unused_imports)] // off x86-64 there is nothing to choose
     fn new<T: FftFloat>(m: usize, level: crate::simd::Level) -> Option<Self> {
         use crate::simd::Level;
         #[cfg(target_arch = "x86_64")]
