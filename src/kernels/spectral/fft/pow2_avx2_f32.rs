@@ -296,15 +296,10 @@ impl Pow2Avx2F32 {
     unsafe fn run(&self, src: *const f32, dst: *mut f32, tmp: *mut f32, inplace: bool) {
         let tw = self.tw.as_ptr() as *const f32;
         let count = self.stages.len();
-        // Pick the destinations so that the last stage writes `dst`. Out of place: alternate
-        // so that stage `count - 1` lands in `dst`. In place with an odd count: ping-pong the
-        // first `count - 1` stages back into `dst` and run the last stage (unit twiddles or
-        // fused, every q-vector read before it is written) in place.
-        let last_in_place = inplace && count % 2 == 1;
-        let pingpong = if last_in_place { count - 1 } else { count };
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
-            let to: *mut f32 = if idx >= pingpong || (pingpong - 1 - idx) % 2 == 0 {
+            // the last stage writes `dst` (see `writes_dst`)
+            let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
                 dst
             } else {
                 tmp

@@ -367,7 +367,7 @@ impl Pow2Avx512 {
 /// the last stage writes the destination. Out of place the stages alternate. In place with an
 /// odd count, the first `count − 1` stages ping-pong back into the destination and the last
 /// stage (unit twiddles or fused: every q-vector read before it is written) runs there in place.
-/// Shared with the float passes ([`super::pow2_avx512_f32`]).
+/// Shared with the float passes ([`super::pow2_avx512_f32`], [`super::pow2_avx2_f32`]).
 pub(super) fn writes_dst(idx: usize, count: usize, inplace: bool) -> bool {
     let pingpong = if inplace && count % 2 == 1 {
         count - 1
