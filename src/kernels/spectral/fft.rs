@@ -29,11 +29,15 @@ mod pocket;
 #[cfg(target_arch = "x86_64")]
 mod pow2_avx2_f32;
 #[cfg(target_arch = "x86_64")]
+mod pow2_avx2_f64;
+#[cfg(target_arch = "x86_64")]
 mod pow2_avx512;
 #[cfg(target_arch = "x86_64")]
 mod pow2_avx512_f32;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod pow2_f32_check;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod pow2_f64_check;
 mod real;
 mod rows;
 #[cfg(target_arch = "x86_64")]
@@ -249,9 +253,10 @@ struct EvenReal<T: FftNum> {
     own: Option<OwnPow2>,
 }
 
-/// The own AVX-512 complex transforms of one power-of-two length (forward and inverse):
-/// Stockham passes, radix 4/8/16 for doubles ([`pow2_avx512`]), radix 8/16 for floats
-/// ([`pow2_avx512_f32`]).
+/// The own complex transforms of one power-of-two length (forward and inverse): Stockham
+/// passes on AVX-512, radix 4/8/16 for doubles ([`pow2_avx512`]), radix 8/16 for floats
+/// ([`pow2_avx512_f32`]); on AVX2 for floats ([`pow2_avx2_f32`]) and doubles
+/// ([`pow2_avx2_f64`]).
 #[cfg(target_arch = "x86_64")]
 enum OwnPow2 {
     Double {
@@ -267,6 +272,11 @@ enum OwnPow2 {
         fwd: pow2_avx2_f32::Pow2Avx2F32,
         inv: pow2_avx2_f32::Pow2Avx2F32,
     },
+    /// Double transforms on AVX2 + FMA ([`pow2_avx2_f64`]), for the AVX2 level.
+    DoubleAvx2 {
+        fwd: pow2_avx2_f64::Pow2Avx2F64,
+        inv: pow2_avx2_f64::Pow2Avx2F64,
+    },
 }
 
 /// No own transforms off x86-64 (an uninhabited type: `EvenReal::own` is always `None`).
@@ -276,8 +286,9 @@ enum OwnPow2 {}
 impl OwnPow2 {
     /// The own transforms of `m` points for element type `T` at SIMD level `level`, if they
     /// exist: at [`Level::Avx512`] powers of two in [`OWN_POW2`] (double) or [`OWN_POW2_F32`]
-    /// (float), AVX-512 F/DQ/VL/BW and FMA present; at [`Level::Avx2`] float powers of two in
-    /// [`OWN_POW2_F32_AVX2`], AVX2 and FMA present. Other levels have none.
+    /// (float), AVX-512 F/DQ/VL/BW and FMA present; at [`Level::Avx2`] powers of two in
+    /// [`OWN_POW2_F32_AVX2`] (float) or [`OWN_POW2_AVX2`] (double), AVX2 and FMA present. Other
+    /// levels have none.
     ///
     /// [`Level::Avx512`]: crate::simd::Level::Avx512
     /// [`Level::Avx2`]: crate::simd::Level::Avx2
@@ -289,6 +300,11 @@ impl OwnPow2 {
             return Some(OwnPow2::FloatAvx2 {
                 fwd: pow2_avx2_f32::Pow2Avx2F32::new(m, false)?,
                 inv: pow2_avx2_f32::Pow2Avx2F32::new(m, true)?,
+            });
+        } else if level == Level::Avx2 && T::as_f64(&[]).is_some() && OWN_POW2_AVX2.contains(&m) {
+            return Some(OwnPow2::DoubleAvx2 {
+                fwd: pow2_avx2_f64::Pow2Avx2F64::new(m, false)?,
+                inv: pow2_avx2_f64::Pow2Avx2F64::new(m, true)?,
             });
         } else if level == Level::Avx512 && T::as_f64(&[]).is_some() && OWN_POW2.contains(&m) {
             return Some(OwnPow2::Double {
@@ -310,6 +326,7 @@ impl OwnPow2 {
             OwnPow2::Double { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::Float { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::FloatAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
+            OwnPow2::DoubleAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
         };
         #[cfg(not(target_arch = "x86_64"))]
         match *self {}
@@ -328,34 +345,23 @@ impl OwnPow2 {
         #[cfg(target_arch = "x86_64")]
         {
             let xp = x.map_or(y.as_ptr(), |x| x.as_ptr());
+            // one direction of a pair, on `y` viewed as its element type (`$as`/`$as_mut`)
+            macro_rules! run_own {
+                ($fwd:ident, $inv:ident, $as:ident, $as_mut:ident) => {{
+                    let f = if inverse { $inv } else { $fwd };
+                    let s = placed_scratch(scratch, f.scratch_len(), xp, y.as_ptr());
+                    match (x.map(T::$as), T::$as_mut(y), T::$as_mut(s)) {
+                        (None, Some(y), Some(s)) => f.process(y, s),
+                        (Some(Some(x)), Some(y), Some(s)) => f.process_outofplace(x, y, s),
+                        _ => unreachable!("own transforms are made for their element type only"),
+                    }
+                }};
+            }
             match self {
-                OwnPow2::Double { fwd, inv } => {
-                    let f = if inverse { inv } else { fwd };
-                    let s = placed_scratch(scratch, f.scratch_len(), xp, y.as_ptr());
-                    match (x.map(T::as_f64), T::as_f64_mut(y), T::as_f64_mut(s)) {
-                        (None, Some(y), Some(s)) => f.process(y, s),
-                        (Some(Some(x)), Some(y), Some(s)) => f.process_outofplace(x, y, s),
-                        _ => unreachable!("double own transforms are made for double plans only"),
-                    }
-                }
-                OwnPow2::Float { fwd, inv } => {
-                    let f = if inverse { inv } else { fwd };
-                    let s = placed_scratch(scratch, f.scratch_len(), xp, y.as_ptr());
-                    match (x.map(T::as_f32), T::as_f32_mut(y), T::as_f32_mut(s)) {
-                        (None, Some(y), Some(s)) => f.process(y, s),
-                        (Some(Some(x)), Some(y), Some(s)) => f.process_outofplace(x, y, s),
-                        _ => unreachable!("float own transforms are made for float plans only"),
-                    }
-                }
-                OwnPow2::FloatAvx2 { fwd, inv } => {
-                    let f = if inverse { inv } else { fwd };
-                    let s = placed_scratch(scratch, f.scratch_len(), xp, y.as_ptr());
-                    match (x.map(T::as_f32), T::as_f32_mut(y), T::as_f32_mut(s)) {
-                        (None, Some(y), Some(s)) => f.process(y, s),
-                        (Some(Some(x)), Some(y), Some(s)) => f.process_outofplace(x, y, s),
-                        _ => unreachable!("float own transforms are made for float plans only"),
-                    }
-                }
+                OwnPow2::Double { fwd, inv } => run_own!(fwd, inv, as_f64, as_f64_mut),
+                OwnPow2::Float { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
+                OwnPow2::FloatAvx2 { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
+                OwnPow2::DoubleAvx2 { fwd, inv } => run_own!(fwd, inv, as_f64, as_f64_mut),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -383,6 +389,12 @@ const OWN_POW2_F32: std::ops::RangeInclusive<usize> = 64..=32768;
 /// to 8192 points. At 128 (real 256) they were 0.89–1.18×, below it they tie and from 8192 on
 /// they are slower, so those lengths keep the crate's.
 const OWN_POW2_F32_AVX2: std::ops::RangeInclusive<usize> = 256..=4096;
+
+/// The half lengths the own AVX2 double transforms run at (real transforms of 128 … 4096
+/// points), at the AVX2 level: in place against the crate's AVX double transforms, side by
+/// side, they took 0.87–0.95× its time at 64 … 256 and 0.86–0.91× at 512 … 2048; from 4096 on
+/// they were slower, so those lengths keep the crate's.
+const OWN_POW2_AVX2: std::ops::RangeInclusive<usize> = 64..=2048;
 
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
 /// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
@@ -1438,57 +1450,71 @@ mod tests {
         }
     }
 
-    /// The own AVX-512 half-length transforms of the even real plans (double, 64 … 65536 points,
-    /// where this CPU has AVX-512) against the crate's transforms on every entry point: forward,
-    /// forward destroying its input (the same bits as forward), inverse, and the round trip;
-    /// random data at unaligned offsets, within 1e-15·log2(n) of the largest bin. Float plans
-    /// and plans made with `own = false` never get them.
+    /// The own half-length transforms of the even real plans (double: 64 … 65536 points at
+    /// AVX-512, the lengths of [`OWN_POW2_AVX2`] doubled at AVX2, where this CPU has the
+    /// level) against the crate's transforms on every entry point: forward, forward destroying
+    /// its input (the same bits as forward), inverse, and the round trip; random data at
+    /// unaligned offsets, within 1e-15·log2(n) of the largest bin. Plans made for the scalar
+    /// or baseline level never get them.
     #[test]
     fn own_pow2_transforms_match_the_crate() {
-        let have = crate::simd::detected() == crate::simd::Level::Avx512;
+        use crate::simd::Level;
         let mut rng = Rng::new(29);
         let c0 = Complex::new(0.0, 0.0);
-        for lg in 6..=17u32 {
-            let n = 1usize << lg;
-            let (h, m) = (n / 2 + 1, n / 2);
-            let own = EvenReal::<f64>::with_own(n, crate::simd::Level::Avx512).unwrap();
-            let theirs = EvenReal::<f64>::with_own(n, crate::simd::Level::Scalar).unwrap();
-            assert!(theirs.own.is_none());
-            assert_eq!(own.own.is_some(), have && lg <= 16, "n = {n}");
-            // one value in: unaligned input and output
-            let mut xb = rng.vec_f64(n + 1, 1.0);
-            let x = xb[1..].to_vec();
-            let (mut a, mut b) = (vec![c0; h + 1], vec![c0; h]);
-            let mut s = Vec::new();
-            own.forward(&x, &mut a[1..], &mut s);
-            theirs.forward(&x, &mut b, &mut s);
-            let big = b.iter().map(|v| v.norm()).fold(0.0, f64::max);
-            let tol = 1e-15 * f64::from(lg) * big;
-            assert!(max_err(&a[1..], &b) <= tol, "forward n={n}");
-            let mut d = vec![c0; h];
-            own.forward_destroy(&mut xb[1..], &mut d, &mut s);
-            assert!(
-                d.iter().zip(&a[1..]).all(|(p, q)| p == q),
-                "forward_destroy n={n}"
-            );
-            let (mut r, mut rt) = (vec![0.0; n], vec![0.0; n]);
-            own.inverse(&b, &mut r, &mut s);
-            theirs.inverse(&b, &mut rt, &mut s);
-            let e = r
-                .iter()
-                .zip(&rt)
-                .map(|(p, q)| (p - q).abs())
-                .fold(0.0, f64::max);
-            let big = rt.iter().map(|v| v.abs()).fold(0.0, f64::max);
-            assert!(e <= 1e-15 * f64::from(lg) * big, "inverse n={n}: {e}");
-            // unnormalised round trip: n·x
-            let e = r
-                .iter()
-                .zip(&x)
-                .map(|(p, q)| (p / n as f64 - q).abs())
-                .fold(0.0, f64::max);
-            assert!(e <= 1e-15 * f64::from(lg) * 8.0, "round trip n={n}: {e}");
-            assert_eq!(own.m, m);
+        let avx2 = (2 * OWN_POW2_AVX2.start()).trailing_zeros()
+            ..=(2 * OWN_POW2_AVX2.end()).trailing_zeros();
+        for (level, lgs) in [(Level::Avx512, 6..=16u32), (Level::Avx2, avx2)] {
+            let have = crate::simd::detected() >= level;
+            for lg in 5..=17u32 {
+                let n = 1usize << lg;
+                let (h, m) = (n / 2 + 1, n / 2);
+                let own = EvenReal::<f64>::with_own(n, level).unwrap();
+                let theirs = EvenReal::<f64>::with_own(n, Level::Scalar).unwrap();
+                assert!(theirs.own.is_none());
+                assert!(EvenReal::<f64>::with_own(n, Level::Baseline)
+                    .unwrap()
+                    .own
+                    .is_none());
+                assert_eq!(
+                    own.own.is_some(),
+                    have && lgs.contains(&lg),
+                    "n = {n} {level:?}"
+                );
+                // one value in: unaligned input and output
+                let mut xb = rng.vec_f64(n + 1, 1.0);
+                let x = xb[1..].to_vec();
+                let (mut a, mut b) = (vec![c0; h + 1], vec![c0; h]);
+                let mut s = Vec::new();
+                own.forward(&x, &mut a[1..], &mut s);
+                theirs.forward(&x, &mut b, &mut s);
+                let big = b.iter().map(|v| v.norm()).fold(0.0, f64::max);
+                let tol = 1e-15 * f64::from(lg) * big;
+                assert!(max_err(&a[1..], &b) <= tol, "forward n={n}");
+                let mut d = vec![c0; h];
+                own.forward_destroy(&mut xb[1..], &mut d, &mut s);
+                assert!(
+                    d.iter().zip(&a[1..]).all(|(p, q)| p == q),
+                    "forward_destroy n={n}"
+                );
+                let (mut r, mut rt) = (vec![0.0; n], vec![0.0; n]);
+                own.inverse(&b, &mut r, &mut s);
+                theirs.inverse(&b, &mut rt, &mut s);
+                let e = r
+                    .iter()
+                    .zip(&rt)
+                    .map(|(p, q)| (p - q).abs())
+                    .fold(0.0, f64::max);
+                let big = rt.iter().map(|v| v.abs()).fold(0.0, f64::max);
+                assert!(e <= 1e-15 * f64::from(lg) * big, "inverse n={n}: {e}");
+                // unnormalised round trip: n·x
+                let e = r
+                    .iter()
+                    .zip(&x)
+                    .map(|(p, q)| (p / n as f64 - q).abs())
+                    .fold(0.0, f64::max);
+                assert!(e <= 1e-15 * f64::from(lg) * 8.0, "round trip n={n}: {e}");
+                assert_eq!(own.m, m);
+            }
         }
     }
 
