@@ -55,8 +55,8 @@
 //!
 //! All intrinsic code is in `unsafe fn`s. The stage kernels carry
 //! `#[target_feature(enable = "avx2,fma")]`; the `#[inline(always)]` helpers touch no memory
-//! (except the documented loads of `first_group` and table reads of `first_group`) and are
-//! only called from those kernels. The kernels are reachable only through a plan, and
+//! (except the documented data and table loads of `first_group`) and are only called from
+//! those kernels. The kernels are reachable only through a plan, and
 //! [`Pow2Avx2F64::new`] returns `None` unless the CPU has AVX2 and FMA. All loads and stores of
 //! data are unaligned (`loadu`/`storeu`); only the plan's own table (32-byte aligned rows) is
 //! read with aligned loads.
