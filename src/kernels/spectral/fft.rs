@@ -41,6 +41,8 @@ mod pow2_f64_check;
 mod real;
 mod rows;
 #[cfg(target_arch = "x86_64")]
+mod split_avx2;
+#[cfg(target_arch = "x86_64")]
 mod split_avx512;
 
 use mixed::MixedFft;
@@ -143,6 +145,13 @@ pub trait FftFloat: Float + FftNum {
     fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R;
     /// The forward real-FFT split step at `level` (see [`split_fwd_body`]).
     fn split_fwd_at(level: crate::simd::Level, y: &mut [Complex<Self>], v: &[Complex<Self>]);
+    /// The inverse real-FFT split step at `level` (see [`split_inv_body`]).
+    fn split_inv_at(
+        level: crate::simd::Level,
+        x: &[Complex<Self>],
+        z: &mut [Complex<Self>],
+        tw: &[Complex<Self>],
+    );
     /// Whether lengths that are not powers of two run on [`MixedFft`] (see [`use_crate`]).
     const ACCURATE_MIXED: bool;
     /// The slice itself for f64, `None` for f32: lets the generic [`MixedFft`] reach its
@@ -164,27 +173,46 @@ fn none<X, Y>(_: X) -> Option<Y> {
     None
 }
 
-macro_rules! split_fwd_at_level {
-    ($name:ident, $t:ty, $avx512:path) => {
-        /// The split step: explicit AVX-512 where the (clamped) level allows it, otherwise the
-        /// compiler-vectorised body at that level.
-        fn $name(level: crate::simd::Level, y: &mut [Complex<$t>], v: &[Complex<$t>]) {
+macro_rules! split_at_level {
+    ($fwd:ident, $inv:ident, $t:ty) => {
+        /// The forward split step: explicit AVX-512 or AVX2 where the (clamped) level allows it,
+        /// otherwise the compiler-vectorised body at that level.
+        fn $fwd(level: crate::simd::Level, y: &mut [Complex<$t>], v: &[Complex<$t>]) {
             #[cfg(target_arch = "x86_64")]
-            if crate::simd::effective(level) == crate::simd::Level::Avx512 {
+            match crate::simd::effective(level) {
                 // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512
                 // F/BW/DQ/VL.
-                unsafe { $avx512(y, v) };
-                return;
+                crate::simd::Level::Avx512 => return unsafe { split_avx512::$fwd(y, v) },
+                // SAFETY: as above, the CPU has AVX2.
+                crate::simd::Level::Avx2 => return unsafe { split_avx2::$fwd(y, v) },
+                _ => {}
             }
             split_fwd_generic(level, y, v)
         }
+
+        /// The inverse split step: explicit AVX2 where the (clamped) level is AVX2, otherwise the
+        /// compiler-vectorised body at that level (the AVX-512 level keeps its compiler-vectorised
+        /// body: the explicit AVX2 step has not been measured against it).
+        fn $inv(
+            level: crate::simd::Level,
+            x: &[Complex<$t>],
+            z: &mut [Complex<$t>],
+            tw: &[Complex<$t>],
+        ) {
+            #[cfg(target_arch = "x86_64")]
+            if crate::simd::effective(level) == crate::simd::Level::Avx2 {
+                // SAFETY: the level was clamped to the detected one, so the CPU has AVX2.
+                return unsafe { split_avx2::$inv(x, z, tw) };
+            }
+            split_inv_generic(level, x, z, tw)
+        }
     };
 }
-split_fwd_at_level!(split_fwd_f32, f32, split_avx512::split_fwd_f32);
-split_fwd_at_level!(split_fwd_f64, f64, split_avx512::split_fwd_f64);
+split_at_level!(split_fwd_f32, split_inv_f32, f32);
+split_at_level!(split_fwd_f64, split_inv_f64, f64);
 
 macro_rules! impl_fft_float {
-    ($t:ty, $split:expr, $acc:expr, $f64:ident, $f32:ident) => {
+    ($t:ty, $split:expr, $split_inv:expr, $acc:expr, $f64:ident, $f32:ident) => {
         impl FftFloat for $t {
             const ACCURATE_MIXED: bool = $acc;
             fn as_f64(x: &[Complex<Self>]) -> Option<&[Complex<f64>]> {
@@ -206,6 +234,14 @@ macro_rules! impl_fft_float {
             ) {
                 $split(level, y, v)
             }
+            fn split_inv_at(
+                level: crate::simd::Level,
+                x: &[Complex<Self>],
+                z: &mut [Complex<Self>],
+                tw: &[Complex<Self>],
+            ) {
+                $split_inv(level, x, z, tw)
+            }
             fn with_workspace<R>(f: impl FnOnce(&mut Workspace<Self>) -> R) -> R {
                 thread_local! {
                     static WS: RefCell<Workspace<$t>> = const { RefCell::new(Workspace::new()) };
@@ -226,8 +262,8 @@ macro_rules! impl_fft_float {
         }
     };
 }
-impl_fft_float!(f32, split_fwd_f32, false, none, some);
-impl_fft_float!(f64, split_fwd_f64, true, some, none);
+impl_fft_float!(f32, split_fwd_f32, split_inv_f32, false, none, some);
+impl_fft_float!(f64, split_fwd_f64, split_inv_f64, true, some, none);
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
@@ -567,11 +603,45 @@ crate::simd::multiversion! {
 }
 
 /// The forward split step at a SIMD level: explicit AVX-512 (f32 and f64) at [`Level::Avx512`],
-/// otherwise [`split_fwd_generic`].
+/// explicit AVX2 at [`Level::Avx2`], otherwise [`split_fwd_generic`].
 ///
 /// [`Level::Avx512`]: crate::simd::Level::Avx512
+/// [`Level::Avx2`]: crate::simd::Level::Avx2
 fn split_fwd<T: FftFloat>(level: crate::simd::Level, y: &mut [Complex<T>], v: &[Complex<T>]) {
     T::split_fwd_at(level, y, v)
+}
+
+/// The ends of the inverse split step: `Z'[0]` from bins 0 and m, and `Z'[m/2]` (even m) from
+/// bin m/2.
+#[inline(always)]
+fn split_inv_ends<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>]) {
+    let m = z.len();
+    let two = <T as Float>::from_f64(2.0);
+    z[0] = Complex::new(x[0].re + x[m].re, x[0].re - x[m].re);
+    if m >= 2 && m.is_multiple_of(2) {
+        let c = x[m / 2];
+        z[m / 2] = Complex::new(two * c.re, -(two * c.im));
+    }
+}
+
+/// One pair of the inverse split step: `xa = X[k]`, `xb = X[m−k]`, `w = w^k`; returns
+/// `(Z'[k], Z'[m−k])` (see [`split_inv_body`]). Every SIMD path computes exactly these operations
+/// in this order (no FMA), so all levels give bit-identical results.
+#[inline(always)]
+fn split_inv_pair<T: FftFloat>(
+    xa: Complex<T>,
+    xb: Complex<T>,
+    w: Complex<T>,
+) -> (Complex<T>, Complex<T>) {
+    let f = Complex::new(xa.re + xb.re, xa.im - xb.im);
+    let g = Complex::new(xa.re - xb.re, xa.im + xb.im);
+    // i·conj(w)·G: conj(w) = (w.re, −w.im); i·(c) = (−c.im, c.re)
+    let c = Complex::new(w.re * g.re + w.im * g.im, w.re * g.im - w.im * g.re);
+    let t = Complex::new(-c.im, c.re);
+    (
+        Complex::new(f.re + t.re, f.im + t.im),
+        Complex::new(f.re - t.re, t.im - f.im),
+    )
 }
 
 /// Inverse split step: from the n/2+1 bins `x` (imaginary parts of bins 0 and m ignored) writes
@@ -581,13 +651,8 @@ fn split_fwd<T: FftFloat>(level: crate::simd::Level, y: &mut [Complex<T>], v: &[
 #[inline(always)]
 fn split_inv_body<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Complex<T>]) {
     let m = z.len();
-    let two = <T as Float>::from_f64(2.0);
-    z[0] = Complex::new(x[0].re + x[m].re, x[0].re - x[m].re);
+    split_inv_ends(x, z);
     let p = (m - 1) / 2;
-    if m >= 2 && m.is_multiple_of(2) {
-        let c = x[m / 2];
-        z[m / 2] = Complex::new(two * c.re, -(two * c.im));
-    }
     let (zlo, zhi) = z[1..].split_at_mut(p);
     let zl = zhi.len();
     let zhi = &mut zhi[zl - p..];
@@ -610,16 +675,7 @@ fn split_inv_body<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Com
         let mut outa = [Complex::new(T::ZERO, T::ZERO); B];
         let mut outb = [Complex::new(T::ZERO, T::ZERO); B];
         for l in 0..B {
-            let (xa, xb, w) = (xa[l], xb[l], wb[l]);
-            let f_re = xa.re + xb.re;
-            let f_im = xa.im - xb.im;
-            let g_re = xa.re - xb.re;
-            let g_im = xa.im + xb.im;
-            let c_re = w.re * g_re + w.im * g_im;
-            let c_im = w.re * g_im - w.im * g_re;
-            let (t_re, t_im) = (-c_im, c_re);
-            outa[l] = Complex::new(f_re + t_re, f_im + t_im);
-            outb[l] = Complex::new(f_re - t_re, t_im - f_im);
+            (outa[l], outb[l]) = split_inv_pair(xa[l], xb[l], wb[l]);
         }
         zlo[i0..i0 + B].copy_from_slice(&outa);
         let zh: &mut [Complex<T>; B] = (&mut zhi[j0..j0 + B]).try_into().unwrap();
@@ -635,20 +691,31 @@ fn split_inv_body<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Com
         .zip(xhi[..p - done].iter().rev())
         .zip(&tw[1 + done..])
     {
-        let f = Complex::new(xa.re + xb.re, xa.im - xb.im);
-        let g = Complex::new(xa.re - xb.re, xa.im + xb.im);
-        // i·conj(w)·G: conj(w) = (w.re, −w.im); i·(c) = (−c.im, c.re)
-        let c = Complex::new(w.re * g.re + w.im * g.im, w.re * g.im - w.im * g.re);
-        let t = Complex::new(-c.im, c.re);
-        *za = Complex::new(f.re + t.re, f.im + t.im);
-        *zb = Complex::new(f.re - t.re, t.im - f.im);
+        (*za, *zb) = split_inv_pair(*xa, *xb, *w);
     }
 }
 
 crate::simd::multiversion! {
-    /// The inverse split step at a SIMD level.
-    fn split_inv<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>], tw: &[Complex<T>]) -> ();
+    /// The inverse split step at a SIMD level (compiler-vectorised body).
+    fn split_inv_generic<T: FftFloat>(
+        x: &[Complex<T>],
+        z: &mut [Complex<T>],
+        tw: &[Complex<T>],
+    ) -> ();
     scalar = split_inv_body; simd = split_inv_body;
+}
+
+/// The inverse split step at a SIMD level: explicit AVX2 at [`Level::Avx2`], otherwise
+/// [`split_inv_generic`].
+///
+/// [`Level::Avx2`]: crate::simd::Level::Avx2
+fn split_inv<T: FftFloat>(
+    level: crate::simd::Level,
+    x: &[Complex<T>],
+    z: &mut [Complex<T>],
+    tw: &[Complex<T>],
+) {
+    T::split_inv_at(level, x, z, tw)
 }
 
 impl<T: FftFloat> EvenReal<T> {
@@ -1336,8 +1403,8 @@ mod tests {
     }
 
     /// The split steps of one element type at every level against the scalar body, bit for
-    /// bit, at every even length to 200 (every tail of the 8- and 4-pair vectors and of the
-    /// 16-pair blocks) and two longer ones.
+    /// bit (signs of zeros included), at every even length to 200 (every tail of the 8-, 4- and
+    /// 2-pair vectors and of the 16-pair blocks) and two longer ones.
     fn split_steps_match_scalar<T: FftFloat>(rng: &mut Rng) {
         let bits = |a: &[Complex<T>], b: &[Complex<T>]| {
             // widening to f64 is exact, so equal bits there are equal bits in T
@@ -1349,25 +1416,32 @@ mod tests {
         for n in (2..=200usize).step_by(2).chain([1024, 4096]) {
             let e = EvenReal::<T>::new(n).unwrap();
             let m = n / 2;
-            let z: Vec<Complex<T>> = (0..=m)
-                .map(|_| {
-                    Complex::new(
-                        <T as Float>::from_f64(rng.uniform()),
-                        <T as Float>::from_f64(rng.uniform()),
-                    )
-                })
-                .collect();
-            let mut want = z.clone();
-            split_fwd(crate::simd::Level::Scalar, &mut want, &e.v);
-            let mut want_inv = vec![Complex::new(T::ZERO, T::ZERO); m];
-            split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
-            for level in crate::simd::available() {
-                let mut got = z.clone();
-                split_fwd(level, &mut got, &e.v);
-                assert!(bits(&got, &want), "fwd n={n} {level:?}");
-                let mut got = vec![Complex::new(T::ZERO, T::ZERO); m];
-                split_inv(level, &z, &mut got, &e.tw);
-                assert!(bits(&got, &want_inv), "inv n={n} {level:?}");
+            // uniform values, and values from {−1, −0, +0, 1} whose sums and differences cancel
+            // exactly, so the signs of zero results are compared too
+            let ties = [-1.0, -0.0, 0.0, 1.0];
+            for tied in [false, true] {
+                let mut draw = || {
+                    let u = rng.uniform();
+                    let x = if tied {
+                        ties[((u + 1.0) * 2.0) as usize % 4]
+                    } else {
+                        u
+                    };
+                    <T as Float>::from_f64(x)
+                };
+                let z: Vec<Complex<T>> = (0..=m).map(|_| Complex::new(draw(), draw())).collect();
+                let mut want = z.clone();
+                split_fwd(crate::simd::Level::Scalar, &mut want, &e.v);
+                let mut want_inv = vec![Complex::new(T::ZERO, T::ZERO); m];
+                split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
+                for level in crate::simd::available() {
+                    let mut got = z.clone();
+                    split_fwd(level, &mut got, &e.v);
+                    assert!(bits(&got, &want), "fwd n={n} {level:?} tied={tied}");
+                    let mut got = vec![Complex::new(T::ZERO, T::ZERO); m];
+                    split_inv(level, &z, &mut got, &e.tw);
+                    assert!(bits(&got, &want_inv), "inv n={n} {level:?} tied={tied}");
+                }
             }
         }
     }
