@@ -38,6 +38,8 @@ mod pow2_avx512_f32;
 mod pow2_f32_check;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod pow2_f64_check;
+#[cfg(target_arch = "x86_64")]
+mod pow2_sse2_f32;
 mod real;
 mod rows;
 #[cfg(target_arch = "x86_64")]
@@ -284,7 +286,7 @@ struct EvenReal<T: FftNum> {
     tw: Vec<Complex<T>>,
     /// `−i·e^{-2πik/n}/2` for `k ≤ m/2` (forward split step).
     v: Vec<Complex<T>>,
-    /// The own transforms (AVX-512, or AVX2 for floats) of the half length, run instead of
+    /// The own transforms (AVX-512, AVX2, or SSE2 for floats) of the half length, run instead of
     /// `fwd`/`inv` where they exist (see [`OwnPow2::new`]).
     own: Option<OwnPow2>,
 }
@@ -292,7 +294,7 @@ struct EvenReal<T: FftNum> {
 /// The own complex transforms of one power-of-two length (forward and inverse): Stockham
 /// passes on AVX-512, radix 4/8/16 for doubles ([`pow2_avx512`]), radix 8/16 for floats
 /// ([`pow2_avx512_f32`]); on AVX2 for floats ([`pow2_avx2_f32`]) and doubles
-/// ([`pow2_avx2_f64`]).
+/// ([`pow2_avx2_f64`]); on SSE2 for floats ([`pow2_sse2_f32`]).
 #[cfg(target_arch = "x86_64")]
 enum OwnPow2 {
     Double {
@@ -313,6 +315,11 @@ enum OwnPow2 {
         fwd: pow2_avx2_f64::Pow2Avx2F64,
         inv: pow2_avx2_f64::Pow2Avx2F64,
     },
+    /// Float transforms on SSE2 ([`pow2_sse2_f32`]), for the baseline level.
+    FloatSse2 {
+        fwd: pow2_sse2_f32::Pow2Sse2F32,
+        inv: pow2_sse2_f32::Pow2Sse2F32,
+    },
 }
 
 /// No own transforms off x86-64 (an uninhabited type: `EvenReal::own` is always `None`).
@@ -323,11 +330,13 @@ impl OwnPow2 {
     /// The own transforms of `m` points for element type `T` at SIMD level `level`, if they
     /// exist: at [`Level::Avx512`] powers of two in [`OWN_POW2`] (double) or [`OWN_POW2_F32`]
     /// (float), AVX-512 F/DQ/VL/BW and FMA present; at [`Level::Avx2`] powers of two in
-    /// [`OWN_POW2_F32_AVX2`] (float) or [`OWN_POW2_AVX2`] (double), AVX2 and FMA present. Other
-    /// levels have none.
+    /// [`OWN_POW2_F32_AVX2`] (float) or [`OWN_POW2_AVX2`] (double), AVX2 and FMA present; at
+    /// [`Level::Baseline`] powers of two in [`OWN_POW2_F32_SSE2`] (float; SSE2 is part of
+    /// x86-64). Other levels, and doubles at the baseline level, have none.
     ///
     /// [`Level::Avx512`]: crate::simd::Level::Avx512
     /// [`Level::Avx2`]: crate::simd::Level::Avx2
+    /// [`Level::Baseline`]: crate::simd::Level::Baseline
     #[allow(unused_variables, unused_imports)] // off x86-64 there is nothing to choose
     fn new<T: FftFloat>(m: usize, level: crate::simd::Level) -> Option<Self> {
         use crate::simd::Level;
@@ -352,6 +361,14 @@ impl OwnPow2 {
                 fwd: pow2_avx512_f32::Pow2Avx512F32::new(m, false)?,
                 inv: pow2_avx512_f32::Pow2Avx512F32::new(m, true)?,
             });
+        } else if level == Level::Baseline
+            && T::as_f32(&[]).is_some()
+            && OWN_POW2_F32_SSE2.contains(&m)
+        {
+            return Some(OwnPow2::FloatSse2 {
+                fwd: pow2_sse2_f32::Pow2Sse2F32::new(m, false)?,
+                inv: pow2_sse2_f32::Pow2Sse2F32::new(m, true)?,
+            });
         }
         None
     }
@@ -363,6 +380,7 @@ impl OwnPow2 {
             OwnPow2::Float { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::FloatAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::DoubleAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
+            OwnPow2::FloatSse2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
         };
         #[cfg(not(target_arch = "x86_64"))]
         match *self {}
@@ -398,6 +416,7 @@ impl OwnPow2 {
                 OwnPow2::Float { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
                 OwnPow2::FloatAvx2 { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
                 OwnPow2::DoubleAvx2 { fwd, inv } => run_own!(fwd, inv, as_f64, as_f64_mut),
+                OwnPow2::FloatSse2 { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -431,6 +450,12 @@ const OWN_POW2_F32_AVX2: std::ops::RangeInclusive<usize> = 256..=4096;
 /// side, they took 0.87–0.95× its time at 64 … 256 and 0.86–0.91× at 512 … 2048; from 4096 on
 /// they were slower, so those lengths keep the crate's.
 const OWN_POW2_AVX2: std::ops::RangeInclusive<usize> = 64..=2048;
+
+/// The half lengths the own SSE2 float transforms run at (real transforms of 128 … 8192
+/// points), at the baseline level: in place against the crate's SSE float transforms
+/// (`FftPlannerSse`), side by side, they took 0.36–0.6× its time at every one of these lengths
+/// (see [`pow2_sse2_f32`]).
+const OWN_POW2_F32_SSE2: std::ops::RangeInclusive<usize> = 64..=4096;
 
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
 /// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
@@ -1592,16 +1617,20 @@ mod tests {
         }
     }
 
-    /// The float counterpart: own half-length transforms for 128 … 65536 points (AVX-512) and
-    /// 512 … 8192 points (AVX2), each against the same plan on rustfft's transform (forward,
-    /// input-destroying forward, inverse, round trip; unaligned input and output). The
-    /// baseline level has none.
+    /// The float counterpart: own half-length transforms for 128 … 65536 points (AVX-512),
+    /// 512 … 8192 points (AVX2) and 128 … 8192 points (baseline, SSE2), each against the same
+    /// plan on rustfft's transform (forward, input-destroying forward, inverse, round trip;
+    /// unaligned input and output). The scalar level has none.
     #[test]
     fn own_pow2_float_transforms_match_the_crate() {
         use crate::simd::Level;
         let mut rng = Rng::new(41);
         let c0 = Complex::new(0.0f32, 0.0);
-        for (level, lgs) in [(Level::Avx512, 7..=16u32), (Level::Avx2, 9..=13)] {
+        for (level, lgs) in [
+            (Level::Avx512, 7..=16u32),
+            (Level::Avx2, 9..=13),
+            (Level::Baseline, 7..=13),
+        ] {
             let have = crate::simd::detected() >= level;
             for lg in 5..=17u32 {
                 let n = 1usize << lg;
@@ -1609,10 +1638,6 @@ mod tests {
                 let own = EvenReal::<f32>::with_own(n, level).unwrap();
                 let theirs = EvenReal::<f32>::with_own(n, Level::Scalar).unwrap();
                 assert!(theirs.own.is_none());
-                assert!(EvenReal::<f32>::with_own(n, Level::Baseline)
-                    .unwrap()
-                    .own
-                    .is_none());
                 assert_eq!(
                     own.own.is_some(),
                     have && lgs.contains(&lg),
