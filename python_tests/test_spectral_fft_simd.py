@@ -1,8 +1,9 @@
 """Every SIMD level this CPU supports runs its own FFT passes (AVX-512 float and double, AVX2
-float and double, SSE2 float) or the FFT crate's: in a subprocess with SIGKERN_SIMD=<level>,
-fft_simd_worker.py checks float32 and float64 rfft, irfft, round trips, a batch and the STFT of
-every power of two 16 ... 65536 (and 480, 960) against numpy in float64, at several page offsets
-of input and output (see the worker for lengths, offsets and tolerances)."""
+float and double, SSE2 float and double) or the FFT crate's: in a subprocess with
+SIGKERN_SIMD=<level>, fft_simd_worker.py checks float32 and float64 rfft, irfft, round trips, a
+batch and the STFT of every power of two 16 ... 65536 (and 480, 960) against numpy in float64,
+at several page offsets of input and output (see the worker for lengths, offsets and
+tolerances)."""
 
 import os
 import pathlib

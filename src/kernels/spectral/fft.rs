@@ -39,7 +39,11 @@ mod pow2_f32_check;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod pow2_f64_check;
 #[cfg(target_arch = "x86_64")]
+mod pow2_pair;
+#[cfg(target_arch = "x86_64")]
 mod pow2_sse2_f32;
+#[cfg(target_arch = "x86_64")]
+mod pow2_sse2_f64;
 mod real;
 mod rows;
 #[cfg(target_arch = "x86_64")]
@@ -286,7 +290,7 @@ struct EvenReal<T: FftNum> {
     tw: Vec<Complex<T>>,
     /// `−i·e^{-2πik/n}/2` for `k ≤ m/2` (forward split step).
     v: Vec<Complex<T>>,
-    /// The own transforms (AVX-512, AVX2, or SSE2 for floats) of the half length, run instead of
+    /// The own transforms (AVX-512, AVX2 or SSE2) of the half length, run instead of
     /// `fwd`/`inv` where they exist (see [`OwnPow2::new`]).
     own: Option<OwnPow2>,
 }
@@ -294,7 +298,9 @@ struct EvenReal<T: FftNum> {
 /// The own complex transforms of one power-of-two length (forward and inverse): Stockham
 /// passes on AVX-512, radix 4/8/16 for doubles ([`pow2_avx512`]), radix 8/16 for floats
 /// ([`pow2_avx512_f32`]); on AVX2 for floats ([`pow2_avx2_f32`]) and doubles
-/// ([`pow2_avx2_f64`]); on SSE2 for floats ([`pow2_sse2_f32`]).
+/// ([`pow2_avx2_f64`]); on SSE2 for floats ([`pow2_sse2_f32`]) and doubles
+/// ([`pow2_sse2_f64`]). The AVX2 double and both SSE2 kinds share their passes
+/// ([`pow2_pair`]: two complex values per vector).
 #[cfg(target_arch = "x86_64")]
 enum OwnPow2 {
     Double {
@@ -320,6 +326,11 @@ enum OwnPow2 {
         fwd: pow2_sse2_f32::Pow2Sse2F32,
         inv: pow2_sse2_f32::Pow2Sse2F32,
     },
+    /// Double transforms on SSE2 ([`pow2_sse2_f64`]), for the baseline level.
+    DoubleSse2 {
+        fwd: pow2_sse2_f64::Pow2Sse2F64,
+        inv: pow2_sse2_f64::Pow2Sse2F64,
+    },
 }
 
 /// No own transforms off x86-64 (an uninhabited type: `EvenReal::own` is always `None`).
@@ -331,8 +342,8 @@ impl OwnPow2 {
     /// exist: at [`Level::Avx512`] powers of two in [`OWN_POW2`] (double) or [`OWN_POW2_F32`]
     /// (float), AVX-512 F/DQ/VL/BW and FMA present; at [`Level::Avx2`] powers of two in
     /// [`OWN_POW2_F32_AVX2`] (float) or [`OWN_POW2_AVX2`] (double), AVX2 and FMA present; at
-    /// [`Level::Baseline`] powers of two in [`OWN_POW2_F32_SSE2`] (float; SSE2 is part of
-    /// x86-64). Other levels, and doubles at the baseline level, have none.
+    /// [`Level::Baseline`] powers of two in [`OWN_POW2_F32_SSE2`] (float) or [`OWN_POW2_SSE2`]
+    /// (double; SSE2 is part of x86-64). The scalar level has none.
     ///
     /// [`Level::Avx512`]: crate::simd::Level::Avx512
     /// [`Level::Avx2`]: crate::simd::Level::Avx2
@@ -369,6 +380,12 @@ impl OwnPow2 {
                 fwd: pow2_sse2_f32::Pow2Sse2F32::new(m, false)?,
                 inv: pow2_sse2_f32::Pow2Sse2F32::new(m, true)?,
             });
+        } else if level == Level::Baseline && T::as_f64(&[]).is_some() && OWN_POW2_SSE2.contains(&m)
+        {
+            return Some(OwnPow2::DoubleSse2 {
+                fwd: pow2_sse2_f64::Pow2Sse2F64::new(m, false)?,
+                inv: pow2_sse2_f64::Pow2Sse2F64::new(m, true)?,
+            });
         }
         None
     }
@@ -381,6 +398,7 @@ impl OwnPow2 {
             OwnPow2::FloatAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::DoubleAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::FloatSse2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
+            OwnPow2::DoubleSse2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
         };
         #[cfg(not(target_arch = "x86_64"))]
         match *self {}
@@ -417,6 +435,7 @@ impl OwnPow2 {
                 OwnPow2::FloatAvx2 { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
                 OwnPow2::DoubleAvx2 { fwd, inv } => run_own!(fwd, inv, as_f64, as_f64_mut),
                 OwnPow2::FloatSse2 { fwd, inv } => run_own!(fwd, inv, as_f32, as_f32_mut),
+                OwnPow2::DoubleSse2 { fwd, inv } => run_own!(fwd, inv, as_f64, as_f64_mut),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -456,6 +475,12 @@ const OWN_POW2_AVX2: std::ops::RangeInclusive<usize> = 64..=2048;
 /// (`FftPlannerSse`), side by side, they took 0.36–0.6× its time at every one of these lengths
 /// (see [`pow2_sse2_f32`]).
 const OWN_POW2_F32_SSE2: std::ops::RangeInclusive<usize> = 64..=4096;
+
+/// The half lengths the own SSE2 double transforms run at (real transforms of 128 … 4096
+/// points), at the baseline level: in place against the crate's SSE double transforms
+/// (`FftPlannerSse`), side by side, they took 0.53–0.61× its time at 64 and 128 and
+/// 0.75–0.86× at 256 … 2048 (see [`pow2_sse2_f64`]).
+const OWN_POW2_SSE2: std::ops::RangeInclusive<usize> = 64..=2048;
 
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
 /// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
@@ -1550,19 +1575,24 @@ mod tests {
     }
 
     /// The own half-length transforms of the even real plans (double: 64 … 65536 points at
-    /// AVX-512, the lengths of [`OWN_POW2_AVX2`] doubled at AVX2, where this CPU has the
-    /// level) against the crate's transforms on every entry point: forward, forward destroying
-    /// its input (the same bits as forward), inverse, and the round trip; random data at
-    /// unaligned offsets, within 1e-15·log2(n) of the largest bin. Plans made for the scalar
-    /// or baseline level never get them.
+    /// AVX-512, the lengths of [`OWN_POW2_AVX2`] doubled at AVX2 and of [`OWN_POW2_SSE2`] at
+    /// the baseline level, where this CPU has the level) against the crate's transforms on
+    /// every entry point: forward, forward destroying its input (the same bits as forward),
+    /// inverse, and the round trip; random data at unaligned offsets, within 1e-15·log2(n) of
+    /// the largest bin. Plans made for the scalar level never get them.
     #[test]
     fn own_pow2_transforms_match_the_crate() {
         use crate::simd::Level;
         let mut rng = Rng::new(29);
         let c0 = Complex::new(0.0, 0.0);
-        let avx2 = (2 * OWN_POW2_AVX2.start()).trailing_zeros()
-            ..=(2 * OWN_POW2_AVX2.end()).trailing_zeros();
-        for (level, lgs) in [(Level::Avx512, 6..=16u32), (Level::Avx2, avx2)] {
+        let doubled = |r: &std::ops::RangeInclusive<usize>| {
+            (2 * r.start()).trailing_zeros()..=(2 * r.end()).trailing_zeros()
+        };
+        for (level, lgs) in [
+            (Level::Avx512, 6..=16u32),
+            (Level::Avx2, doubled(&OWN_POW2_AVX2)),
+            (Level::Baseline, doubled(&OWN_POW2_SSE2)),
+        ] {
             let have = crate::simd::detected() >= level;
             for lg in 5..=17u32 {
                 let n = 1usize << lg;
@@ -1570,10 +1600,6 @@ mod tests {
                 let own = EvenReal::<f64>::with_own(n, level).unwrap();
                 let theirs = EvenReal::<f64>::with_own(n, Level::Scalar).unwrap();
                 assert!(theirs.own.is_none());
-                assert!(EvenReal::<f64>::with_own(n, Level::Baseline)
-                    .unwrap()
-                    .own
-                    .is_none());
                 assert_eq!(
                     own.own.is_some(),
                     have && lgs.contains(&lg),

@@ -1,29 +1,16 @@
 //! AVX2 + FMA double-precision complex FFT for power-of-two lengths 64 … 2048: the transforms
 //! double real plans of 128 … 4096 points run at their half length on CPUs with AVX2 but
-//! without AVX-512 (or with the library's SIMD level set to AVX2). Same structure as the float
-//! AVX2 passes ([`super::pow2_avx2_f32`]) with 2 complex doubles per ymm instead of 4 complex
-//! floats, so the first stage's in-register transposes are 2×2 blocks of 128-bit complex
-//! elements.
+//! without AVX-512 (or with the library's SIMD level set to AVX2). The passes are the shared
+//! two-complex-per-vector ones of [`super::pow2_pair`] on a ymm of 2 complex doubles.
 //!
-//! # Algorithm
+//! # Vector arithmetic
 //!
-//! Stockham autosort, decimation in frequency, 2 complex doubles per ymm, two passes. A stage
-//! works on sub-transforms of length `m` spaced `s` apart (`s·m = n`): for `p < m/R`, `q < s`
-//! it reads `x[q + s(p + i·m/R)]` (`i < R`), does an `R`-point DFT, multiplies output `r` by
-//! `ω_m^{rp}` and writes it to `y[q + s(R·p + r)]`.
-//!
-//! * The first stage (`s = 1`, radix 8 or 16) is vectorised over `p`: per-lane twiddles from
-//!   pre-duplicated re/im rows (4 doubles each), outputs transposed in registers (2×2 blocks of
-//!   complex elements: `permute2f128`) before contiguous stores.
-//! * The second stage is either a radix-8/16 last stage with unit twiddles, vectorised over
-//!   `q`, or (`FL16+R`) a radix-16 stage with twiddles broadcast (`vbroadcastsd`) from a
-//!   32-double row per `p` fused with the radix-`R` last stage per q-vector through an 8 KiB
-//!   stack buffer.
 //! * The `∓j` rotations are swap + xor; the constant twiddles mul + fma with a pre-signed sine
 //!   vector; a complex multiply is `fmaddsub(z, wr, swap(z)·wi)` with `swap = vpermilpd 0b0101`.
-//! * Every stage kernel is instantiated with compile-time `n` / `s` / radix (constant strides
-//!   and trip counts) and called through a function pointer chosen at plan time; [`kernel`]
-//!   lists exactly the instantiations the plans in [`PLANS`] use (per direction).
+//! * First-stage twiddles: per `r` and pair of `p`, a row of the two roots' duplicated real
+//!   parts and one of their duplicated imaginary parts. Fused-stage twiddles: one 32-double
+//!   group per `p` (cosine and sine of each `r`), broadcast (`vbroadcastsd`).
+//! * The first stage's 2×2 transposes of complex elements are `permute2f128`.
 //!
 //! # Pass plans
 //!
@@ -43,305 +30,28 @@
 //! | 1024 | F8 FL16+8  | F8 (1, 128), FL16+8 (8, 8)   |
 //! | 2048 | F8 FL16+16 | F8 (1, 256), FL16+16 (8, 16) |
 //!
-//! The inverse transform runs the same kernels (a const generic flips the sign of the
-//! in-register constants) with the conjugate twiddle table; it is unnormalised.
-//!
-//! # Twiddles
-//!
-//! All twiddles are [`super::mixed::unit_root`] values (octant reduction in integers, angle in
-//! double-double).
-//!
 //! # Safety
 //!
-//! All intrinsic code is in `unsafe fn`s. The stage kernels carry
-//! `#[target_feature(enable = "avx2,fma")]`; the `#[inline(always)]` helpers touch no memory
-//! (except the documented data and table loads of `first_group`) and are only called from
-//! those kernels. The kernels are reachable only through a plan, and
-//! [`Pow2Avx2F64::new`] returns `None` unless the CPU has AVX2 and FMA. All loads and stores of
-//! data are unaligned (`loadu`/`storeu`); only the plan's own table (32-byte aligned rows) is
-//! read with aligned loads.
+//! The [`Ymm`] methods use AVX/AVX2/FMA intrinsics; they are `#[inline(always)]` into the
+//! stage kernels, which carry `#[target_feature(enable = "avx2,fma")]` and are reachable only
+//! through a plan, made only when the CPU has AVX2 and FMA ([`Pair::has_cpu`]).
 
-use super::super::Complex;
-use super::mixed::unit_root;
+use super::pow2_pair::{stage_fns, Kind, Pair, Pow2Pair, StageFn};
 use core::arch::x86_64::*;
-use core::mem::MaybeUninit;
 
-/// One ymm of doubles, so table rows are 32-byte aligned.
+/// The AVX2 double plans.
+pub(super) type Pow2Avx2F64 = Pow2Pair<Ymm>;
+
+/// Two complex doubles in a ymm.
+#[derive(Clone, Copy)]
+pub(super) struct Ymm(__m256d);
+
+/// A table row: one vector's worth of f64, 32-byte aligned for aligned loads.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
-struct V4([f64; 4]);
+pub(super) struct Row([f64; 4]);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// `s = 1`, radix 8/16, vectorised over `p`; twiddles: `2(R−1)` rows per 2 values of `p`.
-    First8,
-    First16,
-    /// Last two stages fused per q-vector through an L1 buffer: radix 16 with twiddles
-    /// (`m = 16·R`, one 32-double row per `p`), then radix `R` with unit twiddles.
-    Fused4,
-    Fused8,
-    Fused16,
-    /// Radix-16/8 last stage (`m = R`), unit twiddles.
-    Last16,
-    Last8,
-}
-
-impl Kind {
-    #[cfg(test)]
-    fn name(self) -> &'static str {
-        match self {
-            Kind::First8 => "F8",
-            Kind::First16 => "F16",
-            Kind::Fused4 => "FL16+4",
-            Kind::Fused8 => "FL16+8",
-            Kind::Fused16 => "FL16+16",
-            Kind::Last16 => "L16",
-            Kind::Last8 => "L8",
-        }
-    }
-
-    /// The radix of a first or last stage, the last radix of a fused stage.
-    fn radix(self) -> usize {
-        match self {
-            Kind::Fused4 => 4,
-            Kind::First8 | Kind::Fused8 | Kind::Last8 => 8,
-            Kind::First16 | Kind::Fused16 | Kind::Last16 => 16,
-        }
-    }
-}
-
-/// Stage kernel: `(x, y, table)`; the length and strides are compile-time parameters.
-type StageFn = unsafe fn(*const f64, *mut f64, *const f64);
-
-#[derive(Clone, Copy)]
-struct Stage {
-    /// which pass (the kernel `f` was chosen by it, with the stride and trip count)
-    #[cfg_attr(not(test), allow(dead_code))]
-    kind: Kind,
-    /// offset of the stage's table rows (in `V4` units)
-    tw: usize,
-    f: StageFn,
-}
-
-/// A planned power-of-two double-precision FFT on AVX2 + FMA (immutable: may run on any number
-/// of threads at once).
-pub struct Pow2Avx2F64 {
-    n: usize,
-    stages: Vec<Stage>,
-    tw: Vec<V4>,
-}
-
-/// Smallest and largest length offered (see the module doc).
-const MIN_LEN: usize = 64;
-const MAX_LEN: usize = 2048;
-
-/// Stages of the plans, indexed by `log2(n) − 6` (n = 64 … 2048). The first entry is the
-/// first stage; the strides follow from it.
-const PLANS: [&[Kind]; 6] = {
-    use Kind::*;
-    [
-        &[First8, Last8],   // 64
-        &[First8, Last16],  // 128
-        &[First16, Last16], // 256
-        &[First8, Fused4],  // 512
-        &[First8, Fused8],  // 1024
-        &[First8, Fused16], // 2048
-    ]
-};
-
-impl Pow2Avx2F64 {
-    /// `None` unless `n` is a power of two in `MIN_LEN..=MAX_LEN` and the CPU has AVX2 and
-    /// FMA.
-    pub fn new(n: usize, inverse: bool) -> Option<Self> {
-        if !(n.is_power_of_two() && (MIN_LEN..=MAX_LEN).contains(&n)) {
-            return None;
-        }
-        Self::with_plan(n, inverse, PLANS[n.trailing_zeros() as usize - 6])
-    }
-
-    /// The plan of stages `kinds` for `n` (`None` without AVX2 + FMA, or if [`kernel`] has no
-    /// instantiation for one of its stages).
-    fn with_plan(n: usize, inverse: bool, kinds: &[Kind]) -> Option<Self> {
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
-            return None;
-        }
-        let sign = if inverse { 1.0 } else { -1.0 };
-        let root = |k: usize, m: usize| {
-            let (c, s) = unit_root(k, m);
-            (c, sign * s)
-        };
-        // (kind, s, n/R or the last radix or 1): a first stage and a last (or fused last)
-        // stage; they multiply out to n (checked by the test `pass_plans_are_the_documented_ones`,
-        // and `kernel` has no arm for anything else)
-        let (first, last) = (kinds[0], kinds[1]);
-        let radix = first.radix();
-        let plan = [
-            (first, 1, n / radix),
-            match last {
-                // radix 16 with twiddles (m/16 = the last radix), then the last stage
-                Kind::Fused4 | Kind::Fused8 | Kind::Fused16 => (last, radix, last.radix()),
-                _ => (last, radix, 1),
-            },
-        ];
-        let mut tw: Vec<V4> = Vec::new();
-        // first-stage table: per 2 values of p, rows of duplicated re / im of ω_n^{r(p0 + l)}
-        let mr = n / radix;
-        for p0 in (0..mr).step_by(2) {
-            for r in 1..radix {
-                let mut re = V4::default();
-                let mut im = V4::default();
-                for l in 0..2 {
-                    let (c, si) = root(r * (p0 + l), n);
-                    re.0[2 * l] = c;
-                    re.0[2 * l + 1] = c;
-                    im.0[2 * l] = si;
-                    im.0[2 * l + 1] = si;
-                }
-                tw.push(re);
-                tw.push(im);
-            }
-        }
-        let mut stages = Vec::with_capacity(plan.len());
-        for (idx, &(kind, s, m16)) in plan.iter().enumerate() {
-            let off = if idx == 0 { 0 } else { tw.len() };
-            if matches!(kind, Kind::Fused4 | Kind::Fused8 | Kind::Fused16) {
-                // one row of ω_m^{r·p}, r = 1..16, per p < m/16 (32 doubles = 8 `V4`)
-                let m = 16 * m16;
-                for p in 0..m16 {
-                    let mut rows = [V4::default(); 8];
-                    for r in 1..16 {
-                        let (c, si) = root(r * p, m);
-                        rows[(2 * r - 2) / 4].0[(2 * r - 2) % 4] = c;
-                        rows[(2 * r - 1) / 4].0[(2 * r - 1) % 4] = si;
-                    }
-                    tw.extend_from_slice(&rows);
-                }
-            }
-            let f = if inverse {
-                kernel::<true>(kind, n, s, m16)
-            } else {
-                kernel::<false>(kind, n, s, m16)
-            }?;
-            stages.push(Stage { kind, tw: off, f });
-        }
-        Some(Self { n, stages, tw })
-    }
-
-    /// Pass plan, e.g. `"F8 FL16+8"`.
-    #[cfg(test)]
-    fn describe(&self) -> String {
-        let names: Vec<&str> = self.stages.iter().map(|st| st.kind.name()).collect();
-        names.join(" ")
-    }
-
-    /// Required scratch length (`n`).
-    pub fn scratch_len(&self) -> usize {
-        self.n
-    }
-
-    /// In-place unnormalised transform (forward `e^{-2πijk/n}`, as rustfft).
-    pub fn process(&self, buf: &mut [Complex<f64>], scratch: &mut [Complex<f64>]) {
-        assert_eq!(buf.len(), self.n, "buffer length must equal the FFT length");
-        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
-        let b = buf.as_mut_ptr() as *mut f64;
-        let t = scratch.as_mut_ptr() as *mut f64;
-        // SAFETY: `self` exists, so `with_plan` checked the CPU features; `b` points to exactly
-        // `n` writable complex values and `t` to at least `scratch_len()` (both asserted
-        // above), and they do not overlap (distinct `&mut` borrows).
-        unsafe { self.run(b, b, t, true) }
-    }
-
-    /// Out-of-place transform: `input` untouched, result in `output`.
-    pub fn process_outofplace(
-        &self,
-        input: &[Complex<f64>],
-        output: &mut [Complex<f64>],
-        scratch: &mut [Complex<f64>],
-    ) {
-        assert_eq!(
-            input.len(),
-            self.n,
-            "input length must equal the FFT length"
-        );
-        assert_eq!(
-            output.len(),
-            self.n,
-            "output length must equal the FFT length"
-        );
-        assert!(scratch.len() >= self.scratch_len(), "scratch too short");
-        let i = input.as_ptr() as *const f64;
-        let o = output.as_mut_ptr() as *mut f64;
-        let t = scratch.as_mut_ptr() as *mut f64;
-        // SAFETY: as in `process`: lengths asserted above, features checked in `with_plan`;
-        // `input` is a shared borrow, so it is disjoint from the exclusive `output` and
-        // `scratch`.
-        unsafe { self.run(i, o, t, false) }
-    }
-
-    /// # Safety
-    /// AVX2 + FMA present (guaranteed by `with_plan`); `src` readable and `dst` writable for
-    /// `n` complex values, `tmp` writable for `n` complex values; `tmp` disjoint from both;
-    /// `src`, `dst` equal (`inplace`) or disjoint.
-    unsafe fn run(&self, src: *const f64, dst: *mut f64, tmp: *mut f64, inplace: bool) {
-        let tw = self.tw.as_ptr() as *const f64;
-        let count = self.stages.len();
-        let mut from = src;
-        for (idx, st) in self.stages.iter().enumerate() {
-            // the last stage writes `dst` (see `writes_dst`)
-            let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
-                dst
-            } else {
-                tmp
-            };
-            // SAFETY: `from` and `to` are each `src`, `dst` or `tmp`, all valid for `n` complex
-            // values. The kernel was instantiated for exactly this `n`, `s`, `m/16` (see
-            // `kernel`), so its indices stay below `n`; `st.tw` is the offset of this stage's
-            // rows in `self.tw`, which holds all the rows the kernel reads. `from == to` only
-            // for the last stage of an odd-length in-place plan, a unit-twiddle or fused last
-            // stage whose q-vector reads precede its writes to the same positions. CPU
-            // features were checked in `with_plan`.
-            unsafe { (st.f)(from, to, tw.add(4 * st.tw)) };
-            from = to;
-        }
-        debug_assert_eq!(from, dst as *const f64);
-    }
-}
-
-/// The kernel instantiation for one stage of a plan: `kind` at length `n` with stride `s` and
-/// `m16` (`m/16` for radix-16 stages, `n/R` for the first stage, 1 for the last, the last
-/// radix for the fused stages). Covers exactly the stages that [`PLANS`] produces; any other
-/// combination gives `None`.
-fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option<StageFn> {
-    use Kind::*;
-    let f: StageFn = match (kind, n, s, m16) {
-        // 64: F8 L8
-        (First8, 64, 1, 8) => first_stage::<INV, 8, 64>,
-        (Last8, 64, 8, 1) => last_stage::<INV, 8, 8>,
-        // 128: F8 L16
-        (First8, 128, 1, 16) => first_stage::<INV, 8, 128>,
-        (Last16, 128, 8, 1) => last_stage::<INV, 16, 8>,
-        // 256: F16 L16
-        (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
-        (Last16, 256, 16, 1) => last_stage::<INV, 16, 16>,
-        // 512: F8 FL16+4
-        (First8, 512, 1, 64) => first_stage::<INV, 8, 512>,
-        (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
-        // 1024: F8 FL16+8
-        (First8, 1024, 1, 128) => first_stage::<INV, 8, 1024>,
-        (Fused8, 1024, 8, 8) => fused_last::<INV, 8, 8>,
-        // 2048: F8 FL16+16
-        (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
-        (Fused16, 2048, 8, 16) => fused_last::<INV, 16, 8>,
-        _ => return None,
-    };
-    Some(f)
-}
-
-// ---------------------------------------------------------------------------------------------
-// ymm arithmetic (2 complex f64 per vector, re/im interleaved). Every helper here is an
-// `unsafe fn` only because it uses AVX/AVX2/FMA intrinsics: it touches no memory (except where
-// its contract says), and it is only inlined into the `#[target_feature(enable = "avx2,fma")]`
-// kernels below, so the CPU supports the instructions.
+stage_fns!(Ymm, f64, "avx2,fma");
 
 /// `(re, im) → (im, re)` in every complex element.
 ///
@@ -351,31 +61,6 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option
 unsafe fn swap_ri(z: __m256d) -> __m256d {
     // SAFETY: register-only shuffle.
     unsafe { _mm256_permute_pd::<0b0101>(z) }
-}
-
-/// 4-point DFT of four vectors of complex values (forward: ω = -j).
-///
-/// # Safety
-/// Register-only arithmetic; AVX required (only called from the kernels).
-#[inline(always)]
-unsafe fn bfly4<const INV: bool>(
-    a: __m256d,
-    b: __m256d,
-    c: __m256d,
-    d: __m256d,
-) -> (__m256d, __m256d, __m256d, __m256d) {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let apc = _mm256_add_pd(a, c);
-        let amc = _mm256_sub_pd(a, c);
-        let bpd = _mm256_add_pd(b, d);
-        let bmd = _mm256_sub_pd(b, d);
-        let y0 = _mm256_add_pd(apc, bpd);
-        let y2 = _mm256_sub_pd(apc, bpd);
-        // r = ∓j·bmd (forward −j: (bim, −bre)); y1 = amc + r, y3 = amc − r
-        let r = mul_mj::<INV>(bmd);
-        (y0, _mm256_add_pd(amc, r), y2, _mm256_sub_pd(amc, r))
-    }
 }
 
 /// `z · w` with `w` given as duplicated real and imaginary parts.
@@ -388,350 +73,183 @@ unsafe fn cmul(z: __m256d, wr: __m256d, wi: __m256d) -> __m256d {
     unsafe { _mm256_fmaddsub_pd(z, wr, _mm256_mul_pd(swap_ri(z), wi)) }
 }
 
-/// `cos(π/8)`, `sin(π/8)`, `√½`.
-const C16: f64 = 0.923_879_532_511_286_7;
-const S16: f64 = 0.382_683_432_365_089_8;
-const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
-
-/// `z · ω` for the constant root `ω = cos θ ∓ i sin θ` (− forward, + inverse), given
-/// `(cos θ, sin θ)`: `z·c + swap(z)·(−s', s')` with `s'` the signed sine, as mul + fma.
-///
-/// # Safety
-/// Register-only arithmetic; AVX + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn cmul_const<const INV: bool>(z: __m256d, c: f64, s: f64) -> __m256d {
-    let s = if INV { s } else { -s };
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let wis = _mm256_set_pd(s, -s, s, -s);
-        _mm256_fmadd_pd(swap_ri(z), wis, _mm256_mul_pd(z, _mm256_set1_pd(c)))
-    }
-}
-
-/// `z · (∓j)` (forward: −j, inverse: +j), exact.
-///
-/// # Safety
-/// Register-only arithmetic; AVX required (only called from the kernels).
-#[inline(always)]
-unsafe fn mul_mj<const INV: bool>(z: __m256d) -> __m256d {
-    // SAFETY: register-only shuffle and xor.
-    unsafe {
-        let sw = swap_ri(z);
-        // forward: (im, −re), inverse: (−im, re); `_mm256_set_pd` lists lanes high to low
-        let mask = if INV {
-            _mm256_set_pd(0.0, -0.0, 0.0, -0.0)
-        } else {
-            _mm256_set_pd(-0.0, 0.0, -0.0, 0.0)
-        };
-        _mm256_xor_pd(sw, mask)
-    }
-}
-
-/// In-register `R`-point DFT (R = 2, 4, 8, 16) of `v[..R]`, outputs in natural order.
-///
-/// # Safety
-/// Register-only arithmetic; AVX + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m256d; 16]) -> [__m256d; 16] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let z = _mm256_setzero_pd();
-        match R {
-            2 => {
-                let mut o = [z; 16];
-                o[0] = _mm256_add_pd(v[0], v[1]);
-                o[1] = _mm256_sub_pd(v[0], v[1]);
-                o
-            }
-            4 => {
-                let (o0, o1, o2, o3) = bfly4::<INV>(v[0], v[1], v[2], v[3]);
-                [o0, o1, o2, o3, z, z, z, z, z, z, z, z, z, z, z, z]
-            }
-            8 => {
-                let o = dft8::<INV>([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
-                [
-                    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], z, z, z, z, z, z, z, z,
-                ]
-            }
-            _ => dft16::<INV>(v),
-        }
-    }
-}
-
-/// 8-point DFT in registers (i = i1 + 2·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic; AVX + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft8<const INV: bool>(v: [__m256d; 8]) -> [__m256d; 8] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let (a0, a1, a2, a3) = bfly4::<INV>(v[0], v[2], v[4], v[6]);
-        let (b0, b1, b2, b3) = bfly4::<INV>(v[1], v[3], v[5], v[7]);
-        let b1 = cmul_const::<INV>(b1, H, H);
-        let b2 = mul_mj::<INV>(b2);
-        let b3 = cmul_const::<INV>(b3, -H, H);
-        [
-            _mm256_add_pd(a0, b0),
-            _mm256_add_pd(a1, b1),
-            _mm256_add_pd(a2, b2),
-            _mm256_add_pd(a3, b3),
-            _mm256_sub_pd(a0, b0),
-            _mm256_sub_pd(a1, b1),
-            _mm256_sub_pd(a2, b2),
-            _mm256_sub_pd(a3, b3),
+impl Pair for Ymm {
+    type E = f64;
+    type Row = Row;
+    const MIN_LEN: usize = 64;
+    const PLANS: &'static [&'static [Kind]] = {
+        use Kind::*;
+        &[
+            &[First8, Last8],   // 64
+            &[First8, Last16],  // 128
+            &[First16, Last16], // 256
+            &[First8, Fused4],  // 512
+            &[First8, Fused8],  // 1024
+            &[First8, Fused16], // 2048
         ]
+    };
+    const FUSED_ROWS: usize = 8;
+
+    fn has_cpu() -> bool {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
     }
-}
 
-/// 16-point DFT in registers (i = i1 + 4·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic; AVX + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft16<const INV: bool>(v: [__m256d; 16]) -> [__m256d; 16] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let mut a = [[_mm256_setzero_pd(); 4]; 4];
-        for (i1, ai) in a.iter_mut().enumerate() {
-            let (o0, o1, o2, o3) = bfly4::<INV>(v[i1], v[i1 + 4], v[i1 + 8], v[i1 + 12]);
-            *ai = [o0, o1, o2, o3];
-        }
-        a[1][1] = cmul_const::<INV>(a[1][1], C16, S16);
-        a[1][2] = cmul_const::<INV>(a[1][2], H, H);
-        a[1][3] = cmul_const::<INV>(a[1][3], S16, C16);
-        a[2][1] = cmul_const::<INV>(a[2][1], H, H);
-        a[2][2] = mul_mj::<INV>(a[2][2]);
-        a[2][3] = cmul_const::<INV>(a[2][3], -H, H);
-        a[3][1] = cmul_const::<INV>(a[3][1], S16, C16);
-        a[3][2] = cmul_const::<INV>(a[3][2], -H, H);
-        a[3][3] = cmul_const::<INV>(a[3][3], -C16, -S16);
-        let mut out = [_mm256_setzero_pd(); 16];
-        for k1 in 0..4 {
-            let (o0, o1, o2, o3) = bfly4::<INV>(a[0][k1], a[1][k1], a[2][k1], a[3][k1]);
-            out[k1] = o0;
-            out[k1 + 4] = o1;
-            out[k1 + 8] = o2;
-            out[k1 + 12] = o3;
-        }
-        out
+    fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option<StageFn<f64>> {
+        use Kind::*;
+        let f: StageFn<f64> = match (kind, n, s, m16) {
+            // 64: F8 L8
+            (First8, 64, 1, 8) => first_stage::<INV, 8, 64>,
+            (Last8, 64, 8, 1) => last_stage::<INV, 8, 8>,
+            // 128: F8 L16
+            (First8, 128, 1, 16) => first_stage::<INV, 8, 128>,
+            (Last16, 128, 8, 1) => last_stage::<INV, 16, 8>,
+            // 256: F16 L16
+            (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
+            (Last16, 256, 16, 1) => last_stage::<INV, 16, 16>,
+            // 512: F8 FL16+4
+            (First8, 512, 1, 64) => first_stage::<INV, 8, 512>,
+            (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
+            // 1024: F8 FL16+8
+            (First8, 1024, 1, 128) => first_stage::<INV, 8, 1024>,
+            (Fused8, 1024, 8, 8) => fused_last::<INV, 8, 8>,
+            // 2048: F8 FL16+16
+            (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
+            (Fused16, 2048, 8, 16) => fused_last::<INV, 16, 8>,
+            _ => return None,
+        };
+        Some(f)
     }
-}
 
-/// One group of 2 values of `p` of a radix-`R` first stage (`s = 1`, `m = n`), transposed:
-/// `rows[2b + l]` = the outputs `r = 2b, 2b + 1` of `p + l`, i.e. `y[R(p + l) + 2b .. + 2]`.
-///
-/// # Safety
-/// AVX + FMA; `x` readable at complex `p + i·mr + 0..2` for `i < R`; `t` points at a table
-/// group of `2(R−1)` 32-byte aligned rows of 4 doubles.
-#[inline(always)]
-unsafe fn first_group<const INV: bool, const R: usize>(
-    x: *const f64,
-    p: usize,
-    mr: usize,
-    t: *const f64,
-) -> [__m256d; 16] {
-    // SAFETY: reads as in the contract above; the rest is register-only.
-    unsafe {
-        let mut v = [_mm256_setzero_pd(); 16];
-        for (i, vi) in v.iter_mut().enumerate().take(R) {
-            *vi = _mm256_loadu_pd(x.add(2 * (p + i * mr)));
-        }
-        let mut o = dft_r::<INV, R>(v);
-        for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
-            let w = t.add(8 * (r - 1));
-            *or = cmul(*or, _mm256_load_pd(w), _mm256_load_pd(w.add(4)));
-        }
-        let mut rows = [_mm256_setzero_pd(); 16];
-        for b in 0..R / 2 {
-            let (o0, o1) = (o[2 * b], o[2 * b + 1]);
-            rows[2 * b] = _mm256_permute2f128_pd::<0x20>(o0, o1);
-            rows[2 * b + 1] = _mm256_permute2f128_pd::<0x31>(o0, o1);
-        }
-        rows
+    fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
+        let [(c0, s0), (c1, s1)] = w;
+        [Row([c0, c0, c1, c1]), Row([s0, s0, s1, s1])]
     }
-}
 
-// ---------------------------------------------------------------------------------------------
-// Stage kernels. Common contract (`# Safety` of each): AVX2 + FMA present; `x` readable and `y`
-// writable for `n` complex f64 values (the kernel's compile-time length), any alignment of 8
-// bytes or more; equal only for the unit-twiddle / fused last stages (which read every
-// position of a q-vector before writing it); `t` points at the stage's 32-byte aligned table
-// rows.
+    /// One group of 32 doubles: `cos, sin` of root `r` at `2r − 2`, `2r − 1`.
+    fn fused_rows(w: &[(f64, f64); 15], out: &mut Vec<Row>) {
+        let mut rows = [Row::default(); 8];
+        for (i, &(c, si)) in w.iter().enumerate() {
+            rows[(2 * i) / 4].0[(2 * i) % 4] = c;
+            rows[(2 * i + 1) / 4].0[(2 * i + 1) % 4] = si;
+        }
+        out.extend_from_slice(&rows);
+    }
 
-/// First stage (`s = 1`, `m = N`), radix `R`, vectorised over `p`, one group of 2 values of
-/// `p` per iteration.
-///
-/// # Safety
-/// See the contract above; `t` holds `2(R−1)` rows per 2 values of `p < N/R`.
-#[inline(never)]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    let mr = N / R;
-    let mut p = 0;
-    let mut t = tw;
-    while p < mr {
-        // SAFETY: p ≤ mr − 2 (mr is even), so the loads in `first_group` read complex
-        // ≤ p + 1 + (R−1)·mr < N; stores write R·(p + l) + 2b + 0..2 < R·(p + 2) ≤ N.
-        // `t` advances by one group (2(R−1) rows of 4 doubles) per 2 values of p.
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: register-only.
+        Ymm(unsafe { _mm256_setzero_pd() })
+    }
+
+    #[inline(always)]
+    unsafe fn add(a: Self, b: Self) -> Self {
+        // SAFETY: register-only arithmetic.
+        Ymm(unsafe { _mm256_add_pd(a.0, b.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn sub(a: Self, b: Self) -> Self {
+        // SAFETY: register-only arithmetic.
+        Ymm(unsafe { _mm256_sub_pd(a.0, b.0) })
+    }
+
+    #[inline(always)]
+    unsafe fn mul_mj<const INV: bool>(z: Self) -> Self {
+        // SAFETY: register-only shuffle and xor.
         unsafe {
-            let rows = first_group::<INV, R>(x, p, mr, t);
-            for l in 0..2 {
-                for b in 0..R / 2 {
-                    _mm256_storeu_pd(y.add(2 * (R * (p + l) + 2 * b)), rows[2 * b + l]);
-                }
-            }
-            t = t.add(8 * (R - 1));
+            let sw = swap_ri(z.0);
+            // forward: (im, −re), inverse: (−im, re); `_mm256_set_pd` lists lanes high to low
+            let mask = if INV {
+                _mm256_set_pd(0.0, -0.0, 0.0, -0.0)
+            } else {
+                _mm256_set_pd(-0.0, 0.0, -0.0, 0.0)
+            };
+            Ymm(_mm256_xor_pd(sw, mask))
         }
-        p += 2;
     }
-}
 
-/// Last radix-`R` stage (R = 8 or 16, `n = R·S`, unit twiddles); may run in place.
-///
-/// # Safety
-/// See the contract above; the table is not read.
-#[inline(never)]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn last_stage<const INV: bool, const R: usize, const S: usize>(
-    x: *const f64,
-    y: *mut f64,
-    _t: *const f64,
-) {
-    let s = S;
-    let mut q = 0;
-    while q < s {
-        // SAFETY: q ≤ s − 2, so loads and stores touch complex `q + i·s + 0..2` < R·s = n; all
-        // R loads precede the R stores to the same positions (in place is fine).
+    /// `z·c + swap(z)·(−s', s')` with `s'` the signed sine, as mul + fma.
+    #[inline(always)]
+    unsafe fn cmul_const<const INV: bool>(z: Self, c: f64, s: f64) -> Self {
+        let s = if INV { s } else { -s };
+        // SAFETY: register-only arithmetic.
         unsafe {
-            let mut v = [_mm256_setzero_pd(); 16];
-            for (i, vi) in v.iter_mut().enumerate().take(R) {
-                *vi = _mm256_loadu_pd(x.add(2 * (q + i * s)));
-            }
-            let out = dft_r::<INV, R>(v);
-            for (r, o) in out.iter().enumerate().take(R) {
-                _mm256_storeu_pd(y.add(2 * (q + r * s)), *o);
-            }
+            let wis = _mm256_set_pd(s, -s, s, -s);
+            Ymm(_mm256_fmadd_pd(
+                swap_ri(z.0),
+                wis,
+                _mm256_mul_pd(z.0, _mm256_set1_pd(c)),
+            ))
         }
-        q += 2;
     }
-}
 
-/// Last two stages fused, one q-vector at a time: for each q-vector, a radix-16 stage with
-/// twiddles (`m = 16·RB`, stride `SA`) into an L1 buffer, then the radix-`RB` last stage
-/// (stride `16·SA`) from it; `n = 16·RB·SA`. Reads and writes only the positions `q + SA·j` of
-/// the current q-vector, all reads first, so it may run in place.
-///
-/// # Safety
-/// See the contract above; `t` holds 32 doubles per `p < RB`.
-#[inline(never)]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    let sa = SA;
-    let mut l = [MaybeUninit::<__m256d>::uninit(); 256];
-    let sm = sa * RB; // n / 16
-                      // Opaque trip counts: keep the loops rolled (full unrolling overflows the uop cache).
-    let (rb, sixteen) = core::hint::black_box((RB, 16usize));
-    assert!(rb == RB && sixteen == 16);
-    let mut q = 0;
-    while q < sa {
-        // SAFETY: q ≤ sa − 2; loads read complex `q + sa·p + i·sa·RB + 0..2` < 16·RB·sa = n,
-        // stores write `q + sa·(r + 16·r2) + 0..2` < n; all loads of this q-vector precede its
-        // stores (in place is fine). Table reads: doubles 32·p .. 32·p + 29 for p < RB. `l`
-        // has 256 ≥ 16·RB slots (RB ≤ 16 in every instantiation, rb == RB asserted), and slot
-        // `16p + r` is written in the first loop before the second loop reads it.
+    #[inline(always)]
+    unsafe fn cmul_rows(z: Self, w: *const f64) -> Self {
+        // SAFETY: the caller passes two 32-byte aligned table rows at `w`.
+        unsafe { Ymm(cmul(z.0, _mm256_load_pd(w), _mm256_load_pd(w.add(4)))) }
+    }
+
+    #[inline(always)]
+    unsafe fn cmul_fused(z: Self, t: *const f64, r: usize) -> Self {
+        // SAFETY: the caller passes a fused group of 32 doubles at `t` and 1 ≤ r < 16.
         unsafe {
-            for p in 0..rb {
-                let mut v = [_mm256_setzero_pd(); 16];
-                for (i, vi) in v.iter_mut().enumerate() {
-                    *vi = _mm256_loadu_pd(x.add(2 * (q + sa * p + i * sm)));
-                }
-                let mut out = dft16::<INV>(v);
-                if p > 0 {
-                    let t = tw.add(32 * p);
-                    for (r, o) in out.iter_mut().enumerate().skip(1) {
-                        let wr = _mm256_set1_pd(*t.add(2 * r - 2));
-                        let wi = _mm256_set1_pd(*t.add(2 * r - 1));
-                        *o = cmul(*o, wr, wi);
-                    }
-                }
-                for (r, o) in out.iter().enumerate() {
-                    l[16 * p + r] = MaybeUninit::new(*o);
-                }
-            }
-            for r in 0..sixteen {
-                let mut v = [_mm256_setzero_pd(); 16];
-                for (i, vi) in v.iter_mut().enumerate().take(RB) {
-                    *vi = l[r + 16 * i].assume_init();
-                }
-                let o = dft_r::<INV, RB>(v);
-                for (r2, or) in o.iter().enumerate().take(RB) {
-                    _mm256_storeu_pd(y.add(2 * (q + sa * (r + 16 * r2))), *or);
-                }
-            }
+            let wr = _mm256_set1_pd(*t.add(2 * r - 2));
+            let wi = _mm256_set1_pd(*t.add(2 * r - 1));
+            Ymm(cmul(z.0, wr, wi))
         }
-        q += 2;
+    }
+
+    #[inline(always)]
+    unsafe fn loadu(p: *const f64) -> Self {
+        // SAFETY: the caller passes 4 readable doubles.
+        Ymm(unsafe { _mm256_loadu_pd(p) })
+    }
+
+    #[inline(always)]
+    unsafe fn storeu(p: *mut f64, v: Self) {
+        // SAFETY: the caller passes 4 writable doubles.
+        unsafe { _mm256_storeu_pd(p, v.0) }
+    }
+
+    #[inline(always)]
+    unsafe fn transpose(a: Self, b: Self) -> (Self, Self) {
+        // SAFETY: register-only shuffles.
+        unsafe {
+            (
+                Ymm(_mm256_permute2f128_pd::<0x20>(a.0, b.0)),
+                Ymm(_mm256_permute2f128_pd::<0x31>(a.0, b.0)),
+            )
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f64_check::{matches_rustfft_at_every_length, Pow2F64};
+    use super::super::pow2_f64_check::matches_rustfft_at_every_length;
+    use super::super::pow2_pair::tests::plans_are;
     use super::*;
 
-    type C = Complex<f64>;
-
-    impl Pow2F64 for Pow2Avx2F64 {
-        fn scratch_len(&self) -> usize {
-            Pow2Avx2F64::scratch_len(self)
-        }
-        fn process(&self, buf: &mut [C], scratch: &mut [C]) {
-            Pow2Avx2F64::process(self, buf, scratch)
-        }
-        fn process_outofplace(&self, input: &[C], output: &mut [C], scratch: &mut [C]) {
-            Pow2Avx2F64::process_outofplace(self, input, output, scratch)
-        }
-    }
-
-    /// The pass plans are those of the module doc's table, in both directions.
+    /// The pass plans are those of the module doc's table, in both directions (where this CPU
+    /// has AVX2 and FMA); other lengths have no plan.
     #[test]
     fn pass_plans_are_the_documented_ones() {
-        let want = [
+        plans_are::<Ymm>(&[
             (64, "F8 L8"),
             (128, "F8 L16"),
             (256, "F16 L16"),
             (512, "F8 FL16+4"),
             (1024, "F8 FL16+8"),
             (2048, "F8 FL16+16"),
-        ];
-        for (n, plan) in want {
-            for inv in [false, true] {
-                if let Some(p) = Pow2Avx2F64::new(n, inv) {
-                    assert_eq!(p.describe(), plan, "n = {n}");
-                }
-            }
-        }
+        ]);
     }
 
     /// Every offered length, both directions (where this CPU has AVX2 and FMA), through the
     /// shared checks of [`matches_rustfft_at_every_length`] (rustfft within
     /// 1e-15·log2(n)·max|X|, round trip, in place = out of place at odd offsets, impulses,
-    /// NaN); other lengths have no plan.
+    /// NaN).
     #[test]
     fn matches_rustfft_in_and_out_of_place_at_every_length() {
-        for n in [0, 1, 2, 8, 16, 32, 100, 384, 2 * MAX_LEN, 65536] {
-            assert!(Pow2Avx2F64::new(n, false).is_none(), "n = {n}");
-        }
-        let have = crate::simd::detected() >= crate::simd::Level::Avx2;
-        let lgs = MIN_LEN.trailing_zeros()..=MAX_LEN.trailing_zeros();
-        matches_rustfft_at_every_length(43, lgs, have, Pow2Avx2F64::new);
+        let lgs = Ymm::MIN_LEN.trailing_zeros()..=Pow2Avx2F64::MAX_LEN.trailing_zeros();
+        matches_rustfft_at_every_length(43, lgs, Ymm::has_cpu(), Pow2Avx2F64::new);
     }
 }
