@@ -21,14 +21,7 @@
 //! 512 … 2048. At 4096 the best of four plans took 1.06–1.08× rustfft's time and from 8192
 //! on the best took 1.10–1.15×, so those lengths keep rustfft.
 //!
-//! |    n | plan       | stages `(s, m/16)`           |
-//! |-----:|------------|------------------------------|
-//! |   64 | F8 L8      | F8 (1, 8), L8 (8, 1)         |
-//! |  128 | F8 L16     | F8 (1, 16), L16 (8, 1)       |
-//! |  256 | F16 L16    | F16 (1, 16), L16 (16, 1)     |
-//! |  512 | F8 FL16+4  | F8 (1, 64), FL16+4 (8, 4)    |
-//! | 1024 | F8 FL16+8  | F8 (1, 128), FL16+8 (8, 8)   |
-//! | 2048 | F8 FL16+16 | F8 (1, 256), FL16+16 (8, 16) |
+//! The plans per length are in [`super::pow2_pair::double_plans`].
 //!
 //! # Safety
 //!
@@ -36,7 +29,7 @@
 //! stage kernels, which carry `#[target_feature(enable = "avx2,fma")]` and are reachable only
 //! through a plan, made only when the CPU has AVX2 and FMA ([`Pair::has_cpu`]).
 
-use super::pow2_pair::{stage_fns, Kind, Pair, Pow2Pair, StageFn};
+use super::pow2_pair::{double_plans, stage_fns, Kind, Pair, Pow2Pair, StageFn};
 use core::arch::x86_64::*;
 
 /// The AVX2 double plans.
@@ -76,48 +69,11 @@ unsafe fn cmul(z: __m256d, wr: __m256d, wi: __m256d) -> __m256d {
 impl Pair for Ymm {
     type E = f64;
     type Row = Row;
-    const MIN_LEN: usize = 64;
-    const PLANS: &'static [&'static [Kind]] = {
-        use Kind::*;
-        &[
-            &[First8, Last8],   // 64
-            &[First8, Last16],  // 128
-            &[First16, Last16], // 256
-            &[First8, Fused4],  // 512
-            &[First8, Fused8],  // 1024
-            &[First8, Fused16], // 2048
-        ]
-    };
+    double_plans!();
     const FUSED_ROWS: usize = 8;
 
     fn has_cpu() -> bool {
         is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
-    }
-
-    fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option<StageFn<f64>> {
-        use Kind::*;
-        let f: StageFn<f64> = match (kind, n, s, m16) {
-            // 64: F8 L8
-            (First8, 64, 1, 8) => first_stage::<INV, 8, 64>,
-            (Last8, 64, 8, 1) => last_stage::<INV, 8, 8>,
-            // 128: F8 L16
-            (First8, 128, 1, 16) => first_stage::<INV, 8, 128>,
-            (Last16, 128, 8, 1) => last_stage::<INV, 16, 8>,
-            // 256: F16 L16
-            (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
-            (Last16, 256, 16, 1) => last_stage::<INV, 16, 16>,
-            // 512: F8 FL16+4
-            (First8, 512, 1, 64) => first_stage::<INV, 8, 512>,
-            (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
-            // 1024: F8 FL16+8
-            (First8, 1024, 1, 128) => first_stage::<INV, 8, 1024>,
-            (Fused8, 1024, 8, 8) => fused_last::<INV, 8, 8>,
-            // 2048: F8 FL16+16
-            (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
-            (Fused16, 2048, 8, 16) => fused_last::<INV, 16, 8>,
-            _ => return None,
-        };
-        Some(f)
     }
 
     fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
@@ -226,21 +182,14 @@ impl Pair for Ymm {
 #[cfg(test)]
 mod tests {
     use super::super::pow2_f64_check::matches_rustfft_at_every_length;
-    use super::super::pow2_pair::tests::plans_are;
+    use super::super::pow2_pair::tests::{plans_are, DOUBLE_PLAN_NAMES};
     use super::*;
 
     /// The pass plans are those of the module doc's table, in both directions (where this CPU
     /// has AVX2 and FMA); other lengths have no plan.
     #[test]
     fn pass_plans_are_the_documented_ones() {
-        plans_are::<Ymm>(&[
-            (64, "F8 L8"),
-            (128, "F8 L16"),
-            (256, "F16 L16"),
-            (512, "F8 FL16+4"),
-            (1024, "F8 FL16+8"),
-            (2048, "F8 FL16+16"),
-        ]);
+        plans_are::<Ymm>(&DOUBLE_PLAN_NAMES);
     }
 
     /// Every offered length, both directions (where this CPU has AVX2 and FMA), through the

@@ -606,6 +606,68 @@ macro_rules! stage_fns {
 }
 pub(super) use stage_fns;
 
+/// The plans of the double vector types (AVX2: one ymm, [`super::pow2_avx2_f64`]; SSE2: a pair
+/// of xmm, [`super::pow2_sse2_f64`]): the same passes on two complex doubles a vector, so the
+/// same plans (chosen on the AVX2 passes, see that module). Expands, inside the vector type's
+/// `impl Pair`, to its `MIN_LEN`, `PLANS` and `kernel` over the module's [`stage_fns`] kernels:
+///
+/// |    n | plan       | stages `(s, m/16)`           |
+/// |-----:|------------|------------------------------|
+/// |   64 | F8 L8      | F8 (1, 8), L8 (8, 1)         |
+/// |  128 | F8 L16     | F8 (1, 16), L16 (8, 1)       |
+/// |  256 | F16 L16    | F16 (1, 16), L16 (16, 1)     |
+/// |  512 | F8 FL16+4  | F8 (1, 64), FL16+4 (8, 4)    |
+/// | 1024 | F8 FL16+8  | F8 (1, 128), FL16+8 (8, 8)   |
+/// | 2048 | F8 FL16+16 | F8 (1, 256), FL16+16 (8, 16) |
+macro_rules! double_plans {
+    () => {
+        const MIN_LEN: usize = 64;
+        const PLANS: &'static [&'static [Kind]] = {
+            use Kind::*;
+            &[
+                &[First8, Last8],   // 64
+                &[First8, Last16],  // 128
+                &[First16, Last16], // 256
+                &[First8, Fused4],  // 512
+                &[First8, Fused8],  // 1024
+                &[First8, Fused16], // 2048
+            ]
+        };
+
+        fn kernel<const INV: bool>(
+            kind: Kind,
+            n: usize,
+            s: usize,
+            m16: usize,
+        ) -> Option<StageFn<f64>> {
+            use Kind::*;
+            let f: StageFn<f64> = match (kind, n, s, m16) {
+                // 64: F8 L8
+                (First8, 64, 1, 8) => first_stage::<INV, 8, 64>,
+                (Last8, 64, 8, 1) => last_stage::<INV, 8, 8>,
+                // 128: F8 L16
+                (First8, 128, 1, 16) => first_stage::<INV, 8, 128>,
+                (Last16, 128, 8, 1) => last_stage::<INV, 16, 8>,
+                // 256: F16 L16
+                (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
+                (Last16, 256, 16, 1) => last_stage::<INV, 16, 16>,
+                // 512: F8 FL16+4
+                (First8, 512, 1, 64) => first_stage::<INV, 8, 512>,
+                (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
+                // 1024: F8 FL16+8
+                (First8, 1024, 1, 128) => first_stage::<INV, 8, 1024>,
+                (Fused8, 1024, 8, 8) => fused_last::<INV, 8, 8>,
+                // 2048: F8 FL16+16
+                (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
+                (Fused16, 2048, 8, 16) => fused_last::<INV, 16, 8>,
+                _ => return None,
+            };
+            Some(f)
+        }
+    };
+}
+pub(super) use double_plans;
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::pow2_f32_check::Pow2F32;
@@ -645,6 +707,16 @@ pub(super) mod tests {
             Pow2Pair::process_outofplace(self, input, output, scratch)
         }
     }
+
+    /// The plans of [`double_plans`], as [`plans_are`] takes them.
+    pub(in super::super) const DOUBLE_PLAN_NAMES: [(usize, &str); 6] = [
+        (64, "F8 L8"),
+        (128, "F8 L16"),
+        (256, "F16 L16"),
+        (512, "F8 FL16+4"),
+        (1024, "F8 FL16+8"),
+        (2048, "F8 FL16+16"),
+    ];
 
     /// `V`'s plans are `want` (length, plan) in both directions, and no other length has one:
     /// each vector module's plan-table test.

@@ -21,14 +21,7 @@
 //! they took 0.53–0.61× its time at 64 and 128 and 0.75–0.86× at 256 … 2048 (where a
 //! radix-16 DFT on two registers per vector no longer fits the 16 xmm registers).
 //!
-//! |    n | plan       | stages `(s, m/16)`           |
-//! |-----:|------------|------------------------------|
-//! |   64 | F8 L8      | F8 (1, 8), L8 (8, 1)         |
-//! |  128 | F8 L16     | F8 (1, 16), L16 (8, 1)       |
-//! |  256 | F16 L16    | F16 (1, 16), L16 (16, 1)     |
-//! |  512 | F8 FL16+4  | F8 (1, 64), FL16+4 (8, 4)    |
-//! | 1024 | F8 FL16+8  | F8 (1, 128), FL16+8 (8, 8)   |
-//! | 2048 | F8 FL16+16 | F8 (1, 256), FL16+16 (8, 16) |
+//! The plans per length are in [`super::pow2_pair::double_plans`].
 //!
 //! # Safety
 //!
@@ -36,7 +29,7 @@
 //! for runs them; they are `#[inline(always)]` into the stage kernels, reachable only through a
 //! plan.
 
-use super::pow2_pair::{stage_fns, Kind, Pair, Pow2Pair, StageFn};
+use super::pow2_pair::{double_plans, stage_fns, Kind, Pair, Pow2Pair, StageFn};
 use core::arch::x86_64::*;
 
 /// The SSE2 double plans.
@@ -96,49 +89,12 @@ impl Xmm2 {
 impl Pair for Xmm2 {
     type E = f64;
     type Row = Row;
-    const MIN_LEN: usize = 64;
-    const PLANS: &'static [&'static [Kind]] = {
-        use Kind::*;
-        &[
-            &[First8, Last8],   // 64
-            &[First8, Last16],  // 128
-            &[First16, Last16], // 256
-            &[First8, Fused4],  // 512
-            &[First8, Fused8],  // 1024
-            &[First8, Fused16], // 2048
-        ]
-    };
+    double_plans!();
     const FUSED_ROWS: usize = 30;
 
     fn has_cpu() -> bool {
         // SSE2 is part of x86-64
         true
-    }
-
-    fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> Option<StageFn<f64>> {
-        use Kind::*;
-        let f: StageFn<f64> = match (kind, n, s, m16) {
-            // 64: F8 L8
-            (First8, 64, 1, 8) => first_stage::<INV, 8, 64>,
-            (Last8, 64, 8, 1) => last_stage::<INV, 8, 8>,
-            // 128: F8 L16
-            (First8, 128, 1, 16) => first_stage::<INV, 8, 128>,
-            (Last16, 128, 8, 1) => last_stage::<INV, 16, 8>,
-            // 256: F16 L16
-            (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
-            (Last16, 256, 16, 1) => last_stage::<INV, 16, 16>,
-            // 512: F8 FL16+4
-            (First8, 512, 1, 64) => first_stage::<INV, 8, 512>,
-            (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
-            // 1024: F8 FL16+8
-            (First8, 1024, 1, 128) => first_stage::<INV, 8, 1024>,
-            (Fused8, 1024, 8, 8) => fused_last::<INV, 8, 8>,
-            // 2048: F8 FL16+16
-            (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
-            (Fused16, 2048, 8, 16) => fused_last::<INV, 16, 8>,
-            _ => return None,
-        };
-        Some(f)
     }
 
     fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
@@ -240,21 +196,14 @@ impl Pair for Xmm2 {
 #[cfg(test)]
 mod tests {
     use super::super::pow2_f64_check::matches_rustfft_at_every_length;
-    use super::super::pow2_pair::tests::plans_are;
+    use super::super::pow2_pair::tests::{plans_are, DOUBLE_PLAN_NAMES};
     use super::*;
 
     /// The pass plans are those of the module doc's table, in both directions; other lengths
     /// have no plan.
     #[test]
     fn pass_plans_are_the_documented_ones() {
-        plans_are::<Xmm2>(&[
-            (64, "F8 L8"),
-            (128, "F8 L16"),
-            (256, "F16 L16"),
-            (512, "F8 FL16+4"),
-            (1024, "F8 FL16+8"),
-            (2048, "F8 FL16+16"),
-        ]);
+        plans_are::<Xmm2>(&DOUBLE_PLAN_NAMES);
     }
 
     /// Every offered length, both directions, through the shared checks of
