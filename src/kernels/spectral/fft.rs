@@ -35,9 +35,7 @@ mod pow2_avx512;
 #[cfg(target_arch = "x86_64")]
 mod pow2_avx512_f32;
 #[cfg(all(test, target_arch = "x86_64"))]
-mod pow2_f32_check;
-#[cfg(all(test, target_arch = "x86_64"))]
-mod pow2_f64_check;
+mod pow2_check;
 #[cfg(target_arch = "x86_64")]
 mod pow2_pair;
 #[cfg(target_arch = "x86_64")]

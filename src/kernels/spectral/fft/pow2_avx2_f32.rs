@@ -783,12 +783,12 @@ unsafe fn fused_single<const INV: bool, const RB: usize, const SA: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f32_check::{matches_rustfft_at_every_length, Pow2F32};
+    use super::super::pow2_check::{matches_rustfft_at_every_length, Pow2Plan};
     use super::*;
 
     type C = Complex<f32>;
 
-    impl Pow2F32 for Pow2Avx2F32 {
+    impl Pow2Plan<f32> for Pow2Avx2F32 {
         fn scratch_len(&self) -> usize {
             Pow2Avx2F32::scratch_len(self)
         }

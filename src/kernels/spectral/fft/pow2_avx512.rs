@@ -867,12 +867,12 @@ unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f64_check::{matches_rustfft_at_every_length, Pow2F64};
+    use super::super::pow2_check::{matches_rustfft_at_every_length, Pow2Plan};
     use super::*;
 
     type C = Complex<f64>;
 
-    impl Pow2F64 for Pow2Avx512 {
+    impl Pow2Plan<f64> for Pow2Avx512 {
         fn scratch_len(&self) -> usize {
             Pow2Avx512::scratch_len(self)
         }

@@ -1044,12 +1044,12 @@ unsafe fn small16<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f32_check::{matches_rustfft_at_every_length, Pow2F32};
+    use super::super::pow2_check::{matches_rustfft_at_every_length, Pow2Plan};
     use super::*;
 
     type C = Complex<f32>;
 
-    impl Pow2F32 for Pow2Avx512F32 {
+    impl Pow2Plan<f32> for Pow2Avx512F32 {
         fn scratch_len(&self) -> usize {
             Pow2Avx512F32::scratch_len(self)
         }

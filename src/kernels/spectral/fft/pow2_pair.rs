@@ -670,39 +670,21 @@ pub(super) use double_plans;
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::pow2_f32_check::Pow2F32;
-    use super::super::pow2_f64_check::Pow2F64;
+    use super::super::pow2_check::Pow2Plan;
     use super::*;
 
-    impl<V: Pair<E = f64>> Pow2F64 for Pow2Pair<V> {
+    impl<V: Pair> Pow2Plan<V::E> for Pow2Pair<V> {
         fn scratch_len(&self) -> usize {
             Pow2Pair::scratch_len(self)
         }
-        fn process(&self, buf: &mut [Complex<f64>], scratch: &mut [Complex<f64>]) {
+        fn process(&self, buf: &mut [Complex<V::E>], scratch: &mut [Complex<V::E>]) {
             Pow2Pair::process(self, buf, scratch)
         }
         fn process_outofplace(
             &self,
-            input: &[Complex<f64>],
-            output: &mut [Complex<f64>],
-            scratch: &mut [Complex<f64>],
-        ) {
-            Pow2Pair::process_outofplace(self, input, output, scratch)
-        }
-    }
-
-    impl<V: Pair<E = f32>> Pow2F32 for Pow2Pair<V> {
-        fn scratch_len(&self) -> usize {
-            Pow2Pair::scratch_len(self)
-        }
-        fn process(&self, buf: &mut [Complex<f32>], scratch: &mut [Complex<f32>]) {
-            Pow2Pair::process(self, buf, scratch)
-        }
-        fn process_outofplace(
-            &self,
-            input: &[Complex<f32>],
-            output: &mut [Complex<f32>],
-            scratch: &mut [Complex<f32>],
+            input: &[Complex<V::E>],
+            output: &mut [Complex<V::E>],
+            scratch: &mut [Complex<V::E>],
         ) {
             Pow2Pair::process_outofplace(self, input, output, scratch)
         }

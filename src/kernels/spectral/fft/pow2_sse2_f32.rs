@@ -221,7 +221,7 @@ impl Pair for Xmm {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f32_check::matches_rustfft_at_every_length;
+    use super::super::pow2_check::matches_rustfft_at_every_length;
     use super::super::pow2_pair::tests::plans_are;
     use super::*;
 

@@ -195,7 +195,7 @@ impl Pair for Xmm2 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pow2_f64_check::matches_rustfft_at_every_length;
+    use super::super::pow2_check::matches_rustfft_at_every_length;
     use super::super::pow2_pair::tests::{plans_are, DOUBLE_PLAN_NAMES};
     use super::*;
 
