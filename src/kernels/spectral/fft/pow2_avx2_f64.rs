@@ -76,6 +76,11 @@ impl Pair for Ymm {
         is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
     }
 
+    fn row(v: [f64; 4]) -> Row {
+        Row(v)
+    }
+
+    /// Not pre-signed: `cmul` is an `fmaddsub`, which takes the plain imaginary parts.
     fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
         let [(c0, s0), (c1, s1)] = w;
         [Row([c0, c0, c1, c1]), Row([s0, s0, s1, s1])]

@@ -103,8 +103,9 @@ pub(super) trait Pair: Copy {
     const MIN_LEN: usize;
     /// The stages of the plans, indexed by `log2(n / MIN_LEN)`.
     const PLANS: &'static [&'static [Kind]];
-    /// Table rows per `p` of a fused stage ([`Pair::fused_rows`]).
-    const FUSED_ROWS: usize;
+    /// Table rows per `p` of a fused stage ([`Pair::fused_rows`]); 30 in the default,
+    /// pre-signed layout.
+    const FUSED_ROWS: usize = 30;
 
     /// Whether this CPU runs the instruction set.
     fn has_cpu() -> bool;
@@ -117,12 +118,25 @@ pub(super) trait Pair: Copy {
         s: usize,
         m16: usize,
     ) -> Option<StageFn<Self::E>>;
+    /// A table row of `v`, each value rounded once to the element type.
+    fn row(v: [f64; 4]) -> Self::Row;
     /// The two rows of a first-stage twiddle for the 2 values of `p` of a vector: the roots
-    /// `(cos, signed sin)` of lane 0 and lane 1, as [`Pair::cmul_rows`] reads them.
-    fn twiddle_rows(w: [(f64, f64); 2]) -> [Self::Row; 2];
+    /// `(cos, signed sin)` of lane 0 and lane 1, as [`Pair::cmul_rows`] reads them. By default
+    /// pre-signed: the real parts `(c0, c0, c1, c1)` and the imaginary parts with the real
+    /// lanes' sign flipped, `(−s0, s0, −s1, s1)`, so `z · w = z·row0 + swap(z)·row1`.
+    fn twiddle_rows(w: [(f64, f64); 2]) -> [Self::Row; 2] {
+        let [(c0, s0), (c1, s1)] = w;
+        [Self::row([c0, c0, c1, c1]), Self::row([-s0, s0, -s1, s1])]
+    }
     /// Appends the [`Pair::FUSED_ROWS`] rows of one `p` of a fused stage: the roots
-    /// `(cos, signed sin)` for `r = 1..16`, as [`Pair::cmul_fused`] reads them.
-    fn fused_rows(w: &[(f64, f64); 15], out: &mut Vec<Self::Row>);
+    /// `(cos, signed sin)` for `r = 1..16`, as [`Pair::cmul_fused`] reads them. By default two
+    /// pre-signed rows per root, `(c, c, c, c)` and `(−s, s, −s, s)`.
+    fn fused_rows(w: &[(f64, f64); 15], out: &mut Vec<Self::Row>) {
+        for &(c, s) in w {
+            out.push(Self::row([c; 4]));
+            out.push(Self::row([-s, s, -s, s]));
+        }
+    }
 
     /// All lanes zero.
     unsafe fn zero() -> Self;
@@ -138,8 +152,13 @@ pub(super) trait Pair: Copy {
     /// `z · w` with `w` from the two table rows at `w` ([`Pair::twiddle_rows`]).
     unsafe fn cmul_rows(z: Self, w: *const Self::E) -> Self;
     /// `z · w_r` with `w_r` the root `r` (1 ≤ r < 16) of the fused-stage rows of one `p` at `t`
-    /// ([`Pair::fused_rows`]).
-    unsafe fn cmul_fused(z: Self, t: *const Self::E, r: usize) -> Self;
+    /// ([`Pair::fused_rows`]); by default the pair of pre-signed rows of `r`.
+    #[inline(always)]
+    unsafe fn cmul_fused(z: Self, t: *const Self::E, r: usize) -> Self {
+        // SAFETY: the caller passes the FUSED_ROWS rows of one p at `t` and 1 ≤ r < 16, so
+        // rows 2(r − 1) and 2(r − 1) + 1 are among them.
+        unsafe { Self::cmul_rows(z, t.add(8 * (r - 1))) }
+    }
     /// Two complex values from `p` (any alignment of the element type); reads 4 scalars.
     unsafe fn loadu(p: *const Self::E) -> Self;
     /// Stores two complex values at `p` (any alignment of the element type); writes 4 scalars.

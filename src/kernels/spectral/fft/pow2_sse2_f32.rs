@@ -91,7 +91,6 @@ impl Pair for Xmm {
             &[First16, Fused16], // 4096
         ]
     };
-    const FUSED_ROWS: usize = 30;
 
     fn has_cpu() -> bool {
         // SSE2 is part of x86-64
@@ -127,18 +126,8 @@ impl Pair for Xmm {
         Some(f)
     }
 
-    fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
-        let [(c0, s0), (c1, s1)] = w.map(|(c, s)| (c as f32, s as f32));
-        [Row([c0, c0, c1, c1]), Row([-s0, s0, -s1, s1])]
-    }
-
-    /// Per root `r`: a row of its real part and a row of its pre-signed imaginary part.
-    fn fused_rows(w: &[(f64, f64); 15], out: &mut Vec<Row>) {
-        for &(c, s) in w {
-            let (c, s) = (c as f32, s as f32);
-            out.push(Row([c; 4]));
-            out.push(Row([-s, s, -s, s]));
-        }
+    fn row(v: [f64; 4]) -> Row {
+        Row(v.map(|x| x as f32))
     }
 
     #[inline(always)]
@@ -192,12 +181,6 @@ impl Pair for Xmm {
     unsafe fn cmul_rows(z: Self, w: *const f32) -> Self {
         // SAFETY: the caller passes two 16-byte aligned table rows at `w`.
         unsafe { Xmm(cmul(z.0, _mm_load_ps(w), _mm_load_ps(w.add(4)))) }
-    }
-
-    #[inline(always)]
-    unsafe fn cmul_fused(z: Self, t: *const f32, r: usize) -> Self {
-        // SAFETY: the caller passes the 30 rows of one p at `t` and 1 ≤ r < 16.
-        unsafe { Self::cmul_rows(z, t.add(8 * (r - 1))) }
     }
 
     #[inline(always)]

@@ -90,24 +90,14 @@ impl Pair for Xmm2 {
     type E = f64;
     type Row = Row;
     double_plans!();
-    const FUSED_ROWS: usize = 30;
 
     fn has_cpu() -> bool {
         // SSE2 is part of x86-64
         true
     }
 
-    fn twiddle_rows(w: [(f64, f64); 2]) -> [Row; 2] {
-        let [(c0, s0), (c1, s1)] = w;
-        [Row([c0, c0, c1, c1]), Row([-s0, s0, -s1, s1])]
-    }
-
-    /// Per root `r`: a row of its real part and a row of its pre-signed imaginary part.
-    fn fused_rows(w: &[(f64, f64); 15], out: &mut Vec<Row>) {
-        for &(c, s) in w {
-            out.push(Row([c; 4]));
-            out.push(Row([-s, s, -s, s]));
-        }
+    fn row(v: [f64; 4]) -> Row {
+        Row(v)
     }
 
     #[inline(always)]
@@ -164,12 +154,6 @@ impl Pair for Xmm2 {
                 cmul(z.1, _mm_load_pd(w.add(2)), _mm_load_pd(w.add(6))),
             )
         }
-    }
-
-    #[inline(always)]
-    unsafe fn cmul_fused(z: Self, t: *const f64, r: usize) -> Self {
-        // SAFETY: the caller passes the 30 rows of one p at `t` and 1 ≤ r < 16.
-        unsafe { Self::cmul_rows(z, t.add(8 * (r - 1))) }
     }
 
     #[inline(always)]
