@@ -238,21 +238,10 @@ fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2) }
 }
 
-#[allow(clippy::too_many_arguments)]
-unsafe fn exec<T: SpecFloat>(
-    op: Op,
-    plan: *const SkFftPlan,
-    x: *const T,
-    x_stride: isize,
-    norm: i32,
-    y: *mut T,
-    y_stride: isize,
-    rows: usize,
-    n: usize,
-) -> SkResult<()> {
-    let norm = parse_norm(norm)?;
-    let obj = lookup("plan", plan as usize)?;
-    let p = expect("plan", &obj, T::FFT_WHAT, T::fft)?;
+/// The plan of element type `T` in `obj` for `op` on `n` points: of the op's kind (real or
+/// complex) and made for `n`.
+fn plan_for<T: SpecFloat>(obj: &Object, op: Op, n: usize) -> SkResult<&FftPlan<T>> {
+    let p = expect("plan", obj, T::FFT_WHAT, T::fft)?;
     if p.kind() != op.kind() {
         return Err(SkError::InvalidHandle(format!(
             "argument plan is a {} FFT plan; this function needs a {} one (SK_FFT_{})",
@@ -267,6 +256,25 @@ unsafe fn exec<T: SpecFloat>(
             p.len()
         )));
     }
+    Ok(p)
+}
+
+/// The transforms of `rows` rows (the batched entry points), `x_stride` / `y_stride` apart.
+#[allow(clippy::too_many_arguments)]
+unsafe fn exec<T: SpecFloat>(
+    op: Op,
+    plan: *const SkFftPlan,
+    x: *const T,
+    x_stride: isize,
+    norm: i32,
+    y: *mut T,
+    y_stride: isize,
+    rows: usize,
+    n: usize,
+) -> SkResult<()> {
+    let norm = parse_norm(norm)?;
+    let obj = lookup("plan", plan as usize)?;
+    let p = plan_for::<T>(&obj, op, n)?;
     let ((irow, icx), (orow, ocx)) = op.rows(n);
     let xl = extent("x", rows, irow, x_stride, icx, 0)?;
     let yl = extent("y", rows, orow, y_stride, ocx, orow)?;
@@ -306,6 +314,45 @@ unsafe fn exec<T: SpecFloat>(
     }
 }
 
+/// One transform (the single-row entry points): the checks of [`exec`] for one row without its
+/// stride rules, then the transform on this thread's workspace. A plan's `n` is at most 2^28,
+/// so the buffer lengths cannot overflow.
+unsafe fn exec_one<T: SpecFloat>(
+    op: Op,
+    plan: *const SkFftPlan,
+    x: *const T,
+    norm: i32,
+    y: *mut T,
+    n: usize,
+) -> SkResult<()> {
+    let norm = parse_norm(norm)?;
+    let obj = lookup("plan", plan as usize)?;
+    let p = plan_for::<T>(&obj, op, n)?;
+    let ((irow, icx), (orow, ocx)) = op.rows(n);
+    let xb = Buf::new("x", x, irow << u32::from(icx));
+    let yb = Buf::out("y", y, orow << u32::from(ocx));
+    xb.check()?;
+    yb.check()?;
+    let al = alias(&xb, &yb, matches!(op, Op::Fft | Op::Ifft))?;
+    // SAFETY: both validated (n ≥ 1, so neither is empty); y is disjoint from x unless exactly
+    // the same (complex only).
+    let ys = unsafe { yb.slice_mut() };
+    let xs: Option<&[T]> = match al {
+        Alias::Distinct => Some(unsafe { xb.slice() }),
+        Alias::Same => None,
+    };
+    match (op, xs) {
+        (Op::Rfft, Some(x)) => batch::rfft_one(p, x, as_cplx_mut(ys), norm),
+        (Op::Irfft, Some(x)) => batch::irfft_one(p, as_cplx(x), ys, norm),
+        (Op::Fft | Op::Ifft, x) => {
+            batch::fft_one(p, x.map(as_cplx), as_cplx_mut(ys), op == Op::Ifft, norm)
+        }
+        (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
+            "a real transform cannot run in place".into(),
+        )),
+    }
+}
+
 /// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),
 /// `y[k] = Σ_j x[j]·e^{−2πijk/n}` scaled per `norm`: `numpy.fft.rfft(x, norm=...)`.
 ///
@@ -328,19 +375,7 @@ pub unsafe extern "C" fn sk_rfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f32", {
-        unsafe {
-            exec::<f32>(
-                Op::Rfft,
-                plan,
-                x,
-                n as isize,
-                norm,
-                y,
-                (n / 2 + 1) as isize,
-                1,
-                n,
-            )
-        }
+        unsafe { exec_one::<f32>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
 
@@ -357,19 +392,7 @@ pub unsafe extern "C" fn sk_rfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f64", {
-        unsafe {
-            exec::<f64>(
-                Op::Rfft,
-                plan,
-                x,
-                n as isize,
-                norm,
-                y,
-                (n / 2 + 1) as isize,
-                1,
-                n,
-            )
-        }
+        unsafe { exec_one::<f64>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
 
@@ -388,19 +411,7 @@ pub unsafe extern "C" fn sk_irfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f32", {
-        unsafe {
-            exec::<f32>(
-                Op::Irfft,
-                plan,
-                x,
-                (n / 2 + 1) as isize,
-                norm,
-                y,
-                n as isize,
-                1,
-                n,
-            )
-        }
+        unsafe { exec_one::<f32>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
 
@@ -417,19 +428,7 @@ pub unsafe extern "C" fn sk_irfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f64", {
-        unsafe {
-            exec::<f64>(
-                Op::Irfft,
-                plan,
-                x,
-                (n / 2 + 1) as isize,
-                norm,
-                y,
-                n as isize,
-                1,
-                n,
-            )
-        }
+        unsafe { exec_one::<f64>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
 
@@ -449,7 +448,7 @@ pub unsafe extern "C" fn sk_fft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f32", {
-        unsafe { exec::<f32>(Op::Fft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+        unsafe { exec_one::<f32>(Op::Fft, plan, x, norm, y, n) }
     })
 }
 
@@ -466,7 +465,7 @@ pub unsafe extern "C" fn sk_fft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f64", {
-        unsafe { exec::<f64>(Op::Fft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+        unsafe { exec_one::<f64>(Op::Fft, plan, x, norm, y, n) }
     })
 }
 
@@ -483,7 +482,7 @@ pub unsafe extern "C" fn sk_ifft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f32", {
-        unsafe { exec::<f32>(Op::Ifft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+        unsafe { exec_one::<f32>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
 
@@ -500,7 +499,7 @@ pub unsafe extern "C" fn sk_ifft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f64", {
-        unsafe { exec::<f64>(Op::Ifft, plan, x, n as isize, norm, y, n as isize, 1, n) }
+        unsafe { exec_one::<f64>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
 

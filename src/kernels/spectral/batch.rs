@@ -127,6 +127,38 @@ fn one_row<T: FftFloat>(p: &FftPlan<T>, f: impl FnOnce(&mut Workspace<T>)) -> Sk
     })
 }
 
+/// One real forward transform (`x`: n values, `y`: n/2+1) on this thread's workspace.
+pub fn rfft_one<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: &[T],
+    y: &mut [Complex<T>],
+    norm: Norm,
+) -> SkResult<()> {
+    one_row(p, |ws| p.rfft_ws(x, y, norm, ws))
+}
+
+/// One real inverse transform (`x`: n/2+1 values, `y`: n) on this thread's workspace.
+pub fn irfft_one<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: &[Complex<T>],
+    y: &mut [T],
+    norm: Norm,
+) -> SkResult<()> {
+    one_row(p, |ws| p.irfft_ws(x, y, norm, ws))
+}
+
+/// One complex transform of `x` into `y` (n values each; `x = None`: `y` in place) on this
+/// thread's workspace.
+pub fn fft_one<T: FftFloat>(
+    p: &FftPlan<T>,
+    x: Option<&[Complex<T>]>,
+    y: &mut [Complex<T>],
+    inverse: bool,
+    norm: Norm,
+) -> SkResult<()> {
+    one_row(p, |ws| p.fft_ws(x, y, inverse, norm, ws))
+}
+
 /// `rows` real forward transforms: row `r` of `x` is `x[r·xst..][..n]`, of `y`
 /// `y[r·yst..][..n/2+1]` (`yst ≥ n/2+1` when `rows > 1`).
 #[allow(clippy::too_many_arguments)]
@@ -141,7 +173,7 @@ pub fn rfft_rows<T: FftFloat>(
 ) -> SkResult<()> {
     let n = p.len();
     if rows == 1 {
-        return one_row(p, |ws| p.rfft_ws(&x[..n], &mut y[..n / 2 + 1], norm, ws));
+        return rfft_one(p, &x[..n], &mut y[..n / 2 + 1], norm);
     }
     if let Some(rl) = p.row_lanes(rows)? {
         assert!(x.len() >= (rows - 1) * xst + n, "batch input span");
@@ -172,7 +204,7 @@ pub fn irfft_rows<T: FftFloat>(
 ) -> SkResult<()> {
     let n = p.len();
     if rows == 1 {
-        return one_row(p, |ws| p.irfft_ws(&x[..n / 2 + 1], &mut y[..n], norm, ws));
+        return irfft_one(p, &x[..n / 2 + 1], &mut y[..n], norm);
     }
     if let Some(rl) = p.row_lanes(rows)? {
         assert!(x.len() > (rows - 1) * xst + n / 2, "batch input span");
@@ -204,8 +236,7 @@ pub fn fft_rows<T: FftFloat>(
 ) -> SkResult<()> {
     let n = p.len();
     if rows == 1 {
-        let x = x.map(|x| &x[..n]);
-        return one_row(p, |ws| p.fft_ws(x, &mut y[..n], inverse, norm, ws));
+        return fft_one(p, x.map(|x| &x[..n]), &mut y[..n], inverse, norm);
     }
     rows_with(p, x, xst, n, y, yst, n, rows, |xr, yr, ws| {
         p.fft_ws(xr, yr, inverse, norm, ws)

@@ -535,6 +535,11 @@ fn process_immutable<T: FftFloat>(
     scratch: &mut Vec<Complex<T>>,
 ) {
     let need = f.get_immutable_scratch_len();
+    if need == 0 {
+        // nothing to place (rustfft's butterflies)
+        f.process_immutable_with_scratch(x, y, &mut []);
+        return;
+    }
     let buf = grow(
         scratch,
         need + ALIAS_PAD / std::mem::size_of::<Complex<T>>(),
