@@ -1,7 +1,12 @@
 """Spectral benchmarks (issue 5): real FFT vs pyFFTW and numpy, STFT vs torch.stft, log-mel vs
 librosa, long convolution vs scipy.signal.oaconvolve. Plans, windows, outputs and CFFI pointers
 are prepared outside the timed lambdas; pyFFTW is planned with FFTW_MEASURE outside timing and
-timed through `FFTW.execute()` (its fastest call path)."""
+timed through `FFTW.execute()` (its fastest call path).
+
+Single real FFTs are timed three ways against `execute()`: the C call through this script's
+`ffi.dlopen` handle (ABI mode, the seed documents' path), the same C call through the package's
+compiled CFFI module (`sigkern.lib`, the binding `import sigkern` gives; the f64 row carries the
+target), and `FftPlan.rfft(x, out=y)` with every check of a package call."""
 
 
 def run(ctx):
@@ -15,6 +20,9 @@ def run(ctx):
     # ---- real FFT -------------------------------------------------------------------------
     if ctx.selected("fft"):
         import pyfftw
+        import sigkern
+
+        sffi, slib = sigkern.ffi, sigkern.lib
 
         for n in (1024, 4096, 65536):
             for dt, cdt, new, rfft, tag in (
@@ -35,7 +43,23 @@ def run(ctx):
                 a[:] = x
                 t_sk = ctx.timeit(lambda: rfft(plan, xp, 0, yp, n))
                 t_fw = ctx.timeit(fw.execute)
-                ctx.row("fft", f"rfft {tag} n={n}", t_sk, t_fw, "pyFFTW execute", 1.0 if tag == "f64" else None)
+                ctx.row("fft", f"rfft {tag} n={n} ffi.dlopen", t_sk, t_fw, "pyFFTW execute", None)
+                # Through the package (its compiled CFFI module, the binding `import sigkern`
+                # users get): the C call with pointers made once, as execute() runs a plan on
+                # fixed buffers; and FftPlan.rfft(x, out=y), every check of a call included.
+                pk = sigkern.FftPlan(n, "real", dt)
+                rt = "double[]" if tag == "f64" else "float[]"
+                sx, sy = sffi.from_buffer(rt, x), sffi.from_buffer(rt, y)
+                prfft = getattr(slib, f"sk_rfft_{tag}")
+                t_pk = ctx.timeit(lambda: prfft(pk._h, sx, 0, sy, n))
+                t_fw = ctx.timeit(fw.execute)
+                ctx.row("fft", f"rfft {tag} n={n} package C call", t_pk, t_fw, "pyFFTW execute",
+                        1.0 if tag == "f64" else None)
+                assert np.array_equal(pk.rfft(x), y)
+                t_pm = ctx.timeit(lambda: pk.rfft(x, out=y))
+                t_fw = ctx.timeit(fw.execute)
+                ctx.row("fft", f"FftPlan.rfft(x, out=y) {tag} n={n}", t_pm, t_fw, "pyFFTW execute", None)
+                pk.close()
                 out = np.zeros(n // 2 + 1, np.complex128 if tag == "f64" else np.complex64)
                 t_np = ctx.timeit(lambda: np.fft.rfft(x, out=out))
                 ctx.row("fft", f"rfft {tag} n={n}", t_sk, t_np, "numpy.fft.rfft", 1.5 if tag == "f64" else None)
