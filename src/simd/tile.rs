@@ -9,19 +9,31 @@
 //! A [`Transposer`] is a value saying which instructions may run: [`Portable`] everywhere, and on
 //! x86-64 [`Avx512`] and [`Avx2`], tokens that exist only when the CPU has the instructions *and*
 //! the caller's level allows them ([`Avx512::at`], [`Avx2::at`]). A kernel takes the transposer
-//! as a generic argument. The shuffle functions are `#[inline(always)]` without a
-//! `#[target_feature]` of their own (stable Rust does not allow both), so they inline into the
-//! kernel's clone for the level, whose features let the intrinsics inline in turn; in a clone for
-//! a lower level the token is never made, and that code never runs. Debug builds do not force
-//! the inlining: there every call site would get its own unoptimised copy of every shuffle
-//! sequence, and the kernel's stack frame grew past 1 MiB (a stack overflow in the tests).
+//! as a generic argument and runs its body through [`Transposer::call`], a function of its own
+//! compiled with the token's features. The shuffle functions are `#[inline(always)]` without a
+//! `#[target_feature]` of their own (stable Rust does not allow both), so they inline into that
+//! function (or into a kernel's own clone for the level), whose features let the intrinsics
+//! inline in turn; at a lower level the token is never made, and that code never runs. Debug
+//! builds do not force the inlining: there every call site would get its own unoptimised copy of
+//! every shuffle sequence, and the kernel's stack frame grew past 1 MiB (a stack overflow in the
+//! tests).
 
 use super::Level;
 use std::any::Any;
 
-/// Transposes square tiles: `out[i][j] = a[j][i]`.
+/// Transposes square tiles: `out[i][j] = a[j][i]`, and runs kernel bodies compiled for the
+/// token's level.
 pub trait Transposer: Copy {
     fn transpose<T: Copy + 'static, const L: usize>(self, a: &[[T; L]; L], out: &mut [[T; L]; L]);
+
+    /// Runs `f` in a function of its own (never inlined into the caller) compiled with the
+    /// instructions the token guarantees, so that `f`'s body, the shuffle functions and the
+    /// intrinsics inline there. A kernel with many instances (an order, a lane count, a tile
+    /// shape each) wraps each instance's body in one `call`: every instance is then optimised as
+    /// a function of its own instead of all of them inlined into one clone per level, whose
+    /// size made the optimiser's time grow much faster than the code. `f` should be marked
+    /// `#[inline(always)]` (in optimised builds) and called nowhere else.
+    fn call<R>(self, f: impl FnOnce() -> R) -> R;
 }
 
 /// Plain loops (any level, any element type and size).
@@ -37,6 +49,17 @@ impl Transposer for Portable {
             }
         }
     }
+
+    #[inline(always)]
+    fn call<R>(self, f: impl FnOnce() -> R) -> R {
+        call_baseline(f)
+    }
+}
+
+/// [`Portable::call`]'s function: the baseline instruction set.
+#[inline(never)]
+fn call_baseline<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 /// The tail of a function that runs `$body` with `$tr` bound to the transposer level `$lv`
@@ -103,6 +126,13 @@ impl Transposer for Avx512 {
             [[f32; 8]; 8] => x86::t8x8_f32,
         )
     }
+
+    #[inline(always)]
+    fn call<R>(self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: only `Avx512::at` makes the token, when the CPU has AVX-512 (F, BW, DQ, VL),
+        // AVX2 and FMA: the features of the AVX-512 level.
+        unsafe { x86::call_avx512(f) }
+    }
 }
 
 /// AVX (256-bit) shuffle sequences for `8 × 8` `f64`, `8 × 8` `f32` and `16 × 16` `f32` tiles
@@ -132,6 +162,13 @@ impl Transposer for Avx2 {
             [[f32; 8]; 8] => x86::t8x8_f32,
         )
     }
+
+    #[inline(always)]
+    fn call<R>(self, f: impl FnOnce() -> R) -> R {
+        // SAFETY: only `Avx2::at` makes the token, when the CPU has AVX2 and FMA: the features
+        // of the AVX2 level.
+        unsafe { x86::call_avx2(f) }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -140,6 +177,26 @@ impl Transposer for Avx2 {
 #[allow(clippy::needless_range_loop)]
 mod x86 {
     use std::arch::x86_64::*;
+
+    /// [`super::Avx512::call`]'s function: the features of `multiversion!`'s AVX-512 level.
+    ///
+    /// # Safety
+    /// The CPU must have them.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+    #[inline(never)]
+    pub(super) unsafe fn call_avx512<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    /// [`super::Avx2::call`]'s function: the features of `multiversion!`'s AVX2 level.
+    ///
+    /// # Safety
+    /// The CPU must have them.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+    #[inline(never)]
+    pub(super) unsafe fn call_avx2<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
 
     /// 8 × 8 `f64`: unpack pairs of rows, then 256-bit and 128-bit lane exchanges (24 shuffles).
     ///
