@@ -7,9 +7,11 @@
 //! - [`process_with`]: splits large planar outputs into whole 8-channel groups on scoped threads
 //!   (each group on a copy of its channels' state, written back afterwards);
 //! - [`run_at`]: dispatches on the SIMD level. A level is compiled only with the arithmetic the
-//!   filters use there ([`super::sos::uses_fma`]): `Fused` at AVX2 and AVX-512, `Plain` at the baseline; the
-//!   other pairs, which only the tests ask for, run the kernel's scalar reference (bit-identical
-//!   for the same arithmetic, only slower);
+//!   filters use there ([`super::sos::uses_fma`]): `Fused` at AVX2 and AVX-512, `Plain` at the
+//!   baseline; the other pairs, which only the tests ask for, run the kernel's scalar reference
+//!   (bit-identical for the same arithmetic, only slower). The level's tile transposer is passed
+//!   down, and each lane count's block runs inside the transposer's [`Transposer::call`]: a
+//!   function of its own compiled for the level;
 //! - the channel blocks: 16 lanes (`f32`) or 8 (`f64`), an 8-lane block for 5–8 leftover `f32`
 //!   channels, a 4-lane block for 2–4, one lane for a single channel;
 //! - [`drive`]: the frames of one block. Planar data with a full block moves in square tiles of
@@ -240,8 +242,9 @@ pub(crate) fn thread_groups(channels: usize, cost: usize, yl: Layout, n: usize) 
 }
 
 /// Runs the kernel over every channel on this thread at SIMD level `level` (clamped to the
-/// CPU's): the lane kernel compiled for the level where the arithmetic is the level's own, the
-/// scalar reference otherwise.
+/// CPU's): the lane kernel with the level's tile transposer where the arithmetic is the level's
+/// own (each kernel instance then runs compiled for the level, through [`Transposer::call`]),
+/// the scalar reference otherwise.
 pub(crate) fn run_at<T: SosElem, A: Arith, K: LaneKernel<T>>(
     level: Level,
     k: &K,
@@ -249,59 +252,26 @@ pub(crate) fn run_at<T: SosElem, A: Arith, K: LaneKernel<T>>(
     channels: usize,
     io: Io<'_, T>,
 ) {
-    match crate::simd::effective(level) {
+    if A::FUSED {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
-        Level::Avx512 if A::FUSED => unsafe {
-            lanes_avx512::<T, A, K>(level, k, state, channels, io)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
-        Level::Avx2 if A::FUSED => unsafe { lanes_avx2::<T, A, K>(level, k, state, channels, io) },
-        Level::Baseline if !A::FUSED => lanes::<T, A, K>(level, k, state, channels, io),
-        _ => k.scalar::<A>(state, channels, io),
+        {
+            if let Some(tr) = tile::Avx512::at(level) {
+                return blocks::<T, A, K, _>(tr, k, state, channels, io);
+            }
+            if let Some(tr) = tile::Avx2::at(level) {
+                return blocks::<T, A, K, _>(tr, k, state, channels, io);
+            }
+        }
+    } else if crate::simd::effective(level) == Level::Baseline {
+        return blocks::<T, A, K, _>(tile::Portable, k, state, channels, io);
     }
+    k.scalar::<A>(state, channels, io)
 }
 
-/// The AVX-512 clone of the lane kernels (the features of `multiversion!`'s AVX-512 level).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
-fn lanes_avx512<T: SosElem, A: Arith, K: LaneKernel<T>>(
-    lv: Level,
-    k: &K,
-    state: &mut [T],
-    channels: usize,
-    io: Io<'_, T>,
-) {
-    lanes::<T, A, K>(lv, k, state, channels, io)
-}
-
-/// The AVX2 clone of the lane kernels (the features of `multiversion!`'s AVX2 level).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
-fn lanes_avx2<T: SosElem, A: Arith, K: LaneKernel<T>>(
-    lv: Level,
-    k: &K,
-    state: &mut [T],
-    channels: usize,
-    io: Io<'_, T>,
-) {
-    lanes::<T, A, K>(lv, k, state, channels, io)
-}
-
-/// Picks the tile transposes of level `lv`, then runs the channel blocks.
-#[inline(always)]
-fn lanes<T: SosElem, A: Arith, K: LaneKernel<T>>(
-    lv: Level,
-    k: &K,
-    state: &mut [T],
-    channels: usize,
-    io: Io<'_, T>,
-) {
-    tile::with_transposer!(lv, |tr| blocks::<T, A, K, _>(tr, k, state, channels, io))
-}
-
-#[inline(always)]
+/// The channel blocks, each through the kernel's [`LaneKernel::block`] run by the transposer's
+/// [`Transposer::call`]: one function per lane count compiled for the level, holding the
+/// kernel's variants for that lane count (one call per order measured up to 20 % slower for
+/// some: the frame loop over a tile stayed rolled).
 fn blocks<T: SosElem, A: Arith, K: LaneKernel<T>, X: Transposer>(
     tr: X,
     k: &K,
@@ -316,24 +286,37 @@ fn blocks<T: SosElem, A: Arith, K: LaneKernel<T>, X: Transposer>(
         let io = io.reborrow();
         if rem > 8 && wide == 16 {
             let active = rem.min(16);
-            k.block::<A, X, 16>(tr, state, channels, c0, active, io);
+            tr.call(
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                || k.block::<A, X, 16>(tr, state, channels, c0, active, io),
+            );
             c0 += active;
         } else if rem > 4 {
             // 8 lanes: a full register of f64, half of one of f32 (5–8 channels left)
             let active = rem.min(8);
-            k.block::<A, X, 8>(tr, state, channels, c0, active, io);
+            tr.call(
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                || k.block::<A, X, 8>(tr, state, channels, c0, active, io),
+            );
             c0 += active;
         } else if rem >= 2 {
-            k.block::<A, X, 4>(tr, state, channels, c0, rem, io);
+            tr.call(
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                || k.block::<A, X, 4>(tr, state, channels, c0, rem, io),
+            );
             c0 += rem;
         } else {
-            k.block::<A, X, 1>(tr, state, channels, c0, 1, io);
+            tr.call(
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                || k.block::<A, X, 1>(tr, state, channels, c0, 1, io),
+            );
             c0 += 1;
         }
     }
 }
 
-/// Runs `f` over all frames of channels `c0..c0 + active` in pass order: whole `L × L` tiles
+/// Runs `f` over all frames of channels `c0..c0 + active` in pass order (a kernel calls it inside
+/// its [`Transposer::call`]): whole `L × L` tiles
 /// straight from and to planar data when `tiles` is set and the block is full, the rest through
 /// a [`TBLOCK`]-frame lane-major buffer. `f` sees lane-major frames (`[frame][lane]`) in the
 /// order of the pass and overwrites them with its output.
@@ -370,12 +353,13 @@ pub(crate) fn drive<T: Float, X: Transposer, const L: usize>(
                 };
                 load_tile(tr, src, xl.ch, c0, t, &mut tile);
             }
+            // one call site of `f` (it is inlined, so each site is a copy of the kernel)
             if rev {
                 tile.reverse();
-                f(&mut tile);
+            }
+            f(&mut tile);
+            if rev {
                 tile.reverse();
-            } else {
-                f(&mut tile);
             }
             store_tile(tr, &tile, y, yl.ch, c0, t);
         }
@@ -399,11 +383,12 @@ pub(crate) fn drive<T: Float, X: Transposer, const L: usize>(
         }
         if rev {
             b.reverse();
-            f(b);
+        }
+        f(b);
+        if rev {
             b.reverse();
             hi -= m;
         } else {
-            f(b);
             lo += m;
         }
         scatter(tr, b, y, yl, c0, active, t0);

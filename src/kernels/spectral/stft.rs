@@ -377,9 +377,17 @@ fn lanes_power_body<T: FftFloat>(
     bufs: &mut LaneBufs<T>,
     pw: &mut [T],
 ) {
+    // each lane width as a function of its own compiled for the transposer's level (see
+    // `Transposer::call`): one instance per transposer, not one per transposer in every clone
     tile::with_transposer!(lv, |tr| match (lf, bufs) {
-        (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => lanes_power(tr, p, k, srcs, v, ch, pw),
-        (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => lanes_power(tr, p, k, srcs, v, ch, pw),
+        (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => tr.call(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            move || lanes_power(tr, p, k, srcs, v, ch, pw)
+        ),
+        (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => tr.call(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            move || lanes_power(tr, p, k, srcs, v, ch, pw)
+        ),
         _ => unreachable!("lane scratch of another width"),
     })
 }

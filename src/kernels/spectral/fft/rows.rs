@@ -135,9 +135,17 @@ fn lanes_body<T: Float>(
     scale: Option<T>,
     w: &mut LaneWork<T>,
 ) {
+    // each lane width as a function of its own compiled for the transposer's level (see
+    // `Transposer::call`): one instance per transposer, not one per transposer in every clone
     tile::with_transposer!(lv, |tr| match rl {
-        RowLanes::L16(p) => group(tr, p, n, dir, count, scale, &mut w.l16),
-        RowLanes::L8(p) => group(tr, p, n, dir, count, scale, &mut w.l8),
+        RowLanes::L16(p) => tr.call(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            move || group(tr, p, n, dir, count, scale, &mut w.l16)
+        ),
+        RowLanes::L8(p) => tr.call(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            move || group(tr, p, n, dir, count, scale, &mut w.l8)
+        ),
     })
 }
 
