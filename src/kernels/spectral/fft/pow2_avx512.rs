@@ -287,7 +287,7 @@ impl Pow2Avx512 {
         if self.small.is_some() {
             0
         } else {
-            self.n
+            aligned_passes_scratch(self.n)
         }
     }
 
@@ -342,15 +342,28 @@ impl Pow2Avx512 {
             return unsafe { f(src, dst, tw) };
         }
         let count = self.stages.len();
+        let two = use_aligned_passes(self.n, dst as usize, inplace);
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
-            let to = if writes_dst(idx, count, inplace) {
+            let to = if two {
+                // every stage but the last in the two scratch halves (see `use_aligned_passes`)
+                if idx + 1 == count {
+                    dst
+                } else if idx % 2 == 0 {
+                    tmp
+                } else {
+                    // SAFETY: `scratch_len()` is 2n here, so the second half is in the scratch.
+                    unsafe { tmp.add(2 * self.n) }
+                }
+            } else if writes_dst(idx, count, inplace) {
                 dst
             } else {
                 tmp
             };
-            // SAFETY: `from` and `to` are each `src`, `dst` or `tmp`, all valid for `n` complex
-            // values (`tmp` because `scratch_len() == n` for multi-pass plans). The kernel was
+            // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
+            // complex values, all valid for `n` complex values and the last two disjoint from
+            // each other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold,
+            // for multi-pass plans). The kernel was
             // instantiated for exactly this `n`, `s`, `m/16` (see `kernel`), so its indices
             // stay below `n`; `st.tw` is the offset of this stage's rows in `self.tw`, which
             // holds all the rows the kernel reads. `from == to` only for the last stage of an
@@ -361,6 +374,29 @@ impl Pow2Avx512 {
         }
         debug_assert_eq!(from, dst as *const f64);
     }
+}
+
+/// Complex lengths from which an out-of-place transform into an output off a 64-byte boundary
+/// runs its passes through two scratch halves (see [`use_aligned_passes`]).
+pub(super) const ALIGNED_PASSES_MIN: usize = 4096;
+
+/// The scratch of a multi-pass plan of `n` complex values: `n`, or `2n` from
+/// [`ALIGNED_PASSES_MIN`] on (room for [`use_aligned_passes`]).
+pub(super) fn aligned_passes_scratch(n: usize) -> usize {
+    if n >= ALIGNED_PASSES_MIN {
+        2 * n
+    } else {
+        n
+    }
+}
+
+/// Whether an out-of-place transform of `n` complex values into `dst` runs every stage but the
+/// last in two halves of the scratch (which the caller places on a cache line) instead of
+/// ping-ponging through `dst`: when `dst` is off a 64-byte boundary, every vector of a pass
+/// through it spans two cache lines. From [`ALIGNED_PASSES_MIN`] on, where the passes stream
+/// from L2 and beyond; below, the third buffer costs more cache than the alignment saves.
+pub(super) fn use_aligned_passes(n: usize, dst: usize, inplace: bool) -> bool {
+    !inplace && n >= ALIGNED_PASSES_MIN && !dst.is_multiple_of(64)
 }
 
 /// Whether stage `idx` of a `count`-stage plan writes the destination (else the scratch), so that

@@ -283,7 +283,7 @@ impl Pow2Avx512F32 {
         if self.stages.len() == 1 {
             0
         } else {
-            self.n
+            super::pow2_avx512::aligned_passes_scratch(self.n)
         }
     }
 
@@ -401,16 +401,28 @@ unsafe fn run_stages(
 ) {
     let tw = plan.tw.as_ptr() as *const f32;
     let count = plan.stages.len();
+    let two = super::pow2_avx512::use_aligned_passes(plan.n, dst as usize, inplace);
     let mut from = src;
     for (idx, st) in plan.stages.iter().enumerate() {
-        // the last stage writes `dst` (see `writes_dst`)
-        let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
+        // the last stage writes `dst` (see `writes_dst`, and `use_aligned_passes` for `two`)
+        let to = if two {
+            if idx + 1 == count {
+                dst
+            } else if idx % 2 == 0 {
+                tmp
+            } else {
+                // SAFETY: `scratch_len()` is 2n here, so the second half is in the scratch.
+                unsafe { tmp.add(2 * plan.n) }
+            }
+        } else if super::pow2_avx512::writes_dst(idx, count, inplace) {
             dst
         } else {
             tmp
         };
-        // SAFETY: `from` and `to` are each `src`, `dst` or `tmp`, all valid for `n` complex
-        // values (`tmp` because `scratch_len() == n` for multi-pass plans). The kernel was
+        // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
+        // complex values, all valid for `n` complex values and the last two disjoint from each
+        // other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold, for
+        // multi-pass plans). The kernel was
         // instantiated for exactly this `n`, `s`, `m/16` (see `kernel`), so its indices stay
         // below `n`; `st.tw` is the offset of this stage's rows in `plan.tw`, which holds all
         // the rows the kernel reads. `from == to` only for the last stage of an odd-length

@@ -141,17 +141,29 @@ pub(super) fn matches_rustfft_at_every_length<T: CheckFloat, P: Pow2Plan<T>>(
             }
             for off in [1usize, 3] {
                 let c0 = Complex::default();
-                let (mut buf, mut s) = (vec![c0; n + 8], vec![c0; n + 8]);
+                let (mut buf, mut s) = (vec![c0; n + 8], vec![c0; n.max(p.scratch_len()) + 8]);
                 buf[off..off + n].copy_from_slice(&x);
                 let xin = buf.clone();
                 let seven = <T as Float>::from_f64(7.0);
-                let mut out = vec![Complex::new(seven, seven); n + 8];
-                let o = 2 * off + 1;
-                p.process_outofplace(&xin[off..off + n], &mut out[o..o + n], &mut s[off..]);
-                assert!(
-                    same_bits(&out[o..o + n], &y),
-                    "out of place n={n} off={off}"
-                );
+                let mut out = vec![Complex::new(seven, seven); n + 64];
+                // the output one element off a 64-byte boundary, and on one (the passes take
+                // another route into an output off one: `use_aligned_passes`)
+                let size = std::mem::size_of::<Complex<T>>();
+                let aligned = (0..64 / size)
+                    .find(|&o| (out.as_ptr() as usize + o * size).is_multiple_of(64))
+                    .expect("a 64-byte boundary within the first 64 bytes");
+                for o in [aligned + 8 * off + 1, aligned + 8 * off] {
+                    out.fill(Complex::new(seven, seven));
+                    p.process_outofplace(&xin[off..off + n], &mut out[o..o + n], &mut s[off..]);
+                    assert!(
+                        same_bits(&out[o..o + n], &y),
+                        "out of place n={n} off={off} out at {o}"
+                    );
+                    assert!(
+                        out[..o].iter().chain(&out[o + n..]).all(|v| v.re == seven),
+                        "out of place n={n} wrote outside its output"
+                    );
+                }
                 assert!(same_bits(&xin[off..off + n], &x), "input kept n={n}");
                 p.process(&mut buf[off..off + n], &mut s[off..]);
                 assert!(
