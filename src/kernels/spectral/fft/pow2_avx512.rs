@@ -345,21 +345,7 @@ impl Pow2Avx512 {
         let two = use_aligned_passes(self.n, dst as usize, inplace);
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
-            let to = if two {
-                // every stage but the last in the two scratch halves (see `use_aligned_passes`)
-                if idx + 1 == count {
-                    dst
-                } else if idx % 2 == 0 {
-                    tmp
-                } else {
-                    // SAFETY: `scratch_len()` is 2n here, so the second half is in the scratch.
-                    unsafe { tmp.add(2 * self.n) }
-                }
-            } else if writes_dst(idx, count, inplace) {
-                dst
-            } else {
-                tmp
-            };
+            let to = stage_dst(idx, count, inplace, two, dst, tmp, 2 * self.n);
             // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
             // complex values, all valid for `n` complex values and the last two disjoint from
             // each other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold,
@@ -397,6 +383,35 @@ pub(super) fn aligned_passes_scratch(n: usize) -> usize {
 /// from L2 and beyond; below, the third buffer costs more cache than the alignment saves.
 pub(super) fn use_aligned_passes(n: usize, dst: usize, inplace: bool) -> bool {
     !inplace && n >= ALIGNED_PASSES_MIN && !dst.is_multiple_of(64)
+}
+
+/// The buffer stage `idx` of a `count`-stage plan writes: `dst` or `tmp` as [`writes_dst`] says,
+/// or with `two` ([`use_aligned_passes`]) the scratch's halves `tmp` and `tmp + half` (`half`
+/// elements of `T`: n complex values) for every stage but the last, which writes `dst`.
+/// Shared with the float passes ([`super::pow2_avx512_f32`]).
+pub(super) fn stage_dst<T>(
+    idx: usize,
+    count: usize,
+    inplace: bool,
+    two: bool,
+    dst: *mut T,
+    tmp: *mut T,
+    half: usize,
+) -> *mut T {
+    if two {
+        if idx + 1 == count {
+            dst
+        } else if idx.is_multiple_of(2) {
+            tmp
+        } else {
+            // in the scratch when `two` can hold (`scratch_len()` is 2n then)
+            tmp.wrapping_add(half)
+        }
+    } else if writes_dst(idx, count, inplace) {
+        dst
+    } else {
+        tmp
+    }
 }
 
 /// Whether stage `idx` of a `count`-stage plan writes the destination (else the scratch), so that

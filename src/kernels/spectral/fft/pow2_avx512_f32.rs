@@ -404,21 +404,8 @@ unsafe fn run_stages(
     let two = super::pow2_avx512::use_aligned_passes(plan.n, dst as usize, inplace);
     let mut from = src;
     for (idx, st) in plan.stages.iter().enumerate() {
-        // the last stage writes `dst` (see `writes_dst`, and `use_aligned_passes` for `two`)
-        let to = if two {
-            if idx + 1 == count {
-                dst
-            } else if idx % 2 == 0 {
-                tmp
-            } else {
-                // SAFETY: `scratch_len()` is 2n here, so the second half is in the scratch.
-                unsafe { tmp.add(2 * plan.n) }
-            }
-        } else if super::pow2_avx512::writes_dst(idx, count, inplace) {
-            dst
-        } else {
-            tmp
-        };
+        // the last stage writes `dst` (see `stage_dst`)
+        let to = super::pow2_avx512::stage_dst(idx, count, inplace, two, dst, tmp, 2 * plan.n);
         // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
         // complex values, all valid for `n` complex values and the last two disjoint from each
         // other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold, for
