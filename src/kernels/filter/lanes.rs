@@ -315,13 +315,13 @@ fn blocks<T: SosElem, A: Arith, K: LaneKernel<T>, X: Transposer>(
     }
 }
 
-/// Runs `f` over all frames of channels `c0..c0 + active` in pass order (a kernel calls it inside
-/// its [`Transposer::call`]): whole `L × L` tiles
-/// straight from and to planar data when `tiles` is set and the block is full, the rest through
-/// a [`TBLOCK`]-frame lane-major buffer. `f` sees lane-major frames (`[frame][lane]`) in the
-/// order of the pass and overwrites them with its output.
+/// Runs `f` over all frames of channels `c0..c0 + active` in pass order (inside the block's
+/// [`Transposer::call`]): whole `L × L` tiles straight from and to planar data when `tiles` is
+/// set and the block is full, the rest through a [`TBLOCK`]-frame lane-major buffer. `f` sees
+/// lane-major frames (`[frame][lane]`) in the order of the pass and overwrites them with its
+/// output.
 // Forced inline only in optimised builds (see `crate::simd::tile`): in debug builds every
-// instance inlined into the level clones made their stack frame several hundred KiB.
+// instance inlined into one function made its stack frame several hundred KiB.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn drive<T: Float, X: Transposer, const L: usize>(
     tr: X,

@@ -372,22 +372,14 @@ impl<T: SosElem> LaneKernel<T> for Tf<T> {
                 for (i, zi) in z.iter_mut().enumerate() {
                     *zi = lanes::load_rows::<T, L, 1>(state, channels, i, c0, active)[0];
                 }
-                // a function of its own (the block runs inside one already): inlined into the
-                // block with the eight fixed orders, this loop ran about 4x slower (order 10,
-                // 16 double channels, AVX-512)
-                tr.call(
+                lanes::drive::<T, X, L>(
+                    tr,
+                    io,
+                    c0,
+                    active,
+                    true,
                     #[cfg_attr(not(debug_assertions), inline(always))]
-                    || {
-                        lanes::drive::<T, X, L>(
-                            tr,
-                            io,
-                            c0,
-                            active,
-                            true,
-                            #[cfg_attr(not(debug_assertions), inline(always))]
-                            |buf| run_dyn::<T, A, L>(tf, &mut z, buf),
-                        )
-                    },
+                    |buf| run_dyn::<T, A, L>(tf, &mut z, buf),
                 );
                 lanes::store_rows(&z, state, channels, 0, c0, active);
             }

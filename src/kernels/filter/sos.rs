@@ -452,38 +452,24 @@ impl<T: SosElem> LaneKernel<T> for Cascade<'_, T> {
             2 => whole!(2),
             3 => whole!(3),
             4 => whole!(4),
-            // longer cascades as a function of their own (as `lfilter`'s orders above 8)
-            ns => tr.call(
+            ns => lanes::drive::<T, X, L>(
+                tr,
+                io,
+                c0,
+                active,
+                false,
                 #[cfg_attr(not(debug_assertions), inline(always))]
-                move || {
-                    lanes::drive::<T, X, L>(
-                        tr,
-                        io,
-                        c0,
-                        active,
-                        false,
-                        #[cfg_attr(not(debug_assertions), inline(always))]
-                        |b| {
-                            let mut s0 = 0;
-                            while s0 < ns {
-                                match ns - s0 {
-                                    1 => group_io::<T, A, L, 1>(
-                                        secs, s0, state, channels, c0, active, b,
-                                    ),
-                                    2 => group_io::<T, A, L, 2>(
-                                        secs, s0, state, channels, c0, active, b,
-                                    ),
-                                    3 => group_io::<T, A, L, 3>(
-                                        secs, s0, state, channels, c0, active, b,
-                                    ),
-                                    _ => group_io::<T, A, L, 4>(
-                                        secs, s0, state, channels, c0, active, b,
-                                    ),
-                                }
-                                s0 += 4;
-                            }
-                        },
-                    )
+                |b| {
+                    let mut s0 = 0;
+                    while s0 < ns {
+                        match ns - s0 {
+                            1 => group_io::<T, A, L, 1>(secs, s0, state, channels, c0, active, b),
+                            2 => group_io::<T, A, L, 2>(secs, s0, state, channels, c0, active, b),
+                            3 => group_io::<T, A, L, 3>(secs, s0, state, channels, c0, active, b),
+                            _ => group_io::<T, A, L, 4>(secs, s0, state, channels, c0, active, b),
+                        }
+                        s0 += 4;
+                    }
                 },
             ),
         }
