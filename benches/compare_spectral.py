@@ -62,6 +62,8 @@ def run(ctx):
                 xa, ya = pyfftw.empty_aligned(n, dt), pyfftw.empty_aligned(n // 2 + 1, cdt)
                 xa[:] = x
                 sxa, sya = sffi.from_buffer(rt, xa), sffi.from_buffer(rt, ya)
+                ctx.check(prfft(pk._h, sxa, 0, sya, n), "rfft")
+                assert np.array_equal(ya, y), "aligned copies give another result"
                 t_pa = ctx.timeit(lambda: prfft(pk._h, sxa, 0, sya, n))
                 t_fw = ctx.timeit(fw.execute)
                 ctx.row("fft", f"rfft {tag} n={n} package C call, aligned buffers", t_pa, t_fw,
