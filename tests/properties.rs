@@ -170,7 +170,7 @@ fn check_strided_sum(xs: &[f64], stride: isize, pad: usize) -> Result<(), TestCa
         span[(first as isize + i as isize * s) as usize] = x;
     }
     let v = StridedRef::new(&span, first, s, n).unwrap();
-    let want = exact_sum(&xs);
+    let want = exact_sum(xs);
     let abs: f64 = xs.iter().map(|v| v.abs()).sum();
     for level in available() {
         let got = strided::sum(level, v);
@@ -179,7 +179,7 @@ fn check_strided_sum(xs: &[f64], stride: isize, pad: usize) -> Result<(), TestCa
             "level {level:?} stride {s}: {got} vs {want}"
         );
         if s == 1 {
-            prop_assert_eq!(got.to_bits(), reduce::sum(level, &xs).to_bits());
+            prop_assert_eq!(got.to_bits(), reduce::sum(level, xs).to_bits());
         }
     }
     Ok(())

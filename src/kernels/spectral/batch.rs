@@ -134,6 +134,9 @@ pub fn rfft_one<T: FftFloat>(
     y: &mut [Complex<T>],
     norm: Norm,
 ) -> SkResult<()> {
+    if p.rfft_fused(x, y, norm) {
+        return Ok(());
+    }
     one_row(p, |ws| p.rfft_ws(x, y, norm, ws))
 }
 

@@ -23,7 +23,9 @@
 //!   one driver let LLVM inline them all into one function with a 16 KiB stack-probe prologue
 //!   and a long address set-up on every call).
 //! * n = 16, 32, 64: single-pass codelets (radix-4 first stage kept in registers, then a
-//!   4/8/16-point DFT).
+//!   4/8/16-point DFT). A forward plan of these lengths also has a fused real codelet
+//!   ([`Pow2Avx512::real_forward`]): the whole real transform of 2n points, the codelet then the
+//!   split step, with no scratch and no call between them.
 //! * No software prefetch: with the const kernels, prefetching from n = 4096 on measured
 //!   3–10 % slower at 4096..32768 with 64-byte aligned buffers (neutral at a 16-byte offset).
 //!
@@ -140,7 +142,12 @@ pub struct Pow2Avx512 {
     /// the codelet for n ≤ 64 (then `stages` is that single stage), kept in the struct so the
     /// small sizes reach it without going through the stage vector
     small: Option<StageFn>,
+    /// the fused real forward codelet ([`small_real`]) of a forward plan for n ≤ 64
+    real_fwd: Option<RealFn>,
 }
+
+/// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
+type RealFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64);
 
 /// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
 /// doc. The first entry is the first stage; the strides follow from it.
@@ -267,11 +274,18 @@ impl Pow2Avx512 {
             stages.push(Stage { kind, tw: off, f });
         }
         let small = if n <= 64 { Some(stages[0].f) } else { None };
+        let real_fwd: Option<RealFn> = match (inverse, n) {
+            (false, 16) => Some(small_real::<4>),
+            (false, 32) => Some(small_real::<8>),
+            (false, 64) => Some(small_real::<16>),
+            _ => None,
+        };
         Some(Self {
             n,
             stages,
             tw,
             small,
+            real_fwd,
         })
     }
 
@@ -327,6 +341,42 @@ impl Pow2Avx512 {
         // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
         // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
         unsafe { self.run(i, o, t, false) }
+    }
+
+    /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
+    /// values), split into `y` (n + 1 bins) in one codelet, for a forward plan of n = 16, 32 or
+    /// 64: the transform stays in registers for the split step (`v[k]` = `−i·e^{−πik/n}/2`,
+    /// k ≤ n/2). Returns `false`, writing nothing, for every other plan. Bit for bit this
+    /// plan's transform followed by the split step ([`super::split_fwd_body`]).
+    pub fn real_forward(
+        &self,
+        x: &[Complex<f64>],
+        y: &mut [Complex<f64>],
+        v: &[Complex<f64>],
+    ) -> bool {
+        let Some(f) = self.real_fwd else {
+            return false;
+        };
+        assert_eq!(x.len(), self.n, "input length must equal the FFT length");
+        assert_eq!(
+            y.len(),
+            self.n + 1,
+            "output length must be the FFT length + 1"
+        );
+        assert!(v.len() >= self.n / 2, "split twiddles too short");
+        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads n
+        // complex values at `x`, the radix-4 table this plan built and `v[..n/2]`, and writes
+        // n + 1 complex values at `y` (all asserted above); `x` is a shared borrow, so it is
+        // disjoint from the exclusive `y`.
+        unsafe {
+            f(
+                x.as_ptr() as *const f64,
+                y.as_mut_ptr() as *mut f64,
+                self.tw.as_ptr() as *const f64,
+                v.as_ptr() as *const f64,
+            )
+        };
+        true
     }
 
     /// # Safety
@@ -764,8 +814,27 @@ unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64) {
+    // SAFETY: `small_regs` reads x[..n] and the table (n = 4·R2); the stores write complex
+    // 4r + 0..4 < n after all loads.
+    unsafe {
+        let o = small_regs::<INV, R2>(x, tw);
+        for (r, or) in o.iter().enumerate().take(R2) {
+            _mm512_storeu_pd(y.add(8 * r), *or);
+        }
+    }
+}
+
+/// The transform of [`small`] in registers: vector `r < R2` holds `X[4r .. 4r + 4]`.
+///
+/// # Safety
+/// As [`small`] for `x` and `tw` (nothing is written); inlined only into AVX-512 code.
+#[inline(always)]
+unsafe fn small_regs<const INV: bool, const R2: usize>(
+    x: *const f64,
+    tw: *const f64,
+) -> [__m512d; 16] {
     // SAFETY: n = 4·R2 values; `first_group_t` reads complex 4g + 0..4 + i·R2 < n and table
-    // group g (48 doubles); the stores write complex 4r + 0..4 < n after all loads.
+    // group g (48 doubles).
     unsafe {
         let mut v = [_mm512_setzero_pd(); 16];
         for g in 0..R2 / 4 {
@@ -774,10 +843,30 @@ unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw
                 v[4 * g + l] = rows[l];
             }
         }
-        let o = dft_r::<INV, R2>(v);
+        dft_r::<INV, R2>(v)
+    }
+}
+
+/// Real forward transform of `2n` points, `n = 4·R2` (16, 32, 64) complex pairs at `x`: the
+/// forward codelet of [`small`] stored to `y`, then the forward split step on the vectors just
+/// stored ([`super::split_avx512::split_fwd_f64_aligned`], whose loads the store buffer
+/// forwards), `n + 1` bins at `y`: bit for bit the codelet followed by the split step, without
+/// a call, the plan's scratch or the thread's workspace in between.
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `tw` the plan's radix-4
+/// table, `v` readable for `n/2`, `y` writable for `n + 1` complex values, disjoint from `x`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64, v: *const f64) {
+    // SAFETY: `small_regs` reads x[..n] and the table; the stores write y[..n]; the split reads
+    // and writes y[..=n] and reads v[..n/2] (the contract above, n = 4·R2 a multiple of 8).
+    unsafe {
+        let o = small_regs::<false, R2>(x, tw);
         for (r, or) in o.iter().enumerate().take(R2) {
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
+        super::split_avx512::split_fwd_f64_aligned(y, 4 * R2, v);
     }
 }
 

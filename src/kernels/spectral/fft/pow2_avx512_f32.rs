@@ -16,7 +16,8 @@
 //!   twiddles (it runs in place when the pass count needs it).
 //! * n = 16: one ymm codelet (4×4); n = 32: one zmm codelet (4 × 8, the 8-point part done as
 //!   2 × 4 with the two 4-lane halves of each zmm holding `j1` and `j1 + 4`); n = 64: one zmm
-//!   codelet (8 × 8 with an 8×8 register transpose).
+//!   codelet (8 × 8 with an 8×8 register transpose). Forward plans of 32 and 64 also have a
+//!   fused real codelet ([`Pow2Avx512F32::real_forward`]: codelet then split step, no scratch).
 //! * At n = 512, 1024 and from 8192 on, the last radix-16 stage and a radix-4/16 last stage
 //!   are fused per q-vector through a 16 KiB stack buffer (`FL16+R`).
 //! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
@@ -107,7 +108,12 @@ pub struct Pow2Avx512F32 {
     n: usize,
     stages: Vec<Stage>,
     tw: Vec<V16>,
+    /// the fused real forward codelet ([`small_real`]) of a forward plan of 32 or 64
+    real_fwd: Option<RealFn>,
 }
+
+/// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
+type RealFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32);
 
 /// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
 /// doc. The first entry is the first stage; the strides follow from it.
@@ -253,7 +259,17 @@ impl Pow2Avx512F32 {
                 Stage { kind, tw, f }
             })
             .collect();
-        Some(Self { n, stages, tw })
+        let real_fwd: Option<RealFn> = match (inverse, n) {
+            (false, 32) => Some(small_real::<4>),
+            (false, 64) => Some(small_real::<8>),
+            _ => None,
+        };
+        Some(Self {
+            n,
+            stages,
+            tw,
+            real_fwd,
+        })
     }
 
     /// Pass plan, e.g. `"F16 M16 L16"` (the tests check it against the module doc's table).
@@ -323,6 +339,41 @@ impl Pow2Avx512F32 {
         // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
         // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
         unsafe { self.run(i, o, t, false) }
+    }
+
+    /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
+    /// values), split into `y` (n + 1 bins) in one codelet, for a forward plan of n = 32 or 64
+    /// (`v[k]` = `−i·e^{−πik/n}/2`, k ≤ n/2). Returns `false`, writing nothing, for every other
+    /// plan. Bit for bit this plan's transform followed by the split step.
+    pub fn real_forward(
+        &self,
+        x: &[Complex<f32>],
+        y: &mut [Complex<f32>],
+        v: &[Complex<f32>],
+    ) -> bool {
+        let Some(f) = self.real_fwd else {
+            return false;
+        };
+        assert_eq!(x.len(), self.n, "input length must equal the FFT length");
+        assert_eq!(
+            y.len(),
+            self.n + 1,
+            "output length must be the FFT length + 1"
+        );
+        assert!(v.len() >= self.n / 2, "split twiddles too short");
+        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads n
+        // complex values at `x`, the table this plan built and `v[..n/2]`, and writes n + 1
+        // complex values at `y` (all asserted above); `x` is a shared borrow, so it is
+        // disjoint from the exclusive `y`.
+        unsafe {
+            f(
+                x.as_ptr() as *const f32,
+                y.as_mut_ptr() as *mut f32,
+                self.tw.as_ptr() as *const f32,
+                v.as_ptr() as *const f32,
+            )
+        };
+        true
     }
 
     /// # Safety
@@ -884,8 +935,24 @@ unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
-    // SAFETY: loads and stores at floats 16·i .. 16·i + 15 for i < 8 (128 floats = 64 complex);
-    // all loads happen before the first store. Table rows 0..14 are read.
+    // SAFETY: `small64_regs` reads x[..64] and the table (this function's contract); the
+    // stores write floats 16·k .. 16·k + 15 for k < 8 (64 complex) after all loads.
+    unsafe {
+        let out = small64_regs::<INV>(x, t);
+        for (k, ok) in out.iter().enumerate() {
+            _mm512_storeu_ps(y.add(16 * k), *ok);
+        }
+    }
+}
+
+/// The transform of [`small64`] in registers: vector `k` holds `X[8k .. 8k + 8]`.
+///
+/// # Safety
+/// As [`small64`] for `x` and `t` (nothing is written); inlined only into AVX-512 code.
+#[inline(always)]
+unsafe fn small64_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512; 8] {
+    // SAFETY: loads at floats 16·i .. 16·i + 15 for i < 8 (128 floats = 64 complex); table
+    // rows 0..14.
     unsafe {
         let mut v = [_mm512_setzero_ps(); 8];
         for (i, vi) in v.iter_mut().enumerate() {
@@ -897,10 +964,7 @@ unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
             *or = cmul(*or, _mm512_load_ps(w), _mm512_load_ps(w.add(16)));
         }
         let w = transpose8(o);
-        let out = dft8::<INV>(w);
-        for (k, ok) in out.iter().enumerate() {
-            _mm512_storeu_ps(y.add(16 * k), *ok);
-        }
+        dft8::<INV>(w)
     }
 }
 
@@ -915,8 +979,23 @@ unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small32<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
-    // SAFETY: loads and stores at floats 0..64 (32 complex), all loads before the first
-    // store; table rows 0..12 are read.
+    // SAFETY: `small32_regs` reads x[..32] and the table (this function's contract); the
+    // stores write floats 0..64 (32 complex) after all loads.
+    unsafe {
+        let o = small32_regs::<INV>(x, t);
+        for (k, ok) in o.iter().enumerate() {
+            _mm512_storeu_ps(y.add(16 * k), *ok);
+        }
+    }
+}
+
+/// The transform of [`small32`] in registers: vector `k` holds `X[8k .. 8k + 8]`.
+///
+/// # Safety
+/// As [`small32`] for `x` and `t` (nothing is written); inlined only into AVX-512 code.
+#[inline(always)]
+unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512; 4] {
+    // SAFETY: loads at floats 0..64 (32 complex); table rows 0..12.
     unsafe {
         let v0 = _mm512_loadu_ps(x);
         let v1 = _mm512_loadu_ps(x.add(16));
@@ -953,10 +1032,34 @@ unsafe fn small32<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
         let b2 = cmul(b2, _mm512_load_ps(tt.add(32)), _mm512_load_ps(tt.add(48)));
         let b3 = cmul(b3, _mm512_load_ps(tt.add(64)), _mm512_load_ps(tt.add(80)));
         let (o0, o1, o2, o3) = bfly4::<INV>(b0, b1, b2, b3);
-        _mm512_storeu_ps(y, o0);
-        _mm512_storeu_ps(y.add(16), o1);
-        _mm512_storeu_ps(y.add(32), o2);
-        _mm512_storeu_ps(y.add(48), o3);
+        [o0, o1, o2, o3]
+    }
+}
+
+/// Real forward transform of `2n` points, `n = 8·R` (32, 64) complex pairs at `x`: the
+/// forward codelet ([`small32`], [`small64`]) stored to `y`, then the forward split step on the
+/// vectors just stored ([`super::split_avx512::split_fwd_f32_aligned`]); as the double
+/// `small_real` of [`super::pow2_avx512`].
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `t` the plan's table, `v`
+/// readable for `n/2` complex values, `y` writable for `n + 1`, disjoint from `x`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, v: *const f32) {
+    // SAFETY: the codelet reads x[..n] and its table; the stores write y[..n]; the split reads
+    // and writes y[..=n] and reads v[..n/2] (the contract above, n = 8·R a multiple of 16).
+    unsafe {
+        if R == 4 {
+            for (k, ok) in small32_regs::<false>(x, t).iter().enumerate() {
+                _mm512_storeu_ps(y.add(16 * k), *ok);
+            }
+        } else {
+            for (k, ok) in small64_regs::<false>(x, t).iter().enumerate() {
+                _mm512_storeu_ps(y.add(16 * k), *ok);
+            }
+        }
+        super::split_avx512::split_fwd_f32_aligned(y, 8 * R, v);
     }
 }
 

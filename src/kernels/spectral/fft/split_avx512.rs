@@ -2,7 +2,11 @@
 //! f64: a full vector of pairs per iteration (8 pairs of floats, 4 of doubles), the fewer than
 //! a vector's worth of pairs left at the end one at a time ([`super::split_fwd_pair`]). (One
 //! masked vector for that tail measured 5–15 ns slower than the scalar pairs at 64–136
-//! points, and no faster above.)
+//! points, and no faster above.) Where the half length is a multiple of two vectors (every
+//! power of two from 16 complex values for floats, 8 for doubles), the pairs are taken on the
+//! transform's own vector boundaries instead ([`split_fwd_f64_aligned`]), so that every load
+//! matches one store of the transform's last pass; the fused real codelets of
+//! [`super::pow2_avx512`] and [`super::pow2_avx512_f32`] run that form right after their stores.
 //!
 //! Every vector computes exactly the operations of [`super::split_fwd_pair`] in the same order
 //! (no FMA), so the results are bit-identical to the scalar body at every length. The twiddles
@@ -15,29 +19,19 @@ use super::super::Complex;
 use super::{split_fwd_ends, split_fwd_pair};
 use std::arch::x86_64::*;
 
-/// The forward split step of doubles, 4 pairs a vector.
-///
-/// # Safety
-/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
-    let m = y.len() - 1;
-    split_fwd_ends(y);
-    let p = (m - 1) / 2;
-    assert!(v.len() > p, "split twiddles too short");
-    if p == 0 {
-        return;
-    }
-    let half = _mm512_set1_pd(0.5);
-    // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation; in the real lanes: −v.im
-    let sign = |odd: bool| {
-        let (e, o) = if odd { (0, i64::MIN) } else { (i64::MIN, 0) };
-        _mm512_castsi512_pd(_mm512_set_epi64(o, e, o, e, o, e, o, e))
-    };
-    let (conj, neg_re) = (sign(true), sign(false));
-    // reverses the order of the four complex values of a vector
-    let full = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
-    let pairs = |a: __m512d, b: __m512d, w: __m512d| {
+/// Four pairs of the forward split step of doubles ([`split_fwd_pair`]'s operations in its
+/// order, no FMA): `a` holds `Z[k..k+4]`, `b` the partners `Z[m−k−j]` (j = 0..4) in that order,
+/// `w` the twiddles `v[k..k+4]`; returns `(X[k..k+4], X[m−k−j] for j = 0..4)`. Register-only;
+/// inlined into the AVX-512 F/DQ split steps below only.
+#[inline(always)]
+unsafe fn fwd_pairs_f64(a: __m512d, b: __m512d, w: __m512d) -> (__m512d, __m512d) {
+    // SAFETY: register-only arithmetic; callers run with AVX-512 F and DQ enabled.
+    unsafe {
+        let half = _mm512_set1_pd(0.5);
+        // sign bit in the imaginary lanes (1, 3, 5, 7): conjugation; in the real lanes: −v.im
+        let m = i64::MIN;
+        let conj = _mm512_castsi512_pd(_mm512_set_epi64(m, 0, m, 0, m, 0, m, 0));
+        let neg_re = _mm512_castsi512_pd(_mm512_set_epi64(0, m, 0, m, 0, m, 0, m));
         let wr = _mm512_permute_pd::<0x00>(w); // v.re, v.re
         let wi = _mm512_xor_pd(_mm512_permute_pd::<0xFF>(w), neg_re); // −v.im, v.im
         let bc = _mm512_xor_pd(b, conj);
@@ -51,7 +45,31 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
             _mm512_add_pd(h, vd),
             _mm512_xor_pd(_mm512_sub_pd(h, vd), conj),
         )
-    };
+    }
+}
+
+/// The forward split step of doubles, 4 pairs a vector.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
+    let m = y.len() - 1;
+    if m >= 8 && m.is_multiple_of(8) {
+        assert!(v.len() >= m / 2, "split twiddles too short");
+        // SAFETY: y holds m + 1 complex values and v at least m/2 (asserted); AVX-512 F/DQ is
+        // this function's own contract.
+        unsafe { split_fwd_f64_aligned(y.as_mut_ptr() as *mut f64, m, v.as_ptr() as *const f64) };
+        return;
+    }
+    split_fwd_ends(y);
+    let p = (m - 1) / 2;
+    assert!(v.len() > p, "split twiddles too short");
+    if p == 0 {
+        return;
+    }
+    // reverses the order of the four complex values of a vector
+    let full = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
     let yp = y.as_mut_ptr() as *mut f64;
     let vp = v.as_ptr() as *const f64;
     let mut i = 0;
@@ -64,7 +82,7 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
             let pb = yp.add(2 * (m - 4 - i));
             let a = _mm512_loadu_pd(pa);
             let b = _mm512_permutexvar_pd(full, _mm512_loadu_pd(pb));
-            let (lo, hi) = pairs(a, b, _mm512_loadu_pd(vp.add(2 * (1 + i))));
+            let (lo, hi) = fwd_pairs_f64(a, b, _mm512_loadu_pd(vp.add(2 * (1 + i))));
             _mm512_storeu_pd(pa, lo);
             _mm512_storeu_pd(pb, _mm512_permutexvar_pd(full, hi));
         }
@@ -76,31 +94,91 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
     }
 }
 
-/// The forward split step of floats, 8 pairs a vector.
+/// The forward split step of doubles for `m` a multiple of 8, on the transform's own vectors:
+/// vector `r` holds `Z[4r..4r+4]`, and its partners `Z[m−4r−j]` (j = 0..4) come from vectors
+/// `R−1−r` and `(R−r) mod R` (`R = m/4`) through one two-source permute. Every load then reads
+/// exactly what one 4-value store of the transform's last pass wrote, which the processor
+/// forwards from its store buffer; the blocks `Z[1+i..5+i]` of the general loop straddle two
+/// such stores, and at 256 points that loop spent half its time waiting for them to reach the
+/// cache. Pairs `4r..4r+4`, r < R/2, give the bins `4r..4r+4` (stored in place) and their
+/// partner bins, which are stored once the next pair block completes their vector. Bins 0, m/2
+/// and m take the end formulas of [`split_fwd_ends`]; every bin equals the general loop's bit for
+/// bit (the same operations per pair).
 ///
 /// # Safety
-/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
-    let m = y.len() - 1;
-    split_fwd_ends(y);
-    let p = (m - 1) / 2;
-    assert!(v.len() > p, "split twiddles too short");
-    if p == 0 {
-        return;
+/// AVX-512 F/DQ; `y` valid for `m + 1` complex values (read and written), `v` readable for
+/// `m/2`; `m ≥ 8` a multiple of 8.
+#[inline(always)]
+pub(super) unsafe fn split_fwd_f64_aligned(y: *mut f64, m: usize, v: *const f64) {
+    let r_all = m / 4;
+    // SAFETY: vectors 0..R of y (complex 4r..4r+4 < m) are loaded before they are stored: pair
+    // block r reads vectors r, R−1−r and R−r (r ≥ 1) or 0, and stores vector r and (r ≥ 1)
+    // vector R−r; later blocks r' > r read vectors r' < R/2 ≤ R−r' < R−r. Vector R/2 (bin m/2)
+    // is read first and stored last; bin m (complex m) is stored at the end. v[4r..4r+4] with
+    // 4r + 4 ≤ m/2.
+    unsafe {
+        let neg = i64::MIN;
+        let conj = _mm512_castsi512_pd(_mm512_set_epi64(neg, 0, neg, 0, neg, 0, neg, 0));
+        // (lane 0 of `b`, lanes 3, 2, 1 of `a`): the partners of a block from vectors a = R−1−r
+        // and b = R−r; the same pattern puts partner bins back in order
+        let rev = _mm512_set_epi64(3, 2, 5, 4, 7, 6, 9, 8);
+        let v0 = _mm512_loadu_pd(y);
+        let mid = _mm512_loadu_pd(y.add(2 * (m / 2)));
+        let z0 = _mm512_castpd512_pd128(v0);
+        let (re, im) = (_mm_cvtsd_f64(z0), _mm_cvtsd_f64(_mm_unpackhi_pd(z0, z0)));
+        let mut prev = _mm512_setzero_pd();
+        for r in 0..r_all / 2 {
+            let (a, pb) = if r == 0 {
+                (v0, v0)
+            } else {
+                (
+                    _mm512_loadu_pd(y.add(8 * r)),
+                    _mm512_loadu_pd(y.add(8 * (r_all - r))),
+                )
+            };
+            let pa = _mm512_loadu_pd(y.add(8 * (r_all - 1 - r)));
+            let b = _mm512_permutex2var_pd(pa, rev, pb);
+            let (mut lo, hi) = fwd_pairs_f64(a, b, _mm512_loadu_pd(v.add(8 * r)));
+            if r == 0 {
+                // bin 0: (Z₀.re + Z₀.im, 0)
+                let e = _mm512_castpd128_pd512(_mm_set_pd(0.0, re + im));
+                lo = _mm512_mask_blend_pd(0b11, lo, e);
+            } else {
+                // bins 4(R−r) + j: lane 0 from pair 4r, lanes 1..4 from pairs 4(r−1) + 3, 2, 1
+                _mm512_storeu_pd(
+                    y.add(8 * (r_all - r)),
+                    _mm512_permutex2var_pd(prev, rev, hi),
+                );
+            }
+            _mm512_storeu_pd(y.add(8 * r), lo);
+            prev = hi;
+        }
+        // bins m/2 + j: lanes 1..4 from pairs m/2 − 1, −2, −3; lane 0 is conj(Z[m/2])
+        let out = _mm512_permutex2var_pd(prev, rev, prev);
+        let out = _mm512_mask_blend_pd(0b11, out, _mm512_xor_pd(mid, conj));
+        _mm512_storeu_pd(y.add(2 * (m / 2)), out);
+        // bin m: (Z₀.re − Z₀.im, 0)
+        *y.add(2 * m) = re - im;
+        *y.add(2 * m + 1) = 0.0;
     }
-    let half = _mm512_set1_ps(0.5);
-    let (mn, z) = (i32::MIN, 0);
-    // sign bit in the imaginary (odd) lanes: conjugation; in the real (even) lanes: −v.im
-    let conj = _mm512_castsi512_ps(_mm512_set_epi32(
-        mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z,
-    ));
-    let neg_re = _mm512_castsi512_ps(_mm512_set_epi32(
-        z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn,
-    ));
-    // reverses the order of the eight complex values of a vector
-    let full = _mm512_set_epi32(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    let pairs = |a: __m512, b: __m512, w: __m512| {
+}
+
+/// Eight pairs of the forward split step of floats, as [`fwd_pairs_f64`]: `a` holds
+/// `Z[k..k+8]`, `b` the partners `Z[m−k−j]` (j = 0..8), `w` the twiddles `v[k..k+8]`; returns
+/// `(X[k..k+8], X[m−k−j] for j = 0..8)`.
+#[inline(always)]
+unsafe fn fwd_pairs_f32(a: __m512, b: __m512, w: __m512) -> (__m512, __m512) {
+    // SAFETY: register-only arithmetic; callers run with AVX-512 F and DQ enabled.
+    unsafe {
+        let half = _mm512_set1_ps(0.5);
+        let (mn, z) = (i32::MIN, 0);
+        // sign bit in the imaginary (odd) lanes: conjugation; in the real (even) lanes: −v.im
+        let conj = _mm512_castsi512_ps(_mm512_set_epi32(
+            mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z,
+        ));
+        let neg_re = _mm512_castsi512_ps(_mm512_set_epi32(
+            z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn,
+        ));
         let wr = _mm512_moveldup_ps(w); // v.re, v.re
         let wi = _mm512_xor_ps(_mm512_movehdup_ps(w), neg_re); // −v.im, v.im
         let bc = _mm512_xor_ps(b, conj);
@@ -114,7 +192,90 @@ pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
             _mm512_add_ps(h, vd),
             _mm512_xor_ps(_mm512_sub_ps(h, vd), conj),
         )
-    };
+    }
+}
+
+/// The forward split step of floats for `m` a multiple of 16 on the transform's own vectors
+/// of 8 complex values, as [`split_fwd_f64_aligned`] (`R = m/8`; bit for bit the general
+/// loop's bins).
+///
+/// # Safety
+/// AVX-512 F/DQ; `y` valid for `m + 1` complex values (read and written), `v` readable for
+/// `m/2`; `m ≥ 16` a multiple of 16.
+#[inline(always)]
+pub(super) unsafe fn split_fwd_f32_aligned(y: *mut f32, m: usize, v: *const f32) {
+    let r_all = m / 8;
+    // SAFETY: as in `split_fwd_f64_aligned`, with vectors of 8 complex values (16 floats):
+    // block r reads vectors r, R−1−r and R−r (or 0) before storing vector r and (r ≥ 1) R−r;
+    // vector R/2 is read first and stored last; v[8r..8r+8] with 8r + 8 ≤ m/2.
+    unsafe {
+        let neg = i32::MIN;
+        let conj = _mm512_castsi512_ps(_mm512_set_epi32(
+            neg, 0, neg, 0, neg, 0, neg, 0, neg, 0, neg, 0, neg, 0, neg, 0,
+        ));
+        // (lane 0 of `b`, lanes 7 … 1 of `a`)
+        let rev = _mm512_set_epi32(3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16);
+        let v0 = _mm512_loadu_ps(y);
+        let mid = _mm512_loadu_ps(y.add(2 * (m / 2)));
+        let z0 = _mm512_castps512_ps128(v0);
+        let (re, im) = (_mm_cvtss_f32(z0), _mm_cvtss_f32(_mm_movehdup_ps(z0)));
+        let mut prev = _mm512_setzero_ps();
+        for r in 0..r_all / 2 {
+            let (a, pb) = if r == 0 {
+                (v0, v0)
+            } else {
+                (
+                    _mm512_loadu_ps(y.add(16 * r)),
+                    _mm512_loadu_ps(y.add(16 * (r_all - r))),
+                )
+            };
+            let pa = _mm512_loadu_ps(y.add(16 * (r_all - 1 - r)));
+            let b = _mm512_permutex2var_ps(pa, rev, pb);
+            let (mut lo, hi) = fwd_pairs_f32(a, b, _mm512_loadu_ps(v.add(16 * r)));
+            if r == 0 {
+                // bin 0: (Z₀.re + Z₀.im, 0)
+                let e = _mm512_castps128_ps512(_mm_set_ps(0.0, 0.0, 0.0, re + im));
+                lo = _mm512_mask_blend_ps(0b11, lo, e);
+            } else {
+                _mm512_storeu_ps(
+                    y.add(16 * (r_all - r)),
+                    _mm512_permutex2var_ps(prev, rev, hi),
+                );
+            }
+            _mm512_storeu_ps(y.add(16 * r), lo);
+            prev = hi;
+        }
+        let out = _mm512_permutex2var_ps(prev, rev, prev);
+        let out = _mm512_mask_blend_ps(0b11, out, _mm512_xor_ps(mid, conj));
+        _mm512_storeu_ps(y.add(2 * (m / 2)), out);
+        // bin m: (Z₀.re − Z₀.im, 0)
+        *y.add(2 * m) = re - im;
+        *y.add(2 * m + 1) = 0.0;
+    }
+}
+
+/// The forward split step of floats, 8 pairs a vector.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
+    let m = y.len() - 1;
+    if m >= 16 && m.is_multiple_of(16) {
+        assert!(v.len() >= m / 2, "split twiddles too short");
+        // SAFETY: y holds m + 1 complex values and v at least m/2 (asserted); AVX-512 F/DQ is
+        // this function's own contract.
+        unsafe { split_fwd_f32_aligned(y.as_mut_ptr() as *mut f32, m, v.as_ptr() as *const f32) };
+        return;
+    }
+    split_fwd_ends(y);
+    let p = (m - 1) / 2;
+    assert!(v.len() > p, "split twiddles too short");
+    if p == 0 {
+        return;
+    }
+    // reverses the order of the eight complex values of a vector
+    let full = _mm512_set_epi32(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     let yp = y.as_mut_ptr() as *mut f32;
     let vp = v.as_ptr() as *const f32;
     let mut i = 0;
@@ -127,7 +288,7 @@ pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
             let pb = yp.add(2 * (m - 8 - i));
             let a = _mm512_loadu_ps(pa);
             let b = _mm512_permutexvar_ps(full, _mm512_loadu_ps(pb));
-            let (lo, hi) = pairs(a, b, _mm512_loadu_ps(vp.add(2 * (1 + i))));
+            let (lo, hi) = fwd_pairs_f32(a, b, _mm512_loadu_ps(vp.add(2 * (1 + i))));
             _mm512_storeu_ps(pa, lo);
             _mm512_storeu_ps(pb, _mm512_permutexvar_ps(full, hi));
         }
