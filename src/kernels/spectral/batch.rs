@@ -147,6 +147,9 @@ pub fn irfft_one<T: FftFloat>(
     y: &mut [T],
     norm: Norm,
 ) -> SkResult<()> {
+    if p.irfft_fused(x, y, norm) {
+        return Ok(());
+    }
     one_row(p, |ws| p.irfft_ws(x, y, norm, ws))
 }
 

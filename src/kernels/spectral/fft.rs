@@ -432,6 +432,39 @@ impl OwnPow2 {
         false
     }
 
+    /// The whole unnormalised real inverse transform of the m + 1 bins `x` into `y` (the m
+    /// even/odd pairs of 2m points) in one codelet, where one exists (AVX-512, doubles of
+    /// m = 16, 32, 64, floats of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_inverse`]):
+    /// no scratch, the split step's stores read straight back by the transform. Returns
+    /// `false`, writing nothing, elsewhere.
+    #[allow(unused_variables)]
+    fn real_inverse<T: FftFloat>(
+        &self,
+        x: &[Complex<T>],
+        y: &mut [Complex<T>],
+        tw: &[Complex<T>],
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        match self {
+            OwnPow2::Double { inv, .. } => {
+                if let (Some(x), Some(tw), Some(y)) =
+                    (T::as_f64(x), T::as_f64(tw), T::as_f64_mut(y))
+                {
+                    return inv.real_inverse(x, y, tw);
+                }
+            }
+            OwnPow2::Float { inv, .. } => {
+                if let (Some(x), Some(tw), Some(y)) =
+                    (T::as_f32(x), T::as_f32(tw), T::as_f32_mut(y))
+                {
+                    return inv.real_inverse(x, y, tw);
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
     /// The unnormalised transform of `x` into `y` (of `y` in place when `x` is `None`), with
     /// scratch placed away from both (see [`scratch_offset`]).
     #[allow(unused_variables)]
@@ -895,7 +928,18 @@ impl<T: FftFloat> EvenReal<T> {
         split_fwd(crate::simd::current(), y, &self.v);
     }
 
+    /// The inverse transform in one codelet that needs no scratch, where this plan has one
+    /// ([`OwnPow2::real_inverse`]): `true` when `y` holds the result.
+    fn fused_inverse(&self, x: &[Complex<T>], y: &mut [T]) -> bool {
+        self.own
+            .as_ref()
+            .is_some_and(|o| o.real_inverse(x, as_complex_mut(y), &self.tw))
+    }
+
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
+        if self.fused_inverse(x, y) {
+            return;
+        }
         let z = as_complex_mut(y);
         split_inv(crate::simd::current(), x, z, &self.tw);
         if let Some(o) = &self.own {
@@ -1265,7 +1309,7 @@ impl<T: FftFloat> FftPlan<T> {
     }
 
     /// The real forward transform of `x` into `y` when this plan does it in one codelet that
-    /// needs no workspace (AVX-512 doubles, 32, 64 and 128 points): `true` when `y` holds the
+    /// needs no workspace (AVX-512, 64 and 128 points, float and double): `true` when `y` holds the
     /// result, `false` (nothing written) for every other plan. Saves a one-transform call the
     /// thread's workspace.
     pub fn rfft_fused(&self, x: &[T], y: &mut [Complex<T>], norm: Norm) -> bool {
@@ -1274,6 +1318,21 @@ impl<T: FftFloat> FftPlan<T> {
         if let Inner::Real { even: Some(e), .. } = &self.inner {
             if e.fused_forward(x, y) {
                 scale_cplx(y, norm.scale(self.n, false));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The real inverse transform of `x` into `y` when this plan does it in one codelet that
+    /// needs no workspace (AVX-512, 32, 64 and 128 points for doubles, 64 and 128 for floats):
+    /// `true` when `y` holds the result, `false` (nothing written) for every other plan.
+    pub fn irfft_fused(&self, x: &[Complex<T>], y: &mut [T], norm: Norm) -> bool {
+        assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
+        assert_eq!(y.len(), self.n, "irfft output length");
+        if let Inner::Real { even: Some(e), .. } = &self.inner {
+            if e.fused_inverse(x, y) {
+                scale_slice(y, norm.scale(self.n, true));
                 return true;
             }
         }
@@ -1738,7 +1797,7 @@ mod tests {
         for m in [16usize, 32, 64] {
             let f = pow2_avx512::Pow2Avx512::new(m, false).unwrap();
             let inv = pow2_avx512::Pow2Avx512::new(m, true).unwrap();
-            let (_, v) = split_twiddles::<f64>(2 * m).unwrap();
+            let (tw, v) = split_twiddles::<f64>(2 * m).unwrap();
             for case in 0..4 {
                 let mut draw = || {
                     let u = rng.uniform();
@@ -1763,6 +1822,26 @@ mod tests {
                 }
                 let mut none = vec![c0; m + 1];
                 assert!(!inv.real_forward(&x, &mut none, &v));
+                assert!(none
+                    .iter()
+                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
+                // inverse: the m + 1 bins `want` (imaginary parts of bins 0 and m drawn) back
+                let mut bins = want.clone();
+                bins[0].im = draw();
+                bins[m].im = draw();
+                let mut got = vec![c0; m + 1];
+                assert!(inv.real_inverse(&bins, &mut got[1..], &tw));
+                let mut expect = vec![c0; m];
+                split_inv(Level::Scalar, &bins, &mut expect, &tw);
+                inv.process(&mut expect, &mut []);
+                for (k, (g, w)) in got[1..].iter().zip(&expect).enumerate() {
+                    assert!(
+                        same(g.re, w.re) && same(g.im, w.im),
+                        "inverse m={m} case {case} value {k}: {g} vs {w}"
+                    );
+                }
+                let mut none = vec![c0; m];
+                assert!(!f.real_inverse(&bins, &mut none, &tw));
                 assert!(none
                     .iter()
                     .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
@@ -1793,6 +1872,38 @@ mod tests {
                 p.rfft(&x, &mut want, norm);
                 assert!(fused.iter().zip(&want).all(|(a, b)| a == b), "n = {n}");
                 assert!(fused.iter().zip(&z).all(|(a, b)| a == b), "n = {n}");
+                // inverse through the plan: the fused codelet, the plan's irfft, and the split
+                // step then the codelet agree; the imaginary parts of bins 0 and n/2 are ignored
+                let mut bins = want.clone();
+                bins[0].im = f64::NAN;
+                bins[n / 2].im = f64::INFINITY;
+                let (mut back, mut plain) = (vec![0.0; n], vec![0.0; n]);
+                assert!(p.irfft_fused(&bins, &mut back, norm));
+                p.irfft(&bins, &mut plain, norm);
+                let mut clean = bins.clone();
+                clean[0].im = 0.0;
+                clean[n / 2].im = 0.0;
+                let mut z = vec![c0; n / 2];
+                split_inv(Level::Scalar, &clean, &mut z, &e.tw);
+                e.own
+                    .as_ref()
+                    .unwrap()
+                    .run(true, None, &mut z, &mut Vec::new());
+                let mut zr: Vec<f64> = z.iter().flat_map(|c| [c.re, c.im]).collect();
+                scale_slice(&mut zr, norm.scale(n, true));
+                assert!(
+                    back.iter().zip(&plain).all(|(a, b)| a == b),
+                    "inverse n = {n}"
+                );
+                assert!(back.iter().zip(&zr).all(|(a, b)| a == b), "inverse n = {n}");
+                if norm == Norm::Backward {
+                    let err = back
+                        .iter()
+                        .zip(&x)
+                        .map(|(a, b)| (a - b).abs())
+                        .fold(0.0, f64::max);
+                    assert!(err < 1e-14, "round trip n = {n}: {err}");
+                }
             }
         }
         let pf = FftPlan::<f32>::new(FftKind::Real, 256).unwrap();
@@ -1816,7 +1927,7 @@ mod tests {
         for m in [32usize, 64] {
             let f = pow2_avx512_f32::Pow2Avx512F32::new(m, false).unwrap();
             let inv = pow2_avx512_f32::Pow2Avx512F32::new(m, true).unwrap();
-            let (_, v) = split_twiddles::<f32>(2 * m).unwrap();
+            let (tw, v) = split_twiddles::<f32>(2 * m).unwrap();
             for case in 0..4 {
                 let mut draw = || {
                     let u = rng.uniform() as f32;
@@ -1844,7 +1955,57 @@ mod tests {
                 assert!(none
                     .iter()
                     .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
+                // inverse: the m + 1 bins `want` (imaginary parts of bins 0 and m drawn) back
+                let mut bins = want.clone();
+                bins[0].im = draw();
+                bins[m].im = draw();
+                let mut got = vec![c0; m + 1];
+                assert!(inv.real_inverse(&bins, &mut got[1..], &tw));
+                let mut expect = vec![c0; m];
+                split_inv(Level::Scalar, &bins, &mut expect, &tw);
+                inv.process(&mut expect, &mut []);
+                for (k, (g, w)) in got[1..].iter().zip(&expect).enumerate() {
+                    assert!(
+                        same(g.re, w.re) && same(g.im, w.im),
+                        "inverse m={m} case {case} value {k}: {g} vs {w}"
+                    );
+                }
+                let mut none = vec![c0; m];
+                assert!(!f.real_inverse(&bins, &mut none, &tw));
+                assert!(none
+                    .iter()
+                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
             }
+        }
+        for n in [64usize, 128, 256] {
+            let p = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
+            let x: Vec<f32> = (0..n).map(|_| rng.uniform() as f32).collect();
+            let mut y = vec![c0; n / 2 + 1];
+            assert_eq!(
+                p.rfft_fused(&x, &mut y, Norm::Backward),
+                n <= 128,
+                "n = {n}"
+            );
+            p.rfft(&x, &mut y, Norm::Backward);
+            let (mut back, mut plain) = (vec![0.0f32; n], vec![0.0f32; n]);
+            assert_eq!(
+                p.irfft_fused(&y, &mut back, Norm::Backward),
+                n <= 128,
+                "n = {n}"
+            );
+            p.irfft(&y, &mut plain, Norm::Backward);
+            if n <= 128 {
+                assert!(
+                    back.iter().zip(&plain).all(|(a, b)| a == b),
+                    "inverse n = {n}"
+                );
+            }
+            let err = plain
+                .iter()
+                .zip(&x)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            assert!(err < 1e-5, "round trip n = {n}: {err}");
         }
     }
 

@@ -23,9 +23,10 @@
 //!   one driver let LLVM inline them all into one function with a 16 KiB stack-probe prologue
 //!   and a long address set-up on every call).
 //! * n = 16, 32, 64: single-pass codelets (radix-4 first stage kept in registers, then a
-//!   4/8/16-point DFT). A forward plan of these lengths also has a fused real codelet
-//!   ([`Pow2Avx512::real_forward`]): the whole real transform of 2n points, the codelet then the
-//!   split step, with no scratch and no call between them.
+//!   4/8/16-point DFT). Plans of these lengths also have a fused real codelet
+//!   ([`Pow2Avx512::real_forward`], [`Pow2Avx512::real_inverse`]): the whole real transform of
+//!   2n points, the codelet and the split step (or the inverse split and the codelet), with no
+//!   scratch and no call between them.
 //! * No software prefetch: with the const kernels, prefetching from n = 4096 on measured
 //!   3–10 % slower at 4096..32768 with 64-byte aligned buffers (neutral at a 16-byte offset).
 //!
@@ -144,6 +145,8 @@ pub struct Pow2Avx512 {
     small: Option<StageFn>,
     /// the fused real forward codelet ([`small_real`]) of a forward plan for n ≤ 64
     real_fwd: Option<RealFn>,
+    /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan for n ≤ 64
+    real_inv: Option<RealFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
@@ -274,11 +277,19 @@ impl Pow2Avx512 {
             stages.push(Stage { kind, tw: off, f });
         }
         let small = if n <= 64 { Some(stages[0].f) } else { None };
-        let real_fwd: Option<RealFn> = match (inverse, n) {
+        let fused: Option<RealFn> = match (inverse, n) {
             (false, 16) => Some(small_real::<4>),
             (false, 32) => Some(small_real::<8>),
             (false, 64) => Some(small_real::<16>),
+            (true, 16) => Some(small_real_inv::<4>),
+            (true, 32) => Some(small_real_inv::<8>),
+            (true, 64) => Some(small_real_inv::<16>),
             _ => None,
+        };
+        let (real_fwd, real_inv) = if inverse {
+            (None, fused)
+        } else {
+            (fused, None)
         };
         Some(Self {
             n,
@@ -286,6 +297,7 @@ impl Pow2Avx512 {
             tw,
             small,
             real_fwd,
+            real_inv,
         })
     }
 
@@ -374,6 +386,43 @@ impl Pow2Avx512 {
                 y.as_mut_ptr() as *mut f64,
                 self.tw.as_ptr() as *const f64,
                 v.as_ptr() as *const f64,
+            )
+        };
+        true
+    }
+
+    /// The unnormalised real inverse transform of the `n + 1` bins `x` of a `2n`-point signal
+    /// into `y` (its n even/odd pairs) in one codelet, for an inverse plan of n = 16, 32 or 64:
+    /// the inverse split step (`tw[k]` = `e^{−πik/n}`, k ≤ n/2) stores the vectors the codelet
+    /// then reads, with no call, scratch or workspace between them. Returns `false`, writing
+    /// nothing, for every other plan. Bit for bit the split step followed by this plan's
+    /// transform.
+    pub fn real_inverse(
+        &self,
+        x: &[Complex<f64>],
+        y: &mut [Complex<f64>],
+        tw: &[Complex<f64>],
+    ) -> bool {
+        let Some(f) = self.real_inv else {
+            return false;
+        };
+        assert_eq!(
+            x.len(),
+            self.n + 1,
+            "input length must be the FFT length + 1"
+        );
+        assert_eq!(y.len(), self.n, "output length must equal the FFT length");
+        assert!(tw.len() >= self.n / 2, "split twiddles too short");
+        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads
+        // n + 1 complex values at `x`, `tw[..n/2]` and the table this plan built, and writes n
+        // complex values at `y` (all asserted above); `x` is a shared borrow, so it is disjoint
+        // from the exclusive `y`.
+        unsafe {
+            f(
+                x.as_ptr() as *const f64,
+                y.as_mut_ptr() as *mut f64,
+                self.tw.as_ptr() as *const f64,
+                tw.as_ptr() as *const f64,
             )
         };
         true
@@ -867,6 +916,34 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
         super::split_avx512::split_fwd_f64_aligned(y, 4 * R2, v);
+    }
+}
+
+/// Real inverse transform into `n = 4·R2` (16, 32, 64) complex pairs at `y` from the `n + 1`
+/// bins at `x`: the inverse split step into `y`
+/// ([`super::split_avx512::split_inv_f64_aligned`], storing the vectors the codelet loads, which
+/// the store buffer forwards), then the inverse codelet of [`small`] in place: bit for bit the
+/// split step followed by the codelet.
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n + 1` complex values, `y` writable for `n`,
+/// disjoint from `x`; `tw` the plan's radix-4 table, `stw` readable for `n/2` complex values.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small_real_inv<const R2: usize>(
+    x: *const f64,
+    y: *mut f64,
+    tw: *const f64,
+    stw: *const f64,
+) {
+    // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
+    // y[..n] and the table and writes y[..n] after all its loads (the contract above).
+    unsafe {
+        super::split_avx512::split_inv_f64_aligned(x, y, 4 * R2, stw);
+        let o = small_regs::<true, R2>(y, tw);
+        for (r, or) in o.iter().enumerate().take(R2) {
+            _mm512_storeu_pd(y.add(8 * r), *or);
+        }
     }
 }
 

@@ -16,8 +16,9 @@
 //!   twiddles (it runs in place when the pass count needs it).
 //! * n = 16: one ymm codelet (4×4); n = 32: one zmm codelet (4 × 8, the 8-point part done as
 //!   2 × 4 with the two 4-lane halves of each zmm holding `j1` and `j1 + 4`); n = 64: one zmm
-//!   codelet (8 × 8 with an 8×8 register transpose). Forward plans of 32 and 64 also have a
-//!   fused real codelet ([`Pow2Avx512F32::real_forward`]: codelet then split step, no scratch).
+//!   codelet (8 × 8 with an 8×8 register transpose). Plans of 32 and 64 also have a fused
+//!   real codelet ([`Pow2Avx512F32::real_forward`]: codelet then split step;
+//!   [`Pow2Avx512F32::real_inverse`]: inverse split then codelet; no scratch).
 //! * At n = 512, 1024 and from 8192 on, the last radix-16 stage and a radix-4/16 last stage
 //!   are fused per q-vector through a 16 KiB stack buffer (`FL16+R`).
 //! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
@@ -110,6 +111,8 @@ pub struct Pow2Avx512F32 {
     tw: Vec<V16>,
     /// the fused real forward codelet ([`small_real`]) of a forward plan of 32 or 64
     real_fwd: Option<RealFn>,
+    /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan of 32 or 64
+    real_inv: Option<RealFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
@@ -259,16 +262,24 @@ impl Pow2Avx512F32 {
                 Stage { kind, tw, f }
             })
             .collect();
-        let real_fwd: Option<RealFn> = match (inverse, n) {
+        let fused: Option<RealFn> = match (inverse, n) {
             (false, 32) => Some(small_real::<4>),
             (false, 64) => Some(small_real::<8>),
+            (true, 32) => Some(small_real_inv::<4>),
+            (true, 64) => Some(small_real_inv::<8>),
             _ => None,
+        };
+        let (real_fwd, real_inv) = if inverse {
+            (None, fused)
+        } else {
+            (fused, None)
         };
         Some(Self {
             n,
             stages,
             tw,
             real_fwd,
+            real_inv,
         })
     }
 
@@ -371,6 +382,40 @@ impl Pow2Avx512F32 {
                 y.as_mut_ptr() as *mut f32,
                 self.tw.as_ptr() as *const f32,
                 v.as_ptr() as *const f32,
+            )
+        };
+        true
+    }
+
+    /// The unnormalised real inverse transform of the `n + 1` bins `x` into `y` (n even/odd
+    /// pairs) in one codelet, for an inverse plan of n = 32 or 64 (`tw[k]` = `e^{−πik/n}`,
+    /// k ≤ n/2); as the double `real_inverse` of [`super::pow2_avx512`]. Returns `false`,
+    /// writing nothing, for every other plan.
+    pub fn real_inverse(
+        &self,
+        x: &[Complex<f32>],
+        y: &mut [Complex<f32>],
+        tw: &[Complex<f32>],
+    ) -> bool {
+        let Some(f) = self.real_inv else {
+            return false;
+        };
+        assert_eq!(
+            x.len(),
+            self.n + 1,
+            "input length must be the FFT length + 1"
+        );
+        assert_eq!(y.len(), self.n, "output length must equal the FFT length");
+        assert!(tw.len() >= self.n / 2, "split twiddles too short");
+        // SAFETY: as the double `real_inverse`: `f` was chosen for exactly this `n`, reads n + 1
+        // complex values at `x`, `tw[..n/2]` and this plan's table, and writes n at `y`
+        // (asserted above); `x` is shared, so disjoint from the exclusive `y`.
+        unsafe {
+            f(
+                x.as_ptr() as *const f32,
+                y.as_mut_ptr() as *mut f32,
+                self.tw.as_ptr() as *const f32,
+                tw.as_ptr() as *const f32,
             )
         };
         true
@@ -1060,6 +1105,38 @@ unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, 
             }
         }
         super::split_avx512::split_fwd_f32_aligned(y, 8 * R, v);
+    }
+}
+
+/// Real inverse transform into `n = 8·R` (32, 64) complex pairs at `y` from the `n + 1` bins
+/// at `x`: the inverse split step into `y` ([`super::split_avx512::split_inv_f32_aligned`]),
+/// then the inverse codelet ([`small32`], [`small64`]) in place; as the double
+/// `small_real_inv` of [`super::pow2_avx512`].
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n + 1` complex values, `y` writable for `n`,
+/// disjoint from `x`; `t` the plan's table, `stw` readable for `n/2` complex values.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn small_real_inv<const R: usize>(
+    x: *const f32,
+    y: *mut f32,
+    t: *const f32,
+    stw: *const f32,
+) {
+    // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
+    // y[..n] and its table and writes y[..n] after all its loads (the contract above).
+    unsafe {
+        super::split_avx512::split_inv_f32_aligned(x, y, 8 * R, stw);
+        if R == 4 {
+            for (k, ok) in small32_regs::<true>(y, t).iter().enumerate() {
+                _mm512_storeu_ps(y.add(16 * k), *ok);
+            }
+        } else {
+            for (k, ok) in small64_regs::<true>(y, t).iter().enumerate() {
+                _mm512_storeu_ps(y.add(16 * k), *ok);
+            }
+        }
     }
 }
 

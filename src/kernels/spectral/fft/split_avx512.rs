@@ -7,6 +7,8 @@
 //! transform's own vector boundaries instead ([`split_fwd_f64_aligned`]), so that every load
 //! matches one store of the transform's last pass; the fused real codelets of
 //! [`super::pow2_avx512`] and [`super::pow2_avx512_f32`] run that form right after their stores.
+//! The inverse split step has the same form ([`split_inv_f64_aligned`]) for the fused inverse
+//! codelets, whose transform then loads exactly the vectors it stored.
 //!
 //! Every vector computes exactly the operations of [`super::split_fwd_pair`] in the same order
 //! (no FMA), so the results are bit-identical to the scalar body at every length. The twiddles
@@ -160,6 +162,147 @@ pub(super) unsafe fn split_fwd_f64_aligned(y: *mut f64, m: usize, v: *const f64)
         // bin m: (Z₀.re − Z₀.im, 0)
         *y.add(2 * m) = re - im;
         *y.add(2 * m + 1) = 0.0;
+    }
+}
+
+/// Four pairs of the inverse split step of doubles ([`super::split_inv_pair`]'s operations in
+/// its order, no FMA; `x − y` computed as `x + (−y)`, which IEEE arithmetic defines to be the
+/// same): `xa` holds `X[k..k+4]`, `xb` the partners `X[m−k−j]` (j = 0..4), `w` the twiddles
+/// `w^k..w^{k+4}`; returns `(Z'[k..k+4], Z'[m−k−j] for j = 0..4)`. Register-only.
+#[inline(always)]
+unsafe fn inv_pairs_f64(xa: __m512d, xb: __m512d, w: __m512d) -> (__m512d, __m512d) {
+    // SAFETY: register-only arithmetic; callers run with AVX-512 F and DQ enabled.
+    unsafe {
+        let m = i64::MIN;
+        // sign bits in the imaginary lanes (conjugation) and in the real lanes
+        let conj = _mm512_castsi512_pd(_mm512_set_epi64(m, 0, m, 0, m, 0, m, 0));
+        let neg_re = _mm512_castsi512_pd(_mm512_set_epi64(0, m, 0, m, 0, m, 0, m));
+        let xbc = _mm512_xor_pd(xb, conj);
+        let f = _mm512_add_pd(xa, xbc); // (xa.re + xb.re, xa.im − xb.im)
+        let g = _mm512_sub_pd(xa, xbc); // (xa.re − xb.re, xa.im + xb.im)
+        let wr = _mm512_permute_pd::<0x00>(w);
+        let wi = _mm512_permute_pd::<0xFF>(w);
+        let t1 = _mm512_mul_pd(wr, g); // (w.re·g.re, w.re·g.im)
+        let t2 = _mm512_mul_pd(wi, _mm512_permute_pd::<0x55>(g)); // (w.im·g.im, w.im·g.re)
+        let c = _mm512_add_pd(t1, _mm512_xor_pd(t2, conj)); // conj(w)·G
+        let sc = _mm512_permute_pd::<0x55>(c); // (c.im, c.re)
+        let t = _mm512_xor_pd(sc, neg_re); // i·c = (−c.im, c.re)
+        (
+            _mm512_add_pd(f, t),                       // (f.re + t.re, f.im + t.im)
+            _mm512_add_pd(_mm512_xor_pd(f, conj), sc), // (f.re − t.re, t.im − f.im)
+        )
+    }
+}
+
+/// The inverse split step of doubles for `m` a multiple of 8, writing `Z'` in the vectors the
+/// transform that follows reads: pair block `r < R/2` (`R = m/4`) reads `X[4r..4r+4]` and the
+/// partners `X[m−4r−j]`, stores `Z'[4r..4r+4]`, and completes vector `R−r` of the partner half
+/// with the previous block, as [`split_fwd_f64_aligned`]; `Z'[0]` and `Z'[m/2]` take the end
+/// formulas of [`super::split_inv_ends`]. Bit for bit the scalar step.
+///
+/// # Safety
+/// AVX-512 F/DQ; `x` readable for `m + 1` complex values, `z` writable for `m`, disjoint from
+/// `x`; `tw` readable for `m/2`; `m ≥ 8` a multiple of 8.
+#[inline(always)]
+pub(super) unsafe fn split_inv_f64_aligned(x: *const f64, z: *mut f64, m: usize, tw: *const f64) {
+    let r_all = m / 4;
+    // SAFETY: block r reads x complex 4r..4r+4 and m−4r−3..m−4r+1 (≤ m), tw 4r..4r+4 < m/2, and
+    // writes z vectors r and R−r (< R, complex < m); the last store writes vector R/2.
+    unsafe {
+        // reverses the order of the four complex values of a vector
+        let full = _mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6);
+        let rev = _mm512_set_epi64(3, 2, 5, 4, 7, 6, 9, 8);
+        let mut prev = _mm512_setzero_pd();
+        for r in 0..r_all / 2 {
+            let xa = _mm512_loadu_pd(x.add(8 * r));
+            let xb = _mm512_permutexvar_pd(full, _mm512_loadu_pd(x.add(2 * (m - 4 * r - 3))));
+            let (mut za, zb) = inv_pairs_f64(xa, xb, _mm512_loadu_pd(tw.add(8 * r)));
+            if r == 0 {
+                // Z'[0] = (X₀.re + X_m.re, X₀.re − X_m.re)
+                let (x0, xm) = (*x, *x.add(2 * m));
+                let e = _mm512_castpd128_pd512(_mm_set_pd(x0 - xm, x0 + xm));
+                za = _mm512_mask_blend_pd(0b11, za, e);
+            } else {
+                _mm512_storeu_pd(
+                    z.add(8 * (r_all - r)),
+                    _mm512_permutex2var_pd(prev, rev, zb),
+                );
+            }
+            _mm512_storeu_pd(z.add(8 * r), za);
+            prev = zb;
+        }
+        // Z'[m/2] = (2·c.re, −(2·c.im)), c = X[m/2]
+        let (cr, ci) = (*x.add(m), *x.add(m + 1));
+        let e = _mm512_castpd128_pd512(_mm_set_pd(-(2.0 * ci), 2.0 * cr));
+        let out = _mm512_permutex2var_pd(prev, rev, prev);
+        _mm512_storeu_pd(z.add(2 * (m / 2)), _mm512_mask_blend_pd(0b11, out, e));
+    }
+}
+
+/// Eight pairs of the inverse split step of floats, as [`inv_pairs_f64`].
+#[inline(always)]
+unsafe fn inv_pairs_f32(xa: __m512, xb: __m512, w: __m512) -> (__m512, __m512) {
+    // SAFETY: register-only arithmetic; callers run with AVX-512 F and DQ enabled.
+    unsafe {
+        let (mn, z) = (i32::MIN, 0);
+        let conj = _mm512_castsi512_ps(_mm512_set_epi32(
+            mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z,
+        ));
+        let neg_re = _mm512_castsi512_ps(_mm512_set_epi32(
+            z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn, z, mn,
+        ));
+        let xbc = _mm512_xor_ps(xb, conj);
+        let f = _mm512_add_ps(xa, xbc);
+        let g = _mm512_sub_ps(xa, xbc);
+        let wr = _mm512_moveldup_ps(w);
+        let wi = _mm512_movehdup_ps(w);
+        let t1 = _mm512_mul_ps(wr, g);
+        let t2 = _mm512_mul_ps(wi, _mm512_permute_ps::<0xB1>(g));
+        let c = _mm512_add_ps(t1, _mm512_xor_ps(t2, conj));
+        let sc = _mm512_permute_ps::<0xB1>(c);
+        let t = _mm512_xor_ps(sc, neg_re);
+        (
+            _mm512_add_ps(f, t),
+            _mm512_add_ps(_mm512_xor_ps(f, conj), sc),
+        )
+    }
+}
+
+/// The inverse split step of floats for `m` a multiple of 16, as [`split_inv_f64_aligned`] with
+/// vectors of 8 complex values.
+///
+/// # Safety
+/// AVX-512 F/DQ; `x` readable for `m + 1` complex values, `z` writable for `m`, disjoint from
+/// `x`; `tw` readable for `m/2`; `m ≥ 16` a multiple of 16.
+#[inline(always)]
+pub(super) unsafe fn split_inv_f32_aligned(x: *const f32, z: *mut f32, m: usize, tw: *const f32) {
+    let r_all = m / 8;
+    // SAFETY: as in `split_inv_f64_aligned`, 8 complex values (16 floats) a vector.
+    unsafe {
+        let full = _mm512_set_epi32(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+        let rev = _mm512_set_epi32(3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16);
+        let mut prev = _mm512_setzero_ps();
+        for r in 0..r_all / 2 {
+            let xa = _mm512_loadu_ps(x.add(16 * r));
+            let xb = _mm512_permutexvar_ps(full, _mm512_loadu_ps(x.add(2 * (m - 8 * r - 7))));
+            let (mut za, zb) = inv_pairs_f32(xa, xb, _mm512_loadu_ps(tw.add(16 * r)));
+            if r == 0 {
+                let (x0, xm) = (*x, *x.add(2 * m));
+                let e = _mm512_castps128_ps512(_mm_set_ps(0.0, 0.0, x0 - xm, x0 + xm));
+                za = _mm512_mask_blend_ps(0b11, za, e);
+            } else {
+                _mm512_storeu_ps(
+                    z.add(16 * (r_all - r)),
+                    _mm512_permutex2var_ps(prev, rev, zb),
+                );
+            }
+            _mm512_storeu_ps(z.add(16 * r), za);
+            prev = zb;
+        }
+        let (cr, ci) = (*x.add(m), *x.add(m + 1));
+        let e = _mm512_castps128_ps512(_mm_set_ps(0.0, 0.0, -(2.0 * ci), 2.0 * cr));
+        let out = _mm512_permutex2var_ps(prev, rev, prev);
+        _mm512_storeu_ps(z.add(2 * (m / 2)), _mm512_mask_blend_ps(0b11, out, e));
     }
 }
 
