@@ -100,6 +100,7 @@ help:
 	@echo "make fuzz          property tests with many cases (PROPTEST_CASES, default 5000)"
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
+	@echo "make compare-fftw  rfft/irfft against FFTW from C (FFTW_SIZES=\"256 1024\"; installs libfftw3-dev)"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
 
 # ------------------------------------------------------------------ python
@@ -309,8 +310,9 @@ clean:
 distclean: clean
 	rm -rf $(VENV)
 
-# sigkern's rfft against FFTW (FFTW_MEASURE) from C. A benchmark only: installs Debian's
-# libfftw3-dev with apt-get when its header is missing; the library itself never links FFTW.
+# sigkern's rfft and irfft against FFTW (FFTW_MEASURE r2c, c2r) from C. A benchmark only:
+# installs Debian's libfftw3-dev with apt-get when its header is missing; the library itself
+# never links FFTW.
 # e.g. make compare-fftw FFTW_SIZES="256 1024 4096"
 FFTW_BENCH := $(C_OUT)/fft_fftw
 $(FFTW_BENCH): benches/c/fft_fftw.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
