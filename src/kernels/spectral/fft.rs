@@ -435,14 +435,16 @@ impl OwnPow2 {
     /// The whole unnormalised real inverse transform of the m + 1 bins `x` into `y` (the m
     /// even/odd pairs of 2m points) in one codelet, where one exists (AVX-512, doubles of
     /// m = 16, 32, 64, floats of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_inverse`]):
-    /// no scratch, the split step's stores read straight back by the transform. Returns
-    /// `false`, writing nothing, elsewhere.
+    /// no scratch, the split step's stores read straight back by the transform, the result
+    /// multiplied by `scale` (`None`: not scaled) as it is stored. Returns `false`, writing
+    /// nothing, elsewhere.
     #[allow(unused_variables)]
     fn real_inverse<T: FftFloat>(
         &self,
         x: &[Complex<T>],
         y: &mut [Complex<T>],
         tw: &[Complex<T>],
+        scale: Option<f64>,
     ) -> bool {
         #[cfg(target_arch = "x86_64")]
         match self {
@@ -450,14 +452,15 @@ impl OwnPow2 {
                 if let (Some(x), Some(tw), Some(y)) =
                     (T::as_f64(x), T::as_f64(tw), T::as_f64_mut(y))
                 {
-                    return inv.real_inverse(x, y, tw);
+                    return inv.real_inverse(x, y, tw, scale.unwrap_or(1.0));
                 }
             }
             OwnPow2::Float { inv, .. } => {
                 if let (Some(x), Some(tw), Some(y)) =
                     (T::as_f32(x), T::as_f32(tw), T::as_f32_mut(y))
                 {
-                    return inv.real_inverse(x, y, tw);
+                    // the factor rounded to float once, as `scale_slice` does
+                    return inv.real_inverse(x, y, tw, scale.map_or(1.0, |s| s as f32));
                 }
             }
             _ => {}
@@ -929,15 +932,16 @@ impl<T: FftFloat> EvenReal<T> {
     }
 
     /// The inverse transform in one codelet that needs no scratch, where this plan has one
-    /// ([`OwnPow2::real_inverse`]): `true` when `y` holds the result.
-    fn fused_inverse(&self, x: &[Complex<T>], y: &mut [T]) -> bool {
+    /// ([`OwnPow2::real_inverse`]), its result multiplied by `scale` (`None`: not scaled):
+    /// `true` when `y` holds the result.
+    fn fused_inverse(&self, x: &[Complex<T>], y: &mut [T], scale: Option<f64>) -> bool {
         self.own
             .as_ref()
-            .is_some_and(|o| o.real_inverse(x, as_complex_mut(y), &self.tw))
+            .is_some_and(|o| o.real_inverse(x, as_complex_mut(y), &self.tw, scale))
     }
 
     fn inverse(&self, x: &[Complex<T>], y: &mut [T], scratch: &mut Vec<Complex<T>>) {
-        if self.fused_inverse(x, y) {
+        if self.fused_inverse(x, y, None) {
             return;
         }
         let z = as_complex_mut(y);
@@ -1325,16 +1329,15 @@ impl<T: FftFloat> FftPlan<T> {
     }
 
     /// The real inverse transform of `x` into `y` when this plan does it in one codelet that
-    /// needs no workspace (AVX-512, 32, 64 and 128 points for doubles, 64 and 128 for floats):
-    /// `true` when `y` holds the result, `false` (nothing written) for every other plan.
+    /// needs no workspace (AVX-512, 64 and 128 points, float and double), scaled per `norm` as
+    /// it is stored: `true` when `y` holds the result, `false` (nothing written) for every
+    /// other plan.
     pub fn irfft_fused(&self, x: &[Complex<T>], y: &mut [T], norm: Norm) -> bool {
         assert_eq!(x.len(), self.n / 2 + 1, "irfft input length");
         assert_eq!(y.len(), self.n, "irfft output length");
         if let Inner::Real { even: Some(e), .. } = &self.inner {
-            if e.fused_inverse(x, y) {
-                scale_slice(y, norm.scale(self.n, true));
-                return true;
-            }
+            // the codelet scales as it stores: the same products as `scale_slice`
+            return e.fused_inverse(x, y, norm.scale(self.n, true));
         }
         false
     }
@@ -1830,7 +1833,7 @@ mod tests {
                 bins[0].im = draw();
                 bins[m].im = draw();
                 let mut got = vec![c0; m + 1];
-                assert!(inv.real_inverse(&bins, &mut got[1..], &tw));
+                assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
                 let mut expect = vec![c0; m];
                 split_inv(Level::Scalar, &bins, &mut expect, &tw);
                 inv.process(&mut expect, &mut []);
@@ -1841,7 +1844,7 @@ mod tests {
                     );
                 }
                 let mut none = vec![c0; m];
-                assert!(!f.real_inverse(&bins, &mut none, &tw));
+                assert!(!f.real_inverse(&bins, &mut none, &tw, 1.0));
                 assert!(none
                     .iter()
                     .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
@@ -1960,7 +1963,7 @@ mod tests {
                 bins[0].im = draw();
                 bins[m].im = draw();
                 let mut got = vec![c0; m + 1];
-                assert!(inv.real_inverse(&bins, &mut got[1..], &tw));
+                assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
                 let mut expect = vec![c0; m];
                 split_inv(Level::Scalar, &bins, &mut expect, &tw);
                 inv.process(&mut expect, &mut []);
@@ -1971,7 +1974,7 @@ mod tests {
                     );
                 }
                 let mut none = vec![c0; m];
-                assert!(!f.real_inverse(&bins, &mut none, &tw));
+                assert!(!f.real_inverse(&bins, &mut none, &tw, 1.0));
                 assert!(none
                     .iter()
                     .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));

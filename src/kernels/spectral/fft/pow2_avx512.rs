@@ -146,11 +146,14 @@ pub struct Pow2Avx512 {
     /// the fused real forward codelet ([`small_real`]) of a forward plan for n ≤ 64
     real_fwd: Option<RealFn>,
     /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan for n ≤ 64
-    real_inv: Option<RealFn>,
+    real_inv: Option<RealInvFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
 type RealFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64);
+
+/// Fused real inverse codelet: `(x, y, table, split twiddles, scale)` (see [`small_real_inv`]).
+type RealInvFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64, f64);
 
 /// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
 /// doc. The first entry is the first stage; the strides follow from it.
@@ -277,19 +280,17 @@ impl Pow2Avx512 {
             stages.push(Stage { kind, tw: off, f });
         }
         let small = if n <= 64 { Some(stages[0].f) } else { None };
-        let fused: Option<RealFn> = match (inverse, n) {
+        let real_fwd: Option<RealFn> = match (inverse, n) {
             (false, 16) => Some(small_real::<4>),
             (false, 32) => Some(small_real::<8>),
             (false, 64) => Some(small_real::<16>),
+            _ => None,
+        };
+        let real_inv: Option<RealInvFn> = match (inverse, n) {
             (true, 16) => Some(small_real_inv::<4>),
             (true, 32) => Some(small_real_inv::<8>),
             (true, 64) => Some(small_real_inv::<16>),
             _ => None,
-        };
-        let (real_fwd, real_inv) = if inverse {
-            (None, fused)
-        } else {
-            (fused, None)
         };
         Some(Self {
             n,
@@ -394,14 +395,15 @@ impl Pow2Avx512 {
     /// The unnormalised real inverse transform of the `n + 1` bins `x` of a `2n`-point signal
     /// into `y` (its n even/odd pairs) in one codelet, for an inverse plan of n = 16, 32 or 64:
     /// the inverse split step (`tw[k]` = `e^{−πik/n}`, k ≤ n/2) stores the vectors the codelet
-    /// then reads, with no call, scratch or workspace between them. Returns `false`, writing
-    /// nothing, for every other plan. Bit for bit the split step followed by this plan's
-    /// transform.
+    /// then reads, with no call, scratch or workspace between them, every value multiplied by
+    /// `scale` as it is stored (none for 1.0). Returns `false`, writing nothing, for every
+    /// other plan. Bit for bit the split step followed by this plan's transform and the scaling.
     pub fn real_inverse(
         &self,
         x: &[Complex<f64>],
         y: &mut [Complex<f64>],
         tw: &[Complex<f64>],
+        scale: f64,
     ) -> bool {
         let Some(f) = self.real_inv else {
             return false;
@@ -423,6 +425,7 @@ impl Pow2Avx512 {
                 y.as_mut_ptr() as *mut f64,
                 self.tw.as_ptr() as *const f64,
                 tw.as_ptr() as *const f64,
+                scale,
             )
         };
         true
@@ -922,8 +925,9 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
 /// Real inverse transform into `n = 4·R2` (16, 32, 64) complex pairs at `y` from the `n + 1`
 /// bins at `x`: the inverse split step into `y`
 /// ([`super::split_avx512::split_inv_f64_aligned`], storing the vectors the codelet loads, which
-/// the store buffer forwards), then the inverse codelet of [`small`] in place: bit for bit the
-/// split step followed by the codelet.
+/// the store buffer forwards), then the inverse codelet of [`small`] in place, its outputs
+/// multiplied by `scale` unless it is 1: bit for bit the split step, the codelet and the
+/// scaling one after another.
 ///
 /// # Safety
 /// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n + 1` complex values, `y` writable for `n`,
@@ -935,12 +939,19 @@ unsafe fn small_real_inv<const R2: usize>(
     y: *mut f64,
     tw: *const f64,
     stw: *const f64,
+    scale: f64,
 ) {
     // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
     // y[..n] and the table and writes y[..n] after all its loads (the contract above).
     unsafe {
         super::split_avx512::split_inv_f64_aligned(x, y, 4 * R2, stw);
-        let o = small_regs::<true, R2>(y, tw);
+        let mut o = small_regs::<true, R2>(y, tw);
+        if scale != 1.0 {
+            let s = _mm512_set1_pd(scale);
+            for or in o.iter_mut().take(R2) {
+                *or = _mm512_mul_pd(*or, s);
+            }
+        }
         for (r, or) in o.iter().enumerate().take(R2) {
             _mm512_storeu_pd(y.add(8 * r), *or);
         }

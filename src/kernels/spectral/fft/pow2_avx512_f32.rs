@@ -112,11 +112,14 @@ pub struct Pow2Avx512F32 {
     /// the fused real forward codelet ([`small_real`]) of a forward plan of 32 or 64
     real_fwd: Option<RealFn>,
     /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan of 32 or 64
-    real_inv: Option<RealFn>,
+    real_inv: Option<RealInvFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
 type RealFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32);
+
+/// Fused real inverse codelet: `(x, y, table, split twiddles, scale)` (see [`small_real_inv`]).
+type RealInvFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32, f32);
 
 /// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
 /// doc. The first entry is the first stage; the strides follow from it.
@@ -262,17 +265,15 @@ impl Pow2Avx512F32 {
                 Stage { kind, tw, f }
             })
             .collect();
-        let fused: Option<RealFn> = match (inverse, n) {
+        let real_fwd: Option<RealFn> = match (inverse, n) {
             (false, 32) => Some(small_real::<4>),
             (false, 64) => Some(small_real::<8>),
+            _ => None,
+        };
+        let real_inv: Option<RealInvFn> = match (inverse, n) {
             (true, 32) => Some(small_real_inv::<4>),
             (true, 64) => Some(small_real_inv::<8>),
             _ => None,
-        };
-        let (real_fwd, real_inv) = if inverse {
-            (None, fused)
-        } else {
-            (fused, None)
         };
         Some(Self {
             n,
@@ -389,13 +390,15 @@ impl Pow2Avx512F32 {
 
     /// The unnormalised real inverse transform of the `n + 1` bins `x` into `y` (n even/odd
     /// pairs) in one codelet, for an inverse plan of n = 32 or 64 (`tw[k]` = `e^{−πik/n}`,
-    /// k ≤ n/2); as the double `real_inverse` of [`super::pow2_avx512`]. Returns `false`,
-    /// writing nothing, for every other plan.
+    /// k ≤ n/2), every value multiplied by `scale` as it is stored (none for 1.0); as the double
+    /// `real_inverse` of [`super::pow2_avx512`]. Returns `false`, writing nothing, for every
+    /// other plan.
     pub fn real_inverse(
         &self,
         x: &[Complex<f32>],
         y: &mut [Complex<f32>],
         tw: &[Complex<f32>],
+        scale: f32,
     ) -> bool {
         let Some(f) = self.real_inv else {
             return false;
@@ -416,6 +419,7 @@ impl Pow2Avx512F32 {
                 y.as_mut_ptr() as *mut f32,
                 self.tw.as_ptr() as *const f32,
                 tw.as_ptr() as *const f32,
+                scale,
             )
         };
         true
@@ -1110,8 +1114,8 @@ unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, 
 
 /// Real inverse transform into `n = 8·R` (32, 64) complex pairs at `y` from the `n + 1` bins
 /// at `x`: the inverse split step into `y` ([`super::split_avx512::split_inv_f32_aligned`]),
-/// then the inverse codelet ([`small32`], [`small64`]) in place; as the double
-/// `small_real_inv` of [`super::pow2_avx512`].
+/// then the inverse codelet ([`small32`], [`small64`]) in place, its outputs multiplied by
+/// `scale` unless it is 1; as the double `small_real_inv` of [`super::pow2_avx512`].
 ///
 /// # Safety
 /// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n + 1` complex values, `y` writable for `n`,
@@ -1123,19 +1127,26 @@ unsafe fn small_real_inv<const R: usize>(
     y: *mut f32,
     t: *const f32,
     stw: *const f32,
+    scale: f32,
 ) {
     // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
     // y[..n] and its table and writes y[..n] after all its loads (the contract above).
     unsafe {
         super::split_avx512::split_inv_f32_aligned(x, y, 8 * R, stw);
+        let mut o = [_mm512_setzero_ps(); 8];
         if R == 4 {
-            for (k, ok) in small32_regs::<true>(y, t).iter().enumerate() {
-                _mm512_storeu_ps(y.add(16 * k), *ok);
-            }
+            o[..4].copy_from_slice(&small32_regs::<true>(y, t));
         } else {
-            for (k, ok) in small64_regs::<true>(y, t).iter().enumerate() {
-                _mm512_storeu_ps(y.add(16 * k), *ok);
+            o = small64_regs::<true>(y, t);
+        }
+        if scale != 1.0 {
+            let s = _mm512_set1_ps(scale);
+            for ok in o.iter_mut().take(R) {
+                *ok = _mm512_mul_ps(*ok, s);
             }
+        }
+        for (k, ok) in o.iter().enumerate().take(R) {
+            _mm512_storeu_ps(y.add(16 * k), *ok);
         }
     }
 }
