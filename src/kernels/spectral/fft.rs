@@ -1780,6 +1780,75 @@ mod tests {
         }
     }
 
+    /// The fused codelets of plan type `$plan` (elements `$t`) at complex lengths `$sizes`
+    /// against the codelet and the scalar split steps, forward and inverse, bit for bit (NaN
+    /// for NaN), on uniform values, values whose sums cancel exactly, NaN/±Inf and values near
+    /// the largest `$t`, into an unaligned output; plans of the other direction write nothing.
+    macro_rules! codelet_cases {
+        ($t:ty, $plan:ty, $sizes:expr, $rng:expr) => {{
+            use crate::simd::Level;
+            let rng = $rng;
+            let c0 = Complex::new(0.0 as $t, 0.0);
+            let same = |a: $t, b: $t| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            let ties: [$t; 4] = [-1.0, -0.0, 0.0, 1.0];
+            let odd: [$t; 4] = [<$t>::NAN, <$t>::INFINITY, <$t>::NEG_INFINITY, 0.5];
+            for m in $sizes {
+                let f = <$plan>::new(m, false).unwrap();
+                let inv = <$plan>::new(m, true).unwrap();
+                let (tw, v) = split_twiddles::<$t>(2 * m).unwrap();
+                for case in 0..4 {
+                    let mut draw = || {
+                        let u = rng.uniform();
+                        match case {
+                            0 => u as $t,
+                            1 => ties[((u + 1.0) * 2.0) as usize % 4],
+                            2 => odd[((u + 1.0) * 2.0) as usize % 4],
+                            _ => u as $t * 0.9 * <$t>::MAX,
+                        }
+                    };
+                    let x: Vec<Complex<$t>> =
+                        (0..m).map(|_| Complex::new(draw(), draw())).collect();
+                    let mut got = vec![c0; m + 2];
+                    assert!(f.real_forward(&x, &mut got[1..], &v));
+                    let mut want = vec![c0; m + 1];
+                    f.process_outofplace(&x, &mut want[..m], &mut []);
+                    split_fwd(Level::Scalar, &mut want, &v);
+                    for (k, (g, w)) in got[1..].iter().zip(&want).enumerate() {
+                        assert!(
+                            same(g.re, w.re) && same(g.im, w.im),
+                            "m={m} case {case} bin {k}: {g} vs {w}"
+                        );
+                    }
+                    let mut none = vec![c0; m + 1];
+                    assert!(!inv.real_forward(&x, &mut none, &v));
+                    assert!(none
+                        .iter()
+                        .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
+                    // inverse: the bins `want` (imaginary parts of bins 0 and m drawn) back
+                    let mut bins = want.clone();
+                    bins[0].im = draw();
+                    bins[m].im = draw();
+                    let mut got = vec![c0; m + 1];
+                    assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
+                    let mut expect = vec![c0; m];
+                    split_inv(Level::Scalar, &bins, &mut expect, &tw);
+                    inv.process(&mut expect, &mut []);
+                    for (k, (g, w)) in got[1..].iter().zip(&expect).enumerate() {
+                        assert!(
+                            same(g.re, w.re) && same(g.im, w.im),
+                            "inverse m={m} case {case} value {k}: {g} vs {w}"
+                        );
+                    }
+                    let mut none = vec![c0; m];
+                    assert!(!f.real_inverse(&bins, &mut none, &tw, 1.0));
+                    assert!(none
+                        .iter()
+                        .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
+                }
+            }
+        }};
+    }
+
     /// The fused AVX-512 real codelets (16, 32 and 64 complex points) equal the complex codelet
     /// followed by the scalar split step bit for bit (signs of zero included; NaN for NaN), on
     /// uniform values, values whose sums cancel exactly, NaN/±Inf and values near the largest
@@ -1794,62 +1863,7 @@ mod tests {
         }
         let mut rng = Rng::new(53);
         let c0 = Complex::new(0.0, 0.0);
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
-        let ties = [-1.0, -0.0, 0.0, 1.0];
-        let odd = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.5];
-        for m in [16usize, 32, 64] {
-            let f = pow2_avx512::Pow2Avx512::new(m, false).unwrap();
-            let inv = pow2_avx512::Pow2Avx512::new(m, true).unwrap();
-            let (tw, v) = split_twiddles::<f64>(2 * m).unwrap();
-            for case in 0..4 {
-                let mut draw = || {
-                    let u = rng.uniform();
-                    match case {
-                        0 => u,
-                        1 => ties[((u + 1.0) * 2.0) as usize % 4],
-                        2 => odd[((u + 1.0) * 2.0) as usize % 4],
-                        _ => u * 0.9 * f64::MAX,
-                    }
-                };
-                let x: Vec<Complex<f64>> = (0..m).map(|_| Complex::new(draw(), draw())).collect();
-                let mut got = vec![c0; m + 2];
-                assert!(f.real_forward(&x, &mut got[1..], &v));
-                let mut want = vec![c0; m + 1];
-                f.process_outofplace(&x, &mut want[..m], &mut []);
-                split_fwd(Level::Scalar, &mut want, &v);
-                for (k, (g, w)) in got[1..].iter().zip(&want).enumerate() {
-                    assert!(
-                        same(g.re, w.re) && same(g.im, w.im),
-                        "m={m} case {case} bin {k}: {g} vs {w}"
-                    );
-                }
-                let mut none = vec![c0; m + 1];
-                assert!(!inv.real_forward(&x, &mut none, &v));
-                assert!(none
-                    .iter()
-                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
-                // inverse: the m + 1 bins `want` (imaginary parts of bins 0 and m drawn) back
-                let mut bins = want.clone();
-                bins[0].im = draw();
-                bins[m].im = draw();
-                let mut got = vec![c0; m + 1];
-                assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
-                let mut expect = vec![c0; m];
-                split_inv(Level::Scalar, &bins, &mut expect, &tw);
-                inv.process(&mut expect, &mut []);
-                for (k, (g, w)) in got[1..].iter().zip(&expect).enumerate() {
-                    assert!(
-                        same(g.re, w.re) && same(g.im, w.im),
-                        "inverse m={m} case {case} value {k}: {g} vs {w}"
-                    );
-                }
-                let mut none = vec![c0; m];
-                assert!(!f.real_inverse(&bins, &mut none, &tw, 1.0));
-                assert!(none
-                    .iter()
-                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
-            }
-        }
+        codelet_cases!(f64, pow2_avx512::Pow2Avx512, [16usize, 32, 64], &mut rng);
         for n in [32usize, 64, 128, 256, 1024] {
             let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
             let x = rng.vec_f64(n, 1.0);
@@ -1924,62 +1938,7 @@ mod tests {
         }
         let mut rng = Rng::new(59);
         let c0 = Complex::new(0.0f32, 0.0);
-        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
-        let ties = [-1.0, -0.0, 0.0, 1.0];
-        let odd = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.5];
-        for m in [32usize, 64] {
-            let f = pow2_avx512_f32::Pow2Avx512F32::new(m, false).unwrap();
-            let inv = pow2_avx512_f32::Pow2Avx512F32::new(m, true).unwrap();
-            let (tw, v) = split_twiddles::<f32>(2 * m).unwrap();
-            for case in 0..4 {
-                let mut draw = || {
-                    let u = rng.uniform() as f32;
-                    match case {
-                        0 => u,
-                        1 => ties[((u + 1.0) * 2.0) as usize % 4],
-                        2 => odd[((u + 1.0) * 2.0) as usize % 4],
-                        _ => u * 0.9 * f32::MAX,
-                    }
-                };
-                let x: Vec<Complex<f32>> = (0..m).map(|_| Complex::new(draw(), draw())).collect();
-                let mut got = vec![c0; m + 2];
-                assert!(f.real_forward(&x, &mut got[1..], &v));
-                let mut want = vec![c0; m + 1];
-                f.process_outofplace(&x, &mut want[..m], &mut []);
-                split_fwd(Level::Scalar, &mut want, &v);
-                for (k, (g, w)) in got[1..].iter().zip(&want).enumerate() {
-                    assert!(
-                        same(g.re, w.re) && same(g.im, w.im),
-                        "m={m} case {case} bin {k}: {g} vs {w}"
-                    );
-                }
-                let mut none = vec![c0; m + 1];
-                assert!(!inv.real_forward(&x, &mut none, &v));
-                assert!(none
-                    .iter()
-                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
-                // inverse: the m + 1 bins `want` (imaginary parts of bins 0 and m drawn) back
-                let mut bins = want.clone();
-                bins[0].im = draw();
-                bins[m].im = draw();
-                let mut got = vec![c0; m + 1];
-                assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
-                let mut expect = vec![c0; m];
-                split_inv(Level::Scalar, &bins, &mut expect, &tw);
-                inv.process(&mut expect, &mut []);
-                for (k, (g, w)) in got[1..].iter().zip(&expect).enumerate() {
-                    assert!(
-                        same(g.re, w.re) && same(g.im, w.im),
-                        "inverse m={m} case {case} value {k}: {g} vs {w}"
-                    );
-                }
-                let mut none = vec![c0; m];
-                assert!(!f.real_inverse(&bins, &mut none, &tw, 1.0));
-                assert!(none
-                    .iter()
-                    .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));
-            }
-        }
+        codelet_cases!(f32, pow2_avx512_f32::Pow2Avx512F32, [32usize, 64], &mut rng);
         for n in [64usize, 128, 256] {
             let p = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
             let x: Vec<f32> = (0..n).map(|_| rng.uniform() as f32).collect();

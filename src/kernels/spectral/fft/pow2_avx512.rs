@@ -135,6 +135,91 @@ struct Stage {
     f: StageFn,
 }
 
+/// `real_forward` and `real_inverse` of an AVX-512 plan type with elements `$e` (the double
+/// plan here and the float one of [`super::pow2_avx512_f32`] share them): fields `n`, `tw` (the
+/// plan's table), `real_fwd: Option<unsafe fn(x, y, table, split twiddles)>` and
+/// `real_inv: Option<unsafe fn(x, y, table, split twiddles, scale)>`, each set by `new` only for
+/// the lengths and direction whose fused codelet it is.
+macro_rules! real_codelet_methods {
+    ($e:ty) => {
+        /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
+        /// values) into `y` (n + 1 bins) in one codelet, for a forward plan with a fused
+        /// codelet: the transform's stores are read straight back by the split step
+        /// (`v[k]` = `−i·e^{−πik/n}/2`, k ≤ n/2), with no call, scratch or workspace between
+        /// them. Returns `false`, writing nothing, for every other plan. Bit for bit this plan's
+        /// transform followed by the split step ([`super::split_fwd_body`]).
+        pub fn real_forward(
+            &self,
+            x: &[Complex<$e>],
+            y: &mut [Complex<$e>],
+            v: &[Complex<$e>],
+        ) -> bool {
+            let Some(f) = self.real_fwd else {
+                return false;
+            };
+            assert_eq!(x.len(), self.n, "input length must equal the FFT length");
+            assert_eq!(
+                y.len(),
+                self.n + 1,
+                "output length must be the FFT length + 1"
+            );
+            assert!(v.len() >= self.n / 2, "split twiddles too short");
+            // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it
+            // reads n complex values at `x`, the table this plan built and `v[..n/2]`, and
+            // writes n + 1 complex values at `y` (all asserted above); `x` is a shared borrow,
+            // so it is disjoint from the exclusive `y`.
+            unsafe {
+                f(
+                    x.as_ptr() as *const $e,
+                    y.as_mut_ptr() as *mut $e,
+                    self.tw.as_ptr() as *const $e,
+                    v.as_ptr() as *const $e,
+                )
+            };
+            true
+        }
+
+        /// The unnormalised real inverse transform of the `n + 1` bins `x` of a `2n`-point
+        /// signal into `y` (its n even/odd pairs) in one codelet, for an inverse plan with a
+        /// fused codelet: the inverse split step (`tw[k]` = `e^{−πik/n}`, k ≤ n/2) stores the
+        /// vectors the codelet then reads, and every value is multiplied by `scale` as it is
+        /// stored (none for 1). Returns `false`, writing nothing, for every other plan. Bit for
+        /// bit the split step, this plan's transform and the scaling one after another.
+        pub fn real_inverse(
+            &self,
+            x: &[Complex<$e>],
+            y: &mut [Complex<$e>],
+            tw: &[Complex<$e>],
+            scale: $e,
+        ) -> bool {
+            let Some(f) = self.real_inv else {
+                return false;
+            };
+            assert_eq!(
+                x.len(),
+                self.n + 1,
+                "input length must be the FFT length + 1"
+            );
+            assert_eq!(y.len(), self.n, "output length must equal the FFT length");
+            assert!(tw.len() >= self.n / 2, "split twiddles too short");
+            // SAFETY: as in `real_forward`: `f` was chosen for exactly this `n`, reads n + 1
+            // complex values at `x`, `tw[..n/2]` and this plan's table, and writes n at `y`
+            // (asserted above); `x` is shared, so disjoint from the exclusive `y`.
+            unsafe {
+                f(
+                    x.as_ptr() as *const $e,
+                    y.as_mut_ptr() as *mut $e,
+                    self.tw.as_ptr() as *const $e,
+                    tw.as_ptr() as *const $e,
+                    scale,
+                )
+            };
+            true
+        }
+    };
+}
+pub(super) use real_codelet_methods;
+
 /// Planned power-of-two double-precision FFT using AVX-512 .
 pub struct Pow2Avx512 {
     n: usize,
@@ -356,80 +441,7 @@ impl Pow2Avx512 {
         unsafe { self.run(i, o, t, false) }
     }
 
-    /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
-    /// values), split into `y` (n + 1 bins) in one codelet, for a forward plan of n = 16, 32 or
-    /// 64: the transform stays in registers for the split step (`v[k]` = `−i·e^{−πik/n}/2`,
-    /// k ≤ n/2). Returns `false`, writing nothing, for every other plan. Bit for bit this
-    /// plan's transform followed by the split step ([`super::split_fwd_body`]).
-    pub fn real_forward(
-        &self,
-        x: &[Complex<f64>],
-        y: &mut [Complex<f64>],
-        v: &[Complex<f64>],
-    ) -> bool {
-        let Some(f) = self.real_fwd else {
-            return false;
-        };
-        assert_eq!(x.len(), self.n, "input length must equal the FFT length");
-        assert_eq!(
-            y.len(),
-            self.n + 1,
-            "output length must be the FFT length + 1"
-        );
-        assert!(v.len() >= self.n / 2, "split twiddles too short");
-        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads n
-        // complex values at `x`, the radix-4 table this plan built and `v[..n/2]`, and writes
-        // n + 1 complex values at `y` (all asserted above); `x` is a shared borrow, so it is
-        // disjoint from the exclusive `y`.
-        unsafe {
-            f(
-                x.as_ptr() as *const f64,
-                y.as_mut_ptr() as *mut f64,
-                self.tw.as_ptr() as *const f64,
-                v.as_ptr() as *const f64,
-            )
-        };
-        true
-    }
-
-    /// The unnormalised real inverse transform of the `n + 1` bins `x` of a `2n`-point signal
-    /// into `y` (its n even/odd pairs) in one codelet, for an inverse plan of n = 16, 32 or 64:
-    /// the inverse split step (`tw[k]` = `e^{−πik/n}`, k ≤ n/2) stores the vectors the codelet
-    /// then reads, with no call, scratch or workspace between them, every value multiplied by
-    /// `scale` as it is stored (none for 1.0). Returns `false`, writing nothing, for every
-    /// other plan. Bit for bit the split step followed by this plan's transform and the scaling.
-    pub fn real_inverse(
-        &self,
-        x: &[Complex<f64>],
-        y: &mut [Complex<f64>],
-        tw: &[Complex<f64>],
-        scale: f64,
-    ) -> bool {
-        let Some(f) = self.real_inv else {
-            return false;
-        };
-        assert_eq!(
-            x.len(),
-            self.n + 1,
-            "input length must be the FFT length + 1"
-        );
-        assert_eq!(y.len(), self.n, "output length must equal the FFT length");
-        assert!(tw.len() >= self.n / 2, "split twiddles too short");
-        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads
-        // n + 1 complex values at `x`, `tw[..n/2]` and the table this plan built, and writes n
-        // complex values at `y` (all asserted above); `x` is a shared borrow, so it is disjoint
-        // from the exclusive `y`.
-        unsafe {
-            f(
-                x.as_ptr() as *const f64,
-                y.as_mut_ptr() as *mut f64,
-                self.tw.as_ptr() as *const f64,
-                tw.as_ptr() as *const f64,
-                scale,
-            )
-        };
-        true
-    }
+    real_codelet_methods!(f64);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`

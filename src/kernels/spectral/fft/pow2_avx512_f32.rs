@@ -353,77 +353,7 @@ impl Pow2Avx512F32 {
         unsafe { self.run(i, o, t, false) }
     }
 
-    /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
-    /// values), split into `y` (n + 1 bins) in one codelet, for a forward plan of n = 32 or 64
-    /// (`v[k]` = `−i·e^{−πik/n}/2`, k ≤ n/2). Returns `false`, writing nothing, for every other
-    /// plan. Bit for bit this plan's transform followed by the split step.
-    pub fn real_forward(
-        &self,
-        x: &[Complex<f32>],
-        y: &mut [Complex<f32>],
-        v: &[Complex<f32>],
-    ) -> bool {
-        let Some(f) = self.real_fwd else {
-            return false;
-        };
-        assert_eq!(x.len(), self.n, "input length must equal the FFT length");
-        assert_eq!(
-            y.len(),
-            self.n + 1,
-            "output length must be the FFT length + 1"
-        );
-        assert!(v.len() >= self.n / 2, "split twiddles too short");
-        // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it reads n
-        // complex values at `x`, the table this plan built and `v[..n/2]`, and writes n + 1
-        // complex values at `y` (all asserted above); `x` is a shared borrow, so it is
-        // disjoint from the exclusive `y`.
-        unsafe {
-            f(
-                x.as_ptr() as *const f32,
-                y.as_mut_ptr() as *mut f32,
-                self.tw.as_ptr() as *const f32,
-                v.as_ptr() as *const f32,
-            )
-        };
-        true
-    }
-
-    /// The unnormalised real inverse transform of the `n + 1` bins `x` into `y` (n even/odd
-    /// pairs) in one codelet, for an inverse plan of n = 32 or 64 (`tw[k]` = `e^{−πik/n}`,
-    /// k ≤ n/2), every value multiplied by `scale` as it is stored (none for 1.0); as the double
-    /// `real_inverse` of [`super::pow2_avx512`]. Returns `false`, writing nothing, for every
-    /// other plan.
-    pub fn real_inverse(
-        &self,
-        x: &[Complex<f32>],
-        y: &mut [Complex<f32>],
-        tw: &[Complex<f32>],
-        scale: f32,
-    ) -> bool {
-        let Some(f) = self.real_inv else {
-            return false;
-        };
-        assert_eq!(
-            x.len(),
-            self.n + 1,
-            "input length must be the FFT length + 1"
-        );
-        assert_eq!(y.len(), self.n, "output length must equal the FFT length");
-        assert!(tw.len() >= self.n / 2, "split twiddles too short");
-        // SAFETY: as the double `real_inverse`: `f` was chosen for exactly this `n`, reads n + 1
-        // complex values at `x`, `tw[..n/2]` and this plan's table, and writes n at `y`
-        // (asserted above); `x` is shared, so disjoint from the exclusive `y`.
-        unsafe {
-            f(
-                x.as_ptr() as *const f32,
-                y.as_mut_ptr() as *mut f32,
-                self.tw.as_ptr() as *const f32,
-                tw.as_ptr() as *const f32,
-                scale,
-            )
-        };
-        true
-    }
+    super::pow2_avx512::real_codelet_methods!(f32);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
