@@ -389,10 +389,20 @@ impl OwnPow2 {
     }
 
     fn scratch_len(&self) -> usize {
+        // the AVX-512 multi-pass transforms below the aligned-passes length also take room for
+        // the result of `forward_aligned_target`
+        #[cfg(target_arch = "x86_64")]
+        let with_target = |s: usize| {
+            if s > 0 && s < pow2_avx512::ALIGNED_PASSES_MIN {
+                2 * s
+            } else {
+                s
+            }
+        };
         #[cfg(target_arch = "x86_64")]
         return match self {
-            OwnPow2::Double { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
-            OwnPow2::Float { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
+            OwnPow2::Double { fwd, inv } => with_target(fwd.scratch_len().max(inv.scratch_len())),
+            OwnPow2::Float { fwd, inv } => with_target(fwd.scratch_len().max(inv.scratch_len())),
             OwnPow2::FloatAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::DoubleAvx2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
             OwnPow2::FloatSse2 { fwd, inv } => fwd.scratch_len().max(inv.scratch_len()),
@@ -465,6 +475,71 @@ impl OwnPow2 {
             }
             _ => {}
         }
+        false
+    }
+
+    /// The forward real transform's complex part and split step for an output `y` (m + 1 bins)
+    /// off a 64-byte boundary, as numpy's arrays mostly are: the AVX-512 multi-pass transforms
+    /// of fewer than [`pow2_avx512::ALIGNED_PASSES_MIN`] points run every pass in the scratch
+    /// (placed on a cache line), and the split step reads the last pass's result there and
+    /// writes the bins to `y` once, where the usual path has the last pass write `y` and the
+    /// split read and rewrite it, every vector of each pass spanning two cache lines. Bit for
+    /// bit the usual path's bins. Returns `false`, writing nothing, where this does not apply
+    /// (other levels and lengths, an aligned `y`).
+    #[allow(unused_variables, clippy::needless_return)] // off x86-64 the body is `false`
+    fn forward_aligned_target<T: FftFloat>(
+        &self,
+        x: &[Complex<T>],
+        y: &mut [Complex<T>],
+        v: &[Complex<T>],
+        scratch: &mut Vec<Complex<T>>,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let m = y.len() - 1;
+            if m >= pow2_avx512::ALIGNED_PASSES_MIN || (y.as_ptr() as usize).is_multiple_of(64) {
+                return false;
+            }
+            // the transform's scratch + m values for its result, carved from one placed scratch
+            // (cache-line aligned; m complex values are a whole number of lines, m ≥ 128 a power
+            // of two for the multi-pass plans)
+            macro_rules! via_scratch {
+                ($fwd:ident, $as:ident, $as_mut:ident, $split:ident) => {{
+                    let s = $fwd.scratch_len();
+                    if s == 0 {
+                        return false;
+                    }
+                    let place = placed_scratch(scratch, s + m, x.as_ptr(), y.as_ptr());
+                    let (t, rest) = place.split_at_mut(m);
+                    match (
+                        T::$as(x),
+                        T::$as_mut(t),
+                        T::$as_mut(rest),
+                        T::$as(v),
+                        T::$as_mut(y),
+                    ) {
+                        (Some(x), Some(t), Some(rest), Some(v), Some(y)) => {
+                            $fwd.process_outofplace(x, t, rest);
+                            // SAFETY: the own transform exists only where `new` found the CPU
+                            // features of the AVX-512 level (F and DQ among them).
+                            unsafe { split_avx512::$split(t, y, v) };
+                        }
+                        _ => unreachable!("own transforms are made for their element type only"),
+                    }
+                    true
+                }};
+            }
+            return match self {
+                OwnPow2::Double { fwd, .. } => {
+                    via_scratch!(fwd, as_f64, as_f64_mut, split_fwd_f64_into)
+                }
+                OwnPow2::Float { fwd, .. } => {
+                    via_scratch!(fwd, as_f32, as_f32_mut, split_fwd_f32_into)
+                }
+                _ => false,
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
         false
     }
 
@@ -890,7 +965,7 @@ impl<T: FftFloat> EvenReal<T> {
     }
 
     fn forward(&self, x: &[T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
-        if self.fused_forward(x, y) {
+        if self.fused_forward(x, y) || self.forward_aligned_target(as_complex(x), y, scratch) {
             return;
         }
         let z = &mut y[..self.m];
@@ -914,9 +989,23 @@ impl<T: FftFloat> EvenReal<T> {
             .is_some_and(|o| o.real_forward(as_complex(x), y, &self.v))
     }
 
+    /// The forward transform through the scratch for a misaligned output, where this plan's
+    /// own transforms do that ([`OwnPow2::forward_aligned_target`]): `true` when `y` holds
+    /// the result.
+    fn forward_aligned_target(
+        &self,
+        x: &[Complex<T>],
+        y: &mut [Complex<T>],
+        scratch: &mut Vec<Complex<T>>,
+    ) -> bool {
+        self.own
+            .as_ref()
+            .is_some_and(|o| o.forward_aligned_target(x, y, &self.v, scratch))
+    }
+
     /// As `forward`, destroying `x`.
     fn forward_destroy(&self, x: &mut [T], y: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>) {
-        if self.fused_forward(x, y) {
+        if self.fused_forward(x, y) || self.forward_aligned_target(as_complex(x), y, scratch) {
             return;
         }
         let xc = as_complex_mut(x);
@@ -1778,6 +1867,70 @@ mod tests {
                 assert_eq!(own.m, m);
             }
         }
+    }
+
+    /// A forward real transform gives the same bits whatever the output's offset from a cache
+    /// line (every 8 bytes for floats, 16 for doubles; misaligned outputs of the AVX-512
+    /// multi-pass lengths run through the scratch, see `OwnPow2::forward_aligned_target`), on
+    /// both entry points (input kept, input destroyed), and writes nothing outside its bins.
+    #[test]
+    fn rfft_bits_do_not_depend_on_the_output_offset() {
+        fn check<T: FftFloat + PlanCache>(rng: &mut Rng) {
+            let c0 = Complex::new(T::ZERO, T::ZERO);
+            let guard = Complex::new(<T as Float>::from_f64(7.5), T::ZERO);
+            let per_line = 64 / std::mem::size_of::<Complex<T>>();
+            for lg in 7..=14u32 {
+                let n = 1usize << lg;
+                let h = n / 2 + 1;
+                let p = FftPlan::<T>::new(FftKind::Real, n).unwrap();
+                let x: Vec<T> = rng
+                    .vec_f64(n, 1.0)
+                    .into_iter()
+                    .map(<T as Float>::from_f64)
+                    .collect();
+                let mut want = vec![c0; h];
+                let mut ws = p.workspace().unwrap();
+                // a 64-byte aligned start inside `buf`
+                let mut buf = vec![guard; h + 2 * per_line + 1];
+                let base = buf.as_ptr().align_offset(64);
+                let mut first = true;
+                for off in 0..per_line {
+                    let at = base + off;
+                    buf.iter_mut().for_each(|c| *c = guard);
+                    p.rfft_ws(&x, &mut buf[at..at + h], Norm::Backward, &mut ws);
+                    if first {
+                        want.copy_from_slice(&buf[at..at + h]);
+                        first = false;
+                    }
+                    let bits = |a: &[Complex<T>], b: &[Complex<T>]| {
+                        a.iter().zip(b).all(|(a, b)| {
+                            a.re.to_f64().to_bits() == b.re.to_f64().to_bits()
+                                && a.im.to_f64().to_bits() == b.im.to_f64().to_bits()
+                        })
+                    };
+                    assert!(bits(&buf[at..at + h], &want), "n = {n}, offset {off}");
+                    let outside = buf[..at].iter().chain(&buf[at + h..]);
+                    assert!(
+                        outside.into_iter().all(|c| *c == guard),
+                        "n = {n}, offset {off}"
+                    );
+                    let mut xd = x.clone();
+                    p.rfft_inplace_input(
+                        &mut xd,
+                        &mut buf[at..at + h],
+                        Norm::Backward,
+                        &mut ws.cplx,
+                    );
+                    assert!(
+                        bits(&buf[at..at + h], &want),
+                        "destroying n = {n}, offset {off}"
+                    );
+                }
+            }
+        }
+        let mut rng = Rng::new(61);
+        check::<f64>(&mut rng);
+        check::<f32>(&mut rng);
     }
 
     /// The fused codelets of plan type `$plan` (elements `$t`) at complex lengths `$sizes`

@@ -930,7 +930,7 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
         for (r, or) in o.iter().enumerate().take(R2) {
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
-        super::split_avx512::split_fwd_f64_aligned(y, 4 * R2, v);
+        super::split_avx512::split_fwd_f64_aligned(y, y, 4 * R2, v);
     }
 }
 

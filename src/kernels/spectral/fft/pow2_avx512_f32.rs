@@ -1038,7 +1038,7 @@ unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, 
                 _mm512_storeu_ps(y.add(16 * k), *ok);
             }
         }
-        super::split_avx512::split_fwd_f32_aligned(y, 8 * R, v);
+        super::split_avx512::split_fwd_f32_aligned(y, y, 8 * R, v);
     }
 }
 

@@ -59,9 +59,10 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
     let m = y.len() - 1;
     if m >= 8 && m.is_multiple_of(8) {
         assert!(v.len() >= m / 2, "split twiddles too short");
-        // SAFETY: y holds m + 1 complex values and v at least m/2 (asserted); AVX-512 F/DQ is
-        // this function's own contract.
-        unsafe { split_fwd_f64_aligned(y.as_mut_ptr() as *mut f64, m, v.as_ptr() as *const f64) };
+        let yp = y.as_mut_ptr() as *mut f64;
+        // SAFETY: y holds m + 1 complex values (in place: z = y) and v at least m/2 (asserted);
+        // AVX-512 F/DQ is this function's own contract.
+        unsafe { split_fwd_f64_aligned(yp, yp, m, v.as_ptr() as *const f64) };
         return;
     }
     split_fwd_ends(y);
@@ -105,27 +106,28 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
 /// cache. Pairs `4r..4r+4`, r < R/2, give the bins `4r..4r+4` (stored in place) and their
 /// partner bins, which are stored once the next pair block completes their vector. Bins 0, m/2
 /// and m take the end formulas of [`split_fwd_ends`]; every bin equals the general loop's bit for
-/// bit (the same operations per pair).
+/// bit (the same operations per pair). The transform's values are read from `z` and the bins
+/// written to `y`: in place with `z = y`, or from an aligned scratch into a caller's output.
 ///
 /// # Safety
-/// AVX-512 F/DQ; `y` valid for `m + 1` complex values (read and written), `v` readable for
-/// `m/2`; `m ≥ 8` a multiple of 8.
+/// AVX-512 F/DQ; `z` readable for `m` complex values, `y` writable for `m + 1`, either the same
+/// pointer as `z` or disjoint from it; `v` readable for `m/2`; `m ≥ 8` a multiple of 8.
 #[inline(always)]
-pub(super) unsafe fn split_fwd_f64_aligned(y: *mut f64, m: usize, v: *const f64) {
+pub(super) unsafe fn split_fwd_f64_aligned(z: *const f64, y: *mut f64, m: usize, v: *const f64) {
     let r_all = m / 4;
-    // SAFETY: vectors 0..R of y (complex 4r..4r+4 < m) are loaded before they are stored: pair
-    // block r reads vectors r, R−1−r and R−r (r ≥ 1) or 0, and stores vector r and (r ≥ 1)
-    // vector R−r; later blocks r' > r read vectors r' < R/2 ≤ R−r' < R−r. Vector R/2 (bin m/2)
-    // is read first and stored last; bin m (complex m) is stored at the end. v[4r..4r+4] with
-    // 4r + 4 ≤ m/2.
+    // SAFETY: vectors 0..R (complex 4r..4r+4 < m) are read from z and written to y; in place
+    // (z = y) each is loaded before it is stored: pair block r reads vectors r, R−1−r and R−r
+    // (r ≥ 1) or 0, and stores vector r and (r ≥ 1) vector R−r; later blocks r' > r read
+    // vectors r' < R/2 ≤ R−r' < R−r. Vector R/2 (bin m/2) is read first and stored last; bin m
+    // (complex m of y) is stored at the end. v[4r..4r+4] with 4r + 4 ≤ m/2.
     unsafe {
         let neg = i64::MIN;
         let conj = _mm512_castsi512_pd(_mm512_set_epi64(neg, 0, neg, 0, neg, 0, neg, 0));
         // (lane 0 of `b`, lanes 3, 2, 1 of `a`): the partners of a block from vectors a = R−1−r
         // and b = R−r; the same pattern puts partner bins back in order
         let rev = _mm512_set_epi64(3, 2, 5, 4, 7, 6, 9, 8);
-        let v0 = _mm512_loadu_pd(y);
-        let mid = _mm512_loadu_pd(y.add(2 * (m / 2)));
+        let v0 = _mm512_loadu_pd(z);
+        let mid = _mm512_loadu_pd(z.add(2 * (m / 2)));
         let z0 = _mm512_castpd512_pd128(v0);
         let (re, im) = (_mm_cvtsd_f64(z0), _mm_cvtsd_f64(_mm_unpackhi_pd(z0, z0)));
         let mut prev = _mm512_setzero_pd();
@@ -134,11 +136,11 @@ pub(super) unsafe fn split_fwd_f64_aligned(y: *mut f64, m: usize, v: *const f64)
                 (v0, v0)
             } else {
                 (
-                    _mm512_loadu_pd(y.add(8 * r)),
-                    _mm512_loadu_pd(y.add(8 * (r_all - r))),
+                    _mm512_loadu_pd(z.add(8 * r)),
+                    _mm512_loadu_pd(z.add(8 * (r_all - r))),
                 )
             };
-            let pa = _mm512_loadu_pd(y.add(8 * (r_all - 1 - r)));
+            let pa = _mm512_loadu_pd(z.add(8 * (r_all - 1 - r)));
             let b = _mm512_permutex2var_pd(pa, rev, pb);
             let (mut lo, hi) = fwd_pairs_f64(a, b, _mm512_loadu_pd(v.add(8 * r)));
             if r == 0 {
@@ -343,10 +345,10 @@ unsafe fn fwd_pairs_f32(a: __m512, b: __m512, w: __m512) -> (__m512, __m512) {
 /// loop's bins).
 ///
 /// # Safety
-/// AVX-512 F/DQ; `y` valid for `m + 1` complex values (read and written), `v` readable for
-/// `m/2`; `m ≥ 16` a multiple of 16.
+/// AVX-512 F/DQ; `z` readable for `m` complex values, `y` writable for `m + 1`, either the same
+/// pointer as `z` or disjoint from it; `v` readable for `m/2`; `m ≥ 16` a multiple of 16.
 #[inline(always)]
-pub(super) unsafe fn split_fwd_f32_aligned(y: *mut f32, m: usize, v: *const f32) {
+pub(super) unsafe fn split_fwd_f32_aligned(z: *const f32, y: *mut f32, m: usize, v: *const f32) {
     let r_all = m / 8;
     // SAFETY: as in `split_fwd_f64_aligned`, with vectors of 8 complex values (16 floats):
     // block r reads vectors r, R−1−r and R−r (or 0) before storing vector r and (r ≥ 1) R−r;
@@ -358,8 +360,8 @@ pub(super) unsafe fn split_fwd_f32_aligned(y: *mut f32, m: usize, v: *const f32)
         ));
         // (lane 0 of `b`, lanes 7 … 1 of `a`)
         let rev = _mm512_set_epi32(3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16);
-        let v0 = _mm512_loadu_ps(y);
-        let mid = _mm512_loadu_ps(y.add(2 * (m / 2)));
+        let v0 = _mm512_loadu_ps(z);
+        let mid = _mm512_loadu_ps(z.add(2 * (m / 2)));
         let z0 = _mm512_castps512_ps128(v0);
         let (re, im) = (_mm_cvtss_f32(z0), _mm_cvtss_f32(_mm_movehdup_ps(z0)));
         let mut prev = _mm512_setzero_ps();
@@ -368,11 +370,11 @@ pub(super) unsafe fn split_fwd_f32_aligned(y: *mut f32, m: usize, v: *const f32)
                 (v0, v0)
             } else {
                 (
-                    _mm512_loadu_ps(y.add(16 * r)),
-                    _mm512_loadu_ps(y.add(16 * (r_all - r))),
+                    _mm512_loadu_ps(z.add(16 * r)),
+                    _mm512_loadu_ps(z.add(16 * (r_all - r))),
                 )
             };
-            let pa = _mm512_loadu_ps(y.add(16 * (r_all - 1 - r)));
+            let pa = _mm512_loadu_ps(z.add(16 * (r_all - 1 - r)));
             let b = _mm512_permutex2var_ps(pa, rev, pb);
             let (mut lo, hi) = fwd_pairs_f32(a, b, _mm512_loadu_ps(v.add(16 * r)));
             if r == 0 {
@@ -397,6 +399,58 @@ pub(super) unsafe fn split_fwd_f32_aligned(y: *mut f32, m: usize, v: *const f32)
     }
 }
 
+/// The forward split step of doubles out of place: the transform's m values `z` (m a multiple
+/// of 8) into the m + 1 bins `y` ([`split_fwd_f64_aligned`]).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) unsafe fn split_fwd_f64_into(
+    z: &[Complex<f64>],
+    y: &mut [Complex<f64>],
+    v: &[Complex<f64>],
+) {
+    let m = z.len();
+    assert!(m >= 8 && m.is_multiple_of(8), "split length");
+    assert_eq!(y.len(), m + 1, "split output length");
+    assert!(v.len() >= m / 2, "split twiddles too short");
+    // SAFETY: lengths asserted; `z` is shared and `y` exclusive, so they are disjoint.
+    unsafe {
+        split_fwd_f64_aligned(
+            z.as_ptr() as *const f64,
+            y.as_mut_ptr() as *mut f64,
+            m,
+            v.as_ptr() as *const f64,
+        )
+    };
+}
+
+/// The forward split step of floats out of place, as [`split_fwd_f64_into`] (m a multiple of
+/// 16).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+#[target_feature(enable = "avx512f,avx512dq")]
+pub(super) unsafe fn split_fwd_f32_into(
+    z: &[Complex<f32>],
+    y: &mut [Complex<f32>],
+    v: &[Complex<f32>],
+) {
+    let m = z.len();
+    assert!(m >= 16 && m.is_multiple_of(16), "split length");
+    assert_eq!(y.len(), m + 1, "split output length");
+    assert!(v.len() >= m / 2, "split twiddles too short");
+    // SAFETY: lengths asserted; `z` is shared and `y` exclusive, so they are disjoint.
+    unsafe {
+        split_fwd_f32_aligned(
+            z.as_ptr() as *const f32,
+            y.as_mut_ptr() as *mut f32,
+            m,
+            v.as_ptr() as *const f32,
+        )
+    };
+}
+
 /// The forward split step of floats, 8 pairs a vector.
 ///
 /// # Safety
@@ -406,9 +460,10 @@ pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
     let m = y.len() - 1;
     if m >= 16 && m.is_multiple_of(16) {
         assert!(v.len() >= m / 2, "split twiddles too short");
-        // SAFETY: y holds m + 1 complex values and v at least m/2 (asserted); AVX-512 F/DQ is
-        // this function's own contract.
-        unsafe { split_fwd_f32_aligned(y.as_mut_ptr() as *mut f32, m, v.as_ptr() as *const f32) };
+        let yp = y.as_mut_ptr() as *mut f32;
+        // SAFETY: y holds m + 1 complex values (in place: z = y) and v at least m/2 (asserted);
+        // AVX-512 F/DQ is this function's own contract.
+        unsafe { split_fwd_f32_aligned(yp, yp, m, v.as_ptr() as *const f32) };
         return;
     }
     split_fwd_ends(y);
