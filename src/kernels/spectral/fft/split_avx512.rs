@@ -399,57 +399,36 @@ pub(super) unsafe fn split_fwd_f32_aligned(z: *const f32, y: *mut f32, m: usize,
     }
 }
 
-/// The forward split step of doubles out of place: the transform's m values `z` (m a multiple
-/// of 8) into the m + 1 bins `y` ([`split_fwd_f64_aligned`]).
-///
-/// # Safety
-/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) unsafe fn split_fwd_f64_into(
-    z: &[Complex<f64>],
-    y: &mut [Complex<f64>],
-    v: &[Complex<f64>],
-) {
-    let m = z.len();
-    assert!(m >= 8 && m.is_multiple_of(8), "split length");
-    assert_eq!(y.len(), m + 1, "split output length");
-    assert!(v.len() >= m / 2, "split twiddles too short");
-    // SAFETY: lengths asserted; `z` is shared and `y` exclusive, so they are disjoint.
-    unsafe {
-        split_fwd_f64_aligned(
-            z.as_ptr() as *const f64,
-            y.as_mut_ptr() as *mut f64,
-            m,
-            v.as_ptr() as *const f64,
-        )
+/// An out-of-place forward split entry point: the transform's m values `z` (m a multiple of
+/// `$block`) into the m + 1 bins `y`, through `$aligned`.
+macro_rules! split_fwd_into {
+    ($name:ident, $e:ty, $block:expr, $aligned:ident) => {
+        #[doc = concat!("The forward split step of `", stringify!($e), "` out of place:")]
+        #[doc = concat!("the transform's m values `z` (m a multiple of ", stringify!($block), ")")]
+        #[doc = concat!("into the m + 1 bins `y` ([`", stringify!($aligned), "`]).")]
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
+        #[target_feature(enable = "avx512f,avx512dq")]
+        pub(super) unsafe fn $name(z: &[Complex<$e>], y: &mut [Complex<$e>], v: &[Complex<$e>]) {
+            let m = z.len();
+            assert!(m >= $block && m.is_multiple_of($block), "split length");
+            assert_eq!(y.len(), m + 1, "split output length");
+            assert!(v.len() >= m / 2, "split twiddles too short");
+            // SAFETY: lengths asserted; `z` is shared and `y` exclusive, so they are disjoint.
+            unsafe {
+                $aligned(
+                    z.as_ptr() as *const $e,
+                    y.as_mut_ptr() as *mut $e,
+                    m,
+                    v.as_ptr() as *const $e,
+                )
+            };
+        }
     };
 }
-
-/// The forward split step of floats out of place, as [`split_fwd_f64_into`] (m a multiple of
-/// 16).
-///
-/// # Safety
-/// The CPU must support AVX-512 F and DQ (the caller checks the detected level).
-#[target_feature(enable = "avx512f,avx512dq")]
-pub(super) unsafe fn split_fwd_f32_into(
-    z: &[Complex<f32>],
-    y: &mut [Complex<f32>],
-    v: &[Complex<f32>],
-) {
-    let m = z.len();
-    assert!(m >= 16 && m.is_multiple_of(16), "split length");
-    assert_eq!(y.len(), m + 1, "split output length");
-    assert!(v.len() >= m / 2, "split twiddles too short");
-    // SAFETY: lengths asserted; `z` is shared and `y` exclusive, so they are disjoint.
-    unsafe {
-        split_fwd_f32_aligned(
-            z.as_ptr() as *const f32,
-            y.as_mut_ptr() as *mut f32,
-            m,
-            v.as_ptr() as *const f32,
-        )
-    };
-}
+split_fwd_into!(split_fwd_f64_into, f64, 8, split_fwd_f64_aligned);
+split_fwd_into!(split_fwd_f32_into, f32, 16, split_fwd_f32_aligned);
 
 /// The forward split step of floats, 8 pairs a vector.
 ///
