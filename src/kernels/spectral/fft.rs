@@ -413,9 +413,10 @@ impl OwnPow2 {
     }
 
     /// The whole real forward transform of `2m` points (`x`: its m even/odd pairs, `y`: the
-    /// m + 1 bins) in one codelet, where one exists (AVX-512 doubles, m = 16, 32, 64; see
-    /// [`pow2_avx512::Pow2Avx512::real_forward`]): no scratch, and the split step runs on the
-    /// transform while it is in registers. Returns `false`, writing nothing, elsewhere.
+    /// m + 1 bins) in one codelet, where one exists (AVX-512, doubles of m = 16, 32, 64, floats
+    /// of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_forward`]): no scratch, the split
+    /// step reading back the vectors the transform has just stored. Returns `false`, writing
+    /// nothing, elsewhere.
     #[allow(unused_variables)]
     fn real_forward<T: FftFloat>(
         &self,
@@ -1402,9 +1403,9 @@ impl<T: FftFloat> FftPlan<T> {
     }
 
     /// The real forward transform of `x` into `y` when this plan does it in one codelet that
-    /// needs no workspace (AVX-512, 64 and 128 points, float and double): `true` when `y` holds the
-    /// result, `false` (nothing written) for every other plan. Saves a one-transform call the
-    /// thread's workspace.
+    /// needs no workspace (AVX-512, 64 and 128 points, float and double): `true` when `y`
+    /// holds the result, `false` (nothing written) for every other plan. A one-transform call
+    /// then skips the thread's workspace.
     pub fn rfft_fused(&self, x: &[T], y: &mut [Complex<T>], norm: Norm) -> bool {
         assert_eq!(x.len(), self.n, "rfft input length");
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");

@@ -102,8 +102,8 @@ pub(super) unsafe fn split_fwd_f64(y: &mut [Complex<f64>], v: &[Complex<f64>]) {
 /// `R−1−r` and `(R−r) mod R` (`R = m/4`) through one two-source permute. Every load then reads
 /// exactly what one 4-value store of the transform's last pass wrote, which the processor
 /// forwards from its store buffer; the blocks `Z[1+i..5+i]` of the general loop straddle two
-/// such stores, and at 256 points that loop spent half its time waiting for them to reach the
-/// cache. Pairs `4r..4r+4`, r < R/2, give the bins `4r..4r+4` (stored in place) and their
+/// such stores and wait for them to reach the cache (at 64 points that made the split take as
+/// long as the transform). Pairs `4r..4r+4`, r < R/2, give the bins `4r..4r+4` and their
 /// partner bins, which are stored once the next pair block completes their vector. Bins 0, m/2
 /// and m take the end formulas of [`split_fwd_ends`]; every bin equals the general loop's bit for
 /// bit (the same operations per pair). The transform's values are read from `z` and the bins
