@@ -10,6 +10,8 @@ Rows (section "speech"):
   rfft (3001, 400) f32             sigkern.rfft(frames)                vs torch.fft.rfft, 1.2x
   stft f32/f64 10 s 16k            sigkern.stft (n_fft 1024, hop 256)  vs torch.stft at its best
                                    thread count (1 .. default), 2.5x
+  stft f32/f64 vs rfft of frames   sigkern.stft                        vs sigkern.rfft of its
+                                   windowed frames in one batch (ratio < 1: the STFT's own cost)
   log-mel f32/f64 10 s 16k         sigkern.melspectrogram + power_to_db vs librosa, 4x
   per-row rms (64, 48000) f32      sk_rows_rms_f32                     vs torch
                                    sqrt((t*t).mean(dim=1)) at its best thread count, 2x
@@ -131,6 +133,19 @@ def run(ctx):
                   lambda x=x, wn=wn, yst=yst: sigkern.stft(x, n_fft, hop, window=wn, out=yst),
                   lambda: torch.stft(xt, n_fft, hop, window=wt, center=True, pad_mode="reflect",
                                      return_complex=True), "torch.stft (best threads)", 2.5)
+        # the same STFT against one batched rfft of its windowed frames (made beforehand): how
+        # much the framing, windowing and output cost over the transforms themselves
+        name = f"stft {tag} 10 s 16k vs rfft of its frames"
+        if ctx.selected(SECTION, name):
+            padded = np.pad(x, n_fft // 2, mode="reflect")
+            frames = np.lib.stride_tricks.sliding_window_view(padded, n_fft)[::hop] * wn
+            frames = np.ascontiguousarray(frames[: yst.shape[1]])  # yst is (freq, frames)
+            yf = np.empty((frames.shape[0], n_fft // 2 + 1), yst.dtype)
+            sigkern.rfft(frames, out=yf)
+            assert np.allclose(yf, yst.T, atol=1e-3 if dt == np.float32 else 1e-9)
+            ts, tr = _best(ctx, [lambda x=x, wn=wn, yst=yst: sigkern.stft(x, n_fft, hop, window=wn, out=yst),
+                                 lambda frames=frames, yf=yf: sigkern.rfft(frames, out=yf)])
+            ctx.row(SECTION, name, ts, tr, "sigkern.rfft(frames, out=) batch", None)
         mel = sigkern.MelSpectrogram(sr=sr, n_fft=n_fft, hop_length=hop, n_mels=128, dtype=dt)
         y_mel = mel.log_mel(x)
 
