@@ -413,9 +413,9 @@ impl OwnPow2 {
     }
 
     /// The whole real forward transform of `2m` points (`x`: its m even/odd pairs, `y`: the
-    /// m + 1 bins) in one codelet, where one exists (AVX-512, doubles of m = 16, 32, 64, floats
-    /// of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_forward`]): no scratch, the split
-    /// step reading back the vectors the transform has just stored. Returns `false`, writing
+    /// m + 1 bins) in one codelet, where one exists (AVX-512, doubles of m = 16 … 256, floats
+    /// of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_forward`]): no scratch from the plan
+    /// or the thread, the split step reading back the vectors the transform has just stored. Returns `false`, writing
     /// nothing, elsewhere.
     #[allow(unused_variables)]
     fn real_forward<T: FftFloat>(
@@ -1403,9 +1403,9 @@ impl<T: FftFloat> FftPlan<T> {
     }
 
     /// The real forward transform of `x` into `y` when this plan does it in one codelet that
-    /// needs no workspace (AVX-512, 64 and 128 points, float and double): `true` when `y`
-    /// holds the result, `false` (nothing written) for every other plan. A one-transform call
-    /// then skips the thread's workspace.
+    /// needs no workspace (AVX-512: 64 and 128 points, float and double; 256 and 512 points,
+    /// double): `true` when `y` holds the result, `false` (nothing written) for every other
+    /// plan. A one-transform call then skips the thread's workspace.
     pub fn rfft_fused(&self, x: &[T], y: &mut [Complex<T>], norm: Norm) -> bool {
         assert_eq!(x.len(), self.n, "rfft input length");
         assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
@@ -1935,11 +1935,13 @@ mod tests {
     }
 
     /// The fused codelets of plan type `$plan` (elements `$t`) at complex lengths `$sizes`
-    /// against the codelet and the scalar split steps, forward and inverse, bit for bit (NaN
-    /// for NaN), on uniform values, values whose sums cancel exactly, NaN/±Inf and values near
-    /// the largest `$t`, into an unaligned output; plans of the other direction write nothing.
+    /// against the plan's transform and the scalar split steps, forward (and inverse when
+    /// `$inv`; else inverse plans have no inverse codelet either) bit for bit (NaN for NaN), on
+    /// uniform values, values whose sums cancel exactly, NaN/±Inf and values near the largest
+    /// `$t`, into outputs at every element offset in a cache line (the values around them
+    /// untouched); plans of the other direction write nothing.
     macro_rules! codelet_cases {
-        ($t:ty, $plan:ty, $sizes:expr, $rng:expr) => {{
+        ($t:ty, $plan:ty, $sizes:expr, inverse = $inv:expr, $rng:expr) => {{
             use crate::simd::Level;
             let rng = $rng;
             let c0 = Complex::new(0.0 as $t, 0.0);
@@ -1962,17 +1964,31 @@ mod tests {
                     };
                     let x: Vec<Complex<$t>> =
                         (0..m).map(|_| Complex::new(draw(), draw())).collect();
-                    let mut got = vec![c0; m + 2];
-                    assert!(f.real_forward(&x, &mut got[1..], &v));
                     let mut want = vec![c0; m + 1];
-                    f.process_outofplace(&x, &mut want[..m], &mut []);
+                    let mut scratch = vec![c0; f.scratch_len()];
+                    f.process_outofplace(&x, &mut want[..m], &mut scratch);
                     split_fwd(Level::Scalar, &mut want, &v);
-                    for (k, (g, w)) in got[1..].iter().zip(&want).enumerate() {
-                        assert!(
-                            same(g.re, w.re) && same(g.im, w.im),
-                            "m={m} case {case} bin {k}: {g} vs {w}"
-                        );
+                    let line = 64 / std::mem::size_of::<Complex<$t>>();
+                    let guard = Complex::new(<$t>::MIN, <$t>::MAX);
+                    let mut buf = vec![guard; m + 1 + 2 * line];
+                    let mut on_line = false;
+                    for off in line..2 * line {
+                        buf.fill(guard);
+                        let out = &mut buf[off..off + m + 1];
+                        on_line |= (out.as_ptr() as usize).is_multiple_of(64);
+                        assert!(f.real_forward(&x, out, &v));
+                        for (k, (g, w)) in out.iter().zip(&want).enumerate() {
+                            assert!(
+                                same(g.re, w.re) && same(g.im, w.im),
+                                "m={m} case {case} offset {off} bin {k}: {g} vs {w}"
+                            );
+                        }
+                        assert!(buf[..off]
+                            .iter()
+                            .chain(&buf[off + m + 1..])
+                            .all(|c| *c == guard));
                     }
+                    assert!(on_line, "no output on a cache line (m={m})");
                     let mut none = vec![c0; m + 1];
                     assert!(!inv.real_forward(&x, &mut none, &v));
                     assert!(none
@@ -1983,6 +1999,11 @@ mod tests {
                     bins[0].im = draw();
                     bins[m].im = draw();
                     let mut got = vec![c0; m + 1];
+                    if !$inv {
+                        assert!(!inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
+                        assert!(got.iter().all(|c| *c == c0));
+                        continue;
+                    }
                     assert!(inv.real_inverse(&bins, &mut got[1..], &tw, 1.0));
                     let mut expect = vec![c0; m];
                     split_inv(Level::Scalar, &bins, &mut expect, &tw);
@@ -2003,12 +2024,13 @@ mod tests {
         }};
     }
 
-    /// The fused AVX-512 real codelets (16, 32 and 64 complex points) equal the complex codelet
+    /// The fused AVX-512 real codelets (16 to 256 complex points) equal the complex transform
     /// followed by the scalar split step bit for bit (signs of zero included; NaN for NaN), on
     /// uniform values, values whose sums cancel exactly, NaN/±Inf and values near the largest
-    /// double, written to an unaligned output; inverse plans have none and write nothing. Of
-    /// the plans, exactly the double real ones of 64 and 128 points at AVX-512 take them, with
-    /// the transform's result under every norm.
+    /// double, written at every offset in a cache line; the other direction's plans have none
+    /// and write nothing; the two-pass ones (128 and 256 complex points) are forward only. Of
+    /// the plans, exactly the double real ones of 64 to 512 points at AVX-512 take them
+    /// (inverse: 64 and 128), with the transform's result under every norm.
     #[test]
     fn fused_real_codelets_equal_transform_then_split() {
         use crate::simd::Level;
@@ -2017,15 +2039,28 @@ mod tests {
         }
         let mut rng = Rng::new(53);
         let c0 = Complex::new(0.0, 0.0);
-        codelet_cases!(f64, pow2_avx512::Pow2Avx512, [16usize, 32, 64], &mut rng);
-        for n in [32usize, 64, 128, 256, 1024] {
+        codelet_cases!(
+            f64,
+            pow2_avx512::Pow2Avx512,
+            [16usize, 32, 64],
+            inverse = true,
+            &mut rng
+        );
+        codelet_cases!(
+            f64,
+            pow2_avx512::Pow2Avx512,
+            [128usize, 256],
+            inverse = false,
+            &mut rng
+        );
+        for n in [32usize, 64, 128, 256, 512, 1024] {
             let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
             let x = rng.vec_f64(n, 1.0);
             for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
                 let mut fused = vec![c0; n / 2 + 1];
                 let mut want = vec![c0; n / 2 + 1];
                 let did = p.rfft_fused(&x, &mut fused, norm);
-                assert_eq!(did, n == 64 || n == 128, "n = {n}");
+                assert_eq!(did, matches!(n, 64 | 128 | 256 | 512), "n = {n}");
                 if !did {
                     assert!(fused.iter().all(|c| *c == c0));
                     continue;
@@ -2049,6 +2084,12 @@ mod tests {
                 bins[0].im = f64::NAN;
                 bins[n / 2].im = f64::INFINITY;
                 let (mut back, mut plain) = (vec![0.0; n], vec![0.0; n]);
+                if n > 128 {
+                    // forward only from 256 points
+                    assert!(!p.irfft_fused(&bins, &mut back, norm));
+                    assert!(back.iter().all(|&b| b == 0.0));
+                    continue;
+                }
                 assert!(p.irfft_fused(&bins, &mut back, norm));
                 p.irfft(&bins, &mut plain, norm);
                 let mut clean = bins.clone();
@@ -2092,7 +2133,13 @@ mod tests {
         }
         let mut rng = Rng::new(59);
         let c0 = Complex::new(0.0f32, 0.0);
-        codelet_cases!(f32, pow2_avx512_f32::Pow2Avx512F32, [32usize, 64], &mut rng);
+        codelet_cases!(
+            f32,
+            pow2_avx512_f32::Pow2Avx512F32,
+            [32usize, 64],
+            inverse = true,
+            &mut rng
+        );
         for n in [64usize, 128, 256] {
             let p = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
             let x: Vec<f32> = (0..n).map(|_| rng.uniform() as f32).collect();

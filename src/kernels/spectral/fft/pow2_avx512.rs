@@ -26,7 +26,8 @@
 //!   4/8/16-point DFT). Plans of these lengths also have a fused real codelet
 //!   ([`Pow2Avx512::real_forward`], [`Pow2Avx512::real_inverse`]): the whole real transform of
 //!   2n points, the codelet and the split step (or the inverse split and the codelet), with no
-//!   scratch and no call between them.
+//!   scratch and no call between them. Forward plans of 128 and 256 points have one too
+//!   ([`two_pass_real`]): their two passes and the split step, without the thread's workspace.
 //! * No software prefetch: with the const kernels, prefetching from n = 4096 on measured
 //!   3–10 % slower at 4096..32768 with 64-byte aligned buffers (neutral at a 16-byte offset).
 //!
@@ -228,7 +229,8 @@ pub struct Pow2Avx512 {
     /// the codelet for n ≤ 64 (then `stages` is that single stage), kept in the struct so the
     /// small sizes reach it without going through the stage vector
     small: Option<StageFn>,
-    /// the fused real forward codelet ([`small_real`]) of a forward plan for n ≤ 64
+    /// the fused real forward codelet ([`small_real`], [`two_pass_real`]) of a forward plan
+    /// for n ≤ 256
     real_fwd: Option<RealFn>,
     /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan for n ≤ 64
     real_inv: Option<RealInvFn>,
@@ -369,6 +371,8 @@ impl Pow2Avx512 {
             (false, 16) => Some(small_real::<4>),
             (false, 32) => Some(small_real::<8>),
             (false, 64) => Some(small_real::<16>),
+            (false, 128) => Some(two_pass_real::<128>),
+            (false, 256) => Some(two_pass_real::<256>),
             _ => None,
         };
         let real_inv: Option<RealInvFn> = match (inverse, n) {
@@ -931,6 +935,49 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
         super::split_avx512::split_fwd_f64_aligned(y, y, 4 * R2, v);
+    }
+}
+
+/// Real forward transform of `2n` points, `n` = 128 or 256 complex pairs at `x`, in the two
+/// passes of this length's plan (F16 then L8 or L16) with no scratch from the plan or the
+/// thread: the first pass writes `y` when `y` is on a 64-byte boundary, else a 4 KiB stack
+/// buffer that is; the last pass (unit twiddles) runs in place there; the forward split step
+/// then reads the vectors it stored ([`super::split_avx512::split_fwd_f64_aligned`]) and writes
+/// the `n + 1` bins to `y`. Bit for bit the plan's transform followed by the split step.
+///
+/// # Safety
+/// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `tw` the plan's table (the
+/// first stage's rows at its start), `v` readable for `n/2`, `y` writable for `n + 1` complex
+/// values, disjoint from `x`.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f64, v: *const f64) {
+    // 256 complex values: the larger of the two lengths
+    let mut buf = MaybeUninit::<[V8; 64]>::uninit();
+    let t = if (y as usize).is_multiple_of(64) {
+        y
+    } else {
+        buf.as_mut_ptr() as *mut f64
+    };
+    // SAFETY: `t` is `y` (n + 1 complex values) or the buffer (256 ≥ n complex values), in
+    // either case disjoint from `x`. The first stage reads x[..n] and the table's first-stage
+    // rows and writes t[..n]; the unit-twiddle last stage loads each q-vector's 8 or 16 values
+    // before it stores them (in place is fine); the split reads t[..n] and v[..n/2] and writes
+    // y[..=n] (in place when t = y, else disjoint). The stage kernels are the ones `kernel`
+    // gives the plan of this `n`.
+    unsafe {
+        match N {
+            128 => {
+                first_stage::<false, 16, 128>(x, t, tw);
+                last8_stage::<false, 16>(t, t, tw);
+            }
+            256 => {
+                first_stage::<false, 16, 256>(x, t, tw);
+                mid16_stage::<false, false, 16, 1>(t, t, tw);
+            }
+            _ => unreachable!("two-pass real codelet for n = {N}"),
+        }
+        super::split_avx512::split_fwd_f64_aligned(t, y, N, v);
     }
 }
 
