@@ -390,7 +390,7 @@ impl OwnPow2 {
 
     fn scratch_len(&self) -> usize {
         // the AVX-512 multi-pass transforms below the aligned-passes length also take room for
-        // the result of `forward_aligned_target`
+        // the result of `forward_avx512`
         #[cfg(target_arch = "x86_64")]
         let with_target = |s: usize| {
             if s > 0 && s < pow2_avx512::ALIGNED_PASSES_MIN {
@@ -479,18 +479,23 @@ impl OwnPow2 {
         false
     }
 
-    /// The forward real transform's complex part and split step for an output `y` (m + 1 bins)
-    /// off a 64-byte boundary, as numpy's arrays mostly are: the AVX-512 multi-pass transforms
-    /// of fewer than [`pow2_avx512::ALIGNED_PASSES_MIN`] points run every pass in the scratch
-    /// (placed on a cache line), and the split step reads the last pass's result there and
-    /// writes the bins to `y` once, where the usual path has the last pass write `y` and the
-    /// split read and rewrite it, every vector of each pass spanning two cache lines. Bit for
-    /// bit the usual path's bins. Returns `false`, writing nothing, where this does not apply
-    /// (other levels and lengths, an aligned `y`).
+    /// The forward real transform's complex part and split step through the AVX-512
+    /// multi-pass transforms, for two cases the usual path does not cover; bit for bit the
+    /// usual path's bins (of `x` times `win`, with a window). Returns `false`, writing nothing,
+    /// where neither applies (other levels and lengths; an aligned `y` without a window).
+    ///
+    /// - An output `y` (m + 1 bins) off a 64-byte boundary, as numpy's arrays mostly are: below
+    ///   [`pow2_avx512::ALIGNED_PASSES_MIN`] points every pass runs in the scratch (placed on a
+    ///   cache line), and the split step reads the last pass's result there and writes the bins
+    ///   to `y` once, where the usual path has the last pass write `y` and the split read and
+    ///   rewrite it, every vector of each pass spanning two cache lines.
+    /// - A window `win` (m complex values: the real window's pairs): the first pass multiplies
+    ///   the input by it as it loads it, so the windowed frame is never stored.
     #[allow(unused_variables, clippy::needless_return)] // off x86-64 the body is `false`
-    fn forward_aligned_target<T: FftFloat>(
+    fn forward_avx512<T: FftFloat>(
         &self,
         x: &[Complex<T>],
+        win: Option<&[Complex<T>]>,
         y: &mut [Complex<T>],
         v: &[Complex<T>],
         scratch: &mut Vec<Complex<T>>,
@@ -498,20 +503,27 @@ impl OwnPow2 {
         #[cfg(target_arch = "x86_64")]
         {
             let m = y.len() - 1;
-            if m >= pow2_avx512::ALIGNED_PASSES_MIN || (y.as_ptr() as usize).is_multiple_of(64) {
+            let target =
+                m < pow2_avx512::ALIGNED_PASSES_MIN && !(y.as_ptr() as usize).is_multiple_of(64);
+            if !target && win.is_none() {
                 return false;
             }
-            // the transform's scratch + m values for its result, carved from one placed scratch
-            // (cache-line aligned; m complex values are a whole number of lines, m ≥ 128 a power
-            // of two for the multi-pass plans)
+            // the transform's scratch (+ m values for its result with `target`), carved from one
+            // placed scratch (cache-line aligned; m complex values are a whole number of lines,
+            // m ≥ 128 a power of two for the multi-pass plans)
             macro_rules! via_scratch {
-                ($fwd:ident, $as:ident, $as_mut:ident, $split:ident) => {{
+                ($fwd:ident, $as:ident, $as_mut:ident, $split_into:ident, $split:ident) => {{
                     let s = $fwd.scratch_len();
-                    if s == 0 {
+                    if s == 0 || (win.is_some() && !$fwd.has_windowed()) {
                         return false;
                     }
-                    let place = placed_scratch(scratch, s + m, x.as_ptr(), y.as_ptr());
-                    let (t, rest) = place.split_at_mut(m);
+                    let extra = if target { m } else { 0 };
+                    let place = placed_scratch(scratch, s + extra, x.as_ptr(), y.as_ptr());
+                    let (t, rest) = place.split_at_mut(extra);
+                    let w = match win {
+                        None => None,
+                        Some(w) => Some(T::$as(w).expect("a window of the element type")),
+                    };
                     match (
                         T::$as(x),
                         T::$as_mut(t),
@@ -520,10 +532,22 @@ impl OwnPow2 {
                         T::$as_mut(y),
                     ) {
                         (Some(x), Some(t), Some(rest), Some(v), Some(y)) => {
-                            $fwd.process_outofplace(x, t, rest);
+                            let out = if target { &mut *t } else { &mut y[..m] };
+                            match w {
+                                Some(w) => {
+                                    $fwd.process_windowed(x, w, out, rest);
+                                }
+                                None => $fwd.process_outofplace(x, out, rest),
+                            }
                             // SAFETY: the own transform exists only where `new` found the CPU
                             // features of the AVX-512 level (F and DQ among them).
-                            unsafe { split_avx512::$split(t, y, v) };
+                            unsafe {
+                                if target {
+                                    split_avx512::$split_into(t, y, v)
+                                } else {
+                                    split_avx512::$split(y, v)
+                                }
+                            };
                         }
                         _ => unreachable!("own transforms are made for their element type only"),
                     }
@@ -532,10 +556,10 @@ impl OwnPow2 {
             }
             return match self {
                 OwnPow2::Double { fwd, .. } => {
-                    via_scratch!(fwd, as_f64, as_f64_mut, split_fwd_f64_into)
+                    via_scratch!(fwd, as_f64, as_f64_mut, split_fwd_f64_into, split_fwd_f64)
                 }
                 OwnPow2::Float { fwd, .. } => {
-                    via_scratch!(fwd, as_f32, as_f32_mut, split_fwd_f32_into)
+                    via_scratch!(fwd, as_f32, as_f32_mut, split_fwd_f32_into, split_fwd_f32)
                 }
                 _ => false,
             };
@@ -991,7 +1015,7 @@ impl<T: FftFloat> EvenReal<T> {
     }
 
     /// The forward transform through the scratch for a misaligned output, where this plan's
-    /// own transforms do that ([`OwnPow2::forward_aligned_target`]): `true` when `y` holds
+    /// own transforms do that ([`OwnPow2::forward_avx512`]): `true` when `y` holds
     /// the result.
     fn forward_aligned_target(
         &self,
@@ -1001,7 +1025,23 @@ impl<T: FftFloat> EvenReal<T> {
     ) -> bool {
         self.own
             .as_ref()
-            .is_some_and(|o| o.forward_aligned_target(x, y, &self.v, scratch))
+            .is_some_and(|o| o.forward_avx512(x, None, y, &self.v, scratch))
+    }
+
+    /// The forward transform of `x` times `win` (elementwise) with the products formed as the
+    /// first pass loads `x`, where this plan's own transforms do that
+    /// ([`OwnPow2::forward_avx512`]): `true` when `y` holds the result (bit for bit the
+    /// transform of the products), `false` with nothing written elsewhere.
+    fn forward_windowed(
+        &self,
+        x: &[T],
+        win: &[T],
+        y: &mut [Complex<T>],
+        scratch: &mut Vec<Complex<T>>,
+    ) -> bool {
+        self.own.as_ref().is_some_and(|o| {
+            o.forward_avx512(as_complex(x), Some(as_complex(win)), y, &self.v, scratch)
+        })
     }
 
     /// As `forward`, destroying `x`.
@@ -1428,6 +1468,31 @@ impl<T: FftFloat> FftPlan<T> {
         if let Inner::Real { even: Some(e), .. } = &self.inner {
             // the codelet scales as it stores: the same products as `scale_slice`
             return e.fused_inverse(x, y, norm.scale(self.n, true));
+        }
+        false
+    }
+
+    /// The real forward transform of `x` multiplied elementwise by `win` into `y`, the products
+    /// formed as the transform's first pass loads `x` (never stored), where this plan does that
+    /// (the AVX-512 level's own transforms, 256 … 65536 points, float and double): `true` when
+    /// `y` holds the result, bit for bit [`FftPlan::rfft`] of the products; `false`, nothing
+    /// written, for every other plan.
+    pub fn rfft_windowed(
+        &self,
+        x: &[T],
+        win: &[T],
+        y: &mut [Complex<T>],
+        norm: Norm,
+        scratch: &mut Vec<Complex<T>>,
+    ) -> bool {
+        assert_eq!(x.len(), self.n, "rfft input length");
+        assert_eq!(win.len(), self.n, "rfft window length");
+        assert_eq!(y.len(), self.n / 2 + 1, "rfft output length");
+        if let Inner::Real { even: Some(e), .. } = &self.inner {
+            if e.forward_windowed(x, win, y, scratch) {
+                scale_cplx(y, norm.scale(self.n, false));
+                return true;
+            }
         }
         false
     }
@@ -1872,7 +1937,7 @@ mod tests {
 
     /// A forward real transform gives the same bits whatever the output's offset from a cache
     /// line (every 8 bytes for floats, 16 for doubles; misaligned outputs of the AVX-512
-    /// multi-pass lengths run through the scratch, see `OwnPow2::forward_aligned_target`), on
+    /// multi-pass lengths run through the scratch, see `OwnPow2::forward_avx512`), on
     /// both entry points (input kept, input destroyed), and writes nothing outside its bins.
     #[test]
     fn rfft_bits_do_not_depend_on_the_output_offset() {
@@ -1930,6 +1995,103 @@ mod tests {
             }
         }
         let mut rng = Rng::new(61);
+        check::<f64>(&mut rng);
+        check::<f32>(&mut rng);
+    }
+
+    /// `rfft_windowed` equals `rfft` of the products `x·w` bit for bit (NaN for NaN) where it
+    /// runs: at the AVX-512 level for every power of two from 256 to 65536 points, float and
+    /// double, under every norm, at every output offset in a cache line (nothing written
+    /// around the bins), on uniform values, NaN/±Inf, subnormal and near-overflow samples and
+    /// windows with zeros, negative and subnormal values. Elsewhere (128 points, 480 points,
+    /// other levels) it returns `false` and writes nothing.
+    #[test]
+    fn rfft_windowed_equals_rfft_of_the_products() {
+        fn check<T: FftFloat + PlanCache>(rng: &mut Rng) {
+            let c0 = Complex::new(T::ZERO, T::ZERO);
+            let guard = Complex::new(<T as Float>::from_f64(7.5), T::ZERO);
+            let per_line = 64 / std::mem::size_of::<Complex<T>>();
+            let f = <T as Float>::from_f64;
+            let single = std::mem::size_of::<T>() == 4;
+            // a subnormal and a value near the largest finite one
+            let (tiny, huge) = if single {
+                (f(1e-40), f(1.5e38))
+            } else {
+                (f(1e-310), f(8e307))
+            };
+            let odd = [
+                f(f64::NAN),
+                f(f64::INFINITY),
+                f(f64::NEG_INFINITY),
+                tiny,
+                huge,
+                f(-0.0),
+            ];
+            let same = |a: &[Complex<T>], b: &[Complex<T>]| {
+                let eq = |a: T, b: T| {
+                    a.to_f64().to_bits() == b.to_f64().to_bits() || (a.is_nan() && b.is_nan())
+                };
+                a.iter()
+                    .zip(b)
+                    .all(|(a, b)| eq(a.re, b.re) && eq(a.im, b.im))
+            };
+            let avx512 = crate::simd::current() == crate::simd::Level::Avx512;
+            for n in [
+                128usize, 256, 480, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+            ] {
+                let runs = avx512 && n >= 256 && n.is_power_of_two();
+                let h = n / 2 + 1;
+                let p = FftPlan::<T>::new(FftKind::Real, n).unwrap();
+                let mut ws = p.workspace().unwrap();
+                let mut buf = vec![guard; h + 2 * per_line + 1];
+                let base = buf.as_ptr().align_offset(64);
+                for case in 0..3 {
+                    let mut x: Vec<T> = rng.vec_f64(n, 1.0).into_iter().map(f).collect();
+                    let mut w: Vec<T> = rng.vec_f64(n, 1.0).into_iter().map(f).collect();
+                    if case > 0 {
+                        for j in (0..n).step_by(7 + case) {
+                            x[j] = odd[j % odd.len()];
+                            w[(j * 3) % n] = [T::ZERO, f(-0.5), tiny][j % 3];
+                        }
+                    }
+                    let prod: Vec<T> = x.iter().zip(&w).map(|(&a, &b)| a * b).collect();
+                    for (k, norm) in [Norm::Backward, Norm::Ortho, Norm::Forward]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let mut want = vec![c0; h];
+                        p.rfft_ws(&prod, &mut want, norm, &mut ws);
+                        // every offset with the default norm, one per norm otherwise
+                        let offs: Vec<usize> = if k == 0 {
+                            (0..per_line).collect()
+                        } else {
+                            vec![k]
+                        };
+                        for off in offs {
+                            let at = base + off;
+                            buf.fill(guard);
+                            let did =
+                                p.rfft_windowed(&x, &w, &mut buf[at..at + h], norm, &mut ws.cplx);
+                            assert_eq!(did, runs, "n = {n}");
+                            if did {
+                                assert!(
+                                    same(&buf[at..at + h], &want),
+                                    "n = {n}, case {case}, {norm:?}, offset {off}"
+                                );
+                            }
+                            let outside = buf[..at].iter().chain(&buf[at + h..]);
+                            let untouched = if did {
+                                outside.into_iter().all(|c| *c == guard)
+                            } else {
+                                buf.iter().all(|c| *c == guard)
+                            };
+                            assert!(untouched, "n = {n}, offset {off}");
+                        }
+                    }
+                }
+            }
+        }
+        let mut rng = Rng::new(67);
         check::<f64>(&mut rng);
         check::<f32>(&mut rng);
     }

@@ -261,12 +261,23 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         }
     }
 
-    /// `seg` holds the n_fft padded samples of the frame; `out` its n_freq bins.
+    /// `seg` holds the n_fft padded samples of the frame; `out` its n_freq bins. A window that
+    /// spans the whole frame is applied as the transform's first pass loads the samples, where
+    /// the plan does that ([`FftPlan::rfft_windowed`]: the same bits as windowing first).
     fn frame(&self, seg: &[T], out: &mut [Complex<T>], ws: &mut Workspace<T>) {
         let n = self.p.n_fft;
+        let half = n / 2 + 1;
+        if self.lo == 0
+            && self.hi == n
+            && self
+                .plan
+                .rfft_windowed(seg, &self.wp, &mut out[..half], self.norm(), &mut ws.cplx)
+        {
+            self.mirror(out);
+            return;
+        }
         let buf = grow(&mut ws.real, n);
         self.window_into(seg, buf);
-        let half = n / 2 + 1;
         self.plan
             .rfft_inplace_input(buf, &mut out[..half], self.norm(), &mut ws.cplx);
         self.mirror(out);
@@ -934,6 +945,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Frames whose window spans the whole frame are windowed by the transform's first pass
+    /// where the plan does that (AVX-512, powers of two from 256): every frame equals
+    /// windowing into a buffer, the plan's `rfft` and the mirror bit for bit (NaN for NaN), with
+    /// NaN/±Inf samples, both sides and normalisations, edge frames included; a shorter window
+    /// (zero-padded, not fused) gives the same too.
+    #[test]
+    fn windowed_frames_equal_windowing_first() {
+        fn check<T: FftFloat + PlanCache>(rng: &mut Rng) {
+            let f = <T as Float>::from_f64;
+            for (n_fft, hop, win) in [
+                (256, 64, 256),
+                (1024, 256, 1024),
+                (4096, 1024, 4096),
+                (1024, 256, 1000),
+            ] {
+                let len = n_fft * 5 + 37;
+                let mut x: Vec<T> = rng.vec_f64(len, 1.0).into_iter().map(f).collect();
+                x[3 * n_fft] = f(f64::NAN);
+                x[4 * n_fft + 1] = f(f64::INFINITY);
+                let w: Vec<T> = hann(win).into_iter().map(f).collect();
+                for (onesided, normalized) in [(true, false), (false, true)] {
+                    let p = StftParams {
+                        onesided,
+                        normalized,
+                        ..params(n_fft, hop, win, true, PadMode::Reflect)
+                    };
+                    let (frames, nf) = (p.frames(len).unwrap(), p.n_freq());
+                    let mut y = vec![Complex::new(T::ZERO, T::ZERO); frames * nf];
+                    stft(&x, &w, &p, &mut y).unwrap();
+                    let k = FrameKernel::new(&p, &w).unwrap();
+                    let mut edge = Vec::new();
+                    let mut row = vec![T::ZERO; n_fft];
+                    let mut want = vec![Complex::new(T::ZERO, T::ZERO); nf];
+                    let h = n_fft / 2 + 1;
+                    for t in 0..frames {
+                        k.window_into(k.frame_src(&x, t, &mut edge), &mut row);
+                        k.plan.rfft(&row, &mut want[..h], k.norm());
+                        k.mirror(&mut want);
+                        let got = &y[t * nf..(t + 1) * nf];
+                        let same = got.iter().zip(&want).all(|(a, b)| {
+                            let eq = |a: T, b: T| {
+                                a.to_f64().to_bits() == b.to_f64().to_bits()
+                                    || (a.is_nan() && b.is_nan())
+                            };
+                            eq(a.re, b.re) && eq(a.im, b.im)
+                        });
+                        assert!(
+                            same,
+                            "n_fft {n_fft} win {win} frame {t} {onesided} {normalized}"
+                        );
+                    }
+                }
+            }
+        }
+        let mut rng = Rng::new(9);
+        check::<f64>(&mut rng);
+        check::<f32>(&mut rng);
     }
 
     #[test]

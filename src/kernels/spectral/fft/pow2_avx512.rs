@@ -221,6 +221,62 @@ macro_rules! real_codelet_methods {
 }
 pub(super) use real_codelet_methods;
 
+/// `process_windowed` and `has_windowed` of an AVX-512 plan type with elements `$e` (shared
+/// with [`super::pow2_avx512_f32`]): fields `n`, `first_win` and a method
+/// `run(src, win, dst, tmp, inplace)`.
+macro_rules! windowed_methods {
+    ($e:ty) => {
+        /// Whether [`Self::process_windowed`] runs (forward multi-pass plans).
+        pub fn has_windowed(&self) -> bool {
+            self.first_win.is_some()
+        }
+
+        /// Out-of-place transform of `input` multiplied componentwise (re by re, im by im) by
+        /// `win`, the products formed as the first pass loads the input: bit for bit
+        /// `process_outofplace` of the products, without writing them anywhere. Returns
+        /// `false`, writing nothing, for plans without a windowed first pass (inverse plans,
+        /// the single-codelet lengths).
+        pub fn process_windowed(
+            &self,
+            input: &[Complex<$e>],
+            win: &[Complex<$e>],
+            output: &mut [Complex<$e>],
+            scratch: &mut [Complex<$e>],
+        ) -> bool {
+            if self.first_win.is_none() {
+                return false;
+            }
+            assert_eq!(
+                input.len(),
+                self.n,
+                "input length must equal the FFT length"
+            );
+            assert_eq!(win.len(), self.n, "window length must equal the FFT length");
+            assert_eq!(
+                output.len(),
+                self.n,
+                "output length must equal the FFT length"
+            );
+            assert!(scratch.len() >= self.scratch_len(), "scratch too short");
+            // SAFETY: as in `process_outofplace` (lengths asserted, features checked in `new`,
+            // `input` and `win` shared borrows disjoint from the exclusive `output` and
+            // `scratch`); `win` holds `n` complex values and this plan has a windowed first
+            // stage.
+            unsafe {
+                self.run(
+                    input.as_ptr() as *const $e,
+                    win.as_ptr() as *const $e,
+                    output.as_mut_ptr() as *mut $e,
+                    scratch.as_mut_ptr() as *mut $e,
+                    false,
+                )
+            };
+            true
+        }
+    };
+}
+pub(super) use windowed_methods;
+
 /// Planned power-of-two double-precision FFT using AVX-512 .
 pub struct Pow2Avx512 {
     n: usize,
@@ -234,10 +290,15 @@ pub struct Pow2Avx512 {
     real_fwd: Option<RealFn>,
     /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan for n ≤ 64
     real_inv: Option<RealInvFn>,
+    /// the windowed first stage ([`first_stage_win`]) of a forward multi-pass plan
+    first_win: Option<FirstWinFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
 type RealFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64);
+
+/// Windowed first stage: `(x, y, table, window)` (see [`first_stage_win`]).
+type FirstWinFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64);
 
 /// Fused real inverse codelet: `(x, y, table, split twiddles, scale)` (see [`small_real_inv`]).
 type RealInvFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64, f64);
@@ -381,6 +442,7 @@ impl Pow2Avx512 {
             (true, 64) => Some(small_real_inv::<16>),
             _ => None,
         };
+        let first_win = (!inverse && small.is_none()).then(|| first_kernel_win(plan[0].0, n));
         Some(Self {
             n,
             stages,
@@ -388,6 +450,7 @@ impl Pow2Avx512 {
             small,
             real_fwd,
             real_inv,
+            first_win,
         })
     }
 
@@ -416,7 +479,7 @@ impl Pow2Avx512 {
         // SAFETY: `self` exists, so `new` checked the CPU features; `b` points to exactly `n`
         // writable complex values and `t` to at least `scratch_len()` (both asserted above),
         // and they do not overlap (distinct `&mut` borrows).
-        unsafe { self.run(b, b, t, true) }
+        unsafe { self.run(b, core::ptr::null(), b, t, true) }
     }
 
     /// Out-of-place transform: `input` untouched, result in `output`.
@@ -442,18 +505,30 @@ impl Pow2Avx512 {
         let t = scratch.as_mut_ptr() as *mut f64;
         // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
         // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
-        unsafe { self.run(i, o, t, false) }
+        unsafe { self.run(i, core::ptr::null(), o, t, false) }
     }
+
+    windowed_methods!(f64);
 
     real_codelet_methods!(f64);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
     /// writable for `n` complex values, `tmp` writable for `scratch_len()` complex values;
-    /// `tmp` disjoint from both; `src`, `dst` equal (`inplace`) or disjoint.
-    unsafe fn run(&self, src: *const f64, dst: *mut f64, tmp: *mut f64, inplace: bool) {
+    /// `tmp` disjoint from both; `src`, `dst` equal (`inplace`) or disjoint. `win` null, or
+    /// (with `first_win`, out of place) readable for `n` complex values: the first stage then
+    /// multiplies the input by it.
+    unsafe fn run(
+        &self,
+        src: *const f64,
+        win: *const f64,
+        dst: *mut f64,
+        tmp: *mut f64,
+        inplace: bool,
+    ) {
         let tw = self.tw.as_ptr() as *const f64;
         if let Some(f) = self.small {
+            debug_assert!(win.is_null(), "the codelets take no window");
             // SAFETY: single-pass codelet for exactly this `n`, reading `n` values at `src` and
             // writing `n` at `dst` (all loads before stores, so `src == dst` is fine), with the
             // table this plan built for it.
@@ -473,7 +548,14 @@ impl Pow2Avx512 {
             // holds all the rows the kernel reads. `from == to` only for the last stage of an
             // odd-length in-place plan, a unit-twiddle or fused last stage whose q-vector reads
             // precede its writes to the same positions. CPU features were checked in `new`.
-            unsafe { (st.f)(from, to, tw.add(8 * st.tw)) };
+            // With a window, `first_win` is the windowed twin of stage 0's kernel (same `n`,
+            // radix and table rows) and also reads `win[..n]`.
+            unsafe {
+                match self.first_win {
+                    Some(fw) if idx == 0 && !win.is_null() => fw(from, to, tw.add(8 * st.tw), win),
+                    _ => (st.f)(from, to, tw.add(8 * st.tw)),
+                }
+            };
             from = to;
         }
         debug_assert_eq!(from, dst as *const f64);
@@ -590,6 +672,24 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageF
         (Mid16, 32768, 8, 256) => mid16_stage::<INV, true, 8, 256>,
         (Fused16, 32768, 128, 16) => fused_last::<INV, 16, 128>,
         _ => unreachable!("no kernel for {kind:?} at n = {n}, s = {s}, m/16 = {m16}"),
+    }
+}
+
+/// The windowed first stage ([`first_stage_win`]) of the forward plan of `n` whose first stage
+/// is `kind` (the first-stage rows of [`kernel`]).
+fn first_kernel_win(kind: Kind, n: usize) -> FirstWinFn {
+    use Kind::*;
+    match (kind, n) {
+        (First16, 128) => first_stage_win::<16, 128>,
+        (First16, 256) => first_stage_win::<16, 256>,
+        (First4, 512) => first_stage_win::<4, 512>,
+        (First4, 1024) => first_stage_win::<4, 1024>,
+        (First8, 2048) => first_stage_win::<8, 2048>,
+        (First16, 4096) => first_stage_win::<16, 4096>,
+        (First8, 8192) => first_stage_win::<8, 8192>,
+        (First8, 16384) => first_stage_win::<8, 16384>,
+        (First8, 32768) => first_stage_win::<8, 32768>,
+        _ => unreachable!("no windowed first stage for {kind:?} at n = {n}"),
     }
 }
 
@@ -787,12 +887,16 @@ unsafe fn transpose4(o0: __m512d, o1: __m512d, o2: __m512d, o3: __m512d) -> [__m
 /// One group of 4 values of `p` of a radix-`R` first stage (`s = 1`, `m = n`): returns the
 /// twiddled outputs `o[r]` (lanes `p..p+4`).
 ///
+/// With `W`, every input value is multiplied by the value at the same position of `win` as it
+/// is loaded (componentwise: re by re, im by im; the product `window_into` forms).
+///
 /// # Safety
-/// AVX-512 F + FMA; `x` readable at complex `p + i·mr + 0..4` for `i < R`; `t` points at a
-/// table group of `2(R−1)` 64-byte aligned rows.
+/// AVX-512 F + FMA; `x` (and with `W` `win`) readable at complex `p + i·mr + 0..4` for `i < R`;
+/// `t` points at a table group of `2(R−1)` 64-byte aligned rows.
 #[inline(always)]
-unsafe fn first_group<const INV: bool, const R: usize>(
+unsafe fn first_group<const INV: bool, const R: usize, const W: bool>(
     x: *const f64,
+    win: *const f64,
     p: usize,
     mr: usize,
     t: *const f64,
@@ -801,7 +905,11 @@ unsafe fn first_group<const INV: bool, const R: usize>(
     unsafe {
         let mut v = [_mm512_setzero_pd(); 16];
         for (i, vi) in v.iter_mut().enumerate().take(R) {
-            *vi = _mm512_loadu_pd(x.add(2 * (p + i * mr)));
+            let at = 2 * (p + i * mr);
+            *vi = _mm512_loadu_pd(x.add(at));
+            if W {
+                *vi = _mm512_mul_pd(*vi, _mm512_loadu_pd(win.add(at)));
+            }
         }
         let mut o = dft_r::<INV, R>(v);
         for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
@@ -817,15 +925,16 @@ unsafe fn first_group<const INV: bool, const R: usize>(
 /// # Safety
 /// As [`first_group`].
 #[inline(always)]
-unsafe fn first_group_t<const INV: bool, const R: usize>(
+unsafe fn first_group_t<const INV: bool, const R: usize, const W: bool>(
     x: *const f64,
+    win: *const f64,
     p: usize,
     mr: usize,
     t: *const f64,
 ) -> [__m512d; 16] {
     // SAFETY: as `first_group`.
     unsafe {
-        let o = first_group::<INV, R>(x, p, mr, t);
+        let o = first_group::<INV, R, W>(x, win, p, mr, t);
         let mut rows = [_mm512_setzero_pd(); 16];
         for b in 0..R / 4 {
             let tr = transpose4(o[4 * b], o[4 * b + 1], o[4 * b + 2], o[4 * b + 3]);
@@ -854,6 +963,38 @@ unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
     y: *mut f64,
     tw: *const f64,
 ) {
+    // SAFETY: the contract above; no window is read.
+    unsafe { first_body::<INV, R, false, N>(x, core::ptr::null(), y, tw) }
+}
+
+/// The forward [`first_stage`] of `x` multiplied componentwise by the window `win` as it is
+/// loaded: bit for bit `first_stage` of the products.
+///
+/// # Safety
+/// As [`first_stage`]; `win` readable for `N` complex values.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn first_stage_win<const R: usize, const N: usize>(
+    x: *const f64,
+    y: *mut f64,
+    tw: *const f64,
+    win: *const f64,
+) {
+    // SAFETY: the contract above.
+    unsafe { first_body::<false, R, true, N>(x, win, y, tw) }
+}
+
+/// The body of [`first_stage`] (`W`: with a window at `win`); inlined only into the two.
+///
+/// # Safety
+/// As [`first_stage_win`] (`win` unread without `W`).
+#[inline(always)]
+unsafe fn first_body<const INV: bool, const R: usize, const W: bool, const N: usize>(
+    x: *const f64,
+    win: *const f64,
+    y: *mut f64,
+    tw: *const f64,
+) {
     let mr = N / R;
     let mut p = 0;
     let mut t = tw;
@@ -862,7 +1003,7 @@ unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
         // complex ≤ p + 3 + (R−1)·mr < N; stores write R·(p + l) + 4b + 0..4 < R·(p + 4) ≤ N.
         // `t` advances by one group (2(R−1) rows of 8 doubles) per 4 values of p.
         unsafe {
-            let rows = first_group_t::<INV, R>(x, p, mr, t);
+            let rows = first_group_t::<INV, R, W>(x, win, p, mr, t);
             for l in 0..4 {
                 for b in 0..R / 4 {
                     _mm512_storeu_pd(y.add(2 * (R * (p + l) + 4 * b)), rows[4 * b + l]);
@@ -906,7 +1047,8 @@ unsafe fn small_regs<const INV: bool, const R2: usize>(
     unsafe {
         let mut v = [_mm512_setzero_pd(); 16];
         for g in 0..R2 / 4 {
-            let rows = first_group_t::<INV, 4>(x, 4 * g, R2, tw.add(48 * g));
+            let rows =
+                first_group_t::<INV, 4, false>(x, core::ptr::null(), 4 * g, R2, tw.add(48 * g));
             for l in 0..4 {
                 v[4 * g + l] = rows[l];
             }

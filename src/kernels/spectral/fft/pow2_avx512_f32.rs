@@ -97,7 +97,6 @@ enum Kind {
 #[derive(Clone, Copy, Debug)]
 struct Stage {
     /// which pass (the kernel `f` was chosen by it, with the stride and trip count)
-    #[cfg_attr(not(test), allow(dead_code))]
     kind: Kind,
     /// offset of the stage's table rows (in `V16` units)
     tw: usize,
@@ -113,6 +112,8 @@ pub struct Pow2Avx512F32 {
     real_fwd: Option<RealFn>,
     /// the fused real inverse codelet ([`small_real_inv`]) of an inverse plan of 32 or 64
     real_inv: Option<RealInvFn>,
+    /// the windowed first stage ([`first_stage_win`]) of a forward multi-pass plan
+    first_win: Option<FirstWinFn>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
@@ -120,6 +121,9 @@ type RealFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32);
 
 /// Fused real inverse codelet: `(x, y, table, split twiddles, scale)` (see [`small_real_inv`]).
 type RealInvFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32, f32);
+
+/// Windowed first stage: `(x, y, table, window)` (see [`first_stage_win`]).
+type FirstWinFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32);
 
 /// Stages of the multi-pass plans, indexed by `log2(n) − 7` (n = 128..=32768); see the module
 /// doc. The first entry is the first stage; the strides follow from it.
@@ -254,7 +258,7 @@ impl Pow2Avx512F32 {
                 assert_eq!(m, 1, "plan for n = {n} does not cover the length");
             }
         }
-        let stages = plan
+        let stages: Vec<Stage> = plan
             .into_iter()
             .map(|(kind, s, m16, tw)| {
                 let f = if inverse {
@@ -275,12 +279,14 @@ impl Pow2Avx512F32 {
             (true, 64) => Some(small_real_inv::<8>),
             _ => None,
         };
+        let first_win = (!inverse && stages.len() > 1).then(|| first_kernel_win(stages[0].kind, n));
         Some(Self {
             n,
             stages,
             tw,
             real_fwd,
             real_inv,
+            first_win,
         })
     }
 
@@ -324,7 +330,7 @@ impl Pow2Avx512F32 {
         // SAFETY: `self` exists, so `new` checked the CPU features; `b` points to exactly `n`
         // writable complex values and `t` to at least `scratch_len()` (both asserted above),
         // and they do not overlap (distinct `&mut` borrows).
-        unsafe { self.run(b, b, t, true) }
+        unsafe { self.run(b, core::ptr::null(), b, t, true) }
     }
 
     /// Out-of-place transform: `input` untouched, result in `output`.
@@ -350,8 +356,10 @@ impl Pow2Avx512F32 {
         let t = scratch.as_mut_ptr() as *mut f32;
         // SAFETY: as in `process`: lengths asserted above, features checked in `new`; `input`
         // is a shared borrow, so it is disjoint from the exclusive `output` and `scratch`.
-        unsafe { self.run(i, o, t, false) }
+        unsafe { self.run(i, core::ptr::null(), o, t, false) }
     }
+
+    super::pow2_avx512::windowed_methods!(f32);
 
     super::pow2_avx512::real_codelet_methods!(f32);
 
@@ -359,21 +367,49 @@ impl Pow2Avx512F32 {
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
     /// writable for `n` complex values, `tmp` writable for `scratch_len()` complex values;
     /// `tmp` disjoint from both; `src`, `dst` equal (`inplace`) or disjoint.
-    unsafe fn run(&self, src: *const f32, dst: *mut f32, tmp: *mut f32, inplace: bool) {
+    /// `win` null, or (with `first_win`, out of place) readable for `n` complex values: the
+    /// first stage then multiplies the input by it.
+    unsafe fn run(
+        &self,
+        src: *const f32,
+        win: *const f32,
+        dst: *mut f32,
+        tmp: *mut f32,
+        inplace: bool,
+    ) {
         if let [st] = self.stages.as_slice() {
+            debug_assert!(win.is_null(), "the codelets take no window");
             // SAFETY: single-pass codelet for exactly this `n`, reading `n` values at `src` and
             // writing `n` at `dst` (all loads before stores, so `src == dst` is fine), with the
             // table this plan built for it.
             unsafe { (st.f)(src, dst, self.tw.as_ptr() as *const f32) }
         } else {
             // SAFETY: the caller's contract is `run_stages`'s.
-            unsafe { run_stages(self, src, dst, tmp, inplace) }
+            unsafe { run_stages(self, src, win, dst, tmp, inplace) }
         }
     }
 }
 
 /// Stage kernel: `(x, y, table)`; the length and strides are compile-time parameters.
 type StageFn = unsafe fn(*const f32, *mut f32, *const f32);
+
+/// The windowed first stage ([`first_stage_win`]) of the forward plan of `n` whose first stage
+/// is `kind` (the first-stage rows of [`kernel`], prefetching where they do).
+fn first_kernel_win(kind: Kind, n: usize) -> FirstWinFn {
+    use Kind::*;
+    match (kind, n) {
+        (First16, 128) => first_stage_win::<16, false, 128>,
+        (First16, 256) => first_stage_win::<16, false, 256>,
+        (First8, 512) => first_stage_win::<8, false, 512>,
+        (First16, 1024) => first_stage_win::<16, false, 1024>,
+        (First8, 2048) => first_stage_win::<8, false, 2048>,
+        (First16, 4096) => first_stage_win::<16, false, 4096>,
+        (First8, 8192) => first_stage_win::<8, true, 8192>,
+        (First16, 16384) => first_stage_win::<16, true, 16384>,
+        (First8, 32768) => first_stage_win::<8, true, 32768>,
+        _ => unreachable!("no windowed first stage for {kind:?} at n = {n}"),
+    }
+}
 
 /// The kernel instantiation for one stage of a default plan. Covers exactly the stages that
 /// [`PLANS`] (and the codelets) produce: 3 codelets + 23 stage kernels per direction; any other
@@ -425,6 +461,7 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageF
 unsafe fn run_stages(
     plan: &Pow2Avx512F32,
     src: *const f32,
+    win: *const f32,
     dst: *mut f32,
     tmp: *mut f32,
     inplace: bool,
@@ -445,8 +482,13 @@ unsafe fn run_stages(
         // the rows the kernel reads. `from == to` only for the last stage of an odd-length
         // in-place plan, which is a unit-twiddle or fused last stage (every q-vector's reads
         // precede its writes to the same positions). CPU features were checked in `new`.
+        // With a window, `first_win` is the windowed twin of stage 0's kernel (same `n`,
+        // radix and table rows) and also reads `win[..n]`.
         unsafe {
-            (st.f)(from, to, tw.add(16 * st.tw));
+            match plan.first_win {
+                Some(fw) if idx == 0 && !win.is_null() => fw(from, to, tw.add(16 * st.tw), win),
+                _ => (st.f)(from, to, tw.add(16 * st.tw)),
+            }
         }
         from = to;
     }
@@ -670,14 +712,17 @@ unsafe fn transpose8(v: [__m512; 8]) -> [__m512; 8] {
 // built for this stage; `x` and `y` are equal only where the kernel doc says it may run in place.
 
 /// First-stage group: `R`-point DFTs of `x[p + l + i·mr]` for lanes `l < 8`, outputs `r ≥ 1`
-/// multiplied by the per-lane twiddles at `t` (rows re, im for r = 1..R).
+/// multiplied by the per-lane twiddles at `t` (rows re, im for r = 1..R). With `W`, every
+/// input value is multiplied by the value at the same position of `win` as it is loaded
+/// (componentwise: re by re, im by im).
 ///
 /// # Safety
-/// AVX-512 F + FMA; `p + 7 + (R−1)·mr < n` for the `n` complex values readable at `x`, and
-/// `2(R−1)` rows of 16 floats (64-byte aligned) readable at `t`.
+/// AVX-512 F + FMA; `p + 7 + (R−1)·mr < n` for the `n` complex values readable at `x` (and
+/// with `W` at `win`), and `2(R−1)` rows of 16 floats (64-byte aligned) readable at `t`.
 #[inline(always)]
-unsafe fn first_group<const INV: bool, const R: usize>(
+unsafe fn first_group<const INV: bool, const R: usize, const W: bool>(
     x: *const f32,
+    win: *const f32,
     p: usize,
     mr: usize,
     t: *const f32,
@@ -687,7 +732,11 @@ unsafe fn first_group<const INV: bool, const R: usize>(
     unsafe {
         let mut v = [_mm512_setzero_ps(); 16];
         for (i, vi) in v.iter_mut().enumerate().take(R) {
-            *vi = _mm512_loadu_ps(x.add(2 * (p + i * mr)));
+            let at = 2 * (p + i * mr);
+            *vi = _mm512_loadu_ps(x.add(at));
+            if W {
+                *vi = _mm512_mul_ps(*vi, _mm512_loadu_ps(win.add(at)));
+            }
         }
         let mut o = dft_r::<INV, R>(v);
         for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
@@ -712,6 +761,44 @@ unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool, const N: 
     y: *mut f32,
     tw: *const f32,
 ) {
+    // SAFETY: the contract above; no window is read.
+    unsafe { first_body::<INV, R, PF, false, N>(x, core::ptr::null(), y, tw) }
+}
+
+/// The forward [`first_stage`] of `x` multiplied componentwise by the window `win` as it is
+/// loaded: bit for bit `first_stage` of the products.
+///
+/// # Safety
+/// As [`first_stage`]; `win` readable for `N` complex values.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
+unsafe fn first_stage_win<const R: usize, const PF: bool, const N: usize>(
+    x: *const f32,
+    y: *mut f32,
+    tw: *const f32,
+    win: *const f32,
+) {
+    // SAFETY: the contract above.
+    unsafe { first_body::<false, R, PF, true, N>(x, win, y, tw) }
+}
+
+/// The body of [`first_stage`] (`W`: with a window at `win`); inlined only into the two.
+///
+/// # Safety
+/// As [`first_stage_win`] (`win` unread without `W`).
+#[inline(always)]
+unsafe fn first_body<
+    const INV: bool,
+    const R: usize,
+    const PF: bool,
+    const W: bool,
+    const N: usize,
+>(
+    x: *const f32,
+    win: *const f32,
+    y: *mut f32,
+    tw: *const f32,
+) {
     let mr = N / R;
     let mut p = 0;
     let mut t = tw;
@@ -729,7 +816,7 @@ unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool, const N: 
                     _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
                 }
             }
-            let o = first_group::<INV, R>(x, p, mr, t);
+            let o = first_group::<INV, R, W>(x, win, p, mr, t);
             for b in 0..R / 8 {
                 let blk = [
                     o[8 * b],
