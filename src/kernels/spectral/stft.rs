@@ -189,8 +189,7 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         if s >= 0 && s as usize + n <= x.len() {
             &x[s as usize..s as usize + n]
         } else {
-            edge.clear();
-            edge.extend((0..n as isize).map(|i| padded_sample(x, s + i, self.p.pad_mode)));
+            padded_span(x, s, n, self.p.pad_mode, edge);
             edge
         }
     }
@@ -481,9 +480,47 @@ fn lanes_power<T: FftFloat, X: Transposer, const L: usize>(
     }
 }
 
+/// The `len` samples `s .. s + len` (coordinates of `x`, so `s` may be negative and the span
+/// may end past `x`) of the padded signal into `edge` (cleared first): the part inside `x`
+/// copied, the parts outside zeros or `x` reflected about its ends (`x[−j]` before it,
+/// `x[2(n−1) − j]` after it), as slices rather than sample by sample. Reflection needs
+/// `−s < n` and `s + len − 1 ≤ 2(n − 1)` (one reflection covers the span: centre padding of less
+/// than `n` samples, which `StftParams::frames` checks).
+fn padded_span<T: FftFloat>(x: &[T], s: isize, len: usize, mode: PadMode, edge: &mut Vec<T>) {
+    edge.clear();
+    let n = x.len() as isize;
+    let e = s + len as isize;
+    let outside = |a: isize, b: isize, edge: &mut Vec<T>| match mode {
+        PadMode::Constant => edge.resize(edge.len() + (b - a) as usize, T::ZERO),
+        // samples a .. b reflect to r = −j (before x) or 2(n−1) − j (after it), a
+        // decreasing run of indices: a reversed slice of x
+        PadMode::Reflect => {
+            let (r0, r1) = if b <= 0 {
+                (-a, -(b - 1))
+            } else {
+                (2 * (n - 1) - a, 2 * (n - 1) - (b - 1))
+            };
+            edge.extend(x[r1 as usize..=r0 as usize].iter().rev());
+        }
+    };
+    // before x, inside it, after it
+    let left_end = e.min(0);
+    if s < left_end {
+        outside(s, left_end, edge);
+    }
+    let (m0, m1) = (s.max(0), e.min(n));
+    if m0 < m1 {
+        edge.extend_from_slice(&x[m0 as usize..m1 as usize]);
+    }
+    let right_start = s.max(n);
+    if right_start < e {
+        outside(right_start, e, edge);
+    }
+}
+
 /// Sample `j` (padded coordinates shifted by `-pad`, may be negative or ≥ n) of the padded
-/// signal.
-#[inline]
+/// signal (the reference [`padded_span`] is tested against).
+#[cfg(test)]
 fn padded_sample<T: FftFloat>(x: &[T], j: isize, mode: PadMode) -> T {
     let n = x.len() as isize;
     if (0..n).contains(&j) {
@@ -1004,6 +1041,33 @@ mod tests {
         let mut rng = Rng::new(9);
         check::<f64>(&mut rng);
         check::<f32>(&mut rng);
+    }
+
+    /// The padded spans of edge frames equal the padded signal sample by sample, for every
+    /// start and length around both ends of short signals, both padding modes.
+    #[test]
+    fn padded_spans_equal_padded_samples() {
+        let mut edge = Vec::new();
+        for n in 1..12usize {
+            let x: Vec<f64> = (0..n).map(|i| i as f64 + 0.5).collect();
+            for len in 1..3 * n + 4 {
+                for s in -(n as isize) - 2..2 * n as isize + 2 {
+                    for mode in [PadMode::Constant, PadMode::Reflect] {
+                        let e = s + len as isize - 1;
+                        let ok = mode == PadMode::Constant
+                            || (-s < n as isize && e <= 2 * (n as isize - 1));
+                        if !ok {
+                            continue;
+                        }
+                        padded_span(&x, s, len, mode, &mut edge);
+                        let want: Vec<f64> = (0..len as isize)
+                            .map(|i| padded_sample(&x, s + i, mode))
+                            .collect();
+                        assert_eq!(edge, want, "n {n} s {s} len {len} {mode:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
