@@ -46,6 +46,8 @@ CTYPE = {
     np.dtype(np.int32): "int32_t",
     np.dtype(np.uint8): "uint8_t",
 }
+#: the CFFI array type of each dtype's elements (``pointer``'s fast path)
+_CARRAY = {dt: c + "[]" for dt, c in CTYPE.items()}
 #: real ↔ complex dtype of the same precision
 COMPLEX_OF = {F32: C64, F64: C128}
 REAL_OF = {C64: F32, C128: F64}
@@ -191,6 +193,12 @@ def pointer(
     unless ``strided`` (then a one-dimensional view of any element stride is accepted). Outputs
     (``writable``) must be writeable and, for tensors, must not require grad. Returns
     ``(ptr, stride)``; raises ``TypeError``/``ValueError`` without calling C."""
+    # the common case first, checked in the fewest steps: a C-contiguous numpy array of the
+    # dtype (writeable for an output); everything else takes the full checks below
+    if type(x) is np.ndarray and x.dtype == dtype:
+        flags = x.flags
+        if flags.c_contiguous and (flags.writeable or not writable):
+            return ffi.from_buffer(_CARRAY[dtype], x), 1
     ctype = CTYPE[dtype]
     where = f"{func}: {name}"
     if isinstance(x, np.ndarray):
