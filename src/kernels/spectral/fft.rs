@@ -735,7 +735,7 @@ fn as_complex<T: Float>(x: &[T]) -> &[Complex<T>] {
 }
 
 /// Views `m` complex values as `2m` reals (`re, im` pairs).
-fn as_real<T: Float>(x: &[Complex<T>]) -> &[T] {
+pub(crate) fn as_real<T: Float>(x: &[Complex<T>]) -> &[T] {
     // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T } without padding, so m complex values
     // are exactly 2m values of T with T's alignment; the lifetime is the input's.
     unsafe { std::slice::from_raw_parts(x.as_ptr() as *const T, 2 * x.len()) }
@@ -2028,12 +2028,7 @@ mod tests {
                 f(-0.0),
             ];
             let same = |a: &[Complex<T>], b: &[Complex<T>]| {
-                let eq = |a: T, b: T| {
-                    a.to_f64().to_bits() == b.to_f64().to_bits() || (a.is_nan() && b.is_nan())
-                };
-                a.iter()
-                    .zip(b)
-                    .all(|(a, b)| eq(a.re, b.re) && eq(a.im, b.im))
+                crate::kernels::testutil::same(as_real(a), as_real(b))
             };
             let avx512 = crate::simd::current() == crate::simd::Level::Avx512;
             for n in [

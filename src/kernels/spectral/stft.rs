@@ -1023,13 +1023,10 @@ mod tests {
                         k.plan.rfft(&row, &mut want[..h], k.norm());
                         k.mirror(&mut want);
                         let got = &y[t * nf..(t + 1) * nf];
-                        let same = got.iter().zip(&want).all(|(a, b)| {
-                            let eq = |a: T, b: T| {
-                                a.to_f64().to_bits() == b.to_f64().to_bits()
-                                    || (a.is_nan() && b.is_nan())
-                            };
-                            eq(a.re, b.re) && eq(a.im, b.im)
-                        });
+                        let same = crate::kernels::testutil::same(
+                            super::super::fft::as_real(got),
+                            super::super::fft::as_real(&want),
+                        );
                         assert!(
                             same,
                             "n_fft {n_fft} win {win} frame {t} {onesided} {normalized}"
