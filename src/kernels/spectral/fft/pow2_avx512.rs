@@ -221,6 +221,44 @@ macro_rules! real_codelet_methods {
 }
 pub(super) use real_codelet_methods;
 
+/// `process_destroying` of an AVX-512 plan type with elements `$e` (shared with
+/// [`super::pow2_avx512_f32`]): fields `n`, `stages` (a single-codelet plan has that one stage)
+/// and `tw` (rows of `$row` elements).
+macro_rules! destroying_method {
+    ($e:ty, $row:expr) => {
+        /// Transform of `src` into `dst` that may overwrite `src`: every pass but the last
+        /// alternates between the scratch and `src`, and only the last writes `dst`, so an
+        /// output off a 64-byte boundary takes one pass of split stores instead of every pass
+        /// (`src` and the scratch placed on a line by the caller). Bit for bit
+        /// `process_outofplace`.
+        pub fn process_destroying(
+            &self,
+            src: &mut [Complex<$e>],
+            dst: &mut [Complex<$e>],
+            scratch: &mut [Complex<$e>],
+        ) {
+            assert_eq!(src.len(), self.n, "input length must equal the FFT length");
+            assert_eq!(dst.len(), self.n, "output length must equal the FFT length");
+            let count = self.stages.len();
+            assert!(scratch.len() >= self.n || count == 1, "scratch too short");
+            let tw = self.tw.as_ptr() as *const $e;
+            let (s, d) = (src.as_mut_ptr() as *mut $e, dst.as_mut_ptr() as *mut $e);
+            let t = scratch.as_mut_ptr() as *mut $e;
+            let mut from = s as *const $e;
+            for (idx, st) in self.stages.iter().enumerate() {
+                let to = super::pow2_avx512::destroying_dst(idx, count, s, d, t);
+                // SAFETY: `from` and `to` are two of `src`, `dst`, the scratch (n complex
+                // values each, asserted, or no scratch for a single codelet, which writes
+                // `dst`; distinct borrows), never the same one; the kernel and its table rows
+                // are this plan's for stage `idx`; features checked in `new`.
+                unsafe { (st.f)(from, to, tw.add($row * st.tw)) };
+                from = to;
+            }
+        }
+    };
+}
+pub(super) use destroying_method;
+
 /// `process_windowed` and `has_windowed` of an AVX-512 plan type with elements `$e` (shared
 /// with [`super::pow2_avx512_f32`]): fields `n`, `first_win` and a method
 /// `run(src, win, dst, tmp, inplace)`.
@@ -515,46 +553,12 @@ impl Pow2Avx512 {
     /// vectors 2 KiB apart) then reads and writes twice the cache lines of the in-place pass in
     /// the same few L1 sets (an inverse real transform of 4096 points into an output 16 bytes
     /// off a line took 1.16–1.22× the aligned time that way, 1.09–1.11× in place; at 8192 and
-    /// 65536 points 1.12–1.15× and 1.01–1.02× against 1.39–1.40× and 1.25–1.26×).
+    /// 65536 points 1.12–1.15× and 1.01–1.05× against 1.39–1.40× and 1.25–1.26×).
     pub fn destroying_pays(&self) -> bool {
         self.n != 2048
     }
 
-    /// Transform of `src` into `dst` that may overwrite `src`: every pass but the last
-    /// alternates between the scratch and `src`, and only the last writes `dst`, so an output
-    /// off a 64-byte boundary takes one pass of split stores instead of every pass (`src` and
-    /// the scratch placed on a line by the caller). Bit for bit `process_outofplace`.
-    pub fn process_destroying(
-        &self,
-        src: &mut [Complex<f64>],
-        dst: &mut [Complex<f64>],
-        scratch: &mut [Complex<f64>],
-    ) {
-        assert_eq!(src.len(), self.n, "input length must equal the FFT length");
-        assert_eq!(dst.len(), self.n, "output length must equal the FFT length");
-        assert!(
-            scratch.len() >= self.n || self.small.is_some(),
-            "scratch too short"
-        );
-        let tw = self.tw.as_ptr() as *const f64;
-        let (s, d) = (src.as_mut_ptr() as *mut f64, dst.as_mut_ptr() as *mut f64);
-        if let Some(f) = self.small {
-            // SAFETY: the single-pass codelet of this `n` reads `src` and writes `dst` (n
-            // complex values each, asserted; distinct borrows); features checked in `new`.
-            return unsafe { f(s, d, tw) };
-        }
-        let t = scratch.as_mut_ptr() as *mut f64;
-        let count = self.stages.len();
-        let mut from = s as *const f64;
-        for (idx, st) in self.stages.iter().enumerate() {
-            let to = destroying_dst(idx, count, s, d, t);
-            // SAFETY: `from` and `to` are two of `src`, `dst`, the scratch (n complex values
-            // each, asserted; distinct borrows), never the same one; the kernel and its table
-            // rows are this plan's for stage `idx`; features checked in `new`.
-            unsafe { (st.f)(from, to, tw.add(8 * st.tw)) };
-            from = to;
-        }
-    }
+    destroying_method!(f64, 8);
 
     real_codelet_methods!(f64);
 

@@ -362,40 +362,13 @@ impl Pow2Avx512F32 {
     super::pow2_avx512::windowed_methods!(f32);
 
     /// Whether [`Self::process_destroying`] into a misaligned output beats the in-place passes
-    /// through it: at every length (an inverse real transform 8 bytes off a line took 1.00–1.07×
-    /// the aligned time at 512–65536 points that way, against up to 1.30× in place).
+    /// through it: at every length (an inverse real transform 8 bytes off a line took 1.00–1.16×
+    /// the aligned time at 256–65536 points that way, against up to 1.30× in place).
     pub fn destroying_pays(&self) -> bool {
         true
     }
 
-    /// Transform of `src` into `dst` that may overwrite `src`, only the last pass writing
-    /// `dst` (see [`super::pow2_avx512::Pow2Avx512::process_destroying`]). Bit for bit
-    /// `process_outofplace`.
-    pub fn process_destroying(
-        &self,
-        src: &mut [Complex<f32>],
-        dst: &mut [Complex<f32>],
-        scratch: &mut [Complex<f32>],
-    ) {
-        assert_eq!(src.len(), self.n, "input length must equal the FFT length");
-        assert_eq!(dst.len(), self.n, "output length must equal the FFT length");
-        let single = self.stages.len() == 1;
-        assert!(scratch.len() >= self.n || single, "scratch too short");
-        let tw = self.tw.as_ptr() as *const f32;
-        let (s, d) = (src.as_mut_ptr() as *mut f32, dst.as_mut_ptr() as *mut f32);
-        let t = scratch.as_mut_ptr() as *mut f32;
-        let count = self.stages.len();
-        let mut from = s as *const f32;
-        for (idx, st) in self.stages.iter().enumerate() {
-            let to = super::pow2_avx512::destroying_dst(idx, count, s, d, t);
-            // SAFETY: `from` and `to` are two of `src`, `dst`, the scratch (n complex values
-            // each, asserted, or no scratch for a single codelet, which writes `dst`; distinct
-            // borrows), never the same one; the kernel and its table rows are this plan's for
-            // stage `idx`; features checked in `new`.
-            unsafe { (st.f)(from, to, tw.add(16 * st.tw)) };
-            from = to;
-        }
-    }
+    super::pow2_avx512::destroying_method!(f32, 16);
 
     super::pow2_avx512::real_codelet_methods!(f32);
 
