@@ -415,8 +415,8 @@ impl OwnPow2 {
     /// The whole real forward transform of `2m` points (`x`: its m even/odd pairs, `y`: the
     /// m + 1 bins) in one codelet, where one exists (AVX-512, doubles of m = 16 … 256, floats
     /// of m = 32, 64; see [`pow2_avx512::Pow2Avx512::real_forward`]): no scratch from the plan
-    /// or the thread, the split step reading back the vectors the transform has just stored. Returns `false`, writing
-    /// nothing, elsewhere.
+    /// or the thread, the split step reading back the vectors the transform has just stored.
+    /// Returns `false`, writing nothing, elsewhere.
     #[allow(unused_variables)]
     fn real_forward<T: FftFloat>(
         &self,
@@ -514,16 +514,13 @@ impl OwnPow2 {
             macro_rules! via_scratch {
                 ($fwd:ident, $as:ident, $as_mut:ident, $split_into:ident, $split:ident) => {{
                     let s = $fwd.scratch_len();
-                    if s == 0 || (win.is_some() && !$fwd.has_windowed()) {
+                    if s == 0 {
                         return false;
                     }
                     let extra = if target { m } else { 0 };
                     let place = placed_scratch(scratch, s + extra, x.as_ptr(), y.as_ptr());
                     let (t, rest) = place.split_at_mut(extra);
-                    let w = match win {
-                        None => None,
-                        Some(w) => Some(T::$as(w).expect("a window of the element type")),
-                    };
+                    let w = win.map(|w| T::$as(w).expect("a window of the element type"));
                     match (
                         T::$as(x),
                         T::$as_mut(t),
@@ -534,8 +531,12 @@ impl OwnPow2 {
                         (Some(x), Some(t), Some(rest), Some(v), Some(y)) => {
                             let out = if target { &mut *t } else { &mut y[..m] };
                             match w {
+                                // every multi-pass forward plan has a windowed first pass;
+                                // without one nothing has been written
                                 Some(w) => {
-                                    $fwd.process_windowed(x, w, out, rest);
+                                    if !$fwd.process_windowed(x, w, out, rest) {
+                                        return false;
+                                    }
                                 }
                                 None => $fwd.process_outofplace(x, out, rest),
                             }

@@ -259,16 +259,11 @@ macro_rules! destroying_method {
 }
 pub(super) use destroying_method;
 
-/// `process_windowed` and `has_windowed` of an AVX-512 plan type with elements `$e` (shared
+/// `process_windowed` of an AVX-512 plan type with elements `$e` (shared
 /// with [`super::pow2_avx512_f32`]): fields `n`, `first_win` and a method
 /// `run(src, win, dst, tmp, inplace)`.
 macro_rules! windowed_methods {
     ($e:ty) => {
-        /// Whether [`Self::process_windowed`] runs (forward multi-pass plans).
-        pub fn has_windowed(&self) -> bool {
-            self.first_win.is_some()
-        }
-
         /// Out-of-place transform of `input` multiplied componentwise (re by re, im by im) by
         /// `win`, the products formed as the first pass loads the input: bit for bit
         /// `process_outofplace` of the products, without writing them anywhere. Returns
