@@ -346,8 +346,11 @@ impl OwnPow2 {
     /// [`Level::Avx512`]: crate::simd::Level::Avx512
     /// [`Level::Avx2`]: crate::simd::Level::Avx2
     /// [`Level::Baseline`]: crate::simd::Level::Baseline
+    ///
+    /// The AVX-512 forward plans keep the forward split step's twiddles `v` (see
+    /// [`split_twiddles`]) and run the split step themselves ([`OwnPow2::split_forward`]).
     #[allow(unused_variables, unused_imports)] // off x86-64 there is nothing to choose
-    fn new<T: FftFloat>(m: usize, level: crate::simd::Level) -> Option<Self> {
+    fn new<T: FftFloat>(m: usize, level: crate::simd::Level, v: &[Complex<T>]) -> Option<Self> {
         use crate::simd::Level;
         #[cfg(target_arch = "x86_64")]
         if level == Level::Avx2 && T::as_f32(&[]).is_some() && OWN_POW2_F32_AVX2.contains(&m) {
@@ -362,12 +365,12 @@ impl OwnPow2 {
             });
         } else if level == Level::Avx512 && T::as_f64(&[]).is_some() && OWN_POW2.contains(&m) {
             return Some(OwnPow2::Double {
-                fwd: pow2_avx512::Pow2Avx512::new(m, false)?,
+                fwd: pow2_avx512::Pow2Avx512::new(m, false)?.with_split(T::as_f64(v)?),
                 inv: pow2_avx512::Pow2Avx512::new(m, true)?,
             });
         } else if level == Level::Avx512 && T::as_f32(&[]).is_some() && OWN_POW2_F32.contains(&m) {
             return Some(OwnPow2::Float {
-                fwd: pow2_avx512_f32::Pow2Avx512F32::new(m, false)?,
+                fwd: pow2_avx512_f32::Pow2Avx512F32::new(m, false)?.with_split(T::as_f32(v)?),
                 inv: pow2_avx512_f32::Pow2Avx512F32::new(m, true)?,
             });
         } else if level == Level::Baseline
@@ -418,24 +421,41 @@ impl OwnPow2 {
     /// or the thread, the split step reading back the vectors the transform has just stored.
     /// Returns `false`, writing nothing, elsewhere.
     #[allow(unused_variables)]
-    fn real_forward<T: FftFloat>(
-        &self,
-        x: &[Complex<T>],
-        y: &mut [Complex<T>],
-        v: &[Complex<T>],
-    ) -> bool {
+    fn real_forward<T: FftFloat>(&self, x: &[Complex<T>], y: &mut [Complex<T>]) -> bool {
         #[cfg(target_arch = "x86_64")]
         match self {
             OwnPow2::Double { fwd, .. } => {
-                if let (Some(x), Some(v), Some(y)) = (T::as_f64(x), T::as_f64(v), T::as_f64_mut(y))
-                {
-                    return fwd.real_forward(x, y, v);
+                if let (Some(x), Some(y)) = (T::as_f64(x), T::as_f64_mut(y)) {
+                    return fwd.real_forward(x, y);
                 }
             }
             OwnPow2::Float { fwd, .. } => {
-                if let (Some(x), Some(v), Some(y)) = (T::as_f32(x), T::as_f32(v), T::as_f32_mut(y))
-                {
-                    return fwd.real_forward(x, y, v);
+                if let (Some(x), Some(y)) = (T::as_f32(x), T::as_f32_mut(y)) {
+                    return fwd.real_forward(x, y);
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// The forward split step on the result of [`OwnPow2::run`] in `y[..m]`, in place, writing
+    /// the m + 1 bins, where the plan keeps its split twiddles (the AVX-512 plans: the aligned
+    /// step, doubles with the twiddles spread; see
+    /// [`pow2_avx512::Pow2Avx512::split_forward`]). Returns `false`, writing nothing,
+    /// elsewhere. Bit for bit [`split_fwd`].
+    #[allow(unused_variables)]
+    fn split_forward<T: FftFloat>(&self, y: &mut [Complex<T>]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        match self {
+            OwnPow2::Double { fwd, .. } => {
+                if let Some(y) = T::as_f64_mut(y) {
+                    return fwd.split_forward(None, y);
+                }
+            }
+            OwnPow2::Float { fwd, .. } => {
+                if let Some(y) = T::as_f32_mut(y) {
+                    return fwd.split_forward(None, y);
                 }
             }
             _ => {}
@@ -497,7 +517,6 @@ impl OwnPow2 {
         x: &[Complex<T>],
         win: Option<&[Complex<T>]>,
         y: &mut [Complex<T>],
-        v: &[Complex<T>],
         scratch: &mut Vec<Complex<T>>,
     ) -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -512,7 +531,7 @@ impl OwnPow2 {
             // placed scratch (cache-line aligned; m complex values are a whole number of lines,
             // m ≥ 128 a power of two for the multi-pass plans)
             macro_rules! via_scratch {
-                ($fwd:ident, $as:ident, $as_mut:ident, $split_into:ident, $split:ident) => {{
+                ($fwd:ident, $as:ident, $as_mut:ident) => {{
                     let s = $fwd.scratch_len();
                     if s == 0 {
                         return false;
@@ -521,14 +540,8 @@ impl OwnPow2 {
                     let place = placed_scratch(scratch, s + extra, x.as_ptr(), y.as_ptr());
                     let (t, rest) = place.split_at_mut(extra);
                     let w = win.map(|w| T::$as(w).expect("a window of the element type"));
-                    match (
-                        T::$as(x),
-                        T::$as_mut(t),
-                        T::$as_mut(rest),
-                        T::$as(v),
-                        T::$as_mut(y),
-                    ) {
-                        (Some(x), Some(t), Some(rest), Some(v), Some(y)) => {
+                    match (T::$as(x), T::$as_mut(t), T::$as_mut(rest), T::$as_mut(y)) {
+                        (Some(x), Some(t), Some(rest), Some(y)) => {
                             let out = if target { &mut *t } else { &mut y[..m] };
                             match w {
                                 // every multi-pass forward plan has a windowed first pass;
@@ -540,15 +553,11 @@ impl OwnPow2 {
                                 }
                                 None => $fwd.process_outofplace(x, out, rest),
                             }
-                            // SAFETY: the own transform exists only where `new` found the CPU
-                            // features of the AVX-512 level (F and DQ among them).
-                            unsafe {
-                                if target {
-                                    split_avx512::$split_into(t, y, v)
-                                } else {
-                                    split_avx512::$split(y, v)
-                                }
-                            };
+                            let z = if target { Some(&*t) } else { None };
+                            assert!(
+                                $fwd.split_forward(z, y),
+                                "the own forward plans keep their split twiddles (`new`)"
+                            );
                         }
                         _ => unreachable!("own transforms are made for their element type only"),
                     }
@@ -556,12 +565,8 @@ impl OwnPow2 {
                 }};
             }
             return match self {
-                OwnPow2::Double { fwd, .. } => {
-                    via_scratch!(fwd, as_f64, as_f64_mut, split_fwd_f64_into, split_fwd_f64)
-                }
-                OwnPow2::Float { fwd, .. } => {
-                    via_scratch!(fwd, as_f32, as_f32_mut, split_fwd_f32_into, split_fwd_f32)
-                }
+                OwnPow2::Double { fwd, .. } => via_scratch!(fwd, as_f64, as_f64_mut),
+                OwnPow2::Float { fwd, .. } => via_scratch!(fwd, as_f32, as_f32_mut),
                 _ => false,
             };
         }
@@ -1013,13 +1018,14 @@ impl<T: FftFloat> EvenReal<T> {
         let m = n / 2;
         let (tw, v) = split_twiddles(n)?;
         let mut p = FftPlanner::<T>::new();
+        let own = OwnPow2::new::<T>(m, own, &v);
         Ok(EvenReal {
             m,
             fwd: p.plan_fft_forward(m),
             inv: p.plan_fft_inverse(m),
             tw,
             v,
-            own: OwnPow2::new::<T>(m, own),
+            own,
         })
     }
 
@@ -1052,7 +1058,16 @@ impl<T: FftFloat> EvenReal<T> {
             let s = grow(scratch, self.fwd.get_inplace_scratch_len());
             self.fwd.process_with_scratch(z, s);
         }
-        split_fwd(crate::simd::current(), y, &self.v);
+        self.split_forward(y);
+    }
+
+    /// The forward split step on the half-length transform in `y[..m]`: the own plan's
+    /// ([`OwnPow2::split_forward`]) where it has one, else [`split_fwd`] at the current level
+    /// (bit for bit the same).
+    fn split_forward(&self, y: &mut [Complex<T>]) {
+        if !self.own.as_ref().is_some_and(|o| o.split_forward(y)) {
+            split_fwd(crate::simd::current(), y, &self.v);
+        }
     }
 
     /// The forward transform in one codelet that needs no scratch, where this plan has one
@@ -1060,7 +1075,7 @@ impl<T: FftFloat> EvenReal<T> {
     fn fused_forward(&self, x: &[T], y: &mut [Complex<T>]) -> bool {
         self.own
             .as_ref()
-            .is_some_and(|o| o.real_forward(as_complex(x), y, &self.v))
+            .is_some_and(|o| o.real_forward(as_complex(x), y))
     }
 
     /// The forward transform through the scratch for a misaligned output, where this plan's
@@ -1074,7 +1089,7 @@ impl<T: FftFloat> EvenReal<T> {
     ) -> bool {
         self.own
             .as_ref()
-            .is_some_and(|o| o.forward_avx512(x, None, y, &self.v, scratch))
+            .is_some_and(|o| o.forward_avx512(x, None, y, scratch))
     }
 
     /// The forward transform of `x` times `win` (elementwise) with the products formed as the
@@ -1088,9 +1103,9 @@ impl<T: FftFloat> EvenReal<T> {
         y: &mut [Complex<T>],
         scratch: &mut Vec<Complex<T>>,
     ) -> bool {
-        self.own.as_ref().is_some_and(|o| {
-            o.forward_avx512(as_complex(x), Some(as_complex(win)), y, &self.v, scratch)
-        })
+        self.own
+            .as_ref()
+            .is_some_and(|o| o.forward_avx512(as_complex(x), Some(as_complex(win)), y, scratch))
     }
 
     /// As `forward`, destroying `x`.
@@ -1107,7 +1122,7 @@ impl<T: FftFloat> EvenReal<T> {
             self.fwd
                 .process_outofplace_with_scratch(xc, &mut y[..self.m], s);
         }
-        split_fwd(crate::simd::current(), y, &self.v);
+        self.split_forward(y);
     }
 
     /// The inverse transform in one codelet that needs no scratch, where this plan has one
@@ -1798,9 +1813,10 @@ mod tests {
         }
     }
 
-    /// The split steps of one element type at every level against the scalar body, bit for
-    /// bit (signs of zeros included), at every even length to 200 (every tail of the 8-, 4- and
-    /// 2-pair vectors and of the 16-pair blocks) and two longer ones.
+    /// The split steps of one element type at every level, and the own plans' forward split
+    /// step, against the scalar body, bit for bit (signs of zeros included), at every even
+    /// length to 200 (every tail of the 8-, 4- and 2-pair vectors and of the 16-pair blocks)
+    /// and three longer ones.
     fn split_steps_match_scalar<T: FftFloat>(rng: &mut Rng) {
         let bits = |a: &[Complex<T>], b: &[Complex<T>]| {
             // widening to f64 is exact, so equal bits there are equal bits in T
@@ -1809,7 +1825,8 @@ mod tests {
                 .zip(b)
                 .all(|(a, b)| b64(a.re) == b64(b.re) && b64(a.im) == b64(b.im))
         };
-        for n in (2..=200usize).step_by(2).chain([1024, 4096]) {
+        let mut own_runs = 0;
+        for n in (2..=200usize).step_by(2).chain([1024, 4096, 65536]) {
             let e = EvenReal::<T>::new(n).unwrap();
             let m = n / 2;
             // uniform values, and values from {−1, −0, +0, 1} whose sums and differences cancel
@@ -1830,6 +1847,14 @@ mod tests {
                 split_fwd(crate::simd::Level::Scalar, &mut want, &e.v);
                 let mut want_inv = vec![Complex::new(T::ZERO, T::ZERO); m];
                 split_inv(crate::simd::Level::Scalar, &z, &mut want_inv, &e.tw);
+                // the own plans' split step (with the doubles' spread twiddles), where they run it
+                let mut got = z.clone();
+                if e.own.as_ref().is_some_and(|o| o.split_forward(&mut got)) {
+                    assert!(bits(&got, &want), "own fwd n={n} tied={tied}");
+                    own_runs += 1;
+                } else {
+                    assert!(bits(&got, &z), "own fwd n={n}: written without running");
+                }
                 for level in crate::simd::available() {
                     let mut got = z.clone();
                     split_fwd(level, &mut got, &e.v);
@@ -1839,6 +1864,10 @@ mod tests {
                     assert!(bits(&got, &want_inv), "inv n={n} {level:?} tied={tied}");
                 }
             }
+        }
+        // 64, 128, 1024, 4096 and 65536 points, twice each, on a CPU with AVX-512
+        if crate::simd::current() == crate::simd::Level::Avx512 {
+            assert_eq!(own_runs, 10);
         }
     }
 
@@ -2183,9 +2212,10 @@ mod tests {
             let ties: [$t; 4] = [-1.0, -0.0, 0.0, 1.0];
             let odd: [$t; 4] = [<$t>::NAN, <$t>::INFINITY, <$t>::NEG_INFINITY, 0.5];
             for m in $sizes {
-                let f = <$plan>::new(m, false).unwrap();
-                let inv = <$plan>::new(m, true).unwrap();
                 let (tw, v) = split_twiddles::<$t>(2 * m).unwrap();
+                let bare = <$plan>::new(m, false).unwrap();
+                let f = <$plan>::new(m, false).unwrap().with_split(&v);
+                let inv = <$plan>::new(m, true).unwrap().with_split(&v);
                 for case in 0..4 {
                     let mut draw = || {
                         let u = rng.uniform();
@@ -2210,7 +2240,7 @@ mod tests {
                         buf.fill(guard);
                         let out = &mut buf[off..off + m + 1];
                         on_line |= (out.as_ptr() as usize).is_multiple_of(64);
-                        assert!(f.real_forward(&x, out, &v));
+                        assert!(f.real_forward(&x, out));
                         for (k, (g, w)) in out.iter().zip(&want).enumerate() {
                             assert!(
                                 same(g.re, w.re) && same(g.im, w.im),
@@ -2223,8 +2253,11 @@ mod tests {
                             .all(|c| *c == guard));
                     }
                     assert!(on_line, "no output on a cache line (m={m})");
+                    // no codelet in an inverse plan, no split twiddles in a bare plan
                     let mut none = vec![c0; m + 1];
-                    assert!(!inv.real_forward(&x, &mut none, &v));
+                    assert!(!inv.real_forward(&x, &mut none));
+                    assert!(!bare.real_forward(&x, &mut none));
+                    assert!(!bare.split_forward(None, &mut none));
                     assert!(none
                         .iter()
                         .all(|c| c.re.to_bits() == 0 && c.im.to_bits() == 0));

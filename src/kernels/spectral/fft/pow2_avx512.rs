@@ -136,47 +136,76 @@ struct Stage {
     f: StageFn,
 }
 
-/// `real_forward` and `real_inverse` of an AVX-512 plan type with elements `$e` (the double
-/// plan here and the float one of [`super::pow2_avx512_f32`] share them): fields `n`, `tw` (the
-/// plan's table), `real_fwd: Option<unsafe fn(x, y, table, split twiddles)>` and
+/// `real_forward`, `split_forward` and `real_inverse` of an AVX-512 plan type with elements
+/// `$e` (the double plan here and the float one of [`super::pow2_avx512_f32`] share them):
+/// fields `n`, `tw` (the plan's table), `split` (the forward split step's twiddles in the
+/// layout `$split_entry` and the forward codelet read, empty until `with_split`),
+/// `real_fwd: Option<unsafe fn(x, y, table, split twiddles)>` and
 /// `real_inv: Option<unsafe fn(x, y, table, split twiddles, scale)>`, each set by `new` only for
 /// the lengths and direction whose fused codelet it is.
 macro_rules! real_codelet_methods {
-    ($e:ty) => {
+    ($e:ty, $split_entry:path) => {
         /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
         /// values) into `y` (n + 1 bins) in one codelet, for a forward plan with a fused
-        /// codelet: the transform's stores are read straight back by the split step
-        /// (`v[k]` = `−i·e^{−πik/n}/2`, k ≤ n/2), with no call, scratch or workspace between
-        /// them. Returns `false`, writing nothing, for every other plan. Bit for bit this plan's
+        /// codelet and the split twiddles of `with_split`: the transform's stores are read
+        /// straight back by the split step, with no call, scratch or workspace between them.
+        /// Returns `false`, writing nothing, for every other plan. Bit for bit this plan's
         /// transform followed by the split step ([`super::split_fwd_body`]).
-        pub fn real_forward(
-            &self,
-            x: &[Complex<$e>],
-            y: &mut [Complex<$e>],
-            v: &[Complex<$e>],
-        ) -> bool {
+        pub fn real_forward(&self, x: &[Complex<$e>], y: &mut [Complex<$e>]) -> bool {
             let Some(f) = self.real_fwd else {
                 return false;
             };
+            if self.split.is_empty() {
+                return false;
+            }
             assert_eq!(x.len(), self.n, "input length must equal the FFT length");
             assert_eq!(
                 y.len(),
                 self.n + 1,
                 "output length must be the FFT length + 1"
             );
-            assert!(v.len() >= self.n / 2, "split twiddles too short");
             // SAFETY: `new` checked the CPU features and chose `f` for exactly this `n`: it
-            // reads n complex values at `x`, the table this plan built and `v[..n/2]`, and
-            // writes n + 1 complex values at `y` (all asserted above); `x` is a shared borrow,
-            // so it is disjoint from the exclusive `y`.
+            // reads n complex values at `x`, the table this plan built and the split twiddles
+            // `with_split` built for this `n`, and writes n + 1 complex values at `y` (asserted
+            // above); `x` is a shared borrow, so it is disjoint from the exclusive `y`.
             unsafe {
                 f(
                     x.as_ptr() as *const $e,
                     y.as_mut_ptr() as *mut $e,
                     self.tw.as_ptr() as *const $e,
-                    v.as_ptr() as *const $e,
+                    self.split.as_ptr() as *const $e,
                 )
             };
+            true
+        }
+
+        /// The real forward FFT's split step on this plan's transform `z` (`None`: in place in
+        /// `y[..n]`), writing the `n + 1` bins to `y`, with the twiddles of `with_split`.
+        /// Returns `false`, writing nothing, for a plan without them. Bit for bit the split
+        /// step of [`super::split_fwd_body`].
+        pub fn split_forward(&self, z: Option<&[Complex<$e>]>, y: &mut [Complex<$e>]) -> bool {
+            if self.split.is_empty() {
+                return false;
+            }
+            assert_eq!(
+                y.len(),
+                self.n + 1,
+                "output length must be the FFT length + 1"
+            );
+            let yp = y.as_mut_ptr() as *mut $e;
+            let zp = match z {
+                Some(z) => {
+                    assert_eq!(z.len(), self.n, "input length must equal the FFT length");
+                    z.as_ptr() as *const $e
+                }
+                None => yp as *const $e,
+            };
+            // SAFETY: `z` holds n complex values and `y` n + 1 (asserted); a given `z` is a
+            // shared borrow, so disjoint from the exclusive `y`, else the step runs in place.
+            // The table is the one `with_split` built for this `n` in the entry's layout; every
+            // plan length is a power of two the aligned step takes, and `new` checked the CPU
+            // features (AVX-512 F/DQ among them).
+            unsafe { $split_entry(zp, yp, self.n, self.split.as_ptr() as *const $e) };
             true
         }
 
@@ -325,9 +354,14 @@ pub struct Pow2Avx512 {
     real_inv: Option<RealInvFn>,
     /// the windowed first stage ([`first_stage_win`]) of a forward multi-pass plan
     first_win: Option<FirstWinFn>,
+    /// the real forward split step's twiddles `v[k]`, `k < n/2`: up to
+    /// [`super::split_avx512::SPREAD_MAX`] points spread, rows `(v.re, v.re)` and
+    /// `(−v.im, v.im)` per block of four ([`super::split_avx512::spread_split_row`]), as they
+    /// are above; empty until [`Pow2Avx512::with_split`] gives them
+    split: Vec<V8>,
 }
 
-/// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
+/// Fused real forward codelet: `(x, y, table, spread split twiddles)` (see [`small_real`]).
 type RealFn = unsafe fn(*const f64, *mut f64, *const f64, *const f64);
 
 /// Windowed first stage: `(x, y, table, window)` (see [`first_stage_win`]).
@@ -484,7 +518,37 @@ impl Pow2Avx512 {
             real_fwd,
             real_inv,
             first_win,
+            split: Vec::new(),
         })
+    }
+
+    /// This plan as the half-length transform of a real forward FFT of `2n` points whose split
+    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps them
+    /// for [`Pow2Avx512::real_forward`] and [`Pow2Avx512::split_forward`], spread (2n doubles,
+    /// twice the bytes of `v[..n/2]`) up to [`super::split_avx512::SPREAD_MAX`] points, as they
+    /// are above.
+    pub fn with_split(mut self, v: &[Complex<f64>]) -> Self {
+        assert!(v.len() >= self.n / 2, "split twiddles too short");
+        let v = &v[..self.n / 2];
+        self.split = if self.n <= super::split_avx512::SPREAD_MAX {
+            v.chunks_exact(4)
+                .flat_map(|w| {
+                    let (wr, wi) = super::split_avx512::spread_split_row(
+                        w.try_into().expect("chunks of four"),
+                    );
+                    [V8(wr), V8(wi)]
+                })
+                .collect()
+        } else {
+            v.chunks_exact(4)
+                .map(|w| {
+                    V8([
+                        w[0].re, w[0].im, w[1].re, w[1].im, w[2].re, w[2].im, w[3].re, w[3].im,
+                    ])
+                })
+                .collect()
+        };
+        self
     }
 
     /// Pass plan, e.g. `"F16 FL16+16"` (the tests check it against the module doc's table).
@@ -555,7 +619,7 @@ impl Pow2Avx512 {
 
     destroying_method!(f64, 8);
 
-    real_codelet_methods!(f64);
+    real_codelet_methods!(f64, super::split_avx512::split_fwd_f64_entry);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
@@ -1129,18 +1193,19 @@ unsafe fn small_regs<const INV: bool, const R2: usize>(
 ///
 /// # Safety
 /// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `tw` the plan's radix-4
-/// table, `v` readable for `n/2`, `y` writable for `n + 1` complex values, disjoint from `x`.
+/// table, `v` the plan's spread split twiddles (`2n` doubles), `y` writable for `n + 1`
+/// complex values, disjoint from `x`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64, v: *const f64) {
     // SAFETY: `small_regs` reads x[..n] and the table; the stores write y[..n]; the split reads
-    // and writes y[..=n] and reads v[..n/2] (the contract above, n = 4·R2 a multiple of 8).
+    // and writes y[..=n] and reads v[..2n] (the contract above, n = 4·R2 a multiple of 8).
     unsafe {
         let o = small_regs::<false, R2>(x, tw);
         for (r, or) in o.iter().enumerate().take(R2) {
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
-        super::split_avx512::split_fwd_f64_aligned(y, y, 4 * R2, v);
+        super::split_avx512::split_fwd_f64_aligned::<true>(y, y, 4 * R2, v);
     }
 }
 
@@ -1153,8 +1218,8 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
 ///
 /// # Safety
 /// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `tw` the plan's table (the
-/// first stage's rows at its start), `v` readable for `n/2`, `y` writable for `n + 1` complex
-/// values, disjoint from `x`.
+/// first stage's rows at its start), `v` the plan's spread split twiddles (`2n` doubles), `y`
+/// writable for `n + 1` complex values, disjoint from `x`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f64, v: *const f64) {
@@ -1168,7 +1233,7 @@ unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f
     // SAFETY: `t` is `y` (n + 1 complex values) or the buffer (256 ≥ n complex values), in
     // either case disjoint from `x`. The first stage reads x[..n] and the table's first-stage
     // rows and writes t[..n]; the unit-twiddle last stage loads each q-vector's 8 or 16 values
-    // before it stores them (in place is fine); the split reads t[..n] and v[..n/2] and writes
+    // before it stores them (in place is fine); the split reads t[..n] and v[..2n] and writes
     // y[..=n] (in place when t = y, else disjoint). The stage kernels are the ones `kernel`
     // gives the plan of this `n`.
     unsafe {
@@ -1183,7 +1248,7 @@ unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f
             }
             _ => unreachable!("two-pass real codelet for n = {N}"),
         }
-        super::split_avx512::split_fwd_f64_aligned(t, y, N, v);
+        super::split_avx512::split_fwd_f64_aligned::<true>(t, y, N, v);
     }
 }
 

@@ -114,6 +114,9 @@ pub struct Pow2Avx512F32 {
     real_inv: Option<RealInvFn>,
     /// the windowed first stage ([`first_stage_win`]) of a forward multi-pass plan
     first_win: Option<FirstWinFn>,
+    /// the real forward split step's twiddles `v[k]`, `k < n/2`; empty until
+    /// [`Pow2Avx512F32::with_split`] gives them
+    split: Vec<Complex<f32>>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
@@ -287,7 +290,18 @@ impl Pow2Avx512F32 {
             real_fwd,
             real_inv,
             first_win,
+            split: Vec::new(),
         })
+    }
+
+    /// This plan as the half-length transform of a real forward FFT of `2n` points whose split
+    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps a
+    /// copy of `v[..n/2]` for [`Pow2Avx512F32::real_forward`] and
+    /// [`Pow2Avx512F32::split_forward`].
+    pub fn with_split(mut self, v: &[Complex<f32>]) -> Self {
+        assert!(v.len() >= self.n / 2, "split twiddles too short");
+        self.split = v[..self.n / 2].to_vec();
+        self
     }
 
     /// Pass plan, e.g. `"F16 M16 L16"` (the tests check it against the module doc's table).
@@ -370,7 +384,7 @@ impl Pow2Avx512F32 {
 
     super::pow2_avx512::destroying_method!(f32, 16);
 
-    super::pow2_avx512::real_codelet_methods!(f32);
+    super::pow2_avx512::real_codelet_methods!(f32, super::split_avx512::split_fwd_f32_entry);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
