@@ -72,6 +72,7 @@
 
 use super::super::Complex;
 use super::mixed::unit_root;
+use super::split_avx512::F64x8;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -533,18 +534,21 @@ impl Pow2Avx512 {
         self.split = if self.n <= super::split_avx512::SPREAD_MAX {
             v.chunks_exact(4)
                 .flat_map(|w| {
-                    let (wr, wi) = super::split_avx512::spread_split_row(
-                        w.try_into().expect("chunks of four"),
-                    );
-                    [V8(wr), V8(wi)]
+                    let (mut wr, mut wi) = (V8::default(), V8::default());
+                    super::split_avx512::spread_split_row(w, &mut wr.0, &mut wi.0);
+                    [wr, wi]
                 })
                 .collect()
         } else {
             v.chunks_exact(4)
                 .map(|w| {
-                    V8([
-                        w[0].re, w[0].im, w[1].re, w[1].im, w[2].re, w[2].im, w[3].re, w[3].im,
-                    ])
+                    V8(core::array::from_fn(|i| {
+                        if i % 2 == 0 {
+                            w[i / 2].re
+                        } else {
+                            w[i / 2].im
+                        }
+                    }))
                 })
                 .collect()
         };
@@ -1187,7 +1191,7 @@ unsafe fn small_regs<const INV: bool, const R2: usize>(
 
 /// Real forward transform of `2n` points, `n = 4·R2` (16, 32, 64) complex pairs at `x`: the
 /// forward codelet of [`small`] stored to `y`, then the forward split step on the vectors just
-/// stored ([`super::split_avx512::split_fwd_f64_aligned`], whose loads the store buffer
+/// stored ([`super::split_avx512::split_fwd_aligned`], whose loads the store buffer
 /// forwards), `n + 1` bins at `y`: bit for bit the codelet followed by the split step, without
 /// a call, the plan's scratch or the thread's workspace in between.
 ///
@@ -1205,7 +1209,7 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
         for (r, or) in o.iter().enumerate().take(R2) {
             _mm512_storeu_pd(y.add(8 * r), *or);
         }
-        super::split_avx512::split_fwd_f64_aligned::<true>(y, y, 4 * R2, v);
+        super::split_avx512::split_fwd_aligned::<F64x8, true>(y, y, 4 * R2, v);
     }
 }
 
@@ -1213,7 +1217,7 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
 /// passes of this length's plan (F16 then L8 or L16) with no scratch from the plan or the
 /// thread: the first pass writes `y` when `y` is on a 64-byte boundary, else a 4 KiB stack
 /// buffer that is; the last pass (unit twiddles) runs in place there; the forward split step
-/// then reads the vectors it stored ([`super::split_avx512::split_fwd_f64_aligned`]) and writes
+/// then reads the vectors it stored ([`super::split_avx512::split_fwd_aligned`]) and writes
 /// the `n + 1` bins to `y`. Bit for bit the plan's transform followed by the split step.
 ///
 /// # Safety
@@ -1248,13 +1252,13 @@ unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f
             }
             _ => unreachable!("two-pass real codelet for n = {N}"),
         }
-        super::split_avx512::split_fwd_f64_aligned::<true>(t, y, N, v);
+        super::split_avx512::split_fwd_aligned::<F64x8, true>(t, y, N, v);
     }
 }
 
 /// Real inverse transform into `n = 4·R2` (16, 32, 64) complex pairs at `y` from the `n + 1`
 /// bins at `x`: the inverse split step into `y`
-/// ([`super::split_avx512::split_inv_f64_aligned`], storing the vectors the codelet loads, which
+/// ([`super::split_avx512::split_inv_aligned`], storing the vectors the codelet loads, which
 /// the store buffer forwards), then the inverse codelet of [`small`] in place, its outputs
 /// multiplied by `scale` unless it is 1: bit for bit the split step, the codelet and the
 /// scaling one after another.
@@ -1274,7 +1278,7 @@ unsafe fn small_real_inv<const R2: usize>(
     // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
     // y[..n] and the table and writes y[..n] after all its loads (the contract above).
     unsafe {
-        super::split_avx512::split_inv_f64_aligned(x, y, 4 * R2, stw);
+        super::split_avx512::split_inv_aligned::<F64x8>(x, y, 4 * R2, stw);
         let mut o = small_regs::<true, R2>(y, tw);
         if scale != 1.0 {
             let s = _mm512_set1_pd(scale);

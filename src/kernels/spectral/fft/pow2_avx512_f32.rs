@@ -66,6 +66,7 @@
 
 use super::super::Complex;
 use super::mixed::unit_root;
+use super::split_avx512::F32x16;
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
@@ -114,9 +115,11 @@ pub struct Pow2Avx512F32 {
     real_inv: Option<RealInvFn>,
     /// the windowed first stage ([`first_stage_win`]) of a forward multi-pass plan
     first_win: Option<FirstWinFn>,
-    /// the real forward split step's twiddles `v[k]`, `k < n/2`; empty until
-    /// [`Pow2Avx512F32::with_split`] gives them
-    split: Vec<Complex<f32>>,
+    /// the real forward split step's twiddles `v[k]`, `k < n/2`, spread up to
+    /// [`super::split_avx512::SPREAD_MAX`] points, as they are above (see
+    /// [`super::pow2_avx512::Pow2Avx512`]'s); empty until [`Pow2Avx512F32::with_split`] gives
+    /// them
+    split: Vec<V16>,
 }
 
 /// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
@@ -295,12 +298,34 @@ impl Pow2Avx512F32 {
     }
 
     /// This plan as the half-length transform of a real forward FFT of `2n` points whose split
-    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps a
-    /// copy of `v[..n/2]` for [`Pow2Avx512F32::real_forward`] and
-    /// [`Pow2Avx512F32::split_forward`].
+    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps them
+    /// for [`Pow2Avx512F32::real_forward`] and [`Pow2Avx512F32::split_forward`], spread (twice
+    /// the bytes of `v[..n/2]`) up to [`super::split_avx512::SPREAD_MAX`] points, as they are
+    /// above.
     pub fn with_split(mut self, v: &[Complex<f32>]) -> Self {
         assert!(v.len() >= self.n / 2, "split twiddles too short");
-        self.split = v[..self.n / 2].to_vec();
+        let v = &v[..self.n / 2];
+        self.split = if self.n <= super::split_avx512::SPREAD_MAX {
+            v.chunks_exact(8)
+                .flat_map(|w| {
+                    let (mut wr, mut wi) = (V16::default(), V16::default());
+                    super::split_avx512::spread_split_row(w, &mut wr.0, &mut wi.0);
+                    [wr, wi]
+                })
+                .collect()
+        } else {
+            v.chunks_exact(8)
+                .map(|w| {
+                    V16(core::array::from_fn(|i| {
+                        if i % 2 == 0 {
+                            w[i / 2].re
+                        } else {
+                            w[i / 2].im
+                        }
+                    }))
+                })
+                .collect()
+        };
         self
     }
 
@@ -1127,7 +1152,7 @@ unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512
 
 /// Real forward transform of `2n` points, `n = 8·R` (32, 64) complex pairs at `x`: the
 /// forward codelet ([`small32`], [`small64`]) stored to `y`, then the forward split step on the
-/// vectors just stored ([`super::split_avx512::split_fwd_f32_aligned`]); as the double
+/// vectors just stored ([`super::split_avx512::split_fwd_aligned`]); as the double
 /// `small_real` of [`super::pow2_avx512`].
 ///
 /// # Safety
@@ -1148,12 +1173,12 @@ unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, 
                 _mm512_storeu_ps(y.add(16 * k), *ok);
             }
         }
-        super::split_avx512::split_fwd_f32_aligned(y, y, 8 * R, v);
+        super::split_avx512::split_fwd_aligned::<F32x16, true>(y, y, 8 * R, v);
     }
 }
 
 /// Real inverse transform into `n = 8·R` (32, 64) complex pairs at `y` from the `n + 1` bins
-/// at `x`: the inverse split step into `y` ([`super::split_avx512::split_inv_f32_aligned`]),
+/// at `x`: the inverse split step into `y` ([`super::split_avx512::split_inv_aligned`]),
 /// then the inverse codelet ([`small32`], [`small64`]) in place, its outputs multiplied by
 /// `scale` unless it is 1; as the double `small_real_inv` of [`super::pow2_avx512`].
 ///
@@ -1172,7 +1197,7 @@ unsafe fn small_real_inv<const R: usize>(
     // SAFETY: the split reads x[..=n] and stw[..n/2] and writes y[..n]; the codelet then reads
     // y[..n] and its table and writes y[..n] after all its loads (the contract above).
     unsafe {
-        super::split_avx512::split_inv_f32_aligned(x, y, 8 * R, stw);
+        super::split_avx512::split_inv_aligned::<F32x16>(x, y, 8 * R, stw);
         let mut o = [_mm512_setzero_ps(); 8];
         if R == 4 {
             o[..4].copy_from_slice(&small32_regs::<true>(y, t));
