@@ -441,7 +441,7 @@ impl OwnPow2 {
 
     /// The forward split step on the result of [`OwnPow2::run`] in `y[..m]`, in place, writing
     /// the m + 1 bins, where the plan keeps its split twiddles (the AVX-512 plans: the aligned
-    /// step, doubles with the twiddles spread; see
+    /// step, twiddles spread up to 8192 complex points; see
     /// [`pow2_avx512::Pow2Avx512::split_forward`]). Returns `false`, writing nothing,
     /// elsewhere. Bit for bit [`split_fwd`].
     #[allow(unused_variables)]

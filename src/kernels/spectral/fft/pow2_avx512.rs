@@ -357,7 +357,7 @@ pub struct Pow2Avx512 {
     first_win: Option<FirstWinFn>,
     /// the real forward split step's twiddles `v[k]`, `k < n/2`: up to
     /// [`super::split_avx512::SPREAD_MAX`] points spread, rows `(v.re, v.re)` and
-    /// `(−v.im, v.im)` per block of four ([`super::split_avx512::spread_split_row`]), as they
+    /// `(−v.im, v.im)` per block of four ([`super::split_avx512::split_table_rows`]), as they
     /// are above; empty until [`Pow2Avx512::with_split`] gives them
     split: Vec<V8>,
 }
@@ -530,28 +530,10 @@ impl Pow2Avx512 {
     /// are above.
     pub fn with_split(mut self, v: &[Complex<f64>]) -> Self {
         assert!(v.len() >= self.n / 2, "split twiddles too short");
-        let v = &v[..self.n / 2];
-        self.split = if self.n <= super::split_avx512::SPREAD_MAX {
-            v.chunks_exact(4)
-                .flat_map(|w| {
-                    let (mut wr, mut wi) = (V8::default(), V8::default());
-                    super::split_avx512::spread_split_row(w, &mut wr.0, &mut wi.0);
-                    [wr, wi]
-                })
-                .collect()
-        } else {
-            v.chunks_exact(4)
-                .map(|w| {
-                    V8(core::array::from_fn(|i| {
-                        if i % 2 == 0 {
-                            w[i / 2].re
-                        } else {
-                            w[i / 2].im
-                        }
-                    }))
-                })
-                .collect()
-        };
+        self.split = super::split_avx512::split_table_rows::<_, 8>(&v[..self.n / 2])
+            .into_iter()
+            .map(V8)
+            .collect();
         self
     }
 

@@ -304,28 +304,10 @@ impl Pow2Avx512F32 {
     /// above.
     pub fn with_split(mut self, v: &[Complex<f32>]) -> Self {
         assert!(v.len() >= self.n / 2, "split twiddles too short");
-        let v = &v[..self.n / 2];
-        self.split = if self.n <= super::split_avx512::SPREAD_MAX {
-            v.chunks_exact(8)
-                .flat_map(|w| {
-                    let (mut wr, mut wi) = (V16::default(), V16::default());
-                    super::split_avx512::spread_split_row(w, &mut wr.0, &mut wi.0);
-                    [wr, wi]
-                })
-                .collect()
-        } else {
-            v.chunks_exact(8)
-                .map(|w| {
-                    V16(core::array::from_fn(|i| {
-                        if i % 2 == 0 {
-                            w[i / 2].re
-                        } else {
-                            w[i / 2].im
-                        }
-                    }))
-                })
-                .collect()
-        };
+        self.split = super::split_avx512::split_table_rows::<_, 16>(&v[..self.n / 2])
+            .into_iter()
+            .map(V16)
+            .collect();
         self
     }
 

@@ -20,7 +20,7 @@
 //! `wi = (−v.im, v.im)`, so `v·D = wr·D + wi·swap(D)` (negation and the products' signs are
 //! exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re` bit for bit). They are
 //! spread in registers from `v` as it is, or read from a table of the spread rows
-//! ([`spread_split_row`]) that the plans keep up to [`SPREAD_MAX`] points: that saves three of
+//! ([`split_table_rows`]) that the plans keep up to [`SPREAD_MAX`] points: that saves three of
 //! the ~17 vector operations of a block, but doubles the table's bytes, which is what this pass
 //! is bound by at large n.
 
@@ -256,7 +256,7 @@ impl Lanes for F32x16 {
 }
 
 /// The twiddles `w` = `v[k..k+PAIRS]` spread for [`fwd_pairs`]: `(wr, wi)` with
-/// `wr = (v.re, v.re)` and `wi = (−v.im, v.im)` per pair; the rows of [`spread_split_row`]
+/// `wr = (v.re, v.re)` and `wi = (−v.im, v.im)` per pair; the rows of [`split_table_rows`]
 /// hold the same values. Register-only.
 #[inline(always)]
 unsafe fn spread<L: Lanes>(w: L) -> (L, L) {
@@ -264,22 +264,37 @@ unsafe fn spread<L: Lanes>(w: L) -> (L, L) {
     unsafe { (L::dup_re(w), L::xor(L::dup_im(w), L::sign(false))) }
 }
 
-/// The spread rows of one block of pairs of the aligned forward split step (`w` = `v[k..k+p]`,
-/// `wr` and `wi` of `2p` elements): `(v.re, v.re)` and `(−v.im, v.im)` per pair, the values
-/// [`spread`] makes in registers (copies and a negation, so bit for bit the same). A table of
-/// these rows, two per block of `PAIRS` pairs, is what [`split_fwd_aligned`] reads with
-/// `SPREAD`.
-pub(super) fn spread_split_row<E: FftFloat>(w: &[Complex<E>], wr: &mut [E], wi: &mut [E]) {
-    assert!(
-        wr.len() == 2 * w.len() && wi.len() == 2 * w.len(),
-        "spread row lengths"
-    );
-    for (j, v) in w.iter().enumerate() {
-        wr[2 * j] = v.re;
-        wr[2 * j + 1] = v.re;
-        wi[2 * j] = -v.im;
-        wi[2 * j + 1] = v.im;
+/// The split twiddles `v` (`v[k]`, `k < m/2`, for a half length `m`) as the rows of `L`
+/// elements (one vector) that a plan of `m` keeps for [`split_fwd_plan`]: for `m ≤`
+/// [`SPREAD_MAX`] two rows per block of `L/2` pairs, `(v.re, v.re)` and `(−v.im, v.im)` per pair
+/// (the values [`spread`] makes in registers: copies and a negation, so bit for bit the same),
+/// which [`split_fwd_aligned`] reads with `SPREAD`; above, `v` as it is, `L/2` values a row.
+pub(super) fn split_table_rows<E: FftFloat, const L: usize>(v: &[Complex<E>]) -> Vec<[E; L]> {
+    let p = L / 2;
+    assert!(v.len().is_multiple_of(p), "whole vectors of split twiddles");
+    let spread = 2 * v.len() <= SPREAD_MAX;
+    let mut rows = Vec::with_capacity(if spread { 2 } else { 1 } * v.len() / p);
+    for w in v.chunks_exact(p) {
+        if spread {
+            let (mut wr, mut wi) = ([E::ZERO; L], [E::ZERO; L]);
+            for (j, v) in w.iter().enumerate() {
+                wr[2 * j] = v.re;
+                wr[2 * j + 1] = v.re;
+                wi[2 * j] = -v.im;
+                wi[2 * j + 1] = v.im;
+            }
+            rows.extend([wr, wi]);
+        } else {
+            rows.push(core::array::from_fn(|i| {
+                if i % 2 == 0 {
+                    w[i / 2].re
+                } else {
+                    w[i / 2].im
+                }
+            }));
+        }
     }
+    rows
 }
 
 /// `PAIRS` pairs of the forward split step ([`split_fwd_pair`]'s operations in its order, no
@@ -386,7 +401,7 @@ pub(super) unsafe fn split_fwd_f32(y: &mut [Complex<f32>], v: &[Complex<f32>]) {
 /// `z = y`, or from an aligned scratch into a caller's output.
 ///
 /// The twiddles `v` are the split step's `v[k]` (`SPREAD` false; spread in registers) or, with
-/// `SPREAD`, a table of their spread rows ([`spread_split_row`], rows `2r` and `2r + 1` for
+/// `SPREAD`, a table of their spread rows ([`split_table_rows`], rows `2r` and `2r + 1` for
 /// block r).
 ///
 /// # Safety
