@@ -469,6 +469,8 @@ pub(super) unsafe fn split_fwd_aligned<L: Lanes, const SPREAD: bool>(
 /// 32768, but 3–8 % slower at 65536, where table (512 KiB) and data no longer fit the L2 cache
 /// together.
 pub(super) const SPREAD_MAX: usize = 8192;
+// The fused real forward codelets (up to 256 complex points) read their plan's table spread.
+const _: () = assert!(SPREAD_MAX >= 256);
 
 /// The forward split step of `L`'s element type as the plans run it ([`split_fwd_aligned`],
 /// `v` spread for `m ≤` [`SPREAD_MAX`] and as it is above).
