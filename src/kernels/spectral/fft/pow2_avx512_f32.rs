@@ -122,7 +122,7 @@ pub struct Pow2Avx512F32 {
     split: Vec<V16>,
 }
 
-/// Fused real forward codelet: `(x, y, table, split twiddles)` (see [`small_real`]).
+/// Fused real forward codelet: `(x, y, table, spread split twiddles)` (see [`small_real`]).
 type RealFn = unsafe fn(*const f32, *mut f32, *const f32, *const f32);
 
 /// Fused real inverse codelet: `(x, y, table, split twiddles, scale)` (see [`small_real_inv`]).
@@ -1139,12 +1139,12 @@ unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512
 ///
 /// # Safety
 /// AVX-512 F/DQ/VL/BW + FMA; `x` readable for `n` complex values, `t` the plan's table, `v`
-/// readable for `n/2` complex values, `y` writable for `n + 1`, disjoint from `x`.
+/// the plan's spread split twiddles (`2n` floats), `y` writable for `n + 1`, disjoint from `x`.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
 unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, v: *const f32) {
     // SAFETY: the codelet reads x[..n] and its table; the stores write y[..n]; the split reads
-    // and writes y[..=n] and reads v[..n/2] (the contract above, n = 8·R a multiple of 16).
+    // and writes y[..=n] and reads v[..2n] (the contract above, n = 8·R a multiple of 16).
     unsafe {
         if R == 4 {
             for (k, ok) in small32_regs::<false>(x, t).iter().enumerate() {
