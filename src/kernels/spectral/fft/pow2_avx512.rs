@@ -137,15 +137,29 @@ struct Stage {
     f: StageFn,
 }
 
-/// `real_forward`, `split_forward` and `real_inverse` of an AVX-512 plan type with elements
-/// `$e` (the double plan here and the float one of [`super::pow2_avx512_f32`] share them):
-/// fields `n`, `tw` (the plan's table), `split` (the forward split step's twiddles in the
-/// layout `$split_entry` and the forward codelet read, empty until `with_split`),
+/// `with_split`, `real_forward`, `split_forward` and `real_inverse` of an AVX-512 plan type with
+/// elements `$e` (the double plan here and the float one of [`super::pow2_avx512_f32`] share
+/// them): fields `n`, `tw` (the plan's table), `split: Vec<$row>` (the forward split step's
+/// twiddles in rows of `$width` elements ([`super::split_avx512::split_table_rows`]), the layout
+/// `$split_entry` and the forward codelet read, empty until `with_split`),
 /// `real_fwd: Option<unsafe fn(x, y, table, split twiddles)>` and
 /// `real_inv: Option<unsafe fn(x, y, table, split twiddles, scale)>`, each set by `new` only for
 /// the lengths and direction whose fused codelet it is.
 macro_rules! real_codelet_methods {
-    ($e:ty, $split_entry:path) => {
+    ($e:ty, $row:ident, $width:expr, $split_entry:path) => {
+        /// This plan as the half-length transform of a real forward FFT of `2n` points whose
+        /// split step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`):
+        /// keeps them for `real_forward` and `split_forward`, spread (twice the bytes of
+        /// `v[..n/2]`) up to [`super::split_avx512::SPREAD_MAX`] points, as they are above.
+        pub fn with_split(mut self, v: &[Complex<$e>]) -> Self {
+            assert!(v.len() >= self.n / 2, "split twiddles too short");
+            self.split = super::split_avx512::split_table_rows::<_, $width>(&v[..self.n / 2])
+                .into_iter()
+                .map($row)
+                .collect();
+            self
+        }
+
         /// The real forward transform of `2n` points whose even/odd pairs are `x` (n complex
         /// values) into `y` (n + 1 bins) in one codelet, for a forward plan with a fused
         /// codelet and the split twiddles of `with_split`: the transform's stores are read
@@ -523,20 +537,6 @@ impl Pow2Avx512 {
         })
     }
 
-    /// This plan as the half-length transform of a real forward FFT of `2n` points whose split
-    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps them
-    /// for [`Pow2Avx512::real_forward`] and [`Pow2Avx512::split_forward`], spread (2n doubles,
-    /// twice the bytes of `v[..n/2]`) up to [`super::split_avx512::SPREAD_MAX`] points, as they
-    /// are above.
-    pub fn with_split(mut self, v: &[Complex<f64>]) -> Self {
-        assert!(v.len() >= self.n / 2, "split twiddles too short");
-        self.split = super::split_avx512::split_table_rows::<_, 8>(&v[..self.n / 2])
-            .into_iter()
-            .map(V8)
-            .collect();
-        self
-    }
-
     /// Pass plan, e.g. `"F16 FL16+16"` (the tests check it against the module doc's table).
     #[cfg(test)]
     fn describe(&self) -> String {
@@ -605,7 +605,7 @@ impl Pow2Avx512 {
 
     destroying_method!(f64, 8);
 
-    real_codelet_methods!(f64, super::split_avx512::split_fwd_f64_entry);
+    real_codelet_methods!(f64, V8, 8, super::split_avx512::split_fwd_f64_entry);
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`

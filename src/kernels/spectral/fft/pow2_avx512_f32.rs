@@ -297,20 +297,6 @@ impl Pow2Avx512F32 {
         })
     }
 
-    /// This plan as the half-length transform of a real forward FFT of `2n` points whose split
-    /// step takes the twiddles `v` (`v[k]` = `−i·e^{−πik/n}/2`, at least `k < n/2`): keeps them
-    /// for [`Pow2Avx512F32::real_forward`] and [`Pow2Avx512F32::split_forward`], spread (twice
-    /// the bytes of `v[..n/2]`) up to [`super::split_avx512::SPREAD_MAX`] points, as they are
-    /// above.
-    pub fn with_split(mut self, v: &[Complex<f32>]) -> Self {
-        assert!(v.len() >= self.n / 2, "split twiddles too short");
-        self.split = super::split_avx512::split_table_rows::<_, 16>(&v[..self.n / 2])
-            .into_iter()
-            .map(V16)
-            .collect();
-        self
-    }
-
     /// Pass plan, e.g. `"F16 M16 L16"` (the tests check it against the module doc's table).
     #[cfg(test)]
     fn describe(&self) -> String {
@@ -391,7 +377,12 @@ impl Pow2Avx512F32 {
 
     super::pow2_avx512::destroying_method!(f32, 16);
 
-    super::pow2_avx512::real_codelet_methods!(f32, super::split_avx512::split_fwd_f32_entry);
+    super::pow2_avx512::real_codelet_methods!(
+        f32,
+        V16,
+        16,
+        super::split_avx512::split_fwd_f32_entry
+    );
 
     /// # Safety
     /// AVX-512 F/DQ/VL/BW + FMA present (guaranteed by `new`); `src` readable and `dst`
