@@ -2,26 +2,24 @@
 
 The library is found at $SIGKERN_LIB if set, else target/release/libsigkern.{so,dylib} /
 sigkern.dll under the repository root (`make test` builds it first).
+
+Layout: cabi/ (the C ABI through cffi/ctypes), package/ (the Python package `sigkern`),
+contract/ (header, ABI, symbols, status codes, seeds, README, version, stack); the topic folders
+are packages (unique module names), support/ holds the shared helpers and is put on sys.path
+here, so tests import them as `sk_util`, `audio_util`, `sk_header`, `simd_levels`.
 """
 
-import os
 import pathlib
+import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-INCLUDE = ROOT / "include"
+SUPPORT = pathlib.Path(__file__).resolve().parent / "support"
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
 
-
-def library_path() -> pathlib.Path:
-    env = os.environ.get("SIGKERN_LIB")
-    if env:
-        return pathlib.Path(env)
-    release = ROOT / "target" / "release"
-    for name in ("libsigkern.so", "libsigkern.dylib", "sigkern.dll"):
-        if (release / name).exists():
-            return release / name
-    raise FileNotFoundError(f"libsigkern not built under {release}: run `cargo build --release`")
+import sk_header  # noqa: E402
+from sk_header import INCLUDE, ROOT, library_path  # noqa: E402,F401  (re-exported)
 
 
 @pytest.fixture(scope="session")
@@ -32,10 +30,7 @@ def lib_path() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def cffi_lib(lib_path):
     """(ffi, lib): cdef taken verbatim from include/sigkern_cdef.h."""
-    from cffi import FFI
-
-    ffi = FFI()
-    ffi.cdef((INCLUDE / "sigkern_cdef.h").read_text())
+    ffi = sk_header.ffi
     lib = ffi.dlopen(str(lib_path))
     return ffi, lib
 
@@ -62,4 +57,3 @@ def last_error(cffi_lib):
         return ffi.string(buf).decode()
 
     return get
-

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from audio_util import FLOATS, SFX, SK_ERR_BAD_ARGUMENT, SK_ERR_OVERLAP, SK_OK, ptr
+from audio_util import FLOATS, SFX, ptr
+from sk_header import SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_OVERLAP
 
 DT = pytest.mark.parametrize("dtype", FLOATS, ids=["f32", "f64"])
 

@@ -5,9 +5,10 @@ cases (0 channels, NULL channel pointers, overlapping outputs, overflow) with no
 import numpy as np
 import pytest
 
-from audio_util import (
-    FLOATS, SFX, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER,
-    SK_ERR_OVERLAP, SK_OK, SIZE_MAX, ptr,
+from audio_util import FLOATS, SFX, SIZE_MAX, ptr
+from sk_header import (
+    SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER,
+    SK_ERR_OVERLAP,
 )
 
 DT = pytest.mark.parametrize("dtype", FLOATS, ids=["f32", "f64"])

@@ -9,9 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from audio_util import (
-    FLOATS, SFX, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER,
-    SK_ERR_OVERLAP, SK_OK, PTRDIFF_MAX, ptr, strided_view, vptr,
+from audio_util import FLOATS, SFX, PTRDIFF_MAX, ptr, strided_view, vptr
+from sk_header import (
+    SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER,
+    SK_ERR_OVERLAP,
 )
 
 DT = pytest.mark.parametrize("dtype", FLOATS, ids=["f32", "f64"])

@@ -7,11 +7,9 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_BUFFER_TOO_SMALL = -10
+from sk_header import (
+    SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_BUFFER_TOO_SMALL, SK_ERR_LENGTH, SK_ERR_NULL_POINTER,
+)
 
 BANDS = {"lowpass": 0, "highpass": 1, "bandpass": 2, "bandstop": 3}
 # the shared SK_WINDOW_* constants (also used by sk_window_*)

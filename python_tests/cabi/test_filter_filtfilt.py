@@ -8,11 +8,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_OVERLAP = -4
-SK_ERR_BAD_ARGUMENT = -5
+from sk_header import SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_NULL_POINTER, SK_ERR_OVERLAP
+
 PADS = {"odd": 0, "even": 1, "constant": 2, None: 3}
 
 BA = {

@@ -12,13 +12,11 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_OVERLAP = -4
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_NON_FINITE = -6
-SK_ERR_INVALID_HANDLE = -7
+from sk_header import (
+    SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_INVALID_HANDLE, SK_ERR_LENGTH, SK_ERR_NON_FINITE,
+    SK_ERR_NULL_POINTER, SK_ERR_OVERLAP,
+)
+
 EPS32 = 2.0 ** -24
 
 

@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_LENGTH = -2
-SK_ERR_BAD_ARGUMENT = -5
+from sk_header import SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH
+
 PZ = {False: 0, True: 1, "lowpass": 2, "highpass": 3, "bandpass": 4, "bandstop": 5}
 WIN = {
     "hamming": (2, []), "hann": (1, []), "blackman": (3, []), ("kaiser", 6.0): (6, [6.0]),

@@ -15,14 +15,10 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_OVERLAP = -4
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_NON_FINITE = -6
-SK_ERR_INVALID_HANDLE = -7
-SK_ERR_BUFFER_TOO_SMALL = -10
+from sk_header import (
+    SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_BUFFER_TOO_SMALL, SK_ERR_INVALID_HANDLE, SK_ERR_LENGTH,
+    SK_ERR_NON_FINITE, SK_ERR_NULL_POINTER, SK_ERR_OVERLAP,
+)
 
 DESIGNS = {
     "butter8_lp": ss.butter(8, 0.1),

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_BAD_ARGUMENT = -5
+from sk_header import SK_OK, SK_ERR_BAD_ARGUMENT
 
 MARGINAL = {
     # the examples: integrator/differentiator pair (pole and zero at z = 1) and a pole at

@@ -19,10 +19,13 @@ import numpy as np
 import pytest
 
 from sk_util import (
-    CTYPE, DBL_MAX, DTYPES, ELEMENTWISE, EMPTY_IS_ERROR, EPS, F32, F64, FLT_MAX, ISIZE_MAX,
-    KERNELS, LENGTHS, REDUCTIONS, SIZE_MAX, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH,
-    SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER, SK_ERR_OVERLAP, SK_OK, bits_equal, buf, call, cname,
-    check_rms, elementwise_reference, mismatch, random_data, reduction_check, specials,
+    CTYPE, DBL_MAX, DTYPES, ELEMENTWISE, EMPTY_IS_ERROR, EPS, F32, F64, FLT_MAX, ISIZE_MAX, KERNELS,
+    LENGTHS, REDUCTIONS, SIZE_MAX, bits_equal, buf, call, cname, check_rms, elementwise_reference,
+    mismatch, random_data, reduction_check, specials,
+)
+from sk_header import (
+    CDEF, SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NULL_POINTER,
+    SK_ERR_OVERLAP,
 )
 
 DT = pytest.mark.parametrize("dtype", DTYPES, ids=["f32", "f64"])
@@ -59,9 +62,7 @@ def _assert_untouched(arrays, snap, what):
 
 def test_table_matches_the_generated_cdef():
     """The kernel table of these tests states every parameter; it must match the header."""
-    import pathlib
-
-    text = (pathlib.Path(__file__).resolve().parent.parent / "include" / "sigkern_cdef.h").read_text()
+    text = CDEF.read_text()
     decls = dict(re.findall(r"int32_t (sk_\w+)\(([^)]*)\);", text))
     for op, params in KERNELS.items():
         for dtype in DTYPES:

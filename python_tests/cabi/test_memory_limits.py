@@ -15,9 +15,7 @@ import textwrap
 
 import pytest
 
-from conftest import INCLUDE, library_path
-
-SK_OK, SK_ERR_ALLOCATION = 0, -8
+from sk_header import INCLUDE, SK_ERR_ALLOCATION, SK_OK, library_path
 
 # Runs in the child: loads the library, prepares the buffers, then caps the address space at
 # the current size plus BUDGET bytes and runs the case body, which sets `status` (and may set

@@ -26,7 +26,7 @@ import types
 
 import pytest
 
-from conftest import INCLUDE
+from sk_header import INCLUDE, NAME_OF, SK_ERR_INTERNAL, STATUS, SUPPORT
 
 SIZE_MAX = 2**64 - 1
 PTRDIFF_MAX = 2**63 - 1
@@ -34,16 +34,8 @@ PTRDIFF_MIN = -(2**63)
 BUF_BYTES = 1 << 14  # every buffer; baseline sizes keep every access inside it
 CANARY = 0xA5
 BASE_SIZE = 16
-SK_ERR_INTERNAL = -9
 
 ELEM = {"float": 4, "double": 8, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "size_t": 8, "char": 1}
-STATUS = {
-    "SK_OK": 0, "SK_ERR_NULL_POINTER": -1, "SK_ERR_LENGTH": -2, "SK_ERR_MISALIGNED": -3,
-    "SK_ERR_OVERLAP": -4, "SK_ERR_BAD_ARGUMENT": -5, "SK_ERR_NON_FINITE": -6,
-    "SK_ERR_INVALID_HANDLE": -7, "SK_ERR_ALLOCATION": -8, "SK_ERR_INTERNAL": -9,
-    "SK_ERR_BUFFER_TOO_SMALL": -10,
-}
-NAME_OF = {v: k for k, v in STATUS.items()}
 
 
 # ------------------------------------------------------------------ the header, parsed
@@ -383,7 +375,7 @@ def serve(cdef_path: str, lib_path: str) -> None:
 @pytest.fixture(scope="module")
 def server(lib_path):
     here = os.path.dirname(os.path.abspath(__file__))
-    code = (f"import sys; sys.path.insert(0, {here!r}); import test_misuse_matrix as m; "
+    code = (f"import sys; sys.path[:0] = [{here!r}, {str(SUPPORT)!r}]; import test_misuse_matrix as m; "
             f"m.serve({str(INCLUDE / 'sigkern_cdef.h')!r}, {str(lib_path)!r})")
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, bufsize=1)

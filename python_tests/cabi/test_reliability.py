@@ -9,10 +9,11 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import INCLUDE, library_path
-from sk_util import SIZE_MAX, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_OK, last_error
+from sk_header import (
+    INCLUDE, SK_ERR_ALLOCATION, SK_ERR_BAD_ARGUMENT, SK_ERR_LENGTH, SK_OK, library_path,
+)
+from sk_util import SIZE_MAX, last_error
 
-SK_ERR_ALLOCATION = -8
 TINY = 5e-324  # the smallest subnormal
 
 

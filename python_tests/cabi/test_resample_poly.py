@@ -6,10 +6,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
-SK_ERR_LENGTH = -2
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_BUFFER_TOO_SMALL = -10
+from sk_header import SK_OK, SK_ERR_BAD_ARGUMENT, SK_ERR_BUFFER_TOO_SMALL, SK_ERR_LENGTH
 
 
 def upfirdn(sk, ffi, h, x, up, down):

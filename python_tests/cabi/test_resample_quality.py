@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-SK_OK = 0
+from sk_header import SK_OK
+
 QUICK, LOW, MEDIUM, HIGH, VERY_HIGH = range(5)
 SOXR_NAME = {HIGH: "HQ", VERY_HIGH: "VHQ"}
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import INCLUDE, ROOT
+from sk_header import INCLUDE, ROOT
 
 ABI = ROOT / "abi" / "sigkern.abi"
 

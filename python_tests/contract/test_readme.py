@@ -4,7 +4,7 @@ commands are real make targets."""
 import re
 import subprocess
 
-from conftest import INCLUDE, ROOT
+from sk_header import INCLUDE, ROOT
 
 
 def header_functions():

@@ -15,14 +15,13 @@ import sys
 import numpy as np
 import pytest
 
-from sk_util import (
-    FLT_MAX, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NON_FINITE, SK_ERR_NULL_POINTER, SK_OK,
-    bits_equal,
+from sk_header import (
+    ROOT, SK_ERR_LENGTH, SK_ERR_MISALIGNED, SK_ERR_NON_FINITE, SK_ERR_NULL_POINTER, SK_OK,
 )
+from sk_util import FLT_MAX, bits_equal
 
 torch = pytest.importorskip("torch")
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "python"
 SEED_CDEF = "void copy(float *in, float *out, int len);"
 

@@ -5,6 +5,8 @@ import threading
 
 import numpy as np
 
+from sk_header import INCLUDE
+
 STATUS = {
     0: "SK_OK", -1: "SK_ERR_NULL_POINTER", -2: "SK_ERR_LENGTH", -3: "SK_ERR_MISALIGNED",
     -4: "SK_ERR_OVERLAP", -5: "SK_ERR_BAD_ARGUMENT", -6: "SK_ERR_NON_FINITE",
@@ -22,10 +24,9 @@ def test_status_names_match_the_header_constants(sk, ffi):
 
 
 def test_every_header_status_constant_is_named(sk, ffi):
-    import pathlib
     import re
 
-    header = (pathlib.Path(__file__).resolve().parent.parent / "include" / "sigkern.h").read_text()
+    header = (INCLUDE / "sigkern.h").read_text()
     defined = dict((name, int(v)) for name, v in re.findall(r"#define (SK_(?:OK|ERR_\w+)) (-?\d+)", header))
     for code, name in STATUS.items():  # the stable codes never change (new ones may be added)
         assert defined[name] == code

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from sk_header import ROOT
 
 # Symbols a GNU toolchain may add to any shared object's dynamic table; none of them is a
 # function of ours. Listed individually (investigated, not pattern-matched) so anything else

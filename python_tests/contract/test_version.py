@@ -1,11 +1,10 @@
 """sk_version() agrees with the SIGKERN_VERSION_* defines of include/sigkern.h, the cdef header
 and Cargo.toml."""
 
-import pathlib
 import re
 import tomllib
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from sk_header import ROOT
 
 
 def test_version_everywhere_agrees(sk, ffi):

@@ -15,7 +15,7 @@ import pytest
 import sigkern
 from sigkern._lib import USED
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from sk_header import ROOT
 
 #: C functions with no Python entry of their own, and why. Everything else in the header must
 #: be bound by the package.

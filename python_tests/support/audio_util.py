@@ -13,13 +13,6 @@ CT = {
 SFX = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_MISALIGNED = -3
-SK_ERR_OVERLAP = -4
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_NON_FINITE = -6
 PTRDIFF_MAX = 2**63 - 1
 SIZE_MAX = 2**64 - 1
 

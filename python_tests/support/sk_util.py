@@ -22,14 +22,6 @@ DBL_MAX = float(np.finfo(np.float64).max)
 SIZE_MAX = 2**64 - 1
 ISIZE_MAX = 2**63 - 1
 
-SK_OK = 0
-SK_ERR_NULL_POINTER = -1
-SK_ERR_LENGTH = -2
-SK_ERR_MISALIGNED = -3
-SK_ERR_OVERLAP = -4
-SK_ERR_BAD_ARGUMENT = -5
-SK_ERR_NON_FINITE = -6
-
 # Parameter roles: "in" (const T *), "out" (T *, n elements written), "inout" (T *, read and
 # written), "sout" (T *out, one scalar written), "s" (T scalar), "n" (size_t length).
 ELEMENTWISE = {

@@ -1,0 +1,1 @@
+"""sigkern's Python test suite (see conftest.py for the layout)."""

@@ -1,0 +1,1 @@
+"""The contract: header, ABI list, exported symbols, status codes, seeds, README, version, stack."""
