@@ -2,14 +2,13 @@
 signal, where plain rounding of a low-level sine gives harmonic distortion; chunking, seeds and
 SIMD levels do not change the output; the C entry points' errors."""
 
-import os
-import subprocess
-import sys
+import hashlib
 
 import numpy as np
 import pytest
 
 import sigkern
+from simd_levels import ORDER, run_body
 
 N = 1 << 16
 
@@ -74,16 +73,16 @@ def test_stream_in_chunks_formats_and_seeds():
     np.testing.assert_array_equal(sigkern.float_to_pcm_dither(x.astype(np.float64), seed=1, channels=2), a)
 
 
-def test_same_output_at_every_simd_level():
-    code = ("import numpy as np, sigkern, hashlib;"
-            "x = (np.random.default_rng(1).standard_normal(100003) * 0.5).astype(np.float32);"
-            "print(hashlib.sha1(sigkern.float_to_pcm_dither(x, seed=9).tobytes()"
-            " + sigkern.float_to_pcm_dither(x, 'int24', seed=9).tobytes()).hexdigest())")
-    outs = set()
-    for lvl in ("scalar", "sse2", "avx2", "avx512"):
-        env = dict(os.environ, SIGKERN_SIMD=lvl)
-        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                check=True).stdout)
+def dither_digest(ffi, lib):
+    """The body run at each SIMD level: the digest of two dithered conversions."""
+    x = (np.random.default_rng(1).standard_normal(100003) * 0.5).astype(np.float32)
+    codes = (sigkern.float_to_pcm_dither(x, seed=9).tobytes()
+             + sigkern.float_to_pcm_dither(x, "int24", seed=9).tobytes())
+    return {"digest": np.array(hashlib.sha1(codes).hexdigest())}
+
+
+def test_same_output_at_every_simd_level(lib_path, tmp_path):
+    outs = {str(run_body(dither_digest, lvl, lib_path, tmp_path)["digest"]) for lvl in ORDER}
     assert len(outs) == 1
 
 

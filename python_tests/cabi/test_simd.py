@@ -6,55 +6,61 @@ every level's reductions are also checked against the independent references of 
 Unknown values are ignored."""
 
 import math
-import os
-import pathlib
-import platform
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-import simd_worker
-from sk_util import EPS, F32, F64, ELEMENTWISE, reduction_check, sum_bound
+from simd_levels import ORDER, X86_64, require, run_body, supported_levels
+from sk_util import (
+    DTYPES, ELEMENTWISE, EPS, F32, F64, KERNELS, REDUCTIONS, SUFFIX, call, random_data,
+    reduction_check, specials, sum_bound,
+)
 
-HERE = pathlib.Path(__file__).resolve().parent
-ORDER = ["scalar", "sse2", "avx2", "avx512"]
+pytestmark = pytest.mark.skipif(not X86_64, reason="level names below are x86-64's")
 
-pytestmark = pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
-                                reason="level names below are x86-64's")
-
-
-def cpu_flags() -> set:
-    try:
-        text = pathlib.Path("/proc/cpuinfo").read_text()
-    except OSError:
-        pytest.skip("no /proc/cpuinfo to check the CPU's features independently")
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
+LENGTHS = (0, 1, 3, 15, 16, 17, 63, 64, 65, 511, 513, 1000, 4097, 70001)
+KINDS = ("random", "adversarial", "extreme")
 
 
-def supported_levels() -> list:
-    f = cpu_flags()
-    levels = ["scalar", "sse2"]
-    if {"avx2", "fma"} <= f:
-        levels.append("avx2")
-        if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= f:
-            levels.append("avx512")
-    return levels
+def inputs(op, dtype, n, kind):
+    """Deterministic inputs for one case (the same in every process)."""
+    rng = np.random.default_rng([n, len(op), sum(map(ord, op)), dtype.itemsize, len(kind)])
+    ins = {}
+    for name, role in KERNELS[op]:
+        if role in ("in", "inout"):
+            ins[name] = random_data(rng, n, dtype, adversarial=kind == "adversarial")
+            if kind == "extreme" and n:
+                # finite extremes: ±max (partial sums overflow), denormals, signed zeros
+                sp = specials(dtype)
+                sp = sp[np.isfinite(sp)]
+                ins[name][::2] = sp[rng.integers(0, sp.size, size=ins[name][::2].size)]
+        elif role == "out":
+            ins[name] = np.full(n, 7.0, dtype)
+    return ins
+
+
+def kernel_results(ffi, lib):
+    """The body run at each level: every kernel of sk_util.KERNELS on every case of `inputs`."""
+    results = {}
+    for op in KERNELS:
+        for dtype in DTYPES:
+            for n in LENGTHS:
+                for kind in KINDS:
+                    if op in REDUCTIONS and n == 0:
+                        continue
+                    ins = inputs(op, dtype, n, kind)
+                    status, value, _ = call(ffi, lib, op, dtype, ins, n=n)
+                    key = f"{op}_{SUFFIX[dtype]}_{n}_{kind}"
+                    results[key + "_status"] = np.array(status)
+                    if op in ELEMENTWISE:
+                        results[key] = ins["y"]
+                    else:
+                        results[key] = np.array(value)
+    return results
 
 
 def run_worker(lib_path, tmp_path, simd):
-    env = {k: v for k, v in os.environ.items() if k != "SIGKERN_SIMD"}
-    if simd is not None:
-        env["SIGKERN_SIMD"] = simd
-    out = tmp_path / f"res_{simd or 'default'}_{abs(hash(simd))}.npz"
-    proc = subprocess.run([sys.executable, str(HERE / "simd_worker.py"), str(lib_path), str(out)],
-                          env=env, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return dict(np.load(out))
+    return run_body(kernel_results, simd, lib_path, tmp_path, timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +74,7 @@ def test_default_level_is_the_best_supported(default_results):
 
 @pytest.mark.parametrize("level", ORDER)
 def test_level_matches_default(level, lib_path, tmp_path, default_results):
-    if level not in supported_levels():
-        pytest.skip(f"this CPU does not support {level}")
+    require(level)
     got = run_worker(lib_path, tmp_path, level)
     assert str(got["level"]) == level
     assert set(got) == set(default_results)
@@ -89,7 +94,7 @@ def test_level_matches_default(level, lib_path, tmp_path, default_results):
             continue
         a, b = float(val), float(ref)
         # every level is right on its own (independent reference), ...
-        reduction_check(op, a, simd_worker.inputs(op, dtype, int(n), kind), f"{key} at {level}")
+        reduction_check(op, a, inputs(op, dtype, int(n), kind), f"{key} at {level}")
         if kind == "extreme":
             continue  # (the tolerance below assumes |x| ≲ 50)
         # ... and close to the default level
