@@ -1,6 +1,6 @@
-"""sigkern.filters / sigkern.spectral parity entries against scipy.signal (float64 references):
-lfilter, lfilter_zi, sosfilt_zi, filtfilt, sosfiltfilt, firwin's full options, get_window's full
-window set."""
+"""sigkern.filters parity entries against scipy.signal (float64 references): lfilter,
+lfilter_zi, sosfilt_zi, filtfilt, sosfiltfilt and their out= arguments (firwin's options and
+get_window's window set are in test_py_window_names.py)."""
 
 import numpy as np
 import pytest
@@ -136,50 +136,3 @@ def test_out_argument_tensor():
         out0 = torch.empty((1500, 2), dtype=torch.float64)
         assert call(t.T.contiguous(), axis=0, out=out0) is out0
         assert rel_err(out0.numpy(), ref(t.numpy()).T) <= 1e-10
-
-
-@pytest.mark.parametrize("kw", [
-    dict(numtaps=31, cutoff=0.3, scale=False),
-    dict(numtaps=65, cutoff=[0.1, 0.3, 0.5, 0.7], pass_zero=True),
-    dict(numtaps=64, cutoff=[0.1, 0.3, 0.5, 0.7], pass_zero=False),
-    dict(numtaps=65, cutoff=[0.1, 0.2, 0.4], pass_zero="bandstop"),
-    dict(numtaps=41, cutoff=[1000, 3000], pass_zero="bandpass", fs=16000, window="nuttall"),
-    dict(numtaps=41, cutoff=0.3, window=("chebwin", 60)),
-    dict(numtaps=41, cutoff=0.3, window=("general_gaussian", 1.5, 8.0)),
-    dict(numtaps=41, cutoff=0.3, width=0.1),
-])
-def test_firwin_options(kw):
-    assert rel_err(sigkern.firwin(**kw), signal.firwin(**kw)) <= 1e-10
-
-
-NAMES = ["boxcar", "hann", "hamming", "blackman", "blackmanharris", "flattop", ("kaiser", 7.0),
-         "tukey", ("tukey", 0.3), "barthann", "bartlett", "bohman", ("chebwin", 80), "cosine",
-         ("dpss", 2.5), "exponential", "poisson", ("exponential", None, 2.0),
-         ("general_cosine", [0.4, 0.4, 0.2]), ("general hamming", 0.6), "lanczos", "sinc",
-         "nuttall", "parzen", "taylor", ("taylor", 5, 35, False), "triang", "triangle",
-         ("gaussian", 5.0), ("general_gaussian", 1.5, 6.0), "hann_symmetric", 6.5]
-
-
-@pytest.mark.parametrize("name", NAMES, ids=[str(n) for n in NAMES])
-@pytest.mark.parametrize("fftbins", [True, False])
-def test_get_window_every_name(name, fftbins):
-    for n in [1, 2, 7, 64, 513]:
-        try:
-            want = signal.get_window(name, n, fftbins=fftbins)
-        except ValueError:  # e.g. dpss with NW >= n/2: sigkern refuses it too
-            with pytest.raises(sigkern.BadArgumentError):
-                sigkern.get_window(name, n, fftbins=fftbins)
-            continue
-        got = sigkern.get_window(name, n, fftbins=fftbins)
-        assert got.shape == want.shape and np.max(np.abs(got - want)) <= 1e-10
-
-
-def test_get_window_kbd_and_errors():
-    want = signal.get_window(("kaiser_bessel_derived", 4.0), 64, fftbins=False)
-    assert np.max(np.abs(sigkern.get_window(("kbd", 4.0), 64, fftbins=False) - want)) <= 1e-12
-    with pytest.raises(sigkern.BadArgumentError):
-        sigkern.get_window(("kbd", 4.0), 64)  # periodic KBD is undefined (scipy raises too)
-    with pytest.raises(ValueError):
-        sigkern.get_window("nope", 8)
-    with pytest.raises(ValueError):
-        sigkern.get_window(("hann", 1.0), 8)
