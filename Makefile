@@ -249,20 +249,20 @@ c-install-test: $(LIB_SO) $(LIB_A)
 python-test: py-install
 	$(PYTHON) -m pytest python_tests -q
 
-# The misuse matrix (python_tests/test_misuse_matrix.py, generated from the header) runs in
+# The misuse matrix (python_tests/cabi/test_misuse_matrix.py, generated from the header) runs in
 # python-test at the default SIMD level; this target runs it at every level.
 .PHONY: test-misuse-all
 test-misuse-all: venv $(LIB_SO)
 	@for level in $(SIMD_LEVELS); do echo "=== SIGKERN_SIMD=$$level"; \
-	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/test_misuse_matrix.py -q || exit 1; \
+	  SIGKERN_SIMD=$$level $(PYTHON) -m pytest python_tests/cabi/test_misuse_matrix.py -q || exit 1; \
 	done
 
 # The misuse matrix, the memory-limit and the reliability tests against the debug library,
 # whose arithmetic panics on overflow (the boundary turns the panic into SK_ERR_INTERNAL, which
 # the tests refuse) and whose stack frames are larger: an overflow that the release build would
 # wrap silently, or a stack that is only just big enough, fails here.
-DEBUG_LIB_TESTS := python_tests/test_misuse_matrix.py python_tests/test_memory_limits.py \
-	python_tests/test_reliability.py
+DEBUG_LIB_TESTS := python_tests/cabi/test_misuse_matrix.py python_tests/cabi/test_memory_limits.py \
+	python_tests/cabi/test_reliability.py
 .PHONY: test-debug-lib
 test-debug-lib: venv
 	$(CARGO) build

@@ -7,7 +7,7 @@ the timed lambdas; the "(handle)" rows run the whole signal through a persistent
 (process + flush; the filter designed once). soxr runs `soxr.resample` (one-shot, delay
 removed). The streaming row pushes 512-frame stereo
 blocks through one handle and compares with the whole-buffer one-shot call of sigkern itself.
-Quality at each preset is measured in python_tests/test_resample_quality.py (HIGH rejects
+Quality at each preset is measured in python_tests/cabi/test_resample_quality.py (HIGH rejects
 aliases at least as well as soxr HQ; resample_poly's default filter only by 7-16 dB).
 """
 

@@ -317,7 +317,7 @@ mod tests {
     }
 
     /// decimate / interpolate against the polyphase definition with the same Hamming filter
-    /// (scipy itself is checked in python_tests/test_resample_poly.py).
+    /// (scipy itself is checked in python_tests/cabi/test_resample_poly.py).
     #[test]
     fn decimate_and_interpolate_follow_the_definition() {
         let mut rng = Rng::new(9);
