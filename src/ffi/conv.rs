@@ -135,6 +135,9 @@ pub unsafe extern "C" fn sk_convolve_f64(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_convolve_f64", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, false, y, na, nb, y_len) }
     })
 }
@@ -155,6 +158,9 @@ pub unsafe extern "C" fn sk_convolve_f32(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_convolve_f32", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, false, y, na, nb, y_len) }
     })
 }
@@ -177,6 +183,9 @@ pub unsafe extern "C" fn sk_correlate_f64(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_correlate_f64", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, true, y, na, nb, y_len) }
     })
 }
@@ -197,6 +206,9 @@ pub unsafe extern "C" fn sk_correlate_f32(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_correlate_f32", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, true, y, na, nb, y_len) }
     })
 }
