@@ -587,8 +587,9 @@ extern "C" {
 
 /**
  * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
- * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, or the full length
- * `na + nb − 1` overflows `size_t`), `SK_ERR_BAD_ARGUMENT` (mode),
+ * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, the full length
+ * `na + nb − 1` overflows `size_t`, or the length is more floats than a buffer can hold,
+ * `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
  * # Safety
@@ -2300,7 +2301,9 @@ int32_t sk_mel_plan_free(struct SkMelPlan *plan);
 
 /**
  * Frames of an n-sample signal for this plan (`*frames`); the mel output holds
- * `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`.
+ * `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`; a count
+ * whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
+ * `SK_ERR_LENGTH`.
  *
  * # Safety
  * `frames` writable.
@@ -2379,7 +2382,9 @@ int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double
  * frames of each (`frames = 0`: all `sk_mel_frames` of them; fewer drops trailing frames, e.g.
  * the last centred frame Whisper-style recipes drop; more is `SK_ERR_BAD_ARGUMENT`). `y` is
  * `(rows, n_mels, frames)` row-major; `y_len` its capacity (≥ rows × n_mels × frames, else
- * `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing.
+ * `SK_ERR_BUFFER_TOO_SMALL` with the size; `y` must be valid for all `y_len` values, so a
+ * capacity beyond the address space is `SK_ERR_LENGTH` as for `sk_melspec_f32`). `rows = 0`
+ * writes nothing.
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
  * `SK_ERR_BAD_ARGUMENT` (signal too short, `frames` too large, negative `x_stride`),
  * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
@@ -3501,7 +3506,8 @@ int32_t sk_resampler_latency(struct SkResampler *h, size_t *frames);
  * Stores in `*n_out` how many output frames the next process call writes if given `n_in`
  * more input frames and enough room: the exact count, so a buffer of that size never makes
  * the call stop early. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
- * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the count does not fit in `size_t`).
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
+ * `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
  *
  * # Safety
  * `n_out` writable.
@@ -3636,8 +3642,9 @@ int32_t sk_resampler_f64_flush_interleaved(struct SkResampler *h, double *y, siz
  * output holds every such instant before `n_in`, i.e. `ceil(n_in·out_rate/in_rate)` for an
  * exact ratio (`L/M` in lowest terms, `L <= 2048`), and the same count on the 2⁻⁴⁰-sample
  * clock otherwise. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (a rate or the ratio as in
- * `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the
- * count does not fit in `size_t`). Thread safe.
+ * `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more
+ * frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
+ * count). Thread safe.
  *
  * # Safety
  * `n_out` writable.
@@ -3696,7 +3703,8 @@ int32_t sk_resample_f64_interleaved(const double *x, double in_rate, double out_
 /**
  * Stores in `*n_out` the length of `scipy.signal.upfirdn(h, x, up, down)` for `n_h` taps and
  * `n_x` samples: `ceil(((n_x − 1)·up + n_h) / down)`, scipy's rule. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`up` or
- * `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or an overflow), `SK_ERR_NULL_POINTER`,
+ * `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or more samples than a float buffer can hold,
+ * `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`. Thread safe.
  *
  * # Safety
@@ -3732,8 +3740,8 @@ int32_t sk_upfirdn_f64(const double *h, const double *x, size_t up, size_t down,
 /**
  * Stores in `*n_out` the length of `scipy.signal.resample_poly(x, up, down)` for `n_x`
  * samples: `ceil(n_x·up'/down')` with `up'/down'` in lowest terms. Returns `SK_OK`,
- * `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (overflow),
- * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
+ * `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
+ * can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
  *
  * # Safety
  * `n_out` writable.
@@ -3969,7 +3977,8 @@ int32_t process_data(float *data, int size);
  * `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
  * for `sk_stft_*`.
  *
- * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, or `n + 2·pad` overflows `size_t`);
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, `n + 2·pad` overflows `size_t`, or
+ * more frames of `n_fft/2+1` complex floats than a buffer can hold, `PTRDIFF_MAX` bytes);
  * `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
  * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
  * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
@@ -4038,7 +4047,7 @@ int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, cons
 /**
  * Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
  * `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
- * `size_t`), `SK_ERR_BAD_ARGUMENT` (as
+ * `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
  * `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
  * # Safety
@@ -4110,7 +4119,8 @@ int32_t sk_stft_stream_free(struct SkStftStream *stream);
  * Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
  * n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
  * stream was finished), `SK_ERR_LENGTH` (the stream's count of samples plus n overflows
- * `size_t`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+ * `size_t`, or more frames of n_freq complex floats than a buffer can hold),
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
  *
  * # Safety
  * `frames` writable.
@@ -4285,11 +4295,10 @@ int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *
 int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision over
- * 512-element blocks like `sk_sum_f32`; the result agrees with `sk_sum_f32` on a contiguous copy
- * within 40·ε·Σ|x| (ε of double). It is bit-identical for `x_stride = 1`; other strides group
- * the partial sums differently (strides ±2…±4 use a fused fixed-stride kernel), so the last bits
- * may differ.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. The result is bit-identical to
+ * `sk_sum_f32` on a contiguous copy of the view, for every stride: each 512-element block is
+ * gathered and summed by the same kernel, and the blocks are combined in the same pairwise
+ * order in double precision (so it has `sk_sum_f32`'s error bound).
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
@@ -4361,8 +4370,8 @@ int32_t sk_peak_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size
 int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_t n);
 
 /**
- * `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
- * precision, blocked as `sk_sum_strided_f32`. `a` and `b` may overlap freely.
+ * `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. The 512-element blocks
+ * of `sk_dot_f32`, combined pairwise in double precision. `a` and `b` may overlap freely.
  *
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).
@@ -4452,8 +4461,8 @@ int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, doubl
 int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, agreeing
- * with `sk_sum_f64` on a contiguous copy as `sk_sum_strided_f32` does with `sk_sum_f32`.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Bit-identical to `sk_sum_f64` on a
+ * contiguous copy of the view, as `sk_sum_strided_f32` is to `sk_sum_f32`.
  * Rules as the `f32` function (8-byte alignment).
  *
  * # Safety

@@ -6,6 +6,12 @@ starting one element into an input; sizes 0, 2^62 and SIZE_MAX; strides 0, PTRDI
 PTRDIFF_MAX; NaN, ±inf and denormal scalars; out-of-range enum values; NULL, freed, wrong-kind and
 random handles; a capacity one short of the baseline's.
 
+Two rules on sizes beyond the address space: a capacity argument (`y_len`, `capacity`, `n_out`,
+`zi_len`, `w_len`, `sos_len`, a get_state's `len`) of 2^62 or SIZE_MAX is SK_ERR_LENGTH whenever
+the baseline call succeeds (never SK_OK, never taken as "room enough"); and a size query
+(`sk_*_size`, `sk_*_len`, `sk_*_frames`) that succeeds stores no count larger than the floats a
+buffer can hold (PTRDIFF_MAX / 4), whatever its inputs.
+
 For every call: the child must not crash; the status must be one the function's doc comment in
 include/sigkern.h lists (directly or through the functions it refers to, e.g. "rules as
 `sk_add_f32`"; SK_ERR_INTERNAL is never acceptable); on an error the message must start with the
@@ -36,6 +42,12 @@ CANARY = 0xA5
 BASE_SIZE = 16
 
 ELEM = {"float": 4, "double": 8, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "size_t": 8, "char": 1}
+HUGE_SIZES = (1 << 62, SIZE_MAX)
+#: Size parameters that give the room of an output buffer (a call may use less of it).
+CAPACITY_NAMES = {"y_len", "capacity", "n_out", "zi_len", "w_len", "sos_len"}
+#: Size queries: their size_t outputs are counts of elements or frames of a buffer.
+SIZE_QUERY = re.compile(r"_(size|len|frames)$")
+MAX_FLOATS = PTRDIFF_MAX // 4
 
 
 # ------------------------------------------------------------------ the header, parsed
@@ -330,7 +342,12 @@ def run_in_child(ffi, lib, name, params, overrides):
                 msg = ffi.string(b).decode("utf-8", "replace")
             after = call.snapshot()
             changed = [k for k, (x, y) in enumerate(zip(before, after)) if x != y]
-            os.write(w, json.dumps({"status": status, "msg": msg, "changed": changed}).encode())
+            # the counts a successful call stored through its size_t outputs
+            sizes = [int(args[k][0]) for k, p in enumerate(params)
+                     if status == 0 and p.kind == "ptr" and p.elem == "size_t" and not p.const
+                     and args[k] != ffi.NULL]
+            os.write(w, json.dumps({"status": status, "msg": msg, "changed": changed,
+                                    "sizes": sizes}).encode())
         except BaseException as e:  # noqa: BLE001 - reported to the parent
             os.write(w, json.dumps({"error": repr(e)}).encode())
         finally:
@@ -398,14 +415,43 @@ def test_every_function_has_a_doc_comment():
     assert not missing, missing
 
 
+def is_capacity(params, i) -> bool:
+    """Whether size parameter i gives the room of an output buffer."""
+    p = params[i]
+    if p.kind != "size":
+        return False
+    if p.name in CAPACITY_NAMES:
+        return True
+    # sk_*_get_state(h, zi, len): the room of the state output
+    return p.name == "len" and any(q.kind == "ptr" and not q.const for q in params)
+
+
+def huge_capacity(params, overrides) -> bool:
+    return (len(overrides) == 1 and all(isinstance(k, int) for k in overrides)
+            and all(v in HUGE_SIZES and is_capacity(params, k) for k, v in overrides.items()))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_misuse(server, name):
     params = FUNCS[name]
     allowed = documented_codes(name, DOCS)
     problems = []
-    for idx, (label, _) in enumerate(misuse_cases(name, params)):
+    baseline_ok = None
+    for idx, (label, overrides) in enumerate(misuse_cases(name, params)):
         res = server(name, idx)
         where = f"{name}({label})"
+        if idx == 0:
+            baseline_ok = res.get("status") == 0
+        if "status" in res and huge_capacity(params, overrides):
+            st = res["status"]
+            if st == 0 or (baseline_ok and st != STATUS["SK_ERR_LENGTH"]):
+                problems.append(f"{where}: a capacity beyond the address space returned "
+                                f"{NAME_OF.get(st, st)}, not SK_ERR_LENGTH ({res['msg']})")
+        if SIZE_QUERY.search(name) and res.get("status") == 0:
+            big = [v for v in res.get("sizes", []) if v > MAX_FLOATS]
+            if big:
+                problems.append(f"{where}: stored the count {big[0]}, more than a buffer can "
+                                "hold, instead of SK_ERR_LENGTH")
         if "signal" in res:
             problems.append(f"{where}: child killed by signal {res['signal']}")
             continue

@@ -29,12 +29,16 @@ def test_convolve_len_overflow_is_a_length_error(sk, ffi):
     assert n[0] == 777
     msg = last_error(ffi, sk)
     assert msg.startswith("sk_convolve_len: ") and "overflow" in msg and "length" in msg, msg
-    # the largest full length that fits is still answered
-    assert sk.sk_convolve_len(0, n, SIZE_MAX, 1) == SK_OK and n[0] == SIZE_MAX
-    assert sk.sk_convolve_len(0, n, SIZE_MAX - 15, 16) == SK_OK and n[0] == SIZE_MAX
+    # the largest full length a float buffer can hold is still answered; one more is refused
+    # (a length that fits in size_t but in no buffer is no answer either)
+    top = (2**63 - 1) // 4
+    assert sk.sk_convolve_len(0, n, top, 1) == SK_OK and n[0] == top
+    assert sk.sk_convolve_len(0, n, top - 15, 16) == SK_OK and n[0] == top
+    assert sk.sk_convolve_len(0, n, SIZE_MAX - 15, 16) == SK_ERR_LENGTH and n[0] == top
+    assert "more than the address space can hold" in last_error(ffi, sk)
     # same/valid never grow beyond an input
-    assert sk.sk_convolve_len(1, n, SIZE_MAX, 16) == SK_OK and n[0] == SIZE_MAX
-    assert sk.sk_convolve_len(2, n, SIZE_MAX, 16) == SK_OK and n[0] == SIZE_MAX - 15
+    assert sk.sk_convolve_len(1, n, top, 16) == SK_OK and n[0] == top
+    assert sk.sk_convolve_len(2, n, top, 16) == SK_OK and n[0] == top - 15
 
 
 def test_istft_len_overflow_is_a_length_error(sk, ffi):
@@ -53,9 +57,12 @@ def test_stft_frames_of_a_huge_signal_blame_the_length(sk, ffi):
     assert f[0] == 777
     msg = last_error(ffi, sk)
     assert msg.startswith("sk_stft_frames: ") and "n = 18446744073709551615" in msg, msg
-    # without centre padding nothing is added, so SIZE_MAX is a valid count
-    assert sk.sk_stft_frames(64, 16, 64, 0, 0, f, SIZE_MAX) == SK_OK
-    assert f[0] == 1 + (SIZE_MAX - 64) // 16
+    # without centre padding nothing is added, but the frames of SIZE_MAX samples (33 complex
+    # floats each) fit in no buffer: refused too, as every count beyond the address space
+    assert sk.sk_stft_frames(64, 16, 64, 0, 0, f, SIZE_MAX) == SK_ERR_LENGTH and f[0] == 777
+    assert "more than the address space can hold" in last_error(ffi, sk)
+    assert sk.sk_stft_frames(64, 16, 64, 0, 0, f, 1 << 40) == SK_OK
+    assert f[0] == 1 + ((1 << 40) - 64) // 16
 
 
 def test_stream_push_frames_overflow_is_a_length_error(sk, ffi):

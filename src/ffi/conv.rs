@@ -1,7 +1,7 @@
 //! Convolution and correlation of two real signals (`scipy.signal.fftconvolve` /
 //! `scipy.signal.correlate`), modes full/same/valid, direct or FFT by size.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
+use super::guard::{alias, check_capacity, check_out_scalar, ffi_boundary, size_result, Buf};
 use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::conv::{convolve, out_range, ConvMethod, ConvMode};
 use crate::kernels::spectral::fft::FftFloat;
@@ -42,8 +42,9 @@ fn parse_method(method: i32) -> SkResult<ConvMethod> {
 }
 
 /// Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
-/// `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, or the full length
-/// `na + nb − 1` overflows `size_t`), `SK_ERR_BAD_ARGUMENT` (mode),
+/// `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, the full length
+/// `na + nb − 1` overflows `size_t`, or the length is more floats than a buffer can hold,
+/// `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
 /// # Safety
@@ -53,6 +54,12 @@ pub unsafe extern "C" fn sk_convolve_len(mode: i32, n: *mut usize, na: usize, nb
     ffi_boundary!("sk_convolve_len", {
         check_out_scalar("n", n)?;
         let (len, _) = out_range(na, nb, parse_mode(mode)?)?;
+        let len = size_result(
+            &format!("the output length of na = {na}, nb = {nb}"),
+            Some(len),
+            4,
+            "floats",
+        )?;
         // SAFETY: checked.
         unsafe { *n = len };
         Ok(())
@@ -75,10 +82,9 @@ unsafe fn conv_ffi<T: FftFloat>(
     let method = parse_method(method)?;
     let ab = Buf::new("a", a, na);
     let bb = Buf::new("b", b, nb);
-    let yb = Buf::out("y", y, y_len);
     ab.check()?;
     bb.check()?;
-    yb.check()?;
+    check_capacity("y", y, y_len)?;
     let (need, _) = out_range(na, nb, mode)?;
     if y_len < need {
         return Err(SkError::BufferTooSmall(format!(
@@ -129,6 +135,9 @@ pub unsafe extern "C" fn sk_convolve_f64(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_convolve_f64", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, false, y, na, nb, y_len) }
     })
 }
@@ -149,6 +158,9 @@ pub unsafe extern "C" fn sk_convolve_f32(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_convolve_f32", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, false, y, na, nb, y_len) }
     })
 }
@@ -171,6 +183,9 @@ pub unsafe extern "C" fn sk_correlate_f64(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_correlate_f64", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, true, y, na, nb, y_len) }
     })
 }
@@ -191,6 +206,9 @@ pub unsafe extern "C" fn sk_correlate_f32(
     y_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_correlate_f32", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `na`, `nb` and `y` writable for
+        // `y_len` elements (the Safety contract above); conv_ffi checks every buffer (Buf::check,
+        // check_capacity) and the overlaps first.
         unsafe { conv_ffi(a, b, mode, method, true, y, na, nb, y_len) }
     })
 }

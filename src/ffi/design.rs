@@ -1,7 +1,7 @@
 //! Filter design: RBJ cookbook biquads, Butterworth sections, windowed-sinc FIR taps. All in
 //! double precision, written into caller arrays; stateless and thread-safe.
 
-use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::guard::{check_capacity, check_out_scalar, ffi_boundary, Buf};
 use super::window::{SK_WINDOW_BLACKMAN, SK_WINDOW_HAMMING, SK_WINDOW_HANN, SK_WINDOW_KAISER};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::{
@@ -155,8 +155,8 @@ pub unsafe extern "C" fn sk_butter_sos(
 ) -> i32 {
     ffi_boundary!("sk_butter_sos", {
         let bt = band(band_type)?;
+        check_capacity("sos", sos, sos_len)?;
         let b = Buf::out("sos", sos, sos_len);
-        b.check()?;
         if !n_sections.is_null() {
             check_out_scalar("n_sections", n_sections)?;
         }

@@ -76,6 +76,9 @@ fn clip_op<T: Float>(lo: T, hi: T) -> SkResult<ClipOp<T>> {
 #[no_mangle]
 pub unsafe extern "C" fn sk_add_f32(a: *const f32, b: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_add_f32", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -94,6 +97,9 @@ pub unsafe extern "C" fn sk_add_f32(a: *const f32, b: *const f32, y: *mut f32, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_add_f64(a: *const f64, b: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_add_f64", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -112,6 +118,9 @@ pub unsafe extern "C" fn sk_add_f64(a: *const f64, b: *const f64, y: *mut f64, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_sub_f32(a: *const f32, b: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_sub_f32", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -130,6 +139,9 @@ pub unsafe extern "C" fn sk_sub_f32(a: *const f32, b: *const f32, y: *mut f32, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_sub_f64(a: *const f64, b: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_sub_f64", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -148,6 +160,9 @@ pub unsafe extern "C" fn sk_sub_f64(a: *const f64, b: *const f64, y: *mut f64, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_mul_f32(a: *const f32, b: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_mul_f32", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -166,6 +181,9 @@ pub unsafe extern "C" fn sk_mul_f32(a: *const f32, b: *const f32, y: *mut f32, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_mul_f64(a: *const f64, b: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_mul_f64", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -185,6 +203,9 @@ pub unsafe extern "C" fn sk_mul_f64(a: *const f64, b: *const f64, y: *mut f64, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_div_f32(a: *const f32, b: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_div_f32", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -203,6 +224,9 @@ pub unsafe extern "C" fn sk_div_f32(a: *const f32, b: *const f32, y: *mut f32, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_div_f64(a: *const f64, b: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_div_f64", {
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe {
             binary_ffi(
                 Buf::new("a", a, n),
@@ -226,6 +250,9 @@ pub unsafe extern "C" fn sk_div_f64(a: *const f64, b: *const f64, y: *mut f64, n
 #[no_mangle]
 pub unsafe extern "C" fn sk_scale_f32(x: *const f32, a: f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_scale_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), ScaleOp(a)) }
     })
 }
@@ -237,6 +264,9 @@ pub unsafe extern "C" fn sk_scale_f32(x: *const f32, a: f32, y: *mut f32, n: usi
 #[no_mangle]
 pub unsafe extern "C" fn sk_scale_f64(x: *const f64, a: f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_scale_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), ScaleOp(a)) }
     })
 }
@@ -255,6 +285,9 @@ pub unsafe extern "C" fn sk_scale_f64(x: *const f64, a: f64, y: *mut f64, n: usi
 pub unsafe extern "C" fn sk_axpy_f32(x: *const f32, a: f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_axpy_f32", {
         let y = Buf::out("y", y, n);
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe { binary_ffi(Buf::new("x", x, n), y, y, AxpyOp(a)) }
     })
 }
@@ -267,6 +300,9 @@ pub unsafe extern "C" fn sk_axpy_f32(x: *const f32, a: f32, y: *mut f32, n: usiz
 pub unsafe extern "C" fn sk_axpy_f64(x: *const f64, a: f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_axpy_f64", {
         let y = Buf::out("y", y, n);
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_ffi checks each Buf (NULL, alignment, size) and the
+        // overlaps (guard::alias) before building slices.
         unsafe { binary_ffi(Buf::new("x", x, n), y, y, AxpyOp(a)) }
     })
 }
@@ -291,6 +327,9 @@ pub unsafe extern "C" fn sk_clip_f32(
 ) -> i32 {
     ffi_boundary!("sk_clip_f32", {
         let op = clip_op(lo, hi)?;
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), op) }
     })
 }
@@ -309,6 +348,9 @@ pub unsafe extern "C" fn sk_clip_f64(
 ) -> i32 {
     ffi_boundary!("sk_clip_f64", {
         let op = clip_op(lo, hi)?;
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), op) }
     })
 }
@@ -320,6 +362,9 @@ pub unsafe extern "C" fn sk_clip_f64(
 #[no_mangle]
 pub unsafe extern "C" fn sk_abs_f32(x: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_abs_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), AbsOp) }
     })
 }
@@ -331,6 +376,9 @@ pub unsafe extern "C" fn sk_abs_f32(x: *const f32, y: *mut f32, n: usize) -> i32
 #[no_mangle]
 pub unsafe extern "C" fn sk_abs_f64(x: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_abs_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_ffi checks both Bufs (NULL, alignment, size) and their overlap
+        // (guard::alias) before building slices.
         unsafe { unary_ffi(Buf::new("x", x, n), Buf::out("y", y, n), AbsOp) }
     })
 }
@@ -345,6 +393,9 @@ mod tests {
         let a = [1.0f32; 8];
         let mut y = [7.0f32; 9];
         let yp = y.as_mut_ptr();
+        // SAFETY: every pointer is into the local arrays `a` (8) and `y` (9) with the counts
+        // passed, or NULL/misaligned on purpose: the calls must refuse those without touching
+        // memory.
         unsafe {
             assert_eq!(
                 sk_add_f32(a.as_ptr(), std::ptr::null(), yp, 8),
@@ -363,6 +414,7 @@ mod tests {
             assert_eq!(sk_scale_f32(a.as_ptr(), 2.0, mis, 4), SK_ERR_MISALIGNED);
         }
         assert_eq!(y, [7.0; 9]);
+        // SAFETY: `y` holds 9 floats, the count passed; in place is allowed.
         unsafe {
             assert_eq!(sk_add_f32(yp, yp, yp, 9), SK_OK);
         }

@@ -107,6 +107,9 @@ pub unsafe extern "C" fn sk_firwin_bands(
     n_taps: usize,
 ) -> i32 {
     ffi_boundary!("sk_firwin_bands", {
+        // SAFETY: the caller guarantees `cutoff`, `window_params` readable and `h` writable for
+        // their lengths (the Safety contract above); firwin_bands_ffi checks every Buf before
+        // reading or writing.
         unsafe {
             firwin_bands_ffi(
                 cutoff,

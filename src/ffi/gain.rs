@@ -106,6 +106,9 @@ pub unsafe extern "C" fn sk_gain_ramp_f32(
         finite_param("g1", g1)?;
         window(offset, total, n)?;
         let r = Ramp::new(g0.to_f64(), g1.to_f64(), offset, total);
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe {
             unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), |x, y| {
                 ramp_at(current(), x, y, r)
@@ -143,6 +146,9 @@ pub unsafe extern "C" fn sk_crossfade_f32(
             offset,
             total: total as f64,
         };
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_in_place_ok checks every Buf and the overlaps
+        // (guard::alias) before building slices.
         unsafe {
             binary_in_place_ok(
                 Buf::new("a", a, n),
@@ -177,6 +183,9 @@ pub unsafe extern "C" fn sk_mix_f32(
         finite_param("wa", wa)?;
         finite_param("wb", wb)?;
         let m = Mix { wa, wb };
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_in_place_ok checks every Buf and the overlaps
+        // (guard::alias) before building slices.
         unsafe {
             binary_in_place_ok(
                 Buf::new("a", a, n),
@@ -213,6 +222,9 @@ pub unsafe extern "C" fn sk_amp_to_db_f32(
                 "floor_db = {floor_db:?} must be a number below +inf (use -inf for no floor)"
             )));
         }
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe {
             unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), |x, y| {
                 amp_to_db(x, y, floor_db.to_f64())
@@ -233,6 +245,9 @@ pub unsafe extern "C" fn sk_amp_to_db_f32(
 #[no_mangle]
 pub unsafe extern "C" fn sk_db_to_amp_f32(x: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_db_to_amp_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe { unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), db_to_amp) }
     })
 }
@@ -256,6 +271,9 @@ pub unsafe extern "C" fn sk_gain_ramp_f64(
         finite_param("g1", g1)?;
         window(offset, total, n)?;
         let r = Ramp::new(g0.to_f64(), g1.to_f64(), offset, total);
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe {
             unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), |x, y| {
                 ramp_at(current(), x, y, r)
@@ -283,6 +301,9 @@ pub unsafe extern "C" fn sk_crossfade_f64(
             offset,
             total: total as f64,
         };
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_in_place_ok checks every Buf and the overlaps
+        // (guard::alias) before building slices.
         unsafe {
             binary_in_place_ok(
                 Buf::new("a", a, n),
@@ -311,6 +332,9 @@ pub unsafe extern "C" fn sk_mix_f64(
         finite_param("wa", wa)?;
         finite_param("wb", wb)?;
         let m = Mix { wa, wb };
+        // SAFETY: the caller guarantees the inputs readable and `y` writable for `n` elements (the
+        // Safety contract above); binary_in_place_ok checks every Buf and the overlaps
+        // (guard::alias) before building slices.
         unsafe {
             binary_in_place_ok(
                 Buf::new("a", a, n),
@@ -339,6 +363,9 @@ pub unsafe extern "C" fn sk_amp_to_db_f64(
                 "floor_db = {floor_db:?} must be a number below +inf (use -inf for no floor)"
             )));
         }
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe {
             unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), |x, y| {
                 amp_to_db(x, y, floor_db.to_f64())
@@ -354,6 +381,9 @@ pub unsafe extern "C" fn sk_amp_to_db_f64(
 #[no_mangle]
 pub unsafe extern "C" fn sk_db_to_amp_f64(x: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_db_to_amp_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); unary_in_place_ok checks both Bufs and their overlap (guard::alias)
+        // before building slices.
         unsafe { unary_in_place_ok(Buf::new("x", x, n), Buf::out("y", y, n), db_to_amp) }
     })
 }
@@ -368,6 +398,8 @@ mod tests {
         let x = [1.0f32; 4];
         let mut y = [5.0f32; 4];
         let yp = y.as_mut_ptr();
+        // SAFETY: `x` and `y` are local arrays of 4 floats, the count passed; the calls are refused
+        // on their parameters before any access.
         unsafe {
             assert_eq!(
                 sk_gain_ramp_f32(x.as_ptr(), f32::NAN, 1.0, 0, 4, yp, 4),
@@ -395,6 +427,7 @@ mod tests {
             );
         }
         assert_eq!(y, [5.0; 4]);
+        // SAFETY: `x` and `y` are local arrays of 4 floats, the count passed.
         unsafe {
             assert_eq!(sk_gain_ramp_f32(x.as_ptr(), 0.0, 1.0, 0, 4, yp, 4), SK_OK);
         }

@@ -294,6 +294,44 @@ pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) ->
     )))
 }
 
+/// The one rule for a capacity argument: `cap` elements of `T` at `ptr`, of which a call may write
+/// fewer, are the buffer the caller describes, and that whole buffer must pass [`Buf::check`]
+/// (NULL only when `cap` is 0, aligned, at most `isize::MAX` bytes, not past the end of the
+/// address space) before the call compares `cap` with what it needs. A capacity beyond the
+/// address space (`2^62` floats, `SIZE_MAX`) is therefore `SK_ERR_LENGTH`, never taken as
+/// "room enough". Functions whose capacity is the length of the buffer they check anyway
+/// (`Buf::new(name, ptr, cap).check()`) follow the same rule by construction.
+pub(crate) fn check_capacity<T>(name: &'static str, ptr: *mut T, cap: usize) -> SkResult<()> {
+    Buf::out(name, ptr, cap).check()
+}
+
+/// The one rule for a count a size query stores (`sk_*_size`, `sk_*_len`, `sk_*_frames`): it
+/// must fit in `size_t` (`n` is `None` otherwise) and the smallest buffer it sizes, `n` items of
+/// `item_bytes` bytes (`item` names them in the message, e.g. "frames of 2 floats"), must be
+/// one that can exist: at most `isize::MAX` bytes, the limit [`Buf::check`] puts on every
+/// buffer. A larger count is `SK_ERR_LENGTH`, never stored (and never saturated). A count of
+/// `SIZE_MAX` may stand for a larger one that was capped; the message then says "at least".
+pub(crate) fn size_result(
+    what: &str,
+    n: Option<usize>,
+    item_bytes: usize,
+    item: &str,
+) -> SkResult<usize> {
+    let Some(n) = n else {
+        return Err(SkError::Length(format!("{what} does not fit in size_t")));
+    };
+    let bytes = n as u128 * item_bytes as u128;
+    if bytes > isize::MAX as u128 {
+        let at_least = if n == usize::MAX { "at least " } else { "" };
+        return Err(SkError::Length(format!(
+            "{what} is {at_least}{n} {item} ({at_least}{bytes} bytes), more than the address \
+             space can hold (at most {} bytes)",
+            isize::MAX
+        )));
+    }
+    Ok(n)
+}
+
 /// Checks a scalar out-parameter (non-NULL, aligned).
 pub(crate) fn check_out_scalar<T>(name: &'static str, p: *mut T) -> SkResult<()> {
     if p.is_null() {
@@ -398,7 +436,9 @@ mod tests {
         let p = data.as_ptr();
         let a = Buf::new("a", p, 8);
         let same = Buf::new("y", p, 8);
+        // SAFETY: `data` holds 16 doubles, so `p + 1` and `p + 8` stay inside it.
         let shifted = Buf::new("y", unsafe { p.add(1) }, 8);
+        // SAFETY: as above.
         let after = Buf::new("y", unsafe { p.add(8) }, 8);
         let shorter = Buf::new("y", p, 4);
         assert_eq!(alias(&a, &same, true), Ok(Alias::Same));
@@ -432,6 +472,73 @@ mod tests {
         assert_eq!(
             check_out_scalar("out", mis).unwrap_err().code(),
             SK_ERR_MISALIGNED
+        );
+    }
+
+    #[test]
+    fn size_results_must_fit_the_address_space() {
+        assert_eq!(size_result("n", Some(0), 4, "floats"), Ok(0));
+        let max4 = isize::MAX as usize / 4;
+        assert_eq!(size_result("n", Some(max4), 4, "floats"), Ok(max4));
+        assert_eq!(
+            size_result("the output size", Some(max4 + 1), 4, "floats"),
+            Err(SkError::Length(format!(
+                "the output size is {} floats ({} bytes), more than the address space can hold \
+                 (at most 9223372036854775807 bytes)",
+                max4 + 1,
+                (max4 + 1) * 4
+            )))
+        );
+        // a frame of 2 doubles: 16 bytes
+        let max16 = isize::MAX as usize / 16;
+        assert_eq!(size_result("f", Some(max16), 16, "frames"), Ok(max16));
+        assert_eq!(
+            size_result("f", Some(max16 + 1), 16, "frames")
+                .unwrap_err()
+                .code(),
+            SK_ERR_LENGTH
+        );
+        // SIZE_MAX may be a capped count: "at least"
+        let e = size_result("the output size", Some(usize::MAX), 4, "frames of 1 float");
+        assert_eq!(
+            e,
+            Err(SkError::Length(
+                "the output size is at least 18446744073709551615 frames of 1 float (at least \
+                 73786976294838206460 bytes), more than the address space can hold (at most \
+                 9223372036854775807 bytes)"
+                    .into()
+            ))
+        );
+        assert_eq!(
+            size_result("the output size", None, 4, "floats"),
+            Err(SkError::Length(
+                "the output size does not fit in size_t".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn capacities_follow_the_buffer_rule() {
+        let mut data = [0f32; 8];
+        let p = data.as_mut_ptr();
+        assert!(check_capacity("y", p, 8).is_ok());
+        // a capacity larger than what is used is fine, one beyond the address space is not
+        assert!(check_capacity("y", p, isize::MAX as usize / 4 - (p as usize)).is_ok());
+        for cap in [1usize << 62, usize::MAX, isize::MAX as usize / 4 + 1] {
+            assert_eq!(
+                check_capacity("y", p, cap),
+                Err(SkError::Length(format!(
+                    "argument y: n = {cap} elements of float is more than the address space can \
+                     hold"
+                )))
+            );
+        }
+        assert!(check_capacity("y", std::ptr::null_mut::<f32>(), 0).is_ok());
+        assert_eq!(
+            check_capacity("y", std::ptr::null_mut::<f32>(), 3)
+                .unwrap_err()
+                .code(),
+            SK_ERR_NULL_POINTER
         );
     }
 

@@ -66,6 +66,8 @@ unsafe fn interleave_ffi<T: Float>(
 ) -> SkResult<()> {
     channel_count(nchannels)?;
     let n = total_len(nchannels, frames)?;
+    // SAFETY: the caller guarantees `channels` readable for `nchannels` pointers (this
+    // function's contract); channel_bufs checks that array before reading it.
     let ins = unsafe { channel_bufs(channels, nchannels, frames)? };
     let y = Buf::out("y", y, n);
     y.check()?;
@@ -74,6 +76,7 @@ unsafe fn interleave_ffi<T: Float>(
     }
     // SAFETY: every buffer validated; y disjoint from every input.
     let planes = try_collect(ins.iter().map(|b| unsafe { b.slice() }), "the channel list")?;
+    // SAFETY: y passed Buf::check above and is disjoint from every input channel (alias).
     interleave_at(current(), &planes, unsafe { y.slice_mut() });
     Ok(())
 }
@@ -90,6 +93,8 @@ unsafe fn deinterleave_ffi<T: Float>(
     let n = total_len(nchannels, frames)?;
     let x = Buf::new("x", x, n);
     x.check()?;
+    // SAFETY: the caller guarantees `channels` readable for `nchannels` pointers (this
+    // function's contract); channel_bufs checks that array before reading it.
     let outs = unsafe { channel_bufs(channels as *const *const T, nchannels, frames)? };
     for (c, b) in outs.iter().enumerate() {
         alias(&x, b, false).map_err(|e| indexed(e, "channels", c))?;
@@ -106,9 +111,11 @@ unsafe fn deinterleave_ffi<T: Float>(
             )));
         }
     }
-    // SAFETY: validated, pairwise disjoint, disjoint from x.
     let mut planes = try_with_capacity(nchannels, "the channel list")?;
+    // SAFETY: every output passed Buf::check (channel_bufs), they are pairwise disjoint (the
+    // sorted neighbour check above) and disjoint from x (alias), so the slices do not alias.
     planes.extend(outs.iter().map(|b| unsafe { b.slice_mut() }));
+    // SAFETY: x passed Buf::check above and no output overlaps it.
     deinterleave_at(current(), unsafe { x.slice() }, &mut planes);
     Ok(())
 }
@@ -167,6 +174,9 @@ pub unsafe extern "C" fn sk_interleave_f32(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_interleave_f32", {
+        // SAFETY: the caller guarantees the pointer array and each channel readable for `frames`
+        // and `y` writable (the Safety contract above); interleave_ffi checks all of them and every
+        // overlap first.
         unsafe { interleave_ffi(channels, nchannels, y, frames) }
     })
 }
@@ -183,6 +193,9 @@ pub unsafe extern "C" fn sk_interleave_f64(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_interleave_f64", {
+        // SAFETY: the caller guarantees the pointer array and each channel readable for `frames`
+        // and `y` writable (the Safety contract above); interleave_ffi checks all of them and every
+        // overlap first.
         unsafe { interleave_ffi(channels, nchannels, y, frames) }
     })
 }
@@ -205,6 +218,9 @@ pub unsafe extern "C" fn sk_deinterleave_f32(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_deinterleave_f32", {
+        // SAFETY: the caller guarantees `x` readable, the pointer array readable and each channel
+        // writable for `frames` (the Safety contract above); deinterleave_ffi checks all of them
+        // and every overlap first.
         unsafe { deinterleave_ffi(x, nchannels, channels, frames) }
     })
 }
@@ -221,6 +237,9 @@ pub unsafe extern "C" fn sk_deinterleave_f64(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_deinterleave_f64", {
+        // SAFETY: the caller guarantees `x` readable, the pointer array readable and each channel
+        // writable for `frames` (the Safety contract above); deinterleave_ffi checks all of them
+        // and every overlap first.
         unsafe { deinterleave_ffi(x, nchannels, channels, frames) }
     })
 }
@@ -245,6 +264,9 @@ pub unsafe extern "C" fn sk_deinterleave_block_f32(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_deinterleave_block_f32", {
+        // SAFETY: the caller guarantees `x` readable and the output writable for `nchannels·frames`
+        // elements (the Safety contract above); block_ffi checks the size, both Bufs and their
+        // overlap first.
         unsafe { block_ffi(x, nchannels, block, frames, true) }
     })
 }
@@ -261,6 +283,9 @@ pub unsafe extern "C" fn sk_deinterleave_block_f64(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_deinterleave_block_f64", {
+        // SAFETY: the caller guarantees `x` readable and the output writable for `nchannels·frames`
+        // elements (the Safety contract above); block_ffi checks the size, both Bufs and their
+        // overlap first.
         unsafe { block_ffi(x, nchannels, block, frames, true) }
     })
 }
@@ -278,6 +303,9 @@ pub unsafe extern "C" fn sk_interleave_block_f32(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_interleave_block_f32", {
+        // SAFETY: the caller guarantees `x` readable and the output writable for `nchannels·frames`
+        // elements (the Safety contract above); block_ffi checks the size, both Bufs and their
+        // overlap first.
         unsafe { block_ffi(block, nchannels, y, frames, false) }
     })
 }
@@ -294,6 +322,9 @@ pub unsafe extern "C" fn sk_interleave_block_f64(
     frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_interleave_block_f64", {
+        // SAFETY: the caller guarantees `x` readable and the output writable for `nchannels·frames`
+        // elements (the Safety contract above); block_ffi checks the size, both Bufs and their
+        // overlap first.
         unsafe { block_ffi(block, nchannels, y, frames, false) }
     })
 }
@@ -309,12 +340,15 @@ mod tests {
         let mut l = [0.0f32; 3];
         let mut r = [0.0f32; 3];
         let chans = [l.as_mut_ptr(), r.as_mut_ptr()];
+        // SAFETY: `x` holds 6 floats (2 channels × 3 frames) and `chans` two pointers to 3 writable
+        // floats each.
         unsafe {
             assert_eq!(sk_deinterleave_f32(x.as_ptr(), 2, chans.as_ptr(), 3), SK_OK);
         }
         assert_eq!((l, r), ([1.0, 3.0, 5.0], [2.0, 4.0, 6.0]));
         let mut y = [0.0f32; 6];
         let ins = [l.as_ptr(), r.as_ptr()];
+        // SAFETY: `ins` holds two pointers to 3 readable floats each and `y` 6 writable floats.
         unsafe {
             assert_eq!(sk_interleave_f32(ins.as_ptr(), 2, y.as_mut_ptr(), 3), SK_OK);
         }
@@ -322,7 +356,10 @@ mod tests {
         // two outputs overlapping each other
         let mut buf = [9.0f32; 8];
         let p = buf.as_mut_ptr();
+        // SAFETY: `p` points to `buf` of 8 floats, so `p + 2` stays inside it.
         let bad = [p, unsafe { p.add(2) }];
+        // SAFETY: the channel pointers point into `buf` (8 floats) with room for 3 frames each; the
+        // calls must refuse the overlap before writing.
         unsafe {
             assert_eq!(
                 sk_deinterleave_f32(x.as_ptr(), 2, bad.as_ptr(), 3),

@@ -1,7 +1,9 @@
 //! Mel filterbanks, mel / log-mel spectrograms (`SkMelPlan`), magnitude/power spectra and dB,
 //! equal to librosa.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
+use super::guard::{
+    alias, check_capacity, check_out_scalar, ffi_boundary, size_result, Alias, Buf,
+};
 use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
 use super::stft::params;
 use super::window::parse_window;
@@ -54,8 +56,8 @@ fn mel_params(
 }
 
 unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkResult<()> {
+    check_capacity("w", w, w_len)?;
     let wb = Buf::out("w", w, w_len);
-    wb.check()?;
     let need = p
         .n_mels
         .checked_mul(p.n_freq())
@@ -278,7 +280,9 @@ pub unsafe extern "C" fn sk_mel_plan_free(plan: *mut SkMelPlan) -> i32 {
 }
 
 /// Frames of an n-sample signal for this plan (`*frames`); the mel output holds
-/// `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`.
+/// `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`; a count
+/// whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
+/// `SK_ERR_LENGTH`.
 ///
 /// # Safety
 /// `frames` writable.
@@ -291,9 +295,9 @@ pub unsafe extern "C" fn sk_mel_frames(
     ffi_boundary!("sk_mel_frames", {
         check_out_scalar("frames", frames)?;
         let obj = lookup("plan", plan as usize)?;
-        let f = match &*obj {
-            Object::MelF32(m) => m.frames(n)?,
-            Object::MelF64(m) => m.frames(n)?,
+        let (f, n_mels) = match &*obj {
+            Object::MelF32(m) => (m.frames(n)?, m.mel.n_mels),
+            Object::MelF64(m) => (m.frames(n)?, m.mel.n_mels),
             o => {
                 return Err(SkError::InvalidHandle(format!(
                     "argument plan is {}, not a mel plan",
@@ -301,6 +305,12 @@ pub unsafe extern "C" fn sk_mel_frames(
                 )))
             }
         };
+        let f = size_result(
+            &format!("the frame count for n = {n} samples"),
+            Some(f),
+            n_mels.saturating_mul(4),
+            &format!("frames of {n_mels} floats"),
+        )?;
         // SAFETY: checked.
         unsafe { *frames = f };
         Ok(())
@@ -322,8 +332,7 @@ unsafe fn melspec_ffi<T: SpecFloat>(
     }
     let xb = Buf::new("x", x, n);
     xb.check()?;
-    let yb = Buf::out("y", y, y_len);
-    yb.check()?;
+    check_capacity("y", y, y_len)?;
     let frames = m.frames(n)?;
     let need = frames
         .checked_mul(m.mel.n_mels)
@@ -524,6 +533,7 @@ unsafe fn mel_batch_ffi<T: SpecFloat>(
     let need = per
         .checked_mul(rows)
         .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
+    check_capacity("y", y, y_len)?;
     if y_len < need {
         return Err(SkError::BufferTooSmall(format!(
             "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
@@ -555,7 +565,9 @@ unsafe fn mel_batch_ffi<T: SpecFloat>(
 /// frames of each (`frames = 0`: all `sk_mel_frames` of them; fewer drops trailing frames, e.g.
 /// the last centred frame Whisper-style recipes drop; more is `SK_ERR_BAD_ARGUMENT`). `y` is
 /// `(rows, n_mels, frames)` row-major; `y_len` its capacity (≥ rows × n_mels × frames, else
-/// `SK_ERR_BUFFER_TOO_SMALL` with the size). `rows = 0` writes nothing.
+/// `SK_ERR_BUFFER_TOO_SMALL` with the size; `y` must be valid for all `y_len` values, so a
+/// capacity beyond the address space is `SK_ERR_LENGTH` as for `sk_melspec_f32`). `rows = 0`
+/// writes nothing.
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float mel plan),
 /// `SK_ERR_BAD_ARGUMENT` (signal too short, `frames` too large, negative `x_stride`),
 /// `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,

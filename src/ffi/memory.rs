@@ -58,6 +58,9 @@ unsafe fn fill_buf<T: Copy>(value: T, y: *mut T, n: usize) -> SkResult<()> {
 #[no_mangle]
 pub unsafe extern "C" fn sk_copy_f32(x: *const f32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_copy_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); copy_buf checks both Bufs and handles any overlap through one slice over
+        // both.
         unsafe { copy_buf(Buf::new("x", x, n), Buf::out("y", y, n)) }
     })
 }
@@ -70,6 +73,9 @@ pub unsafe extern "C" fn sk_copy_f32(x: *const f32, y: *mut f32, n: usize) -> i3
 #[no_mangle]
 pub unsafe extern "C" fn sk_copy_f64(x: *const f64, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_copy_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable for `n` elements (the Safety
+        // contract above); copy_buf checks both Bufs and handles any overlap through one slice over
+        // both.
         unsafe { copy_buf(Buf::new("x", x, n), Buf::out("y", y, n)) }
     })
 }
@@ -83,6 +89,8 @@ pub unsafe extern "C" fn sk_copy_f64(x: *const f64, y: *mut f64, n: usize) -> i3
 /// `y` writable for `n` elements.
 #[no_mangle]
 pub unsafe extern "C" fn sk_fill_f32(value: f32, y: *mut f32, n: usize) -> i32 {
+    // SAFETY: the caller guarantees `y` writable for `n` elements (the Safety contract above);
+    // fill_buf checks the Buf first.
     ffi_boundary!("sk_fill_f32", { unsafe { fill_buf(value, y, n) } })
 }
 
@@ -92,6 +100,8 @@ pub unsafe extern "C" fn sk_fill_f32(value: f32, y: *mut f32, n: usize) -> i32 {
 /// `y` writable for `n` elements.
 #[no_mangle]
 pub unsafe extern "C" fn sk_fill_f64(value: f64, y: *mut f64, n: usize) -> i32 {
+    // SAFETY: the caller guarantees `y` writable for `n` elements (the Safety contract above);
+    // fill_buf checks the Buf first.
     ffi_boundary!("sk_fill_f64", { unsafe { fill_buf(value, y, n) } })
 }
 
@@ -112,6 +122,8 @@ mod tests {
                 w
             };
             let p = buf.as_mut_ptr();
+            // SAFETY: `p + 6` and `p + 6 + shift` (shift in −5..=7) with 8 elements stay inside
+            // `buf` of 24 floats.
             let rc = unsafe { sk_copy_f32(p.add(6), p.offset(6 + shift), 8) };
             assert_eq!(rc, SK_OK);
             assert_eq!(buf, want, "shift {shift}");
@@ -121,14 +133,18 @@ mod tests {
     #[test]
     fn fill_and_null_rules() {
         let mut y = [1.0f64; 5];
+        // SAFETY: `y` holds 5 doubles, the count passed.
         assert_eq!(unsafe { sk_fill_f64(2.5, y.as_mut_ptr(), 5) }, SK_OK);
         assert_eq!(y, [2.5; 5]);
+        // SAFETY: a NULL pointer with count 0 is never dereferenced.
         assert_eq!(unsafe { sk_fill_f64(2.5, std::ptr::null_mut(), 0) }, SK_OK);
         assert_eq!(
+            // SAFETY: NULL with count 1 is refused before any access.
             unsafe { sk_fill_f64(2.5, std::ptr::null_mut(), 1) },
             SK_ERR_NULL_POINTER
         );
         assert_eq!(
+            // SAFETY: `y` holds 5 doubles; the NULL output has count 0 and is never dereferenced.
             unsafe { sk_copy_f64(y.as_ptr(), std::ptr::null_mut(), 0) },
             SK_OK
         );

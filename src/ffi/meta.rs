@@ -114,9 +114,13 @@ mod tests {
     #[test]
     fn names_match_the_table() {
         for (code, name) in STATUS_NAMES {
+            // SAFETY: sk_status_name returns a pointer to a static NUL-terminated string for every
+            // code.
             let got = unsafe { CStr::from_ptr(sk_status_name(code)) };
             assert_eq!(got.to_str().unwrap(), name);
         }
+        // SAFETY: sk_status_name returns a pointer to a static NUL-terminated string for every
+        // code.
         let got = unsafe { CStr::from_ptr(sk_status_name(12345)) };
         assert_eq!(got.to_str().unwrap(), "SK_UNKNOWN_STATUS");
     }
@@ -124,21 +128,26 @@ mod tests {
     #[test]
     fn message_copy_truncates_on_char_boundary() {
         super::super::guard::set_last_error("f", "héllo");
+        // SAFETY: a NULL buffer with capacity 0 is only measured, never written.
         let full = unsafe { sk_last_error_message(std::ptr::null_mut(), 0) };
         assert_eq!(full, "f: héllo".len());
         let mut buf = [0x55 as c_char; 6];
         // room for 5 bytes: "f: h" + first byte of 'é' would split it, so 4 bytes + NUL
+        // SAFETY: `buf` holds 6 bytes, the capacity passed.
         assert_eq!(unsafe { sk_last_error_message(buf.as_mut_ptr(), 6) }, full);
+        // SAFETY: sk_last_error_message NUL-terminated `buf` within its 6 bytes.
         let s = unsafe { CStr::from_ptr(buf.as_ptr()) };
         assert_eq!(s.to_str().unwrap(), "f: h");
         assert_eq!(buf[5], 0x55);
         let mut one = [0x55 as c_char; 1];
+        // SAFETY: `one` holds 1 byte, the capacity passed.
         unsafe { sk_last_error_message(one.as_mut_ptr(), 1) };
         assert_eq!(one[0], 0);
     }
 
     #[test]
     fn version_matches_cargo() {
+        // SAFETY: sk_version returns a pointer to a static NUL-terminated string.
         let v = unsafe { CStr::from_ptr(sk_version()) };
         assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
     }

@@ -75,6 +75,9 @@ unsafe fn cast_ffi<A: CastTo>(x: SBuf<A>, y: SBuf<A::Out>) -> SkResult<()> {
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_f32(x: *const i16, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<i16, f32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -93,6 +96,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f32(x: *const i16, y: *mut f32, n: usiz
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<i32, f32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -112,6 +118,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usiz
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_f32(x: *const u8, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<I24, f32>(
                 SBuf::new("x", x as *const I24, 1, n),
@@ -135,6 +144,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f32(x: *const u8, y: *mut f32, n: usize
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_f32(x: *const u8, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<u8, f32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -155,6 +167,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f32(x: *const u8, y: *mut f32, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_f32(x: *const f32, y: *mut i16, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f32, i16>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -175,6 +190,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f32(x: *const f32, y: *mut i16, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_f32(x: *const f32, y: *mut i32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f32, i32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -196,6 +214,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f32(x: *const f32, y: *mut i32, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_f32(x: *const f32, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f32, I24>(SBuf::new("x", x, 1, n), SBuf::out("y", y as *mut I24, 1, n))
         }
@@ -218,6 +239,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f32(x: *const f32, y: *mut u8, n: usize) 
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_f32(x: *const f32, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f32, u8>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -235,6 +259,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f32(x: *const f32, y: *mut u8, n: usize) -
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i16_f64(x: *const i16, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<i16, f64>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -253,6 +280,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f64(x: *const i16, y: *mut f64, n: usiz
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<i32, f64>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -272,6 +302,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usiz
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_i24_f64(x: *const u8, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<I24, f64>(
                 SBuf::new("x", x as *const I24, 1, n),
@@ -295,6 +328,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f64(x: *const u8, y: *mut f64, n: usize
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_from_u8_f64(x: *const u8, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { decode_ffi::<u8, f64>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -315,6 +351,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f64(x: *const u8, y: *mut f64, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i16_f64(x: *const f64, y: *mut i16, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f64, i16>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -335,6 +374,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f64(x: *const f64, y: *mut i16, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i32_f64(x: *const f64, y: *mut i32, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f64, i32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -356,6 +398,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f64(x: *const f64, y: *mut i32, n: usize)
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_i24_f64(x: *const f64, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f64, I24>(SBuf::new("x", x, 1, n), SBuf::out("y", y as *mut I24, 1, n))
         }
@@ -378,6 +423,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f64(x: *const f64, y: *mut u8, n: usize) 
 #[no_mangle]
 pub unsafe extern "C" fn sk_pcm_to_u8_f64(x: *const f64, y: *mut u8, n: usize) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { encode_ffi::<f64, u8>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -395,6 +443,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f64(x: *const f64, y: *mut u8, n: usize) -
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_f32_to_f64(x: *const f32, y: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_convert_f32_to_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); cast_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { cast_ffi::<f32>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -409,6 +460,9 @@ pub unsafe extern "C" fn sk_convert_f32_to_f64(x: *const f32, y: *mut f64, n: us
 #[no_mangle]
 pub unsafe extern "C" fn sk_convert_f64_to_f32(x: *const f64, y: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_convert_f64_to_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); cast_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe { cast_ffi::<f64>(SBuf::new("x", x, 1, n), SBuf::out("y", y, 1, n)) }
     })
 }
@@ -430,6 +484,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<i16, f32>(
                 SBuf::new("x", x, x_stride, n),
@@ -456,6 +513,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<i32, f32>(
                 SBuf::new("x", x, x_stride, n),
@@ -482,6 +542,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<I24, f32>(
                 SBuf::new("x", x as *const I24, x_stride, n),
@@ -508,6 +571,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<u8, f32>(
                 SBuf::new("x", x, x_stride, n),
@@ -535,6 +601,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f32, i16>(
                 SBuf::new("x", x, x_stride, n),
@@ -562,6 +631,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f32, i32>(
                 SBuf::new("x", x, x_stride, n),
@@ -589,6 +661,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f32, I24>(
                 SBuf::new("x", x, x_stride, n),
@@ -616,6 +691,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_strided_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f32, u8>(
                 SBuf::new("x", x, x_stride, n),
@@ -642,6 +720,9 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i16_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<i16, f64>(
                 SBuf::new("x", x, x_stride, n),
@@ -668,6 +749,9 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i32_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<i32, f64>(
                 SBuf::new("x", x, x_stride, n),
@@ -694,6 +778,9 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_i24_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<I24, f64>(
                 SBuf::new("x", x as *const I24, x_stride, n),
@@ -720,6 +807,9 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_from_u8_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); decode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             decode_ffi::<u8, f64>(
                 SBuf::new("x", x, x_stride, n),
@@ -747,6 +837,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f64, i16>(
                 SBuf::new("x", x, x_stride, n),
@@ -774,6 +867,9 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i32_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f64, i32>(
                 SBuf::new("x", x, x_stride, n),
@@ -801,6 +897,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f64, I24>(
                 SBuf::new("x", x, x_stride, n),
@@ -828,6 +927,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_strided_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); encode_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             encode_ffi::<f64, u8>(
                 SBuf::new("x", x, x_stride, n),
@@ -854,6 +956,9 @@ pub unsafe extern "C" fn sk_convert_strided_f32_to_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_convert_strided_f32_to_f64", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); cast_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             cast_ffi::<f32>(
                 SBuf::new("x", x, x_stride, n),
@@ -880,6 +985,9 @@ pub unsafe extern "C" fn sk_convert_strided_f64_to_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_convert_strided_f64_to_f32", {
+        // SAFETY: the caller guarantees `x` readable and `y` writable over their (strided) spans
+        // (the Safety contract above); cast_ffi checks both SBufs (NULL, alignment, extent) and
+        // that the spans are disjoint before building views.
         unsafe {
             cast_ffi::<f64>(
                 SBuf::new("x", x, x_stride, n),
@@ -898,6 +1006,7 @@ mod tests {
     fn non_finite_is_refused_before_any_write() {
         let x = [0.5f32, -0.25, 1.0, f32::NAN];
         let mut y = [7i16; 4];
+        // SAFETY: `x` holds 4 floats and `y` 4 int16_t, the count passed.
         unsafe {
             assert_eq!(
                 sk_pcm_to_i16_f32(x.as_ptr(), y.as_mut_ptr(), 4),
@@ -905,11 +1014,13 @@ mod tests {
             );
         }
         assert_eq!(y, [7; 4]);
+        // SAFETY: `x` holds 4 floats and `y` 4 int16_t; 3 are converted.
         unsafe {
             assert_eq!(sk_pcm_to_i16_f32(x.as_ptr(), y.as_mut_ptr(), 3), SK_OK);
         }
         assert_eq!(&y[..3], &[16384, -8192, 32767]);
         let mut b = [0u8; 6];
+        // SAFETY: `x + 1` with stride −1 reads x[1], x[0]; `b` holds the 2 × 3 bytes written.
         unsafe {
             assert_eq!(
                 sk_pcm_to_i24_strided_f32(x.as_ptr().add(1), -1, b.as_mut_ptr(), 1, 2),
@@ -918,6 +1029,7 @@ mod tests {
         }
         assert_eq!(b, [0x00, 0x00, 0xe0, 0x00, 0x00, 0x40]);
         let mut f = [0.0f64; 2];
+        // SAFETY: `b` holds 2 × 3 bytes and `f` 2 doubles, the count passed.
         unsafe {
             assert_eq!(sk_pcm_from_i24_f64(b.as_ptr(), f.as_mut_ptr(), 2), SK_OK);
         }

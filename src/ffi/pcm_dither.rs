@@ -165,6 +165,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f32(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_dither_f32", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f32, i16>(x, y, n, state) }
     })
 }
@@ -195,6 +198,9 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f64(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i16_dither_f64", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f64, i16>(x, y, n, state) }
     })
 }
@@ -225,6 +231,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_dither_f32(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_dither_f32", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f32, I24>(x, y as *mut I24, n, state) }
     })
 }
@@ -255,6 +264,9 @@ pub unsafe extern "C" fn sk_pcm_to_i24_dither_f64(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_i24_dither_f64", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f64, I24>(x, y as *mut I24, n, state) }
     })
 }
@@ -285,6 +297,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_dither_f32(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_dither_f32", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f32, u8>(x, y, n, state) }
     })
 }
@@ -315,6 +330,9 @@ pub unsafe extern "C" fn sk_pcm_to_u8_dither_f64(
     state: *mut SkDither,
 ) -> i32 {
     ffi_boundary!("sk_pcm_to_u8_dither_f64", {
+        // SAFETY: the caller guarantees `x` readable, `y` writable for `n` samples and `state`
+        // readable and writable (the Safety contract above); dither_ffi checks all three and their
+        // overlaps before any access.
         unsafe { dither_ffi::<f64, u8>(x, y, n, state) }
     })
 }

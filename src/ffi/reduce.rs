@@ -59,6 +59,9 @@ unsafe fn dot_ffi<T: Float>(a: Buf<T>, b: Buf<T>, out: *mut T) -> SkResult<()> {
 #[no_mangle]
 pub unsafe extern "C" fn sk_sum_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_sum_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe {
             reduce_ffi(Buf::new("x", x, n), out, "sum", |l, x| {
                 Some(reduce::sum(l, x))
@@ -75,6 +78,9 @@ pub unsafe extern "C" fn sk_sum_f32(x: *const f32, out: *mut f32, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_sum_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_sum_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe {
             reduce_ffi(Buf::new("x", x, n), out, "sum", |l, x| {
                 Some(reduce::sum(l, x))
@@ -93,6 +99,9 @@ pub unsafe extern "C" fn sk_sum_f64(x: *const f64, out: *mut f64, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_mean_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_mean_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "mean", reduce::mean) }
     })
 }
@@ -106,6 +115,9 @@ pub unsafe extern "C" fn sk_mean_f32(x: *const f32, out: *mut f32, n: usize) -> 
 #[no_mangle]
 pub unsafe extern "C" fn sk_mean_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_mean_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "mean", reduce::mean) }
     })
 }
@@ -118,6 +130,9 @@ pub unsafe extern "C" fn sk_mean_f64(x: *const f64, out: *mut f64, n: usize) -> 
 #[no_mangle]
 pub unsafe extern "C" fn sk_min_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_min_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "min", reduce::min) }
     })
 }
@@ -129,6 +144,9 @@ pub unsafe extern "C" fn sk_min_f32(x: *const f32, out: *mut f32, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_min_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_min_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "min", reduce::min) }
     })
 }
@@ -141,6 +159,9 @@ pub unsafe extern "C" fn sk_min_f64(x: *const f64, out: *mut f64, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_max_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_max_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "max", reduce::max) }
     })
 }
@@ -152,6 +173,9 @@ pub unsafe extern "C" fn sk_max_f32(x: *const f32, out: *mut f32, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_max_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_max_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "max", reduce::max) }
     })
 }
@@ -164,6 +188,9 @@ pub unsafe extern "C" fn sk_max_f64(x: *const f64, out: *mut f64, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_peak_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_peak_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "peak", reduce::peak) }
     })
 }
@@ -175,6 +202,9 @@ pub unsafe extern "C" fn sk_peak_f32(x: *const f32, out: *mut f32, n: usize) -> 
 #[no_mangle]
 pub unsafe extern "C" fn sk_peak_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_peak_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "peak", reduce::peak) }
     })
 }
@@ -190,6 +220,9 @@ pub unsafe extern "C" fn sk_peak_f64(x: *const f64, out: *mut f64, n: usize) -> 
 #[no_mangle]
 pub unsafe extern "C" fn sk_rms_f32(x: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_rms_f32", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "rms", reduce::rms) }
     })
 }
@@ -203,6 +236,9 @@ pub unsafe extern "C" fn sk_rms_f32(x: *const f32, out: *mut f32, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_rms_f64(x: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_rms_f64", {
+        // SAFETY: the caller guarantees `x` readable for `n` elements and `out` writable (the
+        // Safety contract above); reduce_ffi checks `x` (Buf::check) and `out` (check_out_scalar)
+        // first.
         unsafe { reduce_ffi(Buf::new("x", x, n), out, "rms", reduce::rms) }
     })
 }
@@ -218,6 +254,8 @@ pub unsafe extern "C" fn sk_rms_f64(x: *const f64, out: *mut f64, n: usize) -> i
 #[no_mangle]
 pub unsafe extern "C" fn sk_dot_f32(a: *const f32, b: *const f32, out: *mut f32, n: usize) -> i32 {
     ffi_boundary!("sk_dot_f32", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `n` elements and `out` writable (the
+        // Safety contract above); dot_ffi checks both Bufs and `out` first.
         unsafe { dot_ffi(Buf::new("a", a, n), Buf::new("b", b, n), out) }
     })
 }
@@ -229,6 +267,8 @@ pub unsafe extern "C" fn sk_dot_f32(a: *const f32, b: *const f32, out: *mut f32,
 #[no_mangle]
 pub unsafe extern "C" fn sk_dot_f64(a: *const f64, b: *const f64, out: *mut f64, n: usize) -> i32 {
     ffi_boundary!("sk_dot_f64", {
+        // SAFETY: the caller guarantees `a`, `b` readable for `n` elements and `out` writable (the
+        // Safety contract above); dot_ffi checks both Bufs and `out` first.
         unsafe { dot_ffi(Buf::new("a", a, n), Buf::new("b", b, n), out) }
     })
 }
@@ -241,6 +281,7 @@ mod tests {
     #[test]
     fn empty_and_out_rules() {
         let mut out = 9.0f32;
+        // SAFETY: NULL inputs have count 0 and are never read; `out` is a local float.
         unsafe {
             assert_eq!(sk_sum_f32(std::ptr::null(), &mut out, 0), SK_OK);
             assert_eq!(out, 0.0);
@@ -258,6 +299,7 @@ mod tests {
         assert_eq!(out, 0.0);
         let x = [3.0f64, -4.0];
         let mut o = 0.0f64;
+        // SAFETY: `x` holds 2 doubles and `buf` 3, the counts passed; `o` is a local double.
         unsafe {
             assert_eq!(sk_peak_f64(x.as_ptr(), &mut o, 2), SK_OK);
             assert_eq!(o, 4.0);

@@ -9,7 +9,7 @@
 //! `p[c·stride + t]` (`stride >= frames` when there is more than one channel, ignored for one);
 //! *interleaved* data keeps it at `p[t·channels + c]`.
 
-use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::guard::{check_out_scalar, ffi_boundary, size_result, Buf};
 use super::handle::{self, Object};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::sos::Layout;
@@ -435,8 +435,31 @@ unsafe fn flush<T: ResampleElem>(
     })
 }
 
-fn to_usize(v: u64, what: &str) -> SkResult<usize> {
-    usize::try_from(v).map_err(|_| SkError::Length(format!("{what} = {v} does not fit in size_t")))
+/// A count of frames of `channels` elements of `elem_bytes` bytes each, under the one size rule
+/// ([`size_result`]): it must fit in `size_t` and such frames must fit in the address space. The
+/// stream's counts cap at `u64::MAX`, so a count too large for any buffer is never stored.
+fn to_usize(v: u64, what: &str, channels: usize, elem_bytes: usize) -> SkResult<usize> {
+    let name = if elem_bytes == 8 { "double" } else { "float" };
+    let plural = if channels == 1 { "" } else { "s" };
+    size_result(
+        what,
+        usize::try_from(v).ok(),
+        channels.saturating_mul(elem_bytes),
+        &format!("frames of {channels} {name}{plural}"),
+    )
+}
+
+/// A stream's channels and element size in bytes.
+fn frame_of(o: &ResamplerObj) -> (usize, usize) {
+    let ch = each!(o, r => r.channels());
+    (
+        ch,
+        if matches!(o, ResamplerObj::F64(_)) {
+            8
+        } else {
+            4
+        },
+    )
 }
 
 /// Creates a streaming `float` resampler from `in_rate` to `out_rate` for `channels`
@@ -671,7 +694,8 @@ pub unsafe extern "C" fn sk_resampler_latency(h: *mut SkResampler, frames: *mut 
 /// Stores in `*n_out` how many output frames the next process call writes if given `n_in`
 /// more input frames and enough room: the exact count, so a buffer of that size never makes
 /// the call stop early. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
-/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the count does not fit in `size_t`).
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
+/// `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
 ///
 /// # Safety
 /// `n_out` writable.
@@ -684,7 +708,13 @@ pub unsafe extern "C" fn sk_resampler_output_size(
     ffi_boundary!("sk_resampler_output_size", {
         with_obj(h, |o| {
             let n = each!(o, r => r.output_size(n_in));
-            let n = to_usize(n, "the output size")?;
+            let (ch, b) = frame_of(o);
+            let n = to_usize(
+                n,
+                &format!("the output size of n_in = {n_in} frames"),
+                ch,
+                b,
+            )?;
             check_out_scalar("n_out", n_out)?;
             // SAFETY: validated.
             unsafe { *n_out = n };
@@ -703,7 +733,8 @@ pub unsafe extern "C" fn sk_resampler_flush_size(h: *mut SkResampler, n_out: *mu
     ffi_boundary!("sk_resampler_flush_size", {
         with_obj(h, |o| {
             let n = each!(o, r => r.flush_size());
-            let n = to_usize(n, "the flush size")?;
+            let (ch, b) = frame_of(o);
+            let n = to_usize(n, "the flush size", ch, b)?;
             check_out_scalar("n_out", n_out)?;
             // SAFETY: validated.
             unsafe { *n_out = n };
@@ -944,8 +975,9 @@ pub unsafe extern "C" fn sk_resampler_f64_flush_interleaved(
 /// output holds every such instant before `n_in`, i.e. `ceil(n_in·out_rate/in_rate)` for an
 /// exact ratio (`L/M` in lowest terms, `L <= 2048`), and the same count on the 2⁻⁴⁰-sample
 /// clock otherwise. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (a rate or the ratio as in
-/// `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (the
-/// count does not fit in `size_t`). Thread safe.
+/// `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more
+/// frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
+/// count). Thread safe.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -960,9 +992,12 @@ pub unsafe extern "C" fn sk_resample_size(
         check_rate("in_rate", in_rate)?;
         check_rate("out_rate", out_rate)?;
         check_ratio(out_rate / in_rate)?;
+        // the smallest buffer of that many frames: one float channel
         let n = to_usize(
             stream::output_len(in_rate, out_rate, n_in),
-            "the output size",
+            &format!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
+            1,
+            4,
         )?;
         check_out_scalar("n_out", n_out)?;
         // SAFETY: validated.
@@ -993,7 +1028,9 @@ unsafe fn oneshot<T: ResampleElem>(
     }
     let need = to_usize(
         stream::output_len(in_rate, out_rate, n_in),
-        "the output size",
+        &format!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
+        channels,
+        std::mem::size_of::<T>(),
     )?;
     if n_out < need {
         return Err(SkError::BufferTooSmall(format!(
@@ -1152,8 +1189,10 @@ pub unsafe extern "C" fn sk_resample_f64_interleaved(
 
 // ------------------------------------------------------------------ polyphase (scipy)
 
+/// Stores a sample count under the one size rule ([`size_result`]; the smallest buffer it sizes
+/// holds floats).
 fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
-    let n = n.ok_or_else(|| SkError::Length(format!("{what} overflows size_t")))?;
+    let n = size_result(what, n, 4, "floats")?;
     check_out_scalar("n_out", n_out)?;
     // SAFETY: validated.
     unsafe { *n_out = n };
@@ -1162,7 +1201,8 @@ fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
 
 /// Stores in `*n_out` the length of `scipy.signal.upfirdn(h, x, up, down)` for `n_h` taps and
 /// `n_x` samples: `ceil(((n_x − 1)·up + n_h) / down)`, scipy's rule. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (`up` or
-/// `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or an overflow), `SK_ERR_NULL_POINTER`,
+/// `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or more samples than a float buffer can hold,
+/// `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`. Thread safe.
 ///
 /// # Safety
@@ -1181,7 +1221,7 @@ pub unsafe extern "C" fn sk_upfirdn_size(
         size_out(
             n_out,
             poly::upfirdn_len(n_h, n_x, up, down),
-            "the output size",
+            &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
         )
     })
 }
@@ -1282,8 +1322,8 @@ pub unsafe extern "C" fn sk_upfirdn_f64(
 
 /// Stores in `*n_out` the length of `scipy.signal.resample_poly(x, up, down)` for `n_x`
 /// samples: `ceil(n_x·up'/down')` with `up'/down'` in lowest terms. Returns `SK_OK`,
-/// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (overflow),
-/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
+/// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
+/// can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1299,7 +1339,7 @@ pub unsafe extern "C" fn sk_resample_poly_size(
         size_out(
             n_out,
             poly::resample_poly_len(n_x, up, down),
-            "the output size",
+            &format!("the output size of n_x = {n_x} by {up}/{down}"),
         )
     })
 }

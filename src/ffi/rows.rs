@@ -54,6 +54,9 @@ pub unsafe extern "C" fn sk_rows_sum_f32(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_sum_f32", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Sum) }
     })
 }
@@ -80,6 +83,9 @@ pub unsafe extern "C" fn sk_rows_mean_f32(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_mean_f32", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Mean) }
     })
 }
@@ -106,6 +112,9 @@ pub unsafe extern "C" fn sk_rows_peak_f32(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_peak_f32", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Peak) }
     })
 }
@@ -132,6 +141,9 @@ pub unsafe extern "C" fn sk_rows_rms_f32(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_rms_f32", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Rms) }
     })
 }
@@ -181,6 +193,9 @@ pub unsafe extern "C" fn sk_rows_sum_f64(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_sum_f64", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Sum) }
     })
 }
@@ -198,6 +213,9 @@ pub unsafe extern "C" fn sk_rows_mean_f64(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_mean_f64", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Mean) }
     })
 }
@@ -215,6 +233,9 @@ pub unsafe extern "C" fn sk_rows_peak_f64(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_peak_f64", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Peak) }
     })
 }
@@ -232,6 +253,9 @@ pub unsafe extern "C" fn sk_rows_rms_f64(
     cols: usize,
 ) -> i32 {
     ffi_boundary!("sk_rows_rms_f64", {
+        // SAFETY: the caller guarantees `x` readable over its `rows` rows `ld` apart and `out`
+        // writable for `rows` values (the Safety contract above); rows_ffi checks the rows' span,
+        // `out` and their overlap first.
         unsafe { rows_ffi(RowsBuf::new("x", x, ld, rows, cols), out, RowOp::Rms) }
     })
 }
@@ -270,6 +294,8 @@ mod tests {
     fn rows_rules() {
         let x = [3.0f32, -4.0, 0.0, 1.0, 2.0, 9.0];
         let mut out = [7.0f32; 2];
+        // SAFETY: `x` holds 6 floats (2 rows of 3) and `out` 2; `x + 3` with ld −3 reads rows 3..6
+        // then 0..3, inside `x`.
         unsafe {
             assert_eq!(
                 sk_rows_peak_f32(x.as_ptr(), 3, out.as_mut_ptr(), 2, 2),
@@ -298,6 +324,7 @@ mod tests {
             assert_eq!(out, [12.0, -1.0]);
         }
         let mut y = [1.0f64, -2.0, 8.0, f64::NAN, 0.0, 0.0];
+        // SAFETY: `y` holds 6 doubles (2 rows of 3, ld 3).
         unsafe {
             assert_eq!(
                 sk_rows_normalize_peak_f64(y.as_mut_ptr(), 2, 3, 2),

@@ -26,6 +26,9 @@ use libc::c_int;
 pub unsafe extern "C" fn copy(r#in: *const f32, out: *mut f32, len: c_int) -> i32 {
     ffi_boundary!("copy", {
         let n = int_len("len", len)?;
+        // SAFETY: the caller guarantees `in` readable and `out` writable for `len` floats (the
+        // Safety contract above); copy_buf checks both Bufs and handles any overlap through one
+        // slice over both.
         unsafe { copy_buf(Buf::new("in", r#in, n), Buf::out("out", out, n)) }
     })
 }
@@ -73,28 +76,35 @@ mod tests {
     #[test]
     fn process_data_normalises_to_exactly_one() {
         let mut d = [0.5f32, -3.0, 1.5, 1e-40];
+        // SAFETY: `d` holds 4 floats, the count passed.
         assert_eq!(unsafe { process_data(d.as_mut_ptr(), 4) }, SK_OK);
         assert_eq!(d[1], -1.0);
         assert_eq!(d[0], 0.5 / 3.0);
         let mut z = [0.0f32, -0.0];
+        // SAFETY: `z` holds 2 floats, the count passed.
         assert_eq!(unsafe { process_data(z.as_mut_ptr(), 2) }, SK_OK);
         assert_eq!(z[1].to_bits(), (-0.0f32).to_bits());
         let mut bad = [1.0f32, f32::INFINITY, 2.0];
         assert_eq!(
+            // SAFETY: `bad` holds 3 floats, the count passed.
             unsafe { process_data(bad.as_mut_ptr(), 3) },
             SK_ERR_NON_FINITE
         );
         assert_eq!(bad[0], 1.0);
+        // SAFETY: a negative count is refused before any access.
         assert_eq!(unsafe { process_data(bad.as_mut_ptr(), -1) }, SK_ERR_LENGTH);
         assert_eq!(
+            // SAFETY: NULL with count 2 is refused before any access.
             unsafe { copy(bad.as_ptr(), std::ptr::null_mut(), 2) },
             SK_ERR_NULL_POINTER
         );
         assert_eq!(
+            // SAFETY: NULL with count 0 is never dereferenced.
             unsafe { copy(bad.as_ptr(), std::ptr::null_mut(), 0) },
             SK_OK
         );
         assert_eq!(
+            // SAFETY: a negative count is refused before any access.
             unsafe { copy(bad.as_ptr(), bad.as_mut_ptr(), -5) },
             SK_ERR_LENGTH
         );

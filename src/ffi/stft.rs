@@ -12,7 +12,7 @@
 //! with `pad_mode` `SK_PAD_REFLECT` (torch's default; needs a signal longer than n_fft/2) or
 //! `SK_PAD_CONSTANT` (zeros); `normalized ≠ 0` scales by 1/√n_fft.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
+use super::guard::{alias, check_out_scalar, ffi_boundary, size_result, Buf};
 use super::handle::{expect, lock, lookup, register, release, write_token, Object, SpecFloat};
 use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::stft::{
@@ -94,11 +94,23 @@ fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
     }
 }
 
+/// A frame count under the one size rule ([`size_result`]): the frames' `n_freq` complex floats
+/// must fit in the address space (`what` names the count in the message).
+fn frames_result(frames: usize, n_freq: usize, what: &str) -> SkResult<usize> {
+    size_result(
+        what,
+        Some(frames),
+        n_freq.saturating_mul(8),
+        &format!("frames of {n_freq} complex floats"),
+    )
+}
+
 /// Number of STFT frames of an n-sample signal: `1 + (n + 2·pad − n_fft) / hop` with
 /// `pad = center ? n_fft/2 : 0`, stored in `*frames`. Allocate `frames × n_freq` complex values
 /// for `sk_stft_*`.
 ///
-/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, or `n + 2·pad` overflows `size_t`);
+/// Returns `SK_OK`; `SK_ERR_LENGTH` (n_fft = 0 or > 2^28, `n + 2·pad` overflows `size_t`, or
+/// more frames of `n_fft/2+1` complex floats than a buffer can hold, `PTRDIFF_MAX` bytes);
 /// `SK_ERR_BAD_ARGUMENT` (hop = 0, hop >
 /// win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
 /// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
@@ -119,7 +131,11 @@ pub unsafe extern "C" fn sk_stft_frames(
     ffi_boundary!("sk_stft_frames", {
         check_out_scalar("frames", frames)?;
         let p = params(n_fft, hop, win_length, center, pad_mode, 1, 0)?;
-        let f = p.frames(n)?;
+        let f = frames_result(
+            p.frames(n)?,
+            p.n_freq(),
+            &format!("the frame count for n = {n} samples"),
+        )?;
         // SAFETY: checked.
         unsafe { *frames = f };
         Ok(())
@@ -337,7 +353,7 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
 
 /// Length `torch.istft` returns without `length`: `n_fft + hop·(frames − 1) − 2·pad`, stored in
 /// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
-/// `size_t`), `SK_ERR_BAD_ARGUMENT` (as
+/// `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
 /// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
 /// # Safety
@@ -354,7 +370,12 @@ pub unsafe extern "C" fn sk_istft_len(
     ffi_boundary!("sk_istft_len", {
         check_out_scalar("n", n)?;
         let p = params(n_fft, hop, win_length, center, SK_PAD_REFLECT, 1, 0)?;
-        let len = istft_default_len(&p, frames)?;
+        let len = size_result(
+            &format!("the signal length of {frames} frames"),
+            Some(istft_default_len(&p, frames)?),
+            4,
+            "floats",
+        )?;
         // SAFETY: checked.
         unsafe { *n = len };
         Ok(())
@@ -574,7 +595,8 @@ fn with_stream<R>(
 /// Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
 /// n_freq complex values. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the
 /// stream was finished), `SK_ERR_LENGTH` (the stream's count of samples plus n overflows
-/// `size_t`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+/// `size_t`, or more frames of n_freq complex floats than a buffer can hold),
+/// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
 ///
 /// # Safety
 /// `frames` writable.
@@ -586,7 +608,23 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_push_frames", {
         check_out_scalar("frames", frames)?;
-        let f = with_stream(stream, |s| s.push_frames(n), |s| s.push_frames(n))?;
+        let f = with_stream(
+            stream,
+            |s| {
+                frames_result(
+                    s.push_frames(n)?,
+                    s.params().n_freq(),
+                    &format!("the frame count for n = {n} more samples"),
+                )
+            },
+            |s| {
+                frames_result(
+                    s.push_frames(n)?,
+                    s.params().n_freq(),
+                    &format!("the frame count for n = {n} more samples"),
+                )
+            },
+        )?;
         // SAFETY: checked.
         unsafe { *frames = f };
         Ok(())
@@ -606,7 +644,23 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_finish_frames", {
         check_out_scalar("frames", frames)?;
-        let f = with_stream(stream, |s| s.finish_frames(), |s| s.finish_frames())?;
+        let f = with_stream(
+            stream,
+            |s| {
+                frames_result(
+                    s.finish_frames()?,
+                    s.params().n_freq(),
+                    "the frame count of the finish",
+                )
+            },
+            |s| {
+                frames_result(
+                    s.finish_frames()?,
+                    s.params().n_freq(),
+                    "the frame count of the finish",
+                )
+            },
+        )?;
         // SAFETY: checked.
         unsafe { *frames = f };
         Ok(())

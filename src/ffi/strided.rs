@@ -308,11 +308,10 @@ pub unsafe extern "C" fn sk_clip_strided_f32(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision over
-/// 512-element blocks like `sk_sum_f32`; the result agrees with `sk_sum_f32` on a contiguous copy
-/// within 40·ε·Σ|x| (ε of double). It is bit-identical for `x_stride = 1`; other strides group
-/// the partial sums differently (strides ±2…±4 use a fused fixed-stride kernel), so the last bits
-/// may differ.
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. The result is bit-identical to
+/// `sk_sum_f32` on a contiguous copy of the view, for every stride: each 512-element block is
+/// gathered and summed by the same kernel, and the blocks are combined in the same pairwise
+/// order in double precision (so it has `sk_sum_f32`'s error bound).
 ///
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
@@ -428,8 +427,8 @@ pub unsafe extern "C" fn sk_rms_strided_f32(
     })
 }
 
-/// `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
-/// precision, blocked as `sk_sum_strided_f32`. `a` and `b` may overlap freely.
+/// `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. The 512-element blocks
+/// of `sk_dot_f32`, combined pairwise in double precision. `a` and `b` may overlap freely.
 ///
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).
@@ -648,8 +647,8 @@ pub unsafe extern "C" fn sk_clip_strided_f64(
     })
 }
 
-/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision, agreeing
-/// with `sk_sum_f64` on a contiguous copy as `sk_sum_strided_f32` does with `sk_sum_f32`.
+/// `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Bit-identical to `sk_sum_f64` on a
+/// contiguous copy of the view, as `sk_sum_strided_f32` is to `sk_sum_f32`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
 /// # Safety

@@ -31,7 +31,7 @@ pub(crate) const BLOCK: usize = 512;
 pub(crate) const OUT: usize = 8;
 
 /// Lane vector of partial sums in `f64`.
-type Lanes = [f64; OUT];
+pub(crate) type Lanes = [f64; OUT];
 
 #[inline(always)]
 fn tree_out<T: Float>(mut acc: [T; LANES]) -> Lanes {
@@ -137,17 +137,18 @@ impl<'a> Pairwise<'a> {
     }
 }
 
-/// One blockwise reduction: its input length and the `f64` value of a block of it.
+/// One blockwise reduction: its input length and the `f64` value of a block of it (`&mut self`:
+/// a strided source gathers each block into a buffer it owns, see `strided::sum`).
 ///
 /// A trait with `#[inline(always)]` methods rather than a closure: a closure is compiled as a
 /// function of its own, without the `#[target_feature]`s of the multiversioned caller, which
 /// would leave the block loops at baseline SIMD.
-trait Blocks {
+pub(crate) trait Blocks {
     /// Whether long inputs are read as four streams (see [`SPLIT_MIN`]). Not for `dot`: its two
     /// inputs already make two streams, and eight measured far slower than two.
     const SPLIT: bool = true;
     fn len(&self) -> usize;
-    fn block(&self, r: std::ops::Range<usize>) -> Lanes;
+    fn block(&mut self, r: std::ops::Range<usize>) -> Lanes;
 }
 
 /// Sum of a lane vector as a balanced tree.
@@ -173,8 +174,10 @@ const SPLIT_MIN: usize = 1 << 18;
 /// are close, 8 streams run at less than half the bandwidth of 4.
 const STREAMS: usize = 4;
 
+/// The pairwise sum of `b`'s blocks (see the module doc): every blockwise reduction, contiguous
+/// or strided, runs through this one grouping, so equal blocks give equal bits.
 #[inline(always)]
-fn pairwise<B: Blocks>(b: &B) -> f64 {
+pub(crate) fn pairwise<B: Blocks>(b: &mut B) -> f64 {
     let n = b.len();
     if n <= BLOCK {
         // One block: no counter, nothing to zero.
@@ -242,7 +245,7 @@ impl<T: Float> Blocks for SumBlocks<'_, T> {
         self.0.len()
     }
     #[inline(always)]
-    fn block(&self, r: std::ops::Range<usize>) -> Lanes {
+    fn block(&mut self, r: std::ops::Range<usize>) -> Lanes {
         block_sum(&self.0[r])
     }
 }
@@ -254,7 +257,7 @@ impl<T: Float> Blocks for DotBlocks<'_, T> {
         self.0.len()
     }
     #[inline(always)]
-    fn block(&self, r: std::ops::Range<usize>) -> Lanes {
+    fn block(&mut self, r: std::ops::Range<usize>) -> Lanes {
         block_dot(&self.0[r.clone()], &self.1[r])
     }
 }
@@ -265,7 +268,7 @@ impl<T: Float> Blocks for SqBlocks<'_, T> {
         self.0.len()
     }
     #[inline(always)]
-    fn block(&self, r: std::ops::Range<usize>) -> Lanes {
+    fn block(&mut self, r: std::ops::Range<usize>) -> Lanes {
         block_sq(&self.0[r])
     }
 }
@@ -276,13 +279,14 @@ impl<T: Float> Blocks for SumsqBlocks<'_, T> {
         self.0.len()
     }
     #[inline(always)]
-    fn block(&self, r: std::ops::Range<usize>) -> Lanes {
+    fn block(&mut self, r: std::ops::Range<usize>) -> Lanes {
         block_sumsq(&self.0[r], self.1)
     }
 }
 
+/// The lanes of one block's sum: [`LANES`] accumulators in `T`, reduced to [`OUT`] in `f64`.
 #[inline(always)]
-fn block_sum<T: Float>(x: &[T]) -> Lanes {
+pub(crate) fn block_sum<T: Float>(x: &[T]) -> Lanes {
     let mut acc = [T::ZERO; LANES];
     let mut chunks = x.chunks_exact(LANES);
     for c in &mut chunks {
@@ -347,7 +351,7 @@ fn block_sq<T: Float>(x: &[T]) -> Lanes {
 
 #[inline(always)]
 fn sq_lanes<T: Float>(x: &[T]) -> f64 {
-    pairwise(&SqBlocks(x))
+    pairwise(&mut SqBlocks(x))
 }
 
 fn sq_scalar<T: Float>(x: &[T]) -> f64 {
@@ -356,22 +360,22 @@ fn sq_scalar<T: Float>(x: &[T]) -> f64 {
 
 #[inline(always)]
 fn sum_lanes<T: Float>(x: &[T]) -> f64 {
-    pairwise(&SumBlocks(x))
+    pairwise(&mut SumBlocks(x))
 }
 
 #[inline(always)]
 fn dot_lanes<T: Float>(a: &[T], b: &[T]) -> f64 {
     assert_eq!(a.len(), b.len(), "dot operands differ in length");
-    pairwise(&DotBlocks(a, b))
+    pairwise(&mut DotBlocks(a, b))
 }
 
 #[inline(always)]
 fn sumsq_lanes<T: Float>(x: &[T], scale: f64) -> f64 {
-    pairwise(&SumsqBlocks(x, scale))
+    pairwise(&mut SumsqBlocks(x, scale))
 }
 
 /// Reference: recursive pairwise summation in `f64`, one element at a time below 8.
-fn pairwise_scalar(n: usize, term: &dyn Fn(usize) -> f64, lo: usize) -> f64 {
+pub(crate) fn pairwise_scalar(n: usize, term: &dyn Fn(usize) -> f64, lo: usize) -> f64 {
     if n <= 8 {
         let mut s = 0.0;
         for i in lo..lo + n {
@@ -707,7 +711,7 @@ mod tests {
                         .iter()
                         .map(|v| v * 2f64.powi((v * 40.0) as i32))
                         .collect();
-                    let b = SumBlocks(&x);
+                    let mut b = SumBlocks(&x);
                     let mut stack = [[0.0; OUT]; DEPTH];
                     let mut p = Pairwise::new(&mut stack);
                     let mut start = 0;
@@ -717,13 +721,13 @@ mod tests {
                         start = end;
                     }
                     let want = tree_lanes(p.lanes());
-                    assert_eq!(pairwise(&b).to_bits(), want.to_bits(), "n={n}");
+                    assert_eq!(pairwise(&mut b).to_bits(), want.to_bits(), "n={n}");
                     let y = rng.vec_f64(n, 1.0);
                     for level in available().into_iter().filter(|&l| l != Level::Scalar) {
                         // the SIMD levels run the same blocks through the same grouping (the
                         // scalar level is the recursive reference, another order)
                         let got = dot_f64_at(level, &x, &y);
-                        let d = DotBlocks(&x, &y);
+                        let mut d = DotBlocks(&x, &y);
                         let mut stack = [[0.0; OUT]; DEPTH];
                         let mut p = Pairwise::new(&mut stack);
                         for k in 0..n.div_ceil(BLOCK) {

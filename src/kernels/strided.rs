@@ -16,12 +16,12 @@
 //! [`super::elementwise`] / [`super::reduce`] runs on it at the requested level, and the result
 //! is *scattered* back. Consequences worth knowing:
 //! - elementwise results are bit-identical to the contiguous kernels (and to numpy on a copy);
-//! - min, max and peak equal the contiguous results exactly; sums over strides ±2…±4 use a fused
-//!   fixed-stride lane kernel (no gather); other sums, dot and the sum of squares run
-//!   the contiguous pairwise kernel on gathered chunks (512 elements on the stack, or 4096 in
-//!   one heap buffer for long views) and combine the chunk results pairwise in `f64`: the same
-//!   error bound as the contiguous kernel plus `log2(n / chunk)` rounding steps in `f64`, but not
-//!   the same bits.
+//! - min, max, peak and sum equal the contiguous results on a copy exactly (the sum gathers each
+//!   512-element block and runs the contiguous kernel's blocks through its pairwise grouping);
+//! - dot and the sum of squares run the contiguous pairwise kernel on gathered chunks (512
+//!   elements on the stack, or 4096 in one heap buffer for long views) and combine the chunk
+//!   results pairwise in `f64`: the chunks' blocks are the contiguous kernel's, so the results
+//!   differ from it only by `log2(n / chunk)` rounding steps in `f64`, not in the same bits.
 
 use super::elementwise::{binary_at, unary_at, BinOp, UnOp};
 use super::reduce::{self, Extreme, Max, Min, Peak};
@@ -646,99 +646,47 @@ fn chunked<T: Float>(x: StridedRef<'_, T>, mut f: impl FnMut(&[T]) -> f64) -> f6
     c.finish()
 }
 
-/// Lane sum of one block of fixed-stride elements (`blk[i][0]`), 32 lanes of `T`, then a tree.
-#[inline(always)]
-fn block_sum_fixed<T: Float, const S: usize>(blk: &[[T; S]]) -> f64 {
-    const L: usize = 32;
-    let mut acc = [T::ZERO; L];
-    let mut subs = blk.chunks_exact(L);
-    for sub in &mut subs {
-        for l in 0..L {
-            acc[l] = acc[l] + sub[l][0];
-        }
-    }
-    for (a, e) in acc.iter_mut().zip(subs.remainder()) {
-        *a = *a + e[0];
-    }
-    let mut w = L / 2;
-    while w > 0 {
-        for l in 0..w {
-            acc[l] = acc[l] + acc[l + w];
-        }
-        w /= 2;
-    }
-    acc[0].to_f64()
+/// The strided sum's blocks: logical elements `r` of the view gathered into a stack buffer
+/// (fixed-stride loops for strides ±1…±4, see [`gather_from`]), then the contiguous kernel's
+/// block sum on it. Run through `reduce::pairwise`, the blocks, their lanes and their grouping
+/// are exactly those of `reduce::sum` on a contiguous copy, so the result is the same bits.
+struct GatherSum<'a, 'b, T> {
+    x: StridedRef<'a, T>,
+    /// At least `min(len, BLOCK)` elements.
+    buf: &'b mut [T],
 }
 
-/// Views at least this long are read as four streams (see `reduce`'s `SPLIT_MIN`): four
-/// quarters whose blocks are visited in lockstep keep more cache misses in flight.
-const SPLIT_MIN: usize = 1 << 17;
-
-/// Sum of the elements `r[0], r[S], r[2S], …` (`n` of them) without a gather buffer: blocks
-/// of 512 elements are summed in 32 lanes of `T` (16 terms each, then a tree), block sums are
-/// combined pairwise in `f64` (the error bound of the contiguous kernel, ~`(16 + 5) ε_T` per
-/// block). The lane loads are fixed-stride, so they vectorise as loads plus shuffles.
-#[inline(always)]
-fn sum_fixed<T: Float, const S: usize>(r: &[T], n: usize) -> f64 {
-    const B: usize = 512;
-    let (chunks, rest) = r.as_chunks::<S>();
-    let full = chunks.len().min(n);
-    let el = &chunks[..full];
-    let mut tail = 0.0f64;
-    if full < n {
-        tail += rest[0].to_f64();
+impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.x.len()
     }
-    if full < SPLIT_MIN {
-        let mut c = Combine::new();
-        let mut blocks = el.chunks_exact(B);
-        for blk in &mut blocks {
-            c.push(block_sum_fixed(blk));
-        }
-        c.push(block_sum_fixed(blocks.remainder()) + tail);
-        return c.finish();
+    #[inline(always)]
+    fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
+        let b = &mut self.buf[..r.len()];
+        self.x.gather(r.start, b);
+        reduce::block_sum(b)
     }
-    let q = full / 4 / B * B;
-    let mut cs = [
-        Combine::new(),
-        Combine::new(),
-        Combine::new(),
-        Combine::new(),
-    ];
-    for k in 0..q / B {
-        for (j, c) in cs.iter_mut().enumerate() {
-            let s = j * q + k * B;
-            c.push(block_sum_fixed(&el[s..s + B]));
-        }
-    }
-    let mut start = 4 * q;
-    while start < full {
-        let end = (start + B).min(full);
-        cs[3].push(block_sum_fixed(&el[start..end]));
-        start = end;
-    }
-    cs[3].push(tail);
-    (cs[0].finish() + cs[1].finish()) + (cs[2].finish() + cs[3].finish())
 }
 
+/// The SIMD levels' strided sum in `f64`: `reduce::sum_f64_at`'s blocks and grouping.
 #[inline(always)]
-fn sum_body<T: Float>(x: StridedRef<'_, T>, level: Level) -> f64 {
-    if level != Level::Scalar && x.len() > 1 {
-        let step = x.stride.unsigned_abs();
-        let lo = if x.stride < 0 {
-            x.first - (x.len - 1) * step
-        } else {
-            x.first
-        };
-        let r = &x.span[lo..];
-        // the element set does not depend on the direction; the order of the sum does (rounding)
-        match step {
-            2 => return sum_fixed::<T, 2>(r, x.len),
-            3 => return sum_fixed::<T, 3>(r, x.len),
-            4 => return sum_fixed::<T, 4>(r, x.len),
-            _ => {}
-        }
+fn sum_lanes<T: Float>(x: StridedRef<'_, T>) -> f64 {
+    if x.len() <= SHORT {
+        // one short block: a small buffer to clear
+        let mut buf = [T::ZERO; SHORT];
+        return reduce::pairwise(&mut GatherSum { x, buf: &mut buf });
     }
-    chunked(x, |b| reduce::sum_f64_at(level, b))
+    let mut buf = [T::ZERO; reduce::BLOCK];
+    reduce::pairwise(&mut GatherSum { x, buf: &mut buf })
+}
+
+/// Views up to this long gather into a buffer of this size instead of a whole block.
+const SHORT: usize = 64;
+
+/// The scalar level's strided sum: `reduce`'s recursive pairwise reference over the view.
+fn sum_scalar<T: Float>(x: StridedRef<'_, T>) -> f64 {
+    reduce::pairwise_scalar(x.len(), &|i| x.get(i).to_f64(), 0)
 }
 
 #[inline(always)]
@@ -781,21 +729,24 @@ fn scaled_sum(n: usize, f: impl Fn(usize) -> f64) -> f64 {
     c.finish()
 }
 
-/// Sum (pairwise: contiguous SIMD kernel per chunk, chunks combined pairwise in `f64`), in `T`.
-/// As `reduce::sum`, a non-finite result over finite elements (lanes that overflowed) is
-/// recomputed in `f64` on elements scaled below 1.
+/// Sum, in `T`: the same bits as `reduce::sum` on a contiguous copy of the view, at every level
+/// and for every stride (the same blocks, lanes and pairwise grouping, see [`GatherSum`]; the
+/// scalar level the same recursive reference). As there, a non-finite result over finite
+/// elements (lanes that overflowed) is recomputed in `f64` on elements scaled below 1, by the
+/// same reference loop.
 pub fn sum<T: Float>(level: Level, x: StridedRef<'_, T>) -> T {
     if let Some(s) = x.as_unit() {
         return reduce::sum(level, s);
     }
-    let s = sum_mv(level, x, level);
+    let s = sum_mv(level, x);
     if s.is_finite() {
         return T::from_f64(s);
     }
     match peak(level, x).map(|p| p.to_f64()) {
         Some(p) if p.is_finite() => {
             let k = reduce::pow2_scale(p);
-            T::from_f64(scaled_sum(x.len(), |i| x.get(i).to_f64() * k) / k)
+            let v = reduce::pairwise_scalar(x.len(), &|i| x.get(i).to_f64() * k, 0);
+            T::from_f64(v / k)
         }
         _ => T::from_f64(s),
     }
@@ -806,7 +757,8 @@ fn sumsq_f64<T: Float>(level: Level, x: StridedRef<'_, T>, scale: f64) -> f64 {
     sumsq_mv(level, x, scale, level)
 }
 
-/// Dot product of equal-length views, in `T`; overflow handling as [`sum`].
+/// Dot product of equal-length views, in `T`; a non-finite result over finite inputs is
+/// recomputed in `f64` on inputs scaled below 1.
 pub fn dot<T: Float>(level: Level, a: StridedRef<'_, T>, b: StridedRef<'_, T>) -> T {
     if let (Some(sa), Some(sb)) = (a.as_unit(), b.as_unit()) {
         return reduce::dot(level, sa, sb);
@@ -883,8 +835,8 @@ multiversion! {
     scalar = binary_body; simd = binary_body;
 }
 multiversion! {
-    fn sum_mv<T: Float>(x: StridedRef<'_, T>, lv: Level) -> f64;
-    scalar = sum_body; simd = sum_body;
+    fn sum_mv<T: Float>(x: StridedRef<'_, T>) -> f64;
+    scalar = sum_scalar; simd = sum_lanes;
 }
 multiversion! {
     fn sumsq_mv<T: Float>(x: StridedRef<'_, T>, scale: f64, lv: Level) -> f64;
@@ -1137,6 +1089,80 @@ mod tests {
                     assert_eq!(max(level, v), reduce::max(level, &c), "{tag}");
                     assert_eq!(peak(level, v), reduce::peak(level, &c), "{tag}");
                 }
+            }
+        }
+    }
+
+    /// Adversarial `f32` data for the sums: mixed magnitudes (2^-20…2^20, so float lanes round),
+    /// cancelling pairs, signed zeros and denormals.
+    fn adversarial_f32(rng: &mut Rng, n: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| match i % 7 {
+                0 => f32::from_bits(1 + (rng.next_u64() % 1000) as u32),
+                1 => -0.0,
+                2 => 1.0e6 * rng.uniform() as f32,
+                _ => (rng.uniform() * 2f64.powi((rng.uniform() * 20.0) as i32)) as f32,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn strided_sum_is_the_contiguous_sum_of_the_copy_bit_for_bit() {
+        // Every stride (fixed-stride gathers ±1…±4, the step_by walk, 0) and every length 0…100,
+        // the block edges and the four-stream split: the strided sum is the contiguous one on a
+        // copy, bit for bit, at every level, for f32 (where the lanes round) and f64.
+        let mut rng = Rng::new(21);
+        let mut ns: Vec<usize> = (0..=100).collect();
+        ns.extend([511, 512, 513, 2047, 2048, 2049, 4 * 512 + 17, 9000]);
+        let strides = [1isize, -1, 2, -2, 3, -3, 4, -4, 5, -7, 0, 1000, -1001];
+        for &n in &ns {
+            for s in strides {
+                let (first, span_len) = layout(n, s, 2);
+                let span = adversarial_f32(&mut rng, span_len);
+                let v = StridedRef::new(&span, first, s, n).unwrap();
+                let c = v.to_vec();
+                let wide: Vec<f64> = span.iter().map(|&x| x as f64 * 1.000_000_1).collect();
+                let vw = StridedRef::new(&wide, first, s, n).unwrap();
+                let cw = vw.to_vec();
+                for level in available() {
+                    let (got, want) = (sum(level, v), reduce::sum(level, &c));
+                    assert_eq!(got.to_bits(), want.to_bits(), "f32 n={n} s={s} {level:?}");
+                    let (got, want) = (sum(level, vw), reduce::sum(level, &cw));
+                    assert_eq!(got.to_bits(), want.to_bits(), "f64 n={n} s={s} {level:?}");
+                }
+            }
+        }
+        // the case: stride −2, n = 17, checked against the documented bound too
+        let mut rng = Rng::new(22);
+        for _ in 0..200 {
+            let span = adversarial_f32(&mut rng, 33);
+            let v = StridedRef::new(&span, 32, -2, 17).unwrap();
+            let c = v.to_vec();
+            for level in available() {
+                assert_eq!(sum(level, v).to_bits(), reduce::sum(level, &c).to_bits());
+            }
+        }
+        // lanes that overflow over finite elements: the same scaled recomputation
+        let big: Vec<f32> = (0..4001)
+            .map(|i| if (i / 3) % 4 < 2 { f32::MAX } else { -f32::MAX })
+            .collect();
+        for (first, s, n) in [(0usize, 2isize, 2001usize), (4000, -2, 2001), (1, 3, 1300)] {
+            let v = StridedRef::new(&big, first, s, n).unwrap();
+            let c = v.to_vec();
+            for level in available() {
+                let (got, want) = (sum(level, v), reduce::sum(level, &c));
+                assert_eq!(got.to_bits(), want.to_bits(), "s={s} {level:?}");
+            }
+        }
+        // long views: the four-stream grouping of reduce's pairwise
+        for (n, s) in [(300_001usize, 2isize), (262_145, -3), (270_000, 5)] {
+            let (first, span_len) = layout(n, s, 1);
+            let span = rng.vec_f32(span_len, 3.0);
+            let v = StridedRef::new(&span, first, s, n).unwrap();
+            let c = v.to_vec();
+            for level in available() {
+                let (got, want) = (sum(level, v), reduce::sum(level, &c));
+                assert_eq!(got.to_bits(), want.to_bits(), "n={n} s={s} {level:?}");
             }
         }
     }

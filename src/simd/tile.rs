@@ -204,7 +204,7 @@ mod x86 {
     /// The CPU must have AVX-512F.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t8x8_f64(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
-        // SAFETY (whole body): every pointer comes from a reference to an 8-element row, so each
+        // SAFETY: (whole body) every pointer comes from a reference to an 8-element row, so each
         // unaligned 64-byte load or store stays inside it; AVX-512F is the caller's promise.
         unsafe {
             let mut r = [_mm512_setzero_pd(); 8];
@@ -245,7 +245,7 @@ mod x86 {
     /// The CPU must have AVX-512F.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) unsafe fn t16x16_f32(a: &[[f32; 16]; 16], out: &mut [[f32; 16]; 16]) {
-        // SAFETY (whole body): as in `t8x8_f64`, with 16-element rows.
+        // SAFETY: (whole body) as in `t8x8_f64`, with 16-element rows.
         unsafe {
             let mut r = [_mm512_setzero_ps(); 16];
             for i in 0..16 {
@@ -304,7 +304,7 @@ mod x86 {
     /// `r < 8`, the two blocks not overlapping.
     #[cfg_attr(not(debug_assertions), inline(always))]
     unsafe fn t8x8_f32_at(a: *const f32, sa: usize, out: *mut f32, so: usize) {
-        // SAFETY (whole body): each load/store is one 8-float row of a block, in bounds by the
+        // SAFETY: (whole body) each load/store is one 8-float row of a block, in bounds by the
         // caller's promise; AVX is the caller's promise.
         unsafe {
             let mut r = [_mm256_setzero_ps(); 8];
@@ -369,7 +369,7 @@ mod x86 {
     pub(super) unsafe fn t8x8_f64_avx(a: &[[f64; 8]; 8], out: &mut [[f64; 8]; 8]) {
         for bi in 0..2 {
             for bj in 0..2 {
-                // SAFETY (block): rows 4·bj.. of `a`, columns 4·bi..; rows 4·bi.. of `out`,
+                // SAFETY: (block) rows 4·bj.. of `a`, columns 4·bi..; rows 4·bi.. of `out`,
                 // columns 4·bj..: each unaligned 32-byte access is 4 doubles inside one 8-double
                 // row; AVX is the caller's promise.
                 unsafe {

@@ -282,7 +282,7 @@ mod x86 {
         k: usize,
     ) -> [f64; R] {
         let mut out = [0.0f64; R];
-        // SAFETY (whole body): loads at j..j+8 with j + 8 <= k stay inside every slice (caller);
+        // SAFETY: (whole body) loads at j..j+8 with j + 8 <= k stay inside every slice (caller);
         // AVX2/FMA is the caller's promise.
         unsafe {
             let mut lo = [_mm256_setzero_pd(); R];
@@ -321,7 +321,7 @@ mod x86 {
         k: usize,
     ) -> [f32; R] {
         let mut out = [0.0f32; R];
-        // SAFETY (whole body): as in `dot_f64`
+        // SAFETY: (whole body) as in `dot_f64`
         unsafe {
             let mut acc = [_mm256_setzero_ps(); R];
             let mut j = 0;
