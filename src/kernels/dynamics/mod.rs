@@ -17,7 +17,7 @@ pub mod processor;
 mod tests;
 
 use crate::error::{SkError, SkResult};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::pcm::first_non_finite;
 use crate::kernels::{Float, Src};
 use crate::simd::Level;
