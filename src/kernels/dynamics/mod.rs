@@ -10,7 +10,6 @@
 //! `dsp::Compressor` and `dsp::NoiseGate` (which pedalboard wraps): with a hard knee, no makeup,
 //! independent channels and the peak detector the compressor computes JUCE's formula.
 
-pub mod fastmath;
 pub mod limiter;
 pub mod processor;
 #[cfg(test)]
