@@ -144,6 +144,7 @@ headers:
 lint:
 	cargo fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(PYTHON3) tools/import_graph.py --check
 
 rust-test:
 	$(CARGO) test

@@ -6,7 +6,8 @@
 
 use proptest::prelude::*;
 use sigkern::kernels::filter::fir::FirFilter;
-use sigkern::kernels::filter::sos::{Layout, SosFilter};
+use sigkern::kernels::filter::sos::SosFilter;
+use sigkern::kernels::layout::Layout;
 use sigkern::kernels::layout::{deinterleave_block, interleave_block};
 use sigkern::kernels::pcm::{decode_at, decode_ref, encode_at, encode_ref, Pcm, PcmFloat, I24};
 use sigkern::kernels::spectral::conv::{convolve, out_range, ConvMethod, ConvMode};

@@ -7,12 +7,11 @@
 //! NaN and infinity in the input (or the sidechain) are refused (`SK_ERR_NON_FINITE`, the
 //! message names the channel and frame): nothing is written and the state is unchanged.
 
-use super::filter::{io, planar};
-use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::guard::{check_out_scalar, ffi_boundary, io, planar, Buf};
 use super::handle::{lookup, register, release, write_token, Object};
 use crate::error::{SkError, SkResult};
 use crate::kernels::dynamics::{Block, Detector, Dynamics, Limiter};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::Float;
 use crate::simd::current;
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -115,8 +114,8 @@ unsafe fn process<T: Float>(
 ) -> SkResult<()> {
     with_dyn(h, |d| {
         let ch = d.channels();
-        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
-        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
+        let (xl, xe) = planar("x_stride", x_stride, ch, "n", n)?;
+        let (yl, ye) = planar("y_stride", y_stride, ch, "n", n)?;
         let xb = Buf::new("x", x, xe);
         let yb = Buf::out("y", y, ye);
         if xb.is_same(&yb) && xl != yl {
@@ -127,7 +126,7 @@ unsafe fn process<T: Float>(
         let key = if key.is_null() {
             None
         } else {
-            let (kl, ke) = planar("sidechain_stride", key_stride, ch, n)?;
+            let (kl, ke) = planar("sidechain_stride", key_stride, ch, "n", n)?;
             let kb = Buf::new("sidechain", key, ke);
             kb.check()?;
             super::guard::alias(&kb, &yb, false)?;

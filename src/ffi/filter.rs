@@ -13,12 +13,14 @@
 //! The output may be exactly the input (same pointer, same stride) for in-place use; any other
 //! overlap of the two extents is `SK_ERR_OVERLAP`.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
+use super::guard::{alias, check_out_scalar, ffi_boundary, interleaved, io, planar, Buf};
 use super::handle::{self, wrong_kind, FilterObj};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_copy;
+use crate::kernels::filter::arith::SosElem;
 use crate::kernels::filter::fir::FirFilter;
-use crate::kernels::filter::sos::{self, Layout, SosElem, SosFilter};
+use crate::kernels::filter::sos::{self, SosFilter};
+use crate::kernels::layout::Layout;
 use crate::kernels::{Float, Src};
 use crate::simd::current;
 use realfft::FftNum;
@@ -210,8 +212,8 @@ pub(super) unsafe fn handle_process<T: SosElem, H: StreamHandle<T>>(
 ) -> SkResult<()> {
     with_handle::<T, H, _>(h, |f| {
         let ch = f.channels();
-        let (xl, xe) = planar("x_stride", x_stride, ch, n)?;
-        let (yl, ye) = planar("y_stride", y_stride, ch, n)?;
+        let (xl, xe) = planar("x_stride", x_stride, ch, "n", n)?;
+        let (yl, ye) = planar("y_stride", y_stride, ch, "n", n)?;
         let xb = Buf::new("x", x, xe);
         let yb = Buf::out("y", y, ye);
         if xb.is_same(&yb) && xl != yl {
@@ -293,50 +295,6 @@ fn with_fir<T: FilterElem, R>(
     })
 }
 
-/// The planar layout of `channels × n` samples with `stride`, and its extent in elements.
-pub(crate) fn planar(
-    name: &'static str,
-    stride: isize,
-    channels: usize,
-    n: usize,
-) -> SkResult<(Layout, usize)> {
-    let stride = if channels <= 1 {
-        n
-    } else {
-        let s = usize::try_from(stride)
-            .map_err(|_| SkError::BadArgument(format!("{name} = {stride} is negative")))?;
-        if s < n {
-            return Err(SkError::BadArgument(format!(
-                "{name} = {s} is less than n = {n}: channels would overlap"
-            )));
-        }
-        s
-    };
-    let l = Layout::planar(stride);
-    let ext = l.extent(channels, n).ok_or_else(|| {
-        SkError::Length(format!(
-            "{channels} channels of {n} samples with {name} = {stride} overflow the address space"
-        ))
-    })?;
-    Ok((l, ext))
-}
-
-/// Validated input/output pair over the same layout: returns the source and the output slice.
-///
-/// # Safety
-/// The buffers must be valid for their extents.
-pub(super) unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
-    x.check()?;
-    y.check()?;
-    let src = match alias(&x, &y, true)? {
-        Alias::Same => Src::Dst,
-        // SAFETY: validated; disjoint from y.
-        Alias::Distinct => Src::Slice(unsafe { x.slice() }),
-    };
-    // SAFETY: validated; the only mutable view, disjoint from x unless exactly equal (Src::Dst).
-    Ok((src, unsafe { y.slice_mut() }))
-}
-
 unsafe fn biquad_new<T: FilterElem>(
     sos: *const f64,
     channels: usize,
@@ -370,10 +328,7 @@ unsafe fn biquad_process_interleaved<T: FilterElem>(
 ) -> SkResult<()> {
     with_handle::<T, SosFilter<T>, _>(h as usize, |f| {
         let ch = f.channels();
-        let len = n_frames.checked_mul(ch).ok_or_else(|| {
-            SkError::Length(format!("n_frames = {n_frames} × channels = {ch} overflows"))
-        })?;
-        let l = Layout::interleaved(ch);
+        let (l, len) = interleaved("n_frames", n_frames, ch)?;
         // SAFETY: caller guarantees n_frames·channels elements.
         let (src, out) = unsafe { io(Buf::new("x", x, len), Buf::out("y", y, len))? };
         f.process(current(), src, l, out, l, n_frames);
@@ -658,8 +613,8 @@ unsafe fn sosfilt_ffi<T: FilterElem>(
         .ok_or_else(|| SkError::Length("n_sections × channels is too large".into()))?;
     let sb = Buf::new("sos", sos_p, sos_len);
     sb.check()?;
-    let (xl, xe) = planar("x_stride", x_stride, channels, n)?;
-    let (yl, ye) = planar("y_stride", y_stride, channels, n)?;
+    let (xl, xe) = planar("x_stride", x_stride, channels, "n", n)?;
+    let (yl, ye) = planar("y_stride", y_stride, channels, "n", n)?;
     let xb = Buf::new("x", x, xe);
     let yb = Buf::out("y", y, ye);
     if xb.is_same(&yb) && xl != yl {

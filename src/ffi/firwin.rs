@@ -2,7 +2,7 @@
 //! a bool or a band name, `scale`, any window of `sk_window_params_f64`).
 
 use super::guard::{alias, ffi_boundary, Buf};
-use super::window_more::parse_any;
+use super::window::parse_any;
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::firwin::{firwin_bands, PassZero};
 

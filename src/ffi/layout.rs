@@ -5,8 +5,8 @@
 //! `SK_ERR_LENGTH`. None of these work in place: an output sharing a byte with an input (or, for
 //! `sk_deinterleave_*`, two output channels sharing a byte) is `SK_ERR_OVERLAP`.
 
+use super::guard::indexed;
 use super::guard::{alias, ffi_boundary, Buf};
-use super::strided_guard::indexed;
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_with_capacity};
 use crate::kernels::layout::{

@@ -4,14 +4,16 @@
 
 use super::filter::{
     finite_state, handle_get_state, handle_info, handle_process, handle_reset, handle_set_state,
-    io, planar, StreamHandle,
+    StreamHandle,
 };
-use super::guard::{alias, check_out_scalar, ffi_boundary, Buf};
+use super::guard::{alias, check_out_scalar, ffi_boundary, io, planar, Buf};
 use super::handle::{self, FilterObj};
 use crate::error::{SkError, SkResult};
+use crate::kernels::filter::arith::SosElem;
 use crate::kernels::filter::filtfilt::{self, edge_for, Pad};
 use crate::kernels::filter::lfilter::{self, LFilter};
-use crate::kernels::filter::sos::{Layout, SosElem, SosFilter};
+use crate::kernels::filter::sos::SosFilter;
+use crate::kernels::layout::Layout;
 use crate::kernels::{Float, Src};
 use crate::simd::current;
 
@@ -137,8 +139,8 @@ unsafe fn lfilter_ffi<T: LfElem>(
     let state_len = order
         .checked_mul(channels)
         .ok_or_else(|| SkError::Length("order × channels is too large".into()))?;
-    let (xl, xe) = planar("x_stride", x_stride, channels, n)?;
-    let (yl, ye) = planar("y_stride", y_stride, channels, n)?;
+    let (xl, xe) = planar("x_stride", x_stride, channels, "n", n)?;
+    let (yl, ye) = planar("y_stride", y_stride, channels, "n", n)?;
     let xb = Buf::new("x", x, xe);
     let yb = Buf::out("y", y, ye);
     if xb.is_same(&yb) && xl != yl {
@@ -709,8 +711,8 @@ unsafe fn zero_phase_io<'a, T>(
             "channels is 0; a filter needs at least one channel".into(),
         ));
     }
-    let (xl, xe) = planar("x_stride", x_stride, channels, n)?;
-    let (yl, ye) = planar("y_stride", y_stride, channels, n)?;
+    let (xl, xe) = planar("x_stride", x_stride, channels, "n", n)?;
+    let (yl, ye) = planar("y_stride", y_stride, channels, "n", n)?;
     let xb = Buf::new("x", x, xe);
     let yb = Buf::out("y", y, ye);
     if xb.is_same(&yb) && xl != yl {

@@ -9,8 +9,7 @@
 //! channel and frame) and the meter is left exactly as before the call: no value is skipped
 //! as silence.
 
-use super::filter::planar;
-use super::guard::{check_out_scalar, ffi_boundary, Buf};
+use super::guard::{check_out_scalar, ffi_boundary, planar, Buf};
 use super::handle::{lookup, register, release, write_token, Object};
 use crate::error::{SkError, SkResult};
 use crate::kernels::loudness::kweight::Frames;
@@ -132,7 +131,7 @@ unsafe fn planar_frames<'a, T>(
     channels: usize,
     n: usize,
 ) -> SkResult<Frames<'a, T>> {
-    let (_, ext) = planar("x_stride", x_stride, channels, n)?;
+    let (_, ext) = planar("x_stride", x_stride, channels, "n", n)?;
     let b = Buf::new("x", x, ext);
     b.check()?;
     let chan_step = if channels <= 1 { n } else { x_stride as usize };

@@ -4,7 +4,6 @@
 //! every body runs inside [`guard::ffi_boundary!`].
 
 pub mod guard;
-pub mod strided_guard;
 
 pub mod conv;
 pub mod design;
@@ -30,4 +29,3 @@ pub mod seed;
 pub mod stft;
 pub mod strided;
 pub mod window;
-pub mod window_more;

@@ -12,7 +12,7 @@
 //! between their address spans is `SK_ERR_OVERLAP`.
 
 use super::guard::ffi_boundary;
-use super::strided_guard::{alias_strided, SBuf};
+use super::guard::{alias_strided, SBuf};
 use crate::error::{SkError, SkResult};
 use crate::kernels::pcm::{
     cast_strided, decode_strided, encode_strided, first_non_finite_strided, CastTo, Pcm, PcmFloat,

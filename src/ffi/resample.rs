@@ -9,10 +9,10 @@
 //! `p[c·stride + t]` (`stride >= frames` when there is more than one channel, ignored for one);
 //! *interleaved* data keeps it at `p[t·channels + c]`.
 
-use super::guard::{check_out_scalar, ffi_boundary, size_result, Buf};
+use super::guard::{check_out_scalar, ffi_boundary, interleaved, planar, size_result, Buf};
 use super::handle::{self, Object};
 use crate::error::{SkError, SkResult};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::resample::design::{Phase, Quality, Spec};
 use crate::kernels::resample::poly;
 use crate::kernels::resample::stream::{self, check_rate, check_ratio, Resampler, WIDE_ABOVE_DB};
@@ -321,43 +321,6 @@ unsafe fn read_spec_phase(spec: *const SkResampleSpec, p: i32) -> SkResult<Spec>
     })
 }
 
-/// The planar layout of `channels × frames` with `stride` and its extent in elements.
-fn planar(
-    name: &'static str,
-    stride: isize,
-    channels: usize,
-    frames: usize,
-) -> SkResult<(Layout, usize)> {
-    let s = if channels <= 1 {
-        frames.max(1)
-    } else {
-        let s = usize::try_from(stride)
-            .map_err(|_| SkError::BadArgument(format!("{name} = {stride} is negative")))?;
-        if s < frames {
-            return Err(SkError::BadArgument(format!(
-                "{name} = {s} is less than the {frames} frames: channels would overlap"
-            )));
-        }
-        s
-    };
-    let l = Layout::planar(s);
-    let ext = l.extent(channels, frames).ok_or_else(|| {
-        SkError::Length(format!(
-            "{channels} channels of {frames} frames with {name} = {stride} overflow the address space"
-        ))
-    })?;
-    Ok((l, ext))
-}
-
-fn interleaved(channels: usize, frames: usize, name: &str) -> SkResult<(Layout, usize)> {
-    let len = frames.checked_mul(channels).ok_or_else(|| {
-        SkError::Length(format!(
-            "{name} = {frames} frames × {channels} channels overflows"
-        ))
-    })?;
-    Ok((Layout::interleaved(channels), len))
-}
-
 /// Validates the input and output buffers (distinct) and returns their slices.
 ///
 /// # Safety
@@ -390,12 +353,12 @@ unsafe fn process<T: ResampleElem>(
     with_typed::<T, _>(h, |o| {
         let ch = each!(&*o, r => r.channels());
         let (xl, xe) = match x_stride {
-            Some(s) => planar("x_stride", s, ch, n_in)?,
-            None => interleaved(ch, n_in, "n_in")?,
+            Some(s) => planar("x_stride", s, ch, "n_in", n_in)?,
+            None => interleaved("n_in", n_in, ch)?,
         };
         let (yl, ye) = match y_stride {
-            Some(s) => planar("y_stride", s, ch, cap)?,
-            None => interleaved(ch, cap, "capacity")?,
+            Some(s) => planar("y_stride", s, ch, "capacity", cap)?,
+            None => interleaved("capacity", cap, ch)?,
         };
         check_out_scalar("consumed", consumed)?;
         check_out_scalar("produced", produced)?;
@@ -421,8 +384,8 @@ unsafe fn flush<T: ResampleElem>(
     with_typed::<T, _>(h, |o| {
         let ch = each!(&*o, r => r.channels());
         let (yl, ye) = match y_stride {
-            Some(s) => planar("y_stride", s, ch, cap)?,
-            None => interleaved(ch, cap, "capacity")?,
+            Some(s) => planar("y_stride", s, ch, "capacity", cap)?,
+            None => interleaved("capacity", cap, ch)?,
         };
         check_out_scalar("produced", produced)?;
         let yb = Buf::out("y", y, ye);
@@ -1039,12 +1002,12 @@ unsafe fn oneshot<T: ResampleElem>(
         )));
     }
     let (xl, xe) = match x_stride {
-        Some(s) => planar("x_stride", s, channels, n_in)?,
-        None => interleaved(channels, n_in, "n_in")?,
+        Some(s) => planar("x_stride", s, channels, "n_in", n_in)?,
+        None => interleaved("n_in", n_in, channels)?,
     };
     let (yl, ye) = match y_stride {
-        Some(s) => planar("y_stride", s, channels, n_out)?,
-        None => interleaved(channels, n_out, "n_out")?,
+        Some(s) => planar("y_stride", s, channels, "n_out", n_out)?,
+        None => interleaved("n_out", n_out, channels)?,
     };
     // SAFETY: the caller guarantees the extents.
     let (xs, ys) = unsafe { bufs(Buf::new("x", x, xe), Buf::out("y", y, ye))? };

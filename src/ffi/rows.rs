@@ -6,8 +6,8 @@
 //! overlap; also for a single row); the span `(rows−1)·|ld| + cols` overflowing is
 //! `SK_ERR_LENGTH`. A C-contiguous `(rows, cols)` array has `ld = cols`.
 
+use super::guard::RowsBuf;
 use super::guard::{alias, ffi_boundary, Buf};
-use super::strided_guard::RowsBuf;
 use crate::error::{SkError, SkResult};
 use crate::kernels::rows::{normalize_rows_peak, reduce_rows, RowOp};
 use crate::kernels::Float;

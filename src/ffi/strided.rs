@@ -2,15 +2,15 @@
 //! the reductions sum, min, max, peak, rms, dot, on elements `ptr + i·stride` (stride in
 //! elements, negative allowed: `ptr` is then logical element 0 and addresses go down).
 //!
-//! Rules shared by every function here (details in `strided_guard`): a pointer may be NULL only
+//! Rules shared by every function here (details in `guard::strided`): a pointer may be NULL only
 //! when `n == 0` and must be aligned for its type; an extent `(n−1)·|stride|+1` that overflows is
 //! `SK_ERR_LENGTH`; a destination stride of 0 is `SK_ERR_BAD_ARGUMENT`; a source stride of 0
 //! reads one element `n` times. A destination may be *exactly* an input (same pointer, same
 //! stride) where stated; any other shared byte between the address span of the destination and
 //! of an input is `SK_ERR_OVERLAP`. On error nothing is written.
 
+use super::guard::{alias_strided, SBuf};
 use super::guard::{check_out_scalar, ffi_boundary, Alias};
-use super::strided_guard::{alias_strided, SBuf};
 use crate::error::{SkError, SkResult};
 use crate::kernels::elementwise::{AddOp, AxpyOp, BinOp, ClipOp, MulOp, ScaleOp, UnOp};
 use crate::kernels::strided::{self, binary_strided, unary_strided, CopyOp, SSrc, StridedRef};

@@ -17,6 +17,7 @@
 //! within 2 ulp of `f64::sin`) and `amp_to_db` (`ln m = 2·atanh(s)`, within 4 ulp of `log10` for
 //! `f64`, 3 ulp for `f32` which is evaluated in `f32`).
 
+use super::fastmath::{db_f32, db_f64};
 use super::{Float, Src};
 use crate::simd::{multiversion, Level};
 
@@ -195,110 +196,21 @@ fn amp_to_db_one<T: Float>(x: T, floor: f64) -> T {
     T::from_f64(if v < floor { floor } else { v })
 }
 
-/// `20·log10(a)` for `a = |x|` in `f64` without libm, so it vectorises: `a = m·2^e` with
-/// `m ∈ [√½, √2)`, `ln m = 2·atanh(s)`, `s = (m−1)/(m+1)` (`|s| ≤ 0.1716`), the odd series to
-/// `s^23` (truncation below 1e-18), `ln a = e·ln2 + ln m` with `ln 2` split in two parts.
-/// Denormals are scaled by 2^54 first; 0 → −inf, inf → inf, NaN → NaN by selects at the end.
-/// Within 4 ulp of `20·log10(a)` (tested against libm).
-#[inline(always)]
-fn db_poly(x: f64) -> f64 {
-    // ln 2 = LN2_HI + LN2_LO, LN2_HI with trailing zero bits so e·LN2_HI is exact (fdlibm's)
-    const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
-    const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
-    const K: f64 = 8.685_889_638_065_036; // 20 / ln 10
-    const C: [f64; 12] = {
-        let mut c = [0.0; 12];
-        let mut k = 0;
-        while k < 12 {
-            c[k] = 1.0 / (2 * k + 1) as f64;
-            k += 1;
-        }
-        c
-    };
-    let a = x.abs();
-    let tiny = a < f64::MIN_POSITIVE;
-    let a2 = if tiny {
-        a * 18_014_398_509_481_984.0
-    } else {
-        a
-    }; // 2^54
-    let bits = a2.to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023 - if tiny { 54 } else { 0 };
-    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    let big = m > std::f64::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    e += big as i64;
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    let mut p = C[11];
-    let mut k = 11;
-    while k > 0 {
-        k -= 1;
-        p = p * s2 + C[k];
-    }
-    let ef = e as f64;
-    let ln = ef * LN2_HI + (ef * LN2_LO + 2.0 * s * p);
-    let v = ln * K;
-    #[allow(clippy::eq_op)]
-    let is_nan = a != a;
-    if a == 0.0 {
-        f64::NEG_INFINITY
-    } else if a == f64::INFINITY || is_nan {
-        a
-    } else {
-        v
-    }
-}
-
-/// `20·log10|x|` in `f32` arithmetic (16 lanes per AVX-512 vector): the same decomposition as
-/// [`db_poly`] with the series to `s^9` (truncation below 2e-9 relative) and `ln 2` split so
-/// `e·ln2` is exact; within 3 ulp of the correctly rounded float result (tested).
-#[inline(always)]
-fn db_poly_f32(x: f32) -> f32 {
-    const LN2_HI: f32 = 0.693_359_4; // 0x3F318000: 9 significant bits, e·LN2_HI exact
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    const K: f32 = (20.0 / std::f64::consts::LN_10) as f32;
-    let a = x.abs();
-    let tiny = a < f32::MIN_POSITIVE;
-    let a2 = if tiny { a * 16_777_216.0 } else { a }; // 2^24
-    let bits = a2.to_bits();
-    let mut e = ((bits >> 23) & 0xff) as i32 - 127 - if tiny { 24 } else { 0 };
-    let mut m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
-    let big = m > std::f32::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    e += big as i32;
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    let p = 1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 * (1.0 / 7.0 + s2 * (1.0 / 9.0))));
-    let ef = e as f32;
-    let ln = ef * LN2_HI + (ef * LN2_LO + 2.0 * s * p);
-    let v = ln * K;
-    #[allow(clippy::eq_op)]
-    let is_nan = a != a;
-    if a == 0.0 {
-        f32::NEG_INFINITY
-    } else if a == f32::INFINITY || is_nan {
-        a
-    } else {
-        v
-    }
-}
-
-/// The lane-body decibel function of each element type: `f32` data in `f32` arithmetic,
-/// `f64` data with [`db_poly`].
+/// The lane-body decibel function of each element type: `f32` data in `f32` arithmetic
+/// ([`db_f32`]), `f64` data with [`db_f64`].
 pub trait DbFloat: Float {
     fn db(self) -> Self;
 }
 impl DbFloat for f32 {
     #[inline(always)]
     fn db(self) -> f32 {
-        db_poly_f32(self)
+        db_f32(self)
     }
 }
 impl DbFloat for f64 {
     #[inline(always)]
     fn db(self) -> f64 {
-        db_poly(self)
+        db_f64(self)
     }
 }
 
@@ -390,7 +302,7 @@ pub fn amp_to_db<T: DbFloat>(x: Src<'_, T>, y: &mut [T], floor: f64) {
 
 multiversion! {
     /// `y[i] = max(20·log10|x[i]|, floor)`: libm at the scalar level, the vectorisable
-    /// [`db_poly`] above it (within 4 ulp of each other).
+    /// [`db_f64`] / [`db_f32`] above it (within 4 ulp of each other).
     pub fn amp_to_db_at<T: DbFloat>(x: Src<'_, T>, y: &mut [T], p: ToDb) -> ();
     scalar = amp_to_db_body; simd = amp_to_db_lanes;
 }
@@ -500,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn db_polynomial_matches_libm() {
+    fn amp_to_db_every_level_within_3_ulp_of_libm() {
         let mut rng = Rng::new(44);
         let mut xs: Vec<f64> = (0..200_000)
             .map(|_| (rng.uniform() * 700.0).exp2() * rng.uniform().signum())
@@ -517,24 +429,11 @@ mod tests {
             2.0,
             10.0,
             1e-5,
+            0.0,
+            f64::INFINITY,
+            f64::NAN,
         ]);
-        for &x in &xs {
-            let want = 20.0 * x.abs().log10();
-            let got = db_poly(x);
-            assert!(
-                (got - want).abs() <= 4.0 * f64::EPSILON * want.abs() + 1e-300,
-                "{x:e}: {got} vs {want}"
-            );
-        }
-        assert_eq!(db_poly(0.0), f64::NEG_INFINITY);
-        assert_eq!(db_poly(-0.0), f64::NEG_INFINITY);
-        assert_eq!(db_poly(f64::INFINITY), f64::INFINITY);
-        assert_eq!(db_poly(f64::NEG_INFINITY), f64::INFINITY);
-        assert!(db_poly(f64::NAN).is_nan());
-        assert_eq!(db_poly(1.0), 0.0);
-        assert!((db_poly(10.0) - 20.0).abs() <= 4.0 * f64::EPSILON * 20.0);
-        assert!((db_poly(0.1) + 20.0).abs() <= 4.0 * f64::EPSILON * 20.0);
-        // every level against the scalar (libm) reference, f32 results
+        // every level against the scalar (libm) reference, f32 and f64 results
         let x32: Vec<f32> = xs.iter().map(|&v| v as f32).collect();
         let mut want = vec![0.0f32; x32.len()];
         amp_to_db_at(
@@ -542,6 +441,13 @@ mod tests {
             Src::Slice(&x32),
             &mut want,
             ToDb { floor: -150.0 },
+        );
+        let mut want64 = vec![0.0f64; xs.len()];
+        amp_to_db_at(
+            Level::Scalar,
+            Src::Slice(&xs),
+            &mut want64,
+            ToDb { floor: -800.0 },
         );
         for level in available() {
             let mut y = vec![0.0f32; x32.len()];
@@ -554,40 +460,17 @@ mod tests {
                     "{level:?} {g} {w}"
                 );
             }
+            let mut y = vec![0.0f64; xs.len()];
+            amp_to_db_at(level, Src::Slice(&xs), &mut y, ToDb { floor: -800.0 });
+            for (g, w) in y.iter().zip(&want64) {
+                assert!(
+                    g == w
+                        || (g - w).abs() <= 4.0 * f64::EPSILON * w.abs()
+                        || (g.is_nan() && w.is_nan()),
+                    "{level:?} {g} {w}"
+                );
+            }
         }
-    }
-
-    #[test]
-    fn db_polynomial_f32_within_3_ulp() {
-        let mut rng = Rng::new(45);
-        let mut xs: Vec<f32> = (0..300_000)
-            .map(|_| ((rng.uniform() * 150.0).exp2() * rng.uniform().signum()) as f32)
-            .collect();
-        xs.extend((0..100_000).map(|_| (1.0 + rng.uniform() * 1e-3) as f32));
-        xs.extend([
-            1.0,
-            f32::MAX,
-            f32::MIN_POSITIVE,
-            1e-45,
-            1e-40,
-            0.5,
-            2.0,
-            10.0,
-            0.1,
-        ]);
-        for &x in &xs {
-            let want = (20.0 * (x.abs() as f64).log10()) as f32;
-            let got = db_poly_f32(x);
-            let ulp = f32::EPSILON * want.abs().max(f32::MIN_POSITIVE);
-            assert!(
-                got == want || (got - want).abs() <= 3.0 * ulp,
-                "{x:e}: {got} vs {want}"
-            );
-        }
-        assert_eq!(db_poly_f32(0.0), f32::NEG_INFINITY);
-        assert_eq!(db_poly_f32(f32::INFINITY), f32::INFINITY);
-        assert!(db_poly_f32(f32::NAN).is_nan());
-        assert_eq!(db_poly_f32(1.0), 0.0);
     }
 
     #[test]

@@ -11,6 +11,36 @@ use super::Float;
 use crate::error::SkResult;
 use crate::simd::{multiversion, Level};
 
+/// Where sample `t` of channel `c` lives in a buffer: index `c·ch + t·t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Distance between consecutive channels, in elements.
+    pub ch: usize,
+    /// Distance between consecutive frames, in elements.
+    pub t: usize,
+}
+
+impl Layout {
+    /// Channel-major blocks: channel `c` starts at `c·stride`, its samples contiguous.
+    pub fn planar(stride: usize) -> Self {
+        Layout { ch: stride, t: 1 }
+    }
+    /// Frame-major: frame `t` holds `channels` consecutive samples.
+    pub fn interleaved(channels: usize) -> Self {
+        Layout { ch: 1, t: channels }
+    }
+    /// Number of elements a buffer must have for `channels × n` samples (0 when either is 0).
+    pub fn extent(&self, channels: usize, n: usize) -> Option<usize> {
+        if channels == 0 || n == 0 {
+            return Some(0);
+        }
+        (channels - 1)
+            .checked_mul(self.ch)?
+            .checked_add((n - 1).checked_mul(self.t)?)?
+            .checked_add(1)
+    }
+}
+
 /// Frames per tile of the fixed-channel-count kernels.
 const TILE: usize = 64;
 

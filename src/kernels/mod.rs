@@ -7,6 +7,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 pub mod alloc;
 pub mod dynamics;
 pub mod elementwise;
+pub mod fastmath;
 pub mod filter;
 pub mod gain;
 pub mod layout;

@@ -10,14 +10,13 @@
 //! `dsp::Compressor` and `dsp::NoiseGate` (which pedalboard wraps): with a hard knee, no makeup,
 //! independent channels and the peak detector the compressor computes JUCE's formula.
 
-pub mod fastmath;
 pub mod limiter;
 pub mod processor;
 #[cfg(test)]
 mod tests;
 
 use crate::error::{SkError, SkResult};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::pcm::first_non_finite;
 use crate::kernels::{Float, Src};
 use crate::simd::Level;

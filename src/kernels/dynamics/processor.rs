@@ -19,13 +19,13 @@
 //!      of samples all there skip `log2`/`exp2`;
 //! 4. output = input · gain (the envelope follower outputs the envelope instead).
 
-use super::fastmath::{exp2, log2};
 use super::{
     ballistic_coef, channel_cuts, check_channels, check_db, check_ms, check_rate, Block,
     LOG2_PER_DB,
 };
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
+use crate::kernels::fastmath::{exp2, log2};
 use crate::kernels::Float;
 use crate::simd::tile::{self, Transposer};
 use crate::simd::{multiversion, Level};

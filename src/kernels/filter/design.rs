@@ -63,7 +63,7 @@ fn check_sections(sections: &[[f64; 6]], params: &str) -> SkResult<()> {
         }
     }
     let flat: Vec<f64> = sections.iter().flatten().copied().collect();
-    super::sos::sections_from_sos::<f64>(&flat).map_err(|e| {
+    super::coeffs::sections_from_sos::<f64>(&flat).map_err(|e| {
         SkError::BadArgument(format!(
             "{params}: the design cannot be used as a filter ({e}); the parameters are too close \
              to the edge of their range for double precision"

@@ -20,10 +20,12 @@
 //! `x` before anything is written.
 
 use super::super::{Float, Src};
+use super::arith::{uses_fma, Fused, Plain, SosElem};
 use super::lanes::Io;
 use super::lfilter::LFilter;
-use super::sos::{uses_fma, Fused, Layout, Plain, SosElem, SosFilter};
+use super::sos::SosFilter;
 use crate::error::{SkError, SkResult};
+use crate::kernels::layout::Layout;
 use crate::kernels::par;
 use crate::simd::Level;
 
@@ -321,7 +323,7 @@ mod tests {
             f.set_state(&z);
             let mut out = vec![0.0; v.len()];
             let l = Layout::planar(v.len());
-            f.process_with::<super::super::sos::Plain>(
+            f.process_with::<super::super::arith::Plain>(
                 Level::Scalar,
                 Src::Slice(v),
                 l,
@@ -418,7 +420,7 @@ mod tests {
                         }
                     }
                     // levels with the same arithmetic give the same bits
-                    if crate::kernels::filter::sos::uses_fma(level) {
+                    if crate::kernels::filter::arith::uses_fma(level) {
                         match &first {
                             Some(f) => assert!(same(f, &y), "{level:?} n={n}"),
                             None => first = Some(y),

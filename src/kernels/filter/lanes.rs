@@ -7,7 +7,7 @@
 //! - [`process_with`]: splits large planar outputs into whole 8-channel groups on scoped threads
 //!   (each group on a copy of its channels' state, written back afterwards);
 //! - [`run_at`]: dispatches on the SIMD level. A level is compiled only with the arithmetic the
-//!   filters use there ([`super::sos::uses_fma`]): `Fused` at AVX2 and AVX-512, `Plain` at the
+//!   filters use there ([`super::arith::uses_fma`]): `Fused` at AVX2 and AVX-512, `Plain` at the
 //!   baseline; the other pairs, which only the tests ask for, run the kernel's scalar reference
 //!   (bit-identical for the same arithmetic, only slower). The level's tile transposer is passed
 //!   down, and each lane count's block runs inside the transposer's [`Transposer::call`]: a
@@ -26,11 +26,10 @@
 //! Channels are independent and every channel is computed by the same sequence of operations
 //! whichever block, tile or thread it lands in, so no result depends on the split.
 
-use super::super::{Float, Src};
-use super::sos::{Arith, Layout, SosElem};
-#[cfg(test)]
-use super::sos::{Fused, Plain};
+use super::arith::{Arith, SosElem};
+use crate::kernels::layout::Layout;
 use crate::kernels::par;
+use crate::kernels::{Float, Src};
 use crate::simd::tile::{self, Transposer};
 use crate::simd::Level;
 
@@ -524,9 +523,7 @@ fn scatter<T: Float, X: Transposer, const L: usize>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::lfilter::LFilter;
-    use super::super::sos::{uses_fma, SosFilter};
+pub(crate) mod tests {
     use super::*;
     use crate::kernels::testutil::{same, Rng};
     use crate::simd::available;
@@ -534,7 +531,7 @@ mod tests {
     /// A pass backwards in time equals the forward pass over the time-reversed signal, bit for
     /// bit, at every level, for full and partial lane blocks, planar (with gaps) and
     /// interleaved, out of and in place, and in chunks.
-    fn reverse_is_forward_on_reversed(run: &dyn Fn(Level, Io<'_, f64>, usize)) {
+    pub(crate) fn reverse_is_forward_on_reversed(run: &dyn Fn(Level, Io<'_, f64>, usize)) {
         let mut rng = Rng::new(51);
         for channels in [1usize, 3, 8, 11, 17] {
             for n in [0usize, 1, 7, 8, 9, 130, 300] {
@@ -589,47 +586,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    #[test]
-    fn reverse_passes_lfilter() {
-        for (b, a) in [
-            (vec![0.3, 0.2], vec![1.0, -0.4]),
-            (
-                vec![0.1; 9],
-                vec![1.0, -0.5, 0.2, 0.1, -0.05, 0.02, 0.01, -0.01, 0.005],
-            ),
-            (
-                vec![0.1; 11],
-                vec![1.0, -0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],
-            ),
-        ] {
-            reverse_is_forward_on_reversed(&|level, io, channels| {
-                let mut f = LFilter::<f64>::new(&b, &a, channels).unwrap();
-                if uses_fma(level) {
-                    f.run::<Fused>(level, io)
-                } else {
-                    f.run::<Plain>(level, io)
-                }
-            });
-        }
-    }
-
-    #[test]
-    fn reverse_passes_sos() {
-        for ns in [2usize, 5] {
-            let sos: Vec<f64> = (0..ns)
-                .flat_map(|s| [0.2, 0.1 * s as f64, 0.05, 1.0, -0.5, 0.1 + 0.02 * s as f64])
-                .collect();
-            reverse_is_forward_on_reversed(&|level, io, channels| {
-                let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
-                if uses_fma(level) {
-                    f.run::<Fused>(level, io)
-                } else {
-                    f.run::<Plain>(level, io)
-                }
-            });
         }
     }
 }

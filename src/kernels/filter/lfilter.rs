@@ -21,7 +21,7 @@
 //! ```
 //!
 //! `m(a, b, c) = a·b + c` is a multiply then an add at the scalar and SSE2/NEON levels and one
-//! fused multiply-add at AVX2 and AVX-512 (see [`super::sos::uses_fma`]); the results differ
+//! fused multiply-add at AVX2 and AVX-512 (see [`super::arith::uses_fma`]); the results differ
 //! from scipy's by rounding only. No stability check is made: like scipy, marginal and unstable
 //! filters run, and their output is scipy's (to rounding) while it stays finite.
 //!
@@ -33,98 +33,14 @@
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
-use super::super::{Float, Src};
+use super::arith::{uses_fma, Arith, Fused, Plain, SosElem};
+use super::coeffs::{normalise_tf, Tf};
 use super::lanes::{self, Io, LaneKernel};
-use super::sos::{uses_fma, Arith, Fused, Layout, Plain, SosElem};
 use crate::error::{SkError, SkResult};
+use crate::kernels::layout::Layout;
+use crate::kernels::Src;
 use crate::simd::tile::Transposer;
 use crate::simd::Level;
-
-/// Checks `b` and `a` and returns them divided by `a[0]` and padded with zeros to a common length
-/// `N = max(len b, len a)` (in `f64`).
-pub fn normalise_tf(b: &[f64], a: &[f64]) -> SkResult<(Vec<f64>, Vec<f64>)> {
-    if b.is_empty() {
-        return Err(SkError::Length(
-            "nb is 0; b needs at least one coefficient".into(),
-        ));
-    }
-    if a.is_empty() {
-        return Err(SkError::Length(
-            "na is 0; a needs at least one coefficient".into(),
-        ));
-    }
-    for (name, v) in [("b", b), ("a", a)] {
-        if let Some(k) = v.iter().position(|c| !c.is_finite()) {
-            return Err(SkError::BadArgument(format!(
-                "{name}[{k}] = {} is not finite",
-                v[k]
-            )));
-        }
-    }
-    let a0 = a[0];
-    if a0 == 0.0 {
-        return Err(SkError::BadArgument(
-            "a[0] is 0; the filter needs a[0] != 0".into(),
-        ));
-    }
-    let n = b.len().max(a.len());
-    let mut bn = vec![0.0; n];
-    let mut an = vec![0.0; n];
-    for (d, s) in bn.iter_mut().zip(b) {
-        *d = s / a0;
-    }
-    for (d, s) in an.iter_mut().zip(a) {
-        *d = s / a0;
-    }
-    for (name, v) in [("b", &bn), ("a", &an)] {
-        if let Some(k) = v.iter().position(|c| !c.is_finite()) {
-            return Err(SkError::BadArgument(format!(
-                "{name} divided by a[0] = {a0:e} overflows (coefficient {k} becomes {})",
-                v[k]
-            )));
-        }
-    }
-    Ok((bn, an))
-}
-
-/// Coefficients in kernel form, rounded to `T`: `b[0..=K]`, `c[j] = b[j] − a[j]·b[0]` and
-/// `na[j] = −a[j]` (`c[0]`, `na[0]` unused).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Tf<T> {
-    pub b: Vec<T>,
-    pub c: Vec<T>,
-    pub na: Vec<T>,
-}
-
-impl<T: Float> Tf<T> {
-    /// Validates and converts `(b, a)`; refuses coefficients out of the range of `T`.
-    pub fn new(b: &[f64], a: &[f64]) -> SkResult<Self> {
-        let (bn, an) = normalise_tf(b, a)?;
-        let tb: Vec<T> = bn.iter().map(|&v| T::from_f64(v)).collect();
-        let tc: Vec<T> = bn
-            .iter()
-            .zip(&an)
-            .map(|(&b, &a)| T::from_f64(b - a * bn[0]))
-            .collect();
-        let tna: Vec<T> = an.iter().map(|&v| T::from_f64(-v)).collect();
-        if tb.iter().chain(&tc).chain(&tna).any(|v| !v.is_finite()) {
-            return Err(SkError::BadArgument(format!(
-                "a coefficient divided by a[0] is out of the range of {}",
-                T::C_NAME
-            )));
-        }
-        Ok(Tf {
-            b: tb,
-            c: tc,
-            na: tna,
-        })
-    }
-
-    /// The filter order `K` (state values per channel).
-    pub fn order(&self) -> usize {
-        self.b.len() - 1
-    }
-}
 
 /// A streaming transfer-function filter for `channels` channels: coefficients and state.
 #[derive(Clone, Debug)]
@@ -522,6 +438,7 @@ pub fn sosfilt_zi(sos: &[f64]) -> SkResult<Vec<f64>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::tests::reverse_is_forward_on_reversed;
     use super::*;
     use crate::kernels::testutil::{same, Rng};
     use crate::simd::available;
@@ -827,5 +744,54 @@ mod tests {
             assert!((v - 1.0).abs() < 1e-12, "{v}");
         }
         assert!(sosfilt_zi(&[1.0, 0.0, 0.0, 1.0, -1.0, 0.0]).is_err());
+    }
+
+    #[test]
+    fn reverse_passes_lfilter() {
+        for (b, a) in [
+            (vec![0.3, 0.2], vec![1.0, -0.4]),
+            (
+                vec![0.1; 9],
+                vec![1.0, -0.5, 0.2, 0.1, -0.05, 0.02, 0.01, -0.01, 0.005],
+            ),
+            (
+                vec![0.1; 11],
+                vec![1.0, -0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],
+            ),
+        ] {
+            reverse_is_forward_on_reversed(&|level, io, channels| {
+                let mut f = LFilter::<f64>::new(&b, &a, channels).unwrap();
+                if uses_fma(level) {
+                    f.run::<Fused>(level, io)
+                } else {
+                    f.run::<Plain>(level, io)
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn single_channel_form_and_lane_form_agree_within_rounding() {
+        let mut rng = Rng::new(75);
+        for k in 1..=super::super::mono::MAX_ORDER {
+            let (b, a) = super::super::mono::tests::random_tf(&mut rng, k);
+            let x = rng.vec_f64(2000, 1.0);
+            let l = Layout::planar(x.len());
+            let mut f = LFilter::<f64>::new(&b, &a, 1).unwrap();
+            let mut want = vec![0.0; x.len()];
+            f.process_with::<Fused>(Level::Scalar, Src::Slice(&x), l, &mut want, l, x.len());
+            let mut g = LFilter::<f64>::new(&b, &a, 1).unwrap();
+            assert!(g.single_channel_form());
+            let mut got = vec![0.0; x.len()];
+            let io = Io::new(Src::Slice(&x), l, &mut got, l, x.len(), false);
+            g.run_single::<Fused>(Level::Scalar, io);
+            let (mut zf, mut z) = (vec![0.0; k], vec![0.0; k]);
+            f.get_state(&mut zf);
+            g.get_state(&mut z);
+            let scale = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (g, w) in got.iter().zip(&want).chain(z.iter().zip(&zf)) {
+                assert!((g - w).abs() <= 1e-13 * scale, "k={k}: {g} {w}");
+            }
+        }
     }
 }

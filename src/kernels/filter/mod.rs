@@ -1,5 +1,8 @@
 //! Filters: streaming biquad cascades (second-order sections), FIR filters, and filter design.
 //!
+//! - [`coeffs`]: biquad sections and transfer functions, checked and normalised;
+//! - [`arith`]: the element types and the plain / fused multiply-add arithmetic the recursive
+//!   filters share;
 //! - [`sos`]: the biquad cascade (transposed direct form II, scipy's `sosfilt` state), many
 //!   channels in SIMD lanes at once;
 //! - [`fir`]: streaming FIR filters, direct form for short filters and FFT overlap-save for long
@@ -10,6 +13,8 @@
 //! - [`design`]: RBJ cookbook biquads, Butterworth in second-order sections (scipy's `butter`
 //!   and `zpk2sos`), windowed-sinc FIR (scipy's `firwin`).
 
+pub mod arith;
+pub mod coeffs;
 pub mod design;
 pub mod filtfilt;
 pub mod fir;

@@ -12,7 +12,7 @@
 //! y(t)    = b0·x(t) + z0(t)
 //! ```
 //!
-//! (`c[j] = b[j] − a[j]·b0`, the coefficients of [`super::lfilter::Tf`]), has one multiply-add
+//! (`c[j] = b[j] − a[j]·b0`, the coefficients of [`super::coeffs::Tf`]), has one multiply-add
 //! per sample on its chain when the newest value enters last. Up to order 4, for poles within
 //! radius 0.95 ([`LOOK_AHEAD_RADIUS`]), it is run one step further, in its look-ahead form
 //! ([`look_ahead`]): multiplied by `A(−z)`, the recursion becomes
@@ -44,9 +44,9 @@
 // Block loops index several arrays by the same sample number.
 #![allow(clippy::needless_range_loop)]
 
+use super::arith::{Arith, SosElem};
+use super::coeffs::Tf;
 use super::lanes::Io;
-use super::lfilter::Tf;
-use super::sos::{Arith, SosElem};
 use crate::kernels::Src;
 use crate::simd::multiversion;
 
@@ -339,10 +339,10 @@ fn look_ahead<T: SosElem, const K: usize>(na: &[T; K]) -> ([T; K], [T; K]) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::lfilter::LFilter;
-    use super::super::sos::{Fused, Layout, Plain};
+pub(crate) mod tests {
+    use super::super::arith::{Fused, Plain};
     use super::*;
+    use crate::kernels::layout::Layout;
     use crate::kernels::testutil::{same, Rng};
     use crate::simd::{available, Level};
 
@@ -362,7 +362,7 @@ mod tests {
     }
 
     /// A stable filter of order `k`: real poles of radius below 0.9, random numerator.
-    fn random_tf(rng: &mut Rng, k: usize) -> (Vec<f64>, Vec<f64>) {
+    pub(crate) fn random_tf(rng: &mut Rng, k: usize) -> (Vec<f64>, Vec<f64>) {
         let mut a = vec![1.0];
         for _ in 0..k {
             let p = 0.9 * rng.uniform();
@@ -611,28 +611,6 @@ mod tests {
         for (t, w) in want.iter().enumerate() {
             assert_eq!(yi[3 * t], *w);
             assert_eq!((yi[3 * t + 1], yi[3 * t + 2]), (5.0, 5.0));
-        }
-    }
-
-    #[test]
-    fn lfilter_handle_and_mono_pass_agree_within_rounding() {
-        let mut rng = Rng::new(75);
-        for k in 1..=MAX_ORDER {
-            let (b, a) = random_tf(&mut rng, k);
-            let tf = Tf::<f64>::new(&b, &a).unwrap();
-            let x = rng.vec_f64(2000, 1.0);
-            let mut f = LFilter::<f64>::new(&b, &a, 1).unwrap();
-            let mut want = vec![0.0; x.len()];
-            let l = Layout::planar(x.len());
-            f.process_with::<Fused>(Level::Scalar, Src::Slice(&x), l, &mut want, l, x.len());
-            let mut z = vec![0.0; k];
-            let got = run::<Fused>(Level::Scalar, &tf, &mut z, &x, false);
-            let mut zf = vec![0.0; k];
-            f.get_state(&mut zf);
-            let scale = max_abs(&want);
-            for (g, w) in got.iter().zip(&want).chain(z.iter().zip(&zf)) {
-                assert!((g - w).abs() <= 1e-13 * scale, "k={k}: {g} {w}");
-            }
         }
     }
 }

@@ -35,230 +35,15 @@
 // Lane loops index several fixed-size arrays by the same lane number.
 #![allow(clippy::needless_range_loop)]
 
-use super::super::{Float, Src};
+use super::arith::{uses_fma, Arith, Fused, Plain, SosElem};
+use super::coeffs::{sections_from_sos, Section};
 use super::lanes::{self, Io, LaneKernel};
 use crate::error::{SkError, SkResult};
-use crate::kernels::alloc::{try_vec, try_with_capacity};
+use crate::kernels::alloc::try_vec;
+use crate::kernels::layout::Layout;
+use crate::kernels::Src;
 use crate::simd::tile::Transposer;
 use crate::simd::Level;
-
-/// One normalised section in the form the kernel runs (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Section<T> {
-    pub b0: T,
-    pub c1: T,
-    pub c2: T,
-    /// `−a1`
-    pub na1: T,
-    /// `−a2`
-    pub na2: T,
-}
-
-/// Element types of the cascade: [`Float`] with a fused multiply-add.
-pub trait SosElem: Float {
-    /// `a·b + c` with one rounding.
-    fn fused(a: Self, b: Self, c: Self) -> Self;
-    /// The lanes of a block unchanged, hidden from the optimiser
-    /// ([`crate::simd::opaque_f32`]) when they fill at most one SSE register (one lane, or four
-    /// `f32` lanes); wider blocks are left alone. The recursive kernels pass their states
-    /// through it once per sample.
-    fn opaque_lanes<const L: usize>(z: &mut [Self; L]);
-}
-impl SosElem for f32 {
-    #[inline(always)]
-    fn fused(a: Self, b: Self, c: Self) -> Self {
-        a.mul_add(b, c)
-    }
-    #[inline(always)]
-    fn opaque_lanes<const L: usize>(z: &mut [Self; L]) {
-        if L == 1 {
-            z[0] = crate::simd::opaque_f32(z[0]);
-        } else if L == 4 {
-            let v = crate::simd::opaque_f32x4([z[0], z[1], z[2], z[3]]);
-            z[..4].copy_from_slice(&v);
-        }
-    }
-}
-impl SosElem for f64 {
-    #[inline(always)]
-    fn fused(a: Self, b: Self, c: Self) -> Self {
-        a.mul_add(b, c)
-    }
-    #[inline(always)]
-    fn opaque_lanes<const L: usize>(z: &mut [Self; L]) {
-        if L == 1 {
-            z[0] = crate::simd::opaque_f64(z[0]);
-        }
-    }
-}
-
-/// How the kernel evaluates `a·b + c`.
-pub trait Arith: Copy + Send + Sync + 'static {
-    /// Whether `madd` is one fused operation ([`Fused`]).
-    const FUSED: bool;
-    fn madd<T: SosElem>(a: T, b: T, c: T) -> T;
-}
-/// A multiply, then an add (two roundings).
-#[derive(Clone, Copy, Debug)]
-pub struct Plain;
-/// One fused multiply-add (one rounding); used where the CPU has FMA (AVX2, AVX-512).
-#[derive(Clone, Copy, Debug)]
-pub struct Fused;
-impl Arith for Plain {
-    const FUSED: bool = false;
-    #[inline(always)]
-    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
-        a * b + c
-    }
-}
-impl Arith for Fused {
-    const FUSED: bool = true;
-    #[inline(always)]
-    fn madd<T: SosElem>(a: T, b: T, c: T) -> T {
-        T::fused(a, b, c)
-    }
-}
-
-/// Whether `level` runs the cascade with fused multiply-adds.
-pub fn uses_fma(level: Level) -> bool {
-    crate::simd::effective(level) >= Level::Avx2
-}
-
-/// Where sample `t` of channel `c` lives in a buffer: index `c·ch + t·t`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// Distance between consecutive channels, in elements.
-    pub ch: usize,
-    /// Distance between consecutive frames, in elements.
-    pub t: usize,
-}
-
-impl Layout {
-    /// Channel-major blocks: channel `c` starts at `c·stride`, its samples contiguous.
-    pub fn planar(stride: usize) -> Self {
-        Layout { ch: stride, t: 1 }
-    }
-    /// Frame-major: frame `t` holds `channels` consecutive samples.
-    pub fn interleaved(channels: usize) -> Self {
-        Layout { ch: 1, t: channels }
-    }
-    /// Number of elements a buffer must have for `channels × n` samples (0 when either is 0).
-    pub fn extent(&self, channels: usize, n: usize) -> Option<usize> {
-        if channels == 0 || n == 0 {
-            return Some(0);
-        }
-        (channels - 1)
-            .checked_mul(self.ch)?
-            .checked_add((n - 1).checked_mul(self.t)?)?
-            .checked_add(1)
-    }
-}
-
-/// Checks one section (`[b0, b1, b2, a0, a1, a2]`) and returns it normalised by `a0`, in `f64`.
-/// `index` names the section in messages.
-pub fn normalise(sec: &[f64], index: usize) -> SkResult<[f64; 5]> {
-    assert_eq!(sec.len(), 6, "a section has six coefficients");
-    if let Some(k) = sec.iter().position(|v| !v.is_finite()) {
-        return Err(SkError::BadArgument(format!(
-            "sos[{index}][{k}] = {} is not finite",
-            sec[k]
-        )));
-    }
-    let a0 = sec[3];
-    if a0 == 0.0 {
-        return Err(SkError::BadArgument(format!(
-            "sos[{index}][3] (a0) is 0; a section needs a0 != 0"
-        )));
-    }
-    let n = [
-        sec[0] / a0,
-        sec[1] / a0,
-        sec[2] / a0,
-        sec[4] / a0,
-        sec[5] / a0,
-    ];
-    if let Some(k) = n.iter().position(|v| !v.is_finite()) {
-        return Err(SkError::BadArgument(format!(
-            "sos[{index}] divided by a0 = {a0:e} overflows (coefficient {k} becomes {})",
-            n[k]
-        )));
-    }
-    check_stable(n[3], n[4], index)?;
-    Ok(n)
-}
-
-/// How far outside the unit circle a pole may lie before a section is refused: poles with
-/// `|z| <= 1 + POLE_TOL` are accepted. Poles on the circle (integrators, resonators, DC terms)
-/// are marginally stable and filtered like scipy does; the tolerance absorbs the rounding of
-/// coefficients computed for a pole exactly on the circle.
-pub(crate) const POLE_TOL: f64 = 1e-9;
-
-/// Whether both poles of `1 + a1 z⁻¹ + a2 z⁻²` lie in the closed disk `|z| <= 1 + POLE_TOL`.
-/// With `r = 1 + POLE_TOL` this is the stability triangle of the polynomial scaled to radius
-/// `r`: `|a2| <= r²` and `|a1| <= r + a2 / r` (linear in the coefficients, so it stays exact
-/// for double poles where a root formula would lose half the digits).
-pub fn poles_within(a1: f64, a2: f64) -> bool {
-    let r = 1.0 + POLE_TOL;
-    a2.abs() <= r * r && a1.abs() <= r + a2 / r
-}
-
-/// Refuses a section with a pole strictly outside the unit circle (beyond [`POLE_TOL`]).
-fn check_stable(a1: f64, a2: f64, index: usize) -> SkResult<()> {
-    if poles_within(a1, a2) {
-        Ok(())
-    } else {
-        Err(SkError::BadArgument(format!(
-            "sos[{index}] is unstable: a pole lies outside the unit circle \
-             (normalised a1 = {a1}, a2 = {a2}; poles on or inside it need |a2| <= 1 and \
-             |a1| <= 1 + a2, within a tolerance of 1e-9)"
-        )))
-    }
-}
-
-impl<T: Float> Section<T> {
-    /// The kernel form of a normalised section `[b0, b1, b2, a1, a2]`; rejects a section with a
-    /// pole outside the unit circle (beyond [`POLE_TOL`]) once the coefficients are rounded to
-    /// `T`.
-    pub fn from_normalised(n: [f64; 5], index: usize) -> SkResult<Self> {
-        let [b0, b1, b2, a1, a2] = n;
-        let s = Section {
-            b0: T::from_f64(b0),
-            c1: T::from_f64(b1 - a1 * b0),
-            c2: T::from_f64(b2 - a2 * b0),
-            na1: T::from_f64(-a1),
-            na2: T::from_f64(-a2),
-        };
-        check_stable(-s.na1.to_f64(), -s.na2.to_f64(), index).map_err(|_| {
-            SkError::BadArgument(format!(
-                "sos[{index}] becomes unstable when its coefficients are rounded to {} \
-                 (a1 = {a1}, a2 = {a2}); use the double-precision filter",
-                T::C_NAME
-            ))
-        })?;
-        if [s.b0, s.c1, s.c2].iter().any(|v| !v.is_finite()) {
-            return Err(SkError::BadArgument(format!(
-                "sos[{index}] has a coefficient out of the range of {}",
-                T::C_NAME
-            )));
-        }
-        Ok(s)
-    }
-}
-
-/// Parses an `(n_sections, 6)` array into kernel sections.
-pub fn sections_from_sos<T: Float>(sos: &[f64]) -> SkResult<Vec<Section<T>>> {
-    assert_eq!(sos.len() % 6, 0, "sos has a multiple of six coefficients");
-    if sos.is_empty() {
-        return Err(SkError::Length(
-            "n_sections is 0; a cascade needs at least one section".into(),
-        ));
-    }
-    let mut sections = try_with_capacity(sos.len() / 6, "the filter sections")?;
-    for (i, s) in sos.chunks_exact(6).enumerate() {
-        sections.push(Section::from_normalised(normalise(s, i)?, i)?);
-    }
-    Ok(sections)
-}
 
 /// A streaming biquad cascade for `channels` channels: coefficients and state.
 #[derive(Clone, Debug)]
@@ -562,6 +347,7 @@ pub fn sosfilt<T: SosElem>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::tests::reverse_is_forward_on_reversed;
     use super::*;
     use crate::kernels::par;
     use crate::kernels::testutil::{same, Rng};
@@ -965,5 +751,22 @@ mod tests {
         assert_eq!(Layout::interleaved(3).extent(3, 4), Some(12));
         assert_eq!(Layout::planar(10).extent(0, 4), Some(0));
         assert_eq!(Layout::planar(usize::MAX).extent(3, 4), None);
+    }
+
+    #[test]
+    fn reverse_passes_sos() {
+        for ns in [2usize, 5] {
+            let sos: Vec<f64> = (0..ns)
+                .flat_map(|s| [0.2, 0.1 * s as f64, 0.05, 1.0, -0.5, 0.1 + 0.02 * s as f64])
+                .collect();
+            reverse_is_forward_on_reversed(&|level, io, channels| {
+                let mut f = SosFilter::<f64>::new(&sos, channels).unwrap();
+                if uses_fma(level) {
+                    f.run::<Fused>(level, io)
+                } else {
+                    f.run::<Plain>(level, io)
+                }
+            });
+        }
     }
 }

@@ -34,7 +34,7 @@ use super::design::{Coefs, Kernel, Phase, Spec};
 use super::dot::{run_at, Dot, Job};
 use super::pre::{up_factor, Pre, PreWs};
 use crate::error::{SkError, SkResult};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::spectral::fft::{FftFloat, PlanCache};
 use crate::kernels::{par, Float};
 use crate::simd::Level;

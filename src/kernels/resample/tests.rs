@@ -6,7 +6,7 @@
 
 use super::design::{Phase, Quality, Spec};
 use super::stream::{oneshot_len, rational, resample, Resampler};
-use crate::kernels::filter::sos::Layout;
+use crate::kernels::layout::Layout;
 use crate::kernels::spectral::fft::{FftFloat, PlanCache};
 use crate::kernels::testutil::Rng;
 use crate::kernels::Float;

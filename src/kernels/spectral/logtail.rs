@@ -9,12 +9,13 @@
 //!   (`scale > 0`, so flooring before or after the affine step is the same).
 //!
 //! The logarithm runs in the data's own precision with a branch-free polynomial that vectorises
-//! (`f32`: within 2 ulp of `ln`; `f64`: a few ulp); the maximum is taken in the same pass, so
+//! ([`crate::kernels::fastmath`]; `f32`: within 2 ulp of `ln`; `f64`: a few ulp); the maximum is taken in the same pass, so
 //! the floor costs one cheap clamp pass. NaN propagates as numpy's `np.maximum` does (a NaN
 //! anywhere makes the floored result all NaN); `+inf` gives `+inf`.
 
 use super::fft::FftFloat;
 use crate::error::{SkError, SkResult};
+use crate::kernels::fastmath::{ln_normal_f32, ln_normal_f64};
 use crate::kernels::Float;
 
 /// `ln x` for positive, normal, finite `x`, in the type's own arithmetic.
@@ -44,47 +45,6 @@ impl LnFast for f32 {
     fn ln_fast(self) -> f32 {
         ln_normal_f32(self)
     }
-}
-
-/// `ln(x)` for positive, normal, finite `x`, branch-free so a loop of it vectorises: `x = 2^e·m`
-/// with `m ∈ [√½, √2)`, `ln m = 2·atanh(s)`, `s = (m − 1)/(m + 1)`, `|s| ≤ 0.1716`, by its series
-/// to `s²¹` (truncation below 3e-17). Relative error a few ulps (checked against `f64::ln`).
-#[inline(always)]
-pub fn ln_normal_f64(x: f64) -> f64 {
-    let bits = x.to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    let big = m > std::f64::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    e += big as i64;
-    let s = (m - 1.0) / (m + 1.0);
-    let z = s * s;
-    let mut p = 1.0 / 21.0;
-    for k in (0..10).rev() {
-        p = p * z + 1.0 / (2 * k + 1) as f64;
-    }
-    e as f64 * std::f64::consts::LN_2 + 2.0 * s * p
-}
-
-/// `ln(x)` for positive, normal, finite `f32`, in `f32` arithmetic, as [`ln_normal_f64`] with
-/// the series to `s¹¹` (truncation below 6e-11) and `e·ln 2` split Cody–Waite style
-/// (`ln 2 = HI + LO`, `e·HI` exact) so large exponents lose nothing. Within 2 ulp of `f32::ln`.
-#[inline(always)]
-pub fn ln_normal_f32(x: f32) -> f32 {
-    const LN2_HI: f32 = 0.693_145_75; // 0x3f317200: 16 significant bits, e·HI exact
-    const LN2_LO: f32 = 1.428_606_8e-6; // ln 2 − HI
-    let bits = x.to_bits();
-    let mut e = ((bits >> 23) & 0xff) as i32 - 127;
-    let mut m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
-    let big = m > std::f32::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    e += big as i32;
-    let s = (m - 1.0) / (m + 1.0);
-    let z = s * s;
-    let p =
-        z * (1.0 / 3.0 + z * (1.0 / 5.0 + z * (1.0 / 7.0 + z * (1.0 / 9.0 + z * (1.0 / 11.0)))));
-    let ef = e as f32;
-    ef * LN2_HI + (ef * LN2_LO + (2.0 * s + 2.0 * s * p))
 }
 
 /// The parameters of a log tail (see the module documentation).
@@ -300,54 +260,6 @@ pub fn apply<T: LnFast>(v: &mut [T], t: &LogTail) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ulps32(a: f32, b: f32) -> u32 {
-        (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
-    }
-
-    #[test]
-    fn ln_f32_within_2_ulp() {
-        let mut rng = crate::kernels::testutil::Rng::new(11);
-        let mut xs: Vec<f32> = (0..200_000)
-            .map(|_| 10f64.powf(rng.uniform() * 76.0 - 37.9) as f32)
-            .filter(|x| x.is_normal())
-            .collect();
-        xs.extend([
-            1.0,
-            2.0,
-            0.5,
-            10.0,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            std::f32::consts::SQRT_2,
-            std::f32::consts::FRAC_1_SQRT_2,
-            1.0 + f32::EPSILON,
-            1.0 - f32::EPSILON / 2.0,
-        ]);
-        for &x in &xs {
-            let want = (x as f64).ln();
-            let got = ln_normal_f32(x);
-            // against the correctly rounded value: at most 2 ulp, or tiny absolute error near 1
-            let exact = want as f32;
-            assert!(ulps32(got, exact) <= 2, "{x}: {got} vs {want}");
-        }
-    }
-
-    #[test]
-    fn ln_f64_matches_std() {
-        let mut rng = crate::kernels::testutil::Rng::new(5);
-        for _ in 0..20000 {
-            let x = 10f64.powf(rng.uniform() * 600.0 - 300.0);
-            if !x.is_normal() {
-                continue;
-            }
-            let (a, b) = (ln_normal_f64(x), x.ln());
-            assert!(
-                (a - b).abs() <= 4.0 * f64::EPSILON * b.abs().max(1.0),
-                "{x}: {a} vs {b}"
-            );
-        }
-    }
 
     fn reference(x: &[f64], t: &LogTail) -> Vec<f64> {
         let v: Vec<f64> = x

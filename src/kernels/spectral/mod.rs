@@ -13,6 +13,5 @@ pub mod logtail;
 pub mod mel;
 pub mod stft;
 pub mod window;
-pub mod window_more;
 
 pub use rustfft::num_complex::Complex;

@@ -1,4 +1,4 @@
-//! Validation of strided buffers and `(rows, cols)` blocks, on top of [`super::guard`].
+//! Strided buffers and `(rows, cols)` blocks, on top of the contiguous rules of [`super::buf`].
 //!
 //! A strided buffer is `(ptr, stride, n)`: logical element `i` is at `ptr + i·stride` (elements).
 //! A negative stride means `ptr` is logical element 0 and addresses go *down*. Rules:
@@ -12,7 +12,7 @@
 //!   `n`) is in place where the function allows it; anything else that shares a byte of span is
 //!   `SK_ERR_OVERLAP`, even if the elements themselves interleave without touching.
 
-use super::guard::{Alias, Buf};
+use super::buf::{Alias, Buf};
 use crate::error::{SkError, SkResult};
 use crate::kernels::rows::{RowsMut, RowsRef};
 use crate::kernels::strided::{StridedMut, StridedRef};
