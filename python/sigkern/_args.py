@@ -308,8 +308,8 @@ def float_dtype_arg(dtype: Any, func: str, complex_ok: bool = False) -> np.dtype
         return F32 if dtype is ti[1] else F64
     try:
         dt = np.dtype(dtype)
-    except TypeError:
-        dt = None
+    except TypeError:  # (None must not reach ``dt == F64``: numpy reads None as float64)
+        raise TypeError(f"{func}: dtype must be np.float32 or np.float64, got {dtype!r}") from None
     if complex_ok and dt in REAL_OF:
         dt = REAL_OF[dt]
     if dt == F32:

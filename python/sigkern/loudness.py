@@ -280,7 +280,11 @@ def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     >>> round(sigkern.loudness_stats(x, 48000).integrated, 1)
     -23.0
     """
-    func = "loudness_stats"
+    return _whole(x, rate, weights, true_peak, interleaved, "loudness_stats")
+
+
+def _whole(x: Any, rate: Any, weights: Any, true_peak: bool, interleaved: bool, func: str) -> LoudnessStats:
+    """:func:`loudness_stats` for every function of a whole signal (``func``: its name)."""
     x, dt, ch, n = _layout(x, func, interleaved)
     r = A.rate(rate, func)
     pw, _keep = _weights(weights, ch, func)
@@ -309,7 +313,7 @@ def integrated_loudness(x: Any, rate: float, *, weights: Optional[Sequence[float
     >>> sigkern.integrated_loudness(np.zeros((2, 48000), np.float32), 48000)
     -inf
     """
-    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).integrated
+    return _whole(x, rate, weights, False, interleaved, "integrated_loudness").integrated
 
 
 def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
@@ -321,7 +325,7 @@ def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     >>> sigkern.loudness_range(np.zeros(48000 * 4), 48000)
     0.0
     """
-    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).loudness_range
+    return _whole(x, rate, weights, False, interleaved, "loudness_range").loudness_range
 
 
 def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
@@ -337,7 +341,7 @@ def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
     >>> round(s.sample_peak, 1), round(s.true_peak, 1)  # -9.03 and -6.06 (-6.02 exactly)
     (-9.0, -6.1)
     """
-    return loudness_stats(x, rate, true_peak=True, interleaved=interleaved).true_peak
+    return _whole(x, rate, None, True, interleaved, "true_peak").true_peak
 
 
 def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, ceiling: float = -1.0) -> float:
@@ -371,7 +375,7 @@ def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: floa
     >>> round(sigkern.integrated_loudness(y, 48000), 2)
     -16.0
     """
-    s = loudness_stats(x, rate, weights=weights, true_peak=True, interleaved=interleaved)
+    s = _whole(x, rate, weights, True, interleaved, "normalize_loudness")
     return _core.scale(x, normalize_gain(s.integrated, s.true_peak, target, ceiling), out=out)
 
 
