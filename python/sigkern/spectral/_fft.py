@@ -6,7 +6,7 @@ plans."""
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -206,80 +206,108 @@ def _fast_table(op: str) -> tuple:
     return (C128, e64, C64, e32, op)
 
 
-_RFFT, _IRFFT, _FFT, _IFFT = (_fast_table(op) for op in ("rfft", "irfft", "fft", "ifft"))
+def _fft_function(op: str, doc: str) -> Callable[..., Any]:
+    """Makes rfft/irfft/fft/ifft: one body for the four, whose fast path (the last axis of a
+    contiguous numpy array, with or without a contiguous ``out`` of the result's dtype and
+    shape, no padding, one C call) is the function itself, so the common call pays for no
+    second Python call. CPU tensors go to :func:`_fft_tensor`, everything else to
+    :func:`_fft_checked`, which says what is wrong."""
+    fast = _fast_table(op)
+    dt_a, e_a, dt_b, e_b, _ = fast
 
-
-def _fft(fast: tuple, x: Any, n: Any, axis: Any, norm: Any, out: Any) -> Any:
-    """The one fast path of rfft/irfft/fft/ifft: the last axis of a contiguous numpy array
-    (with or without a contiguous ``out`` of the result's dtype and shape) or of a CPU tensor,
-    without padding, in one C call; everything else goes to :func:`_fft_checked`, which says
-    what is wrong."""
-    if axis == -1:
-        tx = type(x)
-        if tx is ndarray:
+    def transform(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
+                  out: Optional[Any] = None) -> Any:
+        if type(x) is ndarray and axis == -1:
             dt = x.dtype
-            e = fast[1] if dt is fast[0] else (fast[3] if dt is fast[2] else None)
-            tensor = False
-            shape = x.shape
-        else:
-            ti = A.TORCH or A.torch_info()
-            if ti is None or tx is not ti[0]:
-                return _fft_checked(fast[4], x, n, axis, norm, out)
-            if not _TORCH_NP:
-                _torch_tables()
-            dt = _TORCH_NP.get(x.dtype)
-            e = fast[1] if dt is fast[0] else (fast[3] if dt is fast[2] else None)
-            tensor = True
-            shape = tuple(x.shape)
-        if e is not None and shape:
-            m = shape[-1]
-            if n is None:
-                nn = 2 * (m - 1) if e[7] else m
-            elif type(n) is int and (n // 2 + 1 if e[7] else n) == m:
-                nn = n
+            if dt is dt_a:
+                kind, f, rdt, odt, inv, ct, dbl, irf, rf, cname = e_a
+            elif dt is dt_b:
+                kind, f, rdt, odt, inv, ct, dbl, irf, rf, cname = e_b
             else:
-                nn = 0
-            nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
-            if nn >= 1 and nc is not None:
-                out_len = nn // 2 + 1 if e[8] else nn
-                oshape = shape[:-1] + (out_len,)
-                if tensor:
-                    if out is not None or x.is_conj() or x.is_neg():
-                        return _fft_checked(fast[4], x, n, axis, norm, out)
-                    cp = CPTR[e[2]]
-                    px = B.tensor_ptr(x, ti, cp)
-                    if px is None:
-                        return _fft_checked(fast[4], x, n, axis, norm, out)
-                    y = A._torch().empty(oshape, dtype=_NP_TORCH[e[3]])
-                    py = ffi.cast(cp, y.data_ptr())
+                return _fft_checked(op, x, n, axis, norm, out)
+            shape = x.shape
+            if shape:
+                m = shape[-1]
+                if n is None:
+                    nn = 2 * (m - 1) if irf else m
+                elif type(n) is int and (n // 2 + 1 if irf else n) == m:
+                    nn = n
                 else:
+                    nn = 0
+                nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
+                if nn >= 1 and nc is not None:  # (then m >= 1)
+                    out_len = nn // 2 + 1 if rf else nn
                     if out is None:
-                        y = np.empty(oshape, e[3])
-                    elif type(out) is ndarray and out.dtype is e[3] and out.shape == oshape:
+                        y = np.empty(shape[:-1] + (out_len,), odt)
+                    elif type(out) is ndarray and out.dtype is odt and out.shape == shape[:-1] + (out_len,):
                         y = out
                     else:
-                        return _fft_checked(fast[4], x, n, axis, norm, out)
-                    ct = e[5]
+                        return _fft_checked(op, x, n, axis, norm, out)
                     try:
                         px = _fb(ct, x)
                         py = _fb(ct, y, True)
                     except ValueError:  # not contiguous or read-only: the checked path says
-                        return _fft_checked(fast[4], x, n, axis, norm, out)
+                        return _fft_checked(op, x, n, axis, norm, out)
+                    rows = x.size // m
+                    if rows:
+                        h = _PLANS.get((kind, nn, dbl)) or _plan(kind, nn, rdt)
+                        if inv is None:
+                            st = f(h, px, m, nc, py, out_len, rows, nn)
+                        else:
+                            st = f(h, px, m, inv, nc, py, out_len, rows, nn)
+                        if st:
+                            _raise(st, cname)
+                    return y
+            return _fft_checked(op, x, n, axis, norm, out)
+        ti = A.TORCH or A.torch_info()
+        if ti is not None and type(x) is ti[0] and axis == -1:
+            return _fft_tensor(fast, x, n, norm, out, ti)
+        return _fft_checked(op, x, n, axis, norm, out)
+
+    transform.__name__ = transform.__qualname__ = op
+    transform.__doc__ = doc
+    return transform
+
+
+def _fft_tensor(fast: tuple, x: Any, n: Any, norm: Any, out: Any, ti: tuple) -> Any:
+    """:func:`_fft`'s fast path for a contiguous CPU tensor (last axis, no ``out``)."""
+    if not _TORCH_NP:
+        _torch_tables()
+    dt = _TORCH_NP.get(x.dtype)
+    e = fast[1] if dt is fast[0] else (fast[3] if dt is fast[2] else None)
+    shape = tuple(x.shape)
+    if e is not None and shape and out is None and not x.is_conj() and not x.is_neg():
+        kind, f, rdt, odt, inv, ct, dbl, irf, rf, cname = e
+        m = shape[-1]
+        if n is None:
+            nn = 2 * (m - 1) if irf else m
+        elif type(n) is int and (n // 2 + 1 if irf else n) == m:
+            nn = n
+        else:
+            nn = 0
+        nc = 0 if norm is None else (_NORM.get(norm) if type(norm) is str else None)
+        if nn >= 1 and nc is not None:
+            out_len = nn // 2 + 1 if rf else nn
+            cp = CPTR[rdt]
+            px = B.tensor_ptr(x, ti, cp)
+            if px is not None:
+                y = A._torch().empty(shape[:-1] + (out_len,), dtype=_NP_TORCH[odt])
                 rows = math.prod(shape[:-1])
                 if rows:
-                    h = _PLANS.get((e[0], nn, e[6])) or _plan(e[0], nn, e[2])
-                    if e[4] is None:
-                        st = e[1](h, px, m, nc, py, out_len, rows, nn)
+                    h = _PLANS.get((kind, nn, dbl)) or _plan(kind, nn, rdt)
+                    py = ffi.cast(cp, y.data_ptr())
+                    if inv is None:
+                        st = f(h, px, m, nc, py, out_len, rows, nn)
                     else:
-                        st = e[1](h, px, m, e[4], nc, py, out_len, rows, nn)
+                        st = f(h, px, m, inv, nc, py, out_len, rows, nn)
                     if st:
-                        _raise(st, e[9])
+                        _raise(st, cname)
                 return y
-    return _fft_checked(fast[4], x, n, axis, norm, out)
+    return _fft_checked(fast[4], x, n, -1, norm, out)
 
 
-def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
-         out: Optional[Any] = None) -> Any:
+rfft = _fft_function(
+    "rfft",
     """``numpy.fft.rfft``: the FFT of real data, bins 0..n/2 (``sk_rfft_batch_*``).
 
     All leading axes are transformed in one C call; plans are cached per (length, dtype).
@@ -315,12 +343,11 @@ def rfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
     >>> X = sigkern.rfft(np.random.default_rng(0).standard_normal((64, 1024)))
     >>> X.shape, X.dtype
     ((64, 513), dtype('complex128'))
-    """
-    return _fft(_RFFT, x, n, axis, norm, out)
+    """,
+)
 
-
-def irfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
-          out: Optional[Any] = None) -> Any:
+irfft = _fft_function(
+    "irfft",
     """``numpy.fft.irfft``: the inverse of :func:`rfft` (``sk_irfft_batch_*``).
 
     Parameters
@@ -346,12 +373,11 @@ def irfft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] =
     >>> x = np.random.default_rng(0).standard_normal(1000)
     >>> np.allclose(sigkern.irfft(sigkern.rfft(x), n=1000), x)
     True
-    """
-    return _fft(_IRFFT, x, n, axis, norm, out)
+    """,
+)
 
-
-def fft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
-        out: Optional[Any] = None) -> Any:
+fft = _fft_function(
+    "fft",
     """``numpy.fft.fft`` of complex data (``sk_fft_batch_*``).
 
     Parameters
@@ -375,12 +401,11 @@ def fft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = N
     >>> z = np.exp(2j * np.pi * np.arange(8) / 8)
     >>> np.round(abs(sigkern.fft(z)), 6)
     array([0., 8., 0., 0., 0., 0., 0., 0.])
-    """
-    return _fft(_FFT, x, n, axis, norm, out)
+    """,
+)
 
-
-def ifft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
-         out: Optional[Any] = None) -> Any:
+ifft = _fft_function(
+    "ifft",
     """``numpy.fft.ifft`` of complex data (``sk_fft_batch_*`` with ``inverse = 1``).
 
     Parameters as :func:`fft`; with norm None ("backward") the inverse is scaled by 1/n.
@@ -394,8 +419,8 @@ def ifft(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = 
     >>> z = np.arange(4) + 0j
     >>> np.allclose(sigkern.ifft(sigkern.fft(z)), z)
     True
-    """
-    return _fft(_IFFT, x, n, axis, norm, out)
+    """,
+)
 
 
 class FftPlan(Handle, free="sk_fft_plan_free"):

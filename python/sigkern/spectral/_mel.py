@@ -198,7 +198,8 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
                  n_frames: Optional[int]) -> Tuple[Any, Any, Any, int, int, int, int]:
         if type(y) is not ndarray or y.dtype is not self._dtype:
             y = A.as_input(y, func, "y", (self._dtype,))
-        A.axis(-1, y.ndim, func, "y")
+        if y.ndim == 0:
+            A.axis(-1, 0, func, "y")  # the zero-dimensional error
         py, _ = B.pointer(y, self._dtype, func, "y")
         n = y.shape[-1]
         fr = self.frames(n)

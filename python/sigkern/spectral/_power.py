@@ -19,6 +19,8 @@ __all__ = ["spec_power", "power_to_db", "log10_floor"]
 
 _spec_power = {F32: cfunc("sk_spec_power_f32"), F64: cfunc("sk_spec_power_f64")}
 _power_to_db = {F32: cfunc("sk_power_to_db_f32"), F64: cfunc("sk_power_to_db_f64")}
+#: the CFFI array types of the fast path, bound once (a dict lookup per call costs)
+_A32, _A64 = CARRAY[F32], CARRAY[F64]
 _log10_floor = {F32: cfunc("sk_log10_floor_f32"), F64: cfunc("sk_log10_floor_f64")}
 
 
@@ -50,7 +52,7 @@ def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
         if dt is C128:
             y = np.empty(X.shape, F64)
             try:
-                st = _spec_power[F64](_fb(CARRAY[F64], X), power, _fb(CARRAY[F64], y, True), X.size)
+                st = _spec_power[F64](_fb(_A64, X), power, _fb(_A64, y, True), X.size)
             except (ValueError, TypeError):
                 return _spec_power_checked(X, power, out)
             if st:
@@ -59,7 +61,7 @@ def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
         if dt is C64:
             y = np.empty(X.shape, F32)
             try:
-                st = _spec_power[F32](_fb(CARRAY[F32], X), power, _fb(CARRAY[F32], y, True), X.size)
+                st = _spec_power[F32](_fb(_A32, X), power, _fb(_A32, y, True), X.size)
             except (ValueError, TypeError):
                 return _spec_power_checked(X, power, out)
             if st:

@@ -181,7 +181,8 @@ def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optio
     pad = _pad_code(pad_mode, func)
     ones = 1 if onesided is None or onesided else 0
     w = _stft_window(window, wl, dt, func)
-    A.axis(-1, x.ndim, func, "x")
+    if x.ndim == 0:
+        A.axis(-1, 0, func, "x")  # the zero-dimensional error
     px, _ = B.pointer(x, dt, func, "x")
     pw, _ = B.pointer(w, dt, func, "window")
     n = x.shape[-1]
