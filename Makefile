@@ -15,7 +15,7 @@ PYTHON  := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.requirements-installed
 # The Python package (python/sigkern), installed into the venv as users install it.
 PKG_STAMP  := $(VENV)/.sigkern-installed
-PKG_INPUTS := pyproject.toml setup.py $(wildcard python/sigkern/*.py python/sigkern/*.pyi) \
+PKG_INPUTS := pyproject.toml setup.py $(wildcard python/sigkern/*.py python/sigkern/*.pyi python/sigkern/*/*.py) \
               python/sigkern/py.typed include/sigkern.h include/sigkern_cdef.h
 PIP_PKG    := $(PYTHON) -m pip --disable-pip-version-check
 

@@ -8,68 +8,38 @@ torch is never imported by sigkern: a tensor is recognised only if the caller ha
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
+from ._args import (
+    CARRAY,
+    CPTR,
+    cpu_tensor,
+    describe,
+    dtype_of,
+    is_tensor,
+    not_contiguous,
+    np_dtype_of_tensor,
+    read_only,
+    torch_dtype,
+    torch_info,
+    _torch,
+)
 from ._lib import ffi
 
+_fb = ffi.from_buffer
+
 __all__ = [
-    "F32",
-    "F64",
-    "C64",
-    "C128",
-    "ndarray",
-    "is_tensor",
-    "float_dtype",
-    "as_input",
     "pointer",
+    "tensor_ptr",
     "new_like",
-    "check_out",
-    "describe",
+    "planar",
+    "row_ptr",
+    "is_block",
+    "block_ptr",
+    "block_io",
 ]
-
-F32 = np.dtype(np.float32)
-F64 = np.dtype(np.float64)
-C64 = np.dtype(np.complex64)
-C128 = np.dtype(np.complex128)
-ndarray = np.ndarray
-
-#: numpy dtype → C element type of its pointer (complex data is passed as interleaved re/im).
-CTYPE = {
-    F32: "float",
-    F64: "double",
-    C64: "float",
-    C128: "double",
-    np.dtype(np.int16): "int16_t",
-    np.dtype(np.int32): "int32_t",
-    np.dtype(np.uint8): "uint8_t",
-}
-#: the CFFI array type of each dtype's elements (``pointer``'s fast path)
-_CARRAY = {dt: c + "[]" for dt, c in CTYPE.items()}
-#: real ↔ complex dtype of the same precision
-COMPLEX_OF = {F32: C64, F64: C128}
-REAL_OF = {C64: F32, C128: F64}
-
-
-def _torch():
-    return sys.modules.get("torch")
-
-
-#: (torch.Tensor, torch.float32, torch.float64, torch.strided) once torch has been imported
-TORCH: Optional[tuple] = None
-
-
-def torch_info() -> Optional[tuple]:
-    """:data:`TORCH`, filled on the first call after the caller imported torch (else None)."""
-    global TORCH
-    if TORCH is None:
-        t = sys.modules.get("torch")
-        if t is None:
-            return None
-        TORCH = (t.Tensor, t.float32, t.float64, t.strided)
-    return TORCH
 
 
 def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
@@ -86,97 +56,6 @@ def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
     ):
         return ffi.cast(ctype, t.data_ptr())
     return None
-
-
-def is_tensor(x: Any) -> bool:
-    """Whether ``x`` is a torch tensor (without importing torch)."""
-    t = _torch()
-    return t is not None and isinstance(x, t.Tensor)
-
-
-def _np_dtype_of_tensor(x: Any) -> Optional[np.dtype]:
-    t = _torch()
-    return {
-        t.float32: F32,
-        t.float64: F64,
-        t.complex64: C64,
-        t.complex128: C128,
-        t.int16: np.dtype(np.int16),
-        t.int32: np.dtype(np.int32),
-        t.uint8: np.dtype(np.uint8),
-    }.get(x.dtype)
-
-
-def _torch_dtype(dt: np.dtype):
-    t = _torch()
-    return {
-        F32: t.float32,
-        F64: t.float64,
-        C64: t.complex64,
-        C128: t.complex128,
-        np.dtype(np.int16): t.int16,
-        np.dtype(np.int32): t.int32,
-        np.dtype(np.uint8): t.uint8,
-    }[dt]
-
-
-def describe(x: Any) -> str:
-    """A short description of ``x`` for error messages."""
-    if isinstance(x, np.ndarray):
-        return f"a numpy array of dtype {x.dtype} and shape {x.shape}"
-    if is_tensor(x):
-        return f"a torch tensor of dtype {x.dtype} and shape {tuple(x.shape)} on {x.device}"
-    return f"a {type(x).__name__}"
-
-
-def dtype_of(x: Any) -> Optional[np.dtype]:
-    """numpy dtype of an array or tensor (None for other objects)."""
-    if isinstance(x, np.ndarray):
-        return x.dtype
-    if is_tensor(x):
-        return _np_dtype_of_tensor(x)
-    return None
-
-
-def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype, ...] = (F32, F64)) -> Any:
-    """``x`` as an array or tensor whose dtype is one of ``kinds``.
-
-    numpy arrays and tensors are returned as they are, after a dtype check (a wrong dtype is a
-    ``TypeError`` that says how to convert: sigkern never converts an array silently). Other
-    objects (lists, tuples, Python scalars) are converted with ``np.asarray``; integers and
-    Python floats become the last of ``kinds`` (float64 for the float kernels)."""
-    if isinstance(x, np.ndarray) or is_tensor(x):
-        if dtype_of(x) not in kinds:
-            want = " or ".join(str(k) for k in kinds)
-            conv = (
-                f"{name}.astype(np.{kinds[0]})"
-                if isinstance(x, np.ndarray)
-                else f"{name}.to(torch.{kinds[0]})"
-            )
-            raise TypeError(f"{func}: {name} must be {want}, got {describe(x)}; convert with {conv}")
-        return x
-    a = np.asarray(x)
-    if a.dtype in kinds:
-        return a
-    if a.dtype.kind in "biuf" and all(k.kind in "fc" for k in kinds):
-        return a.astype(kinds[-1])
-    raise TypeError(
-        f"{func}: {name} must be a numpy array or a torch tensor of "
-        f"{' or '.join(map(str, kinds))}, got {describe(x)}"
-    )
-
-
-def float_dtype(x: Any, func: str, name: str) -> np.dtype:
-    """F32 or F64 for a float32/float64 array or tensor, else ``TypeError``."""
-    dt = dtype_of(x)
-    if dt is F32 or dt == F32:
-        return F32
-    if dt is F64 or dt == F64:
-        return F64
-    raise TypeError(
-        f"{func}: {name} must be float32 or float64, got {describe(x)}; convert with "
-        f"{name}.astype(np.float32) (or .to(torch.float32) for a tensor)"
-    )
 
 
 def pointer(
@@ -198,8 +77,8 @@ def pointer(
     if type(x) is np.ndarray and x.dtype == dtype:
         flags = x.flags
         if flags.c_contiguous and (flags.writeable or not writable):
-            return ffi.from_buffer(_CARRAY[dtype], x), 1
-    ctype = CTYPE[dtype]
+            return ffi.from_buffer(CARRAY[dtype], x), 1
+    cptr = CPTR[dtype]
     where = f"{func}: {name}"
     if isinstance(x, np.ndarray):
         if x.dtype != dtype:
@@ -208,9 +87,9 @@ def pointer(
                 f"{name}.astype(np.{dtype})"
             )
         if writable and not x.flags.writeable:
-            raise ValueError(f"{where} is an output but the array is read-only (not writeable)")
+            raise read_only(func, name)
         if x.flags.c_contiguous:
-            return ffi.from_buffer(ctype + "[]", x, require_writable=writable), 1
+            return ffi.from_buffer(CARRAY[dtype], x, require_writable=writable), 1
         if strided and x.ndim == 1:
             step = x.strides[0]
             if step % dtype.itemsize:
@@ -219,25 +98,15 @@ def pointer(
                     f"{dtype.itemsize}-byte elements; pass np.ascontiguousarray({name})"
                 )
             addr = x.__array_interface__["data"][0]
-            return (ffi.cast(ctype + " *", addr) if x.size else ffi.NULL), step // dtype.itemsize
-        raise ValueError(
-            f"{where} is not C-contiguous (strides {x.strides}); pass "
-            f"np.ascontiguousarray({name}) (a copy)"
-        )
+            return (ffi.cast(cptr, addr) if x.size else ffi.NULL), step // dtype.itemsize
+        raise not_contiguous(x, func, name)
     if is_tensor(x):
-        torch = _torch()
-        if x.device.type != "cpu":
-            raise ValueError(
-                f"{where} is a tensor on '{x.device}': sigkern works on CPU memory only; "
-                f"move it with {name}.cpu()"
-            )
-        if x.layout != torch.strided:
-            raise ValueError(f"{where} is a {x.layout} tensor; pass a dense one ({name}.to_dense())")
-        tdt = _np_dtype_of_tensor(x)
+        cpu_tensor(x, func, name)
+        tdt = np_dtype_of_tensor(x)
         if tdt != dtype:
             raise TypeError(
-                f"{where} must be {_torch_dtype(dtype)}, got {describe(x)}; convert with "
-                f"{name}.to({_torch_dtype(dtype)})"
+                f"{where} must be {torch_dtype(dtype)}, got {describe(x)}; convert with "
+                f"{name}.to({torch_dtype(dtype)})"
             )
         if x.is_conj() or x.is_neg():
             raise ValueError(
@@ -249,32 +118,89 @@ def pointer(
                 f"autograd; pass a tensor made under torch.no_grad() or {name}.detach()"
             )
         if x.is_contiguous():
-            return (ffi.cast(ctype + " *", x.data_ptr()) if x.numel() else ffi.NULL), 1
+            return (ffi.cast(cptr, x.data_ptr()) if x.numel() else ffi.NULL), 1
         if strided and x.dim() == 1:
-            return (ffi.cast(ctype + " *", x.data_ptr()) if x.numel() else ffi.NULL), int(x.stride(0))
-        raise ValueError(
-            f"{where} is not contiguous (strides {tuple(x.stride())}); pass {name}.contiguous() (a copy)"
-        )
+            return (ffi.cast(cptr, x.data_ptr()) if x.numel() else ffi.NULL), int(x.stride(0))
+        raise not_contiguous(x, func, name)
     raise TypeError(f"{where} must be a numpy array or a torch tensor, got {describe(x)}")
 
 
 def new_like(like: Any, shape: Tuple[int, ...], dtype: np.dtype) -> Any:
     """A new uninitialised C-contiguous output of the same kind as ``like`` (numpy or torch)."""
     if is_tensor(like):
-        return _torch().empty(shape, dtype=_torch_dtype(dtype))
+        return _torch().empty(shape, dtype=torch_dtype(dtype))
     return np.empty(shape, dtype)
 
 
-def shape_of(x: Any) -> Tuple[int, ...]:
-    return tuple(x.shape)
+# ---------------------------------------------------------------------------------------------
+# Planar blocks: (channels, n) data whose rows are contiguous
+# ---------------------------------------------------------------------------------------------
 
 
-def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, func: str, name: str = "out") -> None:
-    """``out`` must be an array or tensor of ``shape`` and ``dtype`` (``ValueError``/``TypeError``)."""
-    dt = dtype_of(out)
-    if dt is None:
-        raise TypeError(f"{func}: {name} must be a numpy array or a torch tensor, got {describe(out)}")
-    if dt != dtype:
-        raise TypeError(f"{func}: {name} must have dtype {dtype}, got {describe(out)}")
-    if tuple(out.shape) != tuple(shape):
-        raise ValueError(f"{func}: {name} must have shape {tuple(shape)}, got {tuple(out.shape)}")
+def _estrides(x: Any) -> Tuple[int, ...]:
+    if isinstance(x, np.ndarray):
+        return tuple(s // x.itemsize if s % x.itemsize == 0 else -(1 << 62) for s in x.strides)
+    return tuple(int(s) for s in x.stride())
+
+
+def planar(x: Any, dt: np.dtype, func: str, name: str, writable: bool = False):
+    """(pointer, channel stride in elements) of planar data: a C-contiguous array of any ndim
+    (channels = leading axes, stride = last dimension), or a 2-D (channels, n) view whose rows
+    are contiguous at a positive row stride (a time slice ``x[:, t0:t1]`` of a bigger block)."""
+    shape = tuple(x.shape)
+    n = shape[-1] if shape else 1
+    dense = isinstance(x, np.ndarray) or (x.layout is torch_info()[3] and x.device.type == "cpu")
+    if len(shape) == 2 and shape[0] > 1 and shape[1] > 0 and dense and dtype_of(x) == dt:
+        s0, s1 = _estrides(x)
+        if s1 == 1 and s0 > shape[1]:
+            p, _ = pointer(x[0], dt, func, name, writable=writable)
+            return p, s0
+    p, _ = pointer(x, dt, func, name, writable=writable)
+    return p, n
+
+
+def row_ptr(a: np.ndarray, ct: Any, writable: bool) -> tuple:
+    """Fast path of :func:`planar` for a 2-D numpy view with contiguous rows at a positive
+    row stride (ValueError otherwise: the checked path then says what is wrong)."""
+    s0, s1 = a.strides
+    isz = a.itemsize
+    if a.ndim != 2 or s1 != isz or s0 <= 0 or s0 % isz or not a.shape[1]:
+        raise ValueError
+    return _fb(ct, a[0], writable), s0 // isz
+
+
+def is_block(shape: tuple, channels: int) -> bool:
+    """Whether ``shape`` is a planar block of ``channels`` rows: ``(channels, n)``, or ``(n,)``
+    for one channel."""
+    return (len(shape) == 2 and shape[0] == channels) or (len(shape) == 1 and channels == 1)
+
+
+def block_ptr(a: np.ndarray, ct: Any, writable: bool = False) -> tuple:
+    """(pointer, row stride in elements) of a numpy block that is C-contiguous or a time slice
+    ``a[:, t0:t1]`` of a bigger block; ValueError otherwise (another layout, or read-only when
+    ``writable``): the checked path then says what is wrong."""
+    if a.flags.c_contiguous:
+        return _fb(ct, a, writable), a.shape[-1]
+    return row_ptr(a, ct, writable)
+
+
+def block_io(x: np.ndarray, out: Any, dt: np.dtype, ct: Any) -> Optional[tuple]:
+    """The fast path's pointers of a planar numpy block ``x`` and of its output (``out`` of
+    ``x``'s shape and dtype ``dt``, or a new array): ``(px, x_stride, y, py, y_stride)``; None
+    where the checked path must decide (another layout, a read-only or mismatched ``out``)."""
+    # (block_ptr written out: this runs on every block, and each call level costs)
+    try:
+        if x.flags.c_contiguous:
+            px, sx = _fb(ct, x), x.shape[-1]
+        else:
+            px, sx = row_ptr(x, ct, False)
+        if out is None:
+            y = np.empty(x.shape, dt)
+            return px, sx, y, _fb(ct, y), x.shape[-1]
+        if type(out) is np.ndarray and out.dtype is dt and out.shape == x.shape:
+            if out.flags.c_contiguous:
+                return px, sx, out, _fb(ct, out, True), x.shape[-1]
+            return (px, sx, out) + row_ptr(out, ct, True)
+    except ValueError:
+        pass
+    return None

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from ._errors import error
+from ._errors import InvalidHandleError, error, status_name
 from ._lib import cfunc, ffi
 
-__all__ = ["Handle"]
+__all__ = ["Handle", "closed_error"]
 
 _T = TypeVar("_T", bound="Handle")
+
+
+def closed_error(code: int, cname: str, what: str) -> InvalidHandleError:
+    """The error of a call on a closed handle (``what``: "this Biquad", ...)."""
+    return InvalidHandleError(
+        code, status_name(code), f"{what} is closed (close() was called); create a new one", cname
+    )
 
 
 class Handle:

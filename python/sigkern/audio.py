@@ -17,14 +17,14 @@ little-endian, three bytes a sample, as in WAV files.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
+from . import _args as A
 from . import _buffers as B
 from . import core as _core
-from ._buffers import F32, F64, ndarray
+from ._args import CARRAY, F32, F64, I16, I32, SFX, U8, ndarray
 from ._errors import OverlapError, error, status_name
 from ._lib import cfunc, ffi
 
@@ -44,12 +44,6 @@ __all__ = [
 ]
 
 _fb = ffi.from_buffer
-I16 = np.dtype(np.int16)
-I32 = np.dtype(np.int32)
-U8 = np.dtype(np.uint8)
-_SFX = {F32: "f32", F64: "f64"}
-#: ctype objects for ffi.from_buffer (no type parsing per call)
-_ARR = {dt: ffi.typeof(B.CTYPE[dt] + "[]") for dt in (F32, F64, I16, I32, U8)}
 
 # ---------------------------------------------------------------------------------------------
 # PCM
@@ -80,10 +74,10 @@ class _Pcm:
         self.to_s = cfunc(f"sk_pcm_to_{short}_strided_{sfx}")
 
 
-_PCM = {(fmt, dt): _Pcm(short, _SFX[dt]) for fmt, (short, _) in _FORMATS.items() for dt in (F32, F64)}
+_PCM = {(fmt, dt): _Pcm(short, SFX[dt]) for fmt, (short, _) in _FORMATS.items() for dt in (F32, F64)}
 #: fast path of pcm_to_float: (code dtype, float dtype) → (C function, code ctype, float ctype)
 _FROM_FAST = {
-    (cdt, dt): (_PCM[(fmt, dt)].frm, _ARR[cdt], _ARR[dt], _PCM[(fmt, dt)].frm_name)
+    (cdt, dt): (_PCM[(fmt, dt)].frm, CARRAY[cdt], CARRAY[dt], _PCM[(fmt, dt)].frm_name)
     for cdt, fmt in _FORMAT_OF_DTYPE.items()
     for dt in (F32, F64)
 }
@@ -94,29 +88,6 @@ def _format(fmt: Any, func: str) -> str:
     if f not in _FORMATS:
         raise ValueError(f"{func}: unknown format {fmt!r}; use 'int16', 'int24', 'int32' or 'uint8'")
     return f
-
-
-def _float_dtype_arg(dtype: Any, func: str) -> np.dtype:
-    ti = B.torch_info()
-    if ti is not None and (dtype is ti[1] or dtype is ti[2]):
-        return F32 if dtype is ti[1] else F64
-    try:
-        dt = np.dtype(dtype)
-    except TypeError:
-        dt = None
-    if dt == F32:
-        return F32
-    if dt == F64:
-        return F64
-    raise TypeError(f"{func}: dtype must be np.float32 or np.float64, got {dtype!r}")
-
-
-def _is_strided_1d(a: Any) -> bool:
-    if isinstance(a, np.ndarray):
-        return a.ndim == 1 and not a.flags.c_contiguous
-    if B.is_tensor(a):
-        return a.dim() == 1 and not a.is_contiguous()
-    return False
 
 
 def _bytes_to_codes(data: Any, fmt: str, channels: Optional[int], func: str) -> np.ndarray:
@@ -203,12 +174,9 @@ def pcm_to_float(
 
 def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels: Optional[int], out: Any) -> Any:
     func = "pcm_to_float"
-    odt = _float_dtype_arg(dtype, func)
+    odt = A.float_dtype_arg(dtype, func)
     if channels is not None:
-        try:
-            channels = operator.index(channels)
-        except TypeError:
-            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        channels = A.index(channels, func, "channels")
         if channels < 1:
             raise ValueError(f"{func}: channels must be at least 1, got {channels}")
     if isinstance(data, (bytes, bytearray, memoryview)):
@@ -217,16 +185,16 @@ def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels
         fmt = _format(format, func)
         data = _bytes_to_codes(data, fmt, channels, func)
     else:
-        cdt = B.dtype_of(data)
+        cdt = A.dtype_of(data)
         if cdt not in _FORMAT_OF_DTYPE:
             raise TypeError(
                 f"{func}: data must be int16, int32 or uint8 PCM codes (a numpy array, a tensor "
-                f"or raw bytes with format=...), got {B.describe(data)}"
+                f"or raw bytes with format=...), got {A.describe(data)}"
             )
         fmt = _FORMAT_OF_DTYPE[cdt] if format is None else _format(format, func)
         if _FORMATS[fmt][1] != cdt:
             raise TypeError(
-                f"{func}: format {fmt!r} needs {_FORMATS[fmt][1]} codes, got {B.describe(data)}"
+                f"{func}: format {fmt!r} needs {_FORMATS[fmt][1]} codes, got {A.describe(data)}"
             )
     if channels is not None:
         if len(data.shape) != 1:
@@ -246,14 +214,14 @@ def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels
     if out is None:
         out = B.new_like(data, shape, odt)
     else:
-        B.check_out(out, shape, odt, func)
+        A.check_out(out, shape, odt, func)
     k = _PCM[(fmt, odt)]
-    x_str = fmt != "int24" and _is_strided_1d(data)
-    if x_str or _is_strided_1d(out):
+    x_str = fmt != "int24" and A.is_strided_1d(data)
+    if x_str or A.is_strided_1d(out):
         px, sx = B.pointer(data, _FORMATS[fmt][1], k.frm_name, "x", strided=x_str)
         py, sy = B.pointer(out, odt, k.frm_name, "out", writable=True, strided=True)
         st = k.frm_s(px, sx, py, sy, n)
-        cname = k.frm_name.replace(f"_{_SFX[odt]}", f"_strided_{_SFX[odt]}")
+        cname = k.frm_name.replace(f"_{SFX[odt]}", f"_strided_{SFX[odt]}")
     else:
         px, _ = B.pointer(data, _FORMATS[fmt][1], k.frm_name, "x")
         py, _ = B.pointer(out, odt, k.frm_name, "out", writable=True)
@@ -300,8 +268,8 @@ def float_to_pcm(x: Any, format: str = "int16", out: Optional[Any] = None) -> An
     """
     func = "float_to_pcm"
     fmt = _format(format, func)
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
     cdt = _FORMATS[fmt][1]
     shape = tuple(x.shape)
     n = math.prod(shape)
@@ -313,19 +281,19 @@ def float_to_pcm(x: Any, format: str = "int16", out: Optional[Any] = None) -> An
     if out is None:
         if type(x) is ndarray and x.flags.c_contiguous:  # the common case, straight to C
             out = np.empty(oshape, cdt)
-            st = k.to(_fb(_ARR[dt], x), _fb(_ARR[cdt], out), n)
+            st = k.to(_fb(CARRAY[dt], x), _fb(CARRAY[cdt], out), n)
             if st:
                 raise error(st, k.to_name)
             return out
         out = B.new_like(x, oshape, cdt)
     else:
-        B.check_out(out, oshape, cdt, func)
-    y_str = fmt != "int24" and _is_strided_1d(out)
-    if _is_strided_1d(x) or y_str:
+        A.check_out(out, oshape, cdt, func)
+    y_str = fmt != "int24" and A.is_strided_1d(out)
+    if A.is_strided_1d(x) or y_str:
         px, sx = B.pointer(x, dt, k.to_name, "x", strided=True)
         py, sy = B.pointer(out, cdt, k.to_name, "out", writable=True, strided=y_str)
         st = k.to_s(px, sx, py, sy, n)
-        cname = k.to_name.replace(f"_{_SFX[dt]}", f"_strided_{_SFX[dt]}")
+        cname = k.to_name.replace(f"_{SFX[dt]}", f"_strided_{SFX[dt]}")
     else:
         px, _ = B.pointer(x, dt, k.to_name, "x")
         py, _ = B.pointer(out, cdt, k.to_name, "out", writable=True)
@@ -370,26 +338,26 @@ def convert(x: Any, dtype: Any, out: Optional[Any] = None) -> Any:
     array([0.1, inf], dtype=float32)
     """
     func = "convert"
-    odt = _float_dtype_arg(dtype, func)
+    odt = A.float_dtype_arg(dtype, func)
     if type(x) is ndarray and out is None:
         ent = _CONVERT.get((x.dtype, odt))
         if ent is not None and x.flags.c_contiguous:
             y = np.empty(x.shape, odt)
-            st = ent[0](_fb(_ARR[x.dtype], x), _fb(_ARR[odt], y), x.size)
+            st = ent[0](_fb(CARRAY[x.dtype], x), _fb(CARRAY[odt], y), x.size)
             if st:
                 raise error(st, f"sk_convert_{ent[2]}")
             return y
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
     if dt == odt:
         return _core.copy(x, out)
     shape = tuple(x.shape)
     if out is None:
         out = B.new_like(x, shape, odt)
     else:
-        B.check_out(out, shape, odt, func)
+        A.check_out(out, shape, odt, func)
     f, fs, name = _CONVERT[(dt, odt)]
-    if _is_strided_1d(x) or _is_strided_1d(out):
+    if A.is_strided_1d(x) or A.is_strided_1d(out):
         cname = f"sk_convert_strided_{name}"
         px, sx = B.pointer(x, dt, cname, "x", strided=True)
         py, sy = B.pointer(out, odt, cname, "out", writable=True, strided=True)
@@ -408,10 +376,10 @@ def convert(x: Any, dtype: Any, out: Optional[Any] = None) -> Any:
 # Channel layout
 # ---------------------------------------------------------------------------------------------
 
-_IL = {dt: cfunc(f"sk_interleave_{_SFX[dt]}") for dt in (F32, F64)}
-_DIL = {dt: cfunc(f"sk_deinterleave_{_SFX[dt]}") for dt in (F32, F64)}
-_IL_BLOCK = {dt: cfunc(f"sk_interleave_block_{_SFX[dt]}") for dt in (F32, F64)}
-_DIL_BLOCK = {dt: cfunc(f"sk_deinterleave_block_{_SFX[dt]}") for dt in (F32, F64)}
+_IL = {dt: cfunc(f"sk_interleave_{SFX[dt]}") for dt in (F32, F64)}
+_DIL = {dt: cfunc(f"sk_deinterleave_{SFX[dt]}") for dt in (F32, F64)}
+_IL_BLOCK = {dt: cfunc(f"sk_interleave_block_{SFX[dt]}") for dt in (F32, F64)}
+_DIL_BLOCK = {dt: cfunc(f"sk_deinterleave_block_{SFX[dt]}") for dt in (F32, F64)}
 _PTRS = {F32: "float *[]", F64: "double *[]"}
 
 
@@ -419,7 +387,7 @@ def _rows_contiguous(a: Any) -> bool:
     """A 2-D view whose rows are each contiguous (but not the whole block)."""
     if isinstance(a, np.ndarray):
         return a.ndim == 2 and a.strides[1] == a.itemsize and not a.flags.c_contiguous
-    if B.is_tensor(a):
+    if A.is_tensor(a):
         return a.dim() == 2 and a.stride(1) == 1 and not a.is_contiguous()
     return False
 
@@ -463,16 +431,16 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
         if dt is F32 or dt is F64:  # the common case, straight to C
             nch, frames = planar.shape
             y = np.empty((frames, nch), dt)
-            st = _IL_BLOCK[dt](_fb(_ARR[dt], planar), nch, _fb(_ARR[dt], y), frames)
+            st = _IL_BLOCK[dt](_fb(CARRAY[dt], planar), nch, _fb(CARRAY[dt], y), frames)
             if st:
-                raise error(st, f"sk_interleave_block_{_SFX[dt]}")
+                raise error(st, f"sk_interleave_block_{SFX[dt]}")
             return y
     func = "interleave"
     if isinstance(planar, (list, tuple)):
         if not planar:
             raise ValueError(f"{func}: at least one channel is needed")
-        chans = [B.as_input(c, func, f"planar[{i}]") for i, c in enumerate(planar)]
-        dt = B.float_dtype(chans[0], func, "planar[0]")
+        chans = [A.as_input(c, func, f"planar[{i}]") for i, c in enumerate(planar)]
+        dt = A.float_dtype(chans[0], func, "planar[0]")
         frames = None
         for i, c in enumerate(chans):
             if len(c.shape) != 1:
@@ -482,8 +450,8 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
             elif c.shape[0] != frames:
                 raise ValueError(f"{func}: planar[{i}] has {c.shape[0]} frames, planar[0] {frames}")
         return _interleave_list(chans, dt, frames, chans[0], out)
-    planar = B.as_input(planar, func, "planar")
-    dt = B.float_dtype(planar, func, "planar")
+    planar = A.as_input(planar, func, "planar")
+    dt = A.float_dtype(planar, func, "planar")
     if len(planar.shape) != 2:
         raise ValueError(
             f"{func}: planar must be (channels, frames), got shape {tuple(planar.shape)} "
@@ -492,11 +460,11 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
     nch, frames = planar.shape
     if _rows_contiguous(planar) and nch:
         return _interleave_list([planar[i] for i in range(nch)], dt, frames, planar, out)
-    cname = f"sk_interleave_block_{_SFX[dt]}"
+    cname = f"sk_interleave_block_{SFX[dt]}"
     if out is None:
         out = B.new_like(planar, (frames, nch), dt)
     else:
-        B.check_out(out, (frames, nch), dt, func)
+        A.check_out(out, (frames, nch), dt, func)
     pb, _ = B.pointer(planar, dt, cname, "planar")
     py, _ = B.pointer(out, dt, cname, "out", writable=True)
     st = _IL_BLOCK[dt](pb, nch, py, frames)
@@ -506,12 +474,12 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
 
 
 def _interleave_list(chans: List[Any], dt: np.dtype, frames: int, like: Any, out: Any) -> Any:
-    cname = f"sk_interleave_{_SFX[dt]}"
+    cname = f"sk_interleave_{SFX[dt]}"
     nch = len(chans)
     if out is None:
         out = B.new_like(like, (frames, nch), dt)
     else:
-        B.check_out(out, (frames, nch), dt, "interleave")
+        A.check_out(out, (frames, nch), dt, "interleave")
     arr, keep = _channel_ptrs(chans, dt, cname, False)
     py, _ = B.pointer(out, dt, cname, "out", writable=True)
     st = _IL[dt](arr, nch, py, frames)
@@ -552,13 +520,13 @@ def deinterleave(x: Any, out: Optional[Any] = None) -> Any:
         if dt is F32 or dt is F64:  # the common case, straight to C
             frames, nch = x.shape
             y = np.empty((nch, frames), dt)
-            st = _DIL_BLOCK[dt](_fb(_ARR[dt], x), nch, _fb(_ARR[dt], y), frames)
+            st = _DIL_BLOCK[dt](_fb(CARRAY[dt], x), nch, _fb(CARRAY[dt], y), frames)
             if st:
-                raise error(st, f"sk_deinterleave_block_{_SFX[dt]}")
+                raise error(st, f"sk_deinterleave_block_{SFX[dt]}")
             return y
     func = "deinterleave"
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
     if len(x.shape) != 2:
         raise ValueError(
             f"{func}: x must be (frames, channels), got shape {tuple(x.shape)} "
@@ -566,18 +534,18 @@ def deinterleave(x: Any, out: Optional[Any] = None) -> Any:
         )
     frames, nch = x.shape
     if isinstance(out, (list, tuple)) or (out is not None and _rows_contiguous(out)):
-        cname = f"sk_deinterleave_{_SFX[dt]}"
+        cname = f"sk_deinterleave_{SFX[dt]}"
         if isinstance(out, (list, tuple)):
             chans = list(out)
             if len(chans) != nch:
                 raise ValueError(f"{func}: out has {len(chans)} channels, x {nch}")
             for i, c in enumerate(chans):
-                if B.dtype_of(c) is None:
-                    raise TypeError(f"{func}: out[{i}] must be a numpy array or a torch tensor, got {B.describe(c)}")
+                if A.dtype_of(c) is None:
+                    raise TypeError(f"{func}: out[{i}] must be a numpy array or a torch tensor, got {A.describe(c)}")
                 if tuple(c.shape) != (frames,):
                     raise ValueError(f"{func}: out[{i}] must have shape ({frames},), got {tuple(c.shape)}")
         else:
-            B.check_out(out, (nch, frames), dt, func)
+            A.check_out(out, (nch, frames), dt, func)
             chans = [out[i] for i in range(nch)]
         px, _ = B.pointer(x, dt, cname, "x")
         arr, keep = _channel_ptrs(chans, dt, cname, True)
@@ -586,11 +554,11 @@ def deinterleave(x: Any, out: Optional[Any] = None) -> Any:
         if st:
             raise error(st, cname)
         return out
-    cname = f"sk_deinterleave_block_{_SFX[dt]}"
+    cname = f"sk_deinterleave_block_{SFX[dt]}"
     if out is None:
         out = B.new_like(x, (nch, frames), dt)
     else:
-        B.check_out(out, (nch, frames), dt, func)
+        A.check_out(out, (nch, frames), dt, func)
     px, _ = B.pointer(x, dt, cname, "x")
     py, _ = B.pointer(out, dt, cname, "out", writable=True)
     st = _DIL_BLOCK[dt](px, nch, py, frames)
@@ -611,10 +579,7 @@ _MIX = {F32: cfunc("sk_mix_f32"), F64: cfunc("sk_mix_f64")}
 
 
 def _count(v: Any, func: str, name: str) -> int:
-    try:
-        i = operator.index(v)
-    except TypeError:
-        raise TypeError(f"{func}: {name} must be an int, got {v!r}") from None
+    i = A.index(v, func, name)
     if i < 0:
         raise ValueError(f"{func}: {name} must be >= 0, got {i}")
     return i
@@ -656,7 +621,7 @@ def _rows_fast(k: Any, ins: tuple, scalars: tuple, out: Any) -> Any:
         f = k.f64
     else:
         return None
-    ct = _ARR[dt]
+    ct = CARRAY[dt]
     shape = x.shape
     for a in ins[1:]:
         if type(a) is not ndarray or a.dtype is not dt or a.shape != shape:
@@ -691,19 +656,16 @@ def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: s
     if out is None:
         out = B.new_like(arrs[0], shape, dt)
     else:
-        B.check_out(out, shape, dt, func)
-    ti = B.torch_info()
+        A.check_out(out, shape, dt, func)
     for a, nm in zip(arrs + (out,), names + ("out",)):
-        if ti is not None and type(a) is ti[0] and (a.device.type != "cpu" or a.layout is not ti[3]):
-            B.pointer(a, dt, func, nm, writable=nm == "out")  # raises the tensor's error
+        A.cpu_tensor(a, func, nm)
         if not _rows_ok(a):
             raise ValueError(
                 f"{func}: the rows (last axis) of {nm} are not contiguous (strides "
                 f"{tuple(a.strides) if isinstance(a, np.ndarray) else tuple(a.stride())}); pass "
                 f"np.ascontiguousarray({nm}) (a copy)"
             )
-    if isinstance(out, np.ndarray) and not out.flags.writeable:
-        raise ValueError(f"{func}: out is an output but the array is read-only (not writeable)")
+    A.writable_out(out, func)
     for a, nm in zip(arrs, names):
         _check_overlap(a, out, nm, k.cname(dt), func)
     for idx in np.ndindex(*shape[:-1]):
@@ -850,7 +812,7 @@ def mix(a: Any, wa: float, b: Any, wb: float, out: Optional[Any] = None) -> Any:
     if type(a) is ndarray and type(b) is ndarray:
         dt = a.dtype
         if (dt is F32 or dt is F64) and b.dtype is dt and b.shape == a.shape:
-            ct = _ARR[dt]
+            ct = CARRAY[dt]
             try:
                 if out is None:
                     out = np.empty(a.shape, dt)
@@ -863,7 +825,7 @@ def mix(a: Any, wa: float, b: Any, wb: float, out: Optional[Any] = None) -> Any:
             except ValueError:
                 return _mix_checked(a, wa, b, wb, out)
             if st:
-                raise error(st, f"sk_mix_{_SFX[dt]}")
+                raise error(st, f"sk_mix_{SFX[dt]}")
             return out
     return _mix_checked(a, wa, b, wb, out)
 
@@ -874,8 +836,8 @@ def _mix_checked(a: Any, wa: float, b: Any, wb: float, out: Any) -> Any:
     if out is None:
         out = B.new_like(a, shape, dt)
     else:
-        B.check_out(out, shape, dt, func)
-    cname = f"sk_mix_{_SFX[dt]}"
+        A.check_out(out, shape, dt, func)
+    cname = f"sk_mix_{SFX[dt]}"
     pa, _ = B.pointer(a, dt, cname, "a")
     pb, _ = B.pointer(b, dt, cname, "b")
     py, _ = B.pointer(out, dt, cname, "out", writable=True)
@@ -950,7 +912,7 @@ def db_to_amp(x: Any, out: Optional[Any] = None) -> Any:
     return _core._map(_DB_TO_AMP, (x,), (), out)
 
 
-_DITHER = {(fmt, dt): cfunc(f"sk_pcm_to_{short}_dither_{_SFX[dt]}")
+_DITHER = {(fmt, dt): cfunc(f"sk_pcm_to_{short}_dither_{SFX[dt]}")
            for fmt, short in (("int16", "i16"), ("int24", "i24"), ("uint8", "u8")) for dt in (F32, F64)}
 _dither_init = cfunc("sk_dither_init")
 _DITHER_OUT = {"int16": (np.int16, "int16_t[]", 1), "int24": (np.uint8, "uint8_t[]", 3),
@@ -1006,16 +968,16 @@ class Ditherer:
         ``(frames, channels)`` or ``(n,)``), advancing the stream. Returns int16 / uint8 codes of
         ``x.shape`` (int24: uint8 bytes, last axis 3× as long)."""
         func = "Ditherer.convert"
-        x = B.as_input(x, func, "x")
-        dt = B.float_dtype(x, func, "x")
+        x = A.as_input(x, func, "x")
+        dt = A.float_dtype(x, func, "x")
         x = np.ascontiguousarray(x)
         odt, ct, k = _DITHER_OUT[self._fmt]
         shape = x.shape[:-1] + (x.shape[-1] * k,) if x.ndim else (k,)
         y = np.empty(shape, odt)
         n = x.size
-        st = _DITHER[(self._fmt, dt)](ffi.from_buffer(_ARR[dt], x), ffi.from_buffer(ct, y, True), n, self._state)
+        st = _DITHER[(self._fmt, dt)](ffi.from_buffer(CARRAY[dt], x), ffi.from_buffer(ct, y, True), n, self._state)
         if st:
-            raise error(st, f"sk_pcm_to_{_FORMATS[self._fmt][0]}_dither_{_SFX[dt]}")
+            raise error(st, f"sk_pcm_to_{_FORMATS[self._fmt][0]}_dither_{SFX[dt]}")
         return y
 
 

@@ -18,8 +18,9 @@ from typing import Any, Optional
 
 import numpy as np
 
+from . import _args as A
 from . import _buffers as B
-from ._buffers import F32, F64, ndarray
+from ._args import CARRAY, CPTR, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 
@@ -46,10 +47,9 @@ __all__ = [
 
 _fb = ffi.from_buffer
 _new = ffi.new
-_FA32 = ffi.typeof("float[]")
-_FA64 = ffi.typeof("double[]")
-_FP32 = ffi.typeof("float *")
-_FP64 = ffi.typeof("double *")
+#: the shared CFFI types of the two float dtypes, bound once for the fast paths
+_FA32, _FA64 = CARRAY[F32], CARRAY[F64]
+_FP32, _FP64 = CPTR[F32], CPTR[F64]
 _tls = threading.local()
 
 
@@ -76,7 +76,7 @@ class Kernel:
         self.s64 = cfunc(f"sk_{op}_strided_f64") if strided else None
 
     def cname(self, dt: np.dtype, strided: bool = False) -> str:
-        return f"sk_{self.name}{'_strided' if strided else ''}_{'f32' if dt == F32 else 'f64'}"
+        return f"sk_{self.name}{'_strided' if strided else ''}_{SFX[dt]}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def _map(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
         if st:
             raise error(st, k.cname(dt))
         return out
-    ti = B.TORCH or B.torch_info()
+    ti = A.TORCH or A.torch_info()
     if ti is not None and type(x) is ti[0]:
         return _map_tensor(k, ins, scalars, out, ti)
     return _map_checked(k, ins, scalars, out)
@@ -212,13 +212,13 @@ _NAMES = {1: ("x",), 2: ("a", "b")}
 def _common(k: Kernel, ins: tuple, names: tuple) -> tuple:
     """Inputs converted/checked, their common float dtype and shape."""
     func = k.name
-    arrs = tuple(B.as_input(a, func, n) for a, n in zip(ins, names))
-    dt = B.float_dtype(arrs[0], func, names[0])
+    arrs = tuple(A.as_input(a, func, n) for a, n in zip(ins, names))
+    dt = A.float_dtype(arrs[0], func, names[0])
     shape = tuple(arrs[0].shape)
     for a, n in zip(arrs[1:], names[1:]):
-        if B.dtype_of(a) != dt:
+        if A.dtype_of(a) != dt:
             raise TypeError(
-                f"{func}: {n} has dtype {B.dtype_of(a)} but {names[0]} has {dt}: "
+                f"{func}: {n} has dtype {A.dtype_of(a)} but {names[0]} has {dt}: "
                 f"pass arrays of one dtype (convert with .astype)"
             )
         if tuple(a.shape) != shape:
@@ -229,15 +229,9 @@ def _common(k: Kernel, ins: tuple, names: tuple) -> tuple:
     return arrs, dt, shape
 
 
-def _is_strided(a: Any) -> bool:
-    if isinstance(a, np.ndarray):
-        return a.ndim == 1 and not a.flags.c_contiguous
-    return a.dim() == 1 and not a.is_contiguous()
-
-
 def _ptrs(k: Kernel, arrs: tuple, names: tuple, dt: np.dtype, out: Any) -> tuple:
     """(strided?, [(ptr, stride) of each input and of out])."""
-    strided = k.s32 is not None and any(_is_strided(a) for a in arrs + ((out,) if out is not None else ()))
+    strided = k.s32 is not None and any(A.is_strided_1d(a) for a in arrs + ((out,) if out is not None else ()))
     ps = [B.pointer(a, dt, k.name, n, strided=strided) for a, n in zip(arrs, names)]
     if out is not None:
         ps.append(B.pointer(out, dt, k.name, "out", writable=True, strided=strided))
@@ -250,7 +244,7 @@ def _map_checked(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
     if out is None:
         out = B.new_like(arrs[0], shape, dt)
     else:
-        B.check_out(out, shape, dt, k.name)
+        A.check_out(out, shape, dt, k.name)
     strided, ps = _ptrs(k, arrs, names, dt, out)
     n = math.prod(shape)
     if strided:
@@ -317,7 +311,7 @@ class RowKernel:
 def _rows2d(x: Any, func: str, name: str = "x", writable: bool = False):
     """``x`` (ndim >= 1) viewed as (rows, cols) with a row stride in elements: returns
     (dtype, ptr, ld, rows, cols, leading shape). Contiguous rows are required."""
-    dt = B.float_dtype(x, func, name)
+    dt = A.float_dtype(x, func, name)
     shape = tuple(x.shape)
     if not shape:
         raise ValueError(f"{func}: {name} is zero-dimensional; per-row reductions need ndim >= 1")
@@ -331,21 +325,21 @@ def _rows2d(x: Any, func: str, name: str = "x", writable: bool = False):
                              f"pass np.ascontiguousarray({name})")
         addr = x.__array_interface__["data"][0]
         if writable and not x.flags.writeable:
-            raise ValueError(f"{func}: {name} is read-only (not writeable)")
-        ptr = ffi.cast(B.CTYPE[dt] + " *", addr) if x.size else ffi.NULL
+            raise A.read_only(func, name)
+        ptr = ffi.cast(CPTR[dt], addr) if x.size else ffi.NULL
         return dt, ptr, x.strides[0] // dt.itemsize, rows, cols, lead
     ptr, _ = B.pointer(x, dt, func, name, writable=writable)
     return dt, ptr, cols, rows, cols, lead
 
 
 def _rows(k: RowKernel, x: Any) -> Any:
-    x = B.as_input(x, k.name, "x")
+    x = A.as_input(x, k.name, "x")
     dt, ptr, ld, rows, cols, lead = _rows2d(x, k.name)
     out = B.new_like(x, lead, dt)
     po, _ = B.pointer(out, dt, k.name, "out", writable=True)
     st = (k.f32 if dt == F32 else k.f64)(ptr, ld, po, rows, cols)
     if st:
-        raise error(st, f"sk_rows_{k.name}_{'f32' if dt == F32 else 'f64'}")
+        raise error(st, f"sk_rows_{k.name}_{SFX[dt]}")
     return out
 
 
@@ -354,7 +348,7 @@ def _axis_last(x: Any, axis: Any, func: str) -> bool:
     if axis is None:
         return False
     nd = x.ndim if hasattr(x, "ndim") else np.ndim(x)
-    if axis in (-1, nd - 1) and nd >= 1:
+    if A.axis(axis, nd, func) == nd - 1:
         return True
     raise ValueError(
         f"{func}: axis must be None (all elements) or -1 (the last axis, per row), got {axis!r}; "
@@ -409,8 +403,8 @@ def fill(out: Any, value: float) -> Any:
     --------
     >>> y = sigkern.fill(np.empty(8, np.float32), 0.25)
     """
-    dt = B.float_dtype(out, "fill", "out")
-    strided = _is_strided(out)
+    dt = A.float_dtype(out, "fill", "out")
+    strided = A.is_strided_1d(out)
     p, s = B.pointer(out, dt, "fill", "out", writable=True, strided=True)
     n = math.prod(tuple(out.shape))
     if strided:
@@ -567,12 +561,12 @@ _REDUCE_DOC = """{what} (C: ``sk_{op}_*``{rows}).
 
 
 def _per_row(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> Any:
-    x = B.as_input(x, k.name, "x")
+    x = A.as_input(x, k.name, "x")
     _axis_last(x, axis, k.name)
     if rk is not None:
         return _rows(rk, x)
     # min/max per row: one strided reduction per row
-    dt = B.float_dtype(x, k.name, "x")
+    dt = A.float_dtype(x, k.name, "x")
     lead = tuple(x.shape[:-1])
     out = B.new_like(x, lead, dt)
     flat_in = x.reshape(-1, x.shape[-1])
@@ -672,9 +666,9 @@ def normalize_peak(x: Any) -> Any:
     array([[ 0.25, -1.  ],
            [ 1.  ,  0.25]])
     """
-    x = B.as_input(x, "normalize_peak", "x")
+    x = A.as_input(x, "normalize_peak", "x")
     dt, ptr, ld, rows, cols, _ = _rows2d(x, "normalize_peak", writable=True)
     st = (_ROWS_NORMALIZE.f32 if dt == F32 else _ROWS_NORMALIZE.f64)(ptr, ld, rows, cols)
     if st:
-        raise error(st, f"sk_rows_normalize_peak_{'f32' if dt == F32 else 'f64'}")
+        raise error(st, f"sk_rows_normalize_peak_{SFX[dt]}")
     return x

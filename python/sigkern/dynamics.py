@@ -20,21 +20,19 @@ input raise :class:`NonFiniteError` and change nothing.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
 
+from . import _args as A
 from . import _buffers as B
-from ._buffers import F32, F64, ndarray
+from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
-from ._handle import Handle
-from .filters import _ARR, _block_io, _closed_error, _is_block, _planar
+from ._handle import Handle, closed_error
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
 
-_SFX = {F32: "f32", F64: "f64"}
 _NULL = ffi.NULL
 _env_new = cfunc("sk_envelope_new")
 _comp_new = cfunc("sk_compressor_new")
@@ -43,8 +41,8 @@ _lim_new = cfunc("sk_limiter_new")
 _reset = cfunc("sk_dynamics_reset")
 _latency = cfunc("sk_dynamics_latency")
 _channels = cfunc("sk_dynamics_channels")
-_proc = {dt: cfunc(f"sk_dynamics_process_{s}") for dt, s in _SFX.items()}
-_proc_il = {dt: cfunc(f"sk_dynamics_process_interleaved_{s}") for dt, s in _SFX.items()}
+_proc = {dt: cfunc(f"sk_dynamics_process_{s}") for dt, s in SFX.items()}
+_proc_il = {dt: cfunc(f"sk_dynamics_process_interleaved_{s}") for dt, s in SFX.items()}
 _DET = {"peak": 0, "rms": 1}
 
 
@@ -64,16 +62,10 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
     def _open(self, rate: Any, channels: Any, make) -> None:
         self._h = ffi.NULL
         func = type(self).__name__
-        try:
-            ch = operator.index(channels)
-        except TypeError:
-            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        ch = A.index(channels, func, "channels")
         if ch < 0:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")
-        try:
-            r = float(rate)
-        except (TypeError, ValueError):
-            raise TypeError(f"{func}: rate must be a number (Hz), got {rate!r}") from None
+        r = A.rate(rate, func)
         hp = ffi.new("SkDynamics **")
         st, cname = make(r, hp, ch)
         if st:
@@ -104,12 +96,12 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
 
     def _fail(self, st: int, cname: str):
         if self._h == ffi.NULL:
-            return _closed_error(st, cname, f"this {type(self).__name__}")
+            return closed_error(st, cname, f"this {type(self).__name__}")
         return error(st, cname)
 
     def _shape(self, x: Any, func: str, interleaved: bool):
-        x = B.as_input(x, func, "x")
-        dt = B.float_dtype(x, func, "x")
+        x = A.as_input(x, func, "x")
+        dt = A.float_dtype(x, func, "x")
         shape = tuple(x.shape)
         if len(shape) == 1:
             ch, n = 1, shape[0]
@@ -136,13 +128,13 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         if type(x) is ndarray and sidechain is None:
             # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
             dt = x.dtype
-            if (dt is F32 or dt is F64) and _is_block(x.shape, self._channels):
-                io = _block_io(x, None, dt, _ARR[dt])
+            if (dt is F32 or dt is F64) and B.is_block(x.shape, self._channels):
+                io = B.block_io(x, None, dt, CARRAY[dt])
                 if io is not None:
                     px, sx, y, py, n = io
                     st = _proc[dt](self._h, px, sx, _NULL, 0, py, n, n)
                     if st:
-                        raise self._fail(st, f"sk_dynamics_process_{_SFX[dt]}")
+                        raise self._fail(st, f"sk_dynamics_process_{SFX[dt]}")
                     return y
         return self._process_checked(x, sidechain)
 
@@ -151,19 +143,19 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         the errors that name them)."""
         func = f"{type(self).__name__}.process"
         x, dt, shape, n = self._shape(x, func, False)
-        px, sx = _planar(x, dt, func, "x")
+        px, sx = B.planar(x, dt, func, "x")
         keep = None
         pk, sk = ffi.NULL, 0
         if sidechain is not None:
-            keep = np.ascontiguousarray(B.as_input(sidechain, func, "sidechain"), dtype=dt)
+            keep = np.ascontiguousarray(A.as_input(sidechain, func, "sidechain"), dtype=dt)
             if tuple(keep.shape) != shape:
                 raise ValueError(f"{func}: sidechain must have the shape of x {shape}, got {tuple(keep.shape)}")
-            pk, sk = _planar(keep, dt, func, "sidechain")
+            pk, sk = B.planar(keep, dt, func, "sidechain")
         y = np.empty(shape, dtype=dt)
-        py, sy = _planar(y, dt, func, "y", writable=True)
+        py, sy = B.planar(y, dt, func, "y", writable=True)
         st = _proc[dt](self._h, px, sx, pk, sk, py, sy, n)
         if st:
-            raise self._fail(st, f"sk_dynamics_process_{_SFX[dt]}")
+            raise self._fail(st, f"sk_dynamics_process_{SFX[dt]}")
         return y
 
     def process_interleaved(self, x: Any, sidechain: Any = None) -> np.ndarray:
@@ -175,7 +167,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         keep = None
         pk = ffi.NULL
         if sidechain is not None:
-            keep = np.ascontiguousarray(B.as_input(sidechain, func, "sidechain"), dtype=dt)
+            keep = np.ascontiguousarray(A.as_input(sidechain, func, "sidechain"), dtype=dt)
             if tuple(keep.shape) != shape:
                 raise ValueError(f"{func}: sidechain must have the shape of x {shape}, got {tuple(keep.shape)}")
             pk, _ = B.pointer(keep, dt, func, "sidechain")
@@ -183,7 +175,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         py, _ = B.pointer(y, dt, func, "y", writable=True)
         st = _proc_il[dt](self._h, px, pk, py, n)
         if st:
-            raise self._fail(st, f"sk_dynamics_process_interleaved_{_SFX[dt]}")
+            raise self._fail(st, f"sk_dynamics_process_interleaved_{SFX[dt]}")
         return y
 
     def reset(self) -> None:

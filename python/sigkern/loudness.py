@@ -17,18 +17,17 @@ infinity in the input raise :class:`NonFiniteError` and change nothing.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
+from . import _args as A
 from . import _buffers as B
 from . import core as _core
-from ._buffers import F32, F64, ndarray
+from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
-from ._handle import Handle
-from .filters import _ARR, _block_ptr, _closed_error, _is_block, _planar
+from ._handle import Handle, closed_error
 
 __all__ = [
     "Meter",
@@ -42,15 +41,14 @@ __all__ = [
     "peak_normalize",
 ]
 
-_SFX = {F32: "f32", F64: "f64"}
 _new = cfunc("sk_meter_new")
 _reset = cfunc("sk_meter_reset")
 _stats = cfunc("sk_meter_stats")
 _peaks = cfunc("sk_meter_peaks")
-_add = {dt: cfunc(f"sk_meter_add_{s}") for dt, s in _SFX.items()}
-_add_il = {dt: cfunc(f"sk_meter_add_interleaved_{s}") for dt, s in _SFX.items()}
-_one = {dt: cfunc(f"sk_loudness_{s}") for dt, s in _SFX.items()}
-_one_il = {dt: cfunc(f"sk_loudness_interleaved_{s}") for dt, s in _SFX.items()}
+_add = {dt: cfunc(f"sk_meter_add_{s}") for dt, s in SFX.items()}
+_add_il = {dt: cfunc(f"sk_meter_add_interleaved_{s}") for dt, s in SFX.items()}
+_one = {dt: cfunc(f"sk_loudness_{s}") for dt, s in SFX.items()}
+_one_il = {dt: cfunc(f"sk_loudness_interleaved_{s}") for dt, s in SFX.items()}
 _gain = cfunc("sk_loudness_normalize_gain")
 
 
@@ -89,21 +87,14 @@ def _weights(weights: Optional[Sequence[float]], channels: int, func: str):
     w = np.ascontiguousarray(np.asarray(weights, dtype=np.float64))
     if w.shape != (channels,):
         raise ValueError(f"{func}: weights must have shape ({channels},) (one per channel), got {w.shape}")
-    return ffi.from_buffer("double[]", w), w
-
-
-def _rate(rate: Any, func: str) -> float:
-    try:
-        return float(rate)
-    except (TypeError, ValueError):
-        raise TypeError(f"{func}: rate must be a number (Hz), got {rate!r}") from None
+    return ffi.from_buffer(CARRAY[F64], w), w
 
 
 def _layout(x: Any, func: str, interleaved: bool):
     """(x, dtype, channels, n) of a planar (channels, n) / (n,) or interleaved (frames, channels)
     array."""
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
     shape = tuple(x.shape)
     if len(shape) == 1:
         return x, dt, 1, shape[0]
@@ -151,13 +142,10 @@ class Meter(Handle, free="sk_meter_free"):
                  true_peak: bool = True):
         self._h = ffi.NULL
         func = "Meter"
-        try:
-            ch = operator.index(channels)
-        except TypeError:
-            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        ch = A.index(channels, func, "channels")
         if ch < 0:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")
-        r = _rate(rate, func)
+        r = A.rate(rate, func)
         pw, _keep = _weights(weights, ch, func)
         hp = ffi.new("SkMeter **")
         st = _new(pw, r, 1 if true_peak else 0, hp, ch)
@@ -180,7 +168,7 @@ class Meter(Handle, free="sk_meter_free"):
 
     def _fail(self, st: int, cname: str):
         if self._h == ffi.NULL:
-            return _closed_error(st, cname, "this Meter")
+            return closed_error(st, cname, "this Meter")
         return error(st, cname)
 
     def add(self, x: Any) -> None:
@@ -194,15 +182,15 @@ class Meter(Handle, free="sk_meter_free"):
         if type(x) is ndarray:
             # fast path: a float numpy block, C-contiguous or a time slice x[:, t0:t1]
             dt = x.dtype
-            if (dt is F32 or dt is F64) and _is_block(x.shape, self._channels):
+            if (dt is F32 or dt is F64) and B.is_block(x.shape, self._channels):
                 try:
-                    px, sx = _block_ptr(x, _ARR[dt])
+                    px, sx = B.block_ptr(x, CARRAY[dt])
                 except ValueError:  # other layouts: the checked path says why
                     px = None
                 if px is not None:
                     st = _add[dt](self._h, px, sx, x.shape[-1])
                     if st:
-                        raise self._fail(st, f"sk_meter_add_{_SFX[dt]}")
+                        raise self._fail(st, f"sk_meter_add_{SFX[dt]}")
                     return
         self._add_checked(x)
 
@@ -212,10 +200,10 @@ class Meter(Handle, free="sk_meter_free"):
         x, dt, ch, n = _layout(x, func, False)
         if ch != self._channels:
             raise ValueError(f"{func}: x has {ch} channels (shape {tuple(x.shape)}), the meter {self._channels}")
-        px, sx = _planar(x, dt, func, "x")
+        px, sx = B.planar(x, dt, func, "x")
         st = _add[dt](self._h, px, sx, n)
         if st:
-            raise self._fail(st, f"sk_meter_add_{_SFX[dt]}")
+            raise self._fail(st, f"sk_meter_add_{SFX[dt]}")
 
     def add_interleaved(self, x: Any) -> None:
         """Feeds a block of interleaved frames, shape ``(frames, channels)``, C-contiguous.
@@ -231,7 +219,7 @@ class Meter(Handle, free="sk_meter_free"):
         px, _ = B.pointer(x, dt, func, "x")
         st = _add_il[dt](self._h, px, n)
         if st:
-            raise self._fail(st, f"sk_meter_add_interleaved_{_SFX[dt]}")
+            raise self._fail(st, f"sk_meter_add_interleaved_{SFX[dt]}")
 
     def stats(self) -> LoudnessStats:
         """Every value at once (:class:`LoudnessStats`)."""
@@ -255,7 +243,7 @@ class Meter(Handle, free="sk_meter_free"):
         ``channels``."""
         sp = np.empty(self._channels)
         tp = np.empty(self._channels)
-        st = _peaks(self._h, ffi.from_buffer("double[]", sp, True), ffi.from_buffer("double[]", tp, True),
+        st = _peaks(self._h, ffi.from_buffer(CARRAY[F64], sp, True), ffi.from_buffer(CARRAY[F64], tp, True),
                     self._channels)
         if st:
             raise self._fail(st, "sk_meter_peaks")
@@ -292,20 +280,24 @@ def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     >>> round(sigkern.loudness_stats(x, 48000).integrated, 1)
     -23.0
     """
-    func = "loudness_stats"
+    return _whole(x, rate, weights, true_peak, interleaved, "loudness_stats")
+
+
+def _whole(x: Any, rate: Any, weights: Any, true_peak: bool, interleaved: bool, func: str) -> LoudnessStats:
+    """:func:`loudness_stats` for every function of a whole signal (``func``: its name)."""
     x, dt, ch, n = _layout(x, func, interleaved)
-    r = _rate(rate, func)
+    r = A.rate(rate, func)
     pw, _keep = _weights(weights, ch, func)
     out = ffi.new("SkLoudnessStats *")
     tp = 1 if true_peak else 0
     if interleaved:
         px, _ = B.pointer(x, dt, func, "x")
         st = _one_il[dt](px, pw, r, tp, out, ch, n)
-        cname = f"sk_loudness_interleaved_{_SFX[dt]}"
+        cname = f"sk_loudness_interleaved_{SFX[dt]}"
     else:
-        px, sx = _planar(x, dt, func, "x")
+        px, sx = B.planar(x, dt, func, "x")
         st = _one[dt](px, sx, pw, r, tp, out, ch, n)
-        cname = f"sk_loudness_{_SFX[dt]}"
+        cname = f"sk_loudness_{SFX[dt]}"
     if st:
         raise error(st, cname)
     return _stats_of(out)
@@ -321,7 +313,7 @@ def integrated_loudness(x: Any, rate: float, *, weights: Optional[Sequence[float
     >>> sigkern.integrated_loudness(np.zeros((2, 48000), np.float32), 48000)
     -inf
     """
-    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).integrated
+    return _whole(x, rate, weights, False, interleaved, "integrated_loudness").integrated
 
 
 def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
@@ -333,7 +325,7 @@ def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     >>> sigkern.loudness_range(np.zeros(48000 * 4), 48000)
     0.0
     """
-    return loudness_stats(x, rate, weights=weights, true_peak=False, interleaved=interleaved).loudness_range
+    return _whole(x, rate, weights, False, interleaved, "loudness_range").loudness_range
 
 
 def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
@@ -349,7 +341,7 @@ def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
     >>> round(s.sample_peak, 1), round(s.true_peak, 1)  # -9.03 and -6.06 (-6.02 exactly)
     (-9.0, -6.1)
     """
-    return loudness_stats(x, rate, true_peak=True, interleaved=interleaved).true_peak
+    return _whole(x, rate, None, True, interleaved, "true_peak").true_peak
 
 
 def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, ceiling: float = -1.0) -> float:
@@ -383,7 +375,7 @@ def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: floa
     >>> round(sigkern.integrated_loudness(y, 48000), 2)
     -16.0
     """
-    s = loudness_stats(x, rate, weights=weights, true_peak=True, interleaved=interleaved)
+    s = _whole(x, rate, weights, True, interleaved, "normalize_loudness")
     return _core.scale(x, normalize_gain(s.integrated, s.true_peak, target, ceiling), out=out)
 
 

@@ -23,12 +23,12 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
+from . import _args as A
 from . import _buffers as B
-from ._buffers import F32, F64, ndarray
-from ._errors import InvalidHandleError, error, status_name
+from ._args import CARRAY, F32, F64, SFX, ndarray
+from ._errors import error
 from ._lib import cfunc, ffi
-from ._handle import Handle
-from .filters import _ARR, _block_ptr, _fb, _is_block, _planar
+from ._handle import Handle, closed_error
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -40,7 +40,7 @@ _QUALITY = {
     "high": 3, "hq": 3,
     "very_high": 4, "vhq": 4,
 }
-_SFX = {F32: "f32", F64: "f64"}
+_fb = ffi.from_buffer
 _tls = threading.local()
 
 
@@ -91,19 +91,12 @@ def _quality(q: Any, func: str) -> int:
     )
 
 
-def _rate(r: Any, func: str, name: str) -> float:
-    try:
-        return float(r)
-    except (TypeError, ValueError):
-        raise TypeError(f"{func}: {name} must be a number, got {r!r}") from None
-
-
 def resample_size(n: int, in_rate: float, out_rate: float) -> int:
     """Length of :func:`resample`'s output for ``n`` input samples:
     ``ceil(n * out_rate / in_rate)`` for a rational ratio (exact arithmetic)."""
     p = ffi.new("size_t *")
-    st = _size(_rate(in_rate, "resample_size", "in_rate"),
-               _rate(out_rate, "resample_size", "out_rate"), p, operator.index(n))
+    st = _size(A.rate(in_rate, "resample_size", "in_rate"),
+               A.rate(out_rate, "resample_size", "out_rate"), p, operator.index(n))
     if st:
         raise error(st, "sk_resample_size")
     return int(p[0])
@@ -138,32 +131,27 @@ def resample(x: Any, in_rate: float, out_rate: float, quality: str = "high", axi
         Wrong dtype, shape or ``out``; :class:`BadArgumentError` for rates out of range.
     """
     func = "resample"
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
     q = _quality(quality, func)
-    fin, fout = _rate(in_rate, func, "in_rate"), _rate(out_rate, func, "out_rate")
+    fin, fout = A.rate(in_rate, func, "in_rate"), A.rate(out_rate, func, "out_rate")
     shape = tuple(x.shape)
-    if len(shape) == 0:
-        raise ValueError(f"{func}: x must have at least one dimension")
-    ax = operator.index(axis)
-    if not -len(shape) <= ax < len(shape):
-        raise ValueError(f"{func}: axis {ax} is out of range for {len(shape)}-D x")
-    ax %= len(shape)
+    ax = A.axis(axis, len(shape), func)
     n = shape[ax]
     n_out = resample_size(n, fin, fout)
     out_shape = shape[:ax] + (n_out,) + shape[ax + 1:]
     if out is not None:
-        B.check_out(out, out_shape, dt, func)
+        A.check_out(out, out_shape, dt, func)
     channels = math.prod(shape) // n if n else math.prod(shape[:ax] + shape[ax + 1:])
-    interleaved = len(shape) == 2 and ax == 0 and channels > 1 and _contiguous(x)
+    interleaved = len(shape) == 2 and ax == 0 and channels > 1 and A.is_contig(x)
     if not interleaved and ax != len(shape) - 1:
-        xm = _moveaxis(x, ax, -1)
+        xm = A.move_copy(x, ax, -1)
         om = resample(xm, fin, fout, quality, -1)
-        res = _moveaxis(om, -1, ax)
+        res = A.move_copy(om, -1, ax)
         if out is not None:
-            _copy_into(out, res)
+            A.copy_into(out, res)
             return out
-        return _contiguous_copy(res)
+        return A.contig(res)
     y = out if out is not None else B.new_like(x, out_shape, dt)
     if channels == 0:
         return y
@@ -171,36 +159,13 @@ def resample(x: Any, in_rate: float, out_rate: float, quality: str = "high", axi
     py, _ = B.pointer(y, dt, func, "out", writable=True)
     if interleaved:
         st = _oneshot_il[dt](px, fin, fout, q, channels, py, n, n_out)
-        name = f"sk_resample_{_SFX[dt]}_interleaved"
+        name = f"sk_resample_{SFX[dt]}_interleaved"
     else:
         st = _oneshot[dt](px, n, fin, fout, q, channels, py, n_out, n, n_out)
-        name = f"sk_resample_{_SFX[dt]}"
+        name = f"sk_resample_{SFX[dt]}"
     if st:
         raise error(st, name)
     return y
-
-
-def _contiguous(x: Any) -> bool:
-    return x.flags.c_contiguous if isinstance(x, np.ndarray) else x.is_contiguous()
-
-
-def _moveaxis(x: Any, a: int, b: int) -> Any:
-    if isinstance(x, np.ndarray):
-        return np.ascontiguousarray(np.moveaxis(x, a, b))
-    return x.movedim(a, b).contiguous()
-
-
-def _contiguous_copy(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return np.ascontiguousarray(x)
-    return x.contiguous()
-
-
-def _copy_into(out: Any, v: Any) -> None:
-    if isinstance(out, np.ndarray):
-        out[...] = v
-    else:
-        out.copy_(v)
 
 
 class Resampler(Handle, free="sk_resampler_free"):
@@ -250,24 +215,18 @@ class Resampler(Handle, free="sk_resampler_free"):
                  phase: str = "linear"):
         self._h = ffi.NULL
         func = "Resampler"
-        dt = np.dtype(dtype) if not B.is_tensor(dtype) else None
-        if dt not in (F32, F64):
-            raise TypeError(f"{func}: dtype must be float32 or float64, got {dtype!r}")
-        dt = F32 if dt == F32 else F64
-        try:
-            ch = operator.index(channels)
-        except TypeError:
-            raise TypeError(f"{func}: channels must be an int, got {channels!r}") from None
+        dt = A.float_dtype_arg(dtype, func)
+        ch = A.index(channels, func, "channels")
         if ch < 1:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")
-        fin, fout = _rate(in_rate, func, "in_rate"), _rate(out_rate, func, "out_rate")
+        fin, fout = A.rate(in_rate, func, "in_rate"), A.rate(out_rate, func, "out_rate")
         if not isinstance(phase, str) or phase.lower() not in _PHASE:
             raise ValueError(f"{func}: phase must be 'linear' or 'minimum', got {phase!r}")
         ph = _PHASE[phase.lower()]
         hp = ffi.new("SkResampler **")
         if spec is None and ph == 0:
             st = _new[dt](fin, fout, ch, _quality(quality, func), hp)
-            cname = f"sk_resampler_{_SFX[dt]}_new"
+            cname = f"sk_resampler_{SFX[dt]}_new"
         else:
             s = ffi.new("SkResampleSpec *")
             if spec is None:
@@ -283,16 +242,16 @@ class Resampler(Handle, free="sk_resampler_free"):
                 s.passband_end, s.stopband_begin, s.attenuation_db = pe, sb, att
             if ph == 0:
                 st = _new_spec[dt](fin, fout, ch, s, hp)
-                cname = f"sk_resampler_{_SFX[dt]}_new_spec"
+                cname = f"sk_resampler_{SFX[dt]}_new_spec"
             else:
                 st = _new_phase[dt](fin, fout, ch, s, ph, hp)
-                cname = f"sk_resampler_{_SFX[dt]}_new_spec_phase"
+                cname = f"sk_resampler_{SFX[dt]}_new_spec_phase"
         if st:
             raise error(st, cname)
         self._h = hp[0]
         self._dt = dt
-        self._ct = _ARR[dt]
-        self._sfx = _SFX[dt]
+        self._ct = CARRAY[dt]
+        self._sfx = SFX[dt]
         self._channels = ch
 
     @property
@@ -313,8 +272,7 @@ class Resampler(Handle, free="sk_resampler_free"):
     def _check(self, st: int, cname: str) -> None:
         if st:
             if self._h == ffi.NULL:
-                raise InvalidHandleError(st, status_name(st),
-                                         "this Resampler is closed (close() was called)", cname)
+                raise closed_error(st, cname, "this Resampler")
             raise error(st, cname)
 
     def output_size(self, n: int) -> int:
@@ -324,7 +282,7 @@ class Resampler(Handle, free="sk_resampler_free"):
         return int(p[0])
 
     def _block(self, x: Any, func: str) -> Tuple[Any, int]:
-        x = B.as_input(x, func, "x")
+        x = A.as_input(x, func, "x")
         shape = tuple(x.shape)
         if len(shape) == 1:
             if self._channels != 1:
@@ -337,7 +295,7 @@ class Resampler(Handle, free="sk_resampler_free"):
     def process(self, x: Any, last: bool = False) -> Any:
         """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
         output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
-        if type(x) is ndarray and x.dtype is self._dt and not last and _is_block(
+        if type(x) is ndarray and x.dtype is self._dt and not last and B.is_block(
             x.shape, self._channels
         ):
             # fast path: a numpy block of the stream's dtype, C-contiguous or a time slice
@@ -349,7 +307,7 @@ class Resampler(Handle, free="sk_resampler_free"):
             if not (n or cap):
                 return y
             try:
-                px, xs = _block_ptr(x, self._ct)
+                px, xs = B.block_ptr(x, self._ct)
             except ValueError:  # other layouts: the checked path says why
                 px = None
             if px is not None:
@@ -368,14 +326,14 @@ class Resampler(Handle, free="sk_resampler_free"):
         that name them), ``last=True``."""
         func = "Resampler.process"
         x, n = self._block(x, func)
-        if B.dtype_of(x) != self._dt:
-            raise TypeError(f"{func}: x must be {self._dt}, got {B.describe(x)}")
+        if A.dtype_of(x) != self._dt:
+            raise TypeError(f"{func}: x must be {self._dt}, got {A.describe(x)}")
         cap = self.output_size(n)
         y = B.new_like(x, tuple(x.shape[:-1]) + (cap,), self._dt)
         c, p = ffi.new("size_t *"), ffi.new("size_t *")
         if n or cap:
             # planar rows: C-contiguous, or a time slice x[:, t0:t1] of a bigger block
-            px, xs = _planar(x, self._dt, func, "x")
+            px, xs = B.planar(x, self._dt, func, "x")
             py, _ = B.pointer(y, self._dt, func, "out", writable=True)
             self._check(_process[self._dt](self._h, px, xs, py, cap, c, p, n, cap),
                         f"sk_resampler_{self._sfx}_process")
@@ -385,7 +343,7 @@ class Resampler(Handle, free="sk_resampler_free"):
             tail = self.flush(like=x)
             if isinstance(y, np.ndarray):
                 return np.concatenate([y, tail], axis=-1)
-            return B._torch().cat([y, tail], dim=-1)
+            return A._torch().cat([y, tail], dim=-1)
         return y
 
     def flush(self, like: Optional[Any] = None) -> Any:
@@ -414,12 +372,12 @@ class Resampler(Handle, free="sk_resampler_free"):
         (2, dtype('float32'))
         """
         func = "Resampler.process_interleaved"
-        x = B.as_input(x, func, "x")
+        x = A.as_input(x, func, "x")
         shape = tuple(x.shape)
         if len(shape) != 2 or shape[1] != self._channels:
             raise ValueError(f"{func}: x must have shape (n, {self._channels}), got {shape}")
-        if B.dtype_of(x) != self._dt:
-            raise TypeError(f"{func}: x must be {self._dt}, got {B.describe(x)}")
+        if A.dtype_of(x) != self._dt:
+            raise TypeError(f"{func}: x must be {self._dt}, got {A.describe(x)}")
         n = shape[0]
         cap = self.output_size(n)
         y = B.new_like(x, (cap, self._channels), self._dt)
@@ -462,13 +420,9 @@ class Resampler(Handle, free="sk_resampler_free"):
 
 
 def _rows(x: Any, axis: int, func: str):
-    x = B.as_input(x, func, "x")
-    dt = B.float_dtype(x, func, "x")
-    if isinstance(x, np.ndarray):
-        xm = np.ascontiguousarray(np.moveaxis(x, axis, -1))
-    else:
-        xm = x.movedim(axis, -1).contiguous()
-    return xm, dt
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
+    return A.move_copy(x, A.axis(axis, x.ndim, func), -1), dt
 
 
 def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> Any:
@@ -482,9 +436,7 @@ def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> 
         st = call(px, py)
         if st:
             raise error(st, cname)
-    if isinstance(y, np.ndarray):
-        return np.ascontiguousarray(np.moveaxis(y, -1, axis))
-    return y.movedim(-1, axis).contiguous()
+    return A.move_copy(y, -1, axis)
 
 
 def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
@@ -499,11 +451,11 @@ def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
     if st:
         raise error(st, "sk_upfirdn_size")
     n_out = int(p[0])
-    ph = ffi.from_buffer(_ARR[dt], hh)
+    ph = ffi.from_buffer(CARRAY[dt], hh)
     n = xm.shape[-1]
     return _per_row(xm, dt, n_out,
                     lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
-                    f"sk_upfirdn_{_SFX[dt]}", axis)
+                    f"sk_upfirdn_{SFX[dt]}", axis)
 
 
 def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
@@ -519,7 +471,7 @@ def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
     n_out = int(p[0])
     n = xm.shape[-1]
     return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
-                    f"sk_resample_poly_{_SFX[dt]}", axis)
+                    f"sk_resample_poly_{SFX[dt]}", axis)
 
 
 def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
@@ -532,7 +484,7 @@ def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
     n_out = n * q if up else -(-n // q)
     f = (_interpolate if up else _decimate)[dt]
     return _per_row(xm, dt, n_out, lambda px, py: f(px, q, py, n, n_out),
-                    f"sk_{func}_{_SFX[dt]}", axis)
+                    f"sk_{func}_{SFX[dt]}", axis)
 
 
 def decimate(x: Any, q: int, axis: int = -1) -> Any:

@@ -146,7 +146,11 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path):
 
 @pytest.mark.parametrize("module", ["sigkern", "sigkern._errors", "sigkern.core", "sigkern.audio",
                                     "sigkern.filters", "sigkern.spectral", "sigkern.resample",
-                                    "sigkern.loudness", "sigkern.dynamics", "sigkern._handle"])
+                                    "sigkern.loudness", "sigkern.dynamics", "sigkern._handle"]
+                         + [f"sigkern.{pkg}.{m}" for pkg, ms in (
+                             ("spectral", ("_fft", "_window", "_stft", "_power", "_mel", "_conv")),
+                             ("filters", ("_sos", "_lfilter", "_filtfilt", "_fir", "_design", "_firwin")))
+                            for m in ms])
 def test_docstring_examples_run(module):
     """Every ``>>>`` example in the package's docstrings runs and prints what it shows."""
     import doctest

@@ -1,0 +1,47 @@
+"""Filters: second-order sections (biquad cascades), transfer-function IIR filters, zero-phase
+filtering, streaming FIR, filter design (C: ``sk_sosfilt_*``, ``sk_biquad_*``, ``sk_lfilter_*``,
+``sk_filtfilt_*``, ``sk_sosfiltfilt_*``, ``sk_fir_*``, ``sk_butter_sos``, ``sk_firwin_bands``,
+``sk_rbj_biquad``).
+
+Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`lfilter`, :func:`filtfilt`,
+:func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`firwin`.
+Stateful filters are objects over a C handle: :class:`Biquad` (alias :class:`SosFilter`) for
+multi-channel SOS cascades, :class:`Fir` for one FIR stream. Signals are float32 or float64
+numpy arrays or CPU torch tensors; the last axis is time, leading axes are channels. Filter
+coefficients are always handled in float64 (float32 filters round them once, after
+normalisation). Each section of an SOS array is ``b0 b1 b2 a0 a1 a2`` (scipy's layout); it is
+divided by its ``a0``, and sections with a pole outside the unit circle (poles on it are
+accepted, as in scipy), NaN/inf
+coefficients or ``a0 == 0`` are refused (:class:`BadArgumentError`).
+
+The filters run in transposed direct form II, like ``scipy.signal.sosfilt``; processing a
+signal in chunks of any sizes gives exactly the output of one call.
+"""
+
+from __future__ import annotations
+
+# One module per family of the C library (``src/kernels/filter/``): the names start with an
+# underscore, as in scipy.signal, because a module ``lfilter`` or ``firwin`` would be shadowed
+# by the function of that name; every public name is re-exported here.
+from ._design import butter, rbj_biquad
+from ._filtfilt import filtfilt, sosfiltfilt
+from ._fir import Fir
+from ._firwin import firwin
+from ._lfilter import Lfilter, lfilter, lfilter_zi
+from ._sos import Biquad, SosFilter, sosfilt, sosfilt_zi
+
+__all__ = [
+    "sosfilt",
+    "lfilter",
+    "lfilter_zi",
+    "sosfilt_zi",
+    "filtfilt",
+    "sosfiltfilt",
+    "Lfilter",
+    "butter",
+    "firwin",
+    "rbj_biquad",
+    "Biquad",
+    "SosFilter",
+    "Fir",
+]

@@ -1,0 +1,293 @@
+"""Transfer-function IIR filters (C: ``sk_lfilter_*``; Rust: ``src/kernels/filter/lfilter.rs``):
+``scipy.signal``'s :func:`lfilter` and :func:`lfilter_zi`, and the streaming :class:`Lfilter`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+
+from .. import _args as A
+from .. import _buffers as B
+from .._args import CARRAY, F32, F64, ndarray, SFX
+from .._errors import error
+from .._handle import closed_error, Handle
+from .._lib import cfunc, ffi
+from ._common import _coefs, _copy_out, _fb
+
+__all__ = ["lfilter", "lfilter_zi", "Lfilter"]
+
+_lfilter = {F32: cfunc("sk_lfilter_f32"), F64: cfunc("sk_lfilter_f64")}
+_lfilter_zi = {F32: cfunc("sk_lfilter_zi_f32"), F64: cfunc("sk_lfilter_zi_f64")}
+
+
+def _ba(b: Any, a: Any, func: str) -> Tuple[np.ndarray, np.ndarray]:
+    bb = np.atleast_1d(_coefs(b, func, "b"))
+    aa = np.atleast_1d(_coefs(a, func, "a"))
+    for name, v in (("b", bb), ("a", aa)):
+        if v.ndim != 1 or v.size == 0:
+            raise ValueError(f"{func}: {name} must be a non-empty 1-D array, got shape {v.shape}")
+    return bb, aa
+
+
+def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: str, what: str) -> Any:
+    if not (isinstance(z, np.ndarray) or A.is_tensor(z)):
+        z = np.asarray(z, dtype=dt)
+    if tuple(z.shape) != shape:
+        raise ValueError(f"{func}: {name} must have shape {what} = {shape}, got {tuple(z.shape)}")
+    return z
+
+
+def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None,
+            out: Optional[Any] = None) -> Union[Any, Tuple[Any, Any]]:
+    """Filters ``x`` along an axis with the IIR filter ``b/a`` (transfer-function form), like
+    ``scipy.signal.lfilter(b, a, x, axis, zi)`` (C: ``sk_lfilter_f32/f64``; transposed direct
+    form II in scipy's order, every channel in one call, in SIMD lanes).
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator (float64); divided by ``a[0]`` (``a[0] == 0`` raises
+        :class:`BadArgumentError`). No stability check: marginal and unstable filters run, as
+        in scipy.
+    x : ndarray or Tensor, float32 or float64, ndim >= 1
+        The signal; ``axis`` is time. Another axis than the last is moved last (a copy).
+    axis : int, default -1
+    zi : array_like, optional
+        Initial state: ``x``'s shape with the length of ``axis`` replaced by
+        ``max(len(a), len(b)) - 1`` (scipy's layout), e.g. ``lfilter_zi(b, a) * x[..., :1]``.
+    out : ndarray or Tensor, optional
+        Output of ``x``'s shape and dtype; may be ``x`` itself (in place). Saves allocating the
+        result, which for large arrays costs as much as the filter.
+
+    Returns
+    -------
+    y : ndarray or Tensor (``x``'s shape and dtype; ``out`` if given)
+    zf : final state, ``zi``'s shape; only when ``zi`` is given.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(4, 0.2)
+    >>> y = sigkern.lfilter(b, a, np.ones(8))
+    """
+    func = "lfilter"
+    bb, aa = _ba(b, a, func)
+    x = A.as_input(x, func, "x")
+    dt = A.float_dtype(x, func, "x")
+    ax = A.axis(axis, len(x.shape), func)
+    nd = len(x.shape)
+    k = max(bb.size, aa.size) - 1
+    if out is not None:
+        A.check_out(out, tuple(x.shape), dt, func)
+    if ax != nd - 1:
+        zshape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:])
+        zim = None
+        if zi is not None:
+            zim = A.move_copy(_state_arg(zi, zshape, dt, func, "zi", "x.shape with axis -> order"), ax, -1)
+        res = lfilter(bb, aa, A.move_copy(x, ax, -1), -1, zim)
+        y = A.move_copy(res if zi is None else res[0], -1, ax)
+        if out is not None:
+            y = _copy_out(out, y, dt, func)
+        return y if zi is None else (y, A.move_copy(res[1], -1, ax))
+    shape = tuple(x.shape)
+    lead, n = shape[:-1], shape[-1]
+    channels = math.prod(lead)
+    if out is None:
+        out = B.new_like(x, shape, dt)
+    zshape = lead + (k,)
+    pzi = pzf = ffi.NULL
+    zf = None
+    if zi is not None:
+        zi = _state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)")
+        pzi, _ = B.pointer(zi, dt, func, "zi")
+        zf = B.new_like(x, zshape, dt)
+        pzf, _ = B.pointer(zf, dt, func, "zf", writable=True)
+    if channels == 0:
+        if zf is not None:
+            zf[...] = zi
+        return (out, zf) if zi is not None else out
+    px, sx = B.planar(x, dt, func, "x")
+    py, sy = B.planar(out, dt, func, "out", writable=True)
+    st = _lfilter[dt](_fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa), px, sx, pzi, channels, py, sy, pzf,
+                      bb.size, aa.size, n)
+    if st:
+        raise error(st, f"sk_lfilter_{SFX[dt]}")
+    return (out, zf) if zi is not None else out
+
+
+def lfilter_zi(b: Any, a: Any, dtype: Any = np.float64) -> np.ndarray:
+    """``scipy.signal.lfilter_zi(b, a)``: the initial state for which :func:`lfilter` of a unit
+    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``; ``max(len(a), len(b)) - 1``
+    values, computed in float64, returned as ``dtype``). A pole at z = 1 (no steady state) or
+    ``a[0] == 0`` raises :class:`BadArgumentError`.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(2, 0.3)
+    >>> zi = sigkern.lfilter_zi(b, a)
+    """
+    func = "lfilter_zi"
+    dt = A.float_dtype_arg(dtype, func)
+    bb, aa = _ba(b, a, func)
+    zi = np.empty(max(bb.size, aa.size) - 1, dt)
+    st = _lfilter_zi[dt](_fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa),
+                         _fb(CARRAY[dt], zi, True) if zi.size else ffi.NULL, bb.size, aa.size, zi.size)
+    if st:
+        raise error(st, f"sk_lfilter_zi_{SFX[dt]}")
+    return zi
+
+
+_lf_new = {F32: cfunc("sk_lfilter_f32_new"), F64: cfunc("sk_lfilter_f64_new")}
+_lf_reset = cfunc("sk_lfilter_reset")
+_lf_info = cfunc("sk_lfilter_info")
+_lf_process = {F32: cfunc("sk_lfilter_f32_process"), F64: cfunc("sk_lfilter_f64_process")}
+_lf_get = {F32: cfunc("sk_lfilter_f32_get_state"), F64: cfunc("sk_lfilter_f64_get_state")}
+_lf_set = {F32: cfunc("sk_lfilter_f32_set_state"), F64: cfunc("sk_lfilter_f64_set_state")}
+
+
+class Lfilter(Handle, free="sk_lfilter_free"):
+    """A streaming multi-channel IIR filter in transfer-function form (C: ``sk_lfilter_*``):
+    ``scipy.signal.lfilter(b, a, x, zi=zi)`` with its state carried from call to call.
+
+    Processing a signal block by block gives exactly (bit for bit) the output of one call, and
+    equals :func:`lfilter` (and scipy, to rounding) with the state passed along.
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator (float64), divided by ``a[0]``; no stability check.
+    channels : int, default 1
+        Number of channels filtered together (in SIMD lanes).
+    dtype : np.float32 or np.float64, default np.float32
+
+    Notes
+    -----
+    Thread safety as :class:`Biquad`: one object must not be used from two threads at once
+    (the second call raises :class:`InvalidHandleError`). Use it as a context manager or call
+    :meth:`close` to free the C handle promptly.
+
+    Examples
+    --------
+    >>> b, a = sigkern.butter(4, 0.1)
+    >>> with sigkern.Lfilter(b, a, channels=2, dtype=np.float64) as f:
+    ...     y = f.process(np.zeros((2, 256)))
+    """
+
+    __slots__ = ("_h", "_dt", "_ct", "_channels", "_order", "_sfx", "__weakref__")
+
+    def __init__(self, b: Any, a: Any, channels: int = 1, dtype: Any = np.float32):
+        self._h = ffi.NULL
+        func = "Lfilter"
+        dt = A.float_dtype_arg(dtype, func)
+        bb, aa = _ba(b, a, func)
+        ch = A.index(channels, func, "channels")
+        if ch < 1:
+            raise ValueError(f"{func}: channels must be at least 1, got {ch}")
+        hp = ffi.new("SkLfilter **")
+        st = _lf_new[dt](_fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa), ch, hp, bb.size, aa.size)
+        if st:
+            raise error(st, f"sk_lfilter_{SFX[dt]}_new")
+        self._h = hp[0]
+        order, chans = ffi.new("size_t *"), ffi.new("size_t *")
+        st = _lf_info(self._h, order, chans)
+        if st:
+            raise error(st, "sk_lfilter_info")
+        self._dt, self._ct, self._sfx = dt, CARRAY[dt], SFX[dt]
+        self._channels, self._order = int(chans[0]), int(order[0])
+
+    @property
+    def order(self) -> int:
+        """The filter order ``max(len(a), len(b)) - 1`` (state values per channel)."""
+        return self._order
+
+    @property
+    def channels(self) -> int:
+        """Number of channels."""
+        return self._channels
+
+    @property
+    def dtype(self) -> np.dtype:
+        """Sample dtype (float32 or float64)."""
+        return self._dt
+
+    def _fail(self, st: int, cname: str):
+        if self._h == ffi.NULL:
+            return closed_error(st, cname, "this Lfilter")
+        return error(st, cname)
+
+    def process(self, x: Any, out: Optional[Any] = None) -> Any:
+        """Filters a block of planar samples ``(channels, n)`` (or ``(n,)`` for one channel) of
+        the filter's dtype, carrying the state; ``out`` (same shape and dtype) may be ``x``.
+
+        Examples
+        --------
+        >>> f = sigkern.Lfilter([0.5, 0.5], [1.0], dtype=np.float64)
+        >>> f.process(np.ones(4))
+        array([0.5, 1. , 1. , 1. ])
+        """
+        if type(x) is ndarray and x.dtype is self._dt and B.is_block(x.shape, self._channels):
+            io = B.block_io(x, out, self._dt, self._ct)  # as Biquad.process
+            if io is not None:
+                px, sx, y, po, so = io
+                st = _lf_process[self._dt](self._h, px, sx, po, so, x.shape[-1])
+                if st:
+                    raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
+                return y
+        return self._process_checked(x, out)
+
+    def _process_checked(self, x: Any, out: Any) -> Any:
+        """Every case of :meth:`process`, with the errors that name what is wrong."""
+        func = "Lfilter.process"
+        x = A.as_input(x, func, "x")
+        dt = A.dtype_of(x)
+        if dt != self._dt:
+            raise TypeError(f"{func}: this filter was made for {self._dt}; x is {A.describe(x)}")
+        shape = tuple(x.shape)
+        if not ((len(shape) == 2 and shape[0] == self._channels) or (len(shape) == 1 and self._channels == 1)):
+            raise ValueError(f"{func}: x must have shape ({self._channels}, n), got {shape}")
+        if out is None:
+            out = B.new_like(x, shape, self._dt)
+        else:
+            A.check_out(out, shape, self._dt, func)
+        px, sx = B.planar(x, self._dt, func, "x")
+        py, sy = B.planar(out, self._dt, func, "out", writable=True)
+        st = _lf_process[self._dt](self._h, px, sx, py, sy, shape[-1])
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
+        return out
+
+    def reset(self) -> None:
+        """Zeroes the state."""
+        st = _lf_reset(self._h)
+        if st:
+            raise self._fail(st, "sk_lfilter_reset")
+
+    @property
+    def state(self) -> np.ndarray:
+        """The state in scipy's ``zi`` layout ``(channels, order)`` (a copy): the ``zf`` of
+        ``scipy.signal.lfilter`` for the same input. Assign an array of that shape (or
+        ``(order,)`` for one channel) to load one, e.g. ``lfilter_zi(b, a) * x[:, :1]``."""
+        z = np.empty((self._channels, self._order), self._dt)
+        st = _lf_get[self._dt](self._h, _fb(self._ct, z, True) if z.size else ffi.NULL, z.size)
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_get_state")
+        return z
+
+    @state.setter
+    def state(self, zi: Any) -> None:
+        func = "Lfilter.state"
+        if not (isinstance(zi, np.ndarray) or A.is_tensor(zi)):
+            zi = np.asarray(zi, dtype=self._dt)
+        full = (self._channels, self._order)
+        shape = tuple(zi.shape)
+        if shape != full and not (self._channels == 1 and shape == (self._order,)):
+            raise ValueError(f"{func}: the state must have shape {full}, got {shape}")
+        p, _ = B.pointer(zi, self._dt, func, "state") if zi.size else (ffi.NULL, 0)
+        st = _lf_set[self._dt](self._h, p, math.prod(full))
+        if st:
+            raise self._fail(st, f"sk_lfilter_{self._sfx}_set_state")
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"order={self._order}"
+        return f"Lfilter({state}, channels={self._channels}, dtype={self._dt})"
