@@ -82,8 +82,9 @@ pub(crate) fn parse_window(kind: i32, param: f64) -> SkResult<Window> {
     Ok(w)
 }
 
-/// Parses a window kind after `SK_WINDOW_TUKEY` with its parameters. `legacy`: the call came through `sk_window_*`
-/// with one `param` (then kinds with other than one parameter ignore it or are refused).
+/// Parses a window kind after `SK_WINDOW_TUKEY` with its parameters. `legacy`: the call came
+/// through `sk_window_*` with one `param` (then kinds with other than one parameter ignore it or
+/// are refused).
 fn parse_more(kind: i32, params: &[f64], legacy: bool) -> SkResult<Window> {
     let np = params.len();
     let name = match kind {
