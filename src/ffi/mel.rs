@@ -2,7 +2,8 @@
 //! equal to librosa.
 
 use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
-use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
+use super::handle::{self, handle_kind, Either, Kind};
+use super::spec::SpecFloat;
 use super::stft::params;
 use super::window::parse_window;
 use crate::error::{SkError, SkResult};
@@ -20,6 +21,31 @@ pub const SK_MEL_NORM_SLANEY: i32 = 1;
 /// `sk_mel_plan_free`).
 pub struct SkMelPlan {
     _opaque: [u8; 0],
+}
+
+handle_kind!(
+    /// A `float` mel plan behind an `SkMelPlan` (immutable: any number of calls at once).
+    pub(crate) MelF32: MelPlan<f32> as SkMelPlan, "a float mel plan", shared, defer
+);
+handle_kind!(
+    /// A `double` mel plan behind an `SkMelPlan`.
+    pub(crate) MelF64: MelPlan<f64> as SkMelPlan, "a double mel plan", shared, defer
+);
+
+/// What the either-precision calls of a mel plan accept.
+const ANY_MEL: &str = "a mel plan";
+
+/// Element types with their mel plan kinds.
+trait MelElem: SpecFloat {
+    type Plan: Kind<Object = MelPlan<Self>, C = SkMelPlan>;
+}
+
+impl MelElem for f32 {
+    type Plan = MelF32;
+}
+
+impl MelElem for f64 {
+    type Plan = MelF64;
 }
 
 fn mel_params(
@@ -130,7 +156,7 @@ pub unsafe extern "C" fn sk_mel_filterbank_f32(
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn mel_new<T: SpecFloat>(
+unsafe fn mel_new<T: MelElem>(
     sr: f64,
     n_fft: usize,
     hop: usize,
@@ -155,10 +181,8 @@ unsafe fn mel_new<T: SpecFloat>(
     win.fill(true, &mut w)?;
     let w = try_collect(w.iter().map(|&v| <T as Float>::from_f64(v)), "the window")?;
     let m = MelPlan::new(sp, mp, power, &w)?;
-    let token = register(T::wrap_mel(m));
     // SAFETY: checked.
-    unsafe { write_token(plan, token) };
-    Ok(())
+    unsafe { handle::publish::<T::Plan>(m, plan) }
 }
 
 /// Creates a mel-spectrogram plan for `librosa.feature.melspectrogram(y, sr=sr, n_fft=n_fft,
@@ -271,9 +295,7 @@ pub unsafe extern "C" fn sk_mel_plan_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_mel_plan_free(plan: *mut SkMelPlan) -> i32 {
     ffi_boundary!("sk_mel_plan_free", {
-        release("plan", plan as usize, "a mel plan", |o| {
-            matches!(o, Object::MelF32(_) | Object::MelF64(_))
-        })
+        handle::free_either::<MelF32, MelF64>("plan", plan, ANY_MEL)
     })
 }
 
@@ -290,24 +312,18 @@ pub unsafe extern "C" fn sk_mel_frames(
 ) -> i32 {
     ffi_boundary!("sk_mel_frames", {
         check_out_scalar("frames", frames)?;
-        let obj = lookup("plan", plan as usize)?;
-        let f = match &*obj {
-            Object::MelF32(m) => m.frames(n)?,
-            Object::MelF64(m) => m.frames(n)?,
-            o => {
-                return Err(SkError::InvalidHandle(format!(
-                    "argument plan is {}, not a mel plan",
-                    o.describe()
-                )))
-            }
-        };
+        let f =
+            handle::with_either_shared::<MelF32, MelF64, _>("plan", plan, ANY_MEL, |m| match m {
+                Either::A(m) => m.frames(n),
+                Either::B(m) => m.frames(n),
+            })?;
         // SAFETY: checked.
         unsafe { *frames = f };
         Ok(())
     })
 }
 
-unsafe fn melspec_ffi<T: SpecFloat>(
+unsafe fn melspec_ffi<T: MelElem>(
     plan: *const SkMelPlan,
     x: *const T,
     db: Option<(f64, f64, f64)>,
@@ -315,30 +331,30 @@ unsafe fn melspec_ffi<T: SpecFloat>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    let obj = lookup("plan", plan as usize)?;
-    let m = expect("plan", &obj, T::MEL_WHAT, T::mel)?;
-    if let Some((r, a, t)) = db {
-        check_db(r, a, t)?;
-    }
-    let xb = Buf::new("x", x, n);
-    xb.check()?;
-    let yb = Buf::out("y", y, y_len);
-    yb.check()?;
-    let frames = m.frames(n)?;
-    let need = frames
-        .checked_mul(m.mel.n_mels)
-        .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
-    if y_len < need {
-        return Err(SkError::BufferTooSmall(format!(
-            "y holds {y_len} values but n_mels {} × frames {frames} = {need} are needed",
-            m.mel.n_mels
-        )));
-    }
-    let yb = Buf::out("y", y, need);
-    alias(&xb, &yb, false)?;
-    // SAFETY: validated and disjoint.
-    let ys = unsafe { yb.slice_mut() };
-    m.melspec_db(unsafe { xb.slice() }, ys, db)
+    handle::with_shared::<T::Plan, _>("plan", plan, |m| {
+        if let Some((r, a, t)) = db {
+            check_db(r, a, t)?;
+        }
+        let xb = Buf::new("x", x, n);
+        xb.check()?;
+        let yb = Buf::out("y", y, y_len);
+        yb.check()?;
+        let frames = m.frames(n)?;
+        let need = frames
+            .checked_mul(m.mel.n_mels)
+            .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
+        if y_len < need {
+            return Err(SkError::BufferTooSmall(format!(
+                "y holds {y_len} values but n_mels {} × frames {frames} = {need} are needed",
+                m.mel.n_mels
+            )));
+        }
+        let yb = Buf::out("y", y, need);
+        alias(&xb, &yb, false)?;
+        // SAFETY: validated and disjoint.
+        let ys = unsafe { yb.slice_mut() };
+        m.melspec_db(unsafe { xb.slice() }, ys, db)
+    })
 }
 
 /// Mel spectrogram of `x` (n samples) into `y`, equal to `librosa.feature.melspectrogram` with
@@ -494,7 +510,7 @@ pub unsafe extern "C" fn sk_power_to_db_f32(
 /// Shared by the batched mel entry points: `rows` signals of n samples at `x_stride`, the
 /// first `frames` frames of each (0: all), through `tail` (floored per row or over the batch).
 #[allow(clippy::too_many_arguments)]
-unsafe fn mel_batch_ffi<T: SpecFloat>(
+unsafe fn mel_batch_ffi<T: MelElem>(
     plan: *const SkMelPlan,
     x: *const T,
     x_stride: isize,
@@ -506,48 +522,48 @@ unsafe fn mel_batch_ffi<T: SpecFloat>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    let obj = lookup("plan", plan as usize)?;
-    let m = expect("plan", &obj, T::MEL_WHAT, T::mel)?;
-    let natural = m.frames(n)?;
-    let frames = if frames == 0 { natural } else { frames };
-    if frames > natural {
-        return Err(SkError::BadArgument(format!(
-            "frames = {frames} but a signal of n = {n} samples has {natural} frames with this plan"
-        )));
-    }
-    let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
-    let xb = Buf::new("x", x, xl);
-    xb.check()?;
-    let per = frames
-        .checked_mul(m.mel.n_mels)
-        .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
-    let need = per
-        .checked_mul(rows)
-        .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
-    if y_len < need {
-        return Err(SkError::BufferTooSmall(format!(
-            "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
-            m.mel.n_mels
-        )));
-    }
-    let yb = Buf::out("y", y, need);
-    yb.check()?;
-    alias(&xb, &yb, false)?;
-    if rows == 0 || per == 0 {
-        return Ok(());
-    }
-    // SAFETY: validated and disjoint.
-    let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
-    m.melspec_batch(
-        xs,
-        x_stride as usize,
-        rows,
-        n,
-        frames,
-        tail.as_ref(),
-        per_row,
-        ys,
-    )
+    handle::with_shared::<T::Plan, _>("plan", plan, |m| {
+        let natural = m.frames(n)?;
+        let frames = if frames == 0 { natural } else { frames };
+        if frames > natural {
+            return Err(SkError::BadArgument(format!(
+                "frames = {frames} but a signal of n = {n} samples has {natural} frames with this plan"
+            )));
+        }
+        let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
+        let xb = Buf::new("x", x, xl);
+        xb.check()?;
+        let per = frames
+            .checked_mul(m.mel.n_mels)
+            .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
+        let need = per
+            .checked_mul(rows)
+            .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
+        if y_len < need {
+            return Err(SkError::BufferTooSmall(format!(
+                "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
+                m.mel.n_mels
+            )));
+        }
+        let yb = Buf::out("y", y, need);
+        yb.check()?;
+        alias(&xb, &yb, false)?;
+        if rows == 0 || per == 0 {
+            return Ok(());
+        }
+        // SAFETY: validated and disjoint.
+        let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
+        m.melspec_batch(
+            xs,
+            x_stride as usize,
+            rows,
+            n,
+            frames,
+            tail.as_ref(),
+            per_row,
+            ys,
+        )
+    })
 }
 
 /// Batched mel spectrogram: `rows` signals of n samples, row `r` at `x + r·x_stride` (floats;
