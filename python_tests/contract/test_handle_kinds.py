@@ -59,6 +59,12 @@ def elem_of(name: str) -> str | None:
     return "f32" if "f32" in name else "f64" if "f64" in name else None
 
 
+def handle_type(ctype: str) -> str | None:
+    """The opaque handle type a parameter of C type `ctype` takes, if it is a handle."""
+    m = re.fullmatch(r"(?:const )?struct (Sk\w+) \*", ctype)
+    return m.group(1) if m and m.group(1) in OPAQUE else None
+
+
 def handle_functions() -> list[tuple[str, list[tuple[str, str]]]]:
     """(name, [(ctype, pname)]) of every status-returning function with a handle parameter."""
     out = []
@@ -70,9 +76,7 @@ def handle_functions() -> list[tuple[str, list[tuple[str, str]]]]:
                 continue
             pm = re.fullmatch(r"(.*?)(\w+)", a)
             params.append((pm.group(1).strip(), pm.group(2)))
-        if any(re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t) and
-               re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t).group(1) in OPAQUE
-               for t, _ in params):
+        if any(handle_type(t) for t, _ in params):
             out.append((m.group(1), params))
     return out
 
@@ -132,9 +136,8 @@ def args_for(ffi, params, hpos_value):
     args, bufs = [], []
     for ctype, _ in params:
         t = ctype.replace("const ", "").strip()
-        m = re.fullmatch(r"struct (Sk\w+) \*(\*?)", t)
-        if m and m.group(1) in OPAQUE and not m.group(2):
-            args.append(hpos_value(m.group(1)))
+        if handle_type(ctype):
+            args.append(hpos_value(handle_type(ctype)))
         elif t.endswith("*"):
             b = ffi.new("char[]", BUF_BYTES + 64)
             ffi.memmove(b, bytes([CANARY]) * (BUF_BYTES + 64), BUF_BYTES + 64)
@@ -166,16 +169,13 @@ def test_every_handle_function_is_found():
               "sk_melspec_f64", "sk_stft_stream_f32_push", "sk_resampler_f64_process",
               "sk_meter_stats", "sk_dynamics_process_f32", *FREE.values()):
         assert n in names, n
-    kinds_of_params = {re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t).group(1)
-                       for _, ps in FUNCS for t, _ in ps
-                       if re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t)}
+    kinds_of_params = {handle_type(t) for _, ps in FUNCS for t, _ in ps} - {None}
     assert kinds_of_params <= {c for c, _ in KINDS.values()}, kinds_of_params
 
 
 @pytest.mark.parametrize("func,params", FUNCS, ids=[n for n, _ in FUNCS])
 def test_wrong_kind_is_refused_and_changes_nothing(sk, ffi, last_error, func, params):
-    handle_types = [re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t).group(1)
-                    for t, _ in params if re.fullmatch(r"(?:const )?struct (Sk\w+) \*", t)]
+    handle_types = [handle_type(t) for t, _ in params if handle_type(t)]
     assert len(handle_types) == 1, (func, handle_types)
     ctype = handle_types[0]
     tried = 0

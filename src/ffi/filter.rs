@@ -1045,4 +1045,32 @@ mod tests {
             SK_ERR_NULL_POINTER
         );
     }
+
+    /// Every free checks the exact kind: an lfilter handle is not an FIR handle (it used to be
+    /// freed by `sk_fir_free`).
+    #[test]
+    fn frees_check_the_exact_kind() {
+        use crate::ffi::lfilter::{sk_lfilter_f32_new, sk_lfilter_free, SkLfilter};
+        let (b, a) = ([0.5, 0.5], [1.0, -0.5]);
+        let mut lf: *mut SkLfilter = null_mut();
+        assert_eq!(
+            unsafe { sk_lfilter_f32_new(b.as_ptr(), a.as_ptr(), 1, &mut lf, 2, 2) },
+            SK_OK
+        );
+        assert_eq!(
+            unsafe { sk_fir_free(lf as *mut SkFir) },
+            SK_ERR_INVALID_HANDLE
+        );
+        let msg = crate::ffi::guard::with_last_error(|m| m.to_string());
+        assert!(
+            msg.contains("is a float transfer-function filter (sk_lfilter_f32_new), not an FIR"),
+            "{msg}"
+        );
+        assert_eq!(
+            unsafe { sk_biquad_free(lf as *mut SkBiquad) },
+            SK_ERR_INVALID_HANDLE
+        );
+        assert_eq!(unsafe { sk_lfilter_free(lf) }, SK_OK);
+        assert_eq!(unsafe { sk_lfilter_free(lf) }, SK_ERR_INVALID_HANDLE);
+    }
 }
