@@ -336,6 +336,9 @@ $(HANDLES_BENCH): benches/c/handles.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_L
 	@mkdir -p $(C_OUT)
 	$(CC) $(CFLAGS) $< -o $@ $(SHARED_LDLIBS) -ldl
 
+# Then the same call against its kernel called directly from Rust (benches/handle_overhead.rs):
+# what a handle call adds at 1 frame.
 compare-handles: $(HANDLES_BENCH)
 	$(if $(HANDLES_BEFORE),LD_LIBRARY_PATH=$(HANDLES_BEFORE) $(HANDLES_BENCH) $(HANDLES_ROUNDS) && echo)
 	$(HANDLES_BENCH) $(HANDLES_ROUNDS)
+	$(CARGO) bench --bench handle_overhead
