@@ -290,46 +290,45 @@ unsafe fn exec<T: FftElem>(
     n: usize,
 ) -> SkResult<()> {
     let norm = parse_norm(norm)?;
-    handle::with_shared::<T::Plan, _>("plan", plan, |p| {
-        let p = plan_for::<T>(p, op, n)?;
-        let ((irow, icx), (orow, ocx)) = op.rows(n);
-        let xl = extent("x", rows, irow, x_stride, icx, 0)?;
-        let yl = extent("y", rows, orow, y_stride, ocx, orow)?;
-        let xb = Buf::new("x", x, xl);
-        let yb = Buf::out("y", y, yl);
-        xb.check()?;
-        yb.check()?;
-        let in_place_ok = matches!(op, Op::Fft | Op::Ifft) && x_stride == y_stride;
-        let al = alias(&xb, &yb, in_place_ok)?;
-        if rows == 0 {
-            return Ok(());
-        }
-        // SAFETY: both validated; y is disjoint from x unless exactly the same (complex only).
-        let ys = unsafe { yb.slice_mut() };
-        let xs: Option<&[T]> = match al {
-            Alias::Distinct => Some(unsafe { xb.slice() }),
-            Alias::Same => None,
-        };
-        let (xst, yst) = (x_stride as usize, y_stride as usize);
-        // rows split over threads; every thread's scratch is taken before anything is written
-        match (op, xs) {
-            (Op::Rfft, Some(x)) => batch::rfft_rows(p, x, xst, as_cplx_mut(ys), yst, rows, norm),
-            (Op::Irfft, Some(x)) => batch::irfft_rows(p, as_cplx(x), xst, ys, yst, rows, norm),
-            (Op::Fft | Op::Ifft, x) => batch::fft_rows(
-                p,
-                x.map(as_cplx),
-                xst,
-                as_cplx_mut(ys),
-                yst,
-                rows,
-                op == Op::Ifft,
-                norm,
-            ),
-            (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
-                "a real transform cannot run in place".into(),
-            )),
-        }
-    })
+    let obj = handle::shared::<T::Plan>("plan", plan)?;
+    let p = plan_for::<T>(&obj, op, n)?;
+    let ((irow, icx), (orow, ocx)) = op.rows(n);
+    let xl = extent("x", rows, irow, x_stride, icx, 0)?;
+    let yl = extent("y", rows, orow, y_stride, ocx, orow)?;
+    let xb = Buf::new("x", x, xl);
+    let yb = Buf::out("y", y, yl);
+    xb.check()?;
+    yb.check()?;
+    let in_place_ok = matches!(op, Op::Fft | Op::Ifft) && x_stride == y_stride;
+    let al = alias(&xb, &yb, in_place_ok)?;
+    if rows == 0 {
+        return Ok(());
+    }
+    // SAFETY: both validated; y is disjoint from x unless exactly the same (complex only).
+    let ys = unsafe { yb.slice_mut() };
+    let xs: Option<&[T]> = match al {
+        Alias::Distinct => Some(unsafe { xb.slice() }),
+        Alias::Same => None,
+    };
+    let (xst, yst) = (x_stride as usize, y_stride as usize);
+    // rows split over threads; every thread's scratch is taken before anything is written
+    match (op, xs) {
+        (Op::Rfft, Some(x)) => batch::rfft_rows(p, x, xst, as_cplx_mut(ys), yst, rows, norm),
+        (Op::Irfft, Some(x)) => batch::irfft_rows(p, as_cplx(x), xst, ys, yst, rows, norm),
+        (Op::Fft | Op::Ifft, x) => batch::fft_rows(
+            p,
+            x.map(as_cplx),
+            xst,
+            as_cplx_mut(ys),
+            yst,
+            rows,
+            op == Op::Ifft,
+            norm,
+        ),
+        (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
+            "a real transform cannot run in place".into(),
+        )),
+    }
 }
 
 /// One transform (the single-row entry points): the checks of [`exec`] for one row without its
@@ -344,32 +343,31 @@ unsafe fn exec_one<T: FftElem>(
     n: usize,
 ) -> SkResult<()> {
     let norm = parse_norm(norm)?;
-    handle::with_shared::<T::Plan, _>("plan", plan, |p| {
-        let p = plan_for::<T>(p, op, n)?;
-        let ((irow, icx), (orow, ocx)) = op.rows(n);
-        let xb = Buf::new("x", x, irow << u32::from(icx));
-        let yb = Buf::out("y", y, orow << u32::from(ocx));
-        xb.check()?;
-        yb.check()?;
-        let al = alias(&xb, &yb, matches!(op, Op::Fft | Op::Ifft))?;
-        // SAFETY: both validated (n ≥ 1, so neither is empty); y is disjoint from x unless exactly
-        // the same (complex only).
-        let ys = unsafe { yb.slice_mut() };
-        let xs: Option<&[T]> = match al {
-            Alias::Distinct => Some(unsafe { xb.slice() }),
-            Alias::Same => None,
-        };
-        match (op, xs) {
-            (Op::Rfft, Some(x)) => batch::rfft_one(p, x, as_cplx_mut(ys), norm),
-            (Op::Irfft, Some(x)) => batch::irfft_one(p, as_cplx(x), ys, norm),
-            (Op::Fft | Op::Ifft, x) => {
-                batch::fft_one(p, x.map(as_cplx), as_cplx_mut(ys), op == Op::Ifft, norm)
-            }
-            (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
-                "a real transform cannot run in place".into(),
-            )),
+    let obj = handle::shared::<T::Plan>("plan", plan)?;
+    let p = plan_for::<T>(&obj, op, n)?;
+    let ((irow, icx), (orow, ocx)) = op.rows(n);
+    let xb = Buf::new("x", x, irow << u32::from(icx));
+    let yb = Buf::out("y", y, orow << u32::from(ocx));
+    xb.check()?;
+    yb.check()?;
+    let al = alias(&xb, &yb, matches!(op, Op::Fft | Op::Ifft))?;
+    // SAFETY: both validated (n ≥ 1, so neither is empty); y is disjoint from x unless exactly
+    // the same (complex only).
+    let ys = unsafe { yb.slice_mut() };
+    let xs: Option<&[T]> = match al {
+        Alias::Distinct => Some(unsafe { xb.slice() }),
+        Alias::Same => None,
+    };
+    match (op, xs) {
+        (Op::Rfft, Some(x)) => batch::rfft_one(p, x, as_cplx_mut(ys), norm),
+        (Op::Irfft, Some(x)) => batch::irfft_one(p, as_cplx(x), ys, norm),
+        (Op::Fft | Op::Ifft, x) => {
+            batch::fft_one(p, x.map(as_cplx), as_cplx_mut(ys), op == Op::Ifft, norm)
         }
-    })
+        (Op::Rfft | Op::Irfft, None) => Err(SkError::Internal(
+            "a real transform cannot run in place".into(),
+        )),
+    }
 }
 
 /// Real forward FFT: `x` (n floats) → `y` (n/2+1 complex, i.e. 2·(n/2+1) floats interleaved),

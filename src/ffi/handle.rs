@@ -27,6 +27,7 @@
 //!   free's work). The object is never dropped under a running call.
 
 use crate::error::{SkError, SkResult};
+use std::marker::PhantomData;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -411,12 +412,7 @@ pub(crate) fn with<K: Kind, R>(
     h: *const K::C,
     f: impl FnOnce(&mut K::Object) -> SkResult<R>,
 ) -> SkResult<R> {
-    const {
-        assert!(
-            K::EXCLUSIVE,
-            "with() needs an exclusive kind; use with_shared()"
-        )
-    };
+    const { assert!(K::EXCLUSIVE, "with() needs an exclusive kind; use shared()") };
     let token = h as usize;
     let (lease, _) =
         acquire(token, &[K::info()]).map_err(|m| miss(m, name, token, K::NAME, false))?;
@@ -427,22 +423,39 @@ pub(crate) fn with<K: Kind, R>(
     f(obj)
 }
 
-/// Runs `f` on the object of `h`, a live handle of the shared kind `K`.
-pub(crate) fn with_shared<K: Kind, R>(
-    name: &'static str,
-    h: *const K::C,
-    f: impl FnOnce(&K::Object) -> SkResult<R>,
-) -> SkResult<R>
+/// A call's claim on a live handle of a shared kind `K`, held until it is dropped; derefs to
+/// the object. Not `Send`: dropped by the call that took it.
+pub(crate) struct Shared<K: Kind> {
+    lease: Lease,
+    _kind: PhantomData<*const K>,
+}
+
+impl<K: Kind> std::ops::Deref for Shared<K>
+where
+    K::Object: Sync,
+{
+    type Target = K::Object;
+    fn deref(&self) -> &K::Object {
+        // SAFETY: the slot holds a `Box<K::Object>` (its kind is `K`, checked when the lease was
+        // taken; each kind stores its own object type) until the lease ends, after this borrow;
+        // a shared kind's object is `Sync` and only shared references are handed out, so
+        // concurrent calls are fine.
+        unsafe { &*(self.lease.obj() as *const K::Object) }
+    }
+}
+
+/// Claims `h` (argument `name`), which must be a live handle of the shared kind `K`.
+pub(crate) fn shared<K: Kind>(name: &'static str, h: *const K::C) -> SkResult<Shared<K>>
 where
     K::Object: Sync,
 {
     let token = h as usize;
     let (lease, _) =
         acquire(token, &[K::info()]).map_err(|m| miss(m, name, token, K::NAME, false))?;
-    // SAFETY: as in `with`; a shared kind's object is `Sync` and only shared references are
-    // handed out, so concurrent calls are fine.
-    let obj = unsafe { &*(lease.obj() as *const K::Object) };
-    f(obj)
+    Ok(Shared {
+        lease,
+        _kind: PhantomData,
+    })
 }
 
 /// One of two kinds' objects.
@@ -489,7 +502,7 @@ where
     let (lease, k) =
         acquire(token, &[A::info(), B::info()]).map_err(|m| miss(m, name, token, wanted, false))?;
     let p = lease.obj();
-    // SAFETY: as in `with_shared`, for whichever of the two kinds the slot holds.
+    // SAFETY: as in `Shared::deref`, for whichever of the two kinds the slot holds.
     let e = if ptr::eq(k, A::info()) {
         Either::A(unsafe { &*(p as *const A::Object) })
     } else {
@@ -644,7 +657,7 @@ mod tests {
         assert!(e.contains("is an exclusive A, not"), "{e}");
         let hb = h as *const CB;
         assert!(with::<DefB, ()>("h", hb, |_| Ok(())).is_err());
-        assert!(with_shared::<ShB, ()>("h", hb, |_| Ok(())).is_err());
+        assert!(shared::<ShB>("h", hb).is_err());
         assert!(free::<ShB>("h", hb).is_err());
         assert_eq!(drops.load(Ordering::SeqCst), 0, "a refused free dropped");
         // either kind
@@ -693,9 +706,9 @@ mod tests {
     /// A deferring kind freed while a call runs: dead at once, dropped when the call returns.
     #[test]
     fn a_handle_freed_during_a_call_is_dropped_when_the_call_returns() {
-        for shared in [false, true] {
+        for is_shared in [false, true] {
             let (p, drops) = probe(5);
-            let h = if shared {
+            let h = if is_shared {
                 register::<ShB>(p).unwrap() as usize
             } else {
                 register::<DefB>(p).unwrap() as usize
@@ -712,21 +725,19 @@ mod tests {
                     assert_eq!(d2.load(Ordering::SeqCst), 0);
                     Ok(())
                 };
-                if shared {
-                    with_shared::<ShB, _>("h", h as *const CB, |o| body(o.1)).unwrap()
+                if is_shared {
+                    let o = shared::<ShB>("h", h as *const CB).unwrap();
+                    body(o.1).unwrap()
                 } else {
                     with::<DefB, _>("h", h as *const CB, |o| body(o.1)).unwrap()
                 }
             });
             rx.recv().unwrap();
-            if shared {
+            if is_shared {
                 // any number of calls at once
-                assert_eq!(
-                    with_shared::<ShB, _>("h", h as *const CB, |o| Ok(o.1)).unwrap(),
-                    5
-                );
+                assert_eq!(shared::<ShB>("h", h as *const CB).unwrap().1, 5);
                 free::<ShB>("h", h as *const CB).unwrap();
-                assert!(with_shared::<ShB, ()>("h", h as *const CB, |_| Ok(())).is_err());
+                assert!(shared::<ShB>("h", h as *const CB).is_err());
             } else {
                 free::<DefB>("h", h as *const CB).unwrap();
                 assert!(with::<DefB, ()>("h", h as *const CB, |_| Ok(())).is_err());
@@ -759,7 +770,7 @@ mod tests {
                         let h = hs[i] as *const CB;
                         if t == 0 && r % 31 == 0 {
                             let _ = free::<ShB>("h", h);
-                        } else if let Ok(v) = with_shared::<ShB, _>("h", h, |o| Ok(o.1)) {
+                        } else if let Ok(v) = shared::<ShB>("h", h).map(|o| o.1) {
                             assert_eq!(v as usize, i);
                             ok += 1;
                         }

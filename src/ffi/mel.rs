@@ -331,30 +331,29 @@ unsafe fn melspec_ffi<T: MelElem>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    handle::with_shared::<T::Plan, _>("plan", plan, |m| {
-        if let Some((r, a, t)) = db {
-            check_db(r, a, t)?;
-        }
-        let xb = Buf::new("x", x, n);
-        xb.check()?;
-        let yb = Buf::out("y", y, y_len);
-        yb.check()?;
-        let frames = m.frames(n)?;
-        let need = frames
-            .checked_mul(m.mel.n_mels)
-            .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
-        if y_len < need {
-            return Err(SkError::BufferTooSmall(format!(
-                "y holds {y_len} values but n_mels {} × frames {frames} = {need} are needed",
-                m.mel.n_mels
-            )));
-        }
-        let yb = Buf::out("y", y, need);
-        alias(&xb, &yb, false)?;
-        // SAFETY: validated and disjoint.
-        let ys = unsafe { yb.slice_mut() };
-        m.melspec_db(unsafe { xb.slice() }, ys, db)
-    })
+    let m = handle::shared::<T::Plan>("plan", plan)?;
+    if let Some((r, a, t)) = db {
+        check_db(r, a, t)?;
+    }
+    let xb = Buf::new("x", x, n);
+    xb.check()?;
+    let yb = Buf::out("y", y, y_len);
+    yb.check()?;
+    let frames = m.frames(n)?;
+    let need = frames
+        .checked_mul(m.mel.n_mels)
+        .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
+    if y_len < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "y holds {y_len} values but n_mels {} × frames {frames} = {need} are needed",
+            m.mel.n_mels
+        )));
+    }
+    let yb = Buf::out("y", y, need);
+    alias(&xb, &yb, false)?;
+    // SAFETY: validated and disjoint.
+    let ys = unsafe { yb.slice_mut() };
+    m.melspec_db(unsafe { xb.slice() }, ys, db)
 }
 
 /// Mel spectrogram of `x` (n samples) into `y`, equal to `librosa.feature.melspectrogram` with
@@ -522,48 +521,47 @@ unsafe fn mel_batch_ffi<T: MelElem>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    handle::with_shared::<T::Plan, _>("plan", plan, |m| {
-        let natural = m.frames(n)?;
-        let frames = if frames == 0 { natural } else { frames };
-        if frames > natural {
-            return Err(SkError::BadArgument(format!(
-                "frames = {frames} but a signal of n = {n} samples has {natural} frames with this plan"
-            )));
-        }
-        let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
-        let xb = Buf::new("x", x, xl);
-        xb.check()?;
-        let per = frames
-            .checked_mul(m.mel.n_mels)
-            .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
-        let need = per
-            .checked_mul(rows)
-            .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
-        if y_len < need {
-            return Err(SkError::BufferTooSmall(format!(
-                "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
-                m.mel.n_mels
-            )));
-        }
-        let yb = Buf::out("y", y, need);
-        yb.check()?;
-        alias(&xb, &yb, false)?;
-        if rows == 0 || per == 0 {
-            return Ok(());
-        }
-        // SAFETY: validated and disjoint.
-        let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
-        m.melspec_batch(
-            xs,
-            x_stride as usize,
-            rows,
-            n,
-            frames,
-            tail.as_ref(),
-            per_row,
-            ys,
-        )
-    })
+    let m = handle::shared::<T::Plan>("plan", plan)?;
+    let natural = m.frames(n)?;
+    let frames = if frames == 0 { natural } else { frames };
+    if frames > natural {
+        return Err(SkError::BadArgument(format!(
+            "frames = {frames} but a signal of n = {n} samples has {natural} frames with this plan"
+        )));
+    }
+    let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
+    let xb = Buf::new("x", x, xl);
+    xb.check()?;
+    let per = frames
+        .checked_mul(m.mel.n_mels)
+        .ok_or_else(|| SkError::Length("n_mels × frames overflows".into()))?;
+    let need = per
+        .checked_mul(rows)
+        .ok_or_else(|| SkError::Length("rows × n_mels × frames overflows".into()))?;
+    if y_len < need {
+        return Err(SkError::BufferTooSmall(format!(
+            "y holds {y_len} values but rows {rows} × n_mels {} × frames {frames} = {need} are needed",
+            m.mel.n_mels
+        )));
+    }
+    let yb = Buf::out("y", y, need);
+    yb.check()?;
+    alias(&xb, &yb, false)?;
+    if rows == 0 || per == 0 {
+        return Ok(());
+    }
+    // SAFETY: validated and disjoint.
+    let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
+    m.melspec_batch(
+        xs,
+        x_stride as usize,
+        rows,
+        n,
+        frames,
+        tail.as_ref(),
+        per_row,
+        ys,
+    )
 }
 
 /// Batched mel spectrogram: `rows` signals of n samples, row `r` at `x + r·x_stride` (floats;

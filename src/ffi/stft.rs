@@ -670,34 +670,33 @@ unsafe fn push_ffi<T: StreamElem>(
     frames: *mut usize,
 ) -> SkResult<()> {
     check_out_scalar("frames", frames)?;
-    handle::with_shared::<T::Stream, _>("stream", stream, |m| {
-        let mut s = lock(m);
-        let nf = s.params().n_freq();
-        let xb = x.map(|(p, n)| Buf::new("x", p, n));
-        if let Some(xb) = &xb {
-            xb.check()?;
-        }
-        let want = match &xb {
-            Some(xb) => s.push_frames(xb.len)?,
-            None => s.finish_frames()?,
-        };
-        let need = want
-            .checked_mul(nf)
-            .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
-        let yb = complex_out("y", y, y_len, need, &format!("frames {want} × n_freq {nf}"))?;
-        if let Some(xb) = &xb {
-            alias(xb, &yb, false)?;
-        }
-        let ys = as_cplx_mut(&yb);
-        let got = match &xb {
-            // SAFETY: validated, disjoint from y.
-            Some(xb) => s.push(unsafe { xb.slice() }, ys)?,
-            None => s.finish(ys)?,
-        };
-        // SAFETY: checked.
-        unsafe { *frames = got };
-        Ok(())
-    })
+    let m = handle::shared::<T::Stream>("stream", stream)?;
+    let mut s = lock(&m);
+    let nf = s.params().n_freq();
+    let xb = x.map(|(p, n)| Buf::new("x", p, n));
+    if let Some(xb) = &xb {
+        xb.check()?;
+    }
+    let want = match &xb {
+        Some(xb) => s.push_frames(xb.len)?,
+        None => s.finish_frames()?,
+    };
+    let need = want
+        .checked_mul(nf)
+        .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
+    let yb = complex_out("y", y, y_len, need, &format!("frames {want} × n_freq {nf}"))?;
+    if let Some(xb) = &xb {
+        alias(xb, &yb, false)?;
+    }
+    let ys = as_cplx_mut(&yb);
+    let got = match &xb {
+        // SAFETY: validated, disjoint from y.
+        Some(xb) => s.push(unsafe { xb.slice() }, ys)?,
+        None => s.finish(ys)?,
+    };
+    // SAFETY: checked.
+    unsafe { *frames = got };
+    Ok(())
 }
 
 /// Appends `n` samples of `x` to the stream and writes every frame now complete to `y` (frames
