@@ -77,7 +77,7 @@ STRIP        ?= strip
 SIZEOF_VOID_P := $(shell echo | $(CC) -dM -E - 2>/dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 
-.PHONY: help compare-fftw venv py-install wheel build headers lint rust-test header-check c-examples c-test \
+.PHONY: help compare-fftw compare-handles venv py-install wheel build headers lint rust-test header-check c-examples c-test \
         python-test test demo bench compare clean distclean install uninstall c-install-test abi \
         abi-check tools-check
 
@@ -101,6 +101,7 @@ help:
 	@echo "make bench         criterion benchmarks (BENCH_ARGS=...)"
 	@echo "make compare       sigkern vs numpy/scipy side by side (COMPARE_ARGS=\"--quick\")"
 	@echo "make compare-fftw  rfft/irfft against FFTW from C (FFTW_SIZES=\"256 1024\"; installs libfftw3-dev)"
+	@echo "make compare-handles  handle-call cost and 2-thread scaling from C (HANDLES_BEFORE=<lib dir>)"
 	@echo "make clean         remove build outputs;  make distclean   also the venv"
 
 # ------------------------------------------------------------------ python
@@ -325,3 +326,20 @@ $(FFTW_BENCH): benches/c/fft_fftw.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LIN
 
 compare-fftw: $(FFTW_BENCH)
 	$(FFTW_BENCH) $(FFTW_SIZES)
+
+# The cost of a handle call at 1 frame and the scaling of two threads each calling its own four
+# biquad handles in turn, next to a plain C loop as the ceiling. A benchmark only. With
+# HANDLES_BEFORE=<directory holding another build's libsigkern.so.0.1> the same program runs
+# against that build first (LD_LIBRARY_PATH overrides the RUNPATH), for a before/after table.
+# e.g. make compare-handles HANDLES_BEFORE=/path/to/other/target/release HANDLES_ROUNDS=9
+HANDLES_BENCH := $(C_OUT)/handles
+$(HANDLES_BENCH): benches/c/handles.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
+	@mkdir -p $(C_OUT)
+	$(CC) $(CFLAGS) $< -o $@ $(SHARED_LDLIBS) -ldl
+
+# Then the same call against its kernel called directly from Rust (benches/handle_overhead.rs):
+# what a handle call adds at 1 frame.
+compare-handles: $(HANDLES_BENCH)
+	$(if $(HANDLES_BEFORE),LD_LIBRARY_PATH=$(HANDLES_BEFORE) $(HANDLES_BENCH) $(HANDLES_ROUNDS) && echo)
+	$(HANDLES_BENCH) $(HANDLES_ROUNDS)
+	$(CARGO) bench --bench handle_overhead

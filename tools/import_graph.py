@@ -32,10 +32,6 @@ SRC = ROOT / "src"
 # src/), or a folder whose files may form cycles among themselves. Keep this empty: an entry is
 # only for a circle another change is already removing.
 ALLOWED_CYCLES = [
-    # The handle registry names the object types of ffi/resample.rs and ffi/dynamics.rs, which
-    # import it back. The registry redesign (each ffi module declares its own object kind)
-    # removes this circle; delete this entry when it lands.
-    {"ffi/handle.rs", "ffi/resample.rs", "ffi/dynamics.rs"},
     # The FFT's files (fft.rs holds the shared float trait and the planner, its submodules use
     # the one and are used by the other) are being laid out anew; delete this entry with that
     # change.

@@ -287,12 +287,12 @@ def test_invalid_handles_are_detected(sk, ffi, last_error):
     X, Y = ffi.from_buffer("double[]", x), ffi.from_buffer("double[]", y)
     # NULL
     assert sk.sk_biquad_f64_process(ffi.NULL, X, 64, Y, 64, 64) == SK_ERR_INVALID_HANDLE
-    assert "handle is NULL" in last_error()
+    assert "argument h is NULL" in last_error()
     # freed
     f = Biquad(sk, ffi, sos, 1, np.float64)
     assert f.free() == SK_OK
     assert sk.sk_biquad_f64_process(f.h, X, 64, Y, 64, 64) == SK_ERR_INVALID_HANDLE
-    assert "not a live handle" in last_error()
+    assert "not a live sigkern handle" in last_error()
     assert sk.sk_biquad_free(f.h) == SK_ERR_INVALID_HANDLE  # double free
     # never created
     assert sk.sk_biquad_reset(ffi.cast("SkBiquad *", 0xDEADBEEF0)) == SK_ERR_INVALID_HANDLE

@@ -8,13 +8,12 @@
 //! message names the channel and frame): nothing is written and the state is unchanged.
 
 use super::guard::{check_out_scalar, ffi_boundary, io, planar, Buf};
-use super::handle::{lookup, register, release, write_token, Object};
+use super::handle::{self, handle_kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::dynamics::{Block, Detector, Dynamics, Limiter};
 use crate::kernels::layout::Layout;
 use crate::kernels::Float;
 use crate::simd::current;
-use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// Opaque handle of a dynamics processor, made by `sk_envelope_new`, `sk_compressor_new`,
 /// `sk_gate_new` or `sk_limiter_new` and released by `sk_dynamics_free`.
@@ -27,6 +26,13 @@ pub(crate) enum DynObj {
     Dyn(Dynamics),
     Lim(Limiter),
 }
+
+handle_kind!(
+    /// A dynamics processor behind an `SkDynamics` (state in `double`; takes both precisions).
+    pub(crate) DynamicsKind: DynObj as SkDynamics,
+    "a dynamics processor (sk_envelope_new, sk_compressor_new, sk_gate_new, sk_limiter_new)",
+    exclusive, defer
+);
 
 impl DynObj {
     fn channels(&self) -> usize {
@@ -66,32 +72,12 @@ fn detector(v: i32) -> SkResult<Detector> {
 unsafe fn publish(obj: SkResult<DynObj>, out: *mut *mut SkDynamics) -> SkResult<()> {
     let obj = obj?;
     check_out_scalar("out", out)?;
-    let token = register(Object::Dynamics(Box::new(Mutex::new(obj))));
     // SAFETY: validated.
-    unsafe { write_token(out, token) };
-    Ok(())
+    unsafe { handle::publish::<DynamicsKind>(obj, out) }
 }
 
-fn with_dyn<R>(h: *mut SkDynamics, f: impl FnOnce(&mut DynObj) -> SkResult<R>) -> SkResult<R> {
-    let obj = lookup("dyn", h as usize)?;
-    let Object::Dynamics(m) = &*obj else {
-        return Err(SkError::InvalidHandle(format!(
-            "argument dyn is {}, not a dynamics processor",
-            obj.describe()
-        )));
-    };
-    let mut g: MutexGuard<'_, DynObj> = match m.try_lock() {
-        Ok(g) => g,
-        Err(TryLockError::Poisoned(p)) => p.into_inner(),
-        Err(TryLockError::WouldBlock) => {
-            return Err(SkError::InvalidHandle(format!(
-                "dynamics processor {:#x} is in use by another thread right now; one handle must \
-                 not be used from two threads at the same time",
-                h as usize
-            )))
-        }
-    };
-    f(&mut g)
+fn with_dyn<R>(h: *const SkDynamics, f: impl FnOnce(&mut DynObj) -> SkResult<R>) -> SkResult<R> {
+    handle::with::<DynamicsKind, R>("dyn", h, f)
 }
 
 fn run<T: Float>(d: &mut DynObj, b: Block<'_, T>) -> SkResult<()> {
@@ -371,9 +357,7 @@ pub unsafe extern "C" fn sk_limiter_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_dynamics_free(dyn_: *mut SkDynamics) -> i32 {
     ffi_boundary!("sk_dynamics_free", {
-        release("dyn", dyn_ as usize, "a dynamics processor", |o| {
-            matches!(o, Object::Dynamics(_))
-        })
+        handle::free::<DynamicsKind>("dyn", dyn_)
     })
 }
 

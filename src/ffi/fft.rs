@@ -12,7 +12,8 @@
 //!   later calls on that thread), never stored in the plan.
 
 use super::guard::{alias, check_out_scalar, ffi_boundary, Alias, Buf};
-use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
+use super::handle::{self, handle_kind, Either, Kind};
+use super::spec::SpecFloat;
 use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::batch;
 use crate::kernels::spectral::fft::{FftKind, FftPlan, Norm};
@@ -33,6 +34,31 @@ pub const SK_NORM_FORWARD: i32 = 2;
 /// `sk_fft_plan_free`).
 pub struct SkFftPlan {
     _opaque: [u8; 0],
+}
+
+handle_kind!(
+    /// A `float` FFT plan behind an `SkFftPlan` (immutable: any number of calls at once).
+    pub(crate) FftF32: FftPlan<f32> as SkFftPlan, "a float FFT plan", shared, defer
+);
+handle_kind!(
+    /// A `double` FFT plan behind an `SkFftPlan`.
+    pub(crate) FftF64: FftPlan<f64> as SkFftPlan, "a double FFT plan", shared, defer
+);
+
+/// What the either-precision calls of an FFT plan accept.
+const ANY_PLAN: &str = "an FFT plan";
+
+/// Element types with their FFT plan kinds.
+pub(crate) trait FftElem: SpecFloat {
+    type Plan: Kind<Object = FftPlan<Self>, C = SkFftPlan>;
+}
+
+impl FftElem for f32 {
+    type Plan = FftF32;
+}
+
+impl FftElem for f64 {
+    type Plan = FftF64;
 }
 
 pub(crate) fn parse_norm(norm: i32) -> SkResult<Norm> {
@@ -56,14 +82,12 @@ fn parse_kind(kind: i32) -> SkResult<FftKind> {
     }
 }
 
-unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan) -> SkResult<()> {
+unsafe fn plan_new<T: FftElem>(kind: i32, n: usize, plan: *mut *mut SkFftPlan) -> SkResult<()> {
     check_out_scalar("plan", plan)?;
     let kind = parse_kind(kind)?;
     let p = FftPlan::<T>::new(kind, n)?;
-    let token = register(T::wrap_fft(p));
     // SAFETY: checked above.
-    unsafe { write_token(plan, token) };
-    Ok(())
+    unsafe { handle::publish::<T::Plan>(p, plan) }
 }
 
 /// Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
@@ -114,9 +138,7 @@ pub unsafe extern "C" fn sk_fft_plan_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_fft_plan_free(plan: *mut SkFftPlan) -> i32 {
     ffi_boundary!("sk_fft_plan_free", {
-        release("plan", plan as usize, "an FFT plan", |o| {
-            matches!(o, Object::FftF32(_) | Object::FftF64(_))
-        })
+        handle::free_either::<FftF32, FftF64>("plan", plan, ANY_PLAN)
     })
 }
 
@@ -139,17 +161,13 @@ pub unsafe extern "C" fn sk_fft_plan_info(
         check_out_scalar("kind", kind)?;
         check_out_scalar("n", n)?;
         check_out_scalar("is_double", is_double)?;
-        let obj = lookup("plan", plan as usize)?;
-        let (k, len, dbl) = match &*obj {
-            Object::FftF32(p) => (p.kind(), p.len(), 0),
-            Object::FftF64(p) => (p.kind(), p.len(), 1),
-            o => {
-                return Err(SkError::InvalidHandle(format!(
-                    "argument plan is {}, not an FFT plan",
-                    o.describe()
-                )))
-            }
-        };
+        let (k, len, dbl) =
+            handle::with_either_shared::<FftF32, FftF64, _>("plan", plan, ANY_PLAN, |p| {
+                Ok(match p {
+                    Either::A(p) => (p.kind(), p.len(), 0),
+                    Either::B(p) => (p.kind(), p.len(), 1),
+                })
+            })?;
         // SAFETY: all three checked above.
         unsafe {
             *kind = if k == FftKind::Real {
@@ -240,8 +258,7 @@ fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
 
 /// The plan of element type `T` in `obj` for `op` on `n` points: of the op's kind (real or
 /// complex) and made for `n`.
-fn plan_for<T: SpecFloat>(obj: &Object, op: Op, n: usize) -> SkResult<&FftPlan<T>> {
-    let p = expect("plan", obj, T::FFT_WHAT, T::fft)?;
+fn plan_for<T: FftElem>(p: &FftPlan<T>, op: Op, n: usize) -> SkResult<&FftPlan<T>> {
     if p.kind() != op.kind() {
         return Err(SkError::InvalidHandle(format!(
             "argument plan is a {} FFT plan; this function needs a {} one (SK_FFT_{})",
@@ -261,7 +278,7 @@ fn plan_for<T: SpecFloat>(obj: &Object, op: Op, n: usize) -> SkResult<&FftPlan<T
 
 /// The transforms of `rows` rows (the batched entry points), `x_stride` / `y_stride` apart.
 #[allow(clippy::too_many_arguments)]
-unsafe fn exec<T: SpecFloat>(
+unsafe fn exec<T: FftElem>(
     op: Op,
     plan: *const SkFftPlan,
     x: *const T,
@@ -273,7 +290,7 @@ unsafe fn exec<T: SpecFloat>(
     n: usize,
 ) -> SkResult<()> {
     let norm = parse_norm(norm)?;
-    let obj = lookup("plan", plan as usize)?;
+    let obj = handle::shared::<T::Plan>("plan", plan)?;
     let p = plan_for::<T>(&obj, op, n)?;
     let ((irow, icx), (orow, ocx)) = op.rows(n);
     let xl = extent("x", rows, irow, x_stride, icx, 0)?;
@@ -317,7 +334,7 @@ unsafe fn exec<T: SpecFloat>(
 /// One transform (the single-row entry points): the checks of [`exec`] for one row without its
 /// stride rules, then the transform on this thread's workspace. A plan's `n` is at most 2^28,
 /// so the buffer lengths cannot overflow.
-unsafe fn exec_one<T: SpecFloat>(
+unsafe fn exec_one<T: FftElem>(
     op: Op,
     plan: *const SkFftPlan,
     x: *const T,
@@ -326,7 +343,7 @@ unsafe fn exec_one<T: SpecFloat>(
     n: usize,
 ) -> SkResult<()> {
     let norm = parse_norm(norm)?;
-    let obj = lookup("plan", plan as usize)?;
+    let obj = handle::shared::<T::Plan>("plan", plan)?;
     let p = plan_for::<T>(&obj, op, n)?;
     let ((irow, icx), (orow, ocx)) = op.rows(n);
     let xb = Buf::new("x", x, irow << u32::from(icx));

@@ -14,7 +14,7 @@
 //! overlap of the two extents is `SK_ERR_OVERLAP`.
 
 use super::guard::{alias, check_out_scalar, ffi_boundary, interleaved, io, planar, Buf};
-use super::handle::{self, wrong_kind, FilterObj};
+use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_copy;
 use crate::kernels::filter::arith::SosElem;
@@ -37,70 +37,55 @@ pub struct SkFir {
     _private: [u8; 0],
 }
 
-/// Element types with a biquad and FIR object kind.
-trait FilterElem: Float + FftNum + SosElem {
-    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<Self>>;
-    fn wrap_biquad(f: SosFilter<Self>) -> FilterObj;
-    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<Self>>;
-    fn wrap_fir(f: FirFilter<Self>) -> FilterObj;
-    const BIQUAD: &'static str;
-    const FIR: &'static str;
+handle_kind!(
+    /// A `float` biquad cascade behind an `SkBiquad`.
+    pub(crate) BiquadF32: SosFilter<f32> as SkBiquad,
+    "a float biquad cascade (sk_biquad_f32_new)", exclusive, refuse
+);
+handle_kind!(
+    /// A `double` biquad cascade behind an `SkBiquad`.
+    pub(crate) BiquadF64: SosFilter<f64> as SkBiquad,
+    "a double biquad cascade (sk_biquad_f64_new)", exclusive, refuse
+);
+handle_kind!(
+    /// A `float` FIR filter behind an `SkFir`.
+    pub(crate) FirF32: FirFilter<f32> as SkFir,
+    "a float FIR filter (sk_fir_f32_new)", exclusive, refuse
+);
+handle_kind!(
+    /// A `double` FIR filter behind an `SkFir`.
+    pub(crate) FirF64: FirFilter<f64> as SkFir,
+    "a double FIR filter (sk_fir_f64_new)", exclusive, refuse
+);
+
+/// Element types with their biquad and FIR object kinds.
+pub(super) trait FilterElem: Float + FftNum + SosElem {
+    type Biquad: Kind<Object = SosFilter<Self>, C = SkBiquad>;
+    type Fir: Kind<Object = FirFilter<Self>, C = SkFir>;
 }
 
 impl FilterElem for f32 {
-    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<f32>> {
-        match obj {
-            FilterObj::BiquadF32(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap_biquad(f: SosFilter<f32>) -> FilterObj {
-        FilterObj::BiquadF32(f)
-    }
-    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<f32>> {
-        match obj {
-            FilterObj::FirF32(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap_fir(f: FirFilter<f32>) -> FilterObj {
-        FilterObj::FirF32(f)
-    }
-    const BIQUAD: &'static str = "float biquad cascade (sk_biquad_f32_new)";
-    const FIR: &'static str = "float FIR filter (sk_fir_f32_new)";
+    type Biquad = BiquadF32;
+    type Fir = FirF32;
 }
 
 impl FilterElem for f64 {
-    fn biquad(obj: &mut FilterObj) -> Option<&mut SosFilter<f64>> {
-        match obj {
-            FilterObj::BiquadF64(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap_biquad(f: SosFilter<f64>) -> FilterObj {
-        FilterObj::BiquadF64(f)
-    }
-    fn fir(obj: &mut FilterObj) -> Option<&mut FirFilter<f64>> {
-        match obj {
-            FilterObj::FirF64(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap_fir(f: FirFilter<f64>) -> FilterObj {
-        FilterObj::FirF64(f)
-    }
-    const BIQUAD: &'static str = "double biquad cascade (sk_biquad_f64_new)";
-    const FIR: &'static str = "double FIR filter (sk_fir_f64_new)";
+    type Biquad = BiquadF64;
+    type Fir = FirF64;
 }
+
+/// What the either-precision calls of a biquad handle accept.
+const ANY_BIQUAD: &str = "a biquad cascade (sk_biquad_f32_new or sk_biquad_f64_new)";
+/// What the either-precision calls of an FIR handle accept.
+const ANY_FIR: &str = "an FIR filter (sk_fir_f32_new or sk_fir_f64_new)";
 
 /// A streaming recursive filter kept behind a handle (a biquad cascade or a transfer-function
 /// filter of one precision): what the shared process and state wrappers need.
 pub(super) trait StreamHandle<T: SosElem>: Sized {
-    /// The kind and precision, for `SK_ERR_INVALID_HANDLE` messages.
-    const WHAT: &'static str;
+    /// The handle kind of this filter and precision.
+    type Kind: Kind<Object = Self>;
     /// The state's shape, for `SK_ERR_LENGTH` messages.
     const STATE: &'static str;
-    fn get(obj: &mut FilterObj) -> Option<&mut Self>;
     /// What `*_info` reports: the size of the filter (sections or order) and the channels.
     fn dims(&self) -> (usize, usize);
     fn reset(&mut self);
@@ -112,11 +97,8 @@ pub(super) trait StreamHandle<T: SosElem>: Sized {
 }
 
 impl<T: FilterElem> StreamHandle<T> for SosFilter<T> {
-    const WHAT: &'static str = T::BIQUAD;
+    type Kind = T::Biquad;
     const STATE: &'static str = "n_sections × channels × 2";
-    fn get(obj: &mut FilterObj) -> Option<&mut Self> {
-        T::biquad(obj)
-    }
     fn dims(&self) -> (usize, usize) {
         (self.n_sections(), SosFilter::channels(self))
     }
@@ -140,31 +122,29 @@ impl<T: FilterElem> StreamHandle<T> for SosFilter<T> {
     }
 }
 
-/// Runs `f` on the handle `id` if it is an `H`.
+/// The opaque C type of a stream handle `H`.
+pub(super) type CType<T, H> = <<H as StreamHandle<T>>::Kind as Kind>::C;
+
+/// Runs `f` on the handle `h` if it is an `H`.
 pub(super) fn with_handle<T: SosElem, H: StreamHandle<T>, R>(
-    id: usize,
+    h: *const CType<T, H>,
     f: impl FnOnce(&mut H) -> SkResult<R>,
 ) -> SkResult<R> {
-    handle::with(id, |obj| {
-        if H::get(obj).is_none() {
-            return Err(wrong_kind(id, obj, H::WHAT));
-        }
-        f(H::get(obj).expect("kind checked above"))
-    })
+    handle::with::<H::Kind, R>("h", h, f)
 }
 
 /// `*_reset` of a handle kind of either precision (`what` names the kind).
 pub(super) fn handle_reset<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
-    id: usize,
+    h: *const CType<f32, H32>,
     what: &str,
-) -> SkResult<()> {
-    handle::with(id, |obj| {
-        if let Some(f) = H32::get(obj) {
-            f.reset();
-        } else if let Some(f) = H64::get(obj) {
-            f.reset();
-        } else {
-            return Err(wrong_kind(id, obj, what));
+) -> SkResult<()>
+where
+    H64::Kind: Kind<C = CType<f32, H32>>,
+{
+    handle::with_either::<H32::Kind, H64::Kind, _>("h", h, what, |f| {
+        match f {
+            Either::A(f) => f.reset(),
+            Either::B(f) => f.reset(),
         }
         Ok(())
     })
@@ -176,19 +156,19 @@ pub(super) fn handle_reset<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
 /// # Safety
 /// `a` and `b` writable if non-NULL and aligned.
 pub(super) unsafe fn handle_info<H32: StreamHandle<f32>, H64: StreamHandle<f64>>(
-    id: usize,
+    h: *const CType<f32, H32>,
     what: &str,
     names: [&'static str; 2],
     a: *mut usize,
     b: *mut usize,
-) -> SkResult<()> {
-    handle::with(id, |obj| {
-        let (va, vb) = if let Some(f) = H32::get(obj) {
-            f.dims()
-        } else if let Some(f) = H64::get(obj) {
-            f.dims()
-        } else {
-            return Err(wrong_kind(id, obj, what));
+) -> SkResult<()>
+where
+    H64::Kind: Kind<C = CType<f32, H32>>,
+{
+    handle::with_either::<H32::Kind, H64::Kind, _>("h", h, what, |f| {
+        let (va, vb) = match f {
+            Either::A(f) => f.dims(),
+            Either::B(f) => f.dims(),
         };
         check_out_scalar(names[0], a)?;
         check_out_scalar(names[1], b)?;
@@ -203,7 +183,7 @@ pub(super) unsafe fn handle_info<H32: StreamHandle<f32>, H64: StreamHandle<f64>>
 
 /// `*_process` of a handle: planar channels with strides.
 pub(super) unsafe fn handle_process<T: SosElem, H: StreamHandle<T>>(
-    h: usize,
+    h: *const CType<T, H>,
     x: *const T,
     x_stride: isize,
     y: *mut T,
@@ -240,7 +220,7 @@ fn state_len_check<T: SosElem, H: StreamHandle<T>>(len: usize, need: usize) -> S
 
 /// `*_get_state` of a handle.
 pub(super) unsafe fn handle_get_state<T: SosElem, H: StreamHandle<T>>(
-    h: usize,
+    h: *const CType<T, H>,
     zi: *mut T,
     len: usize,
 ) -> SkResult<()> {
@@ -256,7 +236,7 @@ pub(super) unsafe fn handle_get_state<T: SosElem, H: StreamHandle<T>>(
 
 /// `*_set_state` of a handle: refuses NaN and infinite values.
 pub(super) unsafe fn handle_set_state<T: SosElem, H: StreamHandle<T>>(
-    h: usize,
+    h: *const CType<T, H>,
     zi: *const T,
     len: usize,
 ) -> SkResult<()> {
@@ -284,15 +264,10 @@ pub(super) fn finite_state<T: Float>(name: &str, z: &[T]) -> SkResult<()> {
 }
 
 fn with_fir<T: FilterElem, R>(
-    id: usize,
+    h: *const SkFir,
     f: impl FnOnce(&mut FirFilter<T>) -> SkResult<R>,
 ) -> SkResult<R> {
-    handle::with(id, |obj| {
-        if T::fir(obj).is_none() {
-            return Err(wrong_kind(id, obj, T::FIR));
-        }
-        f(T::fir(obj).expect("kind checked above"))
-    })
+    handle::with::<T::Fir, R>("h", h, f)
 }
 
 unsafe fn biquad_new<T: FilterElem>(
@@ -314,10 +289,8 @@ unsafe fn biquad_new<T: FilterElem>(
     b.check()?;
     // SAFETY: validated.
     let f = SosFilter::<T>::new(unsafe { b.slice() }, channels)?;
-    let id = handle::insert(T::wrap_biquad(f));
     // SAFETY: out validated (non-NULL, aligned).
-    unsafe { *out = id as *mut SkBiquad };
-    Ok(())
+    unsafe { handle::publish::<T::Biquad>(f, out) }
 }
 
 unsafe fn biquad_process_interleaved<T: FilterElem>(
@@ -326,7 +299,7 @@ unsafe fn biquad_process_interleaved<T: FilterElem>(
     y: *mut T,
     n_frames: usize,
 ) -> SkResult<()> {
-    with_handle::<T, SosFilter<T>, _>(h as usize, |f| {
+    with_handle::<T, SosFilter<T>, _>(h, |f| {
         let ch = f.channels();
         let (l, len) = interleaved("n_frames", n_frames, ch)?;
         // SAFETY: caller guarantees n_frames·channels elements.
@@ -393,7 +366,7 @@ pub unsafe extern "C" fn sk_biquad_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_free", {
-        handle::remove(h as usize, FilterObj::is_biquad, "biquad cascade")
+        handle::free_either::<BiquadF32, BiquadF64>("h", h, ANY_BIQUAD)
     })
 }
 
@@ -405,7 +378,7 @@ pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
     ffi_boundary!("sk_biquad_reset", {
-        handle_reset::<SosFilter<f32>, SosFilter<f64>>(h as usize, "biquad cascade")
+        handle_reset::<SosFilter<f32>, SosFilter<f64>>(h, ANY_BIQUAD)
     })
 }
 
@@ -424,8 +397,8 @@ pub unsafe extern "C" fn sk_biquad_info(
     ffi_boundary!("sk_biquad_info", {
         unsafe {
             handle_info::<SosFilter<f32>, SosFilter<f64>>(
-                h as usize,
-                "biquad cascade",
+                h,
+                ANY_BIQUAD,
                 ["n_sections", "channels"],
                 n_sections,
                 channels,
@@ -461,7 +434,7 @@ pub unsafe extern "C" fn sk_biquad_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_process", {
-        unsafe { handle_process::<f32, SosFilter<f32>>(h as usize, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f32, SosFilter<f32>>(h, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -479,7 +452,7 @@ pub unsafe extern "C" fn sk_biquad_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_process", {
-        unsafe { handle_process::<f64, SosFilter<f64>>(h as usize, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f64, SosFilter<f64>>(h, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -531,7 +504,7 @@ pub unsafe extern "C" fn sk_biquad_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_get_state", {
-        unsafe { handle_get_state::<f32, SosFilter<f32>>(h as usize, zi, len) }
+        unsafe { handle_get_state::<f32, SosFilter<f32>>(h, zi, len) }
     })
 }
 
@@ -546,7 +519,7 @@ pub unsafe extern "C" fn sk_biquad_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_get_state", {
-        unsafe { handle_get_state::<f64, SosFilter<f64>>(h as usize, zi, len) }
+        unsafe { handle_get_state::<f64, SosFilter<f64>>(h, zi, len) }
     })
 }
 
@@ -566,7 +539,7 @@ pub unsafe extern "C" fn sk_biquad_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_set_state", {
-        unsafe { handle_set_state::<f32, SosFilter<f32>>(h as usize, zi, len) }
+        unsafe { handle_set_state::<f32, SosFilter<f32>>(h, zi, len) }
     })
 }
 
@@ -581,7 +554,7 @@ pub unsafe extern "C" fn sk_biquad_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_set_state", {
-        unsafe { handle_set_state::<f64, SosFilter<f64>>(h as usize, zi, len) }
+        unsafe { handle_set_state::<f64, SosFilter<f64>>(h, zi, len) }
     })
 }
 
@@ -742,10 +715,8 @@ unsafe fn fir_new<T: FilterElem>(
     b.check()?;
     // SAFETY: validated.
     let f = FirFilter::<T>::new(unsafe { b.slice() })?;
-    let id = handle::insert(T::wrap_fir(f));
     // SAFETY: validated.
-    unsafe { *out = id as *mut SkFir };
-    Ok(())
+    unsafe { handle::publish::<T::Fir>(f, out) }
 }
 
 unsafe fn fir_process<T: FilterElem>(
@@ -754,7 +725,7 @@ unsafe fn fir_process<T: FilterElem>(
     y: *mut T,
     n: usize,
 ) -> SkResult<()> {
-    with_fir::<T, _>(h as usize, |f| {
+    with_fir::<T, _>(h, |f| {
         // SAFETY: caller guarantees n elements.
         let (src, out) = unsafe { io(Buf::new("x", x, n), Buf::out("y", y, n))? };
         match src {
@@ -765,7 +736,7 @@ unsafe fn fir_process<T: FilterElem>(
 }
 
 unsafe fn fir_get_state<T: FilterElem>(h: *mut SkFir, hist: *mut T, len: usize) -> SkResult<()> {
-    with_fir::<T, _>(h as usize, |f| {
+    with_fir::<T, _>(h, |f| {
         if len != f.n_taps() - 1 {
             return Err(SkError::Length(format!(
                 "len = {len} but the state holds n_taps − 1 = {} samples",
@@ -781,7 +752,7 @@ unsafe fn fir_get_state<T: FilterElem>(h: *mut SkFir, hist: *mut T, len: usize) 
 }
 
 unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize) -> SkResult<()> {
-    with_fir::<T, _>(h as usize, |f| {
+    with_fir::<T, _>(h, |f| {
         if len != f.n_taps() - 1 {
             return Err(SkError::Length(format!(
                 "len = {len} but the state holds n_taps − 1 = {} samples",
@@ -853,7 +824,7 @@ pub unsafe extern "C" fn sk_fir_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
     ffi_boundary!("sk_fir_free", {
-        handle::remove(h as usize, |o| !o.is_biquad(), "FIR filter")
+        handle::free_either::<FirF32, FirF64>("h", h, ANY_FIR)
     })
 }
 
@@ -865,16 +836,12 @@ pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
     ffi_boundary!("sk_fir_reset", {
-        handle::with(h as usize, |obj| match obj {
-            FilterObj::FirF32(f) => {
-                f.reset();
-                Ok(())
+        handle::with_either::<FirF32, FirF64, _>("h", h, ANY_FIR, |f| {
+            match f {
+                Either::A(f) => f.reset(),
+                Either::B(f) => f.reset(),
             }
-            FilterObj::FirF64(f) => {
-                f.reset();
-                Ok(())
-            }
-            other => Err(wrong_kind(h as usize, other, "FIR filter")),
+            Ok(())
         })
     })
 }
@@ -889,11 +856,10 @@ pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_info(h: *mut SkFir, n_taps: *mut usize, uses_fft: *mut i32) -> i32 {
     ffi_boundary!("sk_fir_info", {
-        handle::with(h as usize, |obj| {
-            let (k, fft) = match obj {
-                FilterObj::FirF32(f) => (f.n_taps(), f.uses_fft()),
-                FilterObj::FirF64(f) => (f.n_taps(), f.uses_fft()),
-                other => return Err(wrong_kind(h as usize, other, "FIR filter")),
+        handle::with_either::<FirF32, FirF64, _>("h", h, ANY_FIR, |f| {
+            let (k, fft) = match f {
+                Either::A(f) => (f.n_taps(), f.uses_fft()),
+                Either::B(f) => (f.n_taps(), f.uses_fft()),
             };
             check_out_scalar("n_taps", n_taps)?;
             check_out_scalar("uses_fft", uses_fft)?;

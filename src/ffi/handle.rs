@@ -1,643 +1,689 @@
-//! Handles: the one registry behind every opaque pointer sigkern hands out (FFT plans, STFT
-//! streams, mel plans, biquad cascades, FIR filters).
+//! Handles: the one registry behind every opaque pointer sigkern hands out.
 //!
-//! A handle value is a token, never dereferenced: `HANDLE_BASE + 16·id` with `id` from a 64-bit
-//! counter, so a value is never issued twice in a process. Every call looks the token up in a
-//! global map of live handles (under a mutex) and gets an `Arc` of the object, so
-//! - NULL, a freed handle (also a double free), a pointer sigkern never returned and a handle of
-//!   another kind or element type are all detected (`SK_ERR_INVALID_HANDLE`) without reading any
-//!   caller memory;
-//! - a handle freed by one thread while another is still executing with it stays alive until
-//!   that call returns (the call holds a reference).
+//! Each ffi module declares the object kinds of its own handles with [`handle_kind!`] (a kind
+//! names the Rust object, the opaque C type, the words used in messages and two rules: whether
+//! one handle may serve several calls at once, and what a free does while a call is using the
+//! handle). This module knows no concrete object type; it stores objects type-erased and checks
+//! the exact kind on every lookup and free.
 //!
-//! Each thread remembers the last handle it looked up ([`LAST`]: token, object, and the count of
-//! frees at that time). While no handle at all has been freed since ([`FREES`] unchanged: one
-//! atomic load), the token is still live and the call borrows the remembered object, without the
-//! registry's lock, the map walk and an `Arc` count up and down (about 30 ns of a call's floor).
-//! Any free makes every thread's memory stale, so freed handles are detected as before. A thread's
-//! memory holds a reference: an object freed by another thread is dropped at this thread's next
-//! handle lookup or exit.
+//! A handle value is a token, never dereferenced: a tag byte (`0x5C`), the generation and the
+//! index of a slot, in 16-byte steps (non-NULL, aligned like a pointer). Slots live in chunks
+//! that are allocated when a handle is created and never moved or freed; each slot has one
+//! atomic state word (generation, live bit, count of calls running with it), so a lookup is one
+//! load, one compare-and-swap and, when the call returns, one subtraction: no lock, no
+//! allocation, no system call, and threads using different handles write to different cache
+//! lines. Hence:
+//! - NULL, a freed handle (also a double free), a value never issued (wrong tag, an index beyond
+//!   the table, a generation the slot does not hold) and a handle of another kind or element type
+//!   are all detected (`SK_ERR_INVALID_HANDLE`) without reading any caller memory. A slot's
+//!   generation grows with every reuse and a slot whose generation is exhausted is retired, so a
+//!   token is never issued twice.
+//! - A kind declared `exclusive` serves one call at a time: a second thread calling with the same
+//!   handle at once gets `SK_ERR_INVALID_HANDLE` ("in use") instead of a data race or a wait. A
+//!   `shared` kind (read-only plans) serves any number of calls at once.
+//! - A handle freed while a call on another thread is running with it is either refused ("in
+//!   use", the handle stays alive: kinds declared `refuse`) or marked dead at once and dropped
+//!   when the last running call returns (kinds declared `defer`; that call then also does the
+//!   free's work). The object is never dropped under a running call.
 
 use crate::error::{SkError, SkResult};
-use crate::kernels::filter::fir::FirFilter;
-use crate::kernels::filter::lfilter::LFilter;
-use crate::kernels::filter::sos::SosFilter;
-use crate::kernels::loudness::Meter;
-use crate::kernels::spectral::fft::{FftPlan, PlanCache};
-use crate::kernels::spectral::mel::MelPlan;
-use crate::kernels::spectral::stft::StftStream;
-use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
-use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
+use std::marker::PhantomData;
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
-/// Offset of every token. Tokens are never dereferenced, so they need not be addresses; the base
-/// (16-byte steps from it) only makes them non-NULL, aligned like a pointer and recognisable in a
-/// debugger.
-const HANDLE_BASE: usize = 0x5C00_0000_0000;
-
-/// Every object a handle can name.
-pub(crate) enum Object {
-    FftF32(FftPlan<f32>),
-    FftF64(FftPlan<f64>),
-    StreamF32(Mutex<StftStream<f32>>),
-    StreamF64(Mutex<StftStream<f64>>),
-    MelF32(MelPlan<f32>),
-    MelF64(MelPlan<f64>),
-    /// A stateful filter; its lock is only ever try-locked (see [`with`]).
-    Filter(Mutex<FilterObj>),
-    /// A streaming resampler; its lock is only ever try-locked.
-    Resampler(Box<Mutex<super::resample::ResamplerObj>>),
-    /// A loudness meter; its lock is only ever try-locked (see `ffi::loudness`).
-    Meter(Box<Mutex<Meter>>),
-    /// A dynamics processor; its lock is only ever try-locked (see `ffi::dynamics`).
-    Dynamics(Box<Mutex<super::dynamics::DynObj>>),
+/// The run-time description of an object kind; a kind is identified by the address of its one
+/// `static` description (made by [`handle_kind!`]).
+pub(crate) struct KindInfo {
+    /// What a handle of this kind is, for messages ("a float biquad cascade (...)").
+    pub(crate) name: &'static str,
+    /// One call at a time (`true`) or any number (`false`).
+    pub(crate) exclusive: bool,
+    /// A free while a call runs with the handle is refused (`true`) or deferred (`false`).
+    pub(crate) refuse_busy_free: bool,
+    /// Drops the boxed object (`Box<Object>` as a thin pointer).
+    pub(crate) drop: unsafe fn(*mut ()),
 }
 
-impl Object {
-    pub fn describe(&self) -> &'static str {
-        match self {
-            Object::FftF32(_) => "a float FFT plan",
-            Object::FftF64(_) => "a double FFT plan",
-            Object::StreamF32(_) => "a float STFT stream",
-            Object::StreamF64(_) => "a double STFT stream",
-            Object::MelF32(_) => "a float mel plan",
-            Object::MelF64(_) => "a double mel plan",
-            Object::Filter(m) => match m.try_lock() {
-                Ok(g) => g.kind_name(),
-                Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
-                Err(TryLockError::WouldBlock) => "a filter (busy in another thread)",
-            },
-            Object::Resampler(m) => match m.try_lock() {
-                Ok(g) => g.kind_name(),
-                Err(TryLockError::Poisoned(p)) => p.into_inner().kind_name(),
-                Err(TryLockError::WouldBlock) => "a resampler (busy in another thread)",
-            },
-            Object::Meter(_) => "a loudness meter (sk_meter_new)",
-            Object::Dynamics(_) => "a dynamics processor (sk_compressor_new, sk_limiter_new, ...)",
-        }
-    }
+/// Drops a `Box<T>` made by [`register`].
+///
+/// # Safety
+/// `p` came from `Box::<T>::into_raw` and is dropped once.
+pub(crate) unsafe fn drop_box<T>(p: *mut ()) {
+    // SAFETY: by the contract, `p` is a `Box<T>` that nobody else owns any more.
+    drop(unsafe { Box::from_raw(p as *mut T) });
 }
 
-/// The stateful filters a handle can name (inside [`Object::Filter`]).
-pub(crate) enum FilterObj {
-    BiquadF32(SosFilter<f32>),
-    BiquadF64(SosFilter<f64>),
-    FirF32(FirFilter<f32>),
-    FirF64(FirFilter<f64>),
-    LfilterF32(LFilter<f32>),
-    LfilterF64(LFilter<f64>),
+/// An object kind: what a handle of one opaque C type and one element type holds (rustls-ffi's
+/// `Castable` in spirit). Declared with [`handle_kind!`].
+pub(crate) trait Kind: 'static {
+    /// The object behind the handle.
+    type Object: Send + 'static;
+    /// The opaque C type handles of this kind point to.
+    type C;
+    /// Same as `info().name`.
+    const NAME: &'static str;
+    /// Same as `info().exclusive`.
+    const EXCLUSIVE: bool;
+    /// The kind's one description, whose address identifies the kind.
+    fn info() -> &'static KindInfo;
 }
 
-impl FilterObj {
-    pub(crate) fn kind_name(&self) -> &'static str {
-        match self {
-            FilterObj::BiquadF32(_) => "a float biquad cascade (sk_biquad_f32_new)",
-            FilterObj::BiquadF64(_) => "a double biquad cascade (sk_biquad_f64_new)",
-            FilterObj::FirF32(_) => "a float FIR filter (sk_fir_f32_new)",
-            FilterObj::FirF64(_) => "a double FIR filter (sk_fir_f64_new)",
-            FilterObj::LfilterF32(_) => "a float transfer-function filter (sk_lfilter_f32_new)",
-            FilterObj::LfilterF64(_) => "a double transfer-function filter (sk_lfilter_f64_new)",
-        }
-    }
-    pub(crate) fn is_biquad(&self) -> bool {
-        matches!(self, FilterObj::BiquadF32(_) | FilterObj::BiquadF64(_))
-    }
-    pub(crate) fn is_lfilter(&self) -> bool {
-        matches!(self, FilterObj::LfilterF32(_) | FilterObj::LfilterF64(_))
-    }
-}
-
-fn registry() -> MutexGuard<'static, BTreeMap<usize, Arc<Object>>> {
-    static REG: OnceLock<Mutex<BTreeMap<usize, Arc<Object>>>> = OnceLock::new();
-    REG.get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-}
-
-/// Registers `obj` and returns its token.
-pub(crate) fn register(obj: Object) -> usize {
-    static NEXT: AtomicUsize = AtomicUsize::new(1);
-    let id = NEXT.fetch_add(1, Ordering::Relaxed);
-    let token = HANDLE_BASE + id * 16;
-    registry().insert(token, Arc::new(obj));
-    token
-}
-
-/// How many handles have been freed in this process; bumped under the registry lock by every
-/// free, after the object left the map.
-static FREES: AtomicU64 = AtomicU64::new(0);
-
-/// A thread's last looked-up handle (see the module doc).
-struct LastHandle {
-    token: Cell<usize>,
-    /// [`FREES`] when `obj` was found in the registry
-    frees: Cell<u64>,
-    /// An [`ObjRef`] borrows `obj`: the slot must not change until it is dropped.
-    busy: Cell<bool>,
-    obj: RefCell<Option<Arc<Object>>>,
-}
-
-thread_local! {
-    static LAST: LastHandle = const {
-        LastHandle {
-            token: Cell::new(0),
-            frees: Cell::new(0),
-            busy: Cell::new(false),
-            obj: RefCell::new(None),
+/// Declares an object kind: a unit type implementing [`Kind`].
+///
+/// `handle_kind!(pub(crate) BiquadF32: SosFilter<f32> as SkBiquad, "a float biquad cascade",
+/// exclusive, refuse);` — the access is `exclusive` (one call at a time) or `shared` (object
+/// `Sync`, any number of calls); a free of a handle in use is `refuse`d or `defer`red.
+macro_rules! handle_kind {
+    (@ex exclusive) => { true };
+    (@ex shared) => { false };
+    (@rf refuse) => { true };
+    (@rf defer) => { false };
+    ($(#[$m:meta])* $vis:vis $kind:ident: $obj:ty as $c:ty, $name:expr, $access:ident, $free:ident) => {
+        $(#[$m])*
+        $vis struct $kind;
+        impl $crate::ffi::handle::Kind for $kind {
+            type Object = $obj;
+            type C = $c;
+            const NAME: &'static str = $name;
+            const EXCLUSIVE: bool = $crate::ffi::handle::handle_kind!(@ex $access);
+            fn info() -> &'static $crate::ffi::handle::KindInfo {
+                static INFO: $crate::ffi::handle::KindInfo = $crate::ffi::handle::KindInfo {
+                    name: $name,
+                    exclusive: $crate::ffi::handle::handle_kind!(@ex $access),
+                    refuse_busy_free: $crate::ffi::handle::handle_kind!(@rf $free),
+                    drop: $crate::ffi::handle::drop_box::<$obj>,
+                };
+                &INFO
+            }
         }
     };
 }
+pub(crate) use handle_kind;
 
-/// A live object found by [`lookup`]: borrowed from the thread's [`LAST`] slot, or a reference
-/// of its own. Not `Send`: it is dropped on the thread that looked it up, inside one call.
-pub(crate) struct ObjRef(Held);
+// ------------------------------------------------------------------------------- tokens
 
-enum Held {
-    /// Points into the `Arc` held by this thread's [`LAST`] slot, which is marked busy (left
-    /// unchanged) until this is dropped.
-    Last(NonNull<Object>),
-    Own(Arc<Object>),
+/// The tag in a token's top byte: user-space addresses never carry it, so a pointer that is not
+/// a handle fails the first check.
+const TAG: usize = 0x5C;
+const TAG_SHIFT: u32 = usize::BITS - 8;
+const INDEX_SHIFT: u32 = 4;
+const INDEX_BITS: u32 = if usize::BITS == 64 { 24 } else { 12 };
+const GEN_SHIFT: u32 = INDEX_SHIFT + INDEX_BITS;
+const GEN_BITS: u32 = TAG_SHIFT - GEN_SHIFT;
+/// The largest generation a token can carry (a slot that reaches it is retired when freed).
+const GEN_MAX: u64 = (1 << GEN_BITS) - 1;
+/// How many slots the table can hold.
+const MAX_SLOTS: usize = 1 << INDEX_BITS;
+
+fn encode(index: usize, gen: u64) -> usize {
+    (TAG << TAG_SHIFT) | ((gen as usize) << GEN_SHIFT) | (index << INDEX_SHIFT)
 }
 
-impl std::ops::Deref for ObjRef {
-    type Target = Object;
-    fn deref(&self) -> &Object {
-        match &self.0 {
-            // SAFETY: the slot's `Arc` keeps the object alive, and the slot is busy, so nothing
-            // replaces or drops that `Arc` while this `ObjRef` exists (only a lookup or free on
-            // this thread could, and both leave a busy slot alone; the thread-local's destructor
-            // runs at thread exit, after every call's `ObjRef` is gone). Objects are shared
-            // read-only (`Arc`), so a shared reference is what every other holder has too.
-            Held::Last(p) => unsafe { p.as_ref() },
-            Held::Own(a) => a,
+/// `(index, generation)` of a token that has the shape of one.
+fn decode(token: usize) -> Option<(usize, u64)> {
+    if token >> TAG_SHIFT != TAG || token & ((1 << INDEX_SHIFT) - 1) != 0 {
+        return None;
+    }
+    let index = (token >> INDEX_SHIFT) & (MAX_SLOTS - 1);
+    let gen = ((token >> GEN_SHIFT) as u64) & GEN_MAX;
+    Some((index, gen))
+}
+
+// ------------------------------------------------------------------------------- slots
+
+/// State word: bits 0..16 count the calls running with the handle, bit 16 says the handle is
+/// live (created, not yet freed), bits 32.. hold the slot's generation.
+const USERS: u64 = 0xFFFF;
+const LIVE: u64 = 1 << 16;
+const STATE_GEN: u32 = 32;
+
+/// One handle's place. Aligned to 128 bytes (two cache lines, the unit the adjacent-line
+/// prefetcher moves) so threads working on different handles never share a line.
+#[repr(align(128))]
+struct Slot {
+    state: AtomicU64,
+    /// The kind of the object of the current generation (written before the state publishes it;
+    /// never NULL once the slot was used).
+    kind: AtomicPtr<KindInfo>,
+    /// The boxed object (thin pointer), while the slot holds one.
+    obj: AtomicPtr<()>,
+    /// This slot's index (fixed).
+    index: usize,
+}
+
+/// Slot `i` lives in chunk `c` = ⌊log2(i + 64)⌋ − 6, which holds `64·2^c` slots.
+const FIRST_BITS: u32 = 6;
+const N_CHUNKS: usize = (INDEX_BITS - FIRST_BITS + 1) as usize;
+
+fn locate(index: usize) -> (usize, usize) {
+    let v = index + (1 << FIRST_BITS);
+    let top = usize::BITS - 1 - v.leading_zeros();
+    ((top - FIRST_BITS) as usize, v - (1 << top))
+}
+
+fn chunk_len(c: usize) -> usize {
+    1 << (c as u32 + FIRST_BITS)
+}
+
+/// The chunks of slots (NULL until allocated; never freed or moved afterwards).
+static CHUNKS: [AtomicPtr<Slot>; N_CHUNKS] = [const { AtomicPtr::new(ptr::null_mut()) }; N_CHUNKS];
+
+/// Creation and reuse of slots (creation and free paths only; never taken by a lookup that
+/// finds its handle live).
+struct Alloc {
+    /// Vacant slots, reused most recent first; capacity reserved for every slot, so a push never
+    /// allocates.
+    vacant: Vec<usize>,
+    /// Slots handed out so far.
+    next: usize,
+}
+
+static ALLOC: Mutex<Alloc> = Mutex::new(Alloc {
+    vacant: Vec::new(),
+    next: 0,
+});
+
+fn alloc() -> MutexGuard<'static, Alloc> {
+    // The guarded data stays consistent at every step, so a poisoned lock is still fine.
+    ALLOC.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The slot a token points at, and the generation it claims.
+fn slot_of(token: usize) -> Option<(&'static Slot, u64)> {
+    let (index, gen) = decode(token)?;
+    let (c, off) = locate(index);
+    let chunk = CHUNKS[c].load(Ordering::Acquire);
+    if chunk.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL chunk pointer was published (Release) after the chunk's
+    // `chunk_len(c)` slots were initialised; chunks are never freed or moved; `off <
+    // chunk_len(c)` by `locate`. Slots are only accessed through atomics and the fixed `index`.
+    Some((unsafe { &*chunk.add(off) }, gen))
+}
+
+/// A vacant slot, taken out of the vacant list (or new).
+fn take_slot() -> SkResult<&'static Slot> {
+    let mut a = alloc();
+    let index = match a.vacant.pop() {
+        Some(i) => i,
+        None => {
+            let i = a.next;
+            if i >= MAX_SLOTS {
+                return Err(SkError::Allocation(format!(
+                    "the handle table is full ({MAX_SLOTS} handles); free some first"
+                )));
+            }
+            let (c, off) = locate(i);
+            if off == 0 {
+                let n = chunk_len(c);
+                // every slot made so far, plus this chunk's, may be vacant at once (the list
+                // is empty here)
+                let total = a.next + n;
+                a.vacant
+                    .try_reserve(total)
+                    .map_err(|_| SkError::Allocation("no memory for the handle table".into()))?;
+                let mut v: Vec<Slot> = Vec::new();
+                v.try_reserve_exact(n)
+                    .map_err(|_| SkError::Allocation("no memory for the handle table".into()))?;
+                v.extend((0..n).map(|k| Slot {
+                    state: AtomicU64::new(0),
+                    kind: AtomicPtr::new(ptr::null_mut()),
+                    obj: AtomicPtr::new(ptr::null_mut()),
+                    index: i + k,
+                }));
+                let p = Box::leak(v.into_boxed_slice()).as_mut_ptr();
+                CHUNKS[c].store(p, Ordering::Release);
+            }
+            a.next = i + 1;
+            i
         }
+    };
+    drop(a);
+    let (c, off) = locate(index);
+    let chunk = CHUNKS[c].load(Ordering::Acquire);
+    // SAFETY: the chunk of every handed-out index was published above (or earlier); see
+    // `slot_of`.
+    Ok(unsafe { &*chunk.add(off) })
+}
+
+/// Drops the object of a slot whose handle was freed and which no call uses any more, then makes
+/// the slot vacant under the next generation (or retires it). Runs exactly once per freed
+/// handle: in the free, or in the last call that was running when it came.
+fn reclaim(slot: &'static Slot, state: u64) {
+    let obj = slot.obj.swap(ptr::null_mut(), Ordering::Relaxed);
+    let kind = slot.kind.load(Ordering::Relaxed);
+    // SAFETY: a slot that had a live handle has a kind: a pointer to a `'static KindInfo`.
+    let kind = unsafe { &*kind };
+    // SAFETY: `obj` is the box stored by `register` for this kind; the state transition that
+    // led here (the live bit cleared with no call running, or the last running call leaving
+    // after that) happens once, and no new call can start on a dead handle.
+    unsafe { (kind.drop)(obj) };
+    let gen = state >> STATE_GEN;
+    if gen < GEN_MAX {
+        slot.state.store((gen + 1) << STATE_GEN, Ordering::Release);
+        let mut a = alloc();
+        // capacity reserved when the slot's chunk was made: no allocation here
+        a.vacant.push(slot.index);
+    }
+    // else: retired; the state keeps the old generation, not live, forever
+}
+
+// ------------------------------------------------------------------------------- lookups
+
+/// Why a lookup failed.
+enum Miss {
+    Null,
+    Dead,
+    Kind(&'static KindInfo),
+    Busy,
+}
+
+/// A running call's claim on a live handle; dropping it ends the claim (and drops the object
+/// if the handle was freed meanwhile and this was the last claim).
+struct Lease {
+    slot: &'static Slot,
+}
+
+impl Lease {
+    fn obj(&self) -> *mut () {
+        self.slot.obj.load(Ordering::Relaxed)
     }
 }
 
-impl Drop for ObjRef {
+impl Drop for Lease {
     fn drop(&mut self) {
-        if let Held::Last(_) = self.0 {
-            // Only fails during the thread-local's own destruction, when the slot is gone.
-            let _ = LAST.try_with(|l| l.busy.set(false));
+        // Release: this call's writes to the object happen before the next claim (Acquire).
+        // Acquire: if this ends the last claim of a freed handle, every other claim's writes
+        // happen before the drop.
+        let prev = self.slot.state.fetch_sub(1, Ordering::AcqRel);
+        if prev & USERS == 1 && prev & LIVE == 0 {
+            reclaim(self.slot, prev - 1);
         }
     }
 }
 
-/// The live object behind a non-NULL `token`, or `None` if it is not a live handle.
-fn find(token: usize) -> Option<ObjRef> {
-    // Read before the registry: a free that this load does not see comes later and bumps the
-    // count again, so a remembered handle is never trusted past its free.
-    let frees = FREES.load(Ordering::Acquire);
-    let last = LAST
-        .try_with(|l| {
-            if l.busy.get() || l.token.get() != token || l.frees.get() != frees {
-                return None;
-            }
-            let p = l.obj.borrow().as_deref().map(NonNull::from)?;
-            l.busy.set(true);
-            Some(p)
-        })
-        .ok()
-        .flatten();
-    if let Some(p) = last {
-        return Some(ObjRef(Held::Last(p)));
-    }
-    let obj = registry().get(&token).cloned()?;
-    // Remember it for this thread's next call (not while a borrowed one is out, and not during
-    // the thread's exit, when `try_with` fails). The replaced reference is dropped here,
-    // outside the registry lock.
-    let _ = LAST.try_with(|l| {
-        if !l.busy.get() {
-            let old = l.obj.replace(Some(obj.clone()));
-            l.token.set(token);
-            l.frees.set(frees);
-            drop(old);
-        }
-    });
-    Some(ObjRef(Held::Own(obj)))
+/// The kind of a slot whose state (loaded with Acquire) said live: stable for that generation.
+fn kind_of(slot: &Slot) -> Option<&'static KindInfo> {
+    let k = slot.kind.load(Ordering::Acquire);
+    // SAFETY: kinds are only ever pointers to `'static KindInfo` values (or NULL before the
+    // slot's first use).
+    unsafe { k.as_ref() }
 }
 
-/// Removes `token` from the map (the caller holds the registry lock and checked the entry) and
-/// makes every thread's remembered handle stale; returns the references to drop after unlocking:
-/// the map's and this thread's remembered one if it was this handle.
-fn take(
-    reg: &mut BTreeMap<usize, Arc<Object>>,
-    token: usize,
-) -> (Option<Arc<Object>>, Option<Arc<Object>>) {
-    let obj = reg.remove(&token);
-    FREES.fetch_add(1, Ordering::Release);
-    let mine = LAST
-        .try_with(|l| {
-            if !l.busy.get() && l.token.get() == token {
-                l.token.set(0);
-                l.obj.take()
-            } else {
-                None
-            }
-        })
-        .ok()
-        .flatten();
-    (obj, mine)
+/// Whether `slot` still holds generation `gen`, live (after a kind was read: the kind then
+/// belongs to that generation, because a reuse writes its kind only after the free).
+fn still_live(slot: &Slot, gen: u64) -> bool {
+    let s = slot.state.load(Ordering::Acquire);
+    s >> STATE_GEN == gen && s & LIVE != 0
 }
 
-/// The live object behind `token` (argument `name` for messages).
-pub(crate) fn lookup(name: &'static str, token: usize) -> SkResult<ObjRef> {
+fn accepted(k: &'static KindInfo, accept: &[&'static KindInfo]) -> bool {
+    accept.iter().any(|a| ptr::eq(*a, k))
+}
+
+/// Claims the live handle `token` of one of the `accept` kinds: one call at a time for an
+/// exclusive kind, any number for a shared one.
+fn acquire(token: usize, accept: &[&'static KindInfo]) -> Result<(Lease, &'static KindInfo), Miss> {
     if token == 0 {
-        return Err(SkError::InvalidHandle(format!("argument {name} is NULL")));
+        return Err(Miss::Null);
     }
-    find(token).ok_or_else(|| {
-        SkError::InvalidHandle(format!(
+    let (slot, gen) = slot_of(token).ok_or(Miss::Dead)?;
+    let mut s = slot.state.load(Ordering::Acquire);
+    loop {
+        if s >> STATE_GEN != gen || s & LIVE == 0 {
+            return Err(Miss::Dead);
+        }
+        let k = kind_of(slot).ok_or(Miss::Dead)?;
+        if !accepted(k, accept) {
+            return Err(if still_live(slot, gen) {
+                Miss::Kind(k)
+            } else {
+                Miss::Dead
+            });
+        }
+        let max = if k.exclusive { 1 } else { USERS };
+        if s & USERS >= max {
+            return Err(Miss::Busy);
+        }
+        // Success means the state still holds this generation, live: the kind read above is
+        // this generation's, and the object stays until the lease ends.
+        match slot
+            .state
+            .compare_exchange_weak(s, s + 1, Ordering::Acquire, Ordering::Acquire)
+        {
+            Ok(_) => return Ok((Lease { slot }, k)),
+            Err(now) => s = now,
+        }
+    }
+}
+
+fn miss(m: Miss, name: &str, token: usize, wanted: &str, free: bool) -> SkError {
+    SkError::InvalidHandle(match m {
+        Miss::Null => format!("argument {name} is NULL"),
+        Miss::Dead => format!(
             "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
              returned by a sigkern constructor)"
-        ))
+        ),
+        Miss::Kind(k) => format!("argument {name} is {}, not {wanted}", k.name),
+        Miss::Busy if free => format!(
+            "argument {name} = {token:#x} is in use by another thread right now; free it after \
+             that call returns"
+        ),
+        Miss::Busy => format!(
+            "argument {name} = {token:#x} is in use by another thread right now; one handle \
+             must not be used from two threads at the same time"
+        ),
     })
 }
 
-/// Frees `token` if it names an object `accept` agrees to; NULL is a no-op.
-pub(crate) fn release(
+/// Registers `obj` as a handle of kind `K` and returns the handle.
+pub(crate) fn register<K: Kind>(obj: K::Object) -> SkResult<*mut K::C> {
+    let slot = take_slot()?;
+    // The slot is vacant and ours: no other thread writes it until the state below says live.
+    let gen = slot.state.load(Ordering::Relaxed) >> STATE_GEN;
+    slot.obj
+        .store(Box::into_raw(Box::new(obj)) as *mut (), Ordering::Relaxed);
+    slot.kind.store(
+        K::info() as *const KindInfo as *mut KindInfo,
+        Ordering::Release,
+    );
+    slot.state
+        .store((gen << STATE_GEN) | LIVE, Ordering::Release);
+    Ok(encode(slot.index, gen) as *mut K::C)
+}
+
+/// Registers `obj` and stores the handle through `out`.
+///
+/// # Safety
+/// `out` was validated with `check_out_scalar`.
+pub(crate) unsafe fn publish<K: Kind>(obj: K::Object, out: *mut *mut K::C) -> SkResult<()> {
+    let h = register::<K>(obj)?;
+    // SAFETY: validated by the caller.
+    unsafe { *out = h };
+    Ok(())
+}
+
+/// Runs `f` on the object of `h` (argument `name`), which must be a live handle of kind `K`
+/// (exclusive: no other call runs with it meanwhile).
+pub(crate) fn with<K: Kind, R>(
+    name: &'static str,
+    h: *const K::C,
+    f: impl FnOnce(&mut K::Object) -> SkResult<R>,
+) -> SkResult<R> {
+    const { assert!(K::EXCLUSIVE, "with() needs an exclusive kind; use shared()") };
+    let token = h as usize;
+    let (lease, _) =
+        acquire(token, &[K::info()]).map_err(|m| miss(m, name, token, K::NAME, false))?;
+    // SAFETY: the slot holds a `Box<K::Object>` (its kind is `K`, checked under the lease, and
+    // each kind stores its own object type); the exclusive lease makes this the only reference
+    // until the lease ends, after `f`.
+    let obj = unsafe { &mut *(lease.obj() as *mut K::Object) };
+    f(obj)
+}
+
+/// A call's claim on a live handle of a shared kind `K`, held until it is dropped; derefs to
+/// the object. Not `Send`: dropped by the call that took it.
+pub(crate) struct Shared<K: Kind> {
+    lease: Lease,
+    _kind: PhantomData<*const K>,
+}
+
+impl<K: Kind> std::ops::Deref for Shared<K>
+where
+    K::Object: Sync,
+{
+    type Target = K::Object;
+    fn deref(&self) -> &K::Object {
+        // SAFETY: the slot holds a `Box<K::Object>` (its kind is `K`, checked when the lease was
+        // taken; each kind stores its own object type) until the lease ends, after this borrow;
+        // a shared kind's object is `Sync` and only shared references are handed out, so
+        // concurrent calls are fine.
+        unsafe { &*(self.lease.obj() as *const K::Object) }
+    }
+}
+
+/// Claims `h` (argument `name`), which must be a live handle of the shared kind `K`.
+pub(crate) fn shared<K: Kind>(name: &'static str, h: *const K::C) -> SkResult<Shared<K>>
+where
+    K::Object: Sync,
+{
+    let token = h as usize;
+    let (lease, _) =
+        acquire(token, &[K::info()]).map_err(|m| miss(m, name, token, K::NAME, false))?;
+    Ok(Shared {
+        lease,
+        _kind: PhantomData,
+    })
+}
+
+/// One of two kinds' objects.
+pub(crate) enum Either<A, B> {
+    A(A),
+    B(B),
+}
+
+/// Runs `f` on the object of `h`, a live handle of the exclusive kind `A` or `B` (the two
+/// element types of one C type); `wanted` says what was expected ("a biquad cascade").
+pub(crate) fn with_either<A: Kind, B: Kind<C = A::C>, R>(
+    name: &'static str,
+    h: *const A::C,
+    wanted: &str,
+    f: impl FnOnce(Either<&mut A::Object, &mut B::Object>) -> SkResult<R>,
+) -> SkResult<R> {
+    const { assert!(A::EXCLUSIVE && B::EXCLUSIVE, "use with_either_shared()") };
+    let token = h as usize;
+    let (lease, k) =
+        acquire(token, &[A::info(), B::info()]).map_err(|m| miss(m, name, token, wanted, false))?;
+    let p = lease.obj();
+    // SAFETY: as in `with`, for whichever of the two kinds the slot holds.
+    let e = if ptr::eq(k, A::info()) {
+        Either::A(unsafe { &mut *(p as *mut A::Object) })
+    } else {
+        // SAFETY: as above.
+        Either::B(unsafe { &mut *(p as *mut B::Object) })
+    };
+    f(e)
+}
+
+/// Runs `f` on the object of `h`, a live handle of the shared kind `A` or `B`.
+pub(crate) fn with_either_shared<A: Kind, B: Kind<C = A::C>, R>(
+    name: &'static str,
+    h: *const A::C,
+    wanted: &str,
+    f: impl FnOnce(Either<&A::Object, &B::Object>) -> SkResult<R>,
+) -> SkResult<R>
+where
+    A::Object: Sync,
+    B::Object: Sync,
+{
+    let token = h as usize;
+    let (lease, k) =
+        acquire(token, &[A::info(), B::info()]).map_err(|m| miss(m, name, token, wanted, false))?;
+    let p = lease.obj();
+    // SAFETY: as in `Shared::deref`, for whichever of the two kinds the slot holds.
+    let e = if ptr::eq(k, A::info()) {
+        Either::A(unsafe { &*(p as *const A::Object) })
+    } else {
+        // SAFETY: as above.
+        Either::B(unsafe { &*(p as *const B::Object) })
+    };
+    f(e)
+}
+
+/// Frees `token` (argument `name`) if it is a live handle of one of the `accept` kinds; NULL is
+/// a no-op.
+fn free_any(
     name: &'static str,
     token: usize,
-    what: &'static str,
-    accept: impl Fn(&Object) -> bool,
+    accept: &[&'static KindInfo],
+    wanted: &str,
 ) -> SkResult<()> {
     if token == 0 {
         return Ok(());
     }
-    let mut reg = registry();
-    match reg.get(&token) {
-        None => Err(SkError::InvalidHandle(format!(
-            "argument {name} = {token:#x} is not a live sigkern handle (already freed, or never \
-             returned by a sigkern constructor)"
-        ))),
-        Some(o) if !accept(o) => Err(SkError::InvalidHandle(format!(
-            "argument {name} is {}, not {what}",
-            o.describe()
-        ))),
-        Some(_) => {
-            let refs = take(&mut reg, token);
-            drop(reg);
-            drop(refs); // outside the lock
-            Ok(())
+    let err = |m| miss(m, name, token, wanted, true);
+    let (slot, gen) = slot_of(token).ok_or_else(|| err(Miss::Dead))?;
+    let mut s = slot.state.load(Ordering::Acquire);
+    loop {
+        if s >> STATE_GEN != gen || s & LIVE == 0 {
+            return Err(err(Miss::Dead));
+        }
+        let k = kind_of(slot).ok_or_else(|| err(Miss::Dead))?;
+        if !accepted(k, accept) {
+            return Err(err(if still_live(slot, gen) {
+                Miss::Kind(k)
+            } else {
+                Miss::Dead
+            }));
+        }
+        if s & USERS != 0 && k.refuse_busy_free {
+            return Err(err(Miss::Busy));
+        }
+        // AcqRel: with no call running, the writes of every earlier call happen before the drop.
+        match slot
+            .state
+            .compare_exchange_weak(s, s & !LIVE, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => {
+                if s & USERS == 0 {
+                    reclaim(slot, s & !LIVE);
+                }
+                // else the last running call drops it when it returns
+                return Ok(());
+            }
+            Err(now) => s = now,
         }
     }
 }
 
-/// Registers a filter and returns its token.
-pub(crate) fn insert(obj: FilterObj) -> usize {
-    register(Object::Filter(Mutex::new(obj)))
+/// Frees `h` (argument `name`) if it is a live handle of kind `K`; NULL is a no-op.
+pub(crate) fn free<K: Kind>(name: &'static str, h: *const K::C) -> SkResult<()> {
+    free_any(name, h as usize, &[K::info()], K::NAME)
 }
 
-fn unknown(id: usize) -> SkError {
-    SkError::InvalidHandle(format!(
-        "handle {id:#x} is not a live handle (never created, or already freed)"
-    ))
-}
-
-fn busy(id: usize, advice: &str) -> SkError {
-    SkError::InvalidHandle(format!(
-        "handle {id:#x} is in use by another thread right now; {advice}"
-    ))
-}
-
-/// Runs `f` on the filter named by `id`, holding its lock.
-///
-/// The lock is only try-locked: a second thread using the same handle at the same time gets
-/// `SK_ERR_INVALID_HANDLE` ("in use") instead of a data race or a wait. A panic inside a kernel
-/// (reported as `SK_ERR_INTERNAL`) poisons the lock; the object holds plain numbers and stays
-/// usable.
-pub(crate) fn with<R>(id: usize, f: impl FnOnce(&mut FilterObj) -> SkResult<R>) -> SkResult<R> {
-    if id == 0 {
-        return Err(SkError::InvalidHandle("handle is NULL".into()));
-    }
-    let entry = find(id).ok_or_else(|| unknown(id))?;
-    let Object::Filter(m) = &*entry else {
-        return Err(SkError::InvalidHandle(format!(
-            "handle {id:#x} is {}, not a filter (biquad cascade, FIR or transfer-function filter)",
-            entry.describe()
-        )));
-    };
-    let mut guard = match m.try_lock() {
-        Ok(g) => g,
-        Err(TryLockError::WouldBlock) => {
-            return Err(busy(
-                id,
-                "one handle must not be used from two threads at the same time",
-            ))
-        }
-        Err(TryLockError::Poisoned(p)) => p.into_inner(),
-    };
-    f(&mut guard)
-}
-
-/// Frees the filter named by `id` if `accept` agrees with its kind. NULL is fine (no-op). A
-/// handle busy in another thread is refused (free it after that call returns).
-pub(crate) fn remove(id: usize, accept: fn(&FilterObj) -> bool, wanted: &str) -> SkResult<()> {
-    if id == 0 {
-        return Ok(());
-    }
-    let mut map = registry();
-    let entry = map.get(&id).ok_or_else(|| unknown(id))?;
-    let ok = match &**entry {
-        Object::Filter(m) => match m.try_lock() {
-            Ok(g) => accept(&g),
-            Err(TryLockError::Poisoned(p)) => accept(&p.into_inner()),
-            Err(TryLockError::WouldBlock) => {
-                return Err(busy(id, "free it after that call returns"))
-            }
-        },
-        _ => false,
-    };
-    if !ok {
-        return Err(SkError::InvalidHandle(format!(
-            "handle {id:#x} is {}, not a {wanted}",
-            entry.describe()
-        )));
-    }
-    let refs = take(&mut map, id);
-    drop(map);
-    drop(refs); // outside the registry lock
-    Ok(())
-}
-
-/// The error for a live filter handle of the wrong kind.
-pub(crate) fn wrong_kind(id: usize, obj: &FilterObj, wanted: &str) -> SkError {
-    SkError::InvalidHandle(format!(
-        "handle {id:#x} is {}, but this function needs a {wanted}",
-        obj.kind_name()
-    ))
-}
-
-/// The element types with their handle variants.
-pub(crate) trait SpecFloat: crate::kernels::spectral::logtail::LnFast + PlanCache {
-    const FFT_WHAT: &'static str;
-    const STREAM_WHAT: &'static str;
-    const MEL_WHAT: &'static str;
-    fn fft(o: &Object) -> Option<&FftPlan<Self>>;
-    fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>>;
-    fn mel(o: &Object) -> Option<&MelPlan<Self>>;
-    fn wrap_fft(p: FftPlan<Self>) -> Object;
-    fn wrap_stream(s: StftStream<Self>) -> Object;
-    fn wrap_mel(m: MelPlan<Self>) -> Object;
-}
-
-macro_rules! spec_float {
-    ($t:ty, $c:literal, $fft:ident, $stream:ident, $mel:ident) => {
-        impl SpecFloat for $t {
-            const FFT_WHAT: &'static str = concat!("a ", $c, " FFT plan");
-            const STREAM_WHAT: &'static str = concat!("a ", $c, " STFT stream");
-            const MEL_WHAT: &'static str = concat!("a ", $c, " mel plan");
-            fn fft(o: &Object) -> Option<&FftPlan<Self>> {
-                match o {
-                    Object::$fft(p) => Some(p),
-                    _ => None,
-                }
-            }
-            fn stream(o: &Object) -> Option<&Mutex<StftStream<Self>>> {
-                match o {
-                    Object::$stream(p) => Some(p),
-                    _ => None,
-                }
-            }
-            fn mel(o: &Object) -> Option<&MelPlan<Self>> {
-                match o {
-                    Object::$mel(p) => Some(p),
-                    _ => None,
-                }
-            }
-            fn wrap_fft(p: FftPlan<Self>) -> Object {
-                Object::$fft(p)
-            }
-            fn wrap_stream(s: StftStream<Self>) -> Object {
-                Object::$stream(Mutex::new(s))
-            }
-            fn wrap_mel(m: MelPlan<Self>) -> Object {
-                Object::$mel(m)
-            }
-        }
-    };
-}
-spec_float!(f32, "float", FftF32, StreamF32, MelF32);
-spec_float!(f64, "double", FftF64, StreamF64, MelF64);
-
-/// `obj` viewed through `get`, or `SK_ERR_INVALID_HANDLE` naming what it is instead.
-pub(crate) fn expect<'a, R: ?Sized>(
+/// Frees `h` if it is a live handle of kind `A` or `B` (`wanted` names both); NULL is a no-op.
+pub(crate) fn free_either<A: Kind, B: Kind<C = A::C>>(
     name: &'static str,
-    obj: &'a Object,
-    what: &'static str,
-    get: impl Fn(&'a Object) -> Option<&'a R>,
-) -> SkResult<&'a R> {
-    get(obj).ok_or_else(|| {
-        SkError::InvalidHandle(format!("argument {name} is {}, not {what}", obj.describe()))
-    })
-}
-
-/// Locks a stream (a panic inside an earlier call does not make the stream unusable: its state
-/// is only changed after every check passed).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Stores `token` through a checked out-parameter.
-///
-/// # Safety
-/// `out` was validated with `check_out_scalar`.
-pub(crate) unsafe fn write_token<H>(out: *mut *mut H, token: usize) {
-    // SAFETY: validated by the caller.
-    unsafe { *out = token as *mut H };
+    h: *const A::C,
+    wanted: &str,
+) -> SkResult<()> {
+    free_any(name, h as usize, &[A::info(), B::info()], wanted)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::SK_ERR_INVALID_HANDLE;
-    use crate::kernels::spectral::fft::FftKind;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
 
-    #[test]
-    fn tokens_are_unique_and_freed_ones_are_rejected() {
-        let a = register(Object::FftF32(FftPlan::new(FftKind::Real, 8).unwrap()));
-        let b = register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()));
-        assert_ne!(a, b);
-        let o = lookup("plan", b).unwrap();
-        assert!(expect("plan", &o, "x", <f64 as SpecFloat>::fft).is_ok());
-        assert_eq!(
-            expect("plan", &o, "x", <f32 as SpecFloat>::fft)
-                .err()
-                .unwrap()
-                .code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert!(release("plan", b, "fft", |o| matches!(o, Object::FftF64(_))).is_ok());
-        assert_eq!(
-            lookup("plan", b).err().unwrap().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert!(release("plan", b, "fft", |_| true).is_err());
-        assert!(release("plan", a, "a stream", |o| matches!(o, Object::StreamF32(_))).is_err());
-        assert!(lookup("plan", a).is_ok());
-        assert!(release("plan", a, "fft", |_| true).is_ok());
-        assert!(release("plan", 0, "fft", |_| true).is_ok());
-        assert_eq!(
-            lookup("plan", 0).err().unwrap().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        // the plan is still usable by a caller holding an Arc after the free
-        drop(o);
-    }
+    /// Opaque C types of the test kinds.
+    struct CA;
+    struct CB;
 
-    fn is_last(r: &ObjRef) -> bool {
-        matches!(r.0, Held::Last(_))
-    }
-
-    fn plan64() -> usize {
-        register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()))
-    }
-
-    #[test]
-    fn a_repeated_lookup_borrows_the_remembered_handle() {
-        let a = plan64();
-        // Other tests free handles concurrently (each free makes the memory stale), so a hit is
-        // asserted once in many tries, not on every try.
-        let mut hits = 0;
-        for _ in 0..200 {
-            let first = lookup("plan", a).unwrap();
-            drop(first);
-            let second = lookup("plan", a).unwrap();
-            hits += is_last(&second) as usize;
-            assert!(matches!(&*second, Object::FftF64(p) if p.len() == 8));
+    /// Counts drops of its objects in the shared counter.
+    struct Probe(Arc<AtomicUsize>, u32);
+    impl Drop for Probe {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
         }
-        assert!(hits > 0, "the thread's last handle was never reused");
-        // While one is borrowed, a nested lookup of the same or another handle gets its own
-        // reference and leaves the slot alone.
-        let b = plan64();
-        loop {
-            let _ = lookup("plan", a).unwrap();
-            let outer = lookup("plan", a).unwrap();
-            if !is_last(&outer) {
-                continue; // a concurrent free made the memory stale; try again
-            }
-            let inner = lookup("plan", a).unwrap();
-            let other = lookup("plan", b).unwrap();
-            assert!(!is_last(&inner) && !is_last(&other));
-            assert!(std::ptr::eq(&*outer, &*inner));
-            drop((inner, other));
-            // the slot still names `a`, the borrowed object
-            assert!(LAST.with(|l| l.token.get() == a && l.busy.get()));
-            break;
+    }
+
+    handle_kind!(ExA: Probe as CA, "an exclusive A", exclusive, refuse);
+    handle_kind!(ExA2: Probe as CA, "an exclusive A of the other precision", exclusive, refuse);
+    handle_kind!(DefB: Probe as CB, "a deferred B", exclusive, defer);
+    handle_kind!(ShB: Probe as CB, "a shared B", shared, defer);
+
+    fn probe(v: u32) -> (Probe, Arc<AtomicUsize>) {
+        let c = Arc::new(AtomicUsize::new(0));
+        (Probe(c.clone(), v), c)
+    }
+
+    fn msg(e: SkError) -> String {
+        assert_eq!(e.code(), SK_ERR_INVALID_HANDLE);
+        e.to_string()
+    }
+
+    #[test]
+    fn tokens_have_their_shape_and_are_never_reissued() {
+        let (p, _) = probe(1);
+        let h = register::<ExA>(p).unwrap();
+        let t = h as usize;
+        assert_eq!(t >> TAG_SHIFT, TAG);
+        assert!(t.is_multiple_of(16) && t != 0);
+        free::<ExA>("h", h).unwrap();
+        // the slot comes back under another generation, so the old token stays dead
+        let mut seen = vec![t];
+        for i in 0..50 {
+            let (p, _) = probe(i);
+            let h2 = register::<ExA>(p).unwrap();
+            assert!(!seen.contains(&(h2 as usize)));
+            seen.push(h2 as usize);
+            free::<ExA>("h", h2).unwrap();
         }
-        release("plan", a, "fft", |_| true).unwrap();
-        release("plan", b, "fft", |_| true).unwrap();
-        assert_eq!(
-            lookup("plan", a).err().unwrap().code(),
-            SK_ERR_INVALID_HANDLE
-        );
+        let e = msg(with::<ExA, ()>("h", h, |_| Ok(())).unwrap_err());
+        assert!(e.contains("is not a live sigkern handle"), "{e}");
     }
 
     #[test]
-    fn a_handle_freed_by_another_thread_is_rejected_and_dropped() {
-        let a = plan64();
-        let weak = Arc::downgrade(registry().get(&a).unwrap());
-        // remembered by this thread
-        drop(lookup("plan", a).unwrap());
-        let held = lookup("plan", a).unwrap();
-        std::thread::spawn(move || release("plan", a, "fft", |_| true).unwrap())
-            .join()
-            .unwrap();
-        // a call that was executing keeps its object until it returns
-        assert!(matches!(&*held, Object::FftF64(p) if p.len() == 8));
-        drop(held);
-        assert_eq!(
-            lookup("plan", a).err().unwrap().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert_eq!(
-            with(a, |_| Ok(())).unwrap_err().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        // this thread's memory of it goes at its next successful lookup of any handle
-        let b = plan64();
-        drop(lookup("plan", b).unwrap());
-        assert!(
-            weak.upgrade().is_none(),
-            "the freed plan is still referenced"
-        );
-        // freeing the handle this thread remembers drops that reference at once
-        let wb = Arc::downgrade(registry().get(&b).unwrap());
-        release("plan", b, "fft", |_| true).unwrap();
-        assert!(wb.upgrade().is_none(), "the freed plan is still referenced");
-    }
-
-    #[test]
-    fn lookups_work_during_thread_exit() {
-        // A thread-local destructor that runs after the slot's own one still gets answers (and
-        // does not panic on the destroyed slot).
-        struct Late(usize, std::sync::mpsc::Sender<(bool, bool)>);
-        impl Drop for Late {
-            fn drop(&mut self) {
-                let found = lookup("plan", self.0).is_ok();
-                let freed = release("plan", self.0, "fft", |_| true).is_ok();
-                self.1.send((found, freed)).unwrap();
-            }
+    fn null_freed_double_free_foreign_and_wrong_kind() {
+        let (p, drops) = probe(7);
+        let h = register::<ExA>(p).unwrap();
+        assert_eq!(with::<ExA, _>("h", h, |o| Ok(o.1)).unwrap(), 7);
+        // NULL: an error for calls, a no-op for free
+        let e = msg(with::<ExA, ()>("h", ptr::null(), |_| Ok(())).unwrap_err());
+        assert_eq!(e, "argument h is NULL");
+        assert!(free::<ExA>("h", ptr::null()).is_ok());
+        // values never issued: no tag, misaligned, an index beyond the table, a wrong generation
+        for bogus in [
+            0x5EED_1234_5670usize,
+            h as usize + 8,
+            encode(MAX_SLOTS - 1, 0),
+            h as usize ^ (1 << GEN_SHIFT),
+        ] {
+            let e = msg(with::<ExA, ()>("h", bogus as *const CA, |_| Ok(())).unwrap_err());
+            assert!(e.contains("not a live sigkern handle"), "{e}");
+            assert!(free::<ExA>("h", bogus as *const CA).is_err());
         }
-        thread_local! {
-            static L: RefCell<Option<Late>> = const { RefCell::new(None) };
-        }
-        let a = plan64();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            // registered before the slot, so destroyed after it (reverse order)
-            L.with(|l| *l.borrow_mut() = Some(Late(a, tx)));
-            drop(lookup("plan", a).unwrap());
-        })
-        .join()
-        .unwrap();
-        assert_eq!(rx.recv().unwrap(), (true, true));
-        assert!(lookup("plan", a).is_err());
+        // another kind of the same C type, and another C type altogether
+        let e = msg(with::<ExA2, ()>("h", h, |_| Ok(())).unwrap_err());
+        assert_eq!(
+            e,
+            "argument h is an exclusive A, not an exclusive A of the other precision"
+        );
+        let e = msg(free::<ExA2>("h", h).unwrap_err());
+        assert!(e.contains("is an exclusive A, not"), "{e}");
+        let hb = h as *const CB;
+        assert!(with::<DefB, ()>("h", hb, |_| Ok(())).is_err());
+        assert!(shared::<ShB>("h", hb).is_err());
+        assert!(free::<ShB>("h", hb).is_err());
+        assert_eq!(drops.load(Ordering::SeqCst), 0, "a refused free dropped");
+        // either kind
+        let got = with_either::<ExA2, ExA, _>("h", h, "an A", |e| {
+            Ok(matches!(e, Either::B(o) if o.1 == 7))
+        });
+        assert!(got.unwrap());
+        // freed, then double free
+        free_either::<ExA2, ExA>("h", h, "an A").unwrap();
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+        let e = msg(free::<ExA>("h", h).unwrap_err());
+        assert!(e.contains("not a live sigkern handle"), "{e}");
+        assert!(with::<ExA, ()>("h", h, |_| Ok(())).is_err());
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
     }
 
+    /// Two threads in a call with one exclusive handle: the second is told "in use".
     #[test]
-    fn lifecycle_and_kinds() {
-        let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let id = insert(FilterObj::BiquadF32(SosFilter::new(&sos, 1).unwrap()));
-        assert!(id >= HANDLE_BASE && id.is_multiple_of(16));
-        assert!(with(id, |o| Ok(o.is_biquad())).unwrap());
-        assert_eq!(
-            remove(id, |o| !o.is_biquad(), "FIR filter")
-                .unwrap_err()
-                .code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        remove(id, FilterObj::is_biquad, "biquad").unwrap();
-        assert_eq!(
-            with(id, |_| Ok(())).unwrap_err().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert_eq!(
-            remove(id, FilterObj::is_biquad, "biquad")
-                .unwrap_err()
-                .code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert_eq!(
-            with(0, |_| Ok(())).unwrap_err().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-        assert!(remove(0, FilterObj::is_biquad, "biquad").is_ok());
-        assert_eq!(
-            with(HANDLE_BASE + 8, |_| Ok(())).unwrap_err().code(),
-            SK_ERR_INVALID_HANDLE
-        );
-    }
-
-    #[test]
-    fn busy_handle_is_an_error_not_a_race() {
-        let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let id = insert(FilterObj::BiquadF64(SosFilter::new(&sos, 1).unwrap()));
+    fn an_exclusive_handle_in_use_is_refused_not_raced() {
+        let (p, drops) = probe(1);
+        let h = register::<ExA>(p).unwrap() as usize;
         let (tx, rx) = std::sync::mpsc::channel();
         let (tx2, rx2) = std::sync::mpsc::channel::<()>();
         let t = std::thread::spawn(move || {
-            with(id, |_| {
+            with::<ExA, _>("h", h as *const CA, |o| {
+                o.1 += 1;
                 tx.send(()).unwrap();
                 rx2.recv().unwrap();
                 Ok(())
@@ -645,33 +691,134 @@ mod tests {
             .unwrap()
         });
         rx.recv().unwrap();
-        let e = with(id, |_| Ok(())).unwrap_err();
-        assert!(e.to_string().contains("in use"), "{e}");
+        let e = msg(with::<ExA, ()>("h", h as *const CA, |_| Ok(())).unwrap_err());
+        assert!(e.contains("in use by another thread"), "{e}");
+        // a refusing kind is not freed while in use
+        let e = msg(free::<ExA>("h", h as *const CA).unwrap_err());
+        assert!(e.contains("free it after that call returns"), "{e}");
         tx2.send(()).unwrap();
         t.join().unwrap();
-        assert!(with(id, |_| Ok(())).is_ok());
-        remove(id, FilterObj::is_biquad, "biquad").unwrap();
+        assert_eq!(with::<ExA, _>("h", h as *const CA, |o| Ok(o.1)).unwrap(), 2);
+        free::<ExA>("h", h as *const CA).unwrap();
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+    }
+
+    /// A deferring kind freed while a call runs: dead at once, dropped when the call returns.
+    #[test]
+    fn a_handle_freed_during_a_call_is_dropped_when_the_call_returns() {
+        for is_shared in [false, true] {
+            let (p, drops) = probe(5);
+            let h = if is_shared {
+                register::<ShB>(p).unwrap() as usize
+            } else {
+                register::<DefB>(p).unwrap() as usize
+            };
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (tx2, rx2) = std::sync::mpsc::channel::<()>();
+            let d2 = drops.clone();
+            let t = std::thread::spawn(move || {
+                let body = |v: u32| {
+                    tx.send(()).unwrap();
+                    rx2.recv().unwrap();
+                    // the object is still here although the handle was freed
+                    assert_eq!(v, 5);
+                    assert_eq!(d2.load(Ordering::SeqCst), 0);
+                    Ok(())
+                };
+                if is_shared {
+                    let o = shared::<ShB>("h", h as *const CB).unwrap();
+                    body(o.1).unwrap()
+                } else {
+                    with::<DefB, _>("h", h as *const CB, |o| body(o.1)).unwrap()
+                }
+            });
+            rx.recv().unwrap();
+            if is_shared {
+                // any number of calls at once
+                assert_eq!(shared::<ShB>("h", h as *const CB).unwrap().1, 5);
+                free::<ShB>("h", h as *const CB).unwrap();
+                assert!(shared::<ShB>("h", h as *const CB).is_err());
+            } else {
+                free::<DefB>("h", h as *const CB).unwrap();
+                assert!(with::<DefB, ()>("h", h as *const CB, |_| Ok(())).is_err());
+            }
+            assert_eq!(drops.load(Ordering::SeqCst), 0);
+            assert!(free::<DefB>("h", h as *const CB).is_err()); // double free
+            tx2.send(()).unwrap();
+            t.join().unwrap();
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+        }
+    }
+
+    /// Many threads hammer lookups, frees and creations; every object is dropped exactly once
+    /// and never while a call holds it.
+    #[test]
+    fn concurrent_calls_and_frees_drop_each_object_once() {
+        const N: usize = 64;
+        let drops = Arc::new(AtomicUsize::new(0));
+        let hs: Vec<usize> = (0..N)
+            .map(|i| register::<ShB>(Probe(drops.clone(), i as u32)).unwrap() as usize)
+            .collect();
+        let hs = Arc::new(hs);
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let hs = hs.clone();
+                std::thread::spawn(move || {
+                    let mut ok = 0;
+                    for r in 0..2000 {
+                        let i = (r * 7 + t) % N;
+                        let h = hs[i] as *const CB;
+                        if t == 0 && r % 31 == 0 {
+                            let _ = free::<ShB>("h", h);
+                        } else if let Ok(v) = shared::<ShB>("h", h).map(|o| o.1) {
+                            assert_eq!(v as usize, i);
+                            ok += 1;
+                        }
+                    }
+                    ok
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let mut freed_now = 0;
+        for &h in hs.iter() {
+            if free::<ShB>("h", h as *const CB).is_ok() {
+                freed_now += 1;
+            }
+        }
+        assert!(freed_now < N);
+        assert_eq!(drops.load(Ordering::SeqCst), N);
     }
 
     #[test]
-    fn filters_and_plans_share_one_registry_and_tell_kinds_apart() {
-        use crate::kernels::spectral::fft::FftKind;
-        let plan = register(Object::FftF64(FftPlan::new(FftKind::Real, 8).unwrap()));
-        let e = with(plan, |_| Ok(())).unwrap_err();
-        assert!(
-            e.to_string().contains("a double FFT plan, not a filter"),
-            "{e}"
-        );
-        assert!(remove(plan, FilterObj::is_biquad, "biquad").is_err());
-        let sos = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-        let bq = insert(FilterObj::BiquadF32(SosFilter::new(&sos, 1).unwrap()));
-        let o = lookup("plan", bq).unwrap();
-        let e = expect("plan", &o, "a double FFT plan", <f64 as SpecFloat>::fft)
-            .err()
-            .unwrap();
-        assert!(e.to_string().contains("is a float biquad cascade"), "{e}");
-        assert!(release("plan", bq, "fft", |o| matches!(o, Object::FftF64(_))).is_err());
-        remove(bq, FilterObj::is_biquad, "biquad").unwrap();
-        release("plan", plan, "fft", |o| matches!(o, Object::FftF64(_))).unwrap();
+    fn chunks_cover_the_index_space() {
+        assert_eq!(locate(0), (0, 0));
+        assert_eq!(locate(63), (0, 63));
+        assert_eq!(locate(64), (1, 0));
+        assert_eq!(locate(191), (1, 127));
+        assert_eq!(locate(192), (2, 0));
+        let (c, off) = locate(MAX_SLOTS - 1);
+        assert!(c < N_CHUNKS && off < chunk_len(c));
+        for (i, g) in [(0, 0), (5, 3), (MAX_SLOTS - 1, GEN_MAX)] {
+            assert_eq!(decode(encode(i, g)), Some((i, g)));
+        }
+    }
+
+    #[test]
+    fn an_exhausted_slot_is_retired() {
+        let (p, _) = probe(1);
+        let h = register::<ExA>(p).unwrap();
+        let (slot, gen) = slot_of(h as usize).unwrap();
+        // pretend the slot's generations are used up
+        slot.state
+            .store((GEN_MAX << STATE_GEN) | LIVE, Ordering::SeqCst);
+        let old = encode(slot.index, gen);
+        let last = encode(slot.index, GEN_MAX) as *const CA;
+        free::<ExA>("h", last).unwrap();
+        assert!(!alloc().vacant.contains(&slot.index));
+        assert!(with::<ExA, ()>("h", last, |_| Ok(())).is_err());
+        assert!(with::<ExA, ()>("h", old as *const CA, |_| Ok(())).is_err());
     }
 }

@@ -7,7 +7,7 @@ use super::filter::{
     StreamHandle,
 };
 use super::guard::{alias, check_out_scalar, ffi_boundary, io, planar, Buf};
-use super::handle::{self, FilterObj};
+use super::handle::{self, handle_kind, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::arith::SosElem;
 use crate::kernels::filter::filtfilt::{self, edge_for, Pad};
@@ -23,45 +23,36 @@ pub struct SkLfilter {
     _private: [u8; 0],
 }
 
-/// Element types with a transfer-function filter object kind.
-trait LfElem: Float + SosElem {
-    fn get(obj: &mut FilterObj) -> Option<&mut LFilter<Self>>;
-    fn wrap(f: LFilter<Self>) -> FilterObj;
-    const WHAT: &'static str;
+handle_kind!(
+    /// A `float` transfer-function filter behind an `SkLfilter`.
+    pub(crate) LfilterF32: LFilter<f32> as SkLfilter,
+    "a float transfer-function filter (sk_lfilter_f32_new)", exclusive, refuse
+);
+handle_kind!(
+    /// A `double` transfer-function filter behind an `SkLfilter`.
+    pub(crate) LfilterF64: LFilter<f64> as SkLfilter,
+    "a double transfer-function filter (sk_lfilter_f64_new)", exclusive, refuse
+);
+
+/// What the either-precision calls of a transfer-function filter handle accept.
+const ANY_LFILTER: &str = "a transfer-function filter (sk_lfilter_f32_new or sk_lfilter_f64_new)";
+
+/// Element types with their transfer-function filter kinds.
+pub(super) trait LfElem: Float + SosElem {
+    type Kind: Kind<Object = LFilter<Self>, C = SkLfilter>;
 }
 
 impl LfElem for f32 {
-    fn get(obj: &mut FilterObj) -> Option<&mut LFilter<f32>> {
-        match obj {
-            FilterObj::LfilterF32(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap(f: LFilter<f32>) -> FilterObj {
-        FilterObj::LfilterF32(f)
-    }
-    const WHAT: &'static str = "float transfer-function filter (sk_lfilter_f32_new)";
+    type Kind = LfilterF32;
 }
 
 impl LfElem for f64 {
-    fn get(obj: &mut FilterObj) -> Option<&mut LFilter<f64>> {
-        match obj {
-            FilterObj::LfilterF64(f) => Some(f),
-            _ => None,
-        }
-    }
-    fn wrap(f: LFilter<f64>) -> FilterObj {
-        FilterObj::LfilterF64(f)
-    }
-    const WHAT: &'static str = "double transfer-function filter (sk_lfilter_f64_new)";
+    type Kind = LfilterF64;
 }
 
 impl<T: LfElem> StreamHandle<T> for LFilter<T> {
-    const WHAT: &'static str = T::WHAT;
+    type Kind = T::Kind;
     const STATE: &'static str = "channels × order";
-    fn get(obj: &mut FilterObj) -> Option<&mut Self> {
-        T::get(obj)
-    }
     fn dims(&self) -> (usize, usize) {
         (self.order(), LFilter::channels(self))
     }
@@ -270,10 +261,8 @@ unsafe fn lfilter_new<T: LfElem>(
     // SAFETY: caller guarantees the coefficient arrays.
     let (bs, as_) = unsafe { coefficients(b, nb, a, na)? };
     let f = LFilter::<T>::new(bs, as_, channels)?;
-    let id = handle::insert(T::wrap(f));
     // SAFETY: out validated (non-NULL, aligned).
-    unsafe { *out = id as *mut SkLfilter };
-    Ok(())
+    unsafe { handle::publish::<T::Kind>(f, out) }
 }
 
 /// Creates a `float` transfer-function filter for `channels` channels and stores its handle in
@@ -330,11 +319,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_lfilter_free(h: *mut SkLfilter) -> i32 {
     ffi_boundary!("sk_lfilter_free", {
-        handle::remove(
-            h as usize,
-            FilterObj::is_lfilter,
-            "transfer-function filter",
-        )
+        handle::free_either::<LfilterF32, LfilterF64>("h", h, ANY_LFILTER)
     })
 }
 
@@ -346,7 +331,7 @@ pub unsafe extern "C" fn sk_lfilter_free(h: *mut SkLfilter) -> i32 {
 #[no_mangle]
 pub unsafe extern "C" fn sk_lfilter_reset(h: *mut SkLfilter) -> i32 {
     ffi_boundary!("sk_lfilter_reset", {
-        handle_reset::<LFilter<f32>, LFilter<f64>>(h as usize, "transfer-function filter")
+        handle_reset::<LFilter<f32>, LFilter<f64>>(h, ANY_LFILTER)
     })
 }
 
@@ -365,8 +350,8 @@ pub unsafe extern "C" fn sk_lfilter_info(
     ffi_boundary!("sk_lfilter_info", {
         unsafe {
             handle_info::<LFilter<f32>, LFilter<f64>>(
-                h as usize,
-                "transfer-function filter",
+                h,
+                ANY_LFILTER,
                 ["order", "channels"],
                 order,
                 channels,
@@ -403,7 +388,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_process", {
-        unsafe { handle_process::<f32, LFilter<f32>>(h as usize, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f32, LFilter<f32>>(h, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -422,7 +407,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_process", {
-        unsafe { handle_process::<f64, LFilter<f64>>(h as usize, x, x_stride, y, y_stride, n) }
+        unsafe { handle_process::<f64, LFilter<f64>>(h, x, x_stride, y, y_stride, n) }
     })
 }
 
@@ -441,7 +426,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_get_state", {
-        unsafe { handle_get_state::<f32, LFilter<f32>>(h as usize, zi, len) }
+        unsafe { handle_get_state::<f32, LFilter<f32>>(h, zi, len) }
     })
 }
 
@@ -456,7 +441,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_get_state", {
-        unsafe { handle_get_state::<f64, LFilter<f64>>(h as usize, zi, len) }
+        unsafe { handle_get_state::<f64, LFilter<f64>>(h, zi, len) }
     })
 }
 
@@ -475,7 +460,7 @@ pub unsafe extern "C" fn sk_lfilter_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_set_state", {
-        unsafe { handle_set_state::<f32, LFilter<f32>>(h as usize, zi, len) }
+        unsafe { handle_set_state::<f32, LFilter<f32>>(h, zi, len) }
     })
 }
 
@@ -490,7 +475,7 @@ pub unsafe extern "C" fn sk_lfilter_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_set_state", {
-        unsafe { handle_set_state::<f64, LFilter<f64>>(h as usize, zi, len) }
+        unsafe { handle_set_state::<f64, LFilter<f64>>(h, zi, len) }
     })
 }
 
@@ -964,4 +949,43 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f32(
             )
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{SK_ERR_INVALID_HANDLE, SK_OK};
+    use crate::ffi::filter::{sk_biquad_free, sk_fir_free, SkBiquad, SkFir};
+    use std::ptr::null_mut;
+
+    /// Every free checks the exact kind: an lfilter handle is not an FIR handle (it used to be
+    /// freed by `sk_fir_free`).
+    #[test]
+    fn frees_check_the_exact_kind() {
+        let (b, a) = ([0.5f64, 0.5], [1.0f64, -0.5]);
+        let mut lf: *mut SkLfilter = null_mut();
+        // SAFETY: `b` and `a` hold 2 doubles each and `lf` is a valid out-parameter.
+        let rc = unsafe { sk_lfilter_f32_new(b.as_ptr(), a.as_ptr(), 1, &mut lf, 2, 2) };
+        assert_eq!(rc, SK_OK);
+        // SAFETY: a handle value is a token the registry looks up; it is never dereferenced,
+        // so passing one of another kind is defined behaviour (and refused).
+        assert_eq!(
+            unsafe { sk_fir_free(lf as *mut SkFir) },
+            SK_ERR_INVALID_HANDLE
+        );
+        let msg = crate::ffi::guard::with_last_error(|m| m.to_string());
+        assert!(
+            msg.contains("is a float transfer-function filter (sk_lfilter_f32_new), not an FIR"),
+            "{msg}"
+        );
+        // SAFETY: as above, a token of another kind.
+        assert_eq!(
+            unsafe { sk_biquad_free(lf as *mut SkBiquad) },
+            SK_ERR_INVALID_HANDLE
+        );
+        // SAFETY: `lf` is a live lfilter handle made above.
+        assert_eq!(unsafe { sk_lfilter_free(lf) }, SK_OK);
+        // SAFETY: a freed token is looked up, not dereferenced (double free is refused).
+        assert_eq!(unsafe { sk_lfilter_free(lf) }, SK_ERR_INVALID_HANDLE);
+    }
 }

@@ -10,13 +10,12 @@
 //! as silence.
 
 use super::guard::{check_out_scalar, ffi_boundary, planar, Buf};
-use super::handle::{lookup, register, release, write_token, Object};
+use super::handle::{self, handle_kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::loudness::kweight::Frames;
 use crate::kernels::loudness::meter::{amp_db, MeterFloat};
 use crate::kernels::loudness::{normalize_gain, Meter, Stats};
 use crate::simd::current;
-use std::sync::{MutexGuard, TryLockError};
 
 /// Opaque handle of a streaming loudness meter, made by `sk_meter_new` and released by
 /// `sk_meter_free`.
@@ -97,28 +96,15 @@ unsafe fn new_meter(
     Meter::new(rate, channels, w, tp)
 }
 
-/// Runs `f` on the meter named by `h`, holding its lock (only try-locked: a second thread using
-/// the same handle at the same time gets `SK_ERR_INVALID_HANDLE` "in use").
-fn with_meter<R>(h: *mut SkMeter, f: impl FnOnce(&mut Meter) -> SkResult<R>) -> SkResult<R> {
-    let obj = lookup("meter", h as usize)?;
-    let Object::Meter(m) = &*obj else {
-        return Err(SkError::InvalidHandle(format!(
-            "argument meter is {}, not a loudness meter (sk_meter_new)",
-            obj.describe()
-        )));
-    };
-    let mut g: MutexGuard<'_, Meter> = match m.try_lock() {
-        Ok(g) => g,
-        Err(TryLockError::Poisoned(p)) => p.into_inner(),
-        Err(TryLockError::WouldBlock) => {
-            return Err(SkError::InvalidHandle(format!(
-                "meter {:#x} is in use by another thread right now; one handle must not be used \
-                 from two threads at the same time",
-                h as usize
-            )))
-        }
-    };
-    f(&mut g)
+handle_kind!(
+    /// A loudness meter behind an `SkMeter`.
+    pub(crate) MeterKind: Meter as SkMeter, "a loudness meter (sk_meter_new)", exclusive, defer
+);
+
+/// Runs `f` on the meter named by `h` (one call at a time: a second thread using the same
+/// handle at the same time gets `SK_ERR_INVALID_HANDLE` "in use").
+fn with_meter<R>(h: *const SkMeter, f: impl FnOnce(&mut Meter) -> SkResult<R>) -> SkResult<R> {
+    handle::with::<MeterKind, R>("meter", h, f)
 }
 
 /// Validated planar input: the frames view over `channels × n` samples with `x_stride`.
@@ -248,10 +234,8 @@ pub unsafe extern "C" fn sk_meter_new(
         // SAFETY: forwarded from the caller.
         let m = unsafe { new_meter(weights, rate, true_peak, channels)? };
         check_out_scalar("out", out)?;
-        let token = register(Object::Meter(Box::new(std::sync::Mutex::new(m))));
         // SAFETY: validated.
-        unsafe { write_token(out, token) };
-        Ok(())
+        unsafe { handle::publish::<MeterKind>(m, out) }
     })
 }
 
@@ -263,12 +247,7 @@ pub unsafe extern "C" fn sk_meter_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_meter_free(meter: *mut SkMeter) -> i32 {
     ffi_boundary!("sk_meter_free", {
-        release(
-            "meter",
-            meter as usize,
-            "a loudness meter (sk_meter_new)",
-            |o| matches!(o, Object::Meter(_)),
-        )
+        handle::free::<MeterKind>("meter", meter)
     })
 }
 

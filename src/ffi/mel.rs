@@ -4,7 +4,8 @@
 use super::guard::{
     alias, check_capacity, check_out_scalar, ffi_boundary, size_result, Alias, Buf,
 };
-use super::handle::{expect, lookup, register, release, write_token, Object, SpecFloat};
+use super::handle::{self, handle_kind, Either, Kind};
+use super::spec::SpecFloat;
 use super::stft::params;
 use super::window::parse_window;
 use crate::error::{SkError, SkResult};
@@ -22,6 +23,31 @@ pub const SK_MEL_NORM_SLANEY: i32 = 1;
 /// `sk_mel_plan_free`).
 pub struct SkMelPlan {
     _opaque: [u8; 0],
+}
+
+handle_kind!(
+    /// A `float` mel plan behind an `SkMelPlan` (immutable: any number of calls at once).
+    pub(crate) MelF32: MelPlan<f32> as SkMelPlan, "a float mel plan", shared, defer
+);
+handle_kind!(
+    /// A `double` mel plan behind an `SkMelPlan`.
+    pub(crate) MelF64: MelPlan<f64> as SkMelPlan, "a double mel plan", shared, defer
+);
+
+/// What the either-precision calls of a mel plan accept.
+const ANY_MEL: &str = "a mel plan";
+
+/// Element types with their mel plan kinds.
+trait MelElem: SpecFloat {
+    type Plan: Kind<Object = MelPlan<Self>, C = SkMelPlan>;
+}
+
+impl MelElem for f32 {
+    type Plan = MelF32;
+}
+
+impl MelElem for f64 {
+    type Plan = MelF64;
 }
 
 fn mel_params(
@@ -132,7 +158,7 @@ pub unsafe extern "C" fn sk_mel_filterbank_f32(
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn mel_new<T: SpecFloat>(
+unsafe fn mel_new<T: MelElem>(
     sr: f64,
     n_fft: usize,
     hop: usize,
@@ -157,10 +183,8 @@ unsafe fn mel_new<T: SpecFloat>(
     win.fill(true, &mut w)?;
     let w = try_collect(w.iter().map(|&v| <T as Float>::from_f64(v)), "the window")?;
     let m = MelPlan::new(sp, mp, power, &w)?;
-    let token = register(T::wrap_mel(m));
     // SAFETY: checked.
-    unsafe { write_token(plan, token) };
-    Ok(())
+    unsafe { handle::publish::<T::Plan>(m, plan) }
 }
 
 /// Creates a mel-spectrogram plan for `librosa.feature.melspectrogram(y, sr=sr, n_fft=n_fft,
@@ -273,9 +297,7 @@ pub unsafe extern "C" fn sk_mel_plan_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_mel_plan_free(plan: *mut SkMelPlan) -> i32 {
     ffi_boundary!("sk_mel_plan_free", {
-        release("plan", plan as usize, "a mel plan", |o| {
-            matches!(o, Object::MelF32(_) | Object::MelF64(_))
-        })
+        handle::free_either::<MelF32, MelF64>("plan", plan, ANY_MEL)
     })
 }
 
@@ -294,17 +316,11 @@ pub unsafe extern "C" fn sk_mel_frames(
 ) -> i32 {
     ffi_boundary!("sk_mel_frames", {
         check_out_scalar("frames", frames)?;
-        let obj = lookup("plan", plan as usize)?;
-        let (f, n_mels) = match &*obj {
-            Object::MelF32(m) => (m.frames(n)?, m.mel.n_mels),
-            Object::MelF64(m) => (m.frames(n)?, m.mel.n_mels),
-            o => {
-                return Err(SkError::InvalidHandle(format!(
-                    "argument plan is {}, not a mel plan",
-                    o.describe()
-                )))
-            }
-        };
+        let (f, n_mels) =
+            handle::with_either_shared::<MelF32, MelF64, _>("plan", plan, ANY_MEL, |m| match m {
+                Either::A(m) => Ok((m.frames(n)?, m.mel.n_mels)),
+                Either::B(m) => Ok((m.frames(n)?, m.mel.n_mels)),
+            })?;
         let f = size_result(
             &format!("the frame count for n = {n} samples"),
             Some(f),
@@ -317,7 +333,7 @@ pub unsafe extern "C" fn sk_mel_frames(
     })
 }
 
-unsafe fn melspec_ffi<T: SpecFloat>(
+unsafe fn melspec_ffi<T: MelElem>(
     plan: *const SkMelPlan,
     x: *const T,
     db: Option<(f64, f64, f64)>,
@@ -325,8 +341,7 @@ unsafe fn melspec_ffi<T: SpecFloat>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    let obj = lookup("plan", plan as usize)?;
-    let m = expect("plan", &obj, T::MEL_WHAT, T::mel)?;
+    let m = handle::shared::<T::Plan>("plan", plan)?;
     if let Some((r, a, t)) = db {
         check_db(r, a, t)?;
     }
@@ -503,7 +518,7 @@ pub unsafe extern "C" fn sk_power_to_db_f32(
 /// Shared by the batched mel entry points: `rows` signals of n samples at `x_stride`, the
 /// first `frames` frames of each (0: all), through `tail` (floored per row or over the batch).
 #[allow(clippy::too_many_arguments)]
-unsafe fn mel_batch_ffi<T: SpecFloat>(
+unsafe fn mel_batch_ffi<T: MelElem>(
     plan: *const SkMelPlan,
     x: *const T,
     x_stride: isize,
@@ -515,8 +530,7 @@ unsafe fn mel_batch_ffi<T: SpecFloat>(
     y_len: usize,
     n: usize,
 ) -> SkResult<()> {
-    let obj = lookup("plan", plan as usize)?;
-    let m = expect("plan", &obj, T::MEL_WHAT, T::mel)?;
+    let m = handle::shared::<T::Plan>("plan", plan)?;
     let natural = m.frames(n)?;
     let frames = if frames == 0 { natural } else { frames };
     if frames > natural {

@@ -26,6 +26,7 @@ pub mod reduce;
 pub mod resample;
 pub mod rows;
 pub mod seed;
+pub mod spec;
 pub mod stft;
 pub mod strided;
 pub mod window;

@@ -10,7 +10,7 @@
 //! *interleaved* data keeps it at `p[t·channels + c]`.
 
 use super::guard::{check_out_scalar, ffi_boundary, interleaved, planar, size_result, Buf};
-use super::handle::{self, Object};
+use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::layout::Layout;
 use crate::kernels::resample::design::{Phase, Quality, Spec};
@@ -18,7 +18,6 @@ use crate::kernels::resample::poly;
 use crate::kernels::resample::stream::{self, check_rate, check_ratio, Resampler, WIDE_ABOVE_DB};
 use crate::kernels::Float;
 use crate::simd::current;
-use std::sync::{Mutex, TryLockError};
 
 /// Quality preset: passband to 0.70 of the lower Nyquist frequency, 60 dB stopband.
 pub const SK_RESAMPLE_QUICK: i32 = 0;
@@ -60,8 +59,8 @@ pub struct SkResampler {
     _private: [u8; 0],
 }
 
-/// The resamplers a handle can name (inside [`Object::Resampler`]). `float` streams whose
-/// stopband lies below `float` rounding run in `double` inside (`F32Wide`).
+/// The resamplers a handle can name. `float` streams whose stopband lies below `float` rounding
+/// run in `double` inside (`F32Wide`).
 pub(crate) enum ResamplerObj {
     F32(Resampler<f32>),
     F32Wide(Resampler<f64>),
@@ -79,23 +78,21 @@ macro_rules! each {
     };
 }
 
-impl ResamplerObj {
-    pub(crate) fn kind_name(&self) -> &'static str {
-        match self {
-            ResamplerObj::F32(_) | ResamplerObj::F32Wide(_) => {
-                "a float resampler (sk_resampler_f32_new)"
-            }
-            ResamplerObj::F64(_) => "a double resampler (sk_resampler_f64_new)",
-        }
-    }
-}
+handle_kind!(
+    /// A `float` resampler (`F32` or `F32Wide`) behind an `SkResampler`.
+    pub(crate) ResamplerF32: ResamplerObj as SkResampler,
+    "a float resampler (sk_resampler_f32_new)", exclusive, refuse
+);
+handle_kind!(
+    /// A `double` resampler (`F64`) behind an `SkResampler`.
+    pub(crate) ResamplerF64: ResamplerObj as SkResampler,
+    "a double resampler (sk_resampler_f64_new)", exclusive, refuse
+);
 
 /// The element types, with their kinds of resampler.
 trait ResampleElem: Float {
-    const WHAT: &'static str;
+    type Kind: Kind<Object = ResamplerObj, C = SkResampler>;
     fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj>;
-    /// Whether `o` is a resampler of this element type.
-    fn is(o: &ResamplerObj) -> bool;
     #[allow(clippy::too_many_arguments)]
     fn process(
         o: &mut ResamplerObj,
@@ -122,16 +119,13 @@ trait ResampleElem: Float {
 }
 
 impl ResampleElem for f32 {
-    const WHAT: &'static str = "float resampler (sk_resampler_f32_new)";
+    type Kind = ResamplerF32;
     fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj> {
         Ok(if spec.atten_db > WIDE_ABOVE_DB {
             ResamplerObj::F32Wide(Resampler::new(in_rate, out_rate, channels, spec)?)
         } else {
             ResamplerObj::F32(Resampler::new(in_rate, out_rate, channels, spec)?)
         })
-    }
-    fn is(o: &ResamplerObj) -> bool {
-        matches!(o, ResamplerObj::F32(_) | ResamplerObj::F32Wide(_))
     }
     fn process(
         o: &mut ResamplerObj,
@@ -175,14 +169,11 @@ impl ResampleElem for f32 {
 }
 
 impl ResampleElem for f64 {
-    const WHAT: &'static str = "double resampler (sk_resampler_f64_new)";
+    type Kind = ResamplerF64;
     fn make(in_rate: f64, out_rate: f64, channels: usize, spec: Spec) -> SkResult<ResamplerObj> {
         Ok(ResamplerObj::F64(Resampler::new(
             in_rate, out_rate, channels, spec,
         )?))
-    }
-    fn is(o: &ResamplerObj) -> bool {
-        matches!(o, ResamplerObj::F64(_))
     }
     fn process(
         o: &mut ResamplerObj,
@@ -220,48 +211,26 @@ impl ResampleElem for f64 {
     }
 }
 
-/// Runs `f` on the resampler named by `h`, holding its lock (try-locked: a second thread gets
-/// "in use").
+/// What the either-precision calls of a resampler handle accept.
+const ANY_RESAMPLER: &str = "a resampler (sk_resampler_f32_new or sk_resampler_f64_new)";
+
+/// Runs `f` on the resampler named by `h`, of either precision (one call at a time: a second
+/// thread gets "in use").
 fn with_obj<R>(
-    h: *mut SkResampler,
+    h: *const SkResampler,
     f: impl FnOnce(&mut ResamplerObj) -> SkResult<R>,
 ) -> SkResult<R> {
-    let id = h as usize;
-    let entry = handle::lookup("h", id)?;
-    let Object::Resampler(m) = &*entry else {
-        return Err(SkError::InvalidHandle(format!(
-            "argument h is {}, not a resampler",
-            entry.describe()
-        )));
-    };
-    let mut guard = match m.try_lock() {
-        Ok(g) => g,
-        Err(TryLockError::WouldBlock) => {
-            return Err(SkError::InvalidHandle(format!(
-                "handle {id:#x} is in use by another thread right now; one handle must not be \
-                 used from two threads at the same time"
-            )))
-        }
-        Err(TryLockError::Poisoned(p)) => p.into_inner(),
-    };
-    f(&mut guard)
+    handle::with_either::<ResamplerF32, ResamplerF64, _>("h", h, ANY_RESAMPLER, |o| match o {
+        Either::A(o) | Either::B(o) => f(o),
+    })
 }
 
 /// Runs `f` on the resampler named by `h` after checking it is of element type `T`.
 fn with_typed<T: ResampleElem, R>(
-    h: *mut SkResampler,
+    h: *const SkResampler,
     f: impl FnOnce(&mut ResamplerObj) -> SkResult<R>,
 ) -> SkResult<R> {
-    with_obj(h, |o| {
-        if !T::is(o) {
-            return Err(SkError::InvalidHandle(format!(
-                "argument h is {}, but this function needs a {}",
-                o.kind_name(),
-                T::WHAT
-            )));
-        }
-        f(o)
-    })
+    handle::with::<T::Kind, R>("h", h, f)
 }
 
 fn quality(q: i32) -> SkResult<Spec> {
@@ -281,10 +250,8 @@ unsafe fn new<T: ResampleElem>(
 ) -> SkResult<()> {
     check_out_scalar("out", out)?;
     let r = T::make(in_rate, out_rate, channels, spec?)?;
-    let id = handle::register(Object::Resampler(Box::new(Mutex::new(r))));
     // SAFETY: out validated.
-    unsafe { handle::write_token(out, id) };
-    Ok(())
+    unsafe { handle::publish::<T::Kind>(r, out) }
 }
 
 fn phase(p: i32) -> SkResult<Phase> {
@@ -608,13 +575,7 @@ pub unsafe extern "C" fn sk_resample_quality_spec(quality: i32, spec: *mut SkRes
 #[no_mangle]
 pub unsafe extern "C" fn sk_resampler_free(h: *mut SkResampler) -> i32 {
     ffi_boundary!("sk_resampler_free", {
-        // refuse a handle busy in another thread before releasing it
-        if !h.is_null() {
-            with_obj(h, |_| Ok(()))?;
-        }
-        handle::release("h", h as usize, "a resampler", |o| {
-            matches!(o, Object::Resampler(_))
-        })
+        handle::free_either::<ResamplerF32, ResamplerF64>("h", h, ANY_RESAMPLER)
     })
 }
 

@@ -13,12 +13,14 @@
 //! `SK_PAD_CONSTANT` (zeros); `normalized ≠ 0` scales by 1/√n_fft.
 
 use super::guard::{alias, check_out_scalar, ffi_boundary, size_result, Buf};
-use super::handle::{expect, lock, lookup, register, release, write_token, Object, SpecFloat};
+use super::handle::{self, handle_kind, Either, Kind};
+use super::spec::SpecFloat;
 use crate::error::{SkError, SkResult};
 use crate::kernels::spectral::stft::{
     istft, istft_default_len, stft, PadMode, StftParams, StftStream,
 };
 use crate::kernels::spectral::Complex;
+use std::sync::{Mutex, MutexGuard};
 
 /// `center` padding with zeros.
 pub const SK_PAD_CONSTANT: i32 = 0;
@@ -29,6 +31,39 @@ pub const SK_PAD_REFLECT: i32 = 1;
 /// `sk_stft_stream_free`).
 pub struct SkStftStream {
     _opaque: [u8; 0],
+}
+
+handle_kind!(
+    /// A `float` STFT stream behind an `SkStftStream` (calls serialised by its lock).
+    pub(crate) StreamF32: Mutex<StftStream<f32>> as SkStftStream, "a float STFT stream",
+    shared, defer
+);
+handle_kind!(
+    /// A `double` STFT stream behind an `SkStftStream`.
+    pub(crate) StreamF64: Mutex<StftStream<f64>> as SkStftStream, "a double STFT stream",
+    shared, defer
+);
+
+/// What the either-precision calls of an STFT stream accept.
+const ANY_STREAM: &str = "an STFT stream";
+
+/// Element types with their STFT stream kinds.
+trait StreamElem: SpecFloat {
+    type Stream: Kind<Object = Mutex<StftStream<Self>>, C = SkStftStream>;
+}
+
+impl StreamElem for f32 {
+    type Stream = StreamF32;
+}
+
+impl StreamElem for f64 {
+    type Stream = StreamF64;
+}
+
+/// Locks a stream (a panic inside an earlier call does not make the stream unusable: its state
+/// is only changed after every check passed).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 pub(crate) fn parse_pad(pad_mode: i32) -> SkResult<PadMode> {
@@ -490,7 +525,7 @@ pub unsafe extern "C" fn sk_istft_f64(
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn stream_new<T: SpecFloat>(
+unsafe fn stream_new<T: StreamElem>(
     window: *const T,
     p: StftParams,
     stream: *mut *mut SkStftStream,
@@ -500,10 +535,8 @@ unsafe fn stream_new<T: SpecFloat>(
     wb.check()?;
     // SAFETY: validated; copied into the stream.
     let s = StftStream::new(&p, unsafe { wb.slice() })?;
-    let token = register(T::wrap_stream(s));
     // SAFETY: checked.
-    unsafe { write_token(stream, token) };
-    Ok(())
+    unsafe { handle::publish::<T::Stream>(Mutex::new(s), stream) }
 }
 
 /// Creates a streaming STFT of floats with the parameters of `sk_stft_f32` (the window is
@@ -570,9 +603,7 @@ pub unsafe extern "C" fn sk_stft_stream_f64_new(
 #[no_mangle]
 pub unsafe extern "C" fn sk_stft_stream_free(stream: *mut SkStftStream) -> i32 {
     ffi_boundary!("sk_stft_stream_free", {
-        release("stream", stream as usize, "an STFT stream", |o| {
-            matches!(o, Object::StreamF32(_) | Object::StreamF64(_))
-        })
+        handle::free_either::<StreamF32, StreamF64>("stream", stream, ANY_STREAM)
     })
 }
 
@@ -581,15 +612,11 @@ fn with_stream<R>(
     f32f: impl FnOnce(&mut StftStream<f32>) -> SkResult<R>,
     f64f: impl FnOnce(&mut StftStream<f64>) -> SkResult<R>,
 ) -> SkResult<R> {
-    let obj = lookup("stream", stream as usize)?;
-    match &*obj {
-        Object::StreamF32(m) => f32f(&mut lock(m)),
-        Object::StreamF64(m) => f64f(&mut lock(m)),
-        o => Err(SkError::InvalidHandle(format!(
-            "argument stream is {}, not an STFT stream",
-            o.describe()
-        ))),
-    }
+    handle::with_either_shared::<StreamF32, StreamF64, _>("stream", stream, ANY_STREAM, |s| match s
+    {
+        Either::A(m) => f32f(&mut lock(m)),
+        Either::B(m) => f64f(&mut lock(m)),
+    })
 }
 
 /// Number of frames a push of `n` more samples would return now (`*frames`). Each frame is
@@ -689,7 +716,7 @@ pub unsafe extern "C" fn sk_stft_stream_reset(stream: *mut SkStftStream) -> i32 
     })
 }
 
-unsafe fn push_ffi<T: SpecFloat>(
+unsafe fn push_ffi<T: StreamElem>(
     stream: *mut SkStftStream,
     x: Option<(*const T, usize)>,
     y: *mut T,
@@ -697,9 +724,8 @@ unsafe fn push_ffi<T: SpecFloat>(
     frames: *mut usize,
 ) -> SkResult<()> {
     check_out_scalar("frames", frames)?;
-    let obj = lookup("stream", stream as usize)?;
-    let m = expect("stream", &obj, T::STREAM_WHAT, T::stream)?;
-    let mut s = lock(m);
+    let m = handle::shared::<T::Stream>("stream", stream)?;
+    let mut s = lock(&m);
     let nf = s.params().n_freq();
     let xb = x.map(|(p, n)| Buf::new("x", p, n));
     if let Some(xb) = &xb {
