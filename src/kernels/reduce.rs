@@ -34,7 +34,7 @@ pub(crate) const OUT: usize = 8;
 pub(crate) type Lanes = [f64; OUT];
 
 #[inline(always)]
-fn tree_out<T: Float>(mut acc: [T; LANES]) -> Lanes {
+pub(crate) fn tree_out<T: Float>(mut acc: [T; LANES]) -> Lanes {
     let mut w = LANES / 2;
     while w >= OUT {
         for j in 0..w {

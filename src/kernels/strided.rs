@@ -663,10 +663,89 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
     }
     #[inline(always)]
     fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
+        match self.x.stride {
+            2 => return block_sum_pos::<T, 2>(&self.x, r),
+            3 => return block_sum_pos::<T, 3>(&self.x, r),
+            4 => return block_sum_pos::<T, 4>(&self.x, r),
+            -2 => return block_sum_neg::<T, 2>(&self.x, r),
+            -3 => return block_sum_neg::<T, 3>(&self.x, r),
+            -4 => return block_sum_neg::<T, 4>(&self.x, r),
+            _ => {}
+        }
         let b = &mut self.buf[..r.len()];
         self.x.gather(r.start, b);
         reduce::block_sum(b)
     }
+}
+
+/// `reduce::block_sum` of logical elements `r` of a view with stride `+S`, read in place: lane
+/// `j` adds elements `r.start + 64·c + j` in the order of `c`, the tail goes to the first lanes,
+/// exactly as on a gathered copy, so the bits are the same. The loads are fixed-stride (loads
+/// plus shuffles); a last chunk that would read past the span goes element by element.
+#[inline(always)]
+fn block_sum_pos<T: Float, const S: usize>(
+    x: &StridedRef<'_, T>,
+    r: std::ops::Range<usize>,
+) -> reduce::Lanes {
+    const L: usize = reduce::LANES;
+    let m = r.len();
+    let full = m / L;
+    let base = x.first + r.start * S;
+    let (ch, _) = x.span[base..].as_chunks::<S>();
+    let fast = full.min(ch.len() / L);
+    let mut acc = [T::ZERO; L];
+    for sub in ch[..fast * L].chunks_exact(L) {
+        for j in 0..L {
+            acc[j] = acc[j] + sub[j][0];
+        }
+    }
+    for c in fast..full {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a = *a + x.get(r.start + c * L + j);
+        }
+    }
+    for (j, a) in acc.iter_mut().enumerate().take(m - full * L) {
+        *a = *a + x.get(r.start + full * L + j);
+    }
+    reduce::tree_out(acc)
+}
+
+/// As [`block_sum_pos`] for stride `−S`. Memory runs backwards, so each chunk of 64 elements is
+/// read forwards into reversed lanes (`accr[p]` holds lane `63 − p`) and the lanes are put back
+/// in order before the tail: every lane adds the same elements in the same order as on a copy.
+#[inline(always)]
+fn block_sum_neg<T: Float, const S: usize>(
+    x: &StridedRef<'_, T>,
+    r: std::ops::Range<usize>,
+) -> reduce::Lanes {
+    const L: usize = reduce::LANES;
+    let m = r.len();
+    let full = m / L;
+    let mut accr = [T::ZERO; L];
+    for c in 0..full {
+        let i0 = r.start + c * L;
+        // span index of logical i0; logical i0 + q sits q·S below it
+        let hi = x.first - i0 * S;
+        let (_, rch) = x.span[..=hi].as_rchunks::<S>();
+        if rch.len() >= L {
+            let seg = &rch[rch.len() - L..];
+            for p in 0..L {
+                accr[p] = accr[p] + seg[p][S - 1];
+            }
+        } else {
+            for (p, a) in accr.iter_mut().enumerate() {
+                *a = *a + x.get(i0 + L - 1 - p);
+            }
+        }
+    }
+    let mut acc = [T::ZERO; L];
+    for (j, a) in acc.iter_mut().enumerate() {
+        *a = accr[L - 1 - j];
+    }
+    for (j, a) in acc.iter_mut().enumerate().take(m - full * L) {
+        *a = *a + x.get(r.start + full * L + j);
+    }
+    reduce::tree_out(acc)
 }
 
 /// The SIMD levels' strided sum in `f64`: `reduce::sum_f64_at`'s blocks and grouping.
