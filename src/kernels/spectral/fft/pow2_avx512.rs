@@ -165,7 +165,7 @@ macro_rules! real_codelet_methods {
         /// codelet and the split twiddles of `with_split`: the transform's stores are read
         /// straight back by the split step, with no call, scratch or workspace between them.
         /// Returns `false`, writing nothing, for every other plan. Bit for bit this plan's
-        /// transform followed by the split step ([`super::split_fwd_body`]).
+        /// transform followed by the split step ([`super::split::split_fwd_body`]).
         pub fn real_forward(&self, x: &[Complex<$e>], y: &mut [Complex<$e>]) -> bool {
             let Some(f) = self.real_fwd else {
                 return false;
@@ -197,7 +197,7 @@ macro_rules! real_codelet_methods {
         /// The real forward FFT's split step on this plan's transform `z` (`None`: in place in
         /// `y[..n]`), writing the `n + 1` bins to `y`, with the twiddles of `with_split`.
         /// Returns `false`, writing nothing, for a plan without them. Bit for bit the split
-        /// step of [`super::split_fwd_body`].
+        /// step of [`super::split::split_fwd_body`].
         pub fn split_forward(&self, z: Option<&[Complex<$e>]>, y: &mut [Complex<$e>]) -> bool {
             if self.split.is_empty() {
                 return false;
