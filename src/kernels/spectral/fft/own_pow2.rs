@@ -299,7 +299,7 @@ impl OwnPow2 {
     /// transforms: the split step writes an aligned scratch, the passes but the last alternate
     /// between it and the transform's scratch, and only the last pass writes `y`, where the
     /// usual path runs the split and every pass through `y` (each vector then spanning two
-    /// cache lines: 1.35× the aligned time at 16384 points). Bit for bit the usual path.
+    /// cache lines). Bit for bit the usual path.
     /// Returns `false`, writing nothing, where this does not apply (other levels, the
     /// single-codelet lengths, lengths where it measured slower, an aligned `y`).
     #[allow(unused_variables, clippy::needless_return)] // off x86-64 the body is `false`
@@ -381,43 +381,24 @@ impl OwnPow2 {
     }
 }
 
-/// The half lengths the own double transforms run at (real transforms of 64 … 65536 points):
-/// measured 1.4–1.7× faster than the crate's AVX2 transforms at 64 … 8192 and 1.1–1.25× at
-/// 16384 and 32768, in place, side by side on an AVX-512 CPU; at 16 they tie, so that length
-/// keeps the crate's.
+// The half lengths each own transform runs at: where it measured faster than the crate's
+// transform at that SIMD level (docs/spectral.md, "How the FFT picks its path").
+
+/// Half lengths of the own AVX-512 double transforms (real transforms of 64 … 65536 points).
 pub(super) const OWN_POW2: std::ops::RangeInclusive<usize> = 32..=32768;
 
-/// The half lengths the own float transforms run at (real transforms of 64 … 65536 points):
-/// measured 1.18–1.8× faster than the crate's AVX transforms in place (1.12–1.55× out of
-/// place), side by side on an AVX-512 CPU. As complex transforms they tie with the crate's at
-/// 32 points, but the real forward transform of 64 points runs as one fused codelet there
-/// ([`OwnPow2::real_forward`]), 1.5× faster than the crate's transform and the separate split;
-/// at 16 they are 3–5 % slower, so that length keeps the crate's.
+/// Half lengths of the own AVX-512 float transforms (real 64 … 65536; at 32 for the fused
+/// 64-point codelet, [`OwnPow2::real_forward`]).
 pub(super) const OWN_POW2_F32: std::ops::RangeInclusive<usize> = 32..=32768;
 
-/// The half lengths the own AVX2 float transforms run at (real transforms of 512 … 8192
-/// points), at the AVX2 level. In place against the crate's AVX float transforms, side by
-/// side, measured 1.02–1.16× faster at 256, 1.15–1.84× at 512, 1.26–1.47× at 1024 and
-/// 1.08–1.31× at 4096 in every run, 1.02–1.18× at 2048 in most processes and ~20 % slower in
-/// some (a per-process placement effect); as whole real transforms 1.06–1.23× faster from 512
-/// to 8192 points. At 128 (real 256) they were 0.89–1.18×, below it they tie and from 8192 on
-/// they are slower, so those lengths keep the crate's.
+/// Half lengths of the own AVX2 float transforms (real transforms of 512 … 8192 points).
 pub(super) const OWN_POW2_F32_AVX2: std::ops::RangeInclusive<usize> = 256..=4096;
 
-/// The half lengths the own AVX2 double transforms run at (real transforms of 128 … 4096
-/// points), at the AVX2 level: in place against the crate's AVX double transforms, side by
-/// side, they took 0.87–0.95× its time at 64 … 256 and 0.86–0.91× at 512 … 2048; from 4096 on
-/// they were slower, so those lengths keep the crate's.
+/// Half lengths of the own AVX2 double transforms (real transforms of 128 … 4096 points).
 pub(super) const OWN_POW2_AVX2: std::ops::RangeInclusive<usize> = 64..=2048;
 
-/// The half lengths the own SSE2 float transforms run at (real transforms of 128 … 8192
-/// points), at the baseline level: in place against the crate's SSE float transforms
-/// (`FftPlannerSse`), side by side, they took 0.36–0.6× its time at every one of these lengths
-/// (see [`pow2_sse2_f32`]).
+/// Half lengths of the own SSE2 float transforms, baseline level (real 128 … 8192 points).
 pub(super) const OWN_POW2_F32_SSE2: std::ops::RangeInclusive<usize> = 64..=4096;
 
-/// The half lengths the own SSE2 double transforms run at (real transforms of 128 … 4096
-/// points), at the baseline level: in place against the crate's SSE double transforms
-/// (`FftPlannerSse`), side by side, they took 0.53–0.61× its time at 64 and 128 and
-/// 0.75–0.86× at 256 … 2048 (see [`pow2_sse2_f64`]).
+/// Half lengths of the own SSE2 double transforms, baseline level (real 128 … 4096 points).
 pub(super) const OWN_POW2_SSE2: std::ops::RangeInclusive<usize> = 64..=2048;

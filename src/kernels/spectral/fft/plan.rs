@@ -66,26 +66,17 @@ impl FftKind {
     }
 }
 
-/// Whether a length runs on the crate's transforms rather than on [`MixedFft`] / [`super::real::RealFft`].
-/// Double plans: powers of two only (fast and close to numpy's error there: the complex
-/// transform within it, the real one within 1.1× from 64 points), except real transforms below
-/// [`OWN_REAL_POW2_BELOW`] points; every other
-/// length loses up to 2–3× numpy's accuracy in rustfft's Rader/Bluestein/mixed-radix paths, so
-/// complex plans run on [`MixedFft`] (numpy's accuracy; with its AVX2/AVX-512 passes about
-/// 1.2–2× rustfft's time, 2.5–3.5× at the scalar levels) and real plans on [`super::real::RealFft`]
-/// (numpy's real algorithm, bit for bit). Float plans keep rustfft at every length: its error is
-/// far below float's resolution needs there, and the float speech front ends (400/480-point
-/// frames) depend on its speed.
+/// Whether a length runs on the crate's transforms rather than on [`MixedFft`] /
+/// [`super::real::RealFft`]: double plans at powers of two (real ones from
+/// [`OWN_REAL_POW2_BELOW`] points), where rustfft is close to numpy's error, the other double
+/// lengths on numpy's algorithms for numpy's accuracy; float plans at every length, for speed.
 pub(super) fn use_crate<T: FftFloat>(kind: FftKind, n: usize) -> bool {
     let own_real = kind == FftKind::Real && n < OWN_REAL_POW2_BELOW;
     (n.is_power_of_two() && !own_real) || !T::ACCURATE_MIXED
 }
 
-/// Double real transforms of fewer points run numpy's real algorithm at powers of two too (so
-/// every double real transform below 64 points gives numpy's bits): there the complex
-/// half-length transform plus the split step of the crate path carries 1.1–1.25× numpy's error
-/// (its few roundings weigh most at 8–32 points), and these sizes are too small for its speed
-/// to matter.
+/// Double real transforms of fewer points run numpy's real algorithm at powers of two too (numpy's
+/// bits; the half-length route's error weighs most there and its speed matters least).
 pub(super) const OWN_REAL_POW2_BELOW: usize = 64;
 
 pub(super) enum Inner<T: FftNum> {

@@ -16,7 +16,7 @@
 //!   needs it; `FL16+R` fuses the last radix-16 stage and a radix-`R` (4/8/16) last stage per
 //!   q-vector through a 16 KiB stack buffer.
 //! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
-//!   and trip counts measured 6–18 % faster than runtime strides from 128 points up);
+//!   and trip counts are faster than runtime strides);
 //!   [`kernel`] lists exactly the instantiations the plans below use, and anything else is
 //!   `unreachable!`.
 //! * Stage kernels are called through function pointers chosen at plan time (a `match` inside
@@ -28,8 +28,7 @@
 //!   2n points, the codelet and the split step (or the inverse split and the codelet), with no
 //!   scratch and no call between them. Forward plans of 128 and 256 points have one too
 //!   ([`two_pass_real`]): their two passes and the split step, without the thread's workspace.
-//! * No software prefetch: with the const kernels, prefetching from n = 4096 on measured
-//!   3–10 % slower at 4096..32768 with 64-byte aligned buffers (neutral at a 16-byte offset).
+//! * No software prefetch: with the const kernels it only slowed the large lengths down.
 //!
 //! # Pass plans
 //!
@@ -596,9 +595,7 @@ impl Pow2Avx512 {
     /// Whether [`Self::process_destroying`] into a misaligned output beats the in-place
     /// passes through that output: at every length but 2048, whose last pass (radix 16 over
     /// vectors 2 KiB apart) then reads and writes twice the cache lines of the in-place pass in
-    /// the same few L1 sets (an inverse real transform of 4096 points into an output 16 bytes
-    /// off a line took 1.16–1.22× the aligned time that way, 1.09–1.11× in place; at 8192 and
-    /// 65536 points 1.12–1.15× and 1.01–1.05× against 1.39–1.40× and 1.25–1.26×).
+    /// the same few L1 sets.
     pub fn destroying_pays(&self) -> bool {
         self.n != 2048
     }

@@ -22,7 +22,7 @@
 //! * At n = 512, 1024 and from 8192 on, the last radix-16 stage and a radix-4/16 last stage
 //!   are fused per q-vector through a 16 KiB stack buffer (`FL16+R`).
 //! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
-//!   and trip counts measured 10–40 % faster than runtime strides); [`kernel`] lists exactly
+//!   and trip counts are faster than runtime strides); [`kernel`] lists exactly
 //!   the 23 instantiations the plans below use, and anything else is `unreachable!`.
 //! * Stage kernels are called through function pointers chosen at plan time (without that,
 //!   LLVM inlined them all into one driver whose prologue cost ~7 ns per call at small n).
@@ -369,8 +369,7 @@ impl Pow2Avx512F32 {
     super::pow2_avx512::windowed_methods!(f32);
 
     /// Whether [`Self::process_destroying`] into a misaligned output beats the in-place passes
-    /// through it: at every length (an inverse real transform 8 bytes off a line took 1.00–1.16×
-    /// the aligned time at 256–65536 points that way, against up to 1.30× in place).
+    /// through it: at every length.
     pub fn destroying_pays(&self) -> bool {
         true
     }

@@ -53,9 +53,7 @@ pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
 /// rustfft's immutable (out-of-place, input untouched) transforms stream through a scratch
 /// buffer. When that buffer starts at the same offset within a 4 KiB page as the input or the
 /// output, the power-of-two passes (rows a multiple of 4 KiB apart) make loads 4K-alias with
-/// earlier stores and stall: measured with rustfft 6.4 on the AVX-512 machine, 2048 points
-/// 7.0 µs aliased vs 4.6 µs offset, 32768 points 162 vs 124 µs; the old copy + in-place
-/// transform took 5.1 / 135 µs. So the scratch is placed at least 1 KiB away (mod 4 KiB) from
+/// earlier stores and stall. So the scratch is placed at least 1 KiB away (mod 4 KiB) from
 /// both; this needs [`ALIAS_PAD`] extra bytes of scratch.
 pub(super) const PAGE: usize = 4096;
 pub(super) const ALIAS_PAD: usize = PAGE;
@@ -64,10 +62,7 @@ pub(super) const ALIAS_PAD: usize = PAGE;
 /// it lies 1–3 KiB (mod 4 KiB) away from both `x` and `y` (see [`PAGE`]), on a 64-byte boundary
 /// where `base` allows it (an element-aligned `base`: `f32` pairs always, `f64` pairs when
 /// `base` is 16-byte aligned, as the allocator returns it). The own AVX-512 passes stream every
-/// vector through the scratch; unaligned, each 64-byte vector spans two cache lines. Placed
-/// only by distance from an input 16 or 32 bytes off a 64-byte boundary (as numpy arrays often
-/// are), with the output aligned, real transforms of 16384 and 65536 points were 1.2–1.25×
-/// slower than with all buffers aligned (f32 and f64, AVX-512); on a cache line, 1.01–1.06×.
+/// vector through the scratch; unaligned, each 64-byte vector would span two cache lines.
 pub(super) fn scratch_offset<C>(base: *const C, x: *const C, y: *const C) -> usize {
     let circ = |a: usize, b: usize| {
         let d = a.wrapping_sub(b) % PAGE;
@@ -87,9 +82,8 @@ pub(super) fn scratch_offset<C>(base: *const C, x: *const C, y: *const C) -> usi
 pub(super) const CACHE_LINE: usize = 64;
 
 /// Whether a transform of `m` points runs as rustfft's immutable transform (with the scratch
-/// placed by [`scratch_offset`]) rather than a copy followed by an in-place transform: measured
-/// faster up to 512 points (0.66 vs 0.79 µs at 512) and for powers of two; other lengths
-/// (mixed radix, Rader, Bluestein) keep the copy.
+/// placed by [`scratch_offset`]) rather than a copy followed by an in-place transform: faster
+/// up to 512 points and for powers of two; other lengths keep the copy.
 pub(super) fn use_immutable(m: usize) -> bool {
     m <= 512 || m.is_power_of_two()
 }

@@ -3,8 +3,8 @@
 //!
 //! - The forward step in place ([`split_fwd_general`], the AVX-512 level's `split_fwd` for every
 //!   length): a full vector of pairs per iteration, the fewer than a vector's worth of pairs
-//!   left at the end one at a time ([`super::split::split_fwd_pair`]). (One masked vector for that tail
-//!   measured 5–15 ns slower than the scalar pairs at 64–136 points, and no faster above.)
+//!   left at the end one at a time ([`super::split::split_fwd_pair`]; a masked vector was
+//!   slower).
 //! - Where the half length is a multiple of two vectors (every power of two from 16 complex
 //!   values for floats, 8 for doubles), the pairs are taken on the transform's own vector
 //!   boundaries instead ([`split_fwd_aligned`]), so that every load matches one store of the
@@ -465,10 +465,7 @@ pub(super) unsafe fn split_fwd_aligned<L: Lanes, const SPREAD: bool>(
 }
 
 /// The largest half length `m` whose forward plans keep their split twiddles spread (see
-/// [`split_fwd_aligned`]): side by side against reading `v` as it is, the spread table measured
-/// 4–5 % faster for whole double real transforms of 256 and 1024 points and neutral at 8192 to
-/// 32768, but 3–8 % slower at 65536, where table (512 KiB) and data no longer fit the L2 cache
-/// together.
+/// [`split_fwd_aligned`]): above it table and data outgrow the L2 cache together.
 pub(super) const SPREAD_MAX: usize = 8192;
 // The fused real forward codelets (up to 256 complex points) read their plan's table spread.
 const _: () = assert!(SPREAD_MAX >= 256);
