@@ -111,6 +111,22 @@ impl OwnPow2 {
         None
     }
 
+    /// Which own transform this is (`"avx512 f64"`, …), for the test that pins the dispatch.
+    #[cfg(test)]
+    pub(super) fn name(&self) -> &'static str {
+        #[cfg(target_arch = "x86_64")]
+        return match self {
+            OwnPow2::Double { .. } => "avx512 f64",
+            OwnPow2::Float { .. } => "avx512 f32",
+            OwnPow2::FloatAvx2 { .. } => "avx2 f32",
+            OwnPow2::DoubleAvx2 { .. } => "avx2 f64",
+            OwnPow2::FloatSse2 { .. } => "sse2 f32",
+            OwnPow2::DoubleSse2 { .. } => "sse2 f64",
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        match *self {}
+    }
+
     pub(super) fn scratch_len(&self) -> usize {
         // the AVX-512 multi-pass transforms below the aligned-passes length also take room for
         // the result of `forward_avx512`

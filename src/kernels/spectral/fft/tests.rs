@@ -875,3 +875,85 @@ fn one_plan_runs_on_many_threads() {
         }
     });
 }
+
+/// Which path each length takes, per SIMD level and element type (real transforms; complex ones
+/// below): `N` numpy's algorithms ([`OwnReal`](super::own_real::OwnReal), or
+/// [`MixedFft`](super::mixed::MixedFft) for complex), `F` a fused AVX-512 codelet for the whole
+/// forward transform, `O` the level's own power-of-two passes for the half length, `C`
+/// rustfft/realfft. docs/spectral.md ("How the FFT picks its path") gives the reasons; a change
+/// of dispatch must change this table. Levels above the CPU's are skipped.
+#[test]
+fn each_length_takes_its_path() {
+    use super::plan::Inner;
+    use crate::simd::Level;
+    const LENGTHS: [usize; 19] = [
+        8, 16, 32, 63, 64, 100, 128, 256, 400, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+        131072, 262144,
+    ];
+    #[rustfmt::skip]
+    const REAL: [(Level, &str, &str, &str); 8] = [
+        //                                  8 16 32 63 64 100 128 256 400 512 1k 2k 4k 8k 16k 32k 64k 128k 256k
+        (Level::Avx512,   "avx512", "f64", "N N  N  N  F  N   F   F   N   F   O  O  O  O  O   O   O   C    C"),
+        (Level::Avx512,   "avx512", "f32", "C C  C  C  F  C   F   O   C   O   O  O  O  O  O   O   O   C    C"),
+        (Level::Avx2,     "avx2",   "f64", "N N  N  N  C  N   O   O   N   O   O  O  O  C  C   C   C   C    C"),
+        (Level::Avx2,     "avx2",   "f32", "C C  C  C  C  C   C   C   C   O   O  O  O  O  C   C   C   C    C"),
+        (Level::Baseline, "sse2",   "f64", "N N  N  N  C  N   O   O   N   O   O  O  O  C  C   C   C   C    C"),
+        (Level::Baseline, "sse2",   "f32", "C C  C  C  C  C   O   O   C   O   O  O  O  O  C   C   C   C    C"),
+        (Level::Scalar,   "",       "f64", "N N  N  N  C  N   C   C   N   C   C  C  C  C  C   C   C   C    C"),
+        (Level::Scalar,   "",       "f32", "C C  C  C  C  C   C   C   C   C   C  C  C  C  C   C   C   C    C"),
+    ];
+    fn real_path<T: FftFloat>(n: usize, level: Level, own_name: &str) -> &'static str {
+        let plan = FftPlan::<T>::new(FftKind::Real, n).unwrap();
+        match &plan.inner {
+            Inner::OwnReal(_) => "N",
+            Inner::Real { even: None, .. } => "C",
+            Inner::Real { even: Some(_), .. } => {
+                let e = EvenReal::<T>::with_own(n, level).unwrap();
+                let Some(own) = &e.own else { return "C" };
+                assert_eq!(own.name(), own_name, "n = {n} at {level:?}");
+                let x = vec![T::ZERO; n];
+                let mut y = vec![Complex::new(T::ZERO, T::ZERO); n / 2 + 1];
+                if e.fused_forward(&x, &mut y) {
+                    "F"
+                } else {
+                    "O"
+                }
+            }
+            _ => unreachable!("a real plan of {n} points"),
+        }
+    }
+    for (level, name, ty, want) in REAL {
+        if crate::simd::detected() < level {
+            continue;
+        }
+        let want: Vec<&str> = want.split_whitespace().collect();
+        assert_eq!(want.len(), LENGTHS.len());
+        let own_name = format!("{name} {ty}");
+        let got: Vec<&str> = LENGTHS
+            .iter()
+            .map(|&n| match ty {
+                "f64" => real_path::<f64>(n, level, &own_name),
+                _ => real_path::<f32>(n, level, &own_name),
+            })
+            .collect();
+        assert_eq!(
+            got, want,
+            "real {ty} transforms at {level:?}, lengths {LENGTHS:?}"
+        );
+    }
+    // complex plans (no SIMD-level choice): numpy's algorithm for double lengths that are not
+    // powers of two, rustfft elsewhere
+    fn complex_path<T: FftFloat>(n: usize) -> &'static str {
+        match FftPlan::<T>::new(FftKind::Complex, n).unwrap().inner {
+            Inner::OwnComplex(_) => "N",
+            Inner::Complex { .. } => "C",
+            _ => unreachable!("a complex plan of {n} points"),
+        }
+    }
+    let f64s: Vec<&str> = LENGTHS.iter().map(|&n| complex_path::<f64>(n)).collect();
+    let f32s: Vec<&str> = LENGTHS.iter().map(|&n| complex_path::<f32>(n)).collect();
+    let mut want64 = vec!["C"; LENGTHS.len()];
+    (want64[3], want64[5], want64[8]) = ("N", "N", "N"); // 63, 100, 400
+    assert_eq!(f64s, want64, "complex f64");
+    assert_eq!(f32s, vec!["C"; LENGTHS.len()], "complex f32");
+}
