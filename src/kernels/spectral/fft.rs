@@ -45,6 +45,8 @@ mod pow2_check;
 #[cfg(target_arch = "x86_64")]
 mod pow2_pair;
 #[cfg(target_arch = "x86_64")]
+mod pow2_shared;
+#[cfg(target_arch = "x86_64")]
 mod pow2_sse2_f32;
 #[cfg(target_arch = "x86_64")]
 mod pow2_sse2_f64;

@@ -5,7 +5,8 @@ use super::scratch::placed_scratch;
 use super::split::split_inv;
 #[cfg(target_arch = "x86_64")]
 use super::{
-    pow2_avx2_f32, pow2_avx2_f64, pow2_avx512, pow2_avx512_f32, pow2_sse2_f32, pow2_sse2_f64,
+    pow2_avx2_f32, pow2_avx2_f64, pow2_avx512, pow2_avx512_f32, pow2_shared, pow2_sse2_f32,
+    pow2_sse2_f64,
 };
 use super::{Complex, FftFloat};
 
@@ -132,7 +133,7 @@ impl OwnPow2 {
         // the result of `forward_avx512`
         #[cfg(target_arch = "x86_64")]
         let with_target = |s: usize| {
-            if s > 0 && s < pow2_avx512::ALIGNED_PASSES_MIN {
+            if s > 0 && s < pow2_shared::ALIGNED_PASSES_MIN {
                 2 * s
             } else {
                 s
@@ -241,7 +242,7 @@ impl OwnPow2 {
     /// where neither applies (other levels and lengths; an aligned `y` without a window).
     ///
     /// - An output `y` (m + 1 bins) off a 64-byte boundary, as numpy's arrays mostly are: below
-    ///   [`pow2_avx512::ALIGNED_PASSES_MIN`] points every pass runs in the scratch (placed on a
+    ///   [`pow2_shared::ALIGNED_PASSES_MIN`] points every pass runs in the scratch (placed on a
     ///   cache line), and the split step reads the last pass's result there and writes the bins
     ///   to `y` once, where the usual path has the last pass write `y` and the split read and
     ///   rewrite it, every vector of each pass spanning two cache lines.
@@ -259,7 +260,7 @@ impl OwnPow2 {
         {
             let m = y.len() - 1;
             let target =
-                m < pow2_avx512::ALIGNED_PASSES_MIN && !(y.as_ptr() as usize).is_multiple_of(64);
+                m < pow2_shared::ALIGNED_PASSES_MIN && !(y.as_ptr() as usize).is_multiple_of(64);
             if !target && win.is_none() {
                 return false;
             }

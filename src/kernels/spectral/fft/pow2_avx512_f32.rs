@@ -324,7 +324,7 @@ impl Pow2Avx512F32 {
         if self.stages.len() == 1 {
             0
         } else {
-            super::pow2_avx512::aligned_passes_scratch(self.n)
+            super::pow2_shared::aligned_passes_scratch(self.n)
         }
     }
 
@@ -366,7 +366,7 @@ impl Pow2Avx512F32 {
         unsafe { self.run(i, core::ptr::null(), o, t, false) }
     }
 
-    super::pow2_avx512::windowed_methods!(f32);
+    super::pow2_shared::windowed_methods!(f32);
 
     /// Whether [`Self::process_destroying`] into a misaligned output beats the in-place passes
     /// through it: at every length.
@@ -374,9 +374,9 @@ impl Pow2Avx512F32 {
         true
     }
 
-    super::pow2_avx512::destroying_method!(f32, 16);
+    super::pow2_shared::destroying_method!(f32, 16);
 
-    super::pow2_avx512::real_codelet_methods!(
+    super::pow2_shared::real_codelet_methods!(
         f32,
         V16,
         16,
@@ -488,11 +488,11 @@ unsafe fn run_stages(
 ) {
     let tw = plan.tw.as_ptr() as *const f32;
     let count = plan.stages.len();
-    let two = super::pow2_avx512::use_aligned_passes(plan.n, dst as usize, inplace);
+    let two = super::pow2_shared::use_aligned_passes(plan.n, dst as usize, inplace);
     let mut from = src;
     for (idx, st) in plan.stages.iter().enumerate() {
         // the last stage writes `dst` (see `stage_dst`)
-        let to = super::pow2_avx512::stage_dst(idx, count, inplace, two, dst, tmp, 2 * plan.n);
+        let to = super::pow2_shared::stage_dst(idx, count, inplace, two, dst, tmp, 2 * plan.n);
         // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
         // complex values, all valid for `n` complex values and the last two disjoint from each
         // other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold, for
