@@ -42,10 +42,8 @@
 //! | 2048 | F8 M16 L16    | F8 (1, 256), M16 (8, 16), L16 (128, 1) |
 //! | 4096 | F4 M16 FL16+4 | F4 (1, 1024), M16 (4, 64), FL16+4 (64, 4) |
 //!
-//! At 128 points they were 0.89–1.18× rustfft's (depending on the process), below that they
-//! only tie, and from 8192 points on (where the 16
-//! input streams of a radix-16 stage are 4 KiB or more apart, share one L1 set, and a ymm uses
-//! only half of each 64-byte line) they are slower, so those lengths are not offered.
+//! Other lengths are not offered: below 256 points they do not beat rustfft, and from 8192 on
+//! the 16 input streams of a radix-16 stage are 4 KiB or more apart and share one L1 set.
 //!
 //! The inverse transform runs the same kernels (a const generic flips the sign of the
 //! in-register constants) with the conjugate twiddle table; it is unnormalised.
@@ -299,7 +297,7 @@ impl Pow2Avx2F32 {
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
             // the last stage writes `dst` (see `writes_dst`)
-            let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
+            let to = if super::pow2_shared::writes_dst(idx, count, inplace) {
                 dst
             } else {
                 tmp

@@ -15,11 +15,8 @@
 //! # Pass plans
 //!
 //! F = first stage (radix), L = last stage (unit twiddles), FL16+R = fused radix-16 +
-//! radix-R last stage. Chosen by alternating in-place measurements against rustfft's AVX
-//! double transform on an AVX-512 CPU run at AVX2 (several plans per length, side by side):
-//! the chosen plans took 0.87–0.95× rustfft's time at 64 … 256 points and 0.86–0.91× at
-//! 512 … 2048. At 4096 the best of four plans took 1.06–1.08× rustfft's time and from 8192
-//! on the best took 1.10–1.15×, so those lengths keep rustfft.
+//! radix-R last stage. Each the fastest of the plans tried against rustfft's AVX double
+//! transform; from 4096 points none beat it, so those lengths keep rustfft (docs/spectral.md).
 //!
 //! The plans per length are in [`super::pow2_pair::double_plans`].
 //!

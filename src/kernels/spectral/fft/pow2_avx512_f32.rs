@@ -22,7 +22,7 @@
 //! * At n = 512, 1024 and from 8192 on, the last radix-16 stage and a radix-4/16 last stage
 //!   are fused per q-vector through a 16 KiB stack buffer (`FL16+R`).
 //! * Every stage kernel is instantiated with compile-time `n` / `s` / `m/16` (constant strides
-//!   and trip counts measured 10–40 % faster than runtime strides); [`kernel`] lists exactly
+//!   and trip counts are faster than runtime strides); [`kernel`] lists exactly
 //!   the 23 instantiations the plans below use, and anything else is `unreachable!`.
 //! * Stage kernels are called through function pointers chosen at plan time (without that,
 //!   LLVM inlined them all into one driver whose prologue cost ~7 ns per call at small n).
@@ -324,7 +324,7 @@ impl Pow2Avx512F32 {
         if self.stages.len() == 1 {
             0
         } else {
-            super::pow2_avx512::aligned_passes_scratch(self.n)
+            super::pow2_shared::aligned_passes_scratch(self.n)
         }
     }
 
@@ -366,18 +366,17 @@ impl Pow2Avx512F32 {
         unsafe { self.run(i, core::ptr::null(), o, t, false) }
     }
 
-    super::pow2_avx512::windowed_methods!(f32);
+    super::pow2_shared::windowed_methods!(f32);
 
     /// Whether [`Self::process_destroying`] into a misaligned output beats the in-place passes
-    /// through it: at every length (an inverse real transform 8 bytes off a line took 1.00–1.16×
-    /// the aligned time at 256–65536 points that way, against up to 1.30× in place).
+    /// through it: at every length.
     pub fn destroying_pays(&self) -> bool {
         true
     }
 
-    super::pow2_avx512::destroying_method!(f32, 16);
+    super::pow2_shared::destroying_method!(f32, 16);
 
-    super::pow2_avx512::real_codelet_methods!(
+    super::pow2_shared::real_codelet_methods!(
         f32,
         V16,
         16,
@@ -489,11 +488,11 @@ unsafe fn run_stages(
 ) {
     let tw = plan.tw.as_ptr() as *const f32;
     let count = plan.stages.len();
-    let two = super::pow2_avx512::use_aligned_passes(plan.n, dst as usize, inplace);
+    let two = super::pow2_shared::use_aligned_passes(plan.n, dst as usize, inplace);
     let mut from = src;
     for (idx, st) in plan.stages.iter().enumerate() {
         // the last stage writes `dst` (see `stage_dst`)
-        let to = super::pow2_avx512::stage_dst(idx, count, inplace, two, dst, tmp, 2 * plan.n);
+        let to = super::pow2_shared::stage_dst(idx, count, inplace, two, dst, tmp, 2 * plan.n);
         // SAFETY: `from` and `to` are each `src`, `dst`, `tmp` or (with `two`) `tmp + n`
         // complex values, all valid for `n` complex values and the last two disjoint from each
         // other and from `src`, `dst` (`scratch_len()` is n, 2n where `two` can hold, for

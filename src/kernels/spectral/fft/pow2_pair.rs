@@ -305,7 +305,7 @@ impl<V: Pair> Pow2Pair<V> {
         let mut from = src;
         for (idx, st) in self.stages.iter().enumerate() {
             // the last stage writes `dst` (see `writes_dst`)
-            let to = if super::pow2_avx512::writes_dst(idx, count, inplace) {
+            let to = if super::pow2_shared::writes_dst(idx, count, inplace) {
                 dst
             } else {
                 tmp

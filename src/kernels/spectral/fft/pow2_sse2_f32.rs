@@ -16,11 +16,8 @@
 //! # Pass plans
 //!
 //! F = first stage (radix), L = last stage (unit twiddles), FL16+R = fused radix-16 +
-//! radix-R last stage. Chosen by alternating in-place measurements against rustfft's SSE float
-//! transform (`FftPlannerSse`) on an AMD EPYC (AVX2, no AVX-512), side by side: the chosen
-//! plans took 0.36× its time at 64, 0.42–0.47× at 128 and 256, 0.49–0.58× at 512 and 1024 and
-//! 0.54–0.6× at 2048 and 4096. Where two plans were tried, the one starting with a radix-16
-//! stage was 3–6 % faster at 128, 1024 and 2048.
+//! radix-R last stage. Each the fastest of the plans tried against rustfft's SSE float
+//! transform (`FftPlannerSse`; docs/spectral.md).
 //!
 //! |    n | plan        | stages `(s, m/16)`             |
 //! |-----:|-------------|--------------------------------|

@@ -16,10 +16,8 @@
 //! # Pass plans
 //!
 //! F = first stage (radix), L = last stage (unit twiddles), FL16+R = fused radix-16 +
-//! radix-R last stage: the AVX2 double passes' plans. In place against rustfft's SSE double
-//! transform (`FftPlannerSse`) on an AMD EPYC (AVX2, no AVX-512), side by side in two runs,
-//! they took 0.53–0.61× its time at 64 and 128 and 0.75–0.86× at 256 … 2048 (where a
-//! radix-16 DFT on two registers per vector no longer fits the 16 xmm registers).
+//! radix-R last stage: the AVX2 double passes' plans, faster than rustfft's SSE double transform
+//! (`FftPlannerSse`) at every length offered (docs/spectral.md).
 //!
 //! The plans per length are in [`super::pow2_pair::double_plans`].
 //!

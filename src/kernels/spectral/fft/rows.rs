@@ -243,7 +243,7 @@ fn group<T: Float, X: Transposer, const L: usize>(
             for (r, d) in dst.iter_mut().take(count).enumerate() {
                 let (row, tail) =
                     std::mem::take(&mut rest).split_at_mut(if r + 1 < count { yst } else { h });
-                let row = super::as_real_mut(&mut row[..h]);
+                let row = super::float::as_real_mut(&mut row[..h]);
                 row[0] = v[0].0[r];
                 row[1] = zero_scaled(scale);
                 if n.is_multiple_of(2) {
