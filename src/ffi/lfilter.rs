@@ -963,3 +963,39 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f32(
         }
     })
 }
+
+/// Makes a transfer-function filter of either precision real-time safe: every later call of
+/// the handle stays on the calling thread (16 or more channels with a planar output and a long
+/// block are otherwise split over the library's worker threads). `sk_lfilter_*_process`
+/// allocates no memory and makes no system call at any block length, with or without this
+/// call; `max_block` is accepted for symmetry with the other handle kinds' `_reserve` calls.
+/// Results never depend on this call; the setting cannot be undone.
+///
+/// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_lfilter_reserve(h: *mut SkLfilter, max_block: usize) -> i32 {
+    ffi_boundary!("sk_lfilter_reserve", {
+        let _ = max_block;
+        let id = h as usize;
+        handle::with(id, |obj| {
+            if let Some(f) = <f32 as LfElem>::get(obj) {
+                f.set_serial();
+                return Ok(());
+            }
+            if let Some(f) = <f64 as LfElem>::get(obj) {
+                f.set_serial();
+                return Ok(());
+            }
+            Err(handle::wrong_kind(
+                id,
+                obj,
+                "transfer-function filter handle",
+            ))
+        })
+    })
+}
