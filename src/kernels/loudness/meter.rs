@@ -38,7 +38,7 @@ pub(crate) const ABSOLUTE_GATE: f64 = -70.0;
 
 /// Seconds of signal [`Meter::reserve`] makes room for in the lists of gating and short-term
 /// values (one of each per 100 ms step: 576 kB for an hour).
-pub const RESERVED_SECONDS: u64 = 3600;
+pub(crate) const RESERVED_SECONDS: u64 = 3600;
 
 /// Frames per true-peak work piece (bounds the scratch buffer).
 const TP_PIECE: usize = 4096;
