@@ -93,7 +93,7 @@ help:
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make py-install    build and pip-install the Python package into $(VENV)"
 	@echo "make wheel         build a wheel of the Python package into build/wheel/"
-	@echo "make lint | rust-test | header-check | abi-check | c-test | c-install-test | python-test"
+	@echo "make lint | rust-test | header-check | abi-check | c-test | rt-test | c-install-test | python-test"
 	@echo "                   one part of 'test'"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
 	@echo "make test-debug-lib    misuse, memory-limit and reliability tests on the debug build"
@@ -207,6 +207,30 @@ c-test: c-examples
 	  tail -n 1 $$bin.valgrind.log; \
 	done
 
+# ---------------------------------------------------------------- real-time
+# tests/realtime/rt_alloc.c: every streaming handle kind, reserved with its sk_*_reserve call,
+# runs thousands of steady-state calls under an allocation counter (tests/realtime/alloc_count.c,
+# linked into the program so that it stands in for the C library's malloc family) and a seccomp
+# filter that stops the child at its first system call; any allocation or system call fails.
+# Built against the shared and the static library.
+RT_OUT  := build/rt
+RT_SRCS := tests/realtime/rt_alloc.c tests/realtime/alloc_count.c tests/realtime/alloc_count.h
+RT_BINS := $(RT_OUT)/rt_alloc-shared $(RT_OUT)/rt_alloc-static
+
+$(RT_OUT)/rt_alloc-shared: $(RT_SRCS) include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
+	@mkdir -p $(RT_OUT)
+	$(CC) $(CFLAGS) -fno-builtin tests/realtime/rt_alloc.c tests/realtime/alloc_count.c -o $@ \
+	  $(SHARED_LDLIBS)
+
+$(RT_OUT)/rt_alloc-static: $(RT_SRCS) include/sigkern.h $(LIB_A)
+	@mkdir -p $(RT_OUT)
+	$(CC) $(CFLAGS) -fno-builtin tests/realtime/rt_alloc.c tests/realtime/alloc_count.c -o $@ \
+	  $(STATIC_LDLIBS)
+
+.PHONY: rt-test
+rt-test: $(RT_BINS)
+	@for bin in $(RT_BINS); do printf '=== %-28s ' $$bin; $$bin; done
+
 # ------------------------------------------------------------------ install
 install: $(LIB_SO) $(LIB_A)
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
@@ -293,7 +317,8 @@ endef
 tools-check:
 	$(call need_tools,$(TEST_TOOLS))
 
-test: tools-check venv build lint rust-test test-debug-lib header-check abi-check c-test c-install-test python-test
+test: tools-check venv build lint rust-test test-debug-lib header-check abi-check c-test rt-test \
+      c-install-test python-test
 
 demo: py-install c-examples
 	$(PYTHON) examples/demo.py $(DEMO_ARGS)

@@ -903,6 +903,24 @@ int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float
 int32_t sk_dynamics_process_interleaved_f64(struct SkDynamics *dyn_, const double *x, const double *sidechain, double *y, size_t n_frames);
 
 /**
+ * Makes a dynamics processor (envelope follower, compressor, gate or limiter) real-time safe:
+ * every later call of the handle stays on the calling thread (no work is handed to the
+ * library's worker threads). `sk_dynamics_process*` then allocates no memory, takes no lock
+ * another thread can hold and makes no system call, for blocks of any length: the processors'
+ * working space is the handle's (`max_block` is accepted for symmetry with the other handle
+ * kinds' `_reserve` calls; no block length needs more). Results never depend on this call;
+ * the setting cannot be undone.
+ *
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_dynamics_reserve(struct SkDynamics *dyn_, size_t max_block);
+
+/**
  * `y[i] = a[i] + b[i]` for `i < n`.
  *
  * Arguments: `a`, `b`, `y` may be NULL only when `n == 0`; each 4-byte aligned.
@@ -1528,6 +1546,40 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
 /**
+ * Makes a biquad handle of either precision real-time safe: every later call of the handle
+ * stays on the calling thread (a cascade of 16 or more channels with a planar output and a
+ * long block is otherwise split over the library's worker threads). `sk_biquad_*_process*`
+ * allocate no memory and make no system call at any block length, with or without this call;
+ * `max_block` is accepted for symmetry with the other handle kinds' `_reserve` calls. Results
+ * never depend on this call; the setting cannot be undone.
+ *
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_biquad_reserve(struct SkBiquad *h, size_t max_block);
+
+/**
+ * Makes an FIR handle of either precision real-time safe for blocks of up to `max_block`
+ * samples: reserves its working buffer (history plus block), so that
+ * `sk_fir_*_process` with `n <= max_block` allocates no memory and makes no system call (both
+ * forms run on the calling thread always). Larger blocks still work and give the same results;
+ * they may allocate. Results never depend on this call. May be called again.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the handle then works as
+ * before, without the guarantee).
+ *
+ * Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
+
+/**
  * Windowed-sinc FIR taps equal (to about 1e-14) to `scipy.signal.firwin(n_taps, cutoff,
  * window=<window>, pass_zero=pass_zero, scale=scale, fs=fs)`, with every option of scipy's
  * except `width` (use a Kaiser window with `kaiserord`'s beta instead).
@@ -2064,6 +2116,23 @@ int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_strid
 int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
 
 /**
+ * Makes a transfer-function filter of either precision real-time safe: every later call of
+ * the handle stays on the calling thread (16 or more channels with a planar output and a long
+ * block are otherwise split over the library's worker threads). `sk_lfilter_*_process`
+ * allocates no memory and makes no system call at any block length, with or without this
+ * call; `max_block` is accepted for symmetry with the other handle kinds' `_reserve` calls.
+ * Results never depend on this call; the setting cannot be undone.
+ *
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_lfilter_reserve(struct SkLfilter *h, size_t max_block);
+
+/**
  * Creates a streaming loudness meter (ITU-R BS.1770-4, EBU R 128) and stores its handle in
  * `*out`.
  *
@@ -2235,6 +2304,27 @@ int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, doub
  * `gain` writable.
  */
 int32_t sk_loudness_normalize_gain(double integrated, double true_peak, double target, double ceiling, double *gain);
+
+/**
+ * Makes a loudness meter real-time safe for blocks of up to `max_block` frames: reserves the
+ * true-peak buffers and room in the meter's lists of 400 ms gating values and 3 s short-term
+ * values for one hour of signal (one value of each per 100 ms, 576 kB). Afterwards
+ * `sk_meter_add_*` with `n <= max_block` allocates no memory and makes no system call until
+ * the meter has measured an hour in all (a call that goes past it may allocate: room for
+ * the lists doubles; call `sk_meter_reserve` again from a non-real-time thread to extend it,
+ * or `sk_meter_reset`, which keeps the room). The meter always runs on the calling thread.
+ * `sk_meter_stats` is not real-time safe (the loudness range sorts a copy of the short-term
+ * values); `sk_meter_peaks` is. Results never depend on this call.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the meter then works as
+ * before, without the guarantee).
+ *
+ * Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_meter_reserve(struct SkMeter *meter, size_t max_block);
 
 /**
  * Writes the mel filterbank `librosa.filters.mel(sr=sr, n_fft=n_fft, n_mels=n_mels, fmin=fmin,
@@ -3823,6 +3913,29 @@ int32_t sk_interpolate_f32(const float *x, size_t q, float *y, size_t n_x, size_
 int32_t sk_interpolate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
 
 /**
+ * Makes a resampler of either precision real-time safe for blocks of up to `max_block` input
+ * frames: reserves everything such calls need (history, first-stage scratch, the interleaved
+ * and `double` working copies, the interpolated phases a `sk_resampler_set_ratio` ramp needs)
+ * and keeps every later call of the handle on the calling thread (no work is handed to the
+ * library's worker threads). Afterwards `sk_resampler_*_process*` with `n_in <= max_block` and
+ * at most the outputs of `2·max_block` input frames at the creation ratio (plus the latency),
+ * `sk_resampler_*_flush*`, `sk_resampler_set_ratio`, `sk_resampler_reset` and the size
+ * queries allocate no memory, take no lock another thread can hold and make no system call.
+ * Larger blocks still work and give the same results; they may allocate. Results never depend
+ * on this call. May be called again (e.g. with a larger `max_block`); the setting cannot be
+ * undone.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH` (`max_block·channels` overflows),
+ * `SK_ERR_ALLOCATION` (the stream then works as before, without the guarantee).
+ *
+ * Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_resampler_reserve(struct SkResampler *h, size_t max_block);
+
+/**
  * Per-row sum: `out[r] = Σ_c x[r·ld + c]` for `r < rows`; `cols == 0` gives 0.
  *
  * Each row goes through the same kernel as `sk_sum_f32`, so `out[r]` equals `sk_sum_f32` on
@@ -4189,6 +4302,26 @@ int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t 
  * `y` writable for 2·y_len doubles, `frames` writable.
  */
 int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Makes an STFT stream real-time safe for pushes of up to `max_block` samples: reserves the
+ * stream's sample buffer for them and for the end padding, and gives the stream an FFT
+ * workspace of its own (otherwise a stream uses its calling thread's, which grows on that
+ * thread's first call). Afterwards `sk_stft_stream_*_push` with `n <= max_block`,
+ * `sk_stft_stream_*_finish`, `sk_stft_stream_reset` and the frame-count queries allocate no
+ * memory and make no system call, on any thread; pushes keep running on the calling thread
+ * (they always did). Larger pushes still work and give the same frames; they may allocate.
+ * Results never depend on this call. May be called again.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the stream then works as
+ * before, without the guarantee).
+ *
+ * Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_stft_stream_reserve(struct SkStftStream *stream, size_t max_block);
 
 /**
  * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).

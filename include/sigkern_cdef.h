@@ -251,6 +251,8 @@ int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float
 
 int32_t sk_dynamics_process_interleaved_f64(struct SkDynamics *dyn_, const double *x, const double *sidechain, double *y, size_t n_frames);
 
+int32_t sk_dynamics_reserve(struct SkDynamics *dyn_, size_t max_block);
+
 int32_t sk_add_f32(const float *a, const float *b, float *y, size_t n);
 
 int32_t sk_add_f64(const double *a, const double *b, double *y, size_t n);
@@ -371,6 +373,10 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 int32_t sk_fir_f64_set_state(struct SkFir *h, const double *state, size_t len);
 
+int32_t sk_biquad_reserve(struct SkBiquad *h, size_t max_block);
+
+int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
+
 int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
 
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
@@ -451,6 +457,8 @@ int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_strid
 
 int32_t sk_sosfiltfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, int32_t padtype, ptrdiff_t padlen, size_t channels, float *y, ptrdiff_t y_stride, size_t n_sections, size_t n);
 
+int32_t sk_lfilter_reserve(struct SkLfilter *h, size_t max_block);
+
 int32_t sk_meter_new(const double *weights, double rate, int32_t true_peak, struct SkMeter **out, size_t channels);
 
 int32_t sk_meter_free(struct SkMeter *meter);
@@ -478,6 +486,8 @@ int32_t sk_loudness_interleaved_f32(const float *x, const double *weights, doubl
 int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, double rate, int32_t true_peak, struct SkLoudnessStats *out, size_t channels, size_t n_frames);
 
 int32_t sk_loudness_normalize_gain(double integrated, double true_peak, double target, double ceiling, double *gain);
+
+int32_t sk_meter_reserve(struct SkMeter *meter, size_t max_block);
 
 int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmin, double fmax, int32_t htk, int32_t norm, double *w, size_t w_len);
 
@@ -725,6 +735,8 @@ int32_t sk_interpolate_f32(const float *x, size_t q, float *y, size_t n_x, size_
 
 int32_t sk_interpolate_f64(const double *x, size_t q, double *y, size_t n_x, size_t n_out);
 
+int32_t sk_resampler_reserve(struct SkResampler *h, size_t max_block);
+
 int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
 
 int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, size_t cols);
@@ -784,6 +796,8 @@ int32_t sk_stft_stream_f64_push(struct SkStftStream *stream, const double *x, do
 int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t y_len, size_t *frames);
 
 int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_stft_stream_reserve(struct SkStftStream *stream, size_t max_block);
 
 int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 

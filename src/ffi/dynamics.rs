@@ -536,3 +536,31 @@ pub unsafe extern "C" fn sk_dynamics_process_interleaved_f64(
         unsafe { process_interleaved(dyn_, x, sidechain, y, n_frames) }
     })
 }
+
+/// Makes a dynamics processor (envelope follower, compressor, gate or limiter) real-time safe:
+/// every later call of the handle stays on the calling thread (no work is handed to the
+/// library's worker threads). `sk_dynamics_process*` then allocates no memory, takes no lock
+/// another thread can hold and makes no system call, for blocks of any length: the processors'
+/// working space is the handle's (`max_block` is accepted for symmetry with the other handle
+/// kinds' `_reserve` calls; no block length needs more). Results never depend on this call;
+/// the setting cannot be undone.
+///
+/// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_dynamics_reserve(dyn_: *mut SkDynamics, max_block: usize) -> i32 {
+    ffi_boundary!("sk_dynamics_reserve", {
+        let _ = max_block;
+        with_dyn(dyn_, |d| {
+            match d {
+                DynObj::Dyn(p) => p.set_serial(),
+                DynObj::Lim(p) => p.set_serial(),
+            }
+            Ok(())
+        })
+    })
+}

@@ -959,6 +959,56 @@ pub unsafe extern "C" fn sk_fir_f64_set_state(h: *mut SkFir, state: *const f64, 
     })
 }
 
+/// Makes a biquad handle of either precision real-time safe: every later call of the handle
+/// stays on the calling thread (a cascade of 16 or more channels with a planar output and a
+/// long block is otherwise split over the library's worker threads). `sk_biquad_*_process*`
+/// allocate no memory and make no system call at any block length, with or without this call;
+/// `max_block` is accepted for symmetry with the other handle kinds' `_reserve` calls. Results
+/// never depend on this call; the setting cannot be undone.
+///
+/// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_biquad_reserve(h: *mut SkBiquad, max_block: usize) -> i32 {
+    ffi_boundary!("sk_biquad_reserve", {
+        let _ = max_block;
+        handle::with_either::<BiquadF32, BiquadF64, _>("h", h, ANY_BIQUAD, |f| {
+            match f {
+                Either::A(f) => f.set_serial(),
+                Either::B(f) => f.set_serial(),
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Makes an FIR handle of either precision real-time safe for blocks of up to `max_block`
+/// samples: reserves its working buffer (history plus block), so that
+/// `sk_fir_*_process` with `n <= max_block` allocates no memory and makes no system call (both
+/// forms run on the calling thread always). Larger blocks still work and give the same results;
+/// they may allocate. Results never depend on this call. May be called again.
+///
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the handle then works as
+/// before, without the guarantee).
+///
+/// Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_fir_reserve(h: *mut SkFir, max_block: usize) -> i32 {
+    ffi_boundary!("sk_fir_reserve", {
+        handle::with_either::<FirF32, FirF64, _>("h", h, ANY_FIR, |f| match f {
+            Either::A(f) => f.reserve(max_block),
+            Either::B(f) => f.reserve(max_block),
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

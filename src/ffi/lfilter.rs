@@ -7,7 +7,7 @@ use super::filter::{
     StreamHandle,
 };
 use super::guard::{alias, check_out_scalar, ffi_boundary, io, planar, Buf};
-use super::handle::{self, handle_kind, Kind};
+use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::arith::SosElem;
 use crate::kernels::filter::filtfilt::{self, edge_for, Pad};
@@ -948,6 +948,33 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f32(
                 sos, x, x_stride, padtype, padlen, channels, y, y_stride, n_sections, n,
             )
         }
+    })
+}
+
+/// Makes a transfer-function filter of either precision real-time safe: every later call of
+/// the handle stays on the calling thread (16 or more channels with a planar output and a long
+/// block are otherwise split over the library's worker threads). `sk_lfilter_*_process`
+/// allocates no memory and makes no system call at any block length, with or without this
+/// call; `max_block` is accepted for symmetry with the other handle kinds' `_reserve` calls.
+/// Results never depend on this call; the setting cannot be undone.
+///
+/// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: yes (it allocates nothing), but meant to be called once after creation.
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_lfilter_reserve(h: *mut SkLfilter, max_block: usize) -> i32 {
+    ffi_boundary!("sk_lfilter_reserve", {
+        let _ = max_block;
+        handle::with_either::<LfilterF32, LfilterF64, _>("h", h, ANY_LFILTER, |f| {
+            match f {
+                Either::A(f) => f.set_serial(),
+                Either::B(f) => f.set_serial(),
+            }
+            Ok(())
+        })
     })
 }
 

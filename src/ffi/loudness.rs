@@ -581,3 +581,27 @@ pub unsafe extern "C" fn sk_loudness_normalize_gain(
         Ok(())
     })
 }
+
+/// Makes a loudness meter real-time safe for blocks of up to `max_block` frames: reserves the
+/// true-peak buffers and room in the meter's lists of 400 ms gating values and 3 s short-term
+/// values for one hour of signal (one value of each per 100 ms, 576 kB). Afterwards
+/// `sk_meter_add_*` with `n <= max_block` allocates no memory and makes no system call until
+/// the meter has measured an hour in all (a call that goes past it may allocate: room for
+/// the lists doubles; call `sk_meter_reserve` again from a non-real-time thread to extend it,
+/// or `sk_meter_reset`, which keeps the room). The meter always runs on the calling thread.
+/// `sk_meter_stats` is not real-time safe (the loudness range sorts a copy of the short-term
+/// values); `sk_meter_peaks` is. Results never depend on this call.
+///
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the meter then works as
+/// before, without the guarantee).
+///
+/// Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_meter_reserve(meter: *mut SkMeter, max_block: usize) -> i32 {
+    ffi_boundary!("sk_meter_reserve", {
+        with_meter(meter, |m| m.reserve(max_block))
+    })
+}

@@ -1450,6 +1450,32 @@ pub unsafe extern "C" fn sk_interpolate_f64(
     })
 }
 
+/// Makes a resampler of either precision real-time safe for blocks of up to `max_block` input
+/// frames: reserves everything such calls need (history, first-stage scratch, the interleaved
+/// and `double` working copies, the interpolated phases a `sk_resampler_set_ratio` ramp needs)
+/// and keeps every later call of the handle on the calling thread (no work is handed to the
+/// library's worker threads). Afterwards `sk_resampler_*_process*` with `n_in <= max_block` and
+/// at most the outputs of `2·max_block` input frames at the creation ratio (plus the latency),
+/// `sk_resampler_*_flush*`, `sk_resampler_set_ratio`, `sk_resampler_reset` and the size
+/// queries allocate no memory, take no lock another thread can hold and make no system call.
+/// Larger blocks still work and give the same results; they may allocate. Results never depend
+/// on this call. May be called again (e.g. with a larger `max_block`); the setting cannot be
+/// undone.
+///
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH` (`max_block·channels` overflows),
+/// `SK_ERR_ALLOCATION` (the stream then works as before, without the guarantee).
+///
+/// Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_resampler_reserve(h: *mut SkResampler, max_block: usize) -> i32 {
+    ffi_boundary!("sk_resampler_reserve", {
+        with_obj(h, |o| each!(o, r => r.reserve_block(max_block)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -738,7 +738,13 @@ unsafe fn push_ffi<T: StreamElem>(
     let need = want
         .checked_mul(nf)
         .ok_or_else(|| SkError::Length("frames × n_freq overflows".into()))?;
-    let yb = complex_out("y", y, y_len, need, &format!("frames {want} × n_freq {nf}"))?;
+    // the description only for the error (a push that fits formats nothing: no allocation)
+    let what = if y_len < need {
+        format!("frames {want} × n_freq {nf}")
+    } else {
+        String::new()
+    };
+    let yb = complex_out("y", y, y_len, need, &what)?;
     if let Some(xb) = &xb {
         alias(xb, &yb, false)?;
     }
@@ -830,5 +836,31 @@ pub unsafe extern "C" fn sk_stft_stream_f64_finish(
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f64_finish", {
         unsafe { push_ffi::<f64>(stream, None, y, y_len, frames) }
+    })
+}
+
+/// Makes an STFT stream real-time safe for pushes of up to `max_block` samples: reserves the
+/// stream's sample buffer for them and for the end padding, and gives the stream an FFT
+/// workspace of its own (otherwise a stream uses its calling thread's, which grows on that
+/// thread's first call). Afterwards `sk_stft_stream_*_push` with `n <= max_block`,
+/// `sk_stft_stream_*_finish`, `sk_stft_stream_reset` and the frame-count queries allocate no
+/// memory and make no system call, on any thread; pushes keep running on the calling thread
+/// (they always did). Larger pushes still work and give the same frames; they may allocate.
+/// Results never depend on this call. May be called again.
+///
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_ALLOCATION` (the stream then works as
+/// before, without the guarantee).
+///
+/// Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
+///
+/// # Safety
+/// None beyond passing a pointer value.
+#[no_mangle]
+pub unsafe extern "C" fn sk_stft_stream_reserve(
+    stream: *mut SkStftStream,
+    max_block: usize,
+) -> i32 {
+    ffi_boundary!("sk_stft_stream_reserve", {
+        with_stream(stream, |s| s.reserve(max_block), |s| s.reserve(max_block))
     })
 }

@@ -5,6 +5,7 @@
 //! split.
 
 use crate::error::SkResult;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -32,7 +33,35 @@ const PAR_MIN_WORK: usize = 1 << 18;
 /// How many threads to use for `units` independent pieces of `work` element-operations in all:
 /// at most [`max_threads`], one per piece, one per [`PAR_MIN_WORK`] of work, at least 1.
 pub(crate) fn threads_for(units: usize, work: usize) -> usize {
+    if SERIAL.with(Cell::get) {
+        return 1;
+    }
     max_threads().min(units).min(work / PAR_MIN_WORK).max(1)
+}
+
+thread_local! {
+    /// Set while a real-time handle's call runs (see [`serial_if`]): every split then stays on
+    /// the calling thread. A constant-initialised `Cell`, so reading it allocates nothing and
+    /// registers no destructor.
+    static SERIAL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with every split on the calling thread when `serial` is set (the calls of a handle
+/// made real-time by its `reserve` call): [`threads_for`] is then 1, so no work is handed to a
+/// worker and nothing waits on one. Results do not depend on the split. The previous setting is
+/// restored afterwards, also when `f` panics.
+pub(crate) fn serial_if<R>(serial: bool, f: impl FnOnce() -> R) -> R {
+    if !serial {
+        return f();
+    }
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SERIAL.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(SERIAL.with(|s| s.replace(true)));
+    f()
 }
 
 /// Parts per thread of a [`par_rows`] split. The parts go to whichever thread is free, so a
@@ -635,5 +664,28 @@ mod tests {
             }
             assert_eq!(next, 1000);
         }
+    }
+
+    /// Inside `serial_if(true, …)` every split is one part on the calling thread (also when the
+    /// work is large), nested scopes restore the setting they found, and a panic inside restores
+    /// it too.
+    #[test]
+    fn serial_scope_keeps_work_on_the_calling_thread() {
+        let big = PAR_MIN_WORK * 64;
+        serial_if(true, || {
+            assert_eq!(threads_for(64, big), 1);
+            let me = std::thread::current().id();
+            let mut y = vec![0u8; 64 * 1000];
+            par_rows(&mut y, 1000, big, |_, _| {
+                assert_eq!(std::thread::current().id(), me)
+            });
+            serial_if(false, || assert_eq!(threads_for(64, big), 1));
+            serial_if(true, || ());
+            assert_eq!(threads_for(64, big), 1);
+        });
+        assert_eq!(threads_for(64, big), max_threads().min(64));
+        let r = std::panic::catch_unwind(|| serial_if(true, || panic!("inside")));
+        assert!(r.is_err());
+        assert_eq!(threads_for(64, big), max_threads().min(64));
     }
 }

@@ -72,6 +72,8 @@ pub struct Limiter {
     next: Vec<f64>,
     need: Vec<f64>,
     gain: Vec<f64>,
+    /// Set by [`set_serial`](Self::set_serial): every call stays on the calling thread.
+    serial: bool,
 }
 
 /// Sample-channel values a chunk's peak scratch holds at most (it holds at least [`BLK`] frames,
@@ -138,6 +140,7 @@ impl Limiter {
             vk: 0,
             e: 1.0,
             ring: try_vec(w, 1.0, "limiter state")?,
+            serial: false,
             sum: w as f64,
             delay: try_vec(
                 channels
@@ -190,7 +193,20 @@ impl Limiter {
     /// it can be read while the output is written), the next chunk's peaks are computed beside
     /// the current chunk's pass, in pieces of channels and frames that the threads take in
     /// turn. Chunks, threads and SIMD levels never change a bit.
-    pub fn process<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
+    pub fn process<T: Float>(&mut self, level: Level, b: Block<'_, T>) -> SkResult<()> {
+        let serial = self.serial;
+        par::serial_if(serial, || self.process_on(level, b))
+    }
+
+    /// Keeps every later call on the calling thread (a real-time handle; results do not
+    /// change). A call then allocates nothing at any block size: the scratch is the handle's,
+    /// and the one only the threaded path needs is never made.
+    pub fn set_serial(&mut self) {
+        self.serial = true;
+    }
+
+    /// [`process`](Self::process) on the threads the caller chose.
+    fn process_on<T: Float>(&mut self, level: Level, mut b: Block<'_, T>) -> SkResult<()> {
         if b.key.is_some() {
             return Err(SkError::BadArgument(
                 "the limiter takes no sidechain input".into(),

@@ -310,14 +310,14 @@ impl<'a, T: Float> Block<'a, T> {
             Src::Slice(_) => self.xl,
             Src::Dst => self.yl,
         };
-        let mut all = vec![("x", x, xl)];
-        if let Some((k, l)) = self.key {
-            all.push(("sidechain", k, l));
-        }
+        let all = [
+            Some(("x", x, xl)),
+            self.key.map(|(k, l)| ("sidechain", k, l)),
+        ];
         // the channels split over threads like the processing (a pass over the whole input
         // that would otherwise run on one thread); the first bad channel in order is reported
         let cuts = channel_cuts(self.channels, self.n, 1);
-        for (name, buf, l) in all {
+        for (name, buf, l) in all.into_iter().flatten() {
             if self.n == 0 {
                 break;
             }
@@ -330,12 +330,18 @@ impl<'a, T: Float> Block<'a, T> {
                     (0..n).find(|&t| !buf[c * l.ch + t * l.t].is_finite())
                 }
             };
-            let mut found: Vec<Option<(usize, usize)>> = vec![None; cuts.len() - 1];
-            let parts: Vec<_> = cuts.windows(2).zip(found.iter_mut()).collect();
-            crate::kernels::par::run_parts(parts, |(w, slot)| {
-                *slot = (w[0]..w[1]).find_map(|c| first_bad(c).map(|t| (c, t)));
-            });
-            if let Some((c, t)) = found.into_iter().flatten().next() {
+            let bad = if cuts.len() <= 2 {
+                // one range: on this thread, nothing to collect
+                (0..self.channels).find_map(|c| first_bad(c).map(|t| (c, t)))
+            } else {
+                let mut found: Vec<Option<(usize, usize)>> = vec![None; cuts.len() - 1];
+                let parts: Vec<_> = cuts.windows(2).zip(found.iter_mut()).collect();
+                crate::kernels::par::run_parts(parts, |(w, slot)| {
+                    *slot = (w[0]..w[1]).find_map(|c| first_bad(c).map(|t| (c, t)));
+                });
+                found.into_iter().flatten().next()
+            };
+            if let Some((c, t)) = bad {
                 return Err(SkError::NonFinite(format!(
                     "{name} holds a non-finite value (channel {c}, frame {t}); nothing was \
                      processed"
@@ -349,10 +355,30 @@ impl<'a, T: Float> Block<'a, T> {
 /// Where to cut `channels` independent channels of `n` frames between threads, for a kernel of
 /// about `ops` element operations a sample: `[0, …, channels]`, as many ranges as
 /// [`par::threads_for`](crate::kernels::par::threads_for) allows, sizes differing by at most one.
-pub(crate) fn channel_cuts(channels: usize, n: usize, ops: usize) -> Vec<usize> {
+/// One range (the common case of a short block) needs no allocation.
+pub(crate) fn channel_cuts(channels: usize, n: usize, ops: usize) -> Cuts {
     let work = channels.saturating_mul(n).saturating_mul(ops);
     let t = crate::kernels::par::threads_for(channels, work);
-    (0..=t).map(|k| k * channels / t).collect()
+    if t <= 1 {
+        return Cuts::One([0, channels]);
+    }
+    Cuts::Many((0..=t).map(|k| k * channels / t).collect())
+}
+
+/// The channel cuts of [`channel_cuts`]: `[0, channels]` inline, or a list.
+pub(crate) enum Cuts {
+    One([usize; 2]),
+    Many(Vec<usize>),
+}
+
+impl std::ops::Deref for Cuts {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        match self {
+            Cuts::One(c) => c,
+            Cuts::Many(c) => c,
+        }
+    }
 }
 
 /// Checks a sample rate.

@@ -58,6 +58,8 @@ pub struct Dynamics {
     /// Working space of a call on one thread ([`scratch_len`] of the channels), on the heap
     /// so that a call needs little of its thread's stack.
     scratch: Vec<f64>,
+    /// Set by [`set_serial`](Self::set_serial): every call stays on the calling thread.
+    serial: bool,
 }
 
 /// The settings of a [`Dynamics`] (everything but its state).
@@ -122,6 +124,7 @@ impl Dynamics {
             pre: try_vec(nd, 0.0, "envelope state")?,
             held: try_vec(nd, 0, "envelope state")?,
             scratch: try_vec(scratch_len(channels), 0.0, "envelope state")?,
+            serial: false,
         })
     }
 
@@ -239,9 +242,18 @@ impl Dynamics {
     /// lie apart (planar) is split by channels over the library's threads (see [`split`]), which
     /// does not change a bit either.
     pub fn process<T: Float>(&mut self, level: Level, b: Block<'_, T>) -> SkResult<()> {
-        // about 8 element operations a sample
-        let cuts = channel_cuts(self.p.channels, b.n, 8);
-        self.process_cut(level, b, &cuts)
+        crate::kernels::par::serial_if(self.serial, || {
+            // about 8 element operations a sample
+            let cuts = channel_cuts(self.p.channels, b.n, 8);
+            self.process_cut(level, b, &cuts)
+        })
+    }
+
+    /// Keeps every later call on the calling thread (a real-time handle; results do not
+    /// change). A call then allocates nothing at any block size: the working space is the
+    /// handle's.
+    pub fn set_serial(&mut self) {
+        self.serial = true;
     }
 
     /// [`process`](Self::process) with the channel ranges `cuts` (from 0 to the channel count)

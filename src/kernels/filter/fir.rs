@@ -252,6 +252,19 @@ impl<T: FftNum + Float> FirFilter<T> {
         self.history.copy_from_slice(h);
     }
 
+    /// Reserves the working buffer for blocks of up to `max_block` samples, so such calls
+    /// allocate nothing. Results do not change.
+    pub fn reserve(&mut self, max_block: usize) -> SkResult<()> {
+        let need = (self.taps.len() - 1).saturating_add(max_block);
+        self.ext
+            .try_reserve_exact(need.saturating_sub(self.ext.len()))
+            .map_err(|_| {
+                SkError::Allocation(format!(
+                    "out of memory: cannot allocate {need} samples of history and input"
+                ))
+            })
+    }
+
     /// Filters `x` into `y` (`None` = in place: `y` holds the input).
     pub fn process(&mut self, level: Level, x: Option<&[T]>, y: &mut [T]) -> SkResult<()> {
         let n = y.len();

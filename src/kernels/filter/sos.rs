@@ -52,6 +52,8 @@ pub struct SosFilter<T> {
     channels: usize,
     /// Internal layout `[section][k][channel]` (`k` = 0, 1), so a lane block loads contiguously.
     state: Vec<T>,
+    /// Set by [`set_serial`](Self::set_serial): every call stays on the calling thread.
+    serial: bool,
 }
 
 impl<T: SosElem> SosFilter<T> {
@@ -73,6 +75,7 @@ impl<T: SosElem> SosFilter<T> {
             sections,
             channels,
             state,
+            serial: false,
         })
     }
 
@@ -130,11 +133,20 @@ impl<T: SosElem> SosFilter<T> {
         yl: Layout,
         n: usize,
     ) {
-        if uses_fma(level) {
-            self.process_with::<Fused>(level, x, xl, y, yl, n)
-        } else {
-            self.process_with::<Plain>(level, x, xl, y, yl, n)
-        }
+        let serial = self.serial;
+        crate::kernels::par::serial_if(serial, || {
+            if uses_fma(level) {
+                self.process_with::<Fused>(level, x, xl, y, yl, n)
+            } else {
+                self.process_with::<Plain>(level, x, xl, y, yl, n)
+            }
+        })
+    }
+
+    /// Keeps every later [`process`](Self::process) on the calling thread (a real-time
+    /// handle; results do not change).
+    pub fn set_serial(&mut self) {
+        self.serial = true;
     }
 
     /// [`SosFilter::process`] with the arithmetic chosen by the caller (the tests run the scalar

@@ -36,6 +36,10 @@ pub(crate) const MAX_CHANNELS: usize = 64;
 /// Absolute gate (LUFS).
 pub(crate) const ABSOLUTE_GATE: f64 = -70.0;
 
+/// Seconds of signal [`Meter::reserve`] makes room for in the lists of gating and short-term
+/// values (one of each per 100 ms step: 576 kB for an hour).
+pub(crate) const RESERVED_SECONDS: u64 = 3600;
+
 /// Frames per true-peak work piece (bounds the scratch buffer).
 const TP_PIECE: usize = 4096;
 
@@ -144,6 +148,118 @@ pub struct Meter {
     phases64: Vec<[f64; TAPS]>,
     scratch32: Vec<f32>,
     scratch64: Vec<f64>,
+    /// Set by [`reserve`](Self::reserve): the lists of gating and short-term values never grow
+    /// past the room reserved; a list that is full is folded into its histogram, which takes
+    /// every later value (constant memory from then on).
+    bounded: bool,
+    hist_blocks: Histogram,
+    hist_short: Histogram,
+}
+
+/// Bins of a [`Histogram`]: 0.1 LU wide from the absolute gate (−70 LUFS) up, the last one open
+/// above (+30 LUFS), as libebur128's histogram mode.
+const HIST_BINS: usize = 1000;
+
+/// Constant-memory history of gated energies (libebur128's histogram mode, with the energy sum
+/// of each bin kept besides its count, so the means over whole bins are exact): the integrated
+/// loudness and the range from it agree with those of the full list within one bin (0.1 LU).
+#[derive(Clone, Debug, Default)]
+struct Histogram {
+    /// Whether the list has been folded in (the histogram then holds every value).
+    active: bool,
+    count: Vec<u64>,
+    sum: Vec<f64>,
+}
+
+impl Histogram {
+    fn bin(z: f64) -> usize {
+        let b = ((lufs(z) - ABSOLUTE_GATE) * 10.0).floor();
+        if b >= (HIST_BINS - 1) as f64 {
+            HIST_BINS - 1
+        } else if b > 0.0 {
+            b as usize
+        } else {
+            0
+        }
+    }
+
+    fn reserve(&mut self) -> SkResult<()> {
+        if self.count.is_empty() {
+            self.count = crate::kernels::alloc::try_vec(HIST_BINS, 0, "the loudness histogram")?;
+            self.sum = crate::kernels::alloc::try_vec(HIST_BINS, 0.0, "the loudness histogram")?;
+        }
+        Ok(())
+    }
+
+    /// Adds an energy (ignored below the absolute gate, which no result counts).
+    fn add(&mut self, z: f64) {
+        if z >= energy(ABSOLUTE_GATE) {
+            let b = Self::bin(z);
+            self.count[b] += 1;
+            self.sum[b] += z;
+        }
+    }
+
+    /// Folds the values of `list` in and empties it (its room is kept).
+    fn fold(&mut self, list: &mut Vec<f64>) {
+        for &z in list.iter() {
+            self.add(z);
+        }
+        list.clear();
+        self.active = true;
+    }
+
+    fn clear(&mut self) {
+        self.count.fill(0);
+        self.sum.fill(0.0);
+        self.active = false;
+    }
+
+    /// Sum and count of the bins from `b` up.
+    fn totals(&self, b: usize) -> (f64, u64) {
+        self.count[b..]
+            .iter()
+            .zip(&self.sum[b..])
+            .fold((0.0, 0), |(s, k), (&c, &v)| (s + v, k + c))
+    }
+
+    /// [`integrated_of`] over the histogram: the relative gate keeps the bins from the one that
+    /// holds the gate up.
+    fn integrated(&self) -> f64 {
+        let (s, k) = self.totals(0);
+        if k == 0 {
+            return f64::NEG_INFINITY;
+        }
+        let thr = (s / k as f64 * 0.1).max(energy(ABSOLUTE_GATE));
+        let (s, k) = self.totals(Self::bin(thr));
+        lufs(s / k as f64)
+    }
+
+    /// [`range_of`] over the histogram: a percentile is the mean energy of the bin that holds it.
+    fn range(&self) -> f64 {
+        let (s, k) = self.totals(0);
+        if k == 0 {
+            return 0.0;
+        }
+        let thr = (s / k as f64 * 0.01).max(energy(ABSOLUTE_GATE));
+        let b0 = Self::bin(thr);
+        let (_, n) = self.totals(b0);
+        if n == 0 {
+            return 0.0;
+        }
+        let at = |p: f64| {
+            let idx = ((n - 1) as f64 * p).round() as u64;
+            let mut seen = 0;
+            for b in b0..HIST_BINS {
+                seen += self.count[b];
+                if seen > idx {
+                    return self.sum[b] / self.count[b] as f64;
+                }
+            }
+            self.sum[HIST_BINS - 1] / self.count[HIST_BINS - 1].max(1) as f64
+        };
+        lufs(at(0.95)) - lufs(at(0.10))
+    }
 }
 
 fn alloc_err(what: &str) -> SkError {
@@ -213,6 +329,9 @@ impl Meter {
             phases64,
             scratch32: Vec::new(),
             scratch64: Vec::new(),
+            bounded: false,
+            hist_blocks: Histogram::default(),
+            hist_short: Histogram::default(),
             weights,
         })
     }
@@ -243,6 +362,8 @@ impl Meter {
         self.steps = 0;
         self.blocks.clear();
         self.short.clear();
+        self.hist_blocks.clear();
+        self.hist_short.clear();
         self.momentary = 0.0;
         self.short_term = 0.0;
         self.max_momentary = 0.0;
@@ -250,6 +371,40 @@ impl Meter {
         self.sample_peak.fill(0.0);
         self.tp.fill(0.0);
         self.hist.fill(0.0);
+    }
+
+    /// Reserves, for calls of up to `max_block` frames, the true-peak buffers of both element
+    /// types, room in the lists of gating and short-term values for [`RESERVED_SECONDS`] of
+    /// signal, and the histograms the lists are folded into when full, so that such calls
+    /// allocate nothing however long the meter runs. Results do not change for the first
+    /// [`RESERVED_SECONDS`]; past them the integrated loudness and the range come from the
+    /// histograms (within 0.1 LU of the full lists' values).
+    pub fn reserve(&mut self, max_block: usize) -> SkResult<()> {
+        self.reserve_seconds(max_block, RESERVED_SECONDS)
+    }
+
+    /// [`reserve`](Self::reserve) with the lists' room for `seconds` of signal.
+    pub(crate) fn reserve_seconds(&mut self, max_block: usize, seconds: u64) -> SkResult<()> {
+        self.hist_blocks.reserve()?;
+        self.hist_short.reserve()?;
+        let steps = (seconds * 10) as usize;
+        self.blocks
+            .try_reserve(steps.saturating_sub(self.blocks.len()))
+            .map_err(|_| alloc_err("the gating block list"))?;
+        self.short
+            .try_reserve(steps.saturating_sub(self.short.len()))
+            .map_err(|_| alloc_err("the short-term list"))?;
+        if self.true_peak {
+            let need = HISTORY + TP_PIECE.min(max_block);
+            self.scratch32
+                .try_reserve(need.saturating_sub(self.scratch32.len()))
+                .map_err(|_| alloc_err("the true-peak buffer"))?;
+            self.scratch64
+                .try_reserve(need.saturating_sub(self.scratch64.len()))
+                .map_err(|_| alloc_err("the true-peak buffer"))?;
+        }
+        self.bounded = true;
+        Ok(())
     }
 
     /// Feeds `n` frames. On error (non-finite sample, allocation) nothing changes.
@@ -267,13 +422,16 @@ impl Meter {
         assert!(last < src.x.len(), "frames run past the input");
         self.check_finite(level, src, n)?;
         // Reserve for every step this call completes, so nothing fails half-way.
+        // (a bounded meter's lists never grow: see `keep`)
         let new_steps = (self.fill + n) / self.step;
-        self.blocks
-            .try_reserve(new_steps)
-            .map_err(|_| alloc_err("the gating block list"))?;
-        self.short
-            .try_reserve(new_steps)
-            .map_err(|_| alloc_err("the short-term list"))?;
+        if !self.bounded {
+            self.blocks
+                .try_reserve(new_steps)
+                .map_err(|_| alloc_err("the gating block list"))?;
+            self.short
+                .try_reserve(new_steps)
+                .map_err(|_| alloc_err("the short-term list"))?;
+        }
         if self.true_peak {
             let need = HISTORY + TP_PIECE.min(n);
             let (_, scratch) = T::split(self);
@@ -355,12 +513,12 @@ impl Meter {
         self.short_term = s;
         self.max_momentary = self.max_momentary.max(m);
         self.max_short_term = self.max_short_term.max(s);
-        // capacity was reserved in `add`
+        // capacity was reserved in `add` (or by `reserve`)
         if self.steps >= 4 {
-            self.blocks.push(m);
+            keep(self.bounded, &mut self.blocks, &mut self.hist_blocks, m);
         }
         if self.steps >= 30 {
-            self.short.push(s);
+            keep(self.bounded, &mut self.short, &mut self.hist_short, s);
         }
     }
 
@@ -409,11 +567,17 @@ impl Meter {
 
     /// Integrated loudness (LUFS) of everything fed so far.
     pub fn integrated(&self) -> f64 {
+        if self.hist_blocks.active {
+            return self.hist_blocks.integrated();
+        }
         integrated_of(&self.blocks)
     }
 
     /// Loudness range (LU, EBU Tech 3342); 0 when no short-term block passes the gates.
     pub fn loudness_range(&self) -> SkResult<f64> {
+        if self.hist_short.active {
+            return Ok(self.hist_short.range());
+        }
         range_of(self.short.iter().copied())
     }
 
@@ -443,6 +607,19 @@ impl Meter {
             sample_peak: amp_db(max(self.sample_peaks())),
             true_peak: amp_db(max(self.true_peaks())),
         })
+    }
+}
+
+/// Keeps a value in `list`, or, when the meter is bounded and the list is full (or was folded
+/// before), in the histogram (the list folded into it first).
+fn keep(bounded: bool, list: &mut Vec<f64>, hist: &mut Histogram, z: f64) {
+    if hist.active {
+        hist.add(z);
+    } else if bounded && list.len() == list.capacity() {
+        hist.fold(list);
+        hist.add(z);
+    } else {
+        list.push(z);
     }
 }
 

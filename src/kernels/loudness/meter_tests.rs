@@ -530,3 +530,93 @@ fn normalize_gain_takes_the_smaller_of_loudness_and_peak() {
         1e-9,
     );
 }
+
+/// `x` (interleaved) fed in blocks of 4800 frames to a meter reserved with room for `seconds`
+/// of exact history.
+fn bounded_meter_of(rate: f64, channels: usize, x: &[f64], tp: bool, seconds: u64) -> Meter {
+    let mut m = Meter::new(rate, channels, None, tp).unwrap();
+    m.reserve_seconds(4800, seconds).unwrap();
+    for blk in x.chunks(4800 * channels) {
+        m.add(
+            current(),
+            Frames {
+                x: blk,
+                chan_step: 1,
+                frame_step: channels,
+                start: 0,
+            },
+            blk.len() / channels,
+        )
+        .unwrap();
+    }
+    m
+}
+
+/// A reserved meter gives bit-identical values while its lists have room; once they are full
+/// it keeps constant memory (the lists folded into 0.1 LU histograms) and agrees with the full
+/// lists within a bin, and with the `ebur128` crate in its histogram mode.
+#[test]
+fn bounded_history_agrees_with_the_full_lists_and_ebur128_histogram_mode() {
+    use ebur128::{EbuR128, Mode};
+    for (rate, seed) in [(48000u32, 4u64), (44100, 5)] {
+        let x = music(rate as f64, 40.0, seed);
+        let full = meter_of(rate as f64, 2, &x, false);
+        let roomy = bounded_meter_of(rate as f64, 2, &x, false, 3600);
+        assert!(!roomy.hist_blocks.active && !roomy.hist_short.active);
+        assert_eq!(roomy.stats().unwrap(), full.stats().unwrap());
+
+        let small = bounded_meter_of(rate as f64, 2, &x, false, 5);
+        assert!(small.hist_blocks.active && small.hist_short.active);
+        // constant memory: the lists kept their reserved room and hold nothing once folded
+        assert!(small.blocks.is_empty() && small.blocks.capacity() < 100);
+        assert!(small.short.is_empty() && small.short.capacity() < 100);
+        let (sf, ss) = (full.stats().unwrap(), small.stats().unwrap());
+        close("histogram integrated", ss.integrated, sf.integrated, 0.05);
+        close("histogram LRA", ss.loudness_range, sf.loudness_range, 0.2);
+        assert_eq!(ss.max_momentary, sf.max_momentary);
+        assert_eq!(ss.short_term, sf.short_term);
+
+        let mut r = EbuR128::new(2, rate, Mode::I | Mode::LRA | Mode::HISTOGRAM).unwrap();
+        r.add_frames_f64(&x).unwrap();
+        close(
+            "integrated vs ebur128 histogram mode",
+            ss.integrated,
+            r.loudness_global().unwrap(),
+            0.1,
+        );
+        // on the crate's 1 Hz grid of short-term values, a histogram of ours gives the crate's
+        // range within a bin at each end
+        let mut h = Histogram::default();
+        h.reserve().unwrap();
+        let mut every_second: Vec<f64> = full.short.iter().copied().step_by(10).collect();
+        h.fold(&mut every_second);
+        close(
+            "LRA vs ebur128 histogram mode",
+            h.range(),
+            r.loudness_range().unwrap(),
+            0.2,
+        );
+    }
+}
+
+/// Histogram edge cases: nothing above the gate, one value, values past the top bin.
+#[test]
+fn histogram_edges() {
+    let mut h = Histogram::default();
+    h.reserve().unwrap();
+    h.fold(&mut vec![energy(-80.0), 0.0]);
+    assert_eq!(h.integrated(), f64::NEG_INFINITY);
+    assert_eq!(h.range(), 0.0);
+    h.add(energy(-23.0));
+    close("one value", h.integrated(), -23.0, 1e-9);
+    assert_eq!(h.range(), 0.0);
+    h.clear();
+    h.fold(&mut vec![energy(45.0), energy(50.0)]);
+    close(
+        "open top bin",
+        h.integrated(),
+        lufs((energy(45.0) + energy(50.0)) / 2.0),
+        1e-9,
+    );
+    assert!(h.integrated().is_finite());
+}

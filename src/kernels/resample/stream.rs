@@ -315,6 +315,14 @@ pub struct Resampler<T: FftFloat> {
     /// streaming call allocates nothing once the stream runs: pure scratch, every value is
     /// written before it is read.
     pre_ws: PreWsCache,
+    /// Interleaved output scratch (`count·channels`), kept from call to call (pure scratch).
+    oscratch: Vec<T>,
+    /// The `double` copies of a `float` stream's input and output ([`process_wide`]), kept
+    /// from call to call (pure scratch).
+    wide_x: Vec<T>,
+    wide_y: Vec<T>,
+    /// Set by [`reserve_block`](Self::reserve_block): every call stays on the calling thread.
+    serial: bool,
 }
 
 /// The kept first-stage scratch of a [`Resampler`]: a clone starts without any (it is made
@@ -419,6 +427,10 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             made: 0,
             bufs,
             pre_ws: PreWsCache::default(),
+            oscratch: Vec::new(),
+            wide_x: Vec::new(),
+            wide_y: Vec::new(),
+            serial: false,
         })
     }
 
@@ -546,6 +558,65 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         Ok(())
     }
 
+    /// Makes the stream real-time: reserves everything a call consuming up to `max_block`
+    /// input frames (and writing up to the outputs of `2·max_block` frames at the creation
+    /// ratio, plus the latency), a flush and a ratio change need, so that such calls allocate
+    /// nothing, and keeps every later call on the calling thread. Results do not change. On
+    /// error (out of memory) the stream is unchanged apart from reservations already made.
+    pub fn reserve_block(&mut self, max_block: usize) -> SkResult<()> {
+        if matches!(self.table, Table::Exact(_)) && self.interp.is_none() {
+            self.interp = Some(interp_table(&self.kernel, &self.spec)?);
+        }
+        let (b, up, taps) = (self.pre.block, self.pre.up, self.kernel.taps);
+        // the input a flush appends: the filters' reach on the input side and whole blocks
+        let pad = taps.div_ceil(up) + 4 * b + self.pre.overlap() + self.latency;
+        let n = max_block.saturating_add(pad);
+        let take = n.min(self.step_frames());
+        let grow = up
+            .saturating_mul(take.saturating_add(2 * b))
+            .saturating_add(2 * taps);
+        let hist = (-self.start_base) as usize;
+        let stage = grow
+            .saturating_mul(2)
+            .saturating_add(hist)
+            .saturating_add(4 * taps);
+        for buf in &mut self.bufs {
+            buf.try_reserve(stage.saturating_sub(buf.len()))
+                .map_err(|_| alloc_err("room for the stage signal"))?;
+        }
+        let input = (take + self.pre.overlap() + 2 * b).saturating_mul(2);
+        for x in &mut self.xin {
+            x.try_reserve(input.saturating_sub(x.len()))
+                .map_err(|_| alloc_err("room for the input"))?;
+        }
+        let ratio = (self.out_rate / self.in_rate).max(1.0);
+        let outs = (2.0 * ratio * max_block as f64).ceil() as usize + self.latency + 64;
+        let total = |f: usize| {
+            f.checked_mul(self.channels)
+                .ok_or_else(|| SkError::Length("max_block overflows".into()))
+        };
+        let (o, xw) = (total(outs)?, total(max_block)?);
+        self.oscratch
+            .try_reserve_exact(o.saturating_sub(self.oscratch.len()))
+            .map_err(|_| alloc_err("the output scratch"))?;
+        if self.spec.atten_db > WIDE_ABOVE_DB {
+            self.wide_x
+                .try_reserve_exact(xw)
+                .map_err(|_| alloc_err("the double copy of the input"))?;
+            self.wide_y
+                .try_reserve_exact(o)
+                .map_err(|_| alloc_err("the double output"))?;
+        }
+        self.serial = true;
+        par::serial_if(true, || self.reserve(n))?;
+        Ok(())
+    }
+
+    /// Whether [`reserve_block`](Self::reserve_block) made the stream real-time.
+    pub fn is_serial(&self) -> bool {
+        self.serial
+    }
+
     /// The table for the current clock: exact phases only serve an exact clock.
     fn table(&self) -> &Table<T> {
         match (&self.table, &self.interp) {
@@ -624,6 +695,20 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         }
         let ch = self.channels;
         let parts = ws.len().clamp(1, ch * blocks);
+        if parts == 1 {
+            // one part: every channel's blocks in one pass on this thread (as the split below
+            // would run them), without building the list of parts
+            let (pre, w) = (&self.pre, &mut ws[0]);
+            for (xc, bc) in self.xin.iter().zip(self.bufs.iter_mut()) {
+                let len = bc.len();
+                pre.run(&xc[..ov + blocks * bl], &mut bc[len - add..], w);
+            }
+            for xc in &mut self.xin {
+                xc.drain(..blocks * bl);
+            }
+            self.made += add as i64;
+            return;
+        }
         // fewer channels than parts: each channel's blocks in pieces
         let pieces = if ch >= parts { 1 } else { parts / ch };
         let per = blocks.div_ceil(pieces);
@@ -671,7 +756,8 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         yl: Layout,
         count: usize,
     ) -> SkResult<()> {
-        let mut scratch = self.scratch(yl, count)?;
+        self.reserve_scratch(yl, count)?;
+        let mut scratch = std::mem::take(&mut self.oscratch);
         let parts = self.reserve(n)?;
         // the kept scratch, moved out while `append` borrows the resampler (put back below)
         let mut kept = std::mem::take(&mut self.pre_ws);
@@ -696,6 +782,7 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             }
         }
         self.pre_ws = kept;
+        self.oscratch = scratch;
         if done_out != count {
             return Err(SkError::Internal(format!(
                 "the resampler wrote {done_out} outputs instead of {count}"
@@ -731,6 +818,55 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         };
         let units = ch.div_ceil(group);
         let threads = par::threads_for(count.saturating_mul(ch), work);
+        if threads <= 1 {
+            // one thread: the channel groups in order from the clock, as the split below would
+            // run them, without building the list of jobs
+            let clock = self.clock;
+            let run = |outs: &mut dyn Iterator<Item = &mut [T]>| {
+                let mut c = 0;
+                loop {
+                    let mut arr: [&mut [T]; 4] = Default::default();
+                    let mut g = 0;
+                    while g < group {
+                        let Some(o) = outs.next() else { break };
+                        arr[g] = o;
+                        g += 1;
+                    }
+                    if g == 0 {
+                        break;
+                    }
+                    render_group(
+                        level,
+                        table,
+                        clock,
+                        base,
+                        off,
+                        k,
+                        &self.bufs[c..],
+                        &mut arr[..g],
+                    );
+                    c += g;
+                }
+            };
+            if yl.t == 1 {
+                let stride = if ch == 1 {
+                    y.len().max(1)
+                } else {
+                    yl.ch.max(1)
+                };
+                run(&mut y.chunks_mut(stride).take(ch).map(|s| &mut s[..count]));
+            } else {
+                scratch.resize(count * ch, T::ZERO);
+                run(&mut scratch.chunks_mut(count));
+                for (c, s) in scratch.chunks(count).enumerate() {
+                    for (t, v) in s.iter().enumerate() {
+                        y[c * yl.ch + t * yl.t] = *v;
+                    }
+                }
+            }
+            self.finish_render(count, off);
+            return;
+        }
         let pieces = if units >= threads {
             1
         } else {
@@ -773,6 +909,11 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
                 }
             }
         }
+        self.finish_render(count, off);
+    }
+
+    /// Advances the clock past `count` outputs and drops the history no longer needed.
+    fn finish_render(&mut self, count: usize, off: usize) {
         self.clock.advance_by(count as u64);
         let new_base = self.clock.i0 - off as i64;
         if new_base > self.base {
@@ -785,18 +926,20 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
         self.base = self.made - len;
     }
 
-    /// The scratch `render` needs for `count` outputs in layout `yl`, allocated up front so
-    /// nothing changes when the allocation fails.
-    fn scratch(&self, yl: Layout, count: usize) -> SkResult<Vec<T>> {
-        let mut v = Vec::new();
+    /// Room in the kept scratch for what `render` needs for `count` outputs in layout `yl`,
+    /// allocated up front so nothing changes when the allocation fails (nothing is allocated
+    /// when the room is there already).
+    fn reserve_scratch(&mut self, yl: Layout, count: usize) -> SkResult<()> {
         if yl.t != 1 && count > 0 {
             let n = count
                 .checked_mul(self.channels)
                 .ok_or_else(|| SkError::Length("output size overflows".into()))?;
-            v.try_reserve_exact(n)
+            self.oscratch.clear();
+            self.oscratch
+                .try_reserve_exact(n)
                 .map_err(|_| alloc_err("the output scratch"))?;
         }
-        Ok(v)
+        Ok(())
     }
 
     /// Consumes up to `n_in` frames of `x` (layout `xl`) and writes up to `cap` frames into `y`
@@ -806,6 +949,22 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
     /// layouts. On error nothing changes.
     #[allow(clippy::too_many_arguments)]
     pub fn process(
+        &mut self,
+        level: Level,
+        x: &[T],
+        xl: Layout,
+        n_in: usize,
+        y: &mut [T],
+        yl: Layout,
+        cap: usize,
+    ) -> SkResult<(usize, usize)> {
+        let serial = self.serial;
+        par::serial_if(serial, || self.process_on(level, x, xl, n_in, y, yl, cap))
+    }
+
+    /// [`process`](Self::process) on the threads the caller chose.
+    #[allow(clippy::too_many_arguments)]
+    fn process_on(
         &mut self,
         level: Level,
         x: &[T],
@@ -838,6 +997,12 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
     /// (zeros stand for the input past the end) and resets the stream. `cap` below the flush
     /// size is `SK_ERR_BUFFER_TOO_SMALL` and nothing changes.
     pub fn flush(&mut self, level: Level, y: &mut [T], yl: Layout, cap: usize) -> SkResult<usize> {
+        let serial = self.serial;
+        par::serial_if(serial, || self.flush_on(level, y, yl, cap))
+    }
+
+    /// [`flush`](Self::flush) on the threads the caller chose.
+    fn flush_on(&mut self, level: Level, y: &mut [T], yl: Layout, cap: usize) -> SkResult<usize> {
         let n = self.flush_size();
         if n > cap as u64 {
             return Err(SkError::BufferTooSmall(format!(
@@ -1169,17 +1334,33 @@ fn run_channels<J: Send>(jobs: &mut [J], work: usize, f: impl Fn(&mut J) + Sync)
 /// summed over a few hundred taps leave rounding noise near −140 dB.
 pub(crate) const WIDE_ABOVE_DB: f64 = 140.0;
 
-fn widen(x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<Vec<f64>> {
+/// The `double` copy of `n` frames of `x` into `v` (emptied first; allocates only when `v` has
+/// no room).
+fn widen_into(v: &mut Vec<f64>, x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<()> {
     let len = n
         .checked_mul(channels)
         .ok_or_else(|| SkError::Length("input size overflows".into()))?;
-    let mut v = Vec::new();
+    v.clear();
     v.try_reserve_exact(len)
         .map_err(|_| alloc_err("the double copy of the input"))?;
     for c in 0..channels {
         v.extend((0..n).map(|t| x[c * xl.ch + t * xl.t] as f64));
     }
+    Ok(())
+}
+
+fn widen(x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<Vec<f64>> {
+    let mut v = Vec::new();
+    widen_into(&mut v, x, xl, channels, n)?;
     Ok(v)
+}
+
+/// `len` zeros in `v` (emptied first; allocates only when `v` has no room).
+fn zeros_into(v: &mut Vec<f64>, len: usize, what: &str) -> SkResult<()> {
+    v.clear();
+    v.try_reserve_exact(len).map_err(|_| alloc_err(what))?;
+    v.resize(len, 0.0);
+    Ok(())
 }
 
 fn narrow(src: &[f64], count: usize, channels: usize, y: &mut [f32], yl: Layout) {
@@ -1203,24 +1384,30 @@ pub fn process_wide(
     cap: usize,
 ) -> SkResult<(usize, usize)> {
     let ch = r.channels;
-    let xs = widen(x, xl, ch, n_in)?;
     let room = r.output_size(n_in).min(cap as u64) as usize;
-    let mut ys = try_zeros::<f64>(
-        room.checked_mul(ch)
-            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
-        "the double output",
-    )?;
-    let (c, p) = r.process(
-        level,
-        &xs,
-        Layout::planar(n_in.max(1)),
-        n_in,
-        &mut ys,
-        Layout::planar(room.max(1)),
-        room,
-    )?;
-    narrow(&ys, p, ch, y, yl);
-    Ok((c, p))
+    let ylen = room
+        .checked_mul(ch)
+        .ok_or_else(|| SkError::Length("output size overflows".into()))?;
+    // the kept copies, moved out while `process` borrows the resampler (put back below)
+    let (mut xs, mut ys) = (std::mem::take(&mut r.wide_x), std::mem::take(&mut r.wide_y));
+    let res = widen_into(&mut xs, x, xl, ch, n_in)
+        .and_then(|()| zeros_into(&mut ys, ylen, "the double output"))
+        .and_then(|()| {
+            r.process(
+                level,
+                &xs,
+                Layout::planar(n_in.max(1)),
+                n_in,
+                &mut ys,
+                Layout::planar(room.max(1)),
+                room,
+            )
+        });
+    if let Ok((_, p)) = res {
+        narrow(&ys, p, ch, y, yl);
+    }
+    (r.wide_x, r.wide_y) = (xs, ys);
+    res
 }
 
 /// [`Resampler::flush`] for `float` data on a `double` resampler.
@@ -1233,18 +1420,22 @@ pub fn flush_wide(
 ) -> SkResult<usize> {
     let n = r.flush_size().min(cap as u64 + 1) as usize;
     let ch = r.channels;
-    let mut ys = try_zeros::<f64>(
-        n.checked_mul(ch)
-            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
-        "the double output",
-    )?;
-    let p = if n > cap {
-        r.flush(level, &mut ys, Layout::planar(n.max(1)), cap)?
-    } else {
-        r.flush(level, &mut ys, Layout::planar(n.max(1)), n)?
-    };
-    narrow(&ys, p, ch, y, yl);
-    Ok(p)
+    let ylen = n
+        .checked_mul(ch)
+        .ok_or_else(|| SkError::Length("output size overflows".into()))?;
+    let mut ys = std::mem::take(&mut r.wide_y);
+    let res = zeros_into(&mut ys, ylen, "the double output").and_then(|()| {
+        if n > cap {
+            r.flush(level, &mut ys, Layout::planar(n.max(1)), cap)
+        } else {
+            r.flush(level, &mut ys, Layout::planar(n.max(1)), n)
+        }
+    });
+    if let Ok(p) = res {
+        narrow(&ys, p, ch, y, yl);
+    }
+    r.wide_y = ys;
+    res
 }
 
 /// [`resample`] for `float` data on a `double` resampler.

@@ -705,9 +705,53 @@ pub struct StftStream<T: FftFloat> {
     next_frame: usize,
     total_in: usize,
     finished: bool,
+    /// The stream's own FFT workspace, made by [`reserve`](Self::reserve): calls then use it
+    /// instead of the calling thread's (which would grow on a thread's first call).
+    own_ws: Option<Workspace<T>>,
 }
 
 impl<T: FftFloat + PlanCache> StftStream<T> {
+    /// Makes the stream real-time: reserves room for pushes of up to `max_block` samples and
+    /// for the end padding, and gives the stream its own FFT workspace, so that such pushes
+    /// (and `finish`) allocate nothing on any thread. Results do not change. On error (out of
+    /// memory) the stream works as before.
+    pub fn reserve(&mut self, max_block: usize) -> SkResult<()> {
+        let p = self.k.p;
+        let mut ws = self.own_ws.take().unwrap_or_default();
+        let r = self.k.plan.reserve(&mut ws);
+        self.own_ws = Some(ws);
+        r?;
+        let fail = |_| SkError::Allocation("out of memory: cannot reserve the stream".into());
+        let room = p
+            .n_fft
+            .saturating_add(p.hop)
+            .saturating_add(2 * p.pad() + 1)
+            .saturating_add(max_block.saturating_mul(2));
+        self.buf
+            .try_reserve(room.saturating_sub(self.buf.len()))
+            .map_err(fail)?;
+        self.head
+            .try_reserve(
+                (p.pad() + 1)
+                    .saturating_add(max_block)
+                    .saturating_sub(self.head.len()),
+            )
+            .map_err(fail)?;
+        Ok(())
+    }
+
+    /// Runs `f` with the stream's own workspace if it has one, else the thread's.
+    fn with_ws<R>(&mut self, f: impl FnOnce(&mut Self, &mut Workspace<T>) -> R) -> R {
+        match self.own_ws.take() {
+            Some(mut ws) => {
+                let r = f(self, &mut ws);
+                self.own_ws = Some(ws);
+                r
+            }
+            None => T::with_workspace(|ws| f(self, ws)),
+        }
+    }
+
     pub fn new(p: &StftParams, window: &[T]) -> SkResult<Self> {
         let k = FrameKernel::new(p, window)?;
         let mut s = StftStream {
@@ -719,6 +763,7 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
             next_frame: 0,
             total_in: 0,
             finished: false,
+            own_ws: None,
         };
         s.reset();
         Ok(s)
@@ -801,7 +846,19 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
                 x.len()
             ))
         })?;
-        T::with_workspace(|ws| {
+        self.with_ws(|st, ws| st.push_with(x, y, want, total_in, ws))
+    }
+
+    /// [`push`](Self::push) with the workspace `ws`.
+    fn push_with(
+        &mut self,
+        x: &[T],
+        y: &mut [Complex<T>],
+        want: usize,
+        total_in: usize,
+        ws: &mut Workspace<T>,
+    ) -> SkResult<usize> {
+        {
             // every allocation before the stream changes: on failure it is as it was
             self.k.plan.reserve(ws)?;
             let fail = |_| {
@@ -827,14 +884,15 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
                     self.buf.clear();
                     self.buf.extend((0..pad).map(|i| self.head[pad - i]));
                     self.buf.extend_from_slice(&self.head);
-                    self.head = Vec::new();
+                    // emptied, its room kept (a reset stream needs it again)
+                    self.head.clear();
                     self.started = true;
                 }
             }
             let got = self.emit(y, ws);
             debug_assert_eq!(got, want);
             Ok(got)
-        })
+        }
     }
 
     /// Pads the end, writes the remaining frames to `y` and returns their count. The stream
@@ -849,16 +907,16 @@ impl<T: FftFloat + PlanCache> StftStream<T> {
             // unreachable: finish_frames refused a reflect-padded signal of <= pad samples
             return Err(SkError::Internal("stream never started".into()));
         }
-        T::with_workspace(|ws| {
-            self.k.plan.reserve(ws)?;
+        self.with_ws(|st, ws| {
+            st.k.plan.reserve(ws)?;
             if p.center {
-                self.buf.try_reserve(pad).map_err(|_| {
+                st.buf.try_reserve(pad).map_err(|_| {
                     SkError::Allocation(format!(
                         "out of memory: cannot append the {pad} samples of end padding"
                     ))
                 })?;
             }
-            self.finish_with(y, want, ws)
+            st.finish_with(y, want, ws)
         })
     }
 
