@@ -87,7 +87,11 @@ pub(crate) fn complex_out<T>(
 }
 
 fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
-    // SAFETY: b was checked; Complex<T> is #[repr(C)] {re, im} with T's alignment.
+    // SAFETY: every caller passes a `Buf` returned by `complex_out`, whose `2·need` floats passed
+    // `Buf::check` (non-NULL unless empty, aligned, in range) and are writable by the exported
+    // function's `# Safety` contract, and checks it disjoint from every input (`alias`) first.
+    // `Complex<T>` is `#[repr(C)] {re, im}` with `T`'s alignment, so the even float count
+    // reinterprets exactly as `len / 2` complex values; the slice is used only inside the call.
     unsafe {
         let s = b.slice_mut();
         std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2)
@@ -136,12 +140,18 @@ pub unsafe extern "C" fn sk_stft_frames(
             p.n_freq(),
             &format!("the frame count for n = {n} samples"),
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
 }
 
+/// One STFT through the C arguments.
+///
+/// # Safety
+/// `x` readable for `n` elements, `window` for `p.win_length`, `y` writable for `2·y_len`
+/// elements, for the duration of the call; NULL, alignment, sizes and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stft_ffi<T: SpecFloat>(
     x: *const T,
@@ -168,7 +178,9 @@ unsafe fn stft_ffi<T: SpecFloat>(
     )?;
     alias(&xb, &yb, false)?;
     alias(&wb, &yb, false)?;
-    // SAFETY: validated and disjoint from y.
+    // SAFETY: `xb`, `wb` passed `check()` and `yb` came from `complex_out` (checked, `2·need`
+    // floats within `y_len`); `alias(.., false)` proved both inputs disjoint from `y`; readable /
+    // writable is the caller's `# Safety` obligation; the slices die with this call.
     unsafe { stft(xb.slice(), wb.slice(), &p, as_cplx_mut(&yb)) }
 }
 
@@ -207,6 +219,8 @@ pub unsafe extern "C" fn sk_stft_f32(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { stft_ffi(x, window, p, y, y_len, n) }
     })
 }
@@ -234,10 +248,18 @@ pub unsafe extern "C" fn sk_stft_f64(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { stft_ffi(x, window, p, y, y_len, n) }
     })
 }
 
+/// A batch of STFTs through the C arguments.
+///
+/// # Safety
+/// `x` readable for `(rows − 1)·x_stride + n` elements, `window` for `p.win_length`, `y`
+/// writable for `2·y_len` elements, for the duration of the call; NULL, alignment, sizes and
+/// overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stft_batch_ffi<T: SpecFloat>(
     x: *const T,
@@ -273,7 +295,9 @@ unsafe fn stft_batch_ffi<T: SpecFloat>(
     if rows == 0 {
         return Ok(());
     }
-    // SAFETY: validated and disjoint from y.
+    // SAFETY: `xb` (extent from `fft::extent`) and `wb` passed `check()`, `yb` came from
+    // `complex_out`; `alias(.., false)` proved both inputs disjoint from `y`; readable / writable
+    // is the caller's `# Safety` obligation; the slices die with this call.
     let (xs, ws, ys) = unsafe { (xb.slice(), wb.slice(), as_cplx_mut(&yb)) };
     let xst = x_stride as usize;
     for (r, yr) in ys.chunks_exact_mut(per).enumerate() {
@@ -317,6 +341,9 @@ pub unsafe extern "C" fn sk_stft_batch_f32(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract is `stft_batch_ffi`'s (`x` over its row
+        // extent, `window`, `y` for 2·y_len); NULL, alignment, sizes and overlap are checked
+        // inside.
         unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
     })
 }
@@ -347,6 +374,9 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract is `stft_batch_ffi`'s (`x` over its row
+        // extent, `window`, `y` for 2·y_len); NULL, alignment, sizes and overlap are checked
+        // inside.
         unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
     })
 }
@@ -376,12 +406,18 @@ pub unsafe extern "C" fn sk_istft_len(
             4,
             "floats",
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("n", n)` above established non-NULL and aligned; writable is
+        // this function's `# Safety` contract.
         unsafe { *n = len };
         Ok(())
     })
 }
 
+/// One inverse STFT through the C arguments.
+///
+/// # Safety
+/// `x` readable for `2·frames·n_freq` elements, `window` for `p.win_length`, `y` writable for
+/// `n`, for the duration of the call; NULL, alignment, sizes and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn istft_ffi<T: SpecFloat>(
     x: *const T,
@@ -406,7 +442,10 @@ unsafe fn istft_ffi<T: SpecFloat>(
     yb.check()?;
     alias(&xb, &yb, false)?;
     alias(&wb, &yb, false)?;
-    // SAFETY: validated, y disjoint from the inputs.
+    // SAFETY: `xb`, `wb`, `yb` passed `check()` for the sizes computed above (overflow checked);
+    // `alias(.., false)` proved `y` disjoint from both inputs; readable / writable is the caller's
+    // `# Safety` obligation. `x` holds an even number of floats and `Complex<T>` is
+    // `#[repr(C)] {re, im}` with `T`'s alignment, so it reinterprets as `len / 2` complex values.
     unsafe {
         let xs = xb.slice();
         let xc = std::slice::from_raw_parts(xs.as_ptr() as *const Complex<T>, xs.len() / 2);
@@ -453,6 +492,8 @@ pub unsafe extern "C" fn sk_istft_f32(
             onesided,
             normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { istft_ffi(x, window, frames, p, y, n) }
     })
 }
@@ -485,10 +526,17 @@ pub unsafe extern "C" fn sk_istft_f64(
             onesided,
             normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { istft_ffi(x, window, frames, p, y, n) }
     })
 }
 
+/// Creates a stream and stores its handle in `*stream`.
+///
+/// # Safety
+/// `window` readable for `p.win_length` elements; `stream` NULL, misaligned (both rejected here)
+/// or writable for one pointer.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stream_new<T: SpecFloat>(
     window: *const T,
@@ -498,10 +546,12 @@ unsafe fn stream_new<T: SpecFloat>(
     check_out_scalar("stream", stream)?;
     let wb = Buf::new("window", window, p.win_length);
     wb.check()?;
-    // SAFETY: validated; copied into the stream.
+    // SAFETY: `wb.check()` just passed; readable is the caller's `# Safety` obligation; the
+    // slice is only read by `StftStream::new`, which copies the window.
     let s = StftStream::new(&p, unsafe { wb.slice() })?;
     let token = register(T::wrap_stream(s));
-    // SAFETY: checked.
+    // SAFETY: `check_out_scalar("stream", ..)` above established non-NULL and aligned; writable
+    // is the caller's `# Safety` obligation.
     unsafe { write_token(stream, token) };
     Ok(())
 }
@@ -534,6 +584,9 @@ pub unsafe extern "C" fn sk_stft_stream_f32_new(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`window` readable, `stream` writable) is
+        // `stream_new`'s; it checks `window` and `stream` itself (`Buf::check`,
+        // `check_out_scalar`).
         unsafe { stream_new(window, p, stream) }
     })
 }
@@ -558,6 +611,9 @@ pub unsafe extern "C" fn sk_stft_stream_f64_new(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`window` readable, `stream` writable) is
+        // `stream_new`'s; it checks `window` and `stream` itself (`Buf::check`,
+        // `check_out_scalar`).
         unsafe { stream_new(window, p, stream) }
     })
 }
@@ -625,7 +681,8 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
                 )
             },
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
@@ -661,7 +718,8 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
                 )
             },
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
@@ -689,6 +747,12 @@ pub unsafe extern "C" fn sk_stft_stream_reset(stream: *mut SkStftStream) -> i32 
     })
 }
 
+/// Pushes `x` (or finishes, `x` None) and writes the frames produced to `y`.
+///
+/// # Safety
+/// `x`'s pointer readable for its count, `y` writable for `2·y_len` elements, `frames` NULL,
+/// misaligned (both rejected) or writable, for the duration of the call; NULL, alignment, sizes
+/// and overlap are checked here.
 unsafe fn push_ffi<T: SpecFloat>(
     stream: *mut SkStftStream,
     x: Option<(*const T, usize)>,
@@ -718,11 +782,13 @@ unsafe fn push_ffi<T: SpecFloat>(
     }
     let ys = as_cplx_mut(&yb);
     let got = match &xb {
-        // SAFETY: validated, disjoint from y.
+        // SAFETY: `xb.check()` passed above, `alias(xb, &yb, false)` proved it disjoint from
+        // `y`, readable is the caller's `# Safety` obligation; the slice dies with this call.
         Some(xb) => s.push(unsafe { xb.slice() }, ys)?,
         None => s.finish(ys)?,
     };
-    // SAFETY: checked.
+    // SAFETY: `check_out_scalar("frames", ..)` at the top established non-NULL and aligned;
+    // writable is the caller's `# Safety` obligation.
     unsafe { *frames = got };
     Ok(())
 }
@@ -750,6 +816,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_push(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f32_push", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for 2·y_len, `frames`) is
+        // `push_ffi`'s; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
     })
 }
@@ -768,6 +836,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_push(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f64_push", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for 2·y_len, `frames`) is
+        // `push_ffi`'s; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
     })
 }
@@ -787,6 +857,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_finish(
     frames: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f32_finish", {
+        // SAFETY: this function's `# Safety` contract (`y` for 2·y_len, `frames` writable) is
+        // `push_ffi`'s with no input; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi::<f32>(stream, None, y, y_len, frames) }
     })
 }
@@ -803,6 +875,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_finish(
     frames: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f64_finish", {
+        // SAFETY: this function's `# Safety` contract (`y` for 2·y_len, `frames` writable) is
+        // `push_ffi`'s with no input; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi::<f64>(stream, None, y, y_len, frames) }
     })
 }
