@@ -243,8 +243,8 @@ pub unsafe extern "C" fn sk_envelope_new(
             let link = flag("link", link)?;
             Dynamics::envelope(rate, channels, attack_ms, release_ms, det, link).map(DynObj::Dyn)
         })();
-        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing; that a
-        // valid `out` is writable for one handle is this function's `# Safety` contract.
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -303,8 +303,8 @@ pub unsafe extern "C" fn sk_compressor_new(
             )
             .map(DynObj::Dyn)
         })();
-        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing; that a
-        // valid `out` is writable for one handle is this function's `# Safety` contract.
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -353,8 +353,8 @@ pub unsafe extern "C" fn sk_gate_new(
             )
             .map(DynObj::Dyn)
         })();
-        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing; that a
-        // valid `out` is writable for one handle is this function's `# Safety` contract.
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -387,8 +387,8 @@ pub unsafe extern "C" fn sk_limiter_new(
     ffi_boundary!("sk_limiter_new", {
         let obj =
             Limiter::new(rate, channels, ceiling_db, lookahead_ms, release_ms).map(DynObj::Lim);
-        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing; that a
-        // valid `out` is writable for one handle is this function's `# Safety` contract.
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -503,9 +503,10 @@ pub unsafe extern "C" fn sk_dynamics_process_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_f32", {
-        // SAFETY: the pointers and strides are this function's arguments, and its `# Safety` contract is
-        // `process`'s: `x`, `sidechain` readable and `y` writable over `(channels − 1)·stride + n`.
-        // `process` itself checks NULL, alignment, extents and overlap (`planar`, `Buf::check`, `io`).
+        // SAFETY: the pointers and strides are this function's arguments, and its `# Safety`
+        // contract is `process`'s: `x`, `sidechain` readable and `y` writable over `(channels −
+        // 1)·stride + n`. `process` itself checks NULL, alignment, extents and overlap (`planar`,
+        // `Buf::check`, `io`).
         unsafe {
             process(
                 dyn_,
@@ -538,8 +539,9 @@ pub unsafe extern "C" fn sk_dynamics_process_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_f64", {
-        // SAFETY: as in `sk_dynamics_process_f32`: this function's `# Safety` contract is `process`'s
-        // (`x`, `sidechain` readable, `y` writable over their planar extents); `process` checks the rest.
+        // SAFETY: as in `sk_dynamics_process_f32`: this function's `# Safety` contract is
+        // `process`'s (`x`, `sidechain` readable, `y` writable over their planar extents);
+        // `process` checks the rest.
         unsafe {
             process(
                 dyn_,

@@ -342,7 +342,8 @@ pub unsafe extern "C" fn sk_meter_add_f32(
 ) -> i32 {
     ffi_boundary!("sk_meter_add_f32", {
         // SAFETY: this function's `# Safety` contract (`x` readable over its planar extent) is
-        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`, `Buf::check`).
+        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`,
+        // `Buf::check`).
         unsafe { meter_add(meter, x, x_stride, n) }
     })
 }
@@ -360,7 +361,8 @@ pub unsafe extern "C" fn sk_meter_add_f64(
 ) -> i32 {
     ffi_boundary!("sk_meter_add_f64", {
         // SAFETY: this function's `# Safety` contract (`x` readable over its planar extent) is
-        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`, `Buf::check`).
+        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`,
+        // `Buf::check`).
         unsafe { meter_add(meter, x, x_stride, n) }
     })
 }
