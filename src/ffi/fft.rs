@@ -56,12 +56,18 @@ fn parse_kind(kind: i32) -> SkResult<FftKind> {
     }
 }
 
+/// Creates a plan and stores its handle in `*plan`.
+///
+/// # Safety
+/// `plan` is NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// pointer.
 unsafe fn plan_new<T: SpecFloat>(kind: i32, n: usize, plan: *mut *mut SkFftPlan) -> SkResult<()> {
     check_out_scalar("plan", plan)?;
     let kind = parse_kind(kind)?;
     let p = FftPlan::<T>::new(kind, n)?;
     let token = register(T::wrap_fft(p));
-    // SAFETY: checked above.
+    // SAFETY: `check_out_scalar("plan", ..)` at the top established non-NULL and aligned;
+    // writable is the caller's `# Safety` obligation.
     unsafe { write_token(plan, token) };
     Ok(())
 }
@@ -83,6 +89,8 @@ pub unsafe extern "C" fn sk_fft_plan_f32_new(
     plan: *mut *mut SkFftPlan,
 ) -> i32 {
     ffi_boundary!("sk_fft_plan_f32_new", {
+        // SAFETY: `plan_new` needs `plan` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { plan_new::<f32>(kind, n, plan) }
     })
 }
@@ -98,6 +106,8 @@ pub unsafe extern "C" fn sk_fft_plan_f64_new(
     plan: *mut *mut SkFftPlan,
 ) -> i32 {
     ffi_boundary!("sk_fft_plan_f64_new", {
+        // SAFETY: `plan_new` needs `plan` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { plan_new::<f64>(kind, n, plan) }
     })
 }
@@ -150,7 +160,8 @@ pub unsafe extern "C" fn sk_fft_plan_info(
                 )))
             }
         };
-        // SAFETY: all three checked above.
+        // SAFETY: `check_out_scalar` established `kind`, `n`, `is_double` non-NULL and aligned
+        // at the top; writable is this function's `# Safety` contract.
         unsafe {
             *kind = if k == FftKind::Real {
                 SK_FFT_REAL
@@ -228,13 +239,16 @@ pub(crate) fn extent(
 
 fn as_cplx<T>(s: &[T]) -> &[Complex<T>] {
     assert!(s.len().is_multiple_of(2));
-    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T.
+    // SAFETY: `Complex<T>` is `#[repr(C)] { re: T, im: T }`: size 2·size_of::<T>(), alignment of
+    // T; the length is even (asserted above), so `len / 2` complex values cover exactly `s`,
+    // and the result borrows `s`.
     unsafe { std::slice::from_raw_parts(s.as_ptr() as *const Complex<T>, s.len() / 2) }
 }
 
 fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
     assert!(s.len().is_multiple_of(2));
-    // SAFETY: as in as_cplx; the borrow of `s` is exclusive.
+    // SAFETY: layout as in `as_cplx` (repr(C) pair of T, even length asserted above); the result
+    // reborrows `s` exclusively, so no other view of the memory exists while it lives.
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2) }
 }
 
@@ -260,6 +274,10 @@ fn plan_for<T: SpecFloat>(obj: &Object, op: Op, n: usize) -> SkResult<&FftPlan<T
 }
 
 /// The transforms of `rows` rows (the batched entry points), `x_stride` / `y_stride` apart.
+///
+/// # Safety
+/// `x` readable and `y` writable over their spans `(rows − 1)·stride + row length` (in floats)
+/// for the duration of the call; NULL, alignment, spans and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn exec<T: SpecFloat>(
     op: Op,
@@ -287,9 +305,13 @@ unsafe fn exec<T: SpecFloat>(
     if rows == 0 {
         return Ok(());
     }
-    // SAFETY: both validated; y is disjoint from x unless exactly the same (complex only).
+    // SAFETY: `yb.check()` passed for the span `extent` computed (overflow checked); writable is
+    // the caller's `# Safety` obligation; `alias` above proved `x` either disjoint or exactly `y`,
+    // and in the latter case no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     let xs: Option<&[T]> = match al {
+        // SAFETY: `xb.check()` passed for its `extent` span, `alias` said it shares no byte
+        // with `y`, readable is the caller's obligation; the slice dies with this call.
         Alias::Distinct => Some(unsafe { xb.slice() }),
         Alias::Same => None,
     };
@@ -317,6 +339,10 @@ unsafe fn exec<T: SpecFloat>(
 /// One transform (the single-row entry points): the checks of [`exec`] for one row without its
 /// stride rules, then the transform on this thread's workspace. A plan's `n` is at most 2^28,
 /// so the buffer lengths cannot overflow.
+///
+/// # Safety
+/// `x` readable and `y` writable for the op's row lengths in floats (see `Op::rows`) for the
+/// duration of the call; NULL, alignment and overlap are checked here.
 unsafe fn exec_one<T: SpecFloat>(
     op: Op,
     plan: *const SkFftPlan,
@@ -334,10 +360,13 @@ unsafe fn exec_one<T: SpecFloat>(
     xb.check()?;
     yb.check()?;
     let al = alias(&xb, &yb, matches!(op, Op::Fft | Op::Ifft))?;
-    // SAFETY: both validated (n ≥ 1, so neither is empty); y is disjoint from x unless exactly
-    // the same (complex only).
+    // SAFETY: `yb.check()` passed (n ≥ 1, so neither buffer is empty); writable is the caller's
+    // `# Safety` obligation; `alias` above proved `x` either disjoint or exactly `y` (complex
+    // only), and in the latter case no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     let xs: Option<&[T]> = match al {
+        // SAFETY: `xb.check()` passed, `alias` said it shares no byte with `y`, readable is the
+        // caller's obligation; the slice dies with this call.
         Alias::Distinct => Some(unsafe { xb.slice() }),
         Alias::Same => None,
     };
@@ -375,6 +404,9 @@ pub unsafe extern "C" fn sk_rfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
@@ -392,6 +424,9 @@ pub unsafe extern "C" fn sk_rfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
@@ -411,6 +446,9 @@ pub unsafe extern "C" fn sk_irfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
@@ -428,6 +466,9 @@ pub unsafe extern "C" fn sk_irfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
@@ -448,6 +489,9 @@ pub unsafe extern "C" fn sk_fft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Fft, plan, x, norm, y, n) }
     })
 }
@@ -465,6 +509,9 @@ pub unsafe extern "C" fn sk_fft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Fft, plan, x, norm, y, n) }
     })
 }
@@ -482,6 +529,9 @@ pub unsafe extern "C" fn sk_ifft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
@@ -499,6 +549,9 @@ pub unsafe extern "C" fn sk_ifft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
@@ -525,6 +578,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_batch_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -545,6 +600,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_batch_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -566,6 +623,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_batch_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -586,6 +645,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_batch_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -610,6 +671,8 @@ pub unsafe extern "C" fn sk_fft_batch_f32(
 ) -> i32 {
     ffi_boundary!("sk_fft_batch_f32", {
         let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -632,6 +695,8 @@ pub unsafe extern "C" fn sk_fft_batch_f64(
 ) -> i32 {
     ffi_boundary!("sk_fft_batch_f64", {
         let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -644,6 +709,9 @@ mod tests {
     #[test]
     fn lifecycle_and_bad_handles() {
         let mut p: *mut SkFftPlan = std::ptr::null_mut();
+        // SAFETY: `&mut p` is a writable plan slot; every transform gets local arrays at least as
+        // long as its `n` needs (x: 8 reals, y: 10 = 2·(8/2+1) floats), or is refused by the
+        // handle / `n` check before touching them; the freed handle is only passed by value.
         unsafe {
             assert_eq!(sk_fft_plan_f64_new(SK_FFT_REAL, 8, &mut p), SK_OK);
             let x = [1.0f64; 8];
