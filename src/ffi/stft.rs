@@ -86,12 +86,16 @@ pub(crate) fn complex_out<T>(
     Ok(Buf::out(name, y, 2 * need))
 }
 
-fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
-    // SAFETY: every caller passes a `Buf` returned by `complex_out`, whose `2·need` floats passed
-    // `Buf::check` (non-NULL unless empty, aligned, in range) and are writable by the exported
-    // function's `# Safety` contract, and checks it disjoint from every input (`alias`) first.
-    // `Complex<T>` is `#[repr(C)] {re, im}` with `T`'s alignment, so the even float count
-    // reinterprets exactly as `len / 2` complex values; the slice is used only inside the call.
+/// The complex view of a checked output buffer of interleaved `(re, im)` pairs.
+///
+/// # Safety
+/// As [`Buf::slice_mut`]: `b` passed `Buf::check` (as every `Buf` from `complex_out` has) and is
+/// writable for its length during `'a`, with no other live view of that memory.
+unsafe fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
+    // SAFETY: `Buf::slice_mut`'s obligations are this function's `# Safety` contract.
+    // `Complex<T>` is `#[repr(C)] {re, im}` with `T`'s alignment, so the float slice (even: 2·need
+    // from `complex_out`) reinterprets as `len / 2` complex values covering the same memory, and
+    // the float view is not used again.
     unsafe {
         let s = b.slice_mut();
         std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2)
@@ -780,7 +784,10 @@ unsafe fn push_ffi<T: SpecFloat>(
     if let Some(xb) = &xb {
         alias(xb, &yb, false)?;
     }
-    let ys = as_cplx_mut(&yb);
+    // SAFETY: `yb` came from `complex_out` (`Buf::check` on the `2·y_len` floats, `2·need` of
+    // them used), writable per the caller's `# Safety` obligation; `alias(xb, &yb, false)` above
+    // proved it disjoint from the input; the view dies with this call.
+    let ys = unsafe { as_cplx_mut(&yb) };
     let got = match &xb {
         // SAFETY: `xb.check()` passed above, `alias(xb, &yb, false)` proved it disjoint from
         // `y`, readable is the caller's `# Safety` obligation; the slice dies with this call.
