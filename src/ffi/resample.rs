@@ -1249,11 +1249,15 @@ pub unsafe extern "C" fn sk_resample_f64_interleaved(
 
 /// Stores a sample count under the one size rule ([`size_result`]; the smallest buffer it sizes
 /// holds floats).
-fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
+///
+/// # Safety
+/// `n_out` NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// `usize`.
+unsafe fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
     let n = size_result(what, n, 4, "floats")?;
     check_out_scalar("n_out", n_out)?;
-    // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; every caller is
-    // an exported size function whose `# Safety` contract makes `n_out` writable.
+    // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable is the
+    // caller's `# Safety` obligation.
     unsafe { *n_out = n };
     Ok(())
 }
@@ -1277,11 +1281,15 @@ pub unsafe extern "C" fn sk_upfirdn_size(
     ffi_boundary!("sk_upfirdn_size", {
         poly::check_rates(up, down)?;
         nonempty(n_h, n_x)?;
-        size_out(
-            n_out,
-            poly::upfirdn_len(n_h, n_x, up, down),
-            &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
-        )
+        // SAFETY: `size_out` needs `n_out` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
+        unsafe {
+            size_out(
+                n_out,
+                poly::upfirdn_len(n_h, n_x, up, down),
+                &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
+            )
+        }
     })
 }
 
@@ -1407,11 +1415,15 @@ pub unsafe extern "C" fn sk_resample_poly_size(
 ) -> i32 {
     ffi_boundary!("sk_resample_poly_size", {
         poly::check_rates(up, down)?;
-        size_out(
-            n_out,
-            poly::resample_poly_len(n_x, up, down),
-            &format!("the output size of n_x = {n_x} by {up}/{down}"),
-        )
+        // SAFETY: `size_out` needs `n_out` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
+        unsafe {
+            size_out(
+                n_out,
+                poly::resample_poly_len(n_x, up, down),
+                &format!("the output size of n_x = {n_x} by {up}/{down}"),
+            )
+        }
     })
 }
 
