@@ -69,6 +69,11 @@ fn detector(v: i32) -> SkResult<Detector> {
     }
 }
 
+/// Registers `obj` (or passes its error on) and stores the new handle in `*out`.
+///
+/// # Safety
+/// `out` is NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// pointer.
 unsafe fn publish(obj: SkResult<DynObj>, out: *mut *mut SkDynamics) -> SkResult<()> {
     let obj = obj?;
     check_out_scalar("out", out)?;
@@ -87,6 +92,12 @@ fn run<T: Float>(d: &mut DynObj, b: Block<'_, T>) -> SkResult<()> {
     }
 }
 
+/// Runs the processor behind `h` over a planar block.
+///
+/// # Safety
+/// `x` and `key` (unless NULL) are readable and `y` is writable over their planar extents
+/// `(channels − 1)·stride + n` for the duration of the call; NULL, alignment, extent overflow
+/// and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn process<T: Float>(
     h: *mut SkDynamics,
@@ -116,10 +127,13 @@ unsafe fn process<T: Float>(
             let kb = Buf::new("sidechain", key, ke);
             kb.check()?;
             super::guard::alias(&kb, &yb, false)?;
-            // SAFETY: validated; only read, disjoint from y.
+            // SAFETY: `kb.check()` passed for the extent `planar` computed (non-NULL, aligned,
+            // in range), `alias(.., false)` proved it shares no byte with `y`, the caller
+            // guarantees it readable (`# Safety`), and the slice lives only inside this call.
             Some((unsafe { kb.slice() }, kl))
         };
-        // SAFETY: caller guarantees the extents.
+        // SAFETY: `xb`, `yb` carry the extents `planar` computed, which the caller guarantees
+        // readable / writable (`# Safety`); `io` checks both and refuses a partial overlap.
         let (src, out) = unsafe { io(xb, yb)? };
         let b = Block {
             src,
@@ -134,6 +148,11 @@ unsafe fn process<T: Float>(
     })
 }
 
+/// Runs the processor behind `h` over an interleaved block.
+///
+/// # Safety
+/// `x` and `key` (unless NULL) are readable and `y` is writable for `n_frames·channels`
+/// elements for the duration of the call; NULL, alignment, overflow and overlap are checked here.
 unsafe fn process_interleaved<T: Float>(
     h: *mut SkDynamics,
     x: *const T,
@@ -155,10 +174,13 @@ unsafe fn process_interleaved<T: Float>(
             let kb = Buf::new("sidechain", key, len);
             kb.check()?;
             super::guard::alias(&kb, &yb, false)?;
-            // SAFETY: validated; only read, disjoint from y.
+            // SAFETY: `kb.check()` passed for `n_frames·channels` elements (overflow checked
+            // above), `alias(.., false)` proved it disjoint from `y`, the caller guarantees it
+            // readable (`# Safety`), and the slice lives only inside this call.
             Some((unsafe { kb.slice() }, l))
         };
-        // SAFETY: caller guarantees n_frames·channels elements.
+        // SAFETY: the caller guarantees `n_frames·channels` readable / writable elements
+        // (`# Safety`); `io` checks both buffers and refuses a partial overlap.
         let (src, out) = unsafe { io(xb, yb)? };
         let b = Block {
             src,
@@ -206,6 +228,8 @@ pub unsafe extern "C" fn sk_envelope_new(
             let link = flag("link", link)?;
             Dynamics::envelope(rate, channels, attack_ms, release_ms, det, link).map(DynObj::Dyn)
         })();
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -264,6 +288,8 @@ pub unsafe extern "C" fn sk_compressor_new(
             )
             .map(DynObj::Dyn)
         })();
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -312,6 +338,8 @@ pub unsafe extern "C" fn sk_gate_new(
             )
             .map(DynObj::Dyn)
         })();
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -344,6 +372,8 @@ pub unsafe extern "C" fn sk_limiter_new(
     ffi_boundary!("sk_limiter_new", {
         let obj =
             Limiter::new(rate, channels, ceiling_db, lookahead_ms, release_ms).map(DynObj::Lim);
+        // SAFETY: `publish` rejects a NULL or misaligned `out` (`check_out_scalar`) before writing;
+        // that a valid `out` is writable for one handle is this function's `# Safety` contract.
         unsafe { publish(obj, out) }
     })
 }
@@ -393,7 +423,8 @@ pub unsafe extern "C" fn sk_dynamics_latency(dyn_: *mut SkDynamics, latency: *mu
     ffi_boundary!("sk_dynamics_latency", {
         with_dyn(dyn_, |d| {
             check_out_scalar("latency", latency)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `latency` non-NULL and aligned;
+            // writable is this function's `# Safety` contract.
             unsafe { *latency = d.latency() };
             Ok(())
         })
@@ -410,7 +441,8 @@ pub unsafe extern "C" fn sk_dynamics_channels(dyn_: *mut SkDynamics, channels: *
     ffi_boundary!("sk_dynamics_channels", {
         with_dyn(dyn_, |d| {
             check_out_scalar("channels", channels)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `channels` non-NULL and aligned;
+            // writable is this function's `# Safety` contract.
             unsafe { *channels = d.channels() };
             Ok(())
         })
@@ -454,6 +486,10 @@ pub unsafe extern "C" fn sk_dynamics_process_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_f32", {
+        // SAFETY: the pointers and strides are this function's arguments, and its `# Safety`
+        // contract is `process`'s: `x`, `sidechain` readable and `y` writable over `(channels −
+        // 1)·stride + n`. `process` itself checks NULL, alignment, extents and overlap (`planar`,
+        // `Buf::check`, `io`).
         unsafe {
             process(
                 dyn_,
@@ -486,6 +522,9 @@ pub unsafe extern "C" fn sk_dynamics_process_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_f64", {
+        // SAFETY: as in `sk_dynamics_process_f32`: this function's `# Safety` contract is
+        // `process`'s (`x`, `sidechain` readable, `y` writable over their planar extents);
+        // `process` checks the rest.
         unsafe {
             process(
                 dyn_,
@@ -516,6 +555,9 @@ pub unsafe extern "C" fn sk_dynamics_process_interleaved_f32(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_interleaved_f32", {
+        // SAFETY: this function's `# Safety` contract is `process_interleaved`'s: `x`, `sidechain`
+        // readable and `y` writable for `n_frames·channels` elements; NULL, alignment, overflow and
+        // overlap are checked inside (`Buf::check`, `alias`, `io`).
         unsafe { process_interleaved(dyn_, x, sidechain, y, n_frames) }
     })
 }
@@ -533,6 +575,8 @@ pub unsafe extern "C" fn sk_dynamics_process_interleaved_f64(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_dynamics_process_interleaved_f64", {
+        // SAFETY: as in `sk_dynamics_process_interleaved_f32`: the `# Safety` contract is
+        // `process_interleaved`'s; the checks are inside it.
         unsafe { process_interleaved(dyn_, x, sidechain, y, n_frames) }
     })
 }

@@ -107,6 +107,8 @@ pub unsafe extern "C" fn sk_fft_plan_f32_new(
     plan: *mut *mut SkFftPlan,
 ) -> i32 {
     ffi_boundary!("sk_fft_plan_f32_new", {
+        // SAFETY: `plan_new` needs `plan` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { plan_new::<f32>(kind, n, plan) }
     })
 }
@@ -122,6 +124,8 @@ pub unsafe extern "C" fn sk_fft_plan_f64_new(
     plan: *mut *mut SkFftPlan,
 ) -> i32 {
     ffi_boundary!("sk_fft_plan_f64_new", {
+        // SAFETY: `plan_new` needs `plan` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { plan_new::<f64>(kind, n, plan) }
     })
 }
@@ -246,13 +250,16 @@ pub(crate) fn extent(
 
 fn as_cplx<T>(s: &[T]) -> &[Complex<T>] {
     assert!(s.len().is_multiple_of(2));
-    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: size 2·size_of::<T>(), alignment of T.
+    // SAFETY: `Complex<T>` is `#[repr(C)] { re: T, im: T }`: size 2·size_of::<T>(), alignment of
+    // T; the length is even (asserted above), so `len / 2` complex values cover exactly `s`,
+    // and the result borrows `s`.
     unsafe { std::slice::from_raw_parts(s.as_ptr() as *const Complex<T>, s.len() / 2) }
 }
 
 fn as_cplx_mut<T>(s: &mut [T]) -> &mut [Complex<T>] {
     assert!(s.len().is_multiple_of(2));
-    // SAFETY: as in as_cplx; the borrow of `s` is exclusive.
+    // SAFETY: layout as in `as_cplx` (repr(C) pair of T, even length asserted above); the result
+    // reborrows `s` exclusively, so no other view of the memory exists while it lives.
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2) }
 }
 
@@ -277,6 +284,10 @@ fn plan_for<T: FftElem>(p: &FftPlan<T>, op: Op, n: usize) -> SkResult<&FftPlan<T
 }
 
 /// The transforms of `rows` rows (the batched entry points), `x_stride` / `y_stride` apart.
+///
+/// # Safety
+/// `x` readable and `y` writable over their spans `(rows − 1)·stride + row length` (in floats)
+/// for the duration of the call; NULL, alignment, spans and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn exec<T: FftElem>(
     op: Op,
@@ -304,9 +315,13 @@ unsafe fn exec<T: FftElem>(
     if rows == 0 {
         return Ok(());
     }
-    // SAFETY: both validated; y is disjoint from x unless exactly the same (complex only).
+    // SAFETY: `yb.check()` passed for the span `extent` computed (overflow checked); writable is
+    // the caller's `# Safety` obligation; `alias` above proved `x` either disjoint or exactly `y`,
+    // and in the latter case no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     let xs: Option<&[T]> = match al {
+        // SAFETY: `xb.check()` passed for its `extent` span, `alias` said it shares no byte
+        // with `y`, readable is the caller's obligation; the slice dies with this call.
         Alias::Distinct => Some(unsafe { xb.slice() }),
         Alias::Same => None,
     };
@@ -351,10 +366,13 @@ unsafe fn exec_one<T: FftElem>(
     xb.check()?;
     yb.check()?;
     let al = alias(&xb, &yb, matches!(op, Op::Fft | Op::Ifft))?;
-    // SAFETY: both validated (n ≥ 1, so neither is empty); y is disjoint from x unless exactly
-    // the same (complex only).
+    // SAFETY: `yb.check()` passed (n ≥ 1, so neither buffer is empty); writable is the caller's
+    // `# Safety` obligation; `alias` above proved `x` either disjoint or exactly `y` (complex
+    // only), and in the latter case no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     let xs: Option<&[T]> = match al {
+        // SAFETY: `xb.check()` passed, `alias` said it shares no byte with `y`, readable is the
+        // caller's obligation; the slice dies with this call.
         Alias::Distinct => Some(unsafe { xb.slice() }),
         Alias::Same => None,
     };
@@ -392,6 +410,9 @@ pub unsafe extern "C" fn sk_rfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
@@ -409,6 +430,9 @@ pub unsafe extern "C" fn sk_rfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Rfft, plan, x, norm, y, n) }
     })
 }
@@ -428,6 +452,9 @@ pub unsafe extern "C" fn sk_irfft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
@@ -445,6 +472,9 @@ pub unsafe extern "C" fn sk_irfft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Irfft, plan, x, norm, y, n) }
     })
 }
@@ -465,6 +495,9 @@ pub unsafe extern "C" fn sk_fft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Fft, plan, x, norm, y, n) }
     })
 }
@@ -482,6 +515,9 @@ pub unsafe extern "C" fn sk_fft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Fft, plan, x, norm, y, n) }
     })
 }
@@ -499,6 +535,9 @@ pub unsafe extern "C" fn sk_ifft_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f32>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
@@ -516,6 +555,9 @@ pub unsafe extern "C" fn sk_ifft_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_ifft_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for the row lengths above) is
+        // `exec_one`'s; the plan is a registry token, NULL, alignment and overlap are checked
+        // inside.
         unsafe { exec_one::<f64>(Op::Ifft, plan, x, norm, y, n) }
     })
 }
@@ -542,6 +584,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_batch_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -562,6 +606,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rfft_batch_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(Op::Rfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -583,6 +629,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_batch_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -603,6 +651,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_irfft_batch_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(Op::Irfft, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -627,6 +677,8 @@ pub unsafe extern "C" fn sk_fft_batch_f32(
 ) -> i32 {
     ffi_boundary!("sk_fft_batch_f32", {
         let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f32>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -649,6 +701,8 @@ pub unsafe extern "C" fn sk_fft_batch_f64(
 ) -> i32 {
     ffi_boundary!("sk_fft_batch_f64", {
         let op = if inverse != 0 { Op::Ifft } else { Op::Fft };
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid for their spans) is `exec`'s;
+        // the plan is a registry token; NULL, alignment, spans and overlap are checked inside.
         unsafe { exec::<f64>(op, plan, x, x_stride, norm, y, y_stride, rows, n) }
     })
 }
@@ -661,6 +715,9 @@ mod tests {
     #[test]
     fn lifecycle_and_bad_handles() {
         let mut p: *mut SkFftPlan = std::ptr::null_mut();
+        // SAFETY: `&mut p` is a writable plan slot; every transform gets local arrays at least as
+        // long as its `n` needs (x: 8 reals, y: 10 = 2·(8/2+1) floats), or is refused by the
+        // handle / `n` check before touching them; the freed handle is only passed by value.
         unsafe {
             assert_eq!(sk_fft_plan_f64_new(SK_FFT_REAL, 8, &mut p), SK_OK);
             let x = [1.0f64; 8];

@@ -172,7 +172,8 @@ where
         };
         check_out_scalar(names[0], a)?;
         check_out_scalar(names[1], b)?;
-        // SAFETY: validated.
+        // SAFETY: `check_out_scalar` just established `a` and `b` non-NULL and aligned; writable
+        // is the caller's `# Safety` obligation.
         unsafe {
             *a = va;
             *b = vb;
@@ -182,6 +183,11 @@ where
 }
 
 /// `*_process` of a handle: planar channels with strides.
+///
+/// # Safety
+/// `x` readable and `y` writable over their planar extents `(channels − 1)·stride + n` for the
+/// duration of the call; NULL, alignment, extents and overlap are checked here. `h` is only a
+/// registry key.
 pub(super) unsafe fn handle_process<T: SosElem, H: StreamHandle<T>>(
     h: *const CType<T, H>,
     x: *const T,
@@ -201,7 +207,9 @@ pub(super) unsafe fn handle_process<T: SosElem, H: StreamHandle<T>>(
                 "x and y are the same buffer but with different strides".into(),
             ));
         }
-        // SAFETY: caller guarantees the extents.
+        // SAFETY: `xb`, `yb` carry the extents `planar` computed from the handle's channel count;
+        // the caller guarantees them readable / writable (`# Safety`); `io` checks both and
+        // refuses a partial overlap; the slices die with this closure.
         let (src, out) = unsafe { io(xb, yb)? };
         f.process(src, xl, out, yl, n);
         Ok(())
@@ -219,6 +227,10 @@ fn state_len_check<T: SosElem, H: StreamHandle<T>>(len: usize, need: usize) -> S
 }
 
 /// `*_get_state` of a handle.
+///
+/// # Safety
+/// `zi` writable for `len` elements for the duration of the call (NULL, alignment and `len`
+/// are checked here).
 pub(super) unsafe fn handle_get_state<T: SosElem, H: StreamHandle<T>>(
     h: *const CType<T, H>,
     zi: *mut T,
@@ -228,13 +240,19 @@ pub(super) unsafe fn handle_get_state<T: SosElem, H: StreamHandle<T>>(
         state_len_check::<T, H>(len, f.state_len())?;
         let b = Buf::out("zi", zi, len);
         b.check()?;
-        // SAFETY: validated.
+        // SAFETY: `b.check()` just passed for `len` elements (`len` equal to the state length);
+        // writable is the caller's `# Safety` obligation; the filter's own state is not caller
+        // memory, so this is the only view of `zi`, and it dies with this closure.
         f.get_state(unsafe { b.slice_mut() });
         Ok(())
     })
 }
 
 /// `*_set_state` of a handle: refuses NaN and infinite values.
+///
+/// # Safety
+/// `zi` readable for `len` elements for the duration of the call (NULL, alignment and `len`
+/// are checked here).
 pub(super) unsafe fn handle_set_state<T: SosElem, H: StreamHandle<T>>(
     h: *const CType<T, H>,
     zi: *const T,
@@ -244,7 +262,8 @@ pub(super) unsafe fn handle_set_state<T: SosElem, H: StreamHandle<T>>(
         state_len_check::<T, H>(len, f.state_len())?;
         let b = Buf::new("zi", zi, len);
         b.check()?;
-        // SAFETY: validated.
+        // SAFETY: `b.check()` just passed for `len` elements (`len` equal to the state length);
+        // readable is the caller's `# Safety` obligation; only read, then copied into the state.
         let z = unsafe { b.slice() };
         finite_state("zi", z)?;
         f.set_state(z);
@@ -270,6 +289,11 @@ fn with_fir<T: FilterElem, R>(
     handle::with::<T::Fir, R>("h", h, f)
 }
 
+/// Creates a biquad cascade and stores its handle in `*out`.
+///
+/// # Safety
+/// `sos` readable for `6·n_sections` doubles; `out` NULL, misaligned (both rejected here) or
+/// writable for one pointer.
 unsafe fn biquad_new<T: FilterElem>(
     sos: *const f64,
     channels: usize,
@@ -287,12 +311,18 @@ unsafe fn biquad_new<T: FilterElem>(
         .ok_or_else(|| SkError::Length(format!("n_sections = {n_sections} is too large")))?;
     let b = Buf::new("sos", sos, len);
     b.check()?;
-    // SAFETY: validated.
+    // SAFETY: `b.check()` just passed for `6·n_sections` doubles (overflow checked above);
+    // readable is the caller's `# Safety` obligation; `SosFilter::new` copies the sections.
     let f = SosFilter::<T>::new(unsafe { b.slice() }, channels)?;
     // SAFETY: out validated (non-NULL, aligned).
     unsafe { handle::publish::<T::Biquad>(f, out) }
 }
 
+/// Interleaved `*_process` of a biquad handle.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n_frames·channels` elements for the duration of the call;
+/// NULL, alignment, overflow and overlap are checked here. `h` is only a registry key.
 unsafe fn biquad_process_interleaved<T: FilterElem>(
     h: *mut SkBiquad,
     x: *const T,
@@ -302,7 +332,9 @@ unsafe fn biquad_process_interleaved<T: FilterElem>(
     with_handle::<T, SosFilter<T>, _>(h, |f| {
         let ch = f.channels();
         let (l, len) = interleaved("n_frames", n_frames, ch)?;
-        // SAFETY: caller guarantees n_frames·channels elements.
+        // SAFETY: `interleaved` computed `n_frames·channels` without overflow; the caller
+        // guarantees that many elements (`# Safety`); `io` checks both buffers and refuses a
+        // partial overlap; the slices die with this closure.
         let (src, out) = unsafe { io(Buf::new("x", x, len), Buf::out("y", y, len))? };
         f.process(current(), src, l, out, l, n_frames);
         Ok(())
@@ -336,6 +368,8 @@ pub unsafe extern "C" fn sk_biquad_f32_new(
     n_sections: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_new", {
+        // SAFETY: this function's `# Safety` contract is `biquad_new`'s (`sos` readable for
+        // `6·n_sections` doubles, `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { biquad_new::<f32>(sos, channels, out, n_sections) }
     })
 }
@@ -352,6 +386,8 @@ pub unsafe extern "C" fn sk_biquad_f64_new(
     n_sections: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_new", {
+        // SAFETY: this function's `# Safety` contract is `biquad_new`'s (`sos` readable for
+        // `6·n_sections` doubles, `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { biquad_new::<f64>(sos, channels, out, n_sections) }
     })
 }
@@ -395,6 +431,9 @@ pub unsafe extern "C" fn sk_biquad_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_info", {
+        // SAFETY: `handle_info` writes both out-pointers after `check_out_scalar` (NULL,
+        // alignment); writable is this function's `# Safety` contract. The handle is only a
+        // registry key.
         unsafe {
             handle_info::<SosFilter<f32>, SosFilter<f64>>(
                 h,
@@ -434,6 +473,9 @@ pub unsafe extern "C" fn sk_biquad_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_process", {
+        // SAFETY: `handle_process` needs `x` readable and `y` writable over their planar extents,
+        // this function's `# Safety` contract; it looks `h` up in the registry (never dereferenced)
+        // and checks the buffers (`planar`, `io`).
         unsafe { handle_process::<f32, SosFilter<f32>>(h, x, x_stride, y, y_stride, n) }
     })
 }
@@ -452,6 +494,9 @@ pub unsafe extern "C" fn sk_biquad_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_process", {
+        // SAFETY: `handle_process` needs `x` readable and `y` writable over their planar extents,
+        // this function's `# Safety` contract; it looks `h` up in the registry (never dereferenced)
+        // and checks the buffers (`planar`, `io`).
         unsafe { handle_process::<f64, SosFilter<f64>>(h, x, x_stride, y, y_stride, n) }
     })
 }
@@ -469,6 +514,9 @@ pub unsafe extern "C" fn sk_biquad_f32_process_interleaved(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_process_interleaved", {
+        // SAFETY: `biquad_process_interleaved` needs `x`, `y` valid for `n_frames·channels`
+        // elements, this function's `# Safety` contract; it checks overflow, NULL, alignment and
+        // overlap itself.
         unsafe { biquad_process_interleaved::<f32>(h, x, y, n_frames) }
     })
 }
@@ -485,6 +533,9 @@ pub unsafe extern "C" fn sk_biquad_f64_process_interleaved(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_process_interleaved", {
+        // SAFETY: `biquad_process_interleaved` needs `x`, `y` valid for `n_frames·channels`
+        // elements, this function's `# Safety` contract; it checks overflow, NULL, alignment and
+        // overlap itself.
         unsafe { biquad_process_interleaved::<f64>(h, x, y, n_frames) }
     })
 }
@@ -504,6 +555,9 @@ pub unsafe extern "C" fn sk_biquad_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_get_state", {
+        // SAFETY: `handle_get_state` needs `zi` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_get_state::<f32, SosFilter<f32>>(h, zi, len) }
     })
 }
@@ -519,6 +573,9 @@ pub unsafe extern "C" fn sk_biquad_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_get_state", {
+        // SAFETY: `handle_get_state` needs `zi` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_get_state::<f64, SosFilter<f64>>(h, zi, len) }
     })
 }
@@ -539,6 +596,9 @@ pub unsafe extern "C" fn sk_biquad_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f32_set_state", {
+        // SAFETY: `handle_set_state` needs `zi` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_set_state::<f32, SosFilter<f32>>(h, zi, len) }
     })
 }
@@ -554,10 +614,20 @@ pub unsafe extern "C" fn sk_biquad_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_biquad_f64_set_state", {
+        // SAFETY: `handle_set_state` needs `zi` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_set_state::<f64, SosFilter<f64>>(h, zi, len) }
     })
 }
 
+/// One-shot `sosfilt` through the C arguments.
+///
+/// # Safety
+/// `sos_p` readable for `6·n_sections` doubles; `x` readable and `y` writable over their planar
+/// extents; `zi` NULL or readable and `zf` NULL or writable for `2·n_sections·channels`
+/// elements; all for the duration of the call. NULL, alignment, extents and overlap are checked
+/// here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn sosfilt_ffi<T: FilterElem>(
     sos_p: *const f64,
@@ -606,7 +676,11 @@ unsafe fn sosfilt_ffi<T: FilterElem>(
     alias(&zib, &zfb, true)?;
     alias(&sb, &yb, false)?;
     alias(&sb, &zfb, false)?;
-    // SAFETY: all validated; outputs disjoint from everything but their exact in-place input.
+    // SAFETY: `sb`, `zib`, `zfb` passed `check()` above (`zi`, `zf` with length 0 when NULL),
+    // `io` checks `x`, `y`; the `alias` calls proved `y` and `zf` disjoint from `sos`, the other
+    // input and each other, except `zf == zi` exactly (copied by `try_copy` before anything is
+    // written) and `y == x` exactly (in place via `io`). The extents are readable / writable per
+    // the caller's `# Safety` obligation; no slice outlives the block.
     unsafe {
         let (src, out) = io(xb, yb)?;
         let sos = sb.slice();
@@ -667,6 +741,9 @@ pub unsafe extern "C" fn sk_sosfilt_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfilt_f64", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_ffi`'s (`sos`, `x`, `zi`
+        // readable, `y`, `zf` writable for their extents); NULL, alignment, extents and overlap are
+        // checked inside.
         unsafe {
             sosfilt_ffi::<f64>(
                 sos, x, x_stride, zi, channels, y, y_stride, zf, n_sections, n,
@@ -694,6 +771,9 @@ pub unsafe extern "C" fn sk_sosfilt_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfilt_f32", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_ffi`'s (`sos`, `x`, `zi`
+        // readable, `y`, `zf` writable for their extents); NULL, alignment, extents and overlap are
+        // checked inside.
         unsafe {
             sosfilt_ffi::<f32>(
                 sos, x, x_stride, zi, channels, y, y_stride, zf, n_sections, n,
@@ -705,6 +785,11 @@ pub unsafe extern "C" fn sk_sosfilt_f32(
 // ---------------------------------------------------------------------------------------------
 // FIR
 
+/// Creates an FIR filter and stores its handle in `*out`.
+///
+/// # Safety
+/// `taps` readable for `n_taps` elements; `out` NULL, misaligned (both rejected here) or
+/// writable for one pointer.
 unsafe fn fir_new<T: FilterElem>(
     taps: *const T,
     out: *mut *mut SkFir,
@@ -713,12 +798,18 @@ unsafe fn fir_new<T: FilterElem>(
     check_out_scalar("out", out)?;
     let b = Buf::new("taps", taps, n_taps);
     b.check()?;
-    // SAFETY: validated.
+    // SAFETY: `b.check()` just passed for `n_taps` elements; readable is the caller's `# Safety`
+    // obligation; `FirFilter::new` copies the taps.
     let f = FirFilter::<T>::new(unsafe { b.slice() })?;
     // SAFETY: validated.
     unsafe { handle::publish::<T::Fir>(f, out) }
 }
 
+/// `*_process` of an FIR handle.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n` elements for the duration of the call; NULL,
+/// alignment and overlap are checked here. `h` is only a registry key.
 unsafe fn fir_process<T: FilterElem>(
     h: *mut SkFir,
     x: *const T,
@@ -735,6 +826,11 @@ unsafe fn fir_process<T: FilterElem>(
     })
 }
 
+/// `*_get_state` of an FIR handle.
+///
+/// # Safety
+/// `hist` writable for `len` elements for the duration of the call (NULL, alignment and `len`
+/// are checked here).
 unsafe fn fir_get_state<T: FilterElem>(h: *mut SkFir, hist: *mut T, len: usize) -> SkResult<()> {
     with_fir::<T, _>(h, |f| {
         if len != f.n_taps() - 1 {
@@ -745,12 +841,18 @@ unsafe fn fir_get_state<T: FilterElem>(h: *mut SkFir, hist: *mut T, len: usize) 
         }
         let b = Buf::out("state", hist, len);
         b.check()?;
-        // SAFETY: validated.
+        // SAFETY: `b.check()` just passed for `len` = `n_taps − 1` elements; writable is the
+        // caller's `# Safety` obligation; the history is the filter's own memory, not `hist`.
         unsafe { b.slice_mut() }.copy_from_slice(f.history());
         Ok(())
     })
 }
 
+/// `*_set_state` of an FIR handle.
+///
+/// # Safety
+/// `hist` readable for `len` elements for the duration of the call (NULL, alignment and `len`
+/// are checked here).
 unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize) -> SkResult<()> {
     with_fir::<T, _>(h, |f| {
         if len != f.n_taps() - 1 {
@@ -761,7 +863,8 @@ unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize
         }
         let b = Buf::new("state", hist, len);
         b.check()?;
-        // SAFETY: validated.
+        // SAFETY: `b.check()` just passed for `len` = `n_taps − 1` elements; readable is the
+        // caller's `# Safety` obligation; only read, then copied into the filter.
         let s = unsafe { b.slice() };
         if let Some(i) = s.iter().position(|v| !v.is_finite()) {
             return Err(SkError::NonFinite(format!(
@@ -797,6 +900,8 @@ pub unsafe extern "C" fn sk_fir_f32_new(
     n_taps: usize,
 ) -> i32 {
     ffi_boundary!("sk_fir_f32_new", {
+        // SAFETY: this function's `# Safety` contract is `fir_new`'s (`taps` readable for `n_taps`,
+        // `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { fir_new::<f32>(taps, out, n_taps) }
     })
 }
@@ -812,6 +917,8 @@ pub unsafe extern "C" fn sk_fir_f64_new(
     n_taps: usize,
 ) -> i32 {
     ffi_boundary!("sk_fir_f64_new", {
+        // SAFETY: this function's `# Safety` contract is `fir_new`'s (`taps` readable for `n_taps`,
+        // `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { fir_new::<f64>(taps, out, n_taps) }
     })
 }
@@ -863,7 +970,8 @@ pub unsafe extern "C" fn sk_fir_info(h: *mut SkFir, n_taps: *mut usize, uses_fft
             };
             check_out_scalar("n_taps", n_taps)?;
             check_out_scalar("uses_fft", uses_fft)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `n_taps` and `uses_fft` non-NULL and
+            // aligned; writable is this function's `# Safety` contract.
             unsafe {
                 *n_taps = k;
                 *uses_fft = i32::from(fft);
@@ -889,6 +997,8 @@ pub unsafe extern "C" fn sk_fir_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fir_f32_process", {
+        // SAFETY: `fir_process` needs `x` readable and `y` writable for `n` elements, this
+        // function's `# Safety` contract; it checks them with `io`; `h` is only a registry key.
         unsafe { fir_process::<f32>(h, x, y, n) }
     })
 }
@@ -905,6 +1015,8 @@ pub unsafe extern "C" fn sk_fir_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_fir_f64_process", {
+        // SAFETY: `fir_process` needs `x` readable and `y` writable for `n` elements, this
+        // function's `# Safety` contract; it checks them with `io`; `h` is only a registry key.
         unsafe { fir_process::<f64>(h, x, y, n) }
     })
 }
@@ -919,6 +1031,8 @@ pub unsafe extern "C" fn sk_fir_f64_process(
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_f32_get_state(h: *mut SkFir, state: *mut f32, len: usize) -> i32 {
     ffi_boundary!("sk_fir_f32_get_state", {
+        // SAFETY: `fir_get_state` needs `state` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` and the buffer itself; `h` is only a registry key.
         unsafe { fir_get_state::<f32>(h, state, len) }
     })
 }
@@ -930,6 +1044,8 @@ pub unsafe extern "C" fn sk_fir_f32_get_state(h: *mut SkFir, state: *mut f32, le
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_f64_get_state(h: *mut SkFir, state: *mut f64, len: usize) -> i32 {
     ffi_boundary!("sk_fir_f64_get_state", {
+        // SAFETY: `fir_get_state` needs `state` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` and the buffer itself; `h` is only a registry key.
         unsafe { fir_get_state::<f64>(h, state, len) }
     })
 }
@@ -944,6 +1060,8 @@ pub unsafe extern "C" fn sk_fir_f64_get_state(h: *mut SkFir, state: *mut f64, le
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_f32_set_state(h: *mut SkFir, state: *const f32, len: usize) -> i32 {
     ffi_boundary!("sk_fir_f32_set_state", {
+        // SAFETY: `fir_set_state` needs `state` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` and the buffer itself; `h` is only a registry key.
         unsafe { fir_set_state::<f32>(h, state, len) }
     })
 }
@@ -955,6 +1073,8 @@ pub unsafe extern "C" fn sk_fir_f32_set_state(h: *mut SkFir, state: *const f32, 
 #[no_mangle]
 pub unsafe extern "C" fn sk_fir_f64_set_state(h: *mut SkFir, state: *const f64, len: usize) -> i32 {
     ffi_boundary!("sk_fir_f64_set_state", {
+        // SAFETY: `fir_set_state` needs `state` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` and the buffer itself; `h` is only a registry key.
         unsafe { fir_set_state::<f64>(h, state, len) }
     })
 }
@@ -1020,12 +1140,14 @@ mod tests {
         let sos = [0.5, 0.25, 0.0, 1.0, -0.5, 0.1];
         let mut h: *mut SkBiquad = null_mut();
         assert_eq!(
+            // SAFETY: `sos` holds 6 doubles (one section) and `h` is a writable handle slot.
             unsafe { sk_biquad_f64_new(sos.as_ptr(), 2, &mut h, 1) },
             SK_OK
         );
         let x = [1.0, 0.0, 0.0, 2.0, 0.0, 0.0];
         let mut y = [9.0; 6];
         assert_eq!(
+            // SAFETY: `x`, `y` hold 6 doubles, the extent (2 − 1)·3 + 3 of 2 channels of 3 frames.
             unsafe { sk_biquad_f64_process(h, x.as_ptr(), 3, y.as_mut_ptr(), 3, 3) },
             SK_OK
         );
@@ -1034,18 +1156,26 @@ mod tests {
         let mut y32 = [0f32; 6];
         let x32 = [0f32; 6];
         assert_eq!(
+            // SAFETY: `x32`, `y32` hold 6 floats, the extent of 2 channels of 3 frames (refused
+            // anyway: the handle is a double cascade).
             unsafe { sk_biquad_f32_process(h, x32.as_ptr(), 3, y32.as_mut_ptr(), 3, 3) },
             SK_ERR_INVALID_HANDLE
         );
         assert_eq!(
+            // SAFETY: handles are registry keys, never dereferenced; any value may be passed.
             unsafe { sk_fir_free(h as *mut SkFir) },
             SK_ERR_INVALID_HANDLE
         );
+        // SAFETY: handles are registry keys, never dereferenced; freed or NULL ones are refused.
         assert_eq!(unsafe { sk_biquad_free(h) }, SK_OK);
+        // SAFETY: handles are registry keys, never dereferenced; freed or NULL ones are refused.
         assert_eq!(unsafe { sk_biquad_free(h) }, SK_ERR_INVALID_HANDLE);
+        // SAFETY: handles are registry keys, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_biquad_reset(h) }, SK_ERR_INVALID_HANDLE);
+        // SAFETY: NULL is accepted as a no-op.
         assert_eq!(unsafe { sk_biquad_free(null_mut()) }, SK_OK);
         assert_eq!(
+            // SAFETY: a NULL `sos` is refused before any read; `h` is a writable handle slot.
             unsafe { sk_biquad_f64_new(null(), 1, &mut h, 1) },
             SK_ERR_NULL_POINTER
         );

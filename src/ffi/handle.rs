@@ -477,8 +477,8 @@ pub(crate) fn with_either<A: Kind, B: Kind<C = A::C>, R>(
     let (lease, k) =
         acquire(token, &[A::info(), B::info()]).map_err(|m| miss(m, name, token, wanted, false))?;
     let p = lease.obj();
-    // SAFETY: as in `with`, for whichever of the two kinds the slot holds.
     let e = if ptr::eq(k, A::info()) {
+        // SAFETY: as in `with`, for whichever of the two kinds the slot holds.
         Either::A(unsafe { &mut *(p as *mut A::Object) })
     } else {
         // SAFETY: as above.
@@ -502,8 +502,8 @@ where
     let (lease, k) =
         acquire(token, &[A::info(), B::info()]).map_err(|m| miss(m, name, token, wanted, false))?;
     let p = lease.obj();
-    // SAFETY: as in `Shared::deref`, for whichever of the two kinds the slot holds.
     let e = if ptr::eq(k, A::info()) {
+        // SAFETY: as in `Shared::deref`, for whichever of the two kinds the slot holds.
         Either::A(unsafe { &*(p as *const A::Object) })
     } else {
         // SAFETY: as above.

@@ -100,10 +100,18 @@ pub(super) unsafe fn coefficients<'a>(
     let ab = Buf::new("a", a, na);
     bb.check()?;
     ab.check()?;
-    // SAFETY: validated; the caller guarantees the lengths.
+    // SAFETY: `bb.check()` and `ab.check()` just passed (non-NULL as `nb`, `na` ≥ 1, aligned, in
+    // range); readable for the lifetime the caller picks is its `# Safety` obligation; both
+    // slices are only read.
     Ok(unsafe { (bb.slice(), ab.slice()) })
 }
 
+/// One-shot transfer-function filtering through the C arguments.
+///
+/// # Safety
+/// `b`, `a` readable for `nb`, `na` doubles; `x` readable and `y` writable over their planar
+/// extents; `zi` NULL or readable and `zf` NULL or writable for `order·channels` elements; all
+/// for the duration of the call. NULL, alignment, extents and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn lfilter_ffi<T: LfElem>(
     b: *const f64,
@@ -119,7 +127,8 @@ unsafe fn lfilter_ffi<T: LfElem>(
     zf: *mut T,
     n: usize,
 ) -> SkResult<()> {
-    // SAFETY: caller guarantees the coefficient arrays.
+    // SAFETY: `coefficients` needs `b`, `a` readable for `nb`, `na` doubles: the caller's
+    // `# Safety` obligation; it checks NULL, alignment and size itself (`Buf::check`).
     let (bs, as_) = unsafe { coefficients(b, nb, a, na)? };
     if channels == 0 {
         return Err(SkError::Length(
@@ -156,7 +165,11 @@ unsafe fn lfilter_ffi<T: LfElem>(
     alias(&zib, &zfb, true)?;
     // Build the filter (all coefficient checks) before touching any output.
     let mut f = LFilter::<T>::new(bs, as_, channels)?;
-    // SAFETY: all validated; outputs disjoint from everything but their exact in-place input.
+    // SAFETY: `zib`, `zfb` passed `check()` above for `order·channels` elements (0 when NULL),
+    // `io` checks `x`, `y`; the `alias` calls above proved `y` and `zf` disjoint from `b`, `a`,
+    // the other input and each other, except `zf == zi` exactly (read by `set_state` before
+    // `get_state` writes) and `y == x` exactly (handled by `io` as in place). The extents are
+    // readable / writable per the caller's `# Safety` obligation; no slice outlives the block.
     unsafe {
         if !zi.is_null() {
             let z = zib.slice();
@@ -216,6 +229,9 @@ pub unsafe extern "C" fn sk_lfilter_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_ffi`'s (`b`, `a`, `x`, `zi`
+        // readable, `y`, `zf` writable for their extents); NULL, alignment, extents and overlap are
+        // checked inside.
         unsafe { lfilter_ffi::<f64>(b, nb, a, na, x, x_stride, zi, channels, y, y_stride, zf, n) }
     })
 }
@@ -242,6 +258,9 @@ pub unsafe extern "C" fn sk_lfilter_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_ffi`'s (`b`, `a`, `x`, `zi`
+        // readable, `y`, `zf` writable for their extents); NULL, alignment, extents and overlap are
+        // checked inside.
         unsafe { lfilter_ffi::<f32>(b, nb, a, na, x, x_stride, zi, channels, y, y_stride, zf, n) }
     })
 }
@@ -249,6 +268,11 @@ pub unsafe extern "C" fn sk_lfilter_f32(
 // ---------------------------------------------------------------------------------------------
 // handle
 
+/// Creates a streaming transfer-function filter and stores its handle in `*out`.
+///
+/// # Safety
+/// `b`, `a` readable for `nb`, `na` doubles; `out` NULL, misaligned (both rejected here) or
+/// writable for one pointer.
 unsafe fn lfilter_new<T: LfElem>(
     b: *const f64,
     nb: usize,
@@ -258,7 +282,8 @@ unsafe fn lfilter_new<T: LfElem>(
     out: *mut *mut SkLfilter,
 ) -> SkResult<()> {
     check_out_scalar("out", out)?;
-    // SAFETY: caller guarantees the coefficient arrays.
+    // SAFETY: `coefficients` needs `b`, `a` readable for `nb`, `na` doubles: the caller's
+    // `# Safety` obligation; it checks NULL, alignment and size itself (`Buf::check`).
     let (bs, as_) = unsafe { coefficients(b, nb, a, na)? };
     let f = LFilter::<T>::new(bs, as_, channels)?;
     // SAFETY: out validated (non-NULL, aligned).
@@ -287,6 +312,8 @@ pub unsafe extern "C" fn sk_lfilter_f32_new(
     na: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_new", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_new`'s (`b`, `a` readable for
+        // `nb`, `na` doubles, `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { lfilter_new::<f32>(b, nb, a, na, channels, out) }
     })
 }
@@ -306,6 +333,8 @@ pub unsafe extern "C" fn sk_lfilter_f64_new(
     na: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_new", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_new`'s (`b`, `a` readable for
+        // `nb`, `na` doubles, `out` writable); it checks NULL, alignment and sizes itself.
         unsafe { lfilter_new::<f64>(b, nb, a, na, channels, out) }
     })
 }
@@ -348,6 +377,9 @@ pub unsafe extern "C" fn sk_lfilter_info(
     channels: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_info", {
+        // SAFETY: `handle_info` writes `order` and `channels` after `check_out_scalar` (NULL,
+        // alignment); writable is this function's `# Safety` contract. The handle is only a
+        // registry key.
         unsafe {
             handle_info::<LFilter<f32>, LFilter<f64>>(
                 h,
@@ -388,6 +420,9 @@ pub unsafe extern "C" fn sk_lfilter_f32_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_process", {
+        // SAFETY: `handle_process` needs `x` readable and `y` writable over their planar extents,
+        // this function's `# Safety` contract; it looks `h` up in the registry (never dereferenced)
+        // and checks the buffers (`planar`, `io`).
         unsafe { handle_process::<f32, LFilter<f32>>(h, x, x_stride, y, y_stride, n) }
     })
 }
@@ -407,6 +442,9 @@ pub unsafe extern "C" fn sk_lfilter_f64_process(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_process", {
+        // SAFETY: `handle_process` needs `x` readable and `y` writable over their planar extents,
+        // this function's `# Safety` contract; it looks `h` up in the registry (never dereferenced)
+        // and checks the buffers (`planar`, `io`).
         unsafe { handle_process::<f64, LFilter<f64>>(h, x, x_stride, y, y_stride, n) }
     })
 }
@@ -426,6 +464,9 @@ pub unsafe extern "C" fn sk_lfilter_f32_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_get_state", {
+        // SAFETY: `handle_get_state` needs `zi` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_get_state::<f32, LFilter<f32>>(h, zi, len) }
     })
 }
@@ -441,6 +482,9 @@ pub unsafe extern "C" fn sk_lfilter_f64_get_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_get_state", {
+        // SAFETY: `handle_get_state` needs `zi` writable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_get_state::<f64, LFilter<f64>>(h, zi, len) }
     })
 }
@@ -460,6 +504,9 @@ pub unsafe extern "C" fn sk_lfilter_f32_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f32_set_state", {
+        // SAFETY: `handle_set_state` needs `zi` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_set_state::<f32, LFilter<f32>>(h, zi, len) }
     })
 }
@@ -475,6 +522,9 @@ pub unsafe extern "C" fn sk_lfilter_f64_set_state(
     len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_f64_set_state", {
+        // SAFETY: `handle_set_state` needs `zi` readable for `len` elements, this function's `#
+        // Safety` contract; it checks `len` against the state and `zi` with `Buf::check`; `h` is a
+        // registry key.
         unsafe { handle_set_state::<f64, LFilter<f64>>(h, zi, len) }
     })
 }
@@ -497,12 +547,19 @@ unsafe fn write_zi<T: Float>(vals: &[f64], zi: *mut T, zi_len: usize) -> SkResul
     }
     let conv: Vec<T> = vals.iter().map(|&v| T::from_f64(v)).collect();
     finite_state("zi (rounded)", &conv).map_err(|e| SkError::BadArgument(e.to_string()))?;
-    // SAFETY: validated.
+    // SAFETY: `out.check()` passed for `zi_len` elements at the top; writable is the caller's
+    // `# Safety` obligation, and no other view of `zi` exists in this function (callers only
+    // hold disjoint coefficient slices, per their `alias` checks).
     let dst = unsafe { out.slice_mut() };
     dst[..vals.len()].copy_from_slice(&conv);
     Ok(())
 }
 
+/// `lfilter_zi` through the C arguments.
+///
+/// # Safety
+/// `b`, `a` readable for `nb`, `na` doubles and `zi` writable for `zi_len` elements for the
+/// duration of the call; NULL, alignment, sizes and overlap are checked here.
 unsafe fn lfilter_zi_ffi<T: Float>(
     b: *const f64,
     nb: usize,
@@ -511,14 +568,17 @@ unsafe fn lfilter_zi_ffi<T: Float>(
     zi: *mut T,
     zi_len: usize,
 ) -> SkResult<()> {
-    // SAFETY: caller guarantees the coefficient arrays.
+    // SAFETY: `coefficients` needs `b`, `a` readable for `nb`, `na` doubles: the caller's
+    // `# Safety` obligation; it checks NULL, alignment and size itself (`Buf::check`).
     let (bs, as_) = unsafe { coefficients(b, nb, a, na)? };
     let zb = Buf::out("zi", zi, zi_len);
     zb.check()?;
     alias(&Buf::new("b", b, nb), &zb, false)?;
     alias(&Buf::new("a", a, na), &zb, false)?;
     let vals = lfilter::lfilter_zi(bs, as_)?;
-    // SAFETY: caller guarantees zi.
+    // SAFETY: `write_zi` needs `zi` writable for `zi_len` elements, the caller's `# Safety`
+    // obligation; it checks the buffer itself, and `alias` above proved `zi` disjoint from the
+    // coefficients still borrowed.
     unsafe { write_zi(&vals, zi, zi_len) }
 }
 
@@ -549,6 +609,8 @@ pub unsafe extern "C" fn sk_lfilter_zi_f64(
     zi_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_zi_f64", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_zi_ffi`'s (`b`, `a` readable,
+        // `zi` writable for `zi_len`); NULL, alignment, sizes and overlap are checked inside.
         unsafe { lfilter_zi_ffi::<f64>(b, nb, a, na, zi, zi_len) }
     })
 }
@@ -568,10 +630,17 @@ pub unsafe extern "C" fn sk_lfilter_zi_f32(
     zi_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_lfilter_zi_f32", {
+        // SAFETY: this function's `# Safety` contract is `lfilter_zi_ffi`'s (`b`, `a` readable,
+        // `zi` writable for `zi_len`); NULL, alignment, sizes and overlap are checked inside.
         unsafe { lfilter_zi_ffi::<f32>(b, nb, a, na, zi, zi_len) }
     })
 }
 
+/// `sosfilt_zi` through the C arguments.
+///
+/// # Safety
+/// `sos` readable for `6·n_sections` doubles and `zi` writable for `zi_len` elements for the
+/// duration of the call; NULL, alignment, sizes and overlap are checked here.
 unsafe fn sosfilt_zi_ffi<T: Float>(
     sos: *const f64,
     n_sections: usize,
@@ -591,7 +660,9 @@ unsafe fn sosfilt_zi_ffi<T: Float>(
     let zb = Buf::out("zi", zi, zi_len);
     zb.check()?;
     alias(&sb, &zb, false)?;
-    // SAFETY: validated.
+    // SAFETY: `sb.check()` passed for `6·n_sections` doubles (overflow checked above), `alias`
+    // proved it disjoint from `zi` (written below), readable is the caller's `# Safety`
+    // obligation; the slice dies with this call.
     let s = unsafe { sb.slice() };
     if let Some(k) = s.iter().position(|v| !v.is_finite()) {
         return Err(SkError::BadArgument(format!(
@@ -602,7 +673,9 @@ unsafe fn sosfilt_zi_ffi<T: Float>(
         )));
     }
     let vals = lfilter::sosfilt_zi(s)?;
-    // SAFETY: caller guarantees zi.
+    // SAFETY: `write_zi` needs `zi` writable for `zi_len` elements, the caller's `# Safety`
+    // obligation; it checks the buffer itself, and `alias` above proved `zi` disjoint from the
+    // coefficients still borrowed.
     unsafe { write_zi(&vals, zi, zi_len) }
 }
 
@@ -629,6 +702,9 @@ pub unsafe extern "C" fn sk_sosfilt_zi_f64(
     zi_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfilt_zi_f64", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_zi_ffi`'s (`sos` readable for
+        // `6·n_sections`, `zi` writable for `zi_len`); NULL, alignment, sizes and overlap are
+        // checked inside.
         unsafe { sosfilt_zi_ffi::<f64>(sos, n_sections, zi, zi_len) }
     })
 }
@@ -646,6 +722,9 @@ pub unsafe extern "C" fn sk_sosfilt_zi_f32(
     zi_len: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfilt_zi_f32", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_zi_ffi`'s (`sos` readable for
+        // `6·n_sections`, `zi` writable for `zi_len`); NULL, alignment, sizes and overlap are
+        // checked inside.
         unsafe { sosfilt_zi_ffi::<f32>(sos, n_sections, zi, zi_len) }
     })
 }
@@ -680,7 +759,8 @@ fn pad_of(padtype: i32) -> SkResult<Pad> {
 /// Validated planar input/output for a zero-phase call.
 ///
 /// # Safety
-/// The buffers must be valid for their extents.
+/// `x` readable and `y` writable over their planar extents `(channels − 1)·stride + n`, for the
+/// lifetime `'a` the caller picks; NULL, alignment, extents and overlap are checked here.
 #[allow(clippy::type_complexity)]
 unsafe fn zero_phase_io<'a, T>(
     x: *const T,
@@ -710,11 +790,18 @@ unsafe fn zero_phase_io<'a, T>(
     for c in coeffs {
         alias(c, &yb, false)?;
     }
-    // SAFETY: caller guarantees the extents.
+    // SAFETY: `xb`, `yb` carry the extents `planar` computed and passed `check()`; the caller
+    // guarantees them readable / writable (`# Safety`); `io` refuses a partial overlap, and the
+    // `alias` loop above proved `y` disjoint from every coefficient array.
     let (src, out) = unsafe { io(xb, yb)? };
     Ok((src, xl, out, yl))
 }
 
+/// Zero-phase transfer-function filtering through the C arguments.
+///
+/// # Safety
+/// `b`, `a` readable for `nb`, `na` doubles; `x` readable and `y` writable over their planar
+/// extents, for the duration of the call; NULL, alignment, extents and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn filtfilt_ffi<T: LfElem>(
     b: *const f64,
@@ -730,7 +817,8 @@ unsafe fn filtfilt_ffi<T: LfElem>(
     na: usize,
     n: usize,
 ) -> SkResult<()> {
-    // SAFETY: caller guarantees the coefficient arrays.
+    // SAFETY: `coefficients` needs `b`, `a` readable for `nb`, `na` doubles: the caller's
+    // `# Safety` obligation; it checks NULL, alignment and size itself (`Buf::check`).
     let (bs, as_) = unsafe { coefficients(b, nb, a, na)? };
     let pad = pad_of(padtype)?;
     // validates the coefficients (and their range in T) before anything else
@@ -738,7 +826,9 @@ unsafe fn filtfilt_ffi<T: LfElem>(
     let zi = lfilter::lfilter_zi(bs, as_)?;
     let edge = edge_for(pad, usize::try_from(padlen).ok(), nb.max(na), n)?;
     let coeffs = [Buf::new("b", b, nb), Buf::new("a", a, na)];
-    // SAFETY: caller guarantees the extents.
+    // SAFETY: `zero_phase_io` needs `x`, `y` valid over their planar extents, the caller's
+    // `# Safety` obligation; it checks them and proves `y` disjoint from the coefficient arrays
+    // still borrowed here; the slices die with this call.
     let (src, xl, out, yl) =
         unsafe { zero_phase_io(x, x_stride, y, y_stride, channels, n, &coeffs)? };
     filtfilt::filtfilt::<T, _>(
@@ -756,6 +846,11 @@ unsafe fn filtfilt_ffi<T: LfElem>(
     )
 }
 
+/// Zero-phase second-order-section filtering through the C arguments.
+///
+/// # Safety
+/// `sos` readable for `6·n_sections` doubles; `x` readable and `y` writable over their planar
+/// extents, for the duration of the call; NULL, alignment, extents and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn sosfiltfilt_ffi<T: LfElem>(
     sos: *const f64,
@@ -779,13 +874,17 @@ unsafe fn sosfiltfilt_ffi<T: LfElem>(
         .ok_or_else(|| SkError::Length(format!("n_sections = {n_sections} is too large")))?;
     let sb = Buf::new("sos", sos, len);
     sb.check()?;
-    // SAFETY: validated.
+    // SAFETY: `sb.check()` just passed for `6·n_sections` doubles (overflow checked above);
+    // readable is the caller's `# Safety` obligation; `zero_phase_io` below proves `y` disjoint
+    // from it (`sb` is in its `coeffs`) before any output slice exists.
     let s = unsafe { sb.slice() };
     let pad = pad_of(padtype)?;
     SosFilter::<T>::new(s, 1)?;
     let zi = lfilter::sosfilt_zi(s)?;
     let edge = edge_for(pad, usize::try_from(padlen).ok(), filtfilt::sos_ntaps(s), n)?;
-    // SAFETY: caller guarantees the extents.
+    // SAFETY: `zero_phase_io` needs `x`, `y` valid over their planar extents, the caller's
+    // `# Safety` obligation; it checks them and proves `y` disjoint from the coefficient arrays
+    // still borrowed here; the slices die with this call.
     let (src, xl, out, yl) =
         unsafe { zero_phase_io(x, x_stride, y, y_stride, channels, n, &[sb])? };
     filtfilt::filtfilt::<T, _>(
@@ -842,6 +941,9 @@ pub unsafe extern "C" fn sk_filtfilt_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_filtfilt_f64", {
+        // SAFETY: this function's `# Safety` contract is `filtfilt_ffi`'s (`b`, `a`, `x` readable,
+        // `y` writable over its planar extent); NULL, alignment, extents and overlap are checked
+        // inside.
         unsafe {
             filtfilt_ffi::<f64>(
                 b, a, x, x_stride, padtype, padlen, channels, y, y_stride, nb, na, n,
@@ -871,6 +973,9 @@ pub unsafe extern "C" fn sk_filtfilt_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_filtfilt_f32", {
+        // SAFETY: this function's `# Safety` contract is `filtfilt_ffi`'s (`b`, `a`, `x` readable,
+        // `y` writable over its planar extent); NULL, alignment, extents and overlap are checked
+        // inside.
         unsafe {
             filtfilt_ffi::<f32>(
                 b, a, x, x_stride, padtype, padlen, channels, y, y_stride, nb, na, n,
@@ -915,6 +1020,9 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfiltfilt_f64", {
+        // SAFETY: this function's `# Safety` contract is `sosfiltfilt_ffi`'s (`sos`, `x` readable,
+        // `y` writable over its planar extent); NULL, alignment, extents and overlap are checked
+        // inside.
         unsafe {
             sosfiltfilt_ffi::<f64>(
                 sos, x, x_stride, padtype, padlen, channels, y, y_stride, n_sections, n,
@@ -943,6 +1051,9 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sosfiltfilt_f32", {
+        // SAFETY: this function's `# Safety` contract is `sosfiltfilt_ffi`'s (`sos`, `x` readable,
+        // `y` writable over its planar extent); NULL, alignment, extents and overlap are checked
+        // inside.
         unsafe {
             sosfiltfilt_ffi::<f32>(
                 sos, x, x_stride, padtype, padlen, channels, y, y_stride, n_sections, n,
@@ -996,20 +1107,16 @@ mod tests {
         assert_eq!(rc, SK_OK);
         // SAFETY: a handle value is a token the registry looks up; it is never dereferenced,
         // so passing one of another kind is defined behaviour (and refused).
-        assert_eq!(
-            unsafe { sk_fir_free(lf as *mut SkFir) },
-            SK_ERR_INVALID_HANDLE
-        );
+        let rc = unsafe { sk_fir_free(lf as *mut SkFir) };
+        assert_eq!(rc, SK_ERR_INVALID_HANDLE);
         let msg = crate::ffi::guard::with_last_error(|m| m.to_string());
         assert!(
             msg.contains("is a float transfer-function filter (sk_lfilter_f32_new), not an FIR"),
             "{msg}"
         );
         // SAFETY: as above, a token of another kind.
-        assert_eq!(
-            unsafe { sk_biquad_free(lf as *mut SkBiquad) },
-            SK_ERR_INVALID_HANDLE
-        );
+        let rc = unsafe { sk_biquad_free(lf as *mut SkBiquad) };
+        assert_eq!(rc, SK_ERR_INVALID_HANDLE);
         // SAFETY: `lf` is a live lfilter handle made above.
         assert_eq!(unsafe { sk_lfilter_free(lf) }, SK_OK);
         // SAFETY: a freed token is looked up, not dereferenced (double free is refused).

@@ -73,6 +73,10 @@ fn flag(name: &'static str, v: i32) -> SkResult<bool> {
 }
 
 /// Builds a meter from C arguments (weights NULL → the standard ones).
+///
+/// # Safety
+/// `weights` is NULL or readable for `channels` doubles (NULL-ness, alignment and size are
+/// checked here).
 unsafe fn new_meter(
     weights: *const f64,
     rate: f64,
@@ -90,7 +94,9 @@ unsafe fn new_meter(
     } else {
         let b = Buf::new("weights", weights, channels);
         b.check()?;
-        // SAFETY: validated; the caller guarantees `channels` readable doubles.
+        // SAFETY: `b.check()` just passed (non-NULL, aligned, `channels` doubles within
+        // `isize`); readable is the caller's `# Safety` obligation; the slice only feeds
+        // `Meter::new`, which copies the weights.
         Some(unsafe { b.slice() })
     };
     Meter::new(rate, channels, w, tp)
@@ -121,8 +127,10 @@ unsafe fn planar_frames<'a, T>(
     let b = Buf::new("x", x, ext);
     b.check()?;
     let chan_step = if channels <= 1 { n } else { x_stride as usize };
-    // SAFETY: validated; readable per the caller.
     Ok(Frames {
+        // SAFETY: `b.check()` passed for the extent `planar` computed from `x_stride`,
+        // `channels`, `n` (non-NULL unless empty, aligned, in range); readable for the lifetime
+        // the caller picks is its `# Safety` obligation; the input is only read.
         x: unsafe { b.slice() },
         chan_step,
         frame_step: 1,
@@ -146,8 +154,10 @@ unsafe fn interleaved_frames<'a, T>(
     })?;
     let b = Buf::new("x", x, len);
     b.check()?;
-    // SAFETY: validated; readable per the caller.
     Ok(Frames {
+        // SAFETY: `b.check()` passed for `n_frames·channels` elements (the product checked for
+        // overflow above); readable for the lifetime the caller picks is its `# Safety`
+        // obligation; the input is only read.
         x: unsafe { b.slice() },
         chan_step: 1,
         frame_step: channels,
@@ -155,6 +165,10 @@ unsafe fn interleaved_frames<'a, T>(
     })
 }
 
+/// Feeds a planar block to the meter behind `h`.
+///
+/// # Safety
+/// `x` readable over its extent `(channels − 1)·x_stride + n` for the duration of the call.
 unsafe fn meter_add<T: MeterFloat>(
     h: *mut SkMeter,
     x: *const T,
@@ -162,25 +176,35 @@ unsafe fn meter_add<T: MeterFloat>(
     n: usize,
 ) -> SkResult<()> {
     with_meter(h, |m| {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `planar_frames` needs `x` readable over its planar extent, which is this
+        // function's `# Safety` obligation; the view is dropped before this call returns.
         let src = unsafe { planar_frames(x, x_stride, m.channels(), n)? };
         m.add(current(), src, n)
     })
 }
 
+/// Feeds an interleaved block to the meter behind `h`.
+///
+/// # Safety
+/// `x` readable for `n_frames·channels` elements for the duration of the call.
 unsafe fn meter_add_interleaved<T: MeterFloat>(
     h: *mut SkMeter,
     x: *const T,
     n_frames: usize,
 ) -> SkResult<()> {
     with_meter(h, |m| {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `interleaved_frames` needs `x` readable for `n_frames·channels` elements,
+        // which is this function's `# Safety` obligation; the view is dropped before return.
         let src = unsafe { interleaved_frames(x, m.channels(), n_frames)? };
         m.add(current(), src, n_frames)
     })
 }
 
 /// Measures a whole buffer with a fresh meter and stores every value in `*out`.
+///
+/// # Safety
+/// `weights` is NULL or readable for `channels` doubles; `out` is NULL, misaligned (both
+/// rejected) or writable; the frames `src` returns stay readable for the duration of the call.
 unsafe fn one_shot<T: MeterFloat>(
     src: impl FnOnce() -> SkResult<Frames<'static, T>>,
     weights: *const f64,
@@ -190,13 +214,15 @@ unsafe fn one_shot<T: MeterFloat>(
     channels: usize,
     n: usize,
 ) -> SkResult<()> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `new_meter` needs `weights` NULL or readable for `channels` doubles, this
+    // function's `# Safety` obligation.
     let mut m = unsafe { new_meter(weights, rate, true_peak, channels)? };
     let src = src()?;
     check_out_scalar("out", out)?;
     m.add(current(), src, n)?;
     let s = m.stats()?;
-    // SAFETY: validated.
+    // SAFETY: `check_out_scalar("out", out)` above established non-NULL and aligned; writable is
+    // the caller's `# Safety` obligation.
     unsafe { *out = s.into() };
     Ok(())
 }
@@ -231,7 +257,8 @@ pub unsafe extern "C" fn sk_meter_new(
     channels: usize,
 ) -> i32 {
     ffi_boundary!("sk_meter_new", {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `new_meter` needs `weights` NULL or readable for `channels` doubles, which is
+        // this function's `# Safety` contract.
         let m = unsafe { new_meter(weights, rate, true_peak, channels)? };
         check_out_scalar("out", out)?;
         // SAFETY: validated.
@@ -292,6 +319,9 @@ pub unsafe extern "C" fn sk_meter_add_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_meter_add_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` readable over its planar extent) is
+        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`,
+        // `Buf::check`).
         unsafe { meter_add(meter, x, x_stride, n) }
     })
 }
@@ -308,6 +338,9 @@ pub unsafe extern "C" fn sk_meter_add_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_meter_add_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` readable over its planar extent) is
+        // `meter_add`'s; NULL, alignment and the extent are checked inside (`planar`,
+        // `Buf::check`).
         unsafe { meter_add(meter, x, x_stride, n) }
     })
 }
@@ -325,6 +358,8 @@ pub unsafe extern "C" fn sk_meter_add_interleaved_f32(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_meter_add_interleaved_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` readable for `n_frames·channels`
+        // elements) is `meter_add_interleaved`'s; NULL, alignment and overflow are checked inside.
         unsafe { meter_add_interleaved(meter, x, n_frames) }
     })
 }
@@ -340,6 +375,8 @@ pub unsafe extern "C" fn sk_meter_add_interleaved_f64(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_meter_add_interleaved_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` readable for `n_frames·channels`
+        // elements) is `meter_add_interleaved`'s; NULL, alignment and overflow are checked inside.
         unsafe { meter_add_interleaved(meter, x, n_frames) }
     })
 }
@@ -358,7 +395,8 @@ pub unsafe extern "C" fn sk_meter_stats(meter: *mut SkMeter, out: *mut SkLoudnes
         with_meter(meter, |m| {
             check_out_scalar("out", out)?;
             let s = m.stats()?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` above established `out` non-NULL and aligned; writable
+            // is this function's `# Safety` contract.
             unsafe { *out = s.into() };
             Ok(())
         })
@@ -402,7 +440,9 @@ pub unsafe extern "C" fn sk_meter_peaks(
             sp.check()?;
             tp.check()?;
             super::guard::alias(&sp, &tp, false)?;
-            // SAFETY: validated, disjoint.
+            // SAFETY: both `check()`s passed for `channels` doubles (or 0 for a NULL array, so
+            // the slice is empty and never dereferenced), `alias(.., false)` proved them
+            // disjoint, writable is the `# Safety` contract, and the slices die in this closure.
             let (sps, tps) = unsafe { (sp.slice_mut(), tp.slice_mut()) };
             for (o, v) in sps.iter_mut().zip(m.sample_peaks()) {
                 *o = amp_db(*v);
@@ -437,6 +477,9 @@ pub unsafe extern "C" fn sk_loudness_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_loudness_f32", {
+        // SAFETY: `one_shot` and `planar_frames` need `x` readable over its planar extent,
+        // `weights` NULL or readable for `channels` doubles and `out` writable: this function's
+        // `# Safety` contract; NULL, alignment and sizes are checked inside.
         unsafe {
             one_shot(
                 || planar_frames(x, x_stride, channels, n),
@@ -467,6 +510,9 @@ pub unsafe extern "C" fn sk_loudness_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_loudness_f64", {
+        // SAFETY: `one_shot` and `planar_frames` need `x` readable over its planar extent,
+        // `weights` NULL or readable for `channels` doubles and `out` writable: this function's
+        // `# Safety` contract; NULL, alignment and sizes are checked inside.
         unsafe {
             one_shot(
                 || planar_frames(x, x_stride, channels, n),
@@ -497,6 +543,9 @@ pub unsafe extern "C" fn sk_loudness_interleaved_f32(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_loudness_interleaved_f32", {
+        // SAFETY: `one_shot` and `interleaved_frames` need `x` readable for `n_frames·channels`
+        // elements, `weights` NULL or readable for `channels` doubles and `out` writable: this
+        // function's `# Safety` contract; NULL, alignment and sizes are checked inside.
         unsafe {
             one_shot(
                 || interleaved_frames(x, channels, n_frames),
@@ -526,6 +575,9 @@ pub unsafe extern "C" fn sk_loudness_interleaved_f64(
     n_frames: usize,
 ) -> i32 {
     ffi_boundary!("sk_loudness_interleaved_f64", {
+        // SAFETY: `one_shot` and `interleaved_frames` need `x` readable for `n_frames·channels`
+        // elements, `weights` NULL or readable for `channels` doubles and `out` writable: this
+        // function's `# Safety` contract; NULL, alignment and sizes are checked inside.
         unsafe {
             one_shot(
                 || interleaved_frames(x, channels, n_frames),
@@ -576,7 +628,8 @@ pub unsafe extern "C" fn sk_loudness_normalize_gain(
             }
         }
         check_out_scalar("gain", gain)?;
-        // SAFETY: validated.
+        // SAFETY: `check_out_scalar` just established `gain` non-NULL and aligned; writable is
+        // this function's `# Safety` contract.
         unsafe { *gain = normalize_gain(integrated, true_peak, target, ceiling) };
         Ok(())
     })

@@ -81,6 +81,11 @@ fn mel_params(
     Ok(p)
 }
 
+/// Writes the filterbank of `p` to `w`.
+///
+/// # Safety
+/// `w` writable for `w_len` elements for the duration of the call (NULL, alignment and size
+/// are checked here).
 unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkResult<()> {
     check_capacity("w", w, w_len)?;
     let wb = Buf::out("w", w, w_len);
@@ -96,7 +101,9 @@ unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkR
         )));
     }
     let fb = p.filterbank()?;
-    // SAFETY: validated.
+    // SAFETY: `check_capacity("w", w, w_len)` at the top ran `Buf::check` on exactly this
+    // buffer (`w`, `w_len`); writable is the caller's `# Safety` obligation; the filterbank `fb`
+    // is our own allocation, so this is the only view of `w`.
     for (o, v) in unsafe { wb.slice_mut() }.iter_mut().zip(&fb) {
         *o = T::from_f64(*v);
     }
@@ -131,6 +138,8 @@ pub unsafe extern "C" fn sk_mel_filterbank_f64(
 ) -> i32 {
     ffi_boundary!("sk_mel_filterbank_f64", {
         let p = mel_params(sr, n_fft, n_mels, fmin, fmax, htk, norm)?;
+        // SAFETY: `filterbank_ffi` needs `w` writable for `w_len` elements, this function's `#
+        // Safety` contract; it checks the buffer itself (`check_capacity`).
         unsafe { filterbank_ffi(p, w, w_len) }
     })
 }
@@ -153,10 +162,17 @@ pub unsafe extern "C" fn sk_mel_filterbank_f32(
 ) -> i32 {
     ffi_boundary!("sk_mel_filterbank_f32", {
         let p = mel_params(sr, n_fft, n_mels, fmin, fmax, htk, norm)?;
+        // SAFETY: `filterbank_ffi` needs `w` writable for `w_len` elements, this function's `#
+        // Safety` contract; it checks the buffer itself (`check_capacity`).
         unsafe { filterbank_ffi(p, w, w_len) }
     })
 }
 
+/// Creates a mel plan and stores its handle in `*plan`.
+///
+/// # Safety
+/// `plan` NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// pointer.
 #[allow(clippy::too_many_arguments)]
 unsafe fn mel_new<T: MelElem>(
     sr: f64,
@@ -222,6 +238,8 @@ pub unsafe extern "C" fn sk_mel_plan_f32_new(
     plan: *mut *mut SkMelPlan,
 ) -> i32 {
     ffi_boundary!("sk_mel_plan_f32_new", {
+        // SAFETY: `mel_new` needs `plan` writable when non-NULL and aligned, this function's `#
+        // Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe {
             mel_new::<f32>(
                 sr,
@@ -267,6 +285,8 @@ pub unsafe extern "C" fn sk_mel_plan_f64_new(
     plan: *mut *mut SkMelPlan,
 ) -> i32 {
     ffi_boundary!("sk_mel_plan_f64_new", {
+        // SAFETY: `mel_new` needs `plan` writable when non-NULL and aligned, this function's `#
+        // Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe {
             mel_new::<f64>(
                 sr,
@@ -327,7 +347,8 @@ pub unsafe extern "C" fn sk_mel_frames(
             n_mels.saturating_mul(4),
             &format!("frames of {n_mels} floats"),
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
@@ -360,8 +381,12 @@ unsafe fn melspec_ffi<T: MelElem>(
     }
     let yb = Buf::out("y", y, need);
     alias(&xb, &yb, false)?;
-    // SAFETY: validated and disjoint.
+    // SAFETY: `check_capacity("y", y, y_len)` checked the whole `y` buffer and `need <= y_len`,
+    // so its first `need` elements are valid too; writable is the caller's `# Safety`
+    // obligation; `alias` above proved it disjoint from `x`; the slice dies with this call.
     let ys = unsafe { yb.slice_mut() };
+    // SAFETY: `xb.check()` passed for `n` elements, readable per the caller's `# Safety`
+    // obligation, disjoint from `y` (`alias` above); only read.
     m.melspec_db(unsafe { xb.slice() }, ys, db)
 }
 
@@ -387,6 +412,9 @@ pub unsafe extern "C" fn sk_melspec_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_melspec_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for y_len) is
+        // `melspec_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { melspec_ffi(plan, x, None, y, y_len, n) }
     })
 }
@@ -404,6 +432,9 @@ pub unsafe extern "C" fn sk_melspec_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_melspec_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for y_len) is
+        // `melspec_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { melspec_ffi(plan, x, None, y, y_len, n) }
     })
 }
@@ -427,6 +458,9 @@ pub unsafe extern "C" fn sk_logmel_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_logmel_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for y_len) is
+        // `melspec_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { melspec_ffi(plan, x, Some((reference, amin, top_db)), y, y_len, n) }
     })
 }
@@ -447,10 +481,18 @@ pub unsafe extern "C" fn sk_logmel_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_logmel_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for y_len) is
+        // `melspec_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { melspec_ffi(plan, x, Some((reference, amin, top_db)), y, y_len, n) }
     })
 }
 
+/// `power_to_db` through the C arguments.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n` elements for the duration of the call; NULL,
+/// alignment and overlap are checked here.
 unsafe fn db_ffi<T: crate::kernels::spectral::logtail::LnFast>(
     x: *const T,
     r: f64,
@@ -465,9 +507,13 @@ unsafe fn db_ffi<T: crate::kernels::spectral::logtail::LnFast>(
     xb.check()?;
     yb.check()?;
     let al = alias(&xb, &yb, true)?;
-    // SAFETY: validated; y == x exactly or disjoint.
+    // SAFETY: `yb.check()` passed for `n` elements, writable per the caller's `# Safety`
+    // obligation; `alias(.., true)` proved `x` disjoint or exactly `y`, and in the latter case
+    // no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     if al == Alias::Distinct {
+        // SAFETY: `xb.check()` passed, readable per the caller; `Alias::Distinct` means it
+        // shares no byte with `ys`; only read.
         ys.copy_from_slice(unsafe { xb.slice() });
     }
     power_to_db(ys, r, a, t)
@@ -491,6 +537,8 @@ pub unsafe extern "C" fn sk_power_to_db_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_power_to_db_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for n) is `db_ffi`'s; NULL,
+        // alignment and overlap are checked inside.
         unsafe { db_ffi(x, reference, amin, top_db, y, n) }
     })
 }
@@ -511,12 +559,19 @@ pub unsafe extern "C" fn sk_power_to_db_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_power_to_db_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for n) is `db_ffi`'s; NULL,
+        // alignment and overlap are checked inside.
         unsafe { db_ffi(x, reference, amin, top_db, y, n) }
     })
 }
 
 /// Shared by the batched mel entry points: `rows` signals of n samples at `x_stride`, the
 /// first `frames` frames of each (0: all), through `tail` (floored per row or over the batch).
+///
+/// # Safety
+/// `x` readable for `(rows − 1)·x_stride + n` elements and `y` writable for `y_len` for the
+/// duration of the call; NULL, alignment, sizes and overlap are checked here. `plan` is only a
+/// registry key.
 #[allow(clippy::too_many_arguments)]
 unsafe fn mel_batch_ffi<T: MelElem>(
     plan: *const SkMelPlan,
@@ -560,7 +615,9 @@ unsafe fn mel_batch_ffi<T: MelElem>(
     if rows == 0 || per == 0 {
         return Ok(());
     }
-    // SAFETY: validated and disjoint.
+    // SAFETY: `xb.check()` passed for the span `fft::extent` computed, `yb.check()` for `need`
+    // (≤ `y_len`); readable / writable per the caller's `# Safety` obligation; `alias` proved
+    // them disjoint; the slices die with this call.
     let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
     m.melspec_batch(
         xs,
@@ -602,6 +659,9 @@ pub unsafe extern "C" fn sk_melspec_batch_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_melspec_batch_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { mel_batch_ffi(plan, x, x_stride, rows, frames, None, true, y, y_len, n) }
     })
 }
@@ -622,6 +682,9 @@ pub unsafe extern "C" fn sk_melspec_batch_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_melspec_batch_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe { mel_batch_ffi(plan, x, x_stride, rows, frames, None, true, y, y_len, n) }
     })
 }
@@ -652,6 +715,9 @@ pub unsafe extern "C" fn sk_logmel_batch_f32(
 ) -> i32 {
     ffi_boundary!("sk_logmel_batch_f32", {
         let t = LogTail::db(reference, amin, top_db)?;
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe {
             mel_batch_ffi(
                 plan,
@@ -690,6 +756,9 @@ pub unsafe extern "C" fn sk_logmel_batch_f64(
 ) -> i32 {
     ffi_boundary!("sk_logmel_batch_f64", {
         let t = LogTail::db(reference, amin, top_db)?;
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe {
             mel_batch_ffi(
                 plan,
@@ -736,6 +805,9 @@ pub unsafe extern "C" fn sk_log10mel_batch_f32(
 ) -> i32 {
     ffi_boundary!("sk_log10mel_batch_f32", {
         let t = LogTail::log10(amin, scale, offset, top)?;
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe {
             mel_batch_ffi(
                 plan,
@@ -775,6 +847,9 @@ pub unsafe extern "C" fn sk_log10mel_batch_f64(
 ) -> i32 {
     ffi_boundary!("sk_log10mel_batch_f64", {
         let t = LogTail::log10(amin, scale, offset, top)?;
+        // SAFETY: this function's `# Safety` contract (`x` over its row span, `y` for y_len) is
+        // `mel_batch_ffi`'s; NULL, alignment, sizes and overlap are checked inside; `plan` is a
+        // registry key.
         unsafe {
             mel_batch_ffi(
                 plan,
@@ -792,15 +867,24 @@ pub unsafe extern "C" fn sk_log10mel_batch_f64(
     })
 }
 
+/// `log10` with a floor through the C arguments.
+///
+/// # Safety
+/// `x` readable and `y` writable for `n` elements for the duration of the call; NULL,
+/// alignment and overlap are checked here.
 unsafe fn log10_ffi<T: LnFast>(x: *const T, t: LogTail, y: *mut T, n: usize) -> SkResult<()> {
     let xb = Buf::new("x", x, n);
     let yb = Buf::out("y", y, n);
     xb.check()?;
     yb.check()?;
     let al = alias(&xb, &yb, true)?;
-    // SAFETY: validated; y == x exactly or disjoint.
+    // SAFETY: `yb.check()` passed for `n` elements, writable per the caller's `# Safety`
+    // obligation; `alias(.., true)` proved `x` disjoint or exactly `y`, and in the latter case
+    // no slice of `x` is made, so this is the only view of `y`.
     let ys = unsafe { yb.slice_mut() };
     if al == Alias::Distinct {
+        // SAFETY: `xb.check()` passed, readable per the caller; `Alias::Distinct` means it
+        // shares no byte with `ys`; only read.
         ys.copy_from_slice(unsafe { xb.slice() });
     }
     logtail::apply(ys, &t);
@@ -830,6 +914,8 @@ pub unsafe extern "C" fn sk_log10_floor_f64(
 ) -> i32 {
     ffi_boundary!("sk_log10_floor_f64", {
         let t = LogTail::log10(amin, scale, offset, top)?;
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for n) is `log10_ffi`'s; NULL,
+        // alignment and overlap are checked inside.
         unsafe { log10_ffi(x, t, y, n) }
     })
 }
@@ -852,10 +938,17 @@ pub unsafe extern "C" fn sk_log10_floor_f32(
 ) -> i32 {
     ffi_boundary!("sk_log10_floor_f32", {
         let t = LogTail::log10(amin, scale, offset, top)?;
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for n) is `log10_ffi`'s; NULL,
+        // alignment and overlap are checked inside.
         unsafe { log10_ffi(x, t, y, n) }
     })
 }
 
+/// `|x|^power` of complex values through the C arguments.
+///
+/// # Safety
+/// `x` readable for `2·n` elements and `y` writable for `n` for the duration of the call; NULL,
+/// alignment, overflow and overlap are checked here.
 unsafe fn spec_power_ffi<T: Float>(x: *const T, power: f64, y: *mut T, n: usize) -> SkResult<()> {
     if !(power.is_finite() && power > 0.0) {
         return Err(SkError::BadArgument(format!(
@@ -870,7 +963,9 @@ unsafe fn spec_power_ffi<T: Float>(x: *const T, power: f64, y: *mut T, n: usize)
     xb.check()?;
     yb.check()?;
     alias(&xb, &yb, false)?;
-    // SAFETY: validated and disjoint.
+    // SAFETY: `xb.check()` passed for `2·n` elements (overflow checked above), `yb.check()` for
+    // `n`; readable / writable per the caller's `# Safety` obligation; `alias` proved them
+    // disjoint; the slices die with this call.
     let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
     for (o, c) in ys.iter_mut().zip(xs.chunks_exact(2)) {
         let m2 = c[0] * c[0] + c[1] * c[1];
@@ -900,6 +995,8 @@ pub unsafe extern "C" fn sk_spec_power_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_spec_power_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for 2·n, `y` for n) is
+        // `spec_power_ffi`'s; NULL, alignment, overflow and overlap are checked inside.
         unsafe { spec_power_ffi(x, power, y, n) }
     })
 }
@@ -916,6 +1013,8 @@ pub unsafe extern "C" fn sk_spec_power_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_spec_power_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for 2·n, `y` for n) is
+        // `spec_power_ffi`'s; NULL, alignment, overflow and overlap are checked inside.
         unsafe { spec_power_ffi(x, power, y, n) }
     })
 }

@@ -241,6 +241,11 @@ fn quality(q: i32) -> SkResult<Spec> {
     })
 }
 
+/// Creates a resampler and stores its handle in `*out`.
+///
+/// # Safety
+/// `out` NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// pointer.
 unsafe fn new<T: ResampleElem>(
     in_rate: f64,
     out_rate: f64,
@@ -262,13 +267,18 @@ fn phase(p: i32) -> SkResult<Phase> {
     })
 }
 
+/// Reads and validates a caller's `SkResampleSpec`.
+///
+/// # Safety
+/// `spec` NULL, misaligned (both rejected here) or readable for one `SkResampleSpec`.
 unsafe fn read_spec(spec: *const SkResampleSpec) -> SkResult<Spec> {
     if spec.is_null() {
         return Err(SkError::NullPointer("argument spec is NULL".into()));
     }
     let b = Buf::new("spec", spec, 1);
     b.check()?;
-    // SAFETY: validated, one readable struct.
+    // SAFETY: NULL was refused above and `b.check()` passed for one struct (aligned, in range);
+    // readable is the caller's `# Safety` obligation; the struct is copied out at once.
     let s = unsafe { b.slice() }[0];
     let s = Spec {
         pass: s.passband_end,
@@ -280,7 +290,13 @@ unsafe fn read_spec(spec: *const SkResampleSpec) -> SkResult<Spec> {
     Ok(s)
 }
 
+/// [`read_spec`] with a phase code.
+///
+/// # Safety
+/// As [`read_spec`].
 unsafe fn read_spec_phase(spec: *const SkResampleSpec, p: i32) -> SkResult<Spec> {
+    // SAFETY: `read_spec`'s obligation (`spec` NULL or readable for one struct) is this
+    // function's own `# Safety` contract; it checks NULL and alignment itself.
     let s = unsafe { read_spec(spec) }?;
     Ok(Spec {
         phase: phase(p)?,
@@ -291,7 +307,8 @@ unsafe fn read_spec_phase(spec: *const SkResampleSpec, p: i32) -> SkResult<Spec>
 /// Validates the input and output buffers (distinct) and returns their slices.
 ///
 /// # Safety
-/// The caller guarantees the extents.
+/// `x` readable and `y` writable for their lengths, for the lifetime `'a` the caller picks (NULL,
+/// alignment, size and overlap are checked here).
 unsafe fn bufs<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(&'a [T], &'a mut [T])> {
     x.check()?;
     y.check()?;
@@ -301,10 +318,17 @@ unsafe fn bufs<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(&'a [T], &'a mut [T])> 
             y.name, x.name
         )));
     }
-    // SAFETY: validated and disjoint.
+    // SAFETY: `x.check()` and `y.check()` passed above, `overlaps` proved them disjoint, and
+    // readable / writable for `'a` is the caller's `# Safety` obligation.
     Ok(unsafe { (x.slice(), y.slice_mut()) })
 }
 
+/// `*_process*` of a resampler handle (planar when strides are given, else interleaved).
+///
+/// # Safety
+/// `x` readable for its extent from `n_in`, `y` writable for its extent from `cap` (planar
+/// `(channels − 1)·stride + count`, interleaved `count·channels`), `consumed`, `produced` NULL,
+/// misaligned (rejected) or writable, for the duration of the call. `h` is only a registry key.
 #[allow(clippy::too_many_arguments)]
 unsafe fn process<T: ResampleElem>(
     h: *mut SkResampler,
@@ -329,10 +353,13 @@ unsafe fn process<T: ResampleElem>(
         };
         check_out_scalar("consumed", consumed)?;
         check_out_scalar("produced", produced)?;
-        // SAFETY: the caller guarantees the extents.
+        // SAFETY: `xe`, `ye` are the extents `planar` / `interleaved` computed (overflow
+        // checked) from the handle's channel count, which the caller guarantees valid
+        // (`# Safety`); `bufs` checks both and refuses overlap; the slices die in this closure.
         let (xs, ys) = unsafe { bufs(Buf::new("x", x, xe), Buf::out("y", y, ye))? };
         let (c, p) = T::process(o, xs, xl, n_in, ys, yl, cap)?;
-        // SAFETY: validated out-parameters.
+        // SAFETY: `check_out_scalar` established `consumed` and `produced` non-NULL and aligned
+        // above; writable is the caller's `# Safety` obligation.
         unsafe {
             *consumed = c;
             *produced = p;
@@ -341,6 +368,11 @@ unsafe fn process<T: ResampleElem>(
     })
 }
 
+/// `*_flush*` of a resampler handle (planar when a stride is given, else interleaved).
+///
+/// # Safety
+/// `y` writable for its extent from `cap` and `produced` NULL, misaligned (rejected) or
+/// writable, for the duration of the call. `h` is only a registry key.
 unsafe fn flush<T: ResampleElem>(
     h: *mut SkResampler,
     y: *mut T,
@@ -357,9 +389,11 @@ unsafe fn flush<T: ResampleElem>(
         check_out_scalar("produced", produced)?;
         let yb = Buf::out("y", y, ye);
         yb.check()?;
-        // SAFETY: validated.
+        // SAFETY: `yb.check()` just passed for the extent `planar` / `interleaved` computed;
+        // writable is the caller's `# Safety` obligation; the only view of `y`, dropped at return.
         let n = T::flush(o, unsafe { yb.slice_mut() }, yl, cap)?;
-        // SAFETY: validated out-parameter.
+        // SAFETY: `check_out_scalar("produced", ..)` above established non-NULL and aligned;
+        // writable is the caller's `# Safety` obligation.
         unsafe { *produced = n };
         Ok(())
     })
@@ -424,6 +458,8 @@ pub unsafe extern "C" fn sk_resampler_f32_new(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_new", {
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { new::<f32>(in_rate, out_rate, channels, self::quality(quality), out) }
     })
 }
@@ -441,6 +477,8 @@ pub unsafe extern "C" fn sk_resampler_f64_new(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_new", {
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself (`check_out_scalar`).
         unsafe { new::<f64>(in_rate, out_rate, channels, self::quality(quality), out) }
     })
 }
@@ -461,7 +499,11 @@ pub unsafe extern "C" fn sk_resampler_f32_new_spec(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_new_spec", {
+        // SAFETY: `read_spec` needs `spec` NULL or readable for one struct, this function's `#
+        // Safety` contract; it checks NULL and alignment itself.
         let s = unsafe { read_spec(spec) };
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself.
         unsafe { new::<f32>(in_rate, out_rate, channels, s, out) }
     })
 }
@@ -479,7 +521,11 @@ pub unsafe extern "C" fn sk_resampler_f64_new_spec(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_new_spec", {
+        // SAFETY: `read_spec` needs `spec` NULL or readable for one struct, this function's `#
+        // Safety` contract; it checks NULL and alignment itself.
         let s = unsafe { read_spec(spec) };
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself.
         unsafe { new::<f64>(in_rate, out_rate, channels, s, out) }
     })
 }
@@ -515,7 +561,11 @@ pub unsafe extern "C" fn sk_resampler_f32_new_spec_phase(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_new_spec_phase", {
+        // SAFETY: `read_spec_phase` needs `spec` NULL or readable for one struct, this function's
+        // `# Safety` contract; it checks NULL and alignment itself.
         let s = unsafe { read_spec_phase(spec, phase) };
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself.
         unsafe { new::<f32>(in_rate, out_rate, channels, s, out) }
     })
 }
@@ -534,7 +584,11 @@ pub unsafe extern "C" fn sk_resampler_f64_new_spec_phase(
     out: *mut *mut SkResampler,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_new_spec_phase", {
+        // SAFETY: `read_spec_phase` needs `spec` NULL or readable for one struct, this function's
+        // `# Safety` contract; it checks NULL and alignment itself.
         let s = unsafe { read_spec_phase(spec, phase) };
+        // SAFETY: `new` needs `out` writable when non-NULL and aligned, this function's `# Safety`
+        // contract; it checks NULL and alignment itself.
         unsafe { new::<f64>(in_rate, out_rate, channels, s, out) }
     })
 }
@@ -554,7 +608,8 @@ pub unsafe extern "C" fn sk_resample_quality_spec(quality: i32, spec: *mut SkRes
     ffi_boundary!("sk_resample_quality_spec", {
         let s = self::quality(quality)?;
         check_out_scalar("spec", spec)?;
-        // SAFETY: validated.
+        // SAFETY: `check_out_scalar` just established `spec` non-NULL and aligned; writable is
+        // this function's `# Safety` contract.
         unsafe {
             *spec = SkResampleSpec {
                 passband_end: s.pass,
@@ -608,7 +663,8 @@ pub unsafe extern "C" fn sk_resampler_latency(h: *mut SkResampler, frames: *mut 
         with_obj(h, |o| {
             let l = each!(o, r => r.latency());
             check_out_scalar("frames", frames)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `frames` non-NULL and aligned;
+            // writable is this function's `# Safety` contract.
             unsafe { *frames = l };
             Ok(())
         })
@@ -640,7 +696,8 @@ pub unsafe extern "C" fn sk_resampler_output_size(
                 b,
             )?;
             check_out_scalar("n_out", n_out)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable
+            // is this function's `# Safety` contract.
             unsafe { *n_out = n };
             Ok(())
         })
@@ -660,7 +717,8 @@ pub unsafe extern "C" fn sk_resampler_flush_size(h: *mut SkResampler, n_out: *mu
             let (ch, b) = frame_of(o);
             let n = to_usize(n, "the flush size", ch, b)?;
             check_out_scalar("n_out", n_out)?;
-            // SAFETY: validated.
+            // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable
+            // is this function's `# Safety` contract.
             unsafe { *n_out = n };
             Ok(())
         })
@@ -729,6 +787,9 @@ pub unsafe extern "C" fn sk_resampler_f32_process(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_process", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` over their planar extents,
+        // `consumed`, `produced` writable) is `process`'s; it checks them itself; `h` is a registry
+        // key.
         unsafe {
             process::<f32>(
                 h,
@@ -762,6 +823,9 @@ pub unsafe extern "C" fn sk_resampler_f64_process(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_process", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` over their planar extents,
+        // `consumed`, `produced` writable) is `process`'s; it checks them itself; `h` is a registry
+        // key.
         unsafe {
             process::<f64>(
                 h,
@@ -796,6 +860,9 @@ pub unsafe extern "C" fn sk_resampler_f32_process_interleaved(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_process_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for their frames × channels,
+        // `consumed`, `produced` writable) is `process`'s; it checks them itself; `h` is a registry
+        // key.
         unsafe { process::<f32>(h, x, None, y, None, consumed, produced, n_in, capacity) }
     })
 }
@@ -815,6 +882,9 @@ pub unsafe extern "C" fn sk_resampler_f64_process_interleaved(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_process_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` for their frames × channels,
+        // `consumed`, `produced` writable) is `process`'s; it checks them itself; `h` is a registry
+        // key.
         unsafe { process::<f64>(h, x, None, y, None, consumed, produced, n_in, capacity) }
     })
 }
@@ -841,6 +911,8 @@ pub unsafe extern "C" fn sk_resampler_f32_flush(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_flush", {
+        // SAFETY: this function's `# Safety` contract (`y` for its extent from `capacity`,
+        // `produced` writable) is `flush`'s; it checks them itself; `h` is a registry key.
         unsafe { flush::<f32>(h, y, Some(y_stride), produced, capacity) }
     })
 }
@@ -858,6 +930,8 @@ pub unsafe extern "C" fn sk_resampler_f64_flush(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_flush", {
+        // SAFETY: this function's `# Safety` contract (`y` for its extent from `capacity`,
+        // `produced` writable) is `flush`'s; it checks them itself; `h` is a registry key.
         unsafe { flush::<f64>(h, y, Some(y_stride), produced, capacity) }
     })
 }
@@ -874,6 +948,8 @@ pub unsafe extern "C" fn sk_resampler_f32_flush_interleaved(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f32_flush_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`y` for its extent from `capacity`,
+        // `produced` writable) is `flush`'s; it checks them itself; `h` is a registry key.
         unsafe { flush::<f32>(h, y, None, produced, capacity) }
     })
 }
@@ -890,6 +966,8 @@ pub unsafe extern "C" fn sk_resampler_f64_flush_interleaved(
     capacity: usize,
 ) -> i32 {
     ffi_boundary!("sk_resampler_f64_flush_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`y` for its extent from `capacity`,
+        // `produced` writable) is `flush`'s; it checks them itself; `h` is a registry key.
         unsafe { flush::<f64>(h, y, None, produced, capacity) }
     })
 }
@@ -924,12 +1002,19 @@ pub unsafe extern "C" fn sk_resample_size(
             4,
         )?;
         check_out_scalar("n_out", n_out)?;
-        // SAFETY: validated.
+        // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable is
+        // this function's `# Safety` contract.
         unsafe { *n_out = n };
         Ok(())
     })
 }
 
+/// One-shot rate conversion through the C arguments (planar when strides are given, else
+/// interleaved).
+///
+/// # Safety
+/// `x` readable for its extent from `n_in` and `y` writable for its extent from `n_out` for the
+/// duration of the call; NULL, alignment, extents and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn oneshot<T: ResampleElem>(
     x: *const T,
@@ -970,7 +1055,8 @@ unsafe fn oneshot<T: ResampleElem>(
         Some(s) => planar("y_stride", s, channels, "n_out", n_out)?,
         None => interleaved("n_out", n_out, channels)?,
     };
-    // SAFETY: the caller guarantees the extents.
+    // SAFETY: `xe`, `ye` are the extents `planar` / `interleaved` computed (overflow checked),
+    // which the caller guarantees valid (`# Safety`); `bufs` checks both and refuses overlap.
     let (xs, ys) = unsafe { bufs(Buf::new("x", x, xe), Buf::out("y", y, ye))? };
     T::oneshot(in_rate, out_rate, channels, spec, xs, xl, n_in, ys, yl)?;
     Ok(())
@@ -1010,6 +1096,8 @@ pub unsafe extern "C" fn sk_resample_f32(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_f32", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid over their extents) is
+        // `oneshot`'s; NULL, alignment, extents and overlap are checked inside.
         unsafe {
             oneshot::<f32>(
                 x,
@@ -1045,6 +1133,8 @@ pub unsafe extern "C" fn sk_resample_f64(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_f64", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid over their extents) is
+        // `oneshot`'s; NULL, alignment, extents and overlap are checked inside.
         unsafe {
             oneshot::<f64>(
                 x,
@@ -1079,6 +1169,8 @@ pub unsafe extern "C" fn sk_resample_f32_interleaved(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_f32_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid over their extents) is
+        // `oneshot`'s; NULL, alignment, extents and overlap are checked inside.
         unsafe {
             oneshot::<f32>(
                 x, None, in_rate, out_rate, quality, channels, y, None, n_in, n_out,
@@ -1103,6 +1195,8 @@ pub unsafe extern "C" fn sk_resample_f64_interleaved(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_f64_interleaved", {
+        // SAFETY: this function's `# Safety` contract (`x`, `y` valid over their extents) is
+        // `oneshot`'s; NULL, alignment, extents and overlap are checked inside.
         unsafe {
             oneshot::<f64>(
                 x, None, in_rate, out_rate, quality, channels, y, None, n_in, n_out,
@@ -1115,10 +1209,15 @@ pub unsafe extern "C" fn sk_resample_f64_interleaved(
 
 /// Stores a sample count under the one size rule ([`size_result`]; the smallest buffer it sizes
 /// holds floats).
-fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
+///
+/// # Safety
+/// `n_out` NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
+/// `usize`.
+unsafe fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
     let n = size_result(what, n, 4, "floats")?;
     check_out_scalar("n_out", n_out)?;
-    // SAFETY: validated.
+    // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable is the
+    // caller's `# Safety` obligation.
     unsafe { *n_out = n };
     Ok(())
 }
@@ -1142,11 +1241,15 @@ pub unsafe extern "C" fn sk_upfirdn_size(
     ffi_boundary!("sk_upfirdn_size", {
         poly::check_rates(up, down)?;
         nonempty(n_h, n_x)?;
-        size_out(
-            n_out,
-            poly::upfirdn_len(n_h, n_x, up, down),
-            &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
-        )
+        // SAFETY: `size_out` needs `n_out` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
+        unsafe {
+            size_out(
+                n_out,
+                poly::upfirdn_len(n_h, n_x, up, down),
+                &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
+            )
+        }
     })
 }
 
@@ -1159,6 +1262,11 @@ fn nonempty(n_h: usize, n_x: usize) -> SkResult<()> {
     Ok(())
 }
 
+/// `upfirdn` through the C arguments.
+///
+/// # Safety
+/// `h` readable for `n_h`, `x` for `n_x` and `y` writable for `n_out` elements for the duration
+/// of the call; NULL, alignment and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn upfirdn_impl<T: Float>(
     h: *const T,
@@ -1186,11 +1294,14 @@ unsafe fn upfirdn_impl<T: Float>(
         Buf::out("y", y, n_out),
     );
     hb.check()?;
+    // SAFETY: `x` readable for `n_x` and `y` writable for `n_out` is the caller's `# Safety`
+    // obligation; `bufs` checks both and refuses overlap.
     let (xs, ys) = unsafe { bufs(xb, yb)? };
     if hb.overlaps(&yb) {
         return Err(SkError::Overlap("output y overlaps the filter h".into()));
     }
-    // SAFETY: validated.
+    // SAFETY: `hb.check()` passed above, readable per the caller's `# Safety` obligation, and
+    // `hb.overlaps(&yb)` just proved it disjoint from the live `ys`; only read.
     let hs = unsafe { hb.slice() };
     poly::upfirdn(current(), hs, xs, up, down, &mut ys[..need])
 }
@@ -1220,6 +1331,8 @@ pub unsafe extern "C" fn sk_upfirdn_f32(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_upfirdn_f32", {
+        // SAFETY: this function's `# Safety` contract (`h` for n_h, `x` for n_x, `y` for n_out) is
+        // `upfirdn_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { upfirdn_impl(h, x, up, down, y, n_h, n_x, n_out) }
     })
 }
@@ -1240,6 +1353,8 @@ pub unsafe extern "C" fn sk_upfirdn_f64(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_upfirdn_f64", {
+        // SAFETY: this function's `# Safety` contract (`h` for n_h, `x` for n_x, `y` for n_out) is
+        // `upfirdn_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { upfirdn_impl(h, x, up, down, y, n_h, n_x, n_out) }
     })
 }
@@ -1260,14 +1375,23 @@ pub unsafe extern "C" fn sk_resample_poly_size(
 ) -> i32 {
     ffi_boundary!("sk_resample_poly_size", {
         poly::check_rates(up, down)?;
-        size_out(
-            n_out,
-            poly::resample_poly_len(n_x, up, down),
-            &format!("the output size of n_x = {n_x} by {up}/{down}"),
-        )
+        // SAFETY: `size_out` needs `n_out` writable when non-NULL and aligned, this function's
+        // `# Safety` contract; it checks NULL and alignment itself (`check_out_scalar`).
+        unsafe {
+            size_out(
+                n_out,
+                poly::resample_poly_len(n_x, up, down),
+                &format!("the output size of n_x = {n_x} by {up}/{down}"),
+            )
+        }
     })
 }
 
+/// `resample_poly` through the C arguments.
+///
+/// # Safety
+/// `x` readable for `n_x` and `y` writable for `n_out` elements for the duration of the call;
+/// NULL, alignment and overlap are checked here.
 unsafe fn resample_poly_impl<T: Float>(
     x: *const T,
     up: usize,
@@ -1284,6 +1408,8 @@ unsafe fn resample_poly_impl<T: Float>(
             "n_out = {n_out} but resample_poly of {n_x} samples by {up}/{down} gives {need}"
         )));
     }
+    // SAFETY: `x` readable for `n_x` and `y` writable for `n_out` is the caller's `# Safety`
+    // obligation; `bufs` checks both and refuses overlap.
     let (xs, ys) = unsafe { bufs(Buf::new("x", x, n_x), Buf::out("y", y, n_out))? };
     poly::resample_poly(current(), xs, up, down, &mut ys[..need])
 }
@@ -1311,6 +1437,8 @@ pub unsafe extern "C" fn sk_resample_poly_f32(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_poly_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `resample_poly_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { resample_poly_impl(x, up, down, y, n_x, n_out) }
     })
 }
@@ -1329,10 +1457,17 @@ pub unsafe extern "C" fn sk_resample_poly_f64(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_resample_poly_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `resample_poly_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { resample_poly_impl(x, up, down, y, n_x, n_out) }
     })
 }
 
+/// `decimate` / `interpolate` through the C arguments.
+///
+/// # Safety
+/// `x` readable for `n_x` and `y` writable for `n_out` elements for the duration of the call;
+/// NULL, alignment and overlap are checked here.
 unsafe fn integer_impl<T: Float>(
     x: *const T,
     q: usize,
@@ -1356,7 +1491,8 @@ unsafe fn integer_impl<T: Float>(
             if up { "interpolating" } else { "decimating" }
         )));
     }
-    // SAFETY: the caller guarantees the extents.
+    // SAFETY: `x` readable for `n_x` and `y` writable for `n_out` is the caller's `# Safety`
+    // obligation; `bufs` checks both and refuses overlap.
     let (xs, ys) = unsafe { bufs(Buf::new("x", x, n_x), Buf::out("y", y, n_out))? };
     if up {
         poly::interpolate(current(), xs, q, &mut ys[..need])
@@ -1387,6 +1523,8 @@ pub unsafe extern "C" fn sk_decimate_f32(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_decimate_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `integer_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { integer_impl(x, q, y, n_x, n_out, false) }
     })
 }
@@ -1404,6 +1542,8 @@ pub unsafe extern "C" fn sk_decimate_f64(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_decimate_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `integer_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { integer_impl(x, q, y, n_x, n_out, false) }
     })
 }
@@ -1429,6 +1569,8 @@ pub unsafe extern "C" fn sk_interpolate_f32(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_interpolate_f32", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `integer_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { integer_impl(x, q, y, n_x, n_out, true) }
     })
 }
@@ -1446,6 +1588,8 @@ pub unsafe extern "C" fn sk_interpolate_f64(
     n_out: usize,
 ) -> i32 {
     ffi_boundary!("sk_interpolate_f64", {
+        // SAFETY: this function's `# Safety` contract (`x` for n_x, `y` for n_out) is
+        // `integer_impl`'s; NULL, alignment and overlap are checked inside.
         unsafe { integer_impl(x, q, y, n_x, n_out, true) }
     })
 }
@@ -1486,16 +1630,20 @@ mod tests {
     fn handle_lifecycle_and_errors() {
         let mut h: *mut SkResampler = null_mut();
         assert_eq!(
+            // SAFETY: `h` is a writable handle slot.
             unsafe { sk_resampler_f32_new(48000.0, 44100.0, 2, SK_RESAMPLE_HIGH, &mut h) },
             SK_OK
         );
         let mut lat = 0usize;
+        // SAFETY: `lat` is a writable usize; `h` is a registry key, never dereferenced.
         assert_eq!(unsafe { sk_resampler_latency(h, &mut lat) }, SK_OK);
         assert!(lat > 0);
         let x = vec![0.5f32; 2 * 4800];
         let mut y = [0f32; 2 * 100];
         let (mut c, mut p) = (7usize, 7usize);
         assert_eq!(
+            // SAFETY: `x` holds 4800 frames of 2 channels, `y` room for 100 frames of 2; `c`, `p`
+            // are writable usizes.
             unsafe {
                 sk_resampler_f32_process_interleaved(
                     h,
@@ -1515,6 +1663,8 @@ mod tests {
         let xd = [0f64; 4];
         let mut yd = [0f64; 4];
         assert_eq!(
+            // SAFETY: `xd`, `yd` hold 2 frames of 2 channels; `c`, `p` are writable (refused
+            // anyway: wrong precision).
             unsafe {
                 sk_resampler_f64_process_interleaved(
                     h,
@@ -1532,6 +1682,8 @@ mod tests {
         let mut buf = [0f32; 64];
         let ptr = buf.as_mut_ptr();
         assert_eq!(
+            // SAFETY: `buf` holds 64 floats: `ptr` and `ptr.add(2)` (in bounds) each start 8 frames
+            // of 2 channels inside it (refused anyway: they overlap).
             unsafe {
                 sk_resampler_f32_process_interleaved(h, ptr, ptr.add(2), &mut c, &mut p, 8, 8)
             },
@@ -1539,28 +1691,39 @@ mod tests {
         );
         // flush too small
         let mut need = 0usize;
+        // SAFETY: `need` is a writable usize; `h` is a registry key.
         assert_eq!(unsafe { sk_resampler_flush_size(h, &mut need) }, SK_OK);
         assert!(need > 0);
         let mut tail = vec![f32::NAN; 2 * need];
         assert_eq!(
+            // SAFETY: `tail` holds `need` frames of 2 channels, more than `need − 1`; `p` is
+            // writable.
             unsafe { sk_resampler_f32_flush_interleaved(h, tail.as_mut_ptr(), &mut p, need - 1) },
             SK_ERR_BUFFER_TOO_SMALL
         );
         assert!(tail.iter().all(|v| v.is_nan()));
         assert_eq!(
+            // SAFETY: `tail` holds exactly `need` frames of 2 channels; `p` is writable.
             unsafe { sk_resampler_f32_flush_interleaved(h, tail.as_mut_ptr(), &mut p, need) },
             SK_OK
         );
         assert_eq!(p, need);
         assert_eq!(
+            // SAFETY: no pointer argument besides the handle, a registry key never dereferenced.
             unsafe { sk_resampler_set_ratio(h, f64::NAN, 0) },
             SK_ERR_BAD_ARGUMENT
         );
+        // SAFETY: no pointer argument besides the handle, a registry key never dereferenced.
         assert_eq!(unsafe { sk_resampler_set_ratio(h, 0.9, 100) }, SK_OK);
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_reset(h) }, SK_OK);
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_free(h) }, SK_OK);
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_free(h) }, SK_ERR_INVALID_HANDLE);
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_reset(h) }, SK_ERR_INVALID_HANDLE);
+        // SAFETY: NULL is accepted as a no-op.
         assert_eq!(unsafe { sk_resampler_free(null_mut()) }, SK_OK);
         for (a, b) in [
             (0.0, 1.0),
@@ -1570,23 +1733,28 @@ mod tests {
             (1.0, 300.0),
         ] {
             assert_eq!(
+                // SAFETY: `h` is a writable handle slot.
                 unsafe { sk_resampler_f64_new(a, b, 1, SK_RESAMPLE_LOW, &mut h) },
                 SK_ERR_BAD_ARGUMENT
             );
         }
         assert_eq!(
+            // SAFETY: `h` is a writable handle slot.
             unsafe { sk_resampler_f64_new(1.0, 2.0, 1, 5, &mut h) },
             SK_ERR_BAD_ARGUMENT
         );
         assert_eq!(
+            // SAFETY: `h` is a writable handle slot.
             unsafe { sk_resampler_f64_new(1.0, 2.0, 0, 1, &mut h) },
             SK_ERR_LENGTH
         );
         assert_eq!(
+            // SAFETY: a NULL `out` is refused before any write.
             unsafe { sk_resampler_f64_new(1.0, 2.0, 1, 1, null_mut()) },
             SK_ERR_NULL_POINTER
         );
         assert_eq!(
+            // SAFETY: a NULL `spec` is refused before any read; `h` is a writable handle slot.
             unsafe { sk_resampler_f64_new_spec(1.0, 2.0, 1, null(), &mut h) },
             SK_ERR_NULL_POINTER
         );
@@ -1596,6 +1764,7 @@ mod tests {
             attenuation_db: 100.0,
         };
         assert_eq!(
+            // SAFETY: `spec` is a live `SkResampleSpec` and `h` a writable handle slot.
             unsafe { sk_resampler_f64_new_spec(1.0, 2.0, 1, &spec, &mut h) },
             SK_ERR_BAD_ARGUMENT
         );
@@ -1605,6 +1774,7 @@ mod tests {
     fn a_stream_used_from_two_threads_is_refused_not_raced() {
         let mut h: *mut SkResampler = null_mut();
         assert_eq!(
+            // SAFETY: `h` is a writable handle slot.
             unsafe { sk_resampler_f64_new(2.0, 1.0, 1, SK_RESAMPLE_LOW, &mut h) },
             SK_OK
         );
@@ -1622,15 +1792,19 @@ mod tests {
         rx.recv().unwrap();
         let mut lat = 0usize;
         assert_eq!(
+            // SAFETY: `lat` is a writable usize; `h` is a registry key, never dereferenced.
             unsafe { sk_resampler_latency(h, &mut lat) },
             SK_ERR_INVALID_HANDLE
         );
         let msg = crate::ffi::guard::with_last_error(|m| m.to_string());
         assert!(msg.contains("in use"), "{msg}");
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_free(h) }, SK_ERR_INVALID_HANDLE);
         tx2.send(()).unwrap();
         t.join().unwrap();
+        // SAFETY: `lat` is a writable usize; `h` is a registry key, never dereferenced.
         assert_eq!(unsafe { sk_resampler_latency(h, &mut lat) }, SK_OK);
+        // SAFETY: the handle is a registry key, never dereferenced; a freed one is refused.
         assert_eq!(unsafe { sk_resampler_free(h) }, SK_OK);
     }
 
@@ -1638,17 +1812,21 @@ mod tests {
     fn oneshot_sizes_and_too_small() {
         let mut n = 0usize;
         assert_eq!(
+            // SAFETY: `n` is a writable usize.
             unsafe { sk_resample_size(48000.0, 44100.0, &mut n, 48000) },
             SK_OK
         );
         assert_eq!(n, 44100);
         assert_eq!(
+            // SAFETY: `n` is a writable usize.
             unsafe { sk_resample_size(0.0, 44100.0, &mut n, 1) },
             SK_ERR_BAD_ARGUMENT
         );
         let x = [1.0f64; 100];
         let mut y = [f64::NAN; 92];
         assert_eq!(
+            // SAFETY: one channel (strides ignored): `x` holds the 100 input samples, `y` 92 ≥
+            // `n_out` writable samples.
             unsafe {
                 sk_resample_f64(
                     x.as_ptr(),
@@ -1667,6 +1845,8 @@ mod tests {
         );
         assert!(y.iter().all(|v| v.is_nan()));
         assert_eq!(
+            // SAFETY: one channel (strides ignored): `x` holds the 100 input samples, `y` 92 ≥
+            // `n_out` writable samples.
             unsafe {
                 sk_resample_f64(
                     x.as_ptr(),

@@ -121,8 +121,16 @@ pub(crate) fn complex_out<T>(
     Ok(Buf::out(name, y, 2 * need))
 }
 
-fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
-    // SAFETY: b was checked; Complex<T> is #[repr(C)] {re, im} with T's alignment.
+/// The complex view of a checked output buffer of interleaved `(re, im)` pairs.
+///
+/// # Safety
+/// As [`Buf::slice_mut`]: `b` passed `Buf::check` (as every `Buf` from `complex_out` has) and is
+/// writable for its length during `'a`, with no other live view of that memory.
+unsafe fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
+    // SAFETY: `Buf::slice_mut`'s obligations are this function's `# Safety` contract.
+    // `Complex<T>` is `#[repr(C)] {re, im}` with `T`'s alignment, so the float slice (even: 2·need
+    // from `complex_out`) reinterprets as `len / 2` complex values covering the same memory, and
+    // the float view is not used again.
     unsafe {
         let s = b.slice_mut();
         std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut Complex<T>, s.len() / 2)
@@ -171,12 +179,18 @@ pub unsafe extern "C" fn sk_stft_frames(
             p.n_freq(),
             &format!("the frame count for n = {n} samples"),
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
 }
 
+/// One STFT through the C arguments.
+///
+/// # Safety
+/// `x` readable for `n` elements, `window` for `p.win_length`, `y` writable for `2·y_len`
+/// elements, for the duration of the call; NULL, alignment, sizes and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stft_ffi<T: SpecFloat>(
     x: *const T,
@@ -203,7 +217,9 @@ unsafe fn stft_ffi<T: SpecFloat>(
     )?;
     alias(&xb, &yb, false)?;
     alias(&wb, &yb, false)?;
-    // SAFETY: validated and disjoint from y.
+    // SAFETY: `xb`, `wb` passed `check()` and `yb` came from `complex_out` (checked, `2·need`
+    // floats within `y_len`); `alias(.., false)` proved both inputs disjoint from `y`; readable /
+    // writable is the caller's `# Safety` obligation; the slices die with this call.
     unsafe { stft(xb.slice(), wb.slice(), &p, as_cplx_mut(&yb)) }
 }
 
@@ -242,6 +258,8 @@ pub unsafe extern "C" fn sk_stft_f32(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { stft_ffi(x, window, p, y, y_len, n) }
     })
 }
@@ -269,10 +287,18 @@ pub unsafe extern "C" fn sk_stft_f64(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { stft_ffi(x, window, p, y, y_len, n) }
     })
 }
 
+/// A batch of STFTs through the C arguments.
+///
+/// # Safety
+/// `x` readable for `(rows − 1)·x_stride + n` elements, `window` for `p.win_length`, `y`
+/// writable for `2·y_len` elements, for the duration of the call; NULL, alignment, sizes and
+/// overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stft_batch_ffi<T: SpecFloat>(
     x: *const T,
@@ -308,7 +334,9 @@ unsafe fn stft_batch_ffi<T: SpecFloat>(
     if rows == 0 {
         return Ok(());
     }
-    // SAFETY: validated and disjoint from y.
+    // SAFETY: `xb` (extent from `fft::extent`) and `wb` passed `check()`, `yb` came from
+    // `complex_out`; `alias(.., false)` proved both inputs disjoint from `y`; readable / writable
+    // is the caller's `# Safety` obligation; the slices die with this call.
     let (xs, ws, ys) = unsafe { (xb.slice(), wb.slice(), as_cplx_mut(&yb)) };
     let xst = x_stride as usize;
     for (r, yr) in ys.chunks_exact_mut(per).enumerate() {
@@ -352,6 +380,9 @@ pub unsafe extern "C" fn sk_stft_batch_f32(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract is `stft_batch_ffi`'s (`x` over its row
+        // extent, `window`, `y` for 2·y_len); NULL, alignment, sizes and overlap are checked
+        // inside.
         unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
     })
 }
@@ -382,6 +413,9 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract is `stft_batch_ffi`'s (`x` over its row
+        // extent, `window`, `y` for 2·y_len); NULL, alignment, sizes and overlap are checked
+        // inside.
         unsafe { stft_batch_ffi(x, x_stride, rows, window, p, y, y_len, n) }
     })
 }
@@ -411,12 +445,18 @@ pub unsafe extern "C" fn sk_istft_len(
             4,
             "floats",
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("n", n)` above established non-NULL and aligned; writable is
+        // this function's `# Safety` contract.
         unsafe { *n = len };
         Ok(())
     })
 }
 
+/// One inverse STFT through the C arguments.
+///
+/// # Safety
+/// `x` readable for `2·frames·n_freq` elements, `window` for `p.win_length`, `y` writable for
+/// `n`, for the duration of the call; NULL, alignment, sizes and overlap are checked here.
 #[allow(clippy::too_many_arguments)]
 unsafe fn istft_ffi<T: SpecFloat>(
     x: *const T,
@@ -441,7 +481,10 @@ unsafe fn istft_ffi<T: SpecFloat>(
     yb.check()?;
     alias(&xb, &yb, false)?;
     alias(&wb, &yb, false)?;
-    // SAFETY: validated, y disjoint from the inputs.
+    // SAFETY: `xb`, `wb`, `yb` passed `check()` for the sizes computed above (overflow checked);
+    // `alias(.., false)` proved `y` disjoint from both inputs; readable / writable is the caller's
+    // `# Safety` obligation. `x` holds an even number of floats and `Complex<T>` is
+    // `#[repr(C)] {re, im}` with `T`'s alignment, so it reinterprets as `len / 2` complex values.
     unsafe {
         let xs = xb.slice();
         let xc = std::slice::from_raw_parts(xs.as_ptr() as *const Complex<T>, xs.len() / 2);
@@ -488,6 +531,8 @@ pub unsafe extern "C" fn sk_istft_f32(
             onesided,
             normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { istft_ffi(x, window, frames, p, y, n) }
     })
 }
@@ -520,10 +565,17 @@ pub unsafe extern "C" fn sk_istft_f64(
             onesided,
             normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`x` for n, `window` for win_length, `y` for
+        // 2·y_len elements) is `stft_ffi`'s; NULL, alignment, sizes and overlap are checked inside.
         unsafe { istft_ffi(x, window, frames, p, y, n) }
     })
 }
 
+/// Creates a stream and stores its handle in `*stream`.
+///
+/// # Safety
+/// `window` readable for `p.win_length` elements; `stream` NULL, misaligned (both rejected here)
+/// or writable for one pointer.
 #[allow(clippy::too_many_arguments)]
 unsafe fn stream_new<T: StreamElem>(
     window: *const T,
@@ -533,7 +585,8 @@ unsafe fn stream_new<T: StreamElem>(
     check_out_scalar("stream", stream)?;
     let wb = Buf::new("window", window, p.win_length);
     wb.check()?;
-    // SAFETY: validated; copied into the stream.
+    // SAFETY: `wb.check()` just passed; readable is the caller's `# Safety` obligation; the
+    // slice is only read by `StftStream::new`, which copies the window.
     let s = StftStream::new(&p, unsafe { wb.slice() })?;
     // SAFETY: checked.
     unsafe { handle::publish::<T::Stream>(Mutex::new(s), stream) }
@@ -567,6 +620,9 @@ pub unsafe extern "C" fn sk_stft_stream_f32_new(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`window` readable, `stream` writable) is
+        // `stream_new`'s; it checks `window` and `stream` itself (`Buf::check`,
+        // `check_out_scalar`).
         unsafe { stream_new(window, p, stream) }
     })
 }
@@ -591,6 +647,9 @@ pub unsafe extern "C" fn sk_stft_stream_f64_new(
         let p = params(
             n_fft, hop, win_length, center, pad_mode, onesided, normalized,
         )?;
+        // SAFETY: this function's `# Safety` contract (`window` readable, `stream` writable) is
+        // `stream_new`'s; it checks `window` and `stream` itself (`Buf::check`,
+        // `check_out_scalar`).
         unsafe { stream_new(window, p, stream) }
     })
 }
@@ -652,7 +711,8 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
                 )
             },
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
@@ -688,7 +748,8 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
                 )
             },
         )?;
-        // SAFETY: checked.
+        // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
+        // writable is this function's `# Safety` contract.
         unsafe { *frames = f };
         Ok(())
     })
@@ -748,13 +809,18 @@ unsafe fn push_ffi<T: StreamElem>(
     if let Some(xb) = &xb {
         alias(xb, &yb, false)?;
     }
-    let ys = as_cplx_mut(&yb);
+    // SAFETY: `yb` came from `complex_out` (`Buf::check` on the `2·y_len` floats, `2·need` of
+    // them used), writable per the caller's `# Safety` obligation; `alias(xb, &yb, false)` above
+    // proved it disjoint from the input; the view dies with this call.
+    let ys = unsafe { as_cplx_mut(&yb) };
     let got = match &xb {
-        // SAFETY: validated, disjoint from y.
+        // SAFETY: `xb.check()` passed above, `alias(xb, &yb, false)` proved it disjoint from
+        // `y`, readable is the caller's `# Safety` obligation; the slice dies with this call.
         Some(xb) => s.push(unsafe { xb.slice() }, ys)?,
         None => s.finish(ys)?,
     };
-    // SAFETY: checked.
+    // SAFETY: `check_out_scalar("frames", ..)` at the top established non-NULL and aligned;
+    // writable is the caller's `# Safety` obligation.
     unsafe { *frames = got };
     Ok(())
 }
@@ -782,6 +848,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_push(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f32_push", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for 2·y_len, `frames`) is
+        // `push_ffi`'s; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
     })
 }
@@ -800,6 +868,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_push(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f64_push", {
+        // SAFETY: this function's `# Safety` contract (`x` for n, `y` for 2·y_len, `frames`) is
+        // `push_ffi`'s; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi(stream, Some((x, n)), y, y_len, frames) }
     })
 }
@@ -819,6 +889,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_finish(
     frames: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f32_finish", {
+        // SAFETY: this function's `# Safety` contract (`y` for 2·y_len, `frames` writable) is
+        // `push_ffi`'s with no input; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi::<f32>(stream, None, y, y_len, frames) }
     })
 }
@@ -835,6 +907,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_finish(
     frames: *mut usize,
 ) -> i32 {
     ffi_boundary!("sk_stft_stream_f64_finish", {
+        // SAFETY: this function's `# Safety` contract (`y` for 2·y_len, `frames` writable) is
+        // `push_ffi`'s with no input; the handle is looked up in the registry, never dereferenced.
         unsafe { push_ffi::<f64>(stream, None, y, y_len, frames) }
     })
 }

@@ -103,12 +103,13 @@ impl Lanes for F64x8 {
     }
     #[inline(always)]
     unsafe fn rev(v: Self) -> Self {
-        // SAFETY: register-only.
+        // SAFETY: register-only; AVX-512F is enabled for this function's callers.
         F64x8(unsafe { _mm512_permutexvar_pd(_mm512_set_epi64(1, 0, 3, 2, 5, 4, 7, 6), v.0) })
     }
     #[inline(always)]
     unsafe fn partners(a: Self, b: Self) -> Self {
-        let idx = _mm512_set_epi64(3, 2, 5, 4, 7, 6, 9, 8);
+        // SAFETY: register-only; AVX-512F is enabled for this function's callers.
+        let idx = unsafe { _mm512_set_epi64(3, 2, 5, 4, 7, 6, 9, 8) };
         // SAFETY: register-only.
         F64x8(unsafe { _mm512_permutex2var_pd(a.0, idx, b.0) })
     }
@@ -194,13 +195,16 @@ impl Lanes for F32x16 {
     }
     #[inline(always)]
     unsafe fn rev(v: Self) -> Self {
-        let idx = _mm512_set_epi32(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+        // SAFETY: register-only; AVX-512F is enabled for this function's callers.
+        let idx = unsafe { _mm512_set_epi32(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14) };
         // SAFETY: register-only.
         F32x16(unsafe { _mm512_permutexvar_ps(idx, v.0) })
     }
     #[inline(always)]
     unsafe fn partners(a: Self, b: Self) -> Self {
-        let idx = _mm512_set_epi32(3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16);
+        // SAFETY: register-only; AVX-512F is enabled for this function's callers.
+        let idx =
+            unsafe { _mm512_set_epi32(3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16) };
         // SAFETY: register-only.
         F32x16(unsafe { _mm512_permutex2var_ps(a.0, idx, b.0) })
     }
