@@ -118,7 +118,7 @@ def _torch() -> Any:
 TORCH: Optional[tuple] = None
 
 
-def torch_info() -> Optional[tuple]:
+def torch_info() -> Optional[Tuple[Any, ...]]:
     """:data:`TORCH`, filled on the first call after the caller imported torch (else None)."""
     global TORCH
     if TORCH is None:
@@ -135,7 +135,7 @@ def is_tensor(x: Any) -> bool:
     return t is not None and isinstance(x, t.Tensor)
 
 
-def np_dtype_of_tensor(x: Any) -> Optional[np.dtype]:
+def np_dtype_of_tensor(x: Any) -> Optional[np.dtype[Any]]:
     t = _torch()
     return {
         t.float32: F32,
@@ -148,7 +148,7 @@ def np_dtype_of_tensor(x: Any) -> Optional[np.dtype]:
     }.get(x.dtype)
 
 
-def torch_dtype(dt: np.dtype) -> Any:
+def torch_dtype(dt: np.dtype[Any]) -> Any:
     t = _torch()
     return {F32: t.float32, F64: t.float64, C64: t.complex64, C128: t.complex128,
             I16: t.int16, I32: t.int32, U8: t.uint8}[dt]
@@ -163,7 +163,7 @@ def describe(x: Any) -> str:
     return f"a {type(x).__name__}"
 
 
-def dtype_of(x: Any) -> Optional[np.dtype]:
+def dtype_of(x: Any) -> Optional[np.dtype[Any]]:
     """numpy dtype of an array or tensor (None for other objects)."""
     if isinstance(x, np.ndarray):
         return x.dtype
@@ -177,7 +177,7 @@ def dtype_of(x: Any) -> Optional[np.dtype]:
 # ---------------------------------------------------------------------------------------------
 
 
-def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype, ...] = (F32, F64)) -> Any:
+def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype[Any], ...] = (F32, F64)) -> Any:
     """``x`` as an array or tensor whose dtype is one of ``kinds``.
 
     numpy arrays and tensors are returned as they are, after a dtype check (a wrong dtype is a
@@ -205,7 +205,7 @@ def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype, ...] = (F32, F
     )
 
 
-def float_dtype(x: Any, func: str, name: str) -> np.dtype:
+def float_dtype(x: Any, func: str, name: str) -> np.dtype[Any]:
     """F32 or F64 for a float32/float64 array or tensor, else ``TypeError``."""
     dt = dtype_of(x)
     if dt is F32 or dt == F32:
@@ -218,7 +218,7 @@ def float_dtype(x: Any, func: str, name: str) -> np.dtype:
     )
 
 
-def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, func: str, name: str = "out") -> None:
+def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype[Any], func: str, name: str = "out") -> None:
     """``out`` must be an array or tensor of ``shape`` and ``dtype`` (``ValueError``/``TypeError``)."""
     dt = dtype_of(out)
     if dt is None:
@@ -300,7 +300,7 @@ def axis(ax: Any, nd: int, func: str, name: str = "x") -> int:
     return a % nd
 
 
-def float_dtype_arg(dtype: Any, func: str, complex_ok: bool = False) -> np.dtype:
+def float_dtype_arg(dtype: Any, func: str, complex_ok: bool = False) -> np.dtype[Any]:
     """A ``dtype=`` argument: np.float32/np.float64 (or ``"float32"``, ``torch.float32``, ...)
     → F32/F64, else ``TypeError``. ``complex_ok``: complex64/complex128 name their precision."""
     ti = torch_info()
@@ -354,7 +354,7 @@ def contig(a: Any) -> Any:
     return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a.contiguous()
 
 
-def strides(a: Any) -> tuple:
+def strides(a: Any) -> Tuple[Any, ...]:
     """Strides of an array (bytes) or tensor (elements), for messages."""
     return tuple(a.strides) if isinstance(a, np.ndarray) else tuple(a.stride())
 

@@ -48,7 +48,7 @@ class SigkernError(Exception):
 
     code = 0
 
-    def __init__(self, code: int, name: str, message: str, function: str = ""):
+    def __init__(self, code: int, name: str, message: str, function: str = "") -> None:
         self.code = code
         self.name = name
         self.message = message

@@ -7,6 +7,7 @@ which also records its name in :data:`USED` (the coverage test compares it with 
 
 from __future__ import annotations
 
+from typing import Any
 import pathlib
 
 from ._sigkern_cffi import ffi, lib  # type: ignore[import-not-found]
@@ -34,7 +35,7 @@ def include_dir() -> str:
     return str(_HERE / "include")
 
 
-def cfunc(name: str):
+def cfunc(name: str) -> Any:
     """The C function ``name`` of the library (recorded in :data:`USED`)."""
     USED.add(name)
     return getattr(lib, name)

@@ -31,7 +31,7 @@ def _swap(a: Any) -> Any:
     return a.swapaxes(-1, -2) if isinstance(a, np.ndarray) else a.transpose(-1, -2)
 
 
-def _zeros(like: Any, shape: Tuple[int, ...], dt: np.dtype) -> Any:
+def _zeros(like: Any, shape: Tuple[int, ...], dt: np.dtype[Any]) -> Any:
     z = B.new_like(like, shape, dt)
     z[...] = 0
     return z
