@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import threading
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle, closed_error
+
+if TYPE_CHECKING:
+    from ._typing import Array, ArrayLike, FloatArray, DTypeLike, Quality
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -44,7 +47,7 @@ _fb = ffi.from_buffer
 _tls = threading.local()
 
 
-def _sizes() -> tuple:
+def _sizes() -> Tuple[Any, ...]:
     """This thread's three ``size_t *`` out-parameters for :meth:`Resampler.process` (made once
     per thread: a streaming call allocates no cdata)."""
     try:
@@ -102,8 +105,8 @@ def resample_size(n: int, in_rate: float, out_rate: float) -> int:
     return int(p[0])
 
 
-def resample(x: Any, in_rate: float, out_rate: float, quality: str = "high", axis: int = -1,
-             out: Optional[Any] = None) -> Any:
+def resample(x: ArrayLike, in_rate: float, out_rate: float, quality: Quality = "high", axis: int = -1,
+             out: Optional[Array] = None) -> FloatArray:
     """Converts ``x`` from ``in_rate`` to ``out_rate`` along ``axis``.
 
     Parameters
@@ -211,8 +214,8 @@ class Resampler(Handle, free="sk_resampler_free"):
     __slots__ = ("_h", "_dt", "_ct", "_channels", "_sfx", "__weakref__")
 
     def __init__(self, in_rate: float, out_rate: float, channels: int = 1,
-                 quality: str = "high", dtype: Any = np.float32, spec: Optional[Tuple] = None,
-                 phase: str = "linear"):
+                 quality: Quality = "high", dtype: DTypeLike = np.float32, spec: Optional[Tuple] = None,
+                 phase: str = "linear") -> None:
         self._h = ffi.NULL
         func = "Resampler"
         dt = A.float_dtype_arg(dtype, func)
@@ -259,7 +262,7 @@ class Resampler(Handle, free="sk_resampler_free"):
         return self._channels
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
         return self._dt
 
     @property
@@ -292,7 +295,7 @@ class Resampler(Handle, free="sk_resampler_free"):
             raise ValueError(f"{func}: x must have shape ({self._channels}, n), got {shape}")
         return x, shape[-1]
 
-    def process(self, x: Any, last: bool = False) -> Any:
+    def process(self, x: ArrayLike, last: bool = False) -> FloatArray:
         """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
         output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
         if type(x) is ndarray and x.dtype is self._dt and not last and B.is_block(
@@ -346,7 +349,7 @@ class Resampler(Handle, free="sk_resampler_free"):
             return A._torch().cat([y, tail], dim=-1)
         return y
 
-    def flush(self, like: Optional[Any] = None) -> Any:
+    def flush(self, like: Optional[Array] = None) -> FloatArray:
         """Ends the signal: returns the remaining output (the samples whose instants lie before
         the end of the input) and resets the stream for a new signal."""
         p = ffi.new("size_t *")
@@ -360,7 +363,7 @@ class Resampler(Handle, free="sk_resampler_free"):
         self._check(_flush[self._dt](self._h, py, n, got, n), f"sk_resampler_{self._sfx}_flush")
         return y
 
-    def process_interleaved(self, x: Any) -> Any:
+    def process_interleaved(self, x: ArrayLike) -> FloatArray:
         """As :meth:`process` for interleaved frames: ``x`` of shape ``(n, channels)``
         (C-contiguous), returning ``(m, channels)``.
 
@@ -391,7 +394,7 @@ class Resampler(Handle, free="sk_resampler_free"):
                 raise RuntimeError(f"{func}: consumed {c[0]} of {n}, produced {p[0]} of {cap}")
         return y
 
-    def flush_interleaved(self, like: Optional[Any] = None) -> Any:
+    def flush_interleaved(self, like: Optional[Array] = None) -> FloatArray:
         """As :meth:`flush`, returning interleaved frames ``(m, channels)``."""
         p = ffi.new("size_t *")
         self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
@@ -419,13 +422,13 @@ class Resampler(Handle, free="sk_resampler_free"):
         return f"<sigkern.Resampler channels={self._channels} dtype={self._dt} {state}>"
 
 
-def _rows(x: Any, axis: int, func: str):
+def _rows(x: Any, axis: int, func: str) -> Any:
     x = A.as_input(x, func, "x")
     dt = A.float_dtype(x, func, "x")
     return A.move_copy(x, A.axis(axis, x.ndim, func), -1), dt
 
 
-def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> Any:
+def _per_row(xm: Any, dt: np.dtype[Any], n_out: int, call, cname: str, axis: int) -> Any:
     lead = tuple(xm.shape[:-1])
     y = B.new_like(xm, lead + (n_out,), dt)
     xr = xm.reshape(-1, xm.shape[-1])
@@ -439,7 +442,7 @@ def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> 
     return A.move_copy(y, -1, axis)
 
 
-def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
+def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = -1) -> FloatArray:
     """``scipy.signal.upfirdn(h, x, up, down, axis)``: upsample, FIR filter, downsample
     (C: ``sk_upfirdn_*``). ``h`` is 1-D and is used in ``x``'s dtype."""
     func = "upfirdn"
@@ -458,7 +461,7 @@ def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
                     f"sk_upfirdn_{SFX[dt]}", axis)
 
 
-def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
+def resample_poly(x: ArrayLike, up: int, down: int, axis: int = -1) -> FloatArray:
     """``scipy.signal.resample_poly(x, up, down, axis)`` with scipy's default Kaiser (beta 5)
     filter and zero padding (C: ``sk_resample_poly_*``)."""
     func = "resample_poly"
@@ -487,14 +490,14 @@ def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
                     f"sk_{func}_{SFX[dt]}", axis)
 
 
-def decimate(x: Any, q: int, axis: int = -1) -> Any:
+def decimate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     """``scipy.signal.decimate(x, q, ftype='fir', zero_phase=True, axis=axis)``: the
     ``firwin(20*q + 1, 1/q, window='hamming')`` anti-alias filter without delay, then every
     ``q``-th sample; ``ceil(n / q)`` samples (C: ``sk_decimate_*``)."""
     return _integer(x, q, axis, False)
 
 
-def interpolate(x: Any, q: int, axis: int = -1) -> Any:
+def interpolate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     """The counterpart of :func:`decimate`: ``n * q`` samples, equal to
     ``scipy.signal.resample_poly(x, q, 1, axis, window=firwin(20*q + 1, 1/q,
     window='hamming'))`` (C: ``sk_interpolate_*``)."""
