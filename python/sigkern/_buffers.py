@@ -149,7 +149,8 @@ def planar(x: Any, dt: np.dtype[Any], func: str, name: str, writable: bool = Fal
     are contiguous at a positive row stride (a time slice ``x[:, t0:t1]`` of a bigger block)."""
     shape = tuple(x.shape)
     n = shape[-1] if shape else 1
-    dense = isinstance(x, np.ndarray) or (x.layout is torch_info()[3] and x.device.type == "cpu")
+    ti = torch_info()
+    dense = isinstance(x, np.ndarray) or (ti is not None and x.layout is ti[3] and x.device.type == "cpu")
     if len(shape) == 2 and shape[0] > 1 and shape[1] > 0 and dense and dtype_of(x) == dt:
         s0, s1 = _estrides(x)
         if s1 == 1 and s0 > shape[1]:

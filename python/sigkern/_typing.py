@@ -15,7 +15,7 @@ run time too (``typing.get_args(Norm)`` lists the accepted values).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Literal, Optional, Tuple, Union
 
 __all__ = [
     "Norm",
@@ -30,6 +30,8 @@ __all__ = [
     "RbjKind",
     "MelNorm",
     "ConvMethod",
+    "WindowSpec",
+    "Phase",
 ]
 
 #: ``norm=`` of the FFTs (numpy.fft's; None is ``"backward"``)
@@ -59,11 +61,15 @@ RbjKind = Literal[
 ]
 #: mel filter normalisation
 MelNorm = Optional[Literal["slaney"]]
+#: a window given by name: ``"hann"``, ``("kaiser", 8.6)``, or a Kaiser beta (get_window's)
+WindowSpec = Union[str, Tuple[str, float], float]
+#: ``phase=`` of Resampler
+Phase = Literal["linear", "minimum"]
 #: ``method=`` of convolve/correlate (scipy.signal's)
 ConvMethod = Literal["auto", "direct", "fft"]
 
 if TYPE_CHECKING:
-    from typing import Any, Union
+    from typing import Any
 
     import numpy as np
     import numpy.typing as npt
@@ -77,7 +83,13 @@ if TYPE_CHECKING:
     FloatArray = Union[npt.NDArray[np.floating[Any]], torch.Tensor]
     #: a complex64/complex128 result: a numpy array, or a tensor for tensor input
     ComplexArray = Union[npt.NDArray[np.complexfloating[Any, Any]], torch.Tensor]
+    #: a float64 numpy array (results that are always numpy float64)
+    F64Array = npt.NDArray[np.float64]
+    #: an integer numpy array (PCM codes)
+    IntNDArray = npt.NDArray[np.integer[Any]]
     #: an integer (PCM) result
     IntArray = Union[npt.NDArray[np.integer[Any]], torch.Tensor]
+    #: a window: a name/tuple/beta as :data:`WindowSpec`, or the values (stft/istft)
+    WindowLike = Union[WindowSpec, npt.ArrayLike, torch.Tensor]
     #: a ``dtype=`` argument: a numpy dtype (or its name) or a torch dtype
     DTypeLike = Union[npt.DTypeLike, torch.dtype]
