@@ -75,8 +75,8 @@ class Kernel:
         self.name = op
         self.f32 = cfunc(f"sk_{op}_f32")
         self.f64 = cfunc(f"sk_{op}_f64")
-        self.s32 = cfunc(f"sk_{op}_strided_f32") if strided else None
-        self.s64 = cfunc(f"sk_{op}_strided_f64") if strided else None
+        self.s32: Any = cfunc(f"sk_{op}_strided_f32") if strided else None
+        self.s64: Any = cfunc(f"sk_{op}_strided_f64") if strided else None
 
     def cname(self, dt: np.dtype[Any], strided: bool = False) -> str:
         return f"sk_{self.name}{'_strided' if strided else ''}_{SFX[dt]}"
@@ -212,7 +212,7 @@ def _binary(k: Kernel, a: Any, b: Any, out: Any) -> Any:
 _NAMES = {1: ("x",), 2: ("a", "b")}
 
 
-def _common(k: Kernel, ins: Tuple[Any, ...], names: Tuple[Any, ...]) -> Tuple[Any, ...]:
+def _common(k: Any, ins: Tuple[Any, ...], names: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """Inputs converted/checked, their common float dtype and shape."""
     func = k.name
     arrs = tuple(A.as_input(a, func, n) for a, n in zip(ins, names))
