@@ -17,7 +17,7 @@ little-endian, three bytes a sample, as in WAV files.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from ._errors import OverlapError, error, status_name
 from ._lib import cfunc, ffi
 
 if TYPE_CHECKING:
-    from ._typing import Array, ArrayLike, FloatArray, DTypeLike, PcmFormat
+    from ._typing import Array, ArrayLike, DTypeLike, FloatArray, IntArray, IntNDArray, PcmFormat
 
 __all__ = [
     "pcm_to_float",
@@ -79,7 +79,7 @@ class _Pcm:
 
 _PCM = {(fmt, dt): _Pcm(short, SFX[dt]) for fmt, (short, _) in _FORMATS.items() for dt in (F32, F64)}
 #: fast path of pcm_to_float: (code dtype, float dtype) → (C function, code ctype, float ctype)
-_FROM_FAST = {
+_FROM_FAST: Dict[Tuple[Any, Any], Any] = {
     (cdt, dt): (_PCM[(fmt, dt)].frm, CARRAY[cdt], CARRAY[dt], _PCM[(fmt, dt)].frm_name)
     for cdt, fmt in _FORMAT_OF_DTYPE.items()
     for dt in (F32, F64)
@@ -235,7 +235,7 @@ def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels
     return out
 
 
-def float_to_pcm(x: ArrayLike, format: PcmFormat = "int16", out: Optional[Array] = None) -> FloatArray:  # noqa: A002
+def float_to_pcm(x: ArrayLike, format: PcmFormat = "int16", out: Optional[Array] = None) -> IntArray:  # noqa: A002
     """Float samples → integer PCM codes: ``x * 2**(bits-1)`` rounded half to even and
     saturated (C: ``sk_pcm_to_<fmt>_f32/f64``, the ``_strided`` forms for 1-D views).
 
@@ -966,10 +966,19 @@ class Ditherer:
         """Samples converted so far."""
         return int(self._state.position)
 
-    def convert(self, x: ArrayLike) -> FloatArray:
-        """Converts a block of interleaved samples (C-contiguous float32/float64, shape
-        ``(frames, channels)`` or ``(n,)``), advancing the stream. Returns int16 / uint8 codes of
-        ``x.shape`` (int24: uint8 bytes, last axis 3× as long)."""
+    def convert(self, x: ArrayLike) -> IntNDArray:
+        """Converts a block of interleaved samples, advancing the stream.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(frames, channels)`` or ``(n,)``, C-contiguous.
+
+        Returns
+        -------
+        ndarray
+            int16 / uint8 codes of ``x.shape`` (int24: uint8 bytes, last axis 3× as long).
+        """
         func = "Ditherer.convert"
         x = A.as_input(x, func, "x")
         dt = A.float_dtype(x, func, "x")
@@ -985,9 +994,25 @@ class Ditherer:
 
 
 def float_to_pcm_dither(x: ArrayLike, format: PcmFormat = "int16", seed: int = 0, shaping: bool = False,  # noqa: A002
-                        channels: int = 1) -> FloatArray:
+                        channels: int = 1) -> IntNDArray:
     """One-shot dithered conversion (a fresh :class:`Ditherer`): ``x`` interleaved with
     ``channels`` channels (the shaping error is tracked per channel).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        Shape ``(frames, channels)`` or ``(n,)``, C-contiguous.
+    format : {"int16", "int24", "uint8"}, default "int16"
+    seed : int, default 0
+    shaping : bool, default False
+        First-order noise shaping, as :class:`Ditherer`.
+    channels : int, default 1
+        Interleaved channels.
+
+    Returns
+    -------
+    ndarray
+        int16 / uint8 codes of ``x.shape`` (int24: uint8 bytes, last axis 3× as long).
 
     Examples
     --------
