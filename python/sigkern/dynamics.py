@@ -20,7 +20,7 @@ input raise :class:`NonFiniteError` and change nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
@@ -62,7 +62,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
     __slots__ = ("_h", "_channels", "_rate", "__weakref__")
     _what = "dynamics processor"
 
-    def _open(self, rate: Any, channels: Any, make) -> None:
+    def _open(self, rate: Any, channels: Any, make: Callable[..., Any]) -> None:
         self._h = ffi.NULL
         func = type(self).__name__
         ch = A.index(channels, func, "channels")
@@ -117,7 +117,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             raise ValueError(f"{func}: x has {ch} channels (shape {shape}), the processor {self._channels}")
         return x, dt, shape, n
 
-    def process(self, x: ArrayLike, sidechain: ArrayLike = None) -> FloatArray:
+    def process(self, x: ArrayLike, sidechain: Optional[ArrayLike] = None) -> FloatArray:
         """Processes a block of planar samples, shape ``(channels, n)`` (or ``(n,)`` for one
         channel), float32 or float64, and returns the output block (a new numpy array of the
         same shape and dtype). ``sidechain``: an optional key input of the same shape that
@@ -161,7 +161,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             raise self._fail(st, f"sk_dynamics_process_{SFX[dt]}")
         return y
 
-    def process_interleaved(self, x: ArrayLike, sidechain: ArrayLike = None) -> FloatArray:
+    def process_interleaved(self, x: ArrayLike, sidechain: Optional[ArrayLike] = None) -> FloatArray:
         """As :meth:`process` for interleaved frames, shape ``(frames, channels)``,
         C-contiguous (the sidechain likewise)."""
         func = f"{type(self).__name__}.process_interleaved"
@@ -196,8 +196,18 @@ class EnvelopeFollower(_Dynamics):
     """Envelope follower (C: ``sk_envelope_new``): outputs, per channel, the level smoothed
     as JUCE's ``BallisticsFilter``: ``e ← v + a·(e − v)`` with ``v = |x|`` (peak) or ``x²``
     (RMS, output ``√e``), ``a = exp(−2π·1000/(rate·ms))`` with ``attack_ms`` while the level
-    rises and ``release_ms`` while it falls. ``link=True``: one envelope from the loudest
-    channel, written to every channel.
+    rises and ``release_ms`` while it falls.
+
+    Parameters
+    ----------
+    rate : float
+        Sample rate, 1000 to 768000 Hz.
+    attack_ms, release_ms : float
+        Attack and release times (ms, 0 to 60000).
+    detector : {"peak", "rms"}
+    link : bool, default False
+        One envelope from the loudest channel, written to every channel.
+    channels : int, default 1
 
     Examples
     --------
@@ -259,6 +269,18 @@ class NoiseGate(_Dynamics):
     release) feeds the ballistics; below the threshold the gain is
     ``(envelope/threshold)^(ratio − 1)``. ``hold_ms`` keeps the gate open that long after the
     envelope falls below the threshold (0 = JUCE's behaviour).
+
+    Parameters
+    ----------
+    rate : float
+        Sample rate, 1000 to 768000 Hz.
+    threshold_db, ratio, attack_ms, release_ms : float
+        Threshold (dBFS), ratio (>= 1), attack and release times (ms, 0 to 60000).
+    hold_ms : float, default 0
+        How long the gate stays open after the envelope falls below the threshold (ms).
+    link : bool, default False
+        One gain for all channels, from the loudest.
+    channels : int, default 2
     """
 
     __slots__ = ()
