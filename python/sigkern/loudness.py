@@ -17,7 +17,7 @@ infinity in the input raise :class:`NonFiniteError` and change nothing.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from ._lib import cfunc, ffi
 from ._handle import Handle, closed_error
 
 if TYPE_CHECKING:
-    from ._typing import Array, ArrayLike, FloatArray
+    from ._typing import Array, ArrayLike, F64Array, FloatArray
 
 __all__ = [
     "Meter",
@@ -93,7 +93,7 @@ def _weights(weights: Optional[Sequence[float]], channels: int, func: str) -> An
     return ffi.from_buffer(CARRAY[F64], w), w
 
 
-def _layout(x: Any, func: str, interleaved: bool) -> Any:
+def _layout(x: Any, func: str, interleaved: bool) -> Tuple[Array, np.dtype[Any], int, int]:
     """(x, dtype, channels, n) of a planar (channels, n) / (n,) or interleaved (frames, channels)
     array."""
     x = A.as_input(x, func, "x")
@@ -175,8 +175,13 @@ class Meter(Handle, free="sk_meter_free"):
         return error(st, cname)
 
     def add(self, x: ArrayLike) -> None:
-        """Feeds a block of planar samples, shape ``(channels, n)`` (or ``(n,)`` for one
-        channel), float32 or float64. Rows may be a time slice of a bigger array.
+        """Feeds a block of planar samples.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(channels, n)`` (or ``(n,)`` for one channel). Rows may be a time slice
+            of a bigger array.
 
         Examples
         --------
@@ -209,7 +214,12 @@ class Meter(Handle, free="sk_meter_free"):
             raise self._fail(st, f"sk_meter_add_{SFX[dt]}")
 
     def add_interleaved(self, x: ArrayLike) -> None:
-        """Feeds a block of interleaved frames, shape ``(frames, channels)``, C-contiguous.
+        """Feeds a block of interleaved frames.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(frames, channels)``, C-contiguous.
 
         Examples
         --------
@@ -225,7 +235,12 @@ class Meter(Handle, free="sk_meter_free"):
             raise self._fail(st, f"sk_meter_add_interleaved_{SFX[dt]}")
 
     def stats(self) -> LoudnessStats:
-        """Every value at once (:class:`LoudnessStats`)."""
+        """Every value at once.
+
+        Returns
+        -------
+        LoudnessStats
+        """
         p = ffi.new("SkLoudnessStats *")
         st = _stats(self._h, p)
         if st:
@@ -241,9 +256,14 @@ class Meter(Handle, free="sk_meter_free"):
     sample_peak = property(lambda self: self.stats().sample_peak, doc="Sample peak over all channels, dBFS.")
     true_peak = property(lambda self: self.stats().true_peak, doc="True peak over all channels, dBTP.")
 
-    def peaks(self) -> FloatArray:
-        """Per-channel ``(sample_peaks, true_peaks)`` in dB, two float64 arrays of length
-        ``channels``."""
+    def peaks(self) -> Tuple[F64Array, F64Array]:
+        """Per-channel sample and true peaks.
+
+        Returns
+        -------
+        sample_peaks, true_peaks : ndarray, float64, shape (channels,)
+            dB.
+        """
         sp = np.empty(self._channels)
         tp = np.empty(self._channels)
         st = _peaks(self._h, ffi.from_buffer(CARRAY[F64], sp, True), ffi.from_buffer(CARRAY[F64], tp, True),
@@ -273,8 +293,16 @@ def loudness_stats(x: ArrayLike, rate: float, *, weights: Optional[Sequence[floa
         ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
     rate : float
         Sample rate (Hz), 8000 to 384000.
-    weights, true_peak
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    true_peak : bool, default True
         As :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    LoudnessStats
 
     Examples
     --------
@@ -311,6 +339,22 @@ def integrated_loudness(x: ArrayLike, rate: float, *, weights: Optional[Sequence
     """Integrated loudness (LUFS) of a whole signal; ``-inf`` for silence.
     ``pyloudnorm.Meter(rate).integrated_loudness(x.T)`` computes the same quantity.
 
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        LUFS.
+
     Examples
     --------
     >>> sigkern.integrated_loudness(np.zeros((2, 48000), np.float32), 48000)
@@ -323,6 +367,22 @@ def loudness_range(x: ArrayLike, rate: float, *, weights: Optional[Sequence[floa
                    interleaved: bool = False) -> float:
     """Loudness range (LU, EBU Tech 3342) of a whole signal.
 
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        LU.
+
     Examples
     --------
     >>> sigkern.loudness_range(np.zeros(48000 * 4), 48000)
@@ -333,6 +393,20 @@ def loudness_range(x: ArrayLike, rate: float, *, weights: Optional[Sequence[floa
 
 def true_peak(x: ArrayLike, rate: float, *, interleaved: bool = False) -> float:
     """True peak (dBTP) over all channels of a whole signal (BS.1770-4 Annex 2).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        dBTP.
 
     Examples
     --------
@@ -352,6 +426,22 @@ def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, c
     ``target`` LUFS without its true peak exceeding ``ceiling`` dBTP (the smaller of the two
     gains; ``-inf`` inputs set no limit). C: ``sk_loudness_normalize_gain``.
 
+    Parameters
+    ----------
+    integrated : float
+        Integrated loudness of the programme, LUFS.
+    true_peak : float
+        Its true peak, dBTP.
+    target : float, default -23.0
+        Target loudness, LUFS.
+    ceiling : float, default -1.0
+        Highest true peak allowed, dBTP.
+
+    Returns
+    -------
+    float
+        The linear gain.
+
     Examples
     --------
     >>> round(sigkern.normalize_gain(-30.0, -10.0, target=-23.0, ceiling=-1.0), 4)
@@ -370,6 +460,26 @@ def normalize_loudness(x: ArrayLike, rate: float, target: float = -23.0, ceiling
     """``x`` scaled to ``target`` LUFS integrated loudness, with the gain lowered if needed so
     that the true peak stays at or below ``ceiling`` dBTP (every channel by the same gain).
 
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    target : float, default -23.0
+        Target loudness, LUFS.
+    ceiling : float, default -1.0
+        Highest true peak allowed, dBTP.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+    out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
+
     Examples
     --------
     >>> t = np.arange(48000 * 5) / 48000
@@ -386,6 +496,17 @@ def peak_normalize(x: ArrayLike, target_db: float = 0.0, *, out: Optional[Array]
     """``x`` scaled so that its largest sample magnitude over all channels is ``target_db``
     dBFS (one gain for every channel, so the balance is kept). An all-zero signal is returned
     unchanged (scaled by 1).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape
+    target_db : float, default 0.0
+        The peak after scaling, dBFS (finite).
+    out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
 
     Examples
     --------
