@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from .._lib import cfunc, ffi, lib
 from ._common import _fb
 
 if TYPE_CHECKING:
-    from .._typing import ArrayLike, FloatArray, Btype, FilterOutput, RbjKind
+    from .._typing import ArrayLike, Btype, F64Array, FilterOutput, FloatArray, RbjKind
 
 __all__ = ["butter", "rbj_biquad"]
 
@@ -50,7 +50,7 @@ def butter(
     analog: bool = False,
     output: FilterOutput = "ba",
     fs: Optional[float] = None,
-) -> FloatArray:
+) -> Union[F64Array, Tuple[F64Array, F64Array]]:
     """Digital Butterworth filter design, like ``scipy.signal.butter`` (C: ``sk_butter_sos``,
     equal to scipy's ``output='sos'`` within about 1e-12 relative).
 
@@ -97,7 +97,7 @@ def butter(
     if analog:
         raise NotImplementedError(f"{func}: only digital filters (analog=False) are supported")
     if output not in ("ba", "sos"):
-        if output == "zpk":
+        if cast(object, output) == "zpk":  # (a value outside the Literal type)
             raise NotImplementedError(
                 f"{func}: output='zpk' is not supported; use output='sos' (recommended) or 'ba'"
             )

@@ -149,16 +149,17 @@ class Fir(Handle, free="sk_fir_free"):
             return out
         ti = A.TORCH or A.torch_info()
         if ti is not None and type(x) is ti[0]:
+            t: Any = x  # a tensor (type(x) is torch.Tensor)
             tdt = ti[1] if self._dt is F32 else ti[2]
-            if x.dtype is tdt and x.dim() == 1:
+            if t.dtype is tdt and t.dim() == 1:
                 if out is None:
-                    out = x.new_empty(x.shape)
-                if type(out) is ti[0] and out.dtype is tdt and out.shape == x.shape:
+                    out = t.new_empty(t.shape)
+                if type(out) is ti[0] and out.dtype is tdt and out.shape == t.shape:
                     ct = CPTR[self._dt]
-                    px = B.tensor_ptr(x, ti, ct)
+                    px = B.tensor_ptr(t, ti, ct)
                     po = B.tensor_ptr(out, ti, ct, True)
                     if px is not None and po is not None:
-                        st = self._proc(self._h, px, po, x.shape[0])
+                        st = self._proc(self._h, px, po, t.shape[0])
                         if st:
                             raise self._fail(st, "process")
                         return out

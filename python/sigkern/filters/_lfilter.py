@@ -121,9 +121,23 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
 
 def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.lfilter_zi(b, a)``: the initial state for which :func:`lfilter` of a unit
-    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``; ``max(len(a), len(b)) - 1``
-    values, computed in float64, returned as ``dtype``). A pole at z = 1 (no steady state) or
-    ``a[0] == 0`` raises :class:`BadArgumentError`.
+    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``).
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator coefficients.
+    dtype : np.float32 or np.float64, default np.float64
+        The dtype of the result (computed in float64).
+
+    Returns
+    -------
+    ndarray, shape (max(len(a), len(b)) - 1,), ``dtype``
+
+    Raises
+    ------
+    BadArgumentError
+        A pole at z = 1 (no steady state) or ``a[0] == 0``.
 
     Examples
     --------
@@ -220,8 +234,16 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         return error(st, cname)
 
     def process(self, x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
-        """Filters a block of planar samples ``(channels, n)`` (or ``(n,)`` for one channel) of
-        the filter's dtype, carrying the state; ``out`` (same shape and dtype) may be ``x``.
+        """Filters a block of planar samples, carrying the state.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, (channels, n) or (n,) for one channel, the filter's dtype
+        out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+        Returns
+        -------
+        ndarray or Tensor of ``x``'s shape (``out`` when given)
 
         Examples
         --------

@@ -318,7 +318,7 @@ class Biquad(Handle, free="sk_biquad_free"):
             return self._channels == 1
         return len(shape) == 2 and shape[1 if interleaved else 0] == self._channels
 
-    def _check_x(self, x: Any, func: str, interleaved: bool) -> Any:
+    def _check_x(self, x: Any, func: str, interleaved: bool) -> Array:
         x = A.as_input(x, func, "x")
         dt = A.dtype_of(x)
         if dt != self._dt:
@@ -442,6 +442,17 @@ def sosfilt_zi(sos: ArrayLike, dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.sosfilt_zi(sos)``: the ``(n_sections, 2)`` initial state for which
     :func:`sosfilt` of a unit step starts in steady state (C: ``sk_sosfilt_zi_f64/f32``;
     computed in float64, returned as ``dtype``).
+
+    Parameters
+    ----------
+    sos : array_like, shape (n_sections, 6)
+        Second-order sections ``b0 b1 b2 a0 a1 a2``.
+    dtype : np.float32 or np.float64, default np.float64
+        The dtype of the result.
+
+    Returns
+    -------
+    ndarray, shape (n_sections, 2), ``dtype``
 
     Examples
     --------
