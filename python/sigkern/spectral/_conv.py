@@ -136,7 +136,25 @@ def convolve(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: Co
 def correlate(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: ConvMethod = "auto",
               out: Optional[Array] = None) -> FloatArray:
     """``scipy.signal.correlate`` of two real 1-D signals (``sk_correlate_*``): the
-    convolution of ``in1`` with ``in2`` reversed. Arguments and result as :func:`convolve`.
+    convolution of ``in1`` with ``in2`` reversed.
+
+    Parameters
+    ----------
+    in1, in2 : ndarray or Tensor, 1-D, float32 or float64 (one dtype), C-contiguous
+    mode : {"full", "same", "valid"}
+        As :func:`convolve`.
+    method : {"auto", "direct", "fft"}
+        As :func:`convolve`.
+    out : ndarray or Tensor of the result's length and dtype, optional
+
+    Returns
+    -------
+    ndarray or Tensor, 1-D, in1's dtype
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`convolve`.
 
     Examples
     --------

@@ -6,7 +6,7 @@ plans."""
 from __future__ import annotations
 
 import math
-from typing import Literal, TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Optional, Tuple
 
 import numpy as np
 
@@ -18,7 +18,21 @@ from .._lib import cfunc, ffi
 from ._common import _complex_input, _fb, _new, _NULL, _raise, _real_input, _zeros
 
 if TYPE_CHECKING:
-    from .._typing import Array, ArrayLike, FloatArray, DTypeLike, Norm
+    from typing import Protocol
+
+    from .._typing import Array, ArrayLike, ComplexArray, DTypeLike, FloatArray, Norm
+
+    class _ToComplex(Protocol):
+        """rfft, fft, ifft: numpy.fft's signature, a complex result."""
+
+        def __call__(self, x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
+                     out: Optional[Array] = None) -> ComplexArray: ...
+
+    class _ToReal(Protocol):
+        """irfft: numpy.fft's signature, a real result."""
+
+        def __call__(self, x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
+                     out: Optional[Array] = None) -> FloatArray: ...
 
 __all__ = ["rfft", "irfft", "fft", "ifft", "FftPlan"]
 
@@ -60,7 +74,7 @@ def _norm_code(norm: Any, func: str) -> int:
 
 
 #: (kind, n, is_double) -> plan handle (freed when dropped from the cache and unused)
-_PLANS: dict = {}
+_PLANS: Dict[Tuple[int, int, bool], Any] = {}
 _PLAN_CACHE_MAX = 64
 
 
@@ -173,8 +187,8 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
 
 
 #: torch dtype -> numpy dtype of the FFT kinds (filled once torch is imported)
-_TORCH_NP: dict = {}
-_NP_TORCH: dict = {}
+_TORCH_NP: Dict[Any, np.dtype[Any]] = {}
+_NP_TORCH: Dict[np.dtype[Any], Any] = {}
 
 
 def _torch_tables() -> None:
@@ -219,7 +233,7 @@ def _fft_function(op: str, doc: str) -> Callable[..., Any]:
     dt_a, e_a, dt_b, e_b, _ = fast
 
     def transform(x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
-                  out: Optional[Array] = None) -> FloatArray:
+                  out: Optional[Array] = None) -> Any:
         if type(x) is ndarray and axis == -1:
             dt = x.dtype
             if dt is dt_a:
@@ -309,7 +323,7 @@ def _fft_tensor(fast: Tuple[Any, ...], x: Any, n: Any, norm: Any, out: Any, ti: 
     return _fft_checked(fast[4], x, n, -1, norm, out)
 
 
-rfft = _fft_function(
+rfft: _ToComplex = _fft_function(
     "rfft",
     """``numpy.fft.rfft``: the FFT of real data, bins 0..n/2 (``sk_rfft_batch_*``).
 
@@ -349,7 +363,7 @@ rfft = _fft_function(
     """,
 )
 
-irfft = _fft_function(
+irfft: _ToReal = _fft_function(
     "irfft",
     """``numpy.fft.irfft``: the inverse of :func:`rfft` (``sk_irfft_batch_*``).
 
@@ -379,7 +393,7 @@ irfft = _fft_function(
     """,
 )
 
-fft = _fft_function(
+fft: _ToComplex = _fft_function(
     "fft",
     """``numpy.fft.fft`` of complex data (``sk_fft_batch_*``).
 
@@ -407,11 +421,21 @@ fft = _fft_function(
     """,
 )
 
-ifft = _fft_function(
+ifft: _ToComplex = _fft_function(
     "ifft",
     """``numpy.fft.ifft`` of complex data (``sk_fft_batch_*`` with ``inverse = 1``).
 
-    Parameters as :func:`fft`; with norm None ("backward") the inverse is scaled by 1/n.
+    Parameters
+    ----------
+    x : ndarray or Tensor, complex64 or complex128, shape (..., m)
+        As :func:`fft`.
+    n : int, optional
+        Truncate or zero-pad to ``n`` along ``axis`` (default ``m``).
+    axis : int, default -1
+    norm : {None, "backward", "ortho", "forward"}
+        With None ("backward") the inverse is scaled by 1/n.
+    out : ndarray or Tensor, optional
+        Same dtype as ``x``, the result's shape; may be ``x`` itself (in place).
 
     Returns
     -------
@@ -532,7 +556,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
                 return y
         return _fft_checked(op, x, None, -1, norm, out, self)
 
-    def rfft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> FloatArray:
+    def rfft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Real FFT of the last axis (``sk_rfft_*``, ``sk_rfft_batch_*``).
 
         Parameters
@@ -580,7 +604,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._run("irfft", x, norm, out, self._cdt, self._bins, self._dtype, self._n,
                          _irfft1[self._dtype], _irfftb[self._dtype], None)
 
-    def fft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> FloatArray:
+    def fft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Complex FFT of the last axis (``sk_fft_*``, ``sk_fft_batch_*``).
 
         Parameters
@@ -604,9 +628,18 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._run("fft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
                          _fft1[self._dtype], _fftb[self._dtype], 0)
 
-    def ifft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> FloatArray:
-        """Inverse complex FFT of the last axis (``sk_ifft_*``, ``sk_fft_batch_*``); arguments
-        as :meth:`fft`.
+    def ifft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
+        """Inverse complex FFT of the last axis (``sk_ifft_*``, ``sk_fft_batch_*``).
+
+        Parameters
+        ----------
+        x : complex ndarray or Tensor (complex64 for a float32 plan), shape (..., n)
+        norm : {None, "backward", "ortho", "forward"}
+        out : same dtype and shape, optional; may be ``x`` (in place)
+
+        Returns
+        -------
+        ``x``'s dtype, shape (..., n)
 
         Examples
         --------

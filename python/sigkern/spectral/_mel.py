@@ -22,7 +22,7 @@ from ._stft import _pad_code
 from ._window import _window_spec, _WIN_SUPPORTED
 
 if TYPE_CHECKING:
-    from .._typing import Array, ArrayLike, FloatArray, DTypeLike, MelNorm, PadMode
+    from .._typing import Array, ArrayLike, DTypeLike, FloatArray, MelNorm, PadMode, WindowSpec
 
 __all__ = ["mel_filters", "melspectrogram", "MelSpectrogram", "log_mel_spectrogram"]
 
@@ -134,7 +134,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
     __slots__ = ("_h", "_dtype", "_params", "__weakref__")
 
     def __init__(self, sr: float = 22050, n_fft: int = 2048, hop_length: int = 512,
-                 win_length: Optional[int] = None, window: ArrayLike = "hann", center: bool = True,
+                 win_length: Optional[int] = None, window: WindowSpec = "hann", center: bool = True,
                  pad_mode: PadMode = "constant", power: float = 2.0, n_mels: int = 128,
                  fmin: float = 0.0, fmax: Optional[float] = None, htk: bool = False,
                  norm: MelNorm = "slaney", dtype: DTypeLike = np.float32) -> None:
@@ -166,7 +166,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
             _raise(st, f"sk_mel_plan_{SFX[dt]}_new")
         self._h = pp[0]
         self._dtype = dt
-        self._params = dict(sr=sr, n_fft=n_fft, hop_length=hop, win_length=wl, window=window,
+        self._params: Dict[str, Any] = dict(sr=sr, n_fft=n_fft, hop_length=hop, win_length=wl, window=window,
                             center=bool(center), pad_mode=pad_mode, power=float(power),
                             n_mels=n_mels, fmin=float(fmin), fmax=fmax, htk=bool(htk), norm=norm)
 
@@ -185,6 +185,15 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
 
     def frames(self, n: int) -> int:
         """Frames of an ``n``-sample signal (``sk_mel_frames``).
+
+        Parameters
+        ----------
+        n : int
+            Samples of the signal.
+
+        Returns
+        -------
+        int
 
         Examples
         --------
@@ -358,12 +367,12 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
 
 
 #: recently used plans of melspectrogram(): key -> MelSpectrogram
-_MEL_PLANS: dict = {}
+_MEL_PLANS: Dict[Tuple[Any, ...], MelSpectrogram] = {}
 _MEL_CACHE_MAX = 8
 
 
 def melspectrogram(y: ArrayLike, sr: float = 22050, n_fft: int = 2048, hop_length: int = 512,
-                   win_length: Optional[int] = None, window: ArrayLike = "hann", center: bool = True,
+                   win_length: Optional[int] = None, window: WindowSpec = "hann", center: bool = True,
                    pad_mode: PadMode = "constant", power: float = 2.0, n_mels: int = 128,
                    fmin: float = 0.0, fmax: Optional[float] = None, htk: bool = False,
                    norm: MelNorm = "slaney", out: Optional[Array] = None) -> FloatArray:
@@ -420,7 +429,7 @@ def _cached_plan(dt: np.dtype[Any], *args: Any) -> "MelSpectrogram":
     key = (dt,) + args
     plan = _MEL_PLANS.get(key)
     if plan is None:
-        plan = MelSpectrogram(*args, dtype=dt)
+        plan = MelSpectrogram(*args, dtype=dt)  # type: ignore[misc]  # (args has no dtype)
         if len(_MEL_PLANS) >= _MEL_CACHE_MAX:
             try:
                 _MEL_PLANS.pop(next(iter(_MEL_PLANS)), None)
@@ -479,11 +488,11 @@ def log_mel_spectrogram(audio: ArrayLike, sr: float = 16000, n_fft: int = 400, h
             if A.is_tensor(audio):
                 import torch
 
-                fixed = torch.zeros(tuple(audio.shape[:-1]) + (length,), dtype=audio.dtype)
+                fixed: Array = torch.zeros(tuple(audio.shape[:-1]) + (length,), dtype=audio.dtype)
             else:
                 fixed = np.zeros(tuple(audio.shape[:-1]) + (length,), dt)
             k = min(length, n)
-            fixed[..., :k] = audio[..., :k]
+            fixed[..., :k] = audio[..., :k]  # type: ignore[assignment]  # (both tensors or both arrays)
             audio = fixed
     plan = _cached_plan(dt, sr, n_fft, hop_length, None, "hann", True, "reflect", 2.0, n_mels,
                         0.0, None, False, "slaney")

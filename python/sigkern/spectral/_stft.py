@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ._common import _complex_input, _fb, _flag, _new, _NULL, _raise, _real_inpu
 from ._window import get_window
 
 if TYPE_CHECKING:
-    from .._typing import Array, ArrayLike, FloatArray, DTypeLike, PadMode
+    from .._typing import Array, ArrayLike, ComplexArray, DTypeLike, FloatArray, PadMode, WindowLike
 
 __all__ = ["stft", "istft", "StftStream"]
 
@@ -37,7 +37,7 @@ _stream_finish_frames = cfunc("sk_stft_stream_finish_frames")
 _stream_reset = cfunc("sk_stft_stream_reset")
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
-_ONES: dict = {}
+_ONES: Dict[Tuple[int, np.dtype[Any]], Any] = {}
 
 
 def _stft_params(func: str, n_fft: Any, hop_length: Any, win_length: Any) -> Tuple[int, int, int]:
@@ -122,9 +122,9 @@ def _real_view(z: Any, buf: Any) -> Any:
 
 
 def stft(x: ArrayLike, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
-         window: ArrayLike = None, center: bool = True, pad_mode: PadMode = "reflect",
+         window: Optional[WindowLike] = None, center: bool = True, pad_mode: PadMode = "reflect",
          normalized: bool = False, onesided: Optional[bool] = None, return_complex: bool = True,
-         out: Optional[Array] = None) -> FloatArray:
+         out: Optional[Array] = None) -> ComplexArray:
     """``torch.stft``: short-time Fourier transform with torch's parameters and defaults
     (``sk_stft_*``).
 
@@ -220,7 +220,7 @@ def stft(x: ArrayLike, n_fft: int, hop_length: Optional[int] = None, win_length:
 
 
 def istft(X: ArrayLike, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
-          window: ArrayLike = None, center: bool = True, normalized: bool = False,
+          window: Optional[WindowLike] = None, center: bool = True, normalized: bool = False,
           onesided: Optional[bool] = None, length: Optional[int] = None,
           out: Optional[Array] = None) -> FloatArray:
     """``torch.istft``: inverse STFT by windowed overlap-add (``sk_istft_*``).
@@ -345,7 +345,7 @@ class StftStream(Handle, free="sk_stft_stream_free"):
                  "__weakref__")
 
     def __init__(self, n_fft: int, hop_length: Optional[int] = None,
-                 win_length: Optional[int] = None, window: ArrayLike = None, center: bool = True,
+                 win_length: Optional[int] = None, window: Optional[WindowLike] = None, center: bool = True,
                  pad_mode: PadMode = "reflect", normalized: bool = False, onesided: bool = True,
                  dtype: DTypeLike = np.float32) -> None:
         func = "StftStream"
@@ -388,7 +388,7 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             f"StftStream.{meth}",
         )
 
-    def push(self, x: ArrayLike) -> FloatArray:
+    def push(self, x: ArrayLike) -> ComplexArray:
         """Appends samples and returns the frames they complete (``sk_stft_stream_*_push``).
 
         Parameters
@@ -441,10 +441,14 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             self._lock.release()
         return _swap(y[:got])
 
-    def finish(self) -> FloatArray:
+    def finish(self) -> ComplexArray:
         """Ends the signal: pads its end as ``center``/``pad_mode`` say and returns the last
         frames (``sk_stft_stream_*_finish``), shape (n_freq, k), of the kind of the last push.
         Pushing again needs :meth:`reset`.
+
+        Returns
+        -------
+        ndarray or Tensor, complex, shape (n_freq, k)
 
         Raises
         ------

@@ -15,7 +15,7 @@ from .._lib import cfunc, ffi
 from ._common import _fb, _raise
 
 if TYPE_CHECKING:
-    from .._typing import ArrayLike, FloatArray, DTypeLike
+    from .._typing import ArrayLike, DTypeLike, FloatArray, WindowSpec
 
 __all__ = ["get_window"]
 
@@ -159,7 +159,7 @@ def _suffix_periodic(window: Any, fftbins: bool) -> bool:
     return bool(fftbins)
 
 
-def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: bool = True,
+def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
                dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.get_window``: every window scipy accepts, with its names, aliases,
     parameters and defaults (``sk_window_params_*``).
