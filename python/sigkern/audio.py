@@ -17,7 +17,7 @@ little-endian, three bytes a sample, as in WAV files.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -402,7 +402,7 @@ def _channel_ptrs(chans: Sequence[Any], dt: np.dtype[Any], cname: str, writable:
     return ffi.new(_PTRS[dt], ps), ps
 
 
-def interleave(planar: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+def interleave(planar: Union[ArrayLike, Sequence[ArrayLike]], out: Optional[Array] = None) -> FloatArray:
     """Planar channels → interleaved frames: ``out[f, c] = planar[c][f]``
     (C: ``sk_interleave_block_f32/f64`` for one block, ``sk_interleave_f32/f64`` for separate
     channel arrays; numpy: ``planar.T.copy()``).
@@ -492,7 +492,9 @@ def _interleave_list(chans: List[Any], dt: np.dtype[Any], frames: int, like: Any
     return out
 
 
-def deinterleave(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+def deinterleave(
+    x: ArrayLike, out: Union[Array, Sequence[Array], None] = None
+) -> Union[FloatArray, Sequence[Array]]:
     """Interleaved frames → planar channels: ``out[c][f] = x[f, c]``
     (C: ``sk_deinterleave_block_f32/f64`` into one block, ``sk_deinterleave_f32/f64`` into
     separate channel arrays; numpy: ``x.T.copy()``).
