@@ -42,8 +42,8 @@ def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype[Any], func: str, nam
     return z
 
 
-def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Optional[Array] = None,
-            out: Optional[Array] = None) -> Union[Any, Tuple[Any, Any]]:
+def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Optional[ArrayLike] = None,
+            out: Optional[Array] = None) -> Union[FloatArray, Tuple[FloatArray, FloatArray]]:
     """Filters ``x`` along an axis with the IIR filter ``b/a`` (transfer-function form), like
     ``scipy.signal.lfilter(b, a, x, axis, zi)`` (C: ``sk_lfilter_f32/f64``; transposed direct
     form II in scipy's order, every channel in one call, in SIMD lanes).
@@ -100,7 +100,7 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
         out = B.new_like(x, shape, dt)
     zshape = lead + (k,)
     pzi = pzf = ffi.NULL
-    zf = None
+    zf: Any = None
     if zi is not None:
         zi = _state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)")
         pzi, _ = B.pointer(zi, dt, func, "zi")

@@ -49,9 +49,9 @@ def sosfilt(
     sos: ArrayLike,
     x: ArrayLike,
     axis: int = -1,
-    zi: Optional[Array] = None,
+    zi: Optional[ArrayLike] = None,
     out: Optional[Array] = None,
-) -> Union[Any, Tuple[Any, Any]]:
+) -> Union[FloatArray, Tuple[FloatArray, FloatArray]]:
     """Filters ``x`` along an axis with a cascade of second-order sections, like
     ``scipy.signal.sosfilt(sos, x, axis, zi)`` (C: ``sk_sosfilt_f32/f64``).
 
