@@ -230,7 +230,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
         po, _ = B.pointer(out, self._dtype, func, "out", writable=True)
         return y, out, (py, po), n, fr, nm * fr, math.prod(shape[:-2])
 
-    def __call__(self, y: Any, out: Optional[Any] = None, n_frames: Optional[int] = None) -> Any:
+    def __call__(self, y: ArrayLike, out: Optional[Array] = None, n_frames: Optional[int] = None) -> FloatArray:
         """The mel spectrogram (``sk_melspec_batch_*``: one call for all rows), equal to
         ``librosa.feature.melspectrogram``.
 
