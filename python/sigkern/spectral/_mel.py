@@ -179,7 +179,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
     dtype = property(lambda self: self._dtype, doc="Sample and result dtype.")
 
     @property
-    def params(self) -> Dict[Any, Any]:
+    def params(self) -> Dict[str, Any]:
         """All parameters, as given to the constructor (a copy)."""
         return dict(self._params)
 
