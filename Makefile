@@ -79,7 +79,7 @@ VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-
 
 .PHONY: help compare-fftw compare-handles venv py-install wheel build headers lint rust-test header-check c-examples c-test \
         python-test test demo bench compare clean distclean install uninstall c-install-test abi \
-        abi-check tools-check
+        abi-check tools-check typecheck
 
 help:
 	@echo "make demo          build, then run examples/demo.py (C, ctypes+PyTorch, CFFI+numpy)"
@@ -93,8 +93,8 @@ help:
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make py-install    build and pip-install the Python package into $(VENV)"
 	@echo "make wheel         build a wheel of the Python package into build/wheel/"
-	@echo "make lint | rust-test | header-check | abi-check | c-test | rt-test | c-install-test | python-test"
-	@echo "                   one part of 'test'"
+	@echo "make lint | typecheck | rust-test | header-check | abi-check | c-test | rt-test"
+	@echo "  | c-install-test | python-test   one part of 'test' (typecheck: mypy on python/sigkern)"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
 	@echo "make test-debug-lib    misuse, memory-limit and reliability tests on the debug build"
 	@echo "make fuzz          property tests with many cases (PROPTEST_CASES, default 5000)"
@@ -141,6 +141,11 @@ headers:
 	env -u SIGKERN_HEADER_CHECK cargo build --release
 	git status --short -- include/
 	@echo "If the C API changed, run 'make abi' too and commit include/ and abi/ together."
+
+# mypy on the Python package (settings in pyproject.toml [tool.mypy]: strict), pinned in
+# requirements.txt with the stubs it needs. Checks the source tree, so no build is needed.
+typecheck: $(VENV_STAMP)
+	$(PYTHON) -m mypy
 
 lint:
 	cargo fmt --check
@@ -317,8 +322,8 @@ endef
 tools-check:
 	$(call need_tools,$(TEST_TOOLS))
 
-test: tools-check venv build lint rust-test test-debug-lib header-check abi-check c-test rt-test \
-      c-install-test python-test
+test: tools-check venv build lint typecheck rust-test test-debug-lib header-check abi-check c-test \
+      rt-test c-install-test python-test
 
 demo: py-install c-examples
 	$(PYTHON) examples/demo.py $(DEMO_ARGS)

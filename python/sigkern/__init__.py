@@ -60,14 +60,25 @@ _sk_simd_level = cfunc("sk_simd_level")
 
 
 def version() -> str:
-    """The library version, ``"MAJOR.MINOR.PATCH"`` (``sk_version()``), equal to ``__version__``."""
+    """The library version (``sk_version()``), equal to ``__version__``.
+
+    Returns
+    -------
+    str
+        ``"MAJOR.MINOR.PATCH"``.
+    """
     return ffi.string(_sk_version()).decode()
 
 
 def simd_level() -> str:
-    """The SIMD level the kernels use: ``"avx512"``, ``"avx2"``, ``"sse2"``, ``"neon"`` or
-    ``"scalar"`` (``sk_simd_level()``; the environment variable ``SIGKERN_SIMD``, read once at
-    the first call, may force a lower one)."""
+    """The SIMD level the kernels use (``sk_simd_level()``; the environment variable
+    ``SIGKERN_SIMD``, read once at the first call, may force a lower one).
+
+    Returns
+    -------
+    str
+        ``"avx512"``, ``"avx2"``, ``"sse2"``, ``"neon"`` or ``"scalar"``.
+    """
     return ffi.string(_sk_simd_level()).decode()
 
 

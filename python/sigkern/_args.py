@@ -26,11 +26,17 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type
 
 import numpy as np
 
 from ._lib import ffi
+
+if TYPE_CHECKING:
+    import torch
+    from typing_extensions import TypeGuard
+
+    from ._typing import Array
 
 __all__ = [
     "AxisError",
@@ -73,37 +79,39 @@ __all__ = [
     "copy_into",
 ]
 
+AxisError: Type[ValueError]
 try:
     AxisError = np.exceptions.AxisError
 except AttributeError:  # numpy < 1.25
-    AxisError = np.AxisError  # type: ignore[attr-defined]
+    AxisError = np.AxisError  # type: ignore[attr-defined,unused-ignore]
 
 # ---------------------------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------------------------
 
-F32 = np.dtype(np.float32)
-F64 = np.dtype(np.float64)
-C64 = np.dtype(np.complex64)
-C128 = np.dtype(np.complex128)
-I16 = np.dtype(np.int16)
-I32 = np.dtype(np.int32)
-U8 = np.dtype(np.uint8)
+# (typed as any dtype: the tables below map between them)
+F32: np.dtype[Any] = np.dtype(np.float32)
+F64: np.dtype[Any] = np.dtype(np.float64)
+C64: np.dtype[Any] = np.dtype(np.complex64)
+C128: np.dtype[Any] = np.dtype(np.complex128)
+I16: np.dtype[Any] = np.dtype(np.int16)
+I32: np.dtype[Any] = np.dtype(np.int32)
+U8: np.dtype[Any] = np.dtype(np.uint8)
 ndarray = np.ndarray
 
 #: float dtype → suffix of its C functions (``sk_scale_f32``)
-SFX = {F32: "f32", F64: "f64"}
+SFX: Dict[np.dtype[Any], str] = {F32: "f32", F64: "f64"}
 #: numpy dtype → C element type of its pointer (complex data is passed as interleaved re/im)
-CTYPE = {F32: "float", F64: "double", C64: "float", C128: "double", I16: "int16_t",
+CTYPE: Dict[np.dtype[Any], str] = {F32: "float", F64: "double", C64: "float", C128: "double", I16: "int16_t",
          I32: "int32_t", U8: "uint8_t"}
 #: numpy dtype → CFFI array type for ``ffi.from_buffer`` (a type object: a string would be
 #: parsed on every call)
-CARRAY = {dt: ffi.typeof(c + "[]") for dt, c in CTYPE.items()}
+CARRAY: Dict[np.dtype[Any], Any] = {dt: ffi.typeof(c + "[]") for dt, c in CTYPE.items()}
 #: numpy dtype → CFFI pointer type for ``ffi.cast`` (tensors' ``data_ptr()``)
-CPTR = {dt: ffi.typeof(c + " *") for dt, c in CTYPE.items()}
+CPTR: Dict[np.dtype[Any], Any] = {dt: ffi.typeof(c + " *") for dt, c in CTYPE.items()}
 #: real ↔ complex dtype of the same precision
-COMPLEX_OF = {F32: C64, F64: C128}
-REAL_OF = {C64: F32, C128: F64}
+COMPLEX_OF: Dict[np.dtype[Any], np.dtype[Any]] = {F32: C64, F64: C128}
+REAL_OF: Dict[np.dtype[Any], np.dtype[Any]] = {C64: F32, C128: F64}
 
 # ---------------------------------------------------------------------------------------------
 # What an argument is
@@ -115,10 +123,10 @@ def _torch() -> Any:
 
 
 #: (torch.Tensor, torch.float32, torch.float64, torch.strided) once torch has been imported
-TORCH: Optional[tuple] = None
+TORCH: Optional[Tuple[Any, ...]] = None
 
 
-def torch_info() -> Optional[tuple]:
+def torch_info() -> Optional[Tuple[Any, ...]]:
     """:data:`TORCH`, filled on the first call after the caller imported torch (else None)."""
     global TORCH
     if TORCH is None:
@@ -129,13 +137,13 @@ def torch_info() -> Optional[tuple]:
     return TORCH
 
 
-def is_tensor(x: Any) -> bool:
+def is_tensor(x: object) -> TypeGuard[torch.Tensor]:
     """Whether ``x`` is a torch tensor (without importing torch)."""
     t = _torch()
     return t is not None and isinstance(x, t.Tensor)
 
 
-def np_dtype_of_tensor(x: Any) -> Optional[np.dtype]:
+def np_dtype_of_tensor(x: Any) -> Optional[np.dtype[Any]]:
     t = _torch()
     return {
         t.float32: F32,
@@ -148,7 +156,7 @@ def np_dtype_of_tensor(x: Any) -> Optional[np.dtype]:
     }.get(x.dtype)
 
 
-def torch_dtype(dt: np.dtype) -> Any:
+def torch_dtype(dt: np.dtype[Any]) -> Any:
     t = _torch()
     return {F32: t.float32, F64: t.float64, C64: t.complex64, C128: t.complex128,
             I16: t.int16, I32: t.int32, U8: t.uint8}[dt]
@@ -163,7 +171,7 @@ def describe(x: Any) -> str:
     return f"a {type(x).__name__}"
 
 
-def dtype_of(x: Any) -> Optional[np.dtype]:
+def dtype_of(x: Any) -> Any:
     """numpy dtype of an array or tensor (None for other objects)."""
     if isinstance(x, np.ndarray):
         return x.dtype
@@ -177,7 +185,7 @@ def dtype_of(x: Any) -> Optional[np.dtype]:
 # ---------------------------------------------------------------------------------------------
 
 
-def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype, ...] = (F32, F64)) -> Any:
+def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype[Any], ...] = (F32, F64)) -> Array:
     """``x`` as an array or tensor whose dtype is one of ``kinds``.
 
     numpy arrays and tensors are returned as they are, after a dtype check (a wrong dtype is a
@@ -205,7 +213,7 @@ def as_input(x: Any, func: str, name: str, kinds: Tuple[np.dtype, ...] = (F32, F
     )
 
 
-def float_dtype(x: Any, func: str, name: str) -> np.dtype:
+def float_dtype(x: Any, func: str, name: str) -> np.dtype[Any]:
     """F32 or F64 for a float32/float64 array or tensor, else ``TypeError``."""
     dt = dtype_of(x)
     if dt is F32 or dt == F32:
@@ -218,7 +226,7 @@ def float_dtype(x: Any, func: str, name: str) -> np.dtype:
     )
 
 
-def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype, func: str, name: str = "out") -> None:
+def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype[Any], func: str, name: str = "out") -> None:
     """``out`` must be an array or tensor of ``shape`` and ``dtype`` (``ValueError``/``TypeError``)."""
     dt = dtype_of(out)
     if dt is None:
@@ -300,7 +308,7 @@ def axis(ax: Any, nd: int, func: str, name: str = "x") -> int:
     return a % nd
 
 
-def float_dtype_arg(dtype: Any, func: str, complex_ok: bool = False) -> np.dtype:
+def float_dtype_arg(dtype: Any, func: str, complex_ok: bool = False) -> np.dtype[Any]:
     """A ``dtype=`` argument: np.float32/np.float64 (or ``"float32"``, ``torch.float32``, ...)
     → F32/F64, else ``TypeError``. ``complex_ok``: complex64/complex128 name their precision."""
     ti = torch_info()
@@ -354,7 +362,7 @@ def contig(a: Any) -> Any:
     return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a.contiguous()
 
 
-def strides(a: Any) -> tuple:
+def strides(a: Any) -> Tuple[Any, ...]:
     """Strides of an array (bytes) or tensor (elements), for messages."""
     return tuple(a.strides) if isinstance(a, np.ndarray) else tuple(a.stride())
 

@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 
-def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
+def tensor_ptr(t: Any, ti: Tuple[Any, ...], ctype: Any, writable: bool = False) -> Any:
     """Fast path: the data pointer of a dense, contiguous CPU tensor (``ctype`` is a pointer
     type, ``"float *"`` or ``"double *"`` or the same as ``ffi.typeof`` object, which casts
     faster; the caller has matched the dtype), or None when any check fails (the checked path
@@ -60,12 +60,12 @@ def tensor_ptr(t: Any, ti: tuple, ctype: Any, writable: bool = False):
 
 def pointer(
     x: Any,
-    dtype: np.dtype,
+    dtype: np.dtype[Any],
     func: str,
     name: str,
     writable: bool = False,
     strided: bool = False,
-):
+) -> Any:
     """A checked zero-copy pointer to the data of ``x``, and its element stride.
 
     ``x`` must be a numpy array or CPU torch tensor of exactly ``dtype``; it must be C-contiguous
@@ -125,7 +125,7 @@ def pointer(
     raise TypeError(f"{where} must be a numpy array or a torch tensor, got {describe(x)}")
 
 
-def new_like(like: Any, shape: Tuple[int, ...], dtype: np.dtype) -> Any:
+def new_like(like: Any, shape: Tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """A new uninitialised C-contiguous output of the same kind as ``like`` (numpy or torch)."""
     if is_tensor(like):
         return _torch().empty(shape, dtype=torch_dtype(dtype))
@@ -143,13 +143,14 @@ def _estrides(x: Any) -> Tuple[int, ...]:
     return tuple(int(s) for s in x.stride())
 
 
-def planar(x: Any, dt: np.dtype, func: str, name: str, writable: bool = False):
+def planar(x: Any, dt: np.dtype[Any], func: str, name: str, writable: bool = False) -> Any:
     """(pointer, channel stride in elements) of planar data: a C-contiguous array of any ndim
     (channels = leading axes, stride = last dimension), or a 2-D (channels, n) view whose rows
     are contiguous at a positive row stride (a time slice ``x[:, t0:t1]`` of a bigger block)."""
     shape = tuple(x.shape)
     n = shape[-1] if shape else 1
-    dense = isinstance(x, np.ndarray) or (x.layout is torch_info()[3] and x.device.type == "cpu")
+    ti = torch_info()
+    dense = isinstance(x, np.ndarray) or (ti is not None and x.layout is ti[3] and x.device.type == "cpu")
     if len(shape) == 2 and shape[0] > 1 and shape[1] > 0 and dense and dtype_of(x) == dt:
         s0, s1 = _estrides(x)
         if s1 == 1 and s0 > shape[1]:
@@ -159,7 +160,7 @@ def planar(x: Any, dt: np.dtype, func: str, name: str, writable: bool = False):
     return p, n
 
 
-def row_ptr(a: np.ndarray, ct: Any, writable: bool) -> tuple:
+def row_ptr(a: np.ndarray, ct: Any, writable: bool) -> Tuple[Any, ...]:
     """Fast path of :func:`planar` for a 2-D numpy view with contiguous rows at a positive
     row stride (ValueError otherwise: the checked path then says what is wrong)."""
     s0, s1 = a.strides
@@ -169,13 +170,13 @@ def row_ptr(a: np.ndarray, ct: Any, writable: bool) -> tuple:
     return _fb(ct, a[0], writable), s0 // isz
 
 
-def is_block(shape: tuple, channels: int) -> bool:
+def is_block(shape: Tuple[Any, ...], channels: int) -> bool:
     """Whether ``shape`` is a planar block of ``channels`` rows: ``(channels, n)``, or ``(n,)``
     for one channel."""
     return (len(shape) == 2 and shape[0] == channels) or (len(shape) == 1 and channels == 1)
 
 
-def block_ptr(a: np.ndarray, ct: Any, writable: bool = False) -> tuple:
+def block_ptr(a: np.ndarray, ct: Any, writable: bool = False) -> Tuple[Any, ...]:
     """(pointer, row stride in elements) of a numpy block that is C-contiguous or a time slice
     ``a[:, t0:t1]`` of a bigger block; ValueError otherwise (another layout, or read-only when
     ``writable``): the checked path then says what is wrong."""
@@ -184,7 +185,7 @@ def block_ptr(a: np.ndarray, ct: Any, writable: bool = False) -> tuple:
     return row_ptr(a, ct, writable)
 
 
-def block_io(x: np.ndarray, out: Any, dt: np.dtype, ct: Any) -> Optional[tuple]:
+def block_io(x: np.ndarray, out: Any, dt: np.dtype[Any], ct: Any) -> Optional[Tuple[Any, ...]]:
     """The fast path's pointers of a planar numpy block ``x`` and of its output (``out`` of
     ``x``'s shape and dtype ``dt``, or a new array): ``(px, x_stride, y, py, y_stride)``; None
     where the checked path must decide (another layout, a read-only or mismatched ``out``)."""

@@ -48,7 +48,7 @@ class SigkernError(Exception):
 
     code = 0
 
-    def __init__(self, code: int, name: str, message: str, function: str = ""):
+    def __init__(self, code: int, name: str, message: str, function: str = "") -> None:
         self.code = code
         self.name = name
         self.message = message
@@ -134,7 +134,17 @@ _BY_CODE = {
 
 
 def status_name(code: int) -> str:
-    """The name of a status code (``"SK_UNKNOWN_STATUS"`` for a code the library never returns).
+    """The name of a status code.
+
+    Parameters
+    ----------
+    code : int
+        A status code (``SK_OK``, ``SK_ERR_*``).
+
+    Returns
+    -------
+    str
+        ``"SK_UNKNOWN_STATUS"`` for a code the library never returns.
 
     Examples
     --------
@@ -145,7 +155,13 @@ def status_name(code: int) -> str:
 
 
 def last_error_message() -> str:
-    """The calling thread's message for its last failed sigkern call (``""`` if none)."""
+    """The calling thread's message for its last failed sigkern call.
+
+    Returns
+    -------
+    str
+        ``""`` if none.
+    """
     n = _last_error_message(ffi.NULL, 0)
     buf = ffi.new("char[]", n + 1)
     _last_error_message(buf, n + 1)

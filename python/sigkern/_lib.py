@@ -8,21 +8,32 @@ which also records its name in :data:`USED` (the coverage test compares it with 
 from __future__ import annotations
 
 import pathlib
+from typing import Any, Set
 
-from ._sigkern_cffi import ffi, lib  # type: ignore[import-not-found]
+from ._sigkern_cffi import ffi, lib
 
 __all__ = ["ffi", "lib", "library_path", "include_dir", "cfunc", "USED"]
 
 _HERE = pathlib.Path(__file__).resolve().parent
 
 #: Names of every C function bound by the package (filled at import).
-USED: set = set()
+USED: Set[str] = set()
 
 
 def library_path() -> str:
     """Absolute path of the bundled shared library (``libsigkern.so``), the same copy this
     package calls: load it with ``ctypes.CDLL(sigkern.library_path())`` or
-    ``cffi.FFI().dlopen(...)`` to share handles and the thread's last error with the package."""
+    ``cffi.FFI().dlopen(...)`` to share handles and the thread's last error with the package.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    FileNotFoundError
+        The package is not built.
+    """
     for p in sorted(_HERE.glob("libsigkern.so*")):
         return str(p)
     raise FileNotFoundError(f"no libsigkern.so* in {_HERE}: the package is not built")
@@ -30,11 +41,16 @@ def library_path() -> str:
 
 def include_dir() -> str:
     """Directory of the bundled headers: ``sigkern.h`` (C/C++, with the documentation of every
-    function) and ``sigkern_cdef.h`` (the same declarations for ``cffi.FFI.cdef``)."""
+    function) and ``sigkern_cdef.h`` (the same declarations for ``cffi.FFI.cdef``).
+
+    Returns
+    -------
+    str
+    """
     return str(_HERE / "include")
 
 
-def cfunc(name: str):
+def cfunc(name: str) -> Any:
     """The C function ``name`` of the library (recorded in :data:`USED`)."""
     USED.add(name)
     return getattr(lib, name)

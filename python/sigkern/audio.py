@@ -17,7 +17,7 @@ little-endian, three bytes a sample, as in WAV files.
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from . import core as _core
 from ._args import CARRAY, F32, F64, I16, I32, SFX, U8, ndarray
 from ._errors import OverlapError, error, status_name
 from ._lib import cfunc, ffi
+
+if TYPE_CHECKING:
+    from ._typing import Array, ArrayLike, DTypeLike, FloatArray, IntArray, IntNDArray, PcmFormat
 
 __all__ = [
     "pcm_to_float",
@@ -65,7 +68,7 @@ class _Pcm:
 
     __slots__ = ("frm", "frm_s", "to", "to_s", "frm_name", "to_name")
 
-    def __init__(self, short: str, sfx: str):
+    def __init__(self, short: str, sfx: str) -> None:
         self.frm_name = f"sk_pcm_from_{short}_{sfx}"
         self.to_name = f"sk_pcm_to_{short}_{sfx}"
         self.frm = cfunc(self.frm_name)
@@ -76,7 +79,7 @@ class _Pcm:
 
 _PCM = {(fmt, dt): _Pcm(short, SFX[dt]) for fmt, (short, _) in _FORMATS.items() for dt in (F32, F64)}
 #: fast path of pcm_to_float: (code dtype, float dtype) → (C function, code ctype, float ctype)
-_FROM_FAST = {
+_FROM_FAST: Dict[Tuple[Any, Any], Any] = {
     (cdt, dt): (_PCM[(fmt, dt)].frm, CARRAY[cdt], CARRAY[dt], _PCM[(fmt, dt)].frm_name)
     for cdt, fmt in _FORMAT_OF_DTYPE.items()
     for dt in (F32, F64)
@@ -107,13 +110,13 @@ def _bytes_to_codes(data: Any, fmt: str, channels: Optional[int], func: str) -> 
 
 
 def pcm_to_float(
-    data: Any,
-    dtype: Any = np.float32,
+    data: ArrayLike,
+    dtype: DTypeLike = np.float32,
     *,
-    format: Optional[str] = None,  # noqa: A002 - the name users know (soundfile, wave)
+    format: Optional[PcmFormat] = None,  # noqa: A002 - the name users know (soundfile, wave)
     channels: Optional[int] = None,
-    out: Optional[Any] = None,
-) -> Any:
+    out: Optional[Array] = None,
+) -> FloatArray:
     """Integer PCM → float samples: ``code / 2**(bits-1)`` (C: ``sk_pcm_from_<fmt>_f32/f64``,
     the ``_strided`` forms for 1-D views).
 
@@ -232,7 +235,7 @@ def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels
     return out
 
 
-def float_to_pcm(x: Any, format: str = "int16", out: Optional[Any] = None) -> Any:  # noqa: A002
+def float_to_pcm(x: ArrayLike, format: PcmFormat = "int16", out: Optional[Array] = None) -> IntArray:  # noqa: A002
     """Float samples → integer PCM codes: ``x * 2**(bits-1)`` rounded half to even and
     saturated (C: ``sk_pcm_to_<fmt>_f32/f64``, the ``_strided`` forms for 1-D views).
 
@@ -314,7 +317,7 @@ _CONVERT = {
 }
 
 
-def convert(x: Any, dtype: Any, out: Optional[Any] = None) -> Any:
+def convert(x: ArrayLike, dtype: DTypeLike, out: Optional[Array] = None) -> FloatArray:
     """``x`` as float32 or float64 (C: ``sk_convert_f32_to_f64`` / ``sk_convert_f64_to_f32``,
     the strided forms for 1-D views): float32 → float64 is exact; float64 → float32 rounds to
     nearest even and overflows to ±inf, like ``x.astype(np.float32)``.
@@ -392,14 +395,14 @@ def _rows_contiguous(a: Any) -> bool:
     return False
 
 
-def _channel_ptrs(chans: Sequence[Any], dt: np.dtype, cname: str, writable: bool) -> tuple:
+def _channel_ptrs(chans: Sequence[Any], dt: np.dtype[Any], cname: str, writable: bool) -> Tuple[Any, ...]:
     """(C pointer array, keep-alive list) over 1-D contiguous channels."""
     name = "channels" if not writable else "out"
     ps = [B.pointer(c, dt, cname, f"{name}[{i}]", writable=writable)[0] for i, c in enumerate(chans)]
     return ffi.new(_PTRS[dt], ps), ps
 
 
-def interleave(planar: Any, out: Optional[Any] = None) -> Any:
+def interleave(planar: Union[ArrayLike, Sequence[ArrayLike]], out: Optional[Array] = None) -> FloatArray:
     """Planar channels → interleaved frames: ``out[f, c] = planar[c][f]``
     (C: ``sk_interleave_block_f32/f64`` for one block, ``sk_interleave_f32/f64`` for separate
     channel arrays; numpy: ``planar.T.copy()``).
@@ -473,7 +476,7 @@ def interleave(planar: Any, out: Optional[Any] = None) -> Any:
     return out
 
 
-def _interleave_list(chans: List[Any], dt: np.dtype, frames: int, like: Any, out: Any) -> Any:
+def _interleave_list(chans: List[Any], dt: np.dtype[Any], frames: int, like: Any, out: Any) -> Any:
     cname = f"sk_interleave_{SFX[dt]}"
     nch = len(chans)
     if out is None:
@@ -489,7 +492,9 @@ def _interleave_list(chans: List[Any], dt: np.dtype, frames: int, like: Any, out
     return out
 
 
-def deinterleave(x: Any, out: Optional[Any] = None) -> Any:
+def deinterleave(
+    x: ArrayLike, out: Union[Array, Sequence[Array], None] = None
+) -> Union[FloatArray, Sequence[Array]]:
     """Interleaved frames → planar channels: ``out[c][f] = x[f, c]``
     (C: ``sk_deinterleave_block_f32/f64`` into one block, ``sk_deinterleave_f32/f64`` into
     separate channel arrays; numpy: ``x.T.copy()``).
@@ -611,7 +616,7 @@ def _check_overlap(a: Any, out: Any, name: str, cname: str, func: str) -> None:
                            f"out={name} (in place) or a separate array", cname)
 
 
-def _rows_fast(k: Any, ins: tuple, scalars: tuple, out: Any) -> Any:
+def _rows_fast(k: Any, ins: Tuple[Any, ...], scalars: Tuple[Any, ...], out: Any) -> Any:
     """Per-row calls for C-contiguous numpy data (None: take the checked path)."""
     x = ins[0]
     dt = x.dtype
@@ -649,7 +654,7 @@ def _rows_fast(k: Any, ins: tuple, scalars: tuple, out: Any) -> Any:
     return out
 
 
-def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: str) -> Any:
+def _per_row(k: Any, ins: Tuple[Any, ...], names: Tuple[Any, ...], scalars: Tuple[Any, ...], out: Any, func: str) -> Any:
     """Runs a 1-D time kernel over every row (last axis) of multi-channel data; rows must be
     contiguous, the block need not be (a time slice ``x[:, t0:t1]`` works zero-copy)."""
     arrs, dt, shape = _core._common(k, ins, names)
@@ -674,13 +679,13 @@ def _per_row(k: Any, ins: tuple, names: tuple, scalars: tuple, out: Any, func: s
 
 
 def gain_ramp(
-    x: Any,
+    x: ArrayLike,
     g0: float,
     g1: float,
     offset: int = 0,
     total: Optional[int] = None,
-    out: Optional[Any] = None,
-) -> Any:
+    out: Optional[Array] = None,
+) -> FloatArray:
     """Linear gain ramp ``out[..., i] = x[..., i] * (g0 + (offset + i) * (g1 - g0) / total)``
     (C: ``sk_gain_ramp_f32/f64``), chunkable.
 
@@ -735,12 +740,12 @@ def gain_ramp(
 
 
 def crossfade(
-    a: Any,
-    b: Any,
+    a: ArrayLike,
+    b: ArrayLike,
     offset: int = 0,
     total: Optional[int] = None,
-    out: Optional[Any] = None,
-) -> Any:
+    out: Optional[Array] = None,
+) -> FloatArray:
     """Equal-power crossfade from ``a`` to ``b``: ``a·cos(πt/2) + b·sin(πt/2)`` with
     ``t = (offset + i) / total`` (C: ``sk_crossfade_f32/f64``), chunkable like
     :func:`gain_ramp`.
@@ -787,7 +792,7 @@ def crossfade(
     return _per_row(_XFADE, (a, b), ("a", "b"), (off, tot), out, func)
 
 
-def mix(a: Any, wa: float, b: Any, wb: float, out: Optional[Any] = None) -> Any:
+def mix(a: ArrayLike, wa: float, b: ArrayLike, wb: float, out: Optional[Array] = None) -> FloatArray:
     """Weighted mix ``wa*a + wb*b`` elementwise (C: ``sk_mix_f32/f64``), bit-identical to
     numpy's ``wa*a + wb*b`` in the arrays' dtype (not fused).
 
@@ -852,14 +857,14 @@ class _Named:
 
     __slots__ = ("name",)
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
 
 
 _MIX_K = _Named("mix")
 
 
-def amp_to_db(x: Any, floor_db: float = -math.inf, out: Optional[Any] = None) -> Any:
+def amp_to_db(x: ArrayLike, floor_db: float = -math.inf, out: Optional[Array] = None) -> FloatArray:
     """Amplitude → decibels: ``max(20*log10(abs(x)), floor_db)`` elementwise
     (C: ``sk_amp_to_db_f32/f64``).
 
@@ -889,7 +894,7 @@ def amp_to_db(x: Any, floor_db: float = -math.inf, out: Optional[Any] = None) ->
     return _core._map(_AMP_TO_DB, (x,), (floor_db,), out)
 
 
-def db_to_amp(x: Any, out: Optional[Any] = None) -> Any:
+def db_to_amp(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     """Decibels → amplitude: ``10**(x/20)`` elementwise (C: ``sk_db_to_amp_f32/f64``),
     computed in float64 and rounded once; ``-inf`` gives 0, NaN stays NaN.
 
@@ -946,7 +951,7 @@ class Ditherer:
 
     __slots__ = ("_state", "_fmt", "_channels")
 
-    def __init__(self, channels: int = 1, seed: int = 0, shaping: bool = False, format: str = "int16"):  # noqa: A002
+    def __init__(self, channels: int = 1, seed: int = 0, shaping: bool = False, format: PcmFormat = "int16") -> None:  # noqa: A002
         func = "Ditherer"
         fmt = _format(format, func)
         if fmt not in _DITHER_OUT:
@@ -963,10 +968,19 @@ class Ditherer:
         """Samples converted so far."""
         return int(self._state.position)
 
-    def convert(self, x: Any) -> np.ndarray:
-        """Converts a block of interleaved samples (C-contiguous float32/float64, shape
-        ``(frames, channels)`` or ``(n,)``), advancing the stream. Returns int16 / uint8 codes of
-        ``x.shape`` (int24: uint8 bytes, last axis 3× as long)."""
+    def convert(self, x: ArrayLike) -> IntNDArray:
+        """Converts a block of interleaved samples, advancing the stream.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(frames, channels)`` or ``(n,)``, C-contiguous.
+
+        Returns
+        -------
+        ndarray
+            int16 / uint8 codes of ``x.shape`` (int24: uint8 bytes, last axis 3× as long).
+        """
         func = "Ditherer.convert"
         x = A.as_input(x, func, "x")
         dt = A.float_dtype(x, func, "x")
@@ -981,10 +995,26 @@ class Ditherer:
         return y
 
 
-def float_to_pcm_dither(x: Any, format: str = "int16", seed: int = 0, shaping: bool = False,  # noqa: A002
-                        channels: int = 1) -> np.ndarray:
+def float_to_pcm_dither(x: ArrayLike, format: PcmFormat = "int16", seed: int = 0, shaping: bool = False,  # noqa: A002
+                        channels: int = 1) -> IntNDArray:
     """One-shot dithered conversion (a fresh :class:`Ditherer`): ``x`` interleaved with
     ``channels`` channels (the shaping error is tracked per channel).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        Shape ``(frames, channels)`` or ``(n,)``, C-contiguous.
+    format : {"int16", "int24", "uint8"}, default "int16"
+    seed : int, default 0
+    shaping : bool, default False
+        First-order noise shaping, as :class:`Ditherer`.
+    channels : int, default 1
+        Interleaved channels.
+
+    Returns
+    -------
+    ndarray
+        int16 / uint8 codes of ``x.shape`` (int24: uint8 bytes, last axis 3× as long).
 
     Examples
     --------

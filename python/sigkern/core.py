@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from . import _buffers as B
 from ._args import CARRAY, CPTR, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
+
+if TYPE_CHECKING:
+    from ._typing import Array, ArrayLike, FloatArray
 
 __all__ = [
     "copy",
@@ -53,7 +56,7 @@ _FP32, _FP64 = CPTR[F32], CPTR[F64]
 _tls = threading.local()
 
 
-def _outs() -> tuple:
+def _outs() -> Tuple[Any, ...]:
     """This thread's scalar out-parameters (float *, double *) for the reductions: made once
     per thread, so a reduction allocates nothing."""
     try:
@@ -68,14 +71,14 @@ class Kernel:
 
     __slots__ = ("name", "f32", "f64", "s32", "s64")
 
-    def __init__(self, op: str, strided: bool = False):
+    def __init__(self, op: str, strided: bool = False) -> None:
         self.name = op
         self.f32 = cfunc(f"sk_{op}_f32")
         self.f64 = cfunc(f"sk_{op}_f64")
-        self.s32 = cfunc(f"sk_{op}_strided_f32") if strided else None
-        self.s64 = cfunc(f"sk_{op}_strided_f64") if strided else None
+        self.s32: Any = cfunc(f"sk_{op}_strided_f32") if strided else None
+        self.s64: Any = cfunc(f"sk_{op}_strided_f64") if strided else None
 
-    def cname(self, dt: np.dtype, strided: bool = False) -> str:
+    def cname(self, dt: np.dtype[Any], strided: bool = False) -> str:
         return f"sk_{self.name}{'_strided' if strided else ''}_{SFX[dt]}"
 
 
@@ -84,7 +87,7 @@ class Kernel:
 # ---------------------------------------------------------------------------------------------
 
 
-def _map(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
+def _map(k: Kernel, ins: Tuple[Any, ...], scalars: Tuple[Any, ...], out: Any) -> Any:
     """``out = op(*ins, *scalars)`` elementwise; ``ins`` are one or two arrays of one shape."""
     x = ins[0]
     if type(x) is ndarray:
@@ -118,7 +121,7 @@ def _map(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
     return _map_checked(k, ins, scalars, out)
 
 
-def _map_tensor(k: Kernel, ins: tuple, scalars: tuple, out: Any, ti: tuple) -> Any:
+def _map_tensor(k: Kernel, ins: Tuple[Any, ...], scalars: Tuple[Any, ...], out: Any, ti: Tuple[Any, ...]) -> Any:
     """:func:`_map`'s fast path for contiguous CPU tensors."""
     x = ins[0]
     dt = x.dtype
@@ -209,7 +212,7 @@ def _binary(k: Kernel, a: Any, b: Any, out: Any) -> Any:
 _NAMES = {1: ("x",), 2: ("a", "b")}
 
 
-def _common(k: Kernel, ins: tuple, names: tuple) -> tuple:
+def _common(k: Any, ins: Tuple[Any, ...], names: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """Inputs converted/checked, their common float dtype and shape."""
     func = k.name
     arrs = tuple(A.as_input(a, func, n) for a, n in zip(ins, names))
@@ -229,7 +232,7 @@ def _common(k: Kernel, ins: tuple, names: tuple) -> tuple:
     return arrs, dt, shape
 
 
-def _ptrs(k: Kernel, arrs: tuple, names: tuple, dt: np.dtype, out: Any) -> tuple:
+def _ptrs(k: Kernel, arrs: Tuple[Any, ...], names: Tuple[Any, ...], dt: np.dtype[Any], out: Any) -> Tuple[Any, ...]:
     """(strided?, [(ptr, stride) of each input and of out])."""
     strided = k.s32 is not None and any(A.is_strided_1d(a) for a in arrs + ((out,) if out is not None else ()))
     ps = [B.pointer(a, dt, k.name, n, strided=strided) for a, n in zip(arrs, names)]
@@ -238,7 +241,7 @@ def _ptrs(k: Kernel, arrs: tuple, names: tuple, dt: np.dtype, out: Any) -> tuple
     return strided, ps
 
 
-def _map_checked(k: Kernel, ins: tuple, scalars: tuple, out: Any) -> Any:
+def _map_checked(k: Kernel, ins: Tuple[Any, ...], scalars: Tuple[Any, ...], out: Any) -> Any:
     names = _NAMES[len(ins)]
     arrs, dt, shape = _common(k, ins, names)
     if out is None:
@@ -280,7 +283,7 @@ def _reduce(k: Kernel, x: Any) -> float:
     return _reduce_checked(k, (x,))
 
 
-def _reduce_checked(k: Kernel, ins: tuple) -> float:
+def _reduce_checked(k: Kernel, ins: Tuple[Any, ...]) -> float:
     names = ("a", "b") if len(ins) == 2 else ("x",)
     arrs, dt, shape = _common(k, ins, names)
     strided, ps = _ptrs(k, arrs, names, dt, None)
@@ -302,13 +305,13 @@ class RowKernel:
 
     __slots__ = ("name", "f32", "f64")
 
-    def __init__(self, op: str):
+    def __init__(self, op: str) -> None:
         self.name = op
         self.f32 = cfunc(f"sk_rows_{op}_f32")
         self.f64 = cfunc(f"sk_rows_{op}_f64")
 
 
-def _rows2d(x: Any, func: str, name: str = "x", writable: bool = False):
+def _rows2d(x: Any, func: str, name: str = "x", writable: bool = False) -> Any:
     """``x`` (ndim >= 1) viewed as (rows, cols) with a row stride in elements: returns
     (dtype, ptr, ld, rows, cols, leading shape). Contiguous rows are required."""
     dt = A.float_dtype(x, func, name)
@@ -372,7 +375,7 @@ _CLIP = Kernel("clip", strided=True)
 _ABS = Kernel("abs")
 
 
-def copy(x: Any, out: Optional[Any] = None) -> Any:
+def copy(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     """Copy of ``x`` (``sk_copy_*``; memmove semantics, so ``out`` may overlap ``x``).
 
     Parameters
@@ -391,13 +394,17 @@ def copy(x: Any, out: Optional[Any] = None) -> Any:
     return _map(_COPY, (x,), (), out)
 
 
-def fill(out: Any, value: float) -> Any:
+def fill(out: Array, value: float) -> Array:
     """Sets every element of ``out`` to ``value`` in place and returns ``out`` (``sk_fill_*``).
 
     Parameters
     ----------
     out : ndarray or Tensor, float32 or float64, writable (1-D views may be strided)
     value : float
+
+    Returns
+    -------
+    out
 
     Examples
     --------
@@ -416,7 +423,7 @@ def fill(out: Any, value: float) -> Any:
     return out
 
 
-def add(a: Any, b: Any, out: Optional[Any] = None) -> Any:
+def add(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     """``a + b`` elementwise (``sk_add_*``), bit-identical to numpy.
 
     Parameters
@@ -436,23 +443,56 @@ def add(a: Any, b: Any, out: Optional[Any] = None) -> Any:
     return _binary(_ADD, a, b, out)
 
 
-def sub(a: Any, b: Any, out: Optional[Any] = None) -> Any:
-    """``a - b`` elementwise (``sk_sub_*``); arguments as :func:`add` (contiguous only)."""
+def sub(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+    """``a - b`` elementwise (``sk_sub_*``), bit-identical to numpy.
+
+    Parameters
+    ----------
+    a, b : ndarray or Tensor, float32 or float64, one shape and dtype (no broadcasting;
+        contiguous only)
+    out : same shape and dtype, optional; may be ``a`` or ``b`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``a``.
+    """
     return _binary(_SUB, a, b, out)
 
 
-def mul(a: Any, b: Any, out: Optional[Any] = None) -> Any:
-    """``a * b`` elementwise (``sk_mul_*``); arguments as :func:`add`."""
+def mul(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+    """``a * b`` elementwise (``sk_mul_*``), bit-identical to numpy.
+
+    Parameters
+    ----------
+    a, b : ndarray or Tensor, float32 or float64, one shape and dtype (no broadcasting;
+        1-D views may be strided)
+    out : same shape and dtype, optional; may be ``a`` or ``b`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``a``.
+    """
     return _binary(_MUL, a, b, out)
 
 
-def div(a: Any, b: Any, out: Optional[Any] = None) -> Any:
-    """``a / b`` elementwise (``sk_div_*``; ``x / 0`` is ±inf as in numpy); arguments as
-    :func:`add` (contiguous only)."""
+def div(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+    """``a / b`` elementwise (``sk_div_*``; ``x / 0`` is ±inf as in numpy), bit-identical to
+    numpy.
+
+    Parameters
+    ----------
+    a, b : ndarray or Tensor, float32 or float64, one shape and dtype (no broadcasting;
+        contiguous only)
+    out : same shape and dtype, optional; may be ``a`` or ``b`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``a``.
+    """
     return _binary(_DIV, a, b, out)
 
 
-def scale(x: Any, a: float, out: Optional[Any] = None) -> Any:
+def scale(x: ArrayLike, a: float, out: Optional[Array] = None) -> FloatArray:
     """``a * x`` elementwise (``sk_scale_*``), bit-identical to ``np.multiply(x, a)``.
 
     Parameters
@@ -475,7 +515,7 @@ def scale(x: Any, a: float, out: Optional[Any] = None) -> Any:
     return _scale_like(_SCALE, x, a, out)
 
 
-def axpy(x: Any, a: float, y: Any) -> Any:
+def axpy(x: ArrayLike, a: float, y: Array) -> Array:
     """``y += a * x`` in place (``sk_axpy_*``) and returns ``y``.
 
     Parameters
@@ -483,6 +523,10 @@ def axpy(x: Any, a: float, y: Any) -> Any:
     x : ndarray or Tensor, float32 or float64
     a : float
     y : same shape and dtype as ``x``, writable; may be ``x``
+
+    Returns
+    -------
+    y
 
     Examples
     --------
@@ -502,9 +546,24 @@ def axpy(x: Any, a: float, y: Any) -> Any:
     return y
 
 
-def clip(x: Any, lo: float, hi: float, out: Optional[Any] = None) -> Any:
-    """``np.clip(x, lo, hi)`` (``sk_clip_*``): NaN elements stay NaN; ``lo > hi`` or a NaN bound
-    raises :class:`BadArgumentError`. Arguments as :func:`scale`.
+def clip(x: ArrayLike, lo: float, hi: float, out: Optional[Array] = None) -> FloatArray:
+    """``np.clip(x, lo, hi)`` (``sk_clip_*``): NaN elements stay NaN.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape (1-D views may be strided)
+    lo, hi : float
+        The bounds (rounded to float32 for float32 data).
+    out : same shape and dtype as ``x``, optional; may be ``x`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``x``.
+
+    Raises
+    ------
+    BadArgumentError
+        ``lo > hi`` or a NaN bound.
 
     Examples
     --------
@@ -514,8 +573,17 @@ def clip(x: Any, lo: float, hi: float, out: Optional[Any] = None) -> Any:
     return _map(_CLIP, (x,), (lo, hi), out)
 
 
-def abs(x: Any, out: Optional[Any] = None) -> Any:  # noqa: A001 - numpy's name
-    """``np.abs(x)`` (``sk_abs_*``); arguments as :func:`copy` (contiguous only).
+def abs(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:  # noqa: A001 - numpy's name
+    """``np.abs(x)`` (``sk_abs_*``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape (contiguous only)
+    out : same shape and dtype as ``x``, optional; may be ``x`` (in place)
+
+    Returns
+    -------
+    out, or a new array/tensor like ``x``.
 
     Examples
     --------
@@ -551,6 +619,10 @@ _REDUCE_DOC = """{what} (C: ``sk_{op}_*``{rows}).
         None: over all elements, returning a Python float. -1: per row over the last axis,
         returning an array/tensor of shape ``x.shape[:-1]`` and ``x``'s dtype.
 
+    Returns
+    -------
+    float, or (axis=-1) ndarray or Tensor of shape ``x.shape[:-1]``
+
     {notes}
 
     Examples
@@ -576,27 +648,27 @@ def _per_row(k: Kernel, rk: Optional[RowKernel], x: Any, axis: Any) -> Any:
     return out
 
 
-def sum(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+def sum(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:  # noqa: A001
     return _reduce(_SUM, x) if axis is None else _per_row(_SUM, _ROWS_SUM, x, axis)
 
 
-def mean(x: Any, axis: Optional[int] = None) -> Any:
+def mean(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:
     return _reduce(_MEAN, x) if axis is None else _per_row(_MEAN, _ROWS_MEAN, x, axis)
 
 
-def min(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+def min(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:  # noqa: A001
     return _reduce(_MIN, x) if axis is None else _per_row(_MIN, None, x, axis)
 
 
-def max(x: Any, axis: Optional[int] = None) -> Any:  # noqa: A001
+def max(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:  # noqa: A001
     return _reduce(_MAX, x) if axis is None else _per_row(_MAX, None, x, axis)
 
 
-def peak(x: Any, axis: Optional[int] = None) -> Any:
+def peak(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:
     return _reduce(_PEAK, x) if axis is None else _per_row(_PEAK, _ROWS_PEAK, x, axis)
 
 
-def rms(x: Any, axis: Optional[int] = None) -> Any:
+def rms(x: ArrayLike, axis: Optional[int] = None) -> Union[float, FloatArray]:
     return _reduce(_RMS, x) if axis is None else _per_row(_RMS, _ROWS_RMS, x, axis)
 
 
@@ -621,12 +693,16 @@ for _f, _what, _rows_c, _notes, _ex in (
     _f.__doc__ = _REDUCE_DOC.format(what=_what, op=_f.__name__, rows=_rows_c, notes=_notes, example=_ex)
 
 
-def dot(a: Any, b: Any) -> float:
+def dot(a: ArrayLike, b: ArrayLike) -> float:
     """``Σ a·b`` (``sk_dot_*``), pairwise with float64 accumulation, as a Python float.
 
     Parameters
     ----------
     a, b : ndarray or Tensor, float32 or float64, one shape and dtype (1-D views may be strided)
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -652,13 +728,17 @@ def dot(a: Any, b: Any) -> float:
     return _reduce_checked(_DOT, (a, b))
 
 
-def normalize_peak(x: Any) -> Any:
+def normalize_peak(x: ArrayLike) -> FloatArray:
     """Divides every row (last axis) of ``x`` by its peak magnitude, in place, and returns ``x``
     (``sk_rows_normalize_peak_*``). Rows that are all zero stay zero.
 
     Parameters
     ----------
     x : ndarray or Tensor, float32 or float64, ndim >= 1, writable, rows contiguous
+
+    Returns
+    -------
+    x
 
     Examples
     --------

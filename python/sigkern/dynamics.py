@@ -20,7 +20,7 @@ input raise :class:`NonFiniteError` and change nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle, closed_error
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, FloatArray, Detector
 
 __all__ = ["EnvelopeFollower", "Compressor", "NoiseGate", "Limiter"]
 
@@ -59,7 +62,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
     __slots__ = ("_h", "_channels", "_rate", "__weakref__")
     _what = "dynamics processor"
 
-    def _open(self, rate: Any, channels: Any, make) -> None:
+    def _open(self, rate: Any, channels: Any, make: Callable[..., Any]) -> None:
         self._h = ffi.NULL
         func = type(self).__name__
         ch = A.index(channels, func, "channels")
@@ -94,12 +97,12 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             raise self._fail(st, "sk_dynamics_latency")
         return int(p[0])
 
-    def _fail(self, st: int, cname: str):
+    def _fail(self, st: int, cname: str) -> Any:
         if self._h == ffi.NULL:
             return closed_error(st, cname, f"this {type(self).__name__}")
         return error(st, cname)
 
-    def _shape(self, x: Any, func: str, interleaved: bool):
+    def _shape(self, x: Any, func: str, interleaved: bool) -> Any:
         x = A.as_input(x, func, "x")
         dt = A.float_dtype(x, func, "x")
         shape = tuple(x.shape)
@@ -114,7 +117,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             raise ValueError(f"{func}: x has {ch} channels (shape {shape}), the processor {self._channels}")
         return x, dt, shape, n
 
-    def process(self, x: Any, sidechain: Any = None) -> np.ndarray:
+    def process(self, x: ArrayLike, sidechain: Optional[ArrayLike] = None) -> FloatArray:
         """Processes a block of planar samples, shape ``(channels, n)`` (or ``(n,)`` for one
         channel), float32 or float64, and returns the output block (a new numpy array of the
         same shape and dtype). ``sidechain``: an optional key input of the same shape that
@@ -158,7 +161,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             raise self._fail(st, f"sk_dynamics_process_{SFX[dt]}")
         return y
 
-    def process_interleaved(self, x: Any, sidechain: Any = None) -> np.ndarray:
+    def process_interleaved(self, x: ArrayLike, sidechain: Optional[ArrayLike] = None) -> FloatArray:
         """As :meth:`process` for interleaved frames, shape ``(frames, channels)``,
         C-contiguous (the sidechain likewise)."""
         func = f"{type(self).__name__}.process_interleaved"
@@ -193,8 +196,18 @@ class EnvelopeFollower(_Dynamics):
     """Envelope follower (C: ``sk_envelope_new``): outputs, per channel, the level smoothed
     as JUCE's ``BallisticsFilter``: ``e ← v + a·(e − v)`` with ``v = |x|`` (peak) or ``x²``
     (RMS, output ``√e``), ``a = exp(−2π·1000/(rate·ms))`` with ``attack_ms`` while the level
-    rises and ``release_ms`` while it falls. ``link=True``: one envelope from the loudest
-    channel, written to every channel.
+    rises and ``release_ms`` while it falls.
+
+    Parameters
+    ----------
+    rate : float
+        Sample rate, 1000 to 768000 Hz.
+    attack_ms, release_ms : float
+        Attack and release times (ms, 0 to 60000).
+    detector : {"peak", "rms"}
+    link : bool, default False
+        One envelope from the loudest channel, written to every channel.
+    channels : int, default 1
 
     Examples
     --------
@@ -206,7 +219,7 @@ class EnvelopeFollower(_Dynamics):
     __slots__ = ()
 
     def __init__(self, rate: float, attack_ms: float = 1.0, release_ms: float = 100.0,
-                 detector: str = "peak", link: bool = False, channels: int = 1):
+                 detector: Detector = "peak", link: bool = False, channels: int = 1) -> None:
         d = _det(detector, "EnvelopeFollower")
         self._open(rate, channels, lambda r, hp, ch: (
             _env_new(r, float(attack_ms), float(release_ms), d, 1 if link else 0, hp, ch), "sk_envelope_new"))
@@ -242,7 +255,7 @@ class Compressor(_Dynamics):
 
     def __init__(self, rate: float, threshold_db: float = 0.0, ratio: float = 1.0, attack_ms: float = 1.0,
                  release_ms: float = 100.0, knee_db: float = 0.0, makeup_db: float = 0.0,
-                 detector: str = "peak", link: bool = False, channels: int = 2):
+                 detector: Detector = "peak", link: bool = False, channels: int = 2) -> None:
         d = _det(detector, "Compressor")
         self._open(rate, channels, lambda r, hp, ch: (
             _comp_new(r, float(threshold_db), float(ratio), float(knee_db), float(attack_ms), float(release_ms),
@@ -256,12 +269,24 @@ class NoiseGate(_Dynamics):
     release) feeds the ballistics; below the threshold the gain is
     ``(envelope/threshold)^(ratio − 1)``. ``hold_ms`` keeps the gate open that long after the
     envelope falls below the threshold (0 = JUCE's behaviour).
+
+    Parameters
+    ----------
+    rate : float
+        Sample rate, 1000 to 768000 Hz.
+    threshold_db, ratio, attack_ms, release_ms : float
+        Threshold (dBFS), ratio (>= 1), attack and release times (ms, 0 to 60000).
+    hold_ms : float, default 0
+        How long the gate stays open after the envelope falls below the threshold (ms).
+    link : bool, default False
+        One gain for all channels, from the loudest.
+    channels : int, default 2
     """
 
     __slots__ = ()
 
     def __init__(self, rate: float, threshold_db: float = -100.0, ratio: float = 10.0, attack_ms: float = 1.0,
-                 release_ms: float = 100.0, hold_ms: float = 0.0, link: bool = False, channels: int = 2):
+                 release_ms: float = 100.0, hold_ms: float = 0.0, link: bool = False, channels: int = 2) -> None:
         self._open(rate, channels, lambda r, hp, ch: (
             _gate_new(r, float(threshold_db), float(ratio), float(attack_ms), float(release_ms), float(hold_ms),
                       1 if link else 0, hp, ch), "sk_gate_new"))
@@ -290,6 +315,6 @@ class Limiter(_Dynamics):
     __slots__ = ()
 
     def __init__(self, rate: float, ceiling_db: float = -1.0, lookahead_ms: float = 5.0,
-                 release_ms: float = 100.0, channels: int = 2):
+                 release_ms: float = 100.0, channels: int = 2) -> None:
         self._open(rate, channels, lambda r, hp, ch: (
             _lim_new(r, float(ceiling_db), float(lookahead_ms), float(release_ms), hp, ch), "sk_limiter_new"))

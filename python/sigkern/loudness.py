@@ -17,7 +17,7 @@ infinity in the input raise :class:`NonFiniteError` and change nothing.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle, closed_error
+
+if TYPE_CHECKING:
+    from ._typing import Array, ArrayLike, F64Array, FloatArray
 
 __all__ = [
     "Meter",
@@ -80,7 +83,7 @@ def _stats_of(p: Any) -> LoudnessStats:
     )
 
 
-def _weights(weights: Optional[Sequence[float]], channels: int, func: str):
+def _weights(weights: Optional[Sequence[float]], channels: int, func: str) -> Any:
     """(cdata pointer or NULL, keep-alive array)."""
     if weights is None:
         return ffi.NULL, None
@@ -90,7 +93,7 @@ def _weights(weights: Optional[Sequence[float]], channels: int, func: str):
     return ffi.from_buffer(CARRAY[F64], w), w
 
 
-def _layout(x: Any, func: str, interleaved: bool):
+def _layout(x: Any, func: str, interleaved: bool) -> Tuple[Array, np.dtype[Any], int, int]:
     """(x, dtype, channels, n) of a planar (channels, n) / (n,) or interleaved (frames, channels)
     array."""
     x = A.as_input(x, func, "x")
@@ -139,7 +142,7 @@ class Meter(Handle, free="sk_meter_free"):
     __slots__ = ("_h", "_channels", "_rate", "_true_peak", "__weakref__")
 
     def __init__(self, rate: float, channels: int = 2, weights: Optional[Sequence[float]] = None,
-                 true_peak: bool = True):
+                 true_peak: bool = True) -> None:
         self._h = ffi.NULL
         func = "Meter"
         ch = A.index(channels, func, "channels")
@@ -166,14 +169,19 @@ class Meter(Handle, free="sk_meter_free"):
         """Sample rate (Hz)."""
         return self._rate
 
-    def _fail(self, st: int, cname: str):
+    def _fail(self, st: int, cname: str) -> Any:
         if self._h == ffi.NULL:
             return closed_error(st, cname, "this Meter")
         return error(st, cname)
 
-    def add(self, x: Any) -> None:
-        """Feeds a block of planar samples, shape ``(channels, n)`` (or ``(n,)`` for one
-        channel), float32 or float64. Rows may be a time slice of a bigger array.
+    def add(self, x: ArrayLike) -> None:
+        """Feeds a block of planar samples.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(channels, n)`` (or ``(n,)`` for one channel). Rows may be a time slice
+            of a bigger array.
 
         Examples
         --------
@@ -205,8 +213,13 @@ class Meter(Handle, free="sk_meter_free"):
         if st:
             raise self._fail(st, f"sk_meter_add_{SFX[dt]}")
 
-    def add_interleaved(self, x: Any) -> None:
-        """Feeds a block of interleaved frames, shape ``(frames, channels)``, C-contiguous.
+    def add_interleaved(self, x: ArrayLike) -> None:
+        """Feeds a block of interleaved frames.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, float32 or float64
+            Shape ``(frames, channels)``, C-contiguous.
 
         Examples
         --------
@@ -222,7 +235,12 @@ class Meter(Handle, free="sk_meter_free"):
             raise self._fail(st, f"sk_meter_add_interleaved_{SFX[dt]}")
 
     def stats(self) -> LoudnessStats:
-        """Every value at once (:class:`LoudnessStats`)."""
+        """Every value at once.
+
+        Returns
+        -------
+        LoudnessStats
+        """
         p = ffi.new("SkLoudnessStats *")
         st = _stats(self._h, p)
         if st:
@@ -238,9 +256,14 @@ class Meter(Handle, free="sk_meter_free"):
     sample_peak = property(lambda self: self.stats().sample_peak, doc="Sample peak over all channels, dBFS.")
     true_peak = property(lambda self: self.stats().true_peak, doc="True peak over all channels, dBTP.")
 
-    def peaks(self):
-        """Per-channel ``(sample_peaks, true_peaks)`` in dB, two float64 arrays of length
-        ``channels``."""
+    def peaks(self) -> Tuple[F64Array, F64Array]:
+        """Per-channel sample and true peaks.
+
+        Returns
+        -------
+        sample_peaks, true_peaks : ndarray, float64, shape (channels,)
+            dB.
+        """
         sp = np.empty(self._channels)
         tp = np.empty(self._channels)
         st = _peaks(self._h, ffi.from_buffer(CARRAY[F64], sp, True), ffi.from_buffer(CARRAY[F64], tp, True),
@@ -260,7 +283,7 @@ class Meter(Handle, free="sk_meter_free"):
         return f"Meter({state}, channels={self._channels}, true_peak={self._true_peak})"
 
 
-def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None, true_peak: bool = True,
+def loudness_stats(x: ArrayLike, rate: float, *, weights: Optional[Sequence[float]] = None, true_peak: bool = True,
              interleaved: bool = False) -> LoudnessStats:
     """Every loudness value of a whole signal (C: ``sk_loudness_*``).
 
@@ -270,8 +293,16 @@ def loudness_stats(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
         ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
     rate : float
         Sample rate (Hz), 8000 to 384000.
-    weights, true_peak
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    true_peak : bool, default True
         As :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    LoudnessStats
 
     Examples
     --------
@@ -303,10 +334,26 @@ def _whole(x: Any, rate: Any, weights: Any, true_peak: bool, interleaved: bool, 
     return _stats_of(out)
 
 
-def integrated_loudness(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
+def integrated_loudness(x: ArrayLike, rate: float, *, weights: Optional[Sequence[float]] = None,
                         interleaved: bool = False) -> float:
     """Integrated loudness (LUFS) of a whole signal; ``-inf`` for silence.
     ``pyloudnorm.Meter(rate).integrated_loudness(x.T)`` computes the same quantity.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        LUFS.
 
     Examples
     --------
@@ -316,9 +363,25 @@ def integrated_loudness(x: Any, rate: float, *, weights: Optional[Sequence[float
     return _whole(x, rate, weights, False, interleaved, "integrated_loudness").integrated
 
 
-def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = None,
+def loudness_range(x: ArrayLike, rate: float, *, weights: Optional[Sequence[float]] = None,
                    interleaved: bool = False) -> float:
     """Loudness range (LU, EBU Tech 3342) of a whole signal.
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        LU.
 
     Examples
     --------
@@ -328,8 +391,22 @@ def loudness_range(x: Any, rate: float, *, weights: Optional[Sequence[float]] = 
     return _whole(x, rate, weights, False, interleaved, "loudness_range").loudness_range
 
 
-def true_peak(x: Any, rate: float, *, interleaved: bool = False) -> float:
+def true_peak(x: ArrayLike, rate: float, *, interleaved: bool = False) -> float:
     """True peak (dBTP) over all channels of a whole signal (BS.1770-4 Annex 2).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+
+    Returns
+    -------
+    float
+        dBTP.
 
     Examples
     --------
@@ -349,6 +426,22 @@ def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, c
     ``target`` LUFS without its true peak exceeding ``ceiling`` dBTP (the smaller of the two
     gains; ``-inf`` inputs set no limit). C: ``sk_loudness_normalize_gain``.
 
+    Parameters
+    ----------
+    integrated : float
+        Integrated loudness of the programme, LUFS.
+    true_peak : float
+        Its true peak, dBTP.
+    target : float, default -23.0
+        Target loudness, LUFS.
+    ceiling : float, default -1.0
+        Highest true peak allowed, dBTP.
+
+    Returns
+    -------
+    float
+        The linear gain.
+
     Examples
     --------
     >>> round(sigkern.normalize_gain(-30.0, -10.0, target=-23.0, ceiling=-1.0), 4)
@@ -361,11 +454,31 @@ def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, c
     return g[0]
 
 
-def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: float = -1.0, *,
+def normalize_loudness(x: ArrayLike, rate: float, target: float = -23.0, ceiling: float = -1.0, *,
                        weights: Optional[Sequence[float]] = None, interleaved: bool = False,
-                       out: Optional[Any] = None) -> Any:
+                       out: Optional[Array] = None) -> FloatArray:
     """``x`` scaled to ``target`` LUFS integrated loudness, with the gain lowered if needed so
     that the true peak stays at or below ``ceiling`` dBTP (every channel by the same gain).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+        ``(channels, n)`` or ``(n,)``; ``(frames, channels)`` with ``interleaved=True``.
+    rate : float
+        Sample rate (Hz), 8000 to 384000.
+    target : float, default -23.0
+        Target loudness, LUFS.
+    ceiling : float, default -1.0
+        Highest true peak allowed, dBTP.
+    weights : sequence of float, optional
+        One weight per channel, as :class:`Meter`.
+    interleaved : bool, default False
+        ``x`` is ``(frames, channels)``.
+    out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
 
     Examples
     --------
@@ -379,10 +492,21 @@ def normalize_loudness(x: Any, rate: float, target: float = -23.0, ceiling: floa
     return _core.scale(x, normalize_gain(s.integrated, s.true_peak, target, ceiling), out=out)
 
 
-def peak_normalize(x: Any, target_db: float = 0.0, *, out: Optional[Any] = None) -> Any:
+def peak_normalize(x: ArrayLike, target_db: float = 0.0, *, out: Optional[Array] = None) -> FloatArray:
     """``x`` scaled so that its largest sample magnitude over all channels is ``target_db``
     dBFS (one gain for every channel, so the balance is kept). An all-zero signal is returned
     unchanged (scaled by 1).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64, any shape
+    target_db : float, default 0.0
+        The peak after scaling, dBFS (finite).
+    out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
 
     Examples
     --------

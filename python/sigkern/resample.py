@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import threading
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
 from ._handle import Handle, closed_error
+
+if TYPE_CHECKING:
+    from ._typing import Array, ArrayLike, DTypeLike, FloatArray, Phase, Quality
 
 __all__ = ["resample", "resample_size", "Resampler", "upfirdn", "resample_poly", "decimate",
            "interpolate"]
@@ -44,7 +47,7 @@ _fb = ffi.from_buffer
 _tls = threading.local()
 
 
-def _sizes() -> tuple:
+def _sizes() -> Tuple[Any, ...]:
     """This thread's three ``size_t *`` out-parameters for :meth:`Resampler.process` (made once
     per thread: a streaming call allocates no cdata)."""
     try:
@@ -93,7 +96,19 @@ def _quality(q: Any, func: str) -> int:
 
 def resample_size(n: int, in_rate: float, out_rate: float) -> int:
     """Length of :func:`resample`'s output for ``n`` input samples:
-    ``ceil(n * out_rate / in_rate)`` for a rational ratio (exact arithmetic)."""
+    ``ceil(n * out_rate / in_rate)`` for a rational ratio (exact arithmetic).
+
+    Parameters
+    ----------
+    n : int
+        Input samples.
+    in_rate, out_rate : float
+        Sample rates (Hz).
+
+    Returns
+    -------
+    int
+    """
     p = ffi.new("size_t *")
     st = _size(A.rate(in_rate, "resample_size", "in_rate"),
                A.rate(out_rate, "resample_size", "out_rate"), p, operator.index(n))
@@ -102,8 +117,8 @@ def resample_size(n: int, in_rate: float, out_rate: float) -> int:
     return int(p[0])
 
 
-def resample(x: Any, in_rate: float, out_rate: float, quality: str = "high", axis: int = -1,
-             out: Optional[Any] = None) -> Any:
+def resample(x: ArrayLike, in_rate: float, out_rate: float, quality: Quality = "high", axis: int = -1,
+             out: Optional[Array] = None) -> FloatArray:
     """Converts ``x`` from ``in_rate`` to ``out_rate`` along ``axis``.
 
     Parameters
@@ -211,8 +226,8 @@ class Resampler(Handle, free="sk_resampler_free"):
     __slots__ = ("_h", "_dt", "_ct", "_channels", "_sfx", "__weakref__")
 
     def __init__(self, in_rate: float, out_rate: float, channels: int = 1,
-                 quality: str = "high", dtype: Any = np.float32, spec: Optional[Tuple] = None,
-                 phase: str = "linear"):
+                 quality: Quality = "high", dtype: DTypeLike = np.float32, spec: Optional[Tuple[float, float, float]] = None,
+                 phase: Phase = "linear") -> None:
         self._h = ffi.NULL
         func = "Resampler"
         dt = A.float_dtype_arg(dtype, func)
@@ -256,10 +271,12 @@ class Resampler(Handle, free="sk_resampler_free"):
 
     @property
     def channels(self) -> int:
+        """Number of channels."""
         return self._channels
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
+        """The stream's dtype (float32 or float64)."""
         return self._dt
 
     @property
@@ -276,7 +293,17 @@ class Resampler(Handle, free="sk_resampler_free"):
             raise error(st, cname)
 
     def output_size(self, n: int) -> int:
-        """How many samples :meth:`process` returns for ``n`` more input samples."""
+        """How many samples :meth:`process` returns for ``n`` more input samples.
+
+        Parameters
+        ----------
+        n : int
+            Input samples (per channel).
+
+        Returns
+        -------
+        int
+        """
         p = ffi.new("size_t *")
         self._check(_out_size(self._h, p, operator.index(n)), "sk_resampler_output_size")
         return int(p[0])
@@ -292,9 +319,20 @@ class Resampler(Handle, free="sk_resampler_free"):
             raise ValueError(f"{func}: x must have shape ({self._channels}, n), got {shape}")
         return x, shape[-1]
 
-    def process(self, x: Any, last: bool = False) -> Any:
-        """Converts the next block (planar ``(channels, n)`` or ``(n,)``) and returns the
-        output it completes; ``last=True`` also flushes the tail (see :meth:`flush`)."""
+    def process(self, x: ArrayLike, last: bool = False) -> FloatArray:
+        """Converts the next block and returns the output it completes.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, the stream's dtype
+            Planar ``(channels, n)``, or ``(n,)`` for one channel.
+        last : bool, default False
+            Also flush the tail (see :meth:`flush`).
+
+        Returns
+        -------
+        ndarray or Tensor, ``(channels, m)`` or ``(m,)``, the stream's dtype
+        """
         if type(x) is ndarray and x.dtype is self._dt and not last and B.is_block(
             x.shape, self._channels
         ):
@@ -346,9 +384,20 @@ class Resampler(Handle, free="sk_resampler_free"):
             return A._torch().cat([y, tail], dim=-1)
         return y
 
-    def flush(self, like: Optional[Any] = None) -> Any:
+    def flush(self, like: Optional[Array] = None) -> FloatArray:
         """Ends the signal: returns the remaining output (the samples whose instants lie before
-        the end of the input) and resets the stream for a new signal."""
+        the end of the input) and resets the stream for a new signal.
+
+        Parameters
+        ----------
+        like : ndarray or Tensor, optional
+            The kind of the result: a tensor gives a tensor (default: numpy); a 1-D ``like``
+            gives a 1-D result for one channel (as does no ``like``).
+
+        Returns
+        -------
+        ndarray or Tensor, ``(channels, m)``; ``(m,)`` for one channel unless ``like`` is 2-D
+        """
         p = ffi.new("size_t *")
         self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
         n = int(p[0])
@@ -360,9 +409,17 @@ class Resampler(Handle, free="sk_resampler_free"):
         self._check(_flush[self._dt](self._h, py, n, got, n), f"sk_resampler_{self._sfx}_flush")
         return y
 
-    def process_interleaved(self, x: Any) -> Any:
-        """As :meth:`process` for interleaved frames: ``x`` of shape ``(n, channels)``
-        (C-contiguous), returning ``(m, channels)``.
+    def process_interleaved(self, x: ArrayLike) -> FloatArray:
+        """As :meth:`process` for interleaved frames.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, the stream's dtype
+            Shape ``(n, channels)``, C-contiguous.
+
+        Returns
+        -------
+        ndarray or Tensor, ``(m, channels)``
 
         Examples
         --------
@@ -391,8 +448,19 @@ class Resampler(Handle, free="sk_resampler_free"):
                 raise RuntimeError(f"{func}: consumed {c[0]} of {n}, produced {p[0]} of {cap}")
         return y
 
-    def flush_interleaved(self, like: Optional[Any] = None) -> Any:
-        """As :meth:`flush`, returning interleaved frames ``(m, channels)``."""
+    def flush_interleaved(self, like: Optional[Array] = None) -> FloatArray:
+        """As :meth:`flush`, returning interleaved frames.
+
+        Parameters
+        ----------
+        like : ndarray or Tensor, optional
+            The kind of the result: a tensor gives a tensor (default: numpy); a 1-D ``like``
+            gives a 1-D result for one channel (as does no ``like``).
+
+        Returns
+        -------
+        ndarray or Tensor, ``(m, channels)``
+        """
         p = ffi.new("size_t *")
         self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
         n = int(p[0])
@@ -406,7 +474,15 @@ class Resampler(Handle, free="sk_resampler_free"):
     def set_ratio(self, ratio: float, ramp: int = 0) -> None:
         """Moves the ratio ``out_rate / in_rate`` to ``ratio`` linearly over the next ``ramp``
         output samples (0: at once), without a click. :meth:`reset` restores the creation
-        ratio."""
+        ratio.
+
+        Parameters
+        ----------
+        ratio : float
+            The new ``out_rate / in_rate``.
+        ramp : int, default 0
+            Output samples over which the ratio moves.
+        """
         self._check(_set_ratio(self._h, float(ratio), operator.index(ramp)),
                     "sk_resampler_set_ratio")
 
@@ -419,13 +495,13 @@ class Resampler(Handle, free="sk_resampler_free"):
         return f"<sigkern.Resampler channels={self._channels} dtype={self._dt} {state}>"
 
 
-def _rows(x: Any, axis: int, func: str):
+def _rows(x: Any, axis: int, func: str) -> Any:
     x = A.as_input(x, func, "x")
     dt = A.float_dtype(x, func, "x")
     return A.move_copy(x, A.axis(axis, x.ndim, func), -1), dt
 
 
-def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> Any:
+def _per_row(xm: Any, dt: np.dtype[Any], n_out: int, call: Callable[..., Any], cname: str, axis: int) -> Any:
     lead = tuple(xm.shape[:-1])
     y = B.new_like(xm, lead + (n_out,), dt)
     xr = xm.reshape(-1, xm.shape[-1])
@@ -439,9 +515,24 @@ def _per_row(xm: Any, dt: np.dtype, n_out: int, call, cname: str, axis: int) -> 
     return A.move_copy(y, -1, axis)
 
 
-def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
+def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = -1) -> FloatArray:
     """``scipy.signal.upfirdn(h, x, up, down, axis)``: upsample, FIR filter, downsample
-    (C: ``sk_upfirdn_*``). ``h`` is 1-D and is used in ``x``'s dtype."""
+    (C: ``sk_upfirdn_*``).
+
+    Parameters
+    ----------
+    h : array_like, 1-D
+        FIR taps, used in ``x``'s dtype.
+    x : ndarray or Tensor, float32 or float64
+    up, down : int, default 1
+        Upsampling and downsampling factors.
+    axis : int, default -1
+        The time axis.
+
+    Returns
+    -------
+    ndarray or Tensor, ``x``'s dtype; scipy's output length along ``axis``
+    """
     func = "upfirdn"
     xm, dt = _rows(x, axis, func)
     hh = np.ascontiguousarray(np.asarray(h, dtype=dt).ravel())
@@ -458,9 +549,22 @@ def upfirdn(h: Any, x: Any, up: int = 1, down: int = 1, axis: int = -1) -> Any:
                     f"sk_upfirdn_{SFX[dt]}", axis)
 
 
-def resample_poly(x: Any, up: int, down: int, axis: int = -1) -> Any:
+def resample_poly(x: ArrayLike, up: int, down: int, axis: int = -1) -> FloatArray:
     """``scipy.signal.resample_poly(x, up, down, axis)`` with scipy's default Kaiser (beta 5)
-    filter and zero padding (C: ``sk_resample_poly_*``)."""
+    filter and zero padding (C: ``sk_resample_poly_*``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+    up, down : int
+        Upsampling and downsampling factors.
+    axis : int, default -1
+        The time axis.
+
+    Returns
+    -------
+    ndarray or Tensor, ``x``'s dtype; ``ceil(n * up / down)`` samples along ``axis``
+    """
     func = "resample_poly"
     xm, dt = _rows(x, axis, func)
     up, down = operator.index(up), operator.index(down)
@@ -487,15 +591,41 @@ def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
                     f"sk_{func}_{SFX[dt]}", axis)
 
 
-def decimate(x: Any, q: int, axis: int = -1) -> Any:
+def decimate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     """``scipy.signal.decimate(x, q, ftype='fir', zero_phase=True, axis=axis)``: the
     ``firwin(20*q + 1, 1/q, window='hamming')`` anti-alias filter without delay, then every
-    ``q``-th sample; ``ceil(n / q)`` samples (C: ``sk_decimate_*``)."""
+    ``q``-th sample (C: ``sk_decimate_*``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+    q : int
+        The downsampling factor.
+    axis : int, default -1
+        The time axis.
+
+    Returns
+    -------
+    ndarray or Tensor, ``x``'s dtype; ``ceil(n / q)`` samples along ``axis``
+    """
     return _integer(x, q, axis, False)
 
 
-def interpolate(x: Any, q: int, axis: int = -1) -> Any:
+def interpolate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     """The counterpart of :func:`decimate`: ``n * q`` samples, equal to
     ``scipy.signal.resample_poly(x, q, 1, axis, window=firwin(20*q + 1, 1/q,
-    window='hamming'))`` (C: ``sk_interpolate_*``)."""
+    window='hamming'))`` (C: ``sk_interpolate_*``).
+
+    Parameters
+    ----------
+    x : ndarray or Tensor, float32 or float64
+    q : int
+        The upsampling factor.
+    axis : int, default -1
+        The time axis.
+
+    Returns
+    -------
+    ndarray or Tensor, ``x``'s dtype; ``n * q`` samples along ``axis``
+    """
     return _integer(x, q, axis, True)

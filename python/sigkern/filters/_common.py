@@ -17,7 +17,7 @@ __all__ = []
 _fb = ffi.from_buffer
 
 
-def _coefs(c: Any, func: str, name: str, dtype: np.dtype = F64) -> np.ndarray:
+def _coefs(c: Any, func: str, name: str, dtype: np.dtype[Any] = F64) -> np.ndarray:
     """Filter coefficients (array-like, numpy array or tensor) as a C-contiguous numpy copy."""
     if A.is_tensor(c):
         c = c.detach().cpu().numpy()
@@ -28,7 +28,7 @@ def _coefs(c: Any, func: str, name: str, dtype: np.dtype = F64) -> np.ndarray:
     return a
 
 
-def _copy_out(out: Any, y: Any, dt: np.dtype, func: str) -> Any:
+def _copy_out(out: Any, y: Any, dt: np.dtype[Any], func: str) -> Any:
     """Copies the result ``y`` (moved back from another time axis) into the caller's ``out``
     (which must be a contiguous, writable output, as on the last axis)."""
     B.pointer(out, dt, func, "out", writable=True)

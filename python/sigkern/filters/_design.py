@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from .._args import CARRAY, F64
 from .._errors import error
 from .._lib import cfunc, ffi, lib
 from ._common import _fb
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, Btype, F64Array, FilterOutput, FloatArray, RbjKind
 
 __all__ = ["butter", "rbj_biquad"]
 
@@ -42,12 +45,12 @@ _TWO_EDGES = (lib.SK_BAND_BANDPASS, lib.SK_BAND_BANDSTOP)
 
 def butter(
     N: int,
-    Wn: Any,
-    btype: str = "low",
+    Wn: ArrayLike,
+    btype: Btype = "low",
     analog: bool = False,
-    output: str = "ba",
+    output: FilterOutput = "ba",
     fs: Optional[float] = None,
-) -> Any:
+) -> Union[F64Array, Tuple[F64Array, F64Array]]:
     """Digital Butterworth filter design, like ``scipy.signal.butter`` (C: ``sk_butter_sos``,
     equal to scipy's ``output='sos'`` within about 1e-12 relative).
 
@@ -94,7 +97,7 @@ def butter(
     if analog:
         raise NotImplementedError(f"{func}: only digital filters (analog=False) are supported")
     if output not in ("ba", "sos"):
-        if output == "zpk":
+        if cast(object, output) == "zpk":  # (a value outside the Literal type)
             raise NotImplementedError(
                 f"{func}: output='zpk' is not supported; use output='sos' (recommended) or 'ba'"
             )
@@ -146,7 +149,7 @@ _RBJ = {
 }
 
 
-def rbj_biquad(kind: str, fs: float, f0: float, q: float, gain_db: float = 0.0) -> np.ndarray:
+def rbj_biquad(kind: RbjKind, fs: float, f0: float, q: float, gain_db: float = 0.0) -> FloatArray:
     """One RBJ "Audio EQ Cookbook" biquad as a ``(1, 6)`` SOS array (C: ``sk_rbj_biquad``),
     normalised so ``a0 == 1``: ready for :func:`sosfilt`, :class:`Biquad` or scipy.
 

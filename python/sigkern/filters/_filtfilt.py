@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Tuple
+from typing import Literal, TYPE_CHECKING, Any, Optional, Tuple
 
 from .. import _args as A
 from .. import _buffers as B
@@ -15,6 +15,9 @@ from .._lib import cfunc, lib
 from ._common import _copy_out, _fb
 from ._lfilter import _ba
 from ._sos import _sos_array
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray, FiltfiltPad
 
 __all__ = ["filtfilt", "sosfiltfilt"]
 
@@ -63,16 +66,45 @@ def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -
     return out
 
 
-def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
-             padlen: Optional[int] = None, method: str = "pad", irlen: Optional[int] = None,
-             out: Optional[Any] = None) -> Any:
+def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: FiltfiltPad = "odd",
+             padlen: Optional[int] = None, method: Literal["pad"] = "pad", irlen: Optional[int] = None,
+             out: Optional[Array] = None) -> FloatArray:
     """Zero-phase filtering (forward, then backward), like ``scipy.signal.filtfilt(b, a, x,
-    axis, padtype, padlen)`` with ``method='pad'`` (C: ``sk_filtfilt_f32/f64``): the signal is
-    extended at both ends (``padtype`` 'odd', 'even', 'constant' or None; ``padlen`` default
-    ``3 * max(len(a), len(b))``), both passes start from ``lfilter_zi`` scaled by the first
-    sample, as scipy. ``x`` must be longer than ``padlen`` (:class:`LengthError`).
-    ``method='gust'`` raises ``NotImplementedError``. ``out``: an output of ``x``'s shape and
-    dtype, or ``x`` itself (in place); saves allocating the result.
+    axis, padtype, padlen)`` with ``method='pad'`` (C: ``sk_filtfilt_f32/f64``).
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator coefficients (handled in float64).
+    x : ndarray or Tensor, float32 or float64
+        The signal; time along ``axis``, any other axes are channels.
+    axis : int, default -1
+        The time axis.
+    padtype : {"odd", "even", "constant", None}, default "odd"
+        How the signal is extended at both ends (None: not extended).
+    padlen : int, optional
+        Samples of extension at each end; default ``3 * max(len(a), len(b))``. ``x`` must be
+        longer than ``padlen``.
+    method : {"pad"}
+        ``method='gust'`` raises ``NotImplementedError``.
+    irlen : int, optional
+        Unused (``method='gust'`` only, as scipy).
+    out : ndarray or Tensor, optional
+        An output of ``x``'s shape and dtype, or ``x`` itself (in place); saves allocating
+        the result.
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
+
+    Raises
+    ------
+    LengthError
+        ``x`` is not longer than ``padlen``.
+
+    Notes
+    -----
+    Both passes start from ``lfilter_zi`` scaled by the first sample, as scipy.
 
     Examples
     --------
@@ -86,19 +118,42 @@ def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Optional[str] = "o
     pt, pl = _pad_args(padtype, padlen, func)
     B_, A_ = _fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa)
 
-    def call(dt, px, sx, ch, py, sy, n):
+    def call(dt: Any, px: Any, sx: int, ch: int, py: Any, sy: int, n: int) -> int:
         return _filtfilt[dt](B_, A_, px, sx, pt, pl, ch, py, sy, bb.size, aa.size, n)
 
     return _zero_phase(func, "sk_filtfilt", call, x, axis, out)
 
 
-def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd",
-                padlen: Optional[int] = None, out: Optional[Any] = None) -> Any:
+def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1, padtype: FiltfiltPad = "odd",
+                padlen: Optional[int] = None, out: Optional[Array] = None) -> FloatArray:
     """Zero-phase filtering with second-order sections, like ``scipy.signal.sosfiltfilt(sos, x,
-    axis, padtype, padlen)`` (C: ``sk_sosfiltfilt_f32/f64``): scipy's padding (default
-    ``padlen`` from scipy's ``ntaps``) and ``sosfilt_zi`` initial conditions. Sections with a
-    pole outside the unit circle raise :class:`BadArgumentError`. ``out``: an output of ``x``'s
-    shape and dtype, or ``x`` itself (in place); saves allocating the result.
+    axis, padtype, padlen)`` (C: ``sk_sosfiltfilt_f32/f64``): scipy's padding and
+    ``sosfilt_zi`` initial conditions.
+
+    Parameters
+    ----------
+    sos : array_like, shape (n_sections, 6)
+        Second-order sections ``b0 b1 b2 a0 a1 a2`` (handled in float64).
+    x : ndarray or Tensor, float32 or float64
+        The signal; time along ``axis``, any other axes are channels.
+    axis : int, default -1
+        The time axis.
+    padtype : {"odd", "even", "constant", None}, default "odd"
+        How the signal is extended at both ends (None: not extended).
+    padlen : int, optional
+        Samples of extension at each end; default from scipy's ``ntaps``.
+    out : ndarray or Tensor, optional
+        An output of ``x``'s shape and dtype, or ``x`` itself (in place); saves allocating
+        the result.
+
+    Returns
+    -------
+    ndarray or Tensor of ``x``'s shape and dtype (``out`` when given)
+
+    Raises
+    ------
+    BadArgumentError
+        A section with a pole outside the unit circle.
 
     Examples
     --------
@@ -110,7 +165,7 @@ def sosfiltfilt(sos: Any, x: Any, axis: int = -1, padtype: Optional[str] = "odd"
     pt, pl = _pad_args(padtype, padlen, func)
     S = _fb(CARRAY[F64], s)
 
-    def call(dt, px, sx, ch, py, sy, n):
+    def call(dt: Any, px: Any, sx: int, ch: int, py: Any, sy: int, n: int) -> int:
         return _sosfiltfilt[dt](S, px, sx, pt, pl, ch, py, sy, s.shape[0], n)
 
     return _zero_phase(func, "sk_sosfiltfilt", call, x, axis, out)

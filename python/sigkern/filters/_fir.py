@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from ._common import _coefs, _fb
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray, DTypeLike
 
 __all__ = ["Fir"]
 
@@ -55,7 +58,7 @@ class Fir(Handle, free="sk_fir_free"):
 
     __slots__ = ("_h", "_proc", "_dt", "_ct", "_sfx", "_n_taps", "_uses_fft", "__weakref__")
 
-    def __init__(self, taps: Any, dtype: Any = np.float32):
+    def __init__(self, taps: ArrayLike, dtype: DTypeLike = np.float32) -> None:
         self._h = ffi.NULL
         func = "Fir"
         dt = A.float_dtype_arg(dtype, func)
@@ -90,17 +93,17 @@ class Fir(Handle, free="sk_fir_free"):
         return self._uses_fft
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
         """Sample dtype (float32 or float64)."""
         return self._dt
 
-    def _fail(self, st: int, what: str):
+    def _fail(self, st: int, what: str) -> Any:
         cname = f"sk_fir_{self._sfx}_{what}" if what else "sk_fir_reset"
         if self._h == ffi.NULL:
             return closed_error(st, cname, "this Fir")
         return error(st, cname)
 
-    def process(self, x: Any, out: Optional[Any] = None) -> Any:
+    def process(self, x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
         """Filters the next block of the stream.
 
         Parameters
@@ -146,16 +149,17 @@ class Fir(Handle, free="sk_fir_free"):
             return out
         ti = A.TORCH or A.torch_info()
         if ti is not None and type(x) is ti[0]:
+            t: Any = x  # a tensor (type(x) is torch.Tensor)
             tdt = ti[1] if self._dt is F32 else ti[2]
-            if x.dtype is tdt and x.dim() == 1:
+            if t.dtype is tdt and t.dim() == 1:
                 if out is None:
-                    out = x.new_empty(x.shape)
-                if type(out) is ti[0] and out.dtype is tdt and out.shape == x.shape:
+                    out = t.new_empty(t.shape)
+                if type(out) is ti[0] and out.dtype is tdt and out.shape == t.shape:
                     ct = CPTR[self._dt]
-                    px = B.tensor_ptr(x, ti, ct)
+                    px = B.tensor_ptr(t, ti, ct)
                     po = B.tensor_ptr(out, ti, ct, True)
                     if px is not None and po is not None:
-                        st = self._proc(self._h, px, po, x.shape[0])
+                        st = self._proc(self._h, px, po, t.shape[0])
                         if st:
                             raise self._fail(st, "process")
                         return out
@@ -194,7 +198,7 @@ class Fir(Handle, free="sk_fir_free"):
             raise self._fail(st, "")
 
     @property
-    def state(self) -> np.ndarray:
+    def state(self) -> FloatArray:
         """The history: ndarray ``(n_taps - 1,)`` of the filter's dtype (a copy), the last
         inputs, oldest first. Assign an array of that shape and dtype to load one (NaN/inf
         raise :class:`NonFiniteError`)."""
@@ -205,7 +209,7 @@ class Fir(Handle, free="sk_fir_free"):
         return s
 
     @state.setter
-    def state(self, s: Any) -> None:
+    def state(self, s: ArrayLike) -> None:
         func = "Fir.state"
         if not (isinstance(s, np.ndarray) or A.is_tensor(s)):
             s = np.asarray(s, dtype=self._dt)

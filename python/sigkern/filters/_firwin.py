@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from .._errors import error
 from .._lib import cfunc, ffi, lib
 from ..spectral._window import _window_params_spec
 from ._common import _fb
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatArray
 
 __all__ = ["firwin"]
 
@@ -37,14 +40,14 @@ def _kaiser_beta_for(numtaps: int, width: float) -> float:
 
 def firwin(
     numtaps: int,
-    cutoff: Any,
+    cutoff: ArrayLike,
     *,
     width: Optional[float] = None,
-    window: Any = "hamming",
+    window: ArrayLike = "hamming",
     pass_zero: Union[bool, str] = True,
     scale: bool = True,
     fs: Optional[float] = None,
-) -> np.ndarray:
+) -> FloatArray:
     """Windowed-sinc linear-phase FIR design, like ``scipy.signal.firwin`` with every option
     (C: ``sk_firwin_bands``, equal to scipy within about 1e-14 of the largest tap).
 

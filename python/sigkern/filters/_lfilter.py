@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from ._common import _coefs, _copy_out, _fb
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray, DTypeLike
 
 __all__ = ["lfilter", "lfilter_zi", "Lfilter"]
 
@@ -31,7 +34,7 @@ def _ba(b: Any, a: Any, func: str) -> Tuple[np.ndarray, np.ndarray]:
     return bb, aa
 
 
-def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: str, what: str) -> Any:
+def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype[Any], func: str, name: str, what: str) -> Any:
     if not (isinstance(z, np.ndarray) or A.is_tensor(z)):
         z = np.asarray(z, dtype=dt)
     if tuple(z.shape) != shape:
@@ -39,8 +42,8 @@ def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype, func: str, name: st
     return z
 
 
-def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None,
-            out: Optional[Any] = None) -> Union[Any, Tuple[Any, Any]]:
+def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Optional[ArrayLike] = None,
+            out: Optional[Array] = None) -> Union[FloatArray, Tuple[FloatArray, FloatArray]]:
     """Filters ``x`` along an axis with the IIR filter ``b/a`` (transfer-function form), like
     ``scipy.signal.lfilter(b, a, x, axis, zi)`` (C: ``sk_lfilter_f32/f64``; transposed direct
     form II in scipy's order, every channel in one call, in SIMD lanes).
@@ -97,7 +100,7 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None,
         out = B.new_like(x, shape, dt)
     zshape = lead + (k,)
     pzi = pzf = ffi.NULL
-    zf = None
+    zf: Any = None
     if zi is not None:
         zi = _state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)")
         pzi, _ = B.pointer(zi, dt, func, "zi")
@@ -116,11 +119,25 @@ def lfilter(b: Any, a: Any, x: Any, axis: int = -1, zi: Optional[Any] = None,
     return (out, zf) if zi is not None else out
 
 
-def lfilter_zi(b: Any, a: Any, dtype: Any = np.float64) -> np.ndarray:
+def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.lfilter_zi(b, a)``: the initial state for which :func:`lfilter` of a unit
-    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``; ``max(len(a), len(b)) - 1``
-    values, computed in float64, returned as ``dtype``). A pole at z = 1 (no steady state) or
-    ``a[0] == 0`` raises :class:`BadArgumentError`.
+    step starts in steady state (C: ``sk_lfilter_zi_f64/f32``).
+
+    Parameters
+    ----------
+    b, a : array_like, 1-D
+        Numerator and denominator coefficients.
+    dtype : np.float32 or np.float64, default np.float64
+        The dtype of the result (computed in float64).
+
+    Returns
+    -------
+    ndarray, shape (max(len(a), len(b)) - 1,), ``dtype``
+
+    Raises
+    ------
+    BadArgumentError
+        A pole at z = 1 (no steady state) or ``a[0] == 0``.
 
     Examples
     --------
@@ -176,7 +193,7 @@ class Lfilter(Handle, free="sk_lfilter_free"):
 
     __slots__ = ("_h", "_dt", "_ct", "_channels", "_order", "_sfx", "__weakref__")
 
-    def __init__(self, b: Any, a: Any, channels: int = 1, dtype: Any = np.float32):
+    def __init__(self, b: ArrayLike, a: ArrayLike, channels: int = 1, dtype: DTypeLike = np.float32) -> None:
         self._h = ffi.NULL
         func = "Lfilter"
         dt = A.float_dtype_arg(dtype, func)
@@ -207,18 +224,26 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         return self._channels
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
         """Sample dtype (float32 or float64)."""
         return self._dt
 
-    def _fail(self, st: int, cname: str):
+    def _fail(self, st: int, cname: str) -> Any:
         if self._h == ffi.NULL:
             return closed_error(st, cname, "this Lfilter")
         return error(st, cname)
 
-    def process(self, x: Any, out: Optional[Any] = None) -> Any:
-        """Filters a block of planar samples ``(channels, n)`` (or ``(n,)`` for one channel) of
-        the filter's dtype, carrying the state; ``out`` (same shape and dtype) may be ``x``.
+    def process(self, x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
+        """Filters a block of planar samples, carrying the state.
+
+        Parameters
+        ----------
+        x : ndarray or Tensor, (channels, n) or (n,) for one channel, the filter's dtype
+        out : ndarray or Tensor of ``x``'s shape and dtype, optional; may be ``x``
+
+        Returns
+        -------
+        ndarray or Tensor of ``x``'s shape (``out`` when given)
 
         Examples
         --------
@@ -264,7 +289,7 @@ class Lfilter(Handle, free="sk_lfilter_free"):
             raise self._fail(st, "sk_lfilter_reset")
 
     @property
-    def state(self) -> np.ndarray:
+    def state(self) -> FloatArray:
         """The state in scipy's ``zi`` layout ``(channels, order)`` (a copy): the ``zf`` of
         ``scipy.signal.lfilter`` for the same input. Assign an array of that shape (or
         ``(order,)`` for one channel) to load one, e.g. ``lfilter_zi(b, a) * x[:, :1]``."""
@@ -275,7 +300,7 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         return z
 
     @state.setter
-    def state(self, zi: Any) -> None:
+    def state(self, zi: ArrayLike) -> None:
         func = "Lfilter.state"
         if not (isinstance(zi, np.ndarray) or A.is_tensor(zi)):
             zi = np.asarray(zi, dtype=self._dt)

@@ -5,7 +5,7 @@ the streaming :class:`Biquad` cascade (alias :class:`SosFilter`)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from ._common import _coefs, _copy_out, _fb
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray, DTypeLike
 
 __all__ = ["sosfilt", "sosfilt_zi", "Biquad", "SosFilter"]
 
@@ -43,12 +46,12 @@ def _sos_array(sos: Any, func: str) -> np.ndarray:
 
 
 def sosfilt(
-    sos: Any,
-    x: Any,
+    sos: ArrayLike,
+    x: ArrayLike,
     axis: int = -1,
-    zi: Optional[Any] = None,
-    out: Optional[Any] = None,
-) -> Union[Any, Tuple[Any, Any]]:
+    zi: Optional[ArrayLike] = None,
+    out: Optional[Array] = None,
+) -> Union[FloatArray, Tuple[FloatArray, FloatArray]]:
     """Filters ``x`` along an axis with a cascade of second-order sections, like
     ``scipy.signal.sosfilt(sos, x, axis, zi)`` (C: ``sk_sosfilt_f32/f64``).
 
@@ -200,7 +203,7 @@ class Biquad(Handle, free="sk_biquad_free"):
 
     __slots__ = ("_h", "_proc", "_proc_il", "_dt", "_ct", "_channels", "_n_sections", "_sfx", "__weakref__")
 
-    def __init__(self, sos: Any, channels: int = 1, dtype: Any = np.float32):
+    def __init__(self, sos: ArrayLike, channels: int = 1, dtype: DTypeLike = np.float32) -> None:
         self._h = ffi.NULL
         func = "Biquad"
         dt = A.float_dtype_arg(dtype, func)
@@ -234,11 +237,11 @@ class Biquad(Handle, free="sk_biquad_free"):
         return self._channels
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
         """Sample dtype (float32 or float64)."""
         return self._dt
 
-    def _fail(self, st: int, what: str):
+    def _fail(self, st: int, what: str) -> Any:
         cname = f"sk_biquad_{self._sfx}_{what}" if what else "sk_biquad_reset"
         if self._h == ffi.NULL:
             return closed_error(st, cname, "this Biquad")
@@ -246,7 +249,7 @@ class Biquad(Handle, free="sk_biquad_free"):
 
     # -- processing -----------------------------------------------------------------------
 
-    def process(self, x: Any, out: Optional[Any] = None) -> Any:
+    def process(self, x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
         """Filters a block of planar samples, carrying the state to the next call.
 
         Parameters
@@ -289,7 +292,7 @@ class Biquad(Handle, free="sk_biquad_free"):
             return self._process_tensor(x, out, ti)
         return self._process_checked(x, out)
 
-    def _process_tensor(self, x: Any, out: Any, ti: tuple) -> Any:
+    def _process_tensor(self, x: Any, out: Any, ti: Tuple[Any, ...]) -> Any:
         """:meth:`process`'s fast path for contiguous CPU tensors."""
         tdt = ti[1] if self._dt is F32 else ti[2]
         shape = x.shape
@@ -310,12 +313,12 @@ class Biquad(Handle, free="sk_biquad_free"):
             raise self._fail(st, "process")
         return out
 
-    def _shape_ok(self, shape: tuple, interleaved: bool) -> bool:
+    def _shape_ok(self, shape: Tuple[Any, ...], interleaved: bool) -> bool:
         if len(shape) == 1:
             return self._channels == 1
         return len(shape) == 2 and shape[1 if interleaved else 0] == self._channels
 
-    def _check_x(self, x: Any, func: str, interleaved: bool) -> Any:
+    def _check_x(self, x: Any, func: str, interleaved: bool) -> Array:
         x = A.as_input(x, func, "x")
         dt = A.dtype_of(x)
         if dt != self._dt:
@@ -349,7 +352,7 @@ class Biquad(Handle, free="sk_biquad_free"):
             raise self._fail(st, "process")
         return out
 
-    def process_interleaved(self, x: Any, out: Optional[Any] = None) -> Any:
+    def process_interleaved(self, x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
         """Filters a block of interleaved frames, carrying the state to the next call.
 
         Parameters
@@ -397,7 +400,7 @@ class Biquad(Handle, free="sk_biquad_free"):
             raise self._fail(st, "")
 
     @property
-    def state(self) -> np.ndarray:
+    def state(self) -> FloatArray:
         """The state in scipy's ``zi`` layout: ndarray ``(n_sections, channels, 2)`` of the
         filter's dtype (a copy), equal to the ``zf`` of ``scipy.signal.sosfilt`` for the same
         input. Assign an array of that shape (or ``(n_sections, 2)`` for one channel) and dtype
@@ -410,7 +413,7 @@ class Biquad(Handle, free="sk_biquad_free"):
         return z
 
     @state.setter
-    def state(self, zi: Any) -> None:
+    def state(self, zi: ArrayLike) -> None:
         func = "Biquad.state"
         if not (isinstance(zi, np.ndarray) or A.is_tensor(zi)):
             zi = np.asarray(zi, dtype=self._dt)
@@ -435,10 +438,21 @@ SosFilter = Biquad
 _sosfilt_zi = {F32: cfunc("sk_sosfilt_zi_f32"), F64: cfunc("sk_sosfilt_zi_f64")}
 
 
-def sosfilt_zi(sos: Any, dtype: Any = np.float64) -> np.ndarray:
+def sosfilt_zi(sos: ArrayLike, dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.sosfilt_zi(sos)``: the ``(n_sections, 2)`` initial state for which
     :func:`sosfilt` of a unit step starts in steady state (C: ``sk_sosfilt_zi_f64/f32``;
     computed in float64, returned as ``dtype``).
+
+    Parameters
+    ----------
+    sos : array_like, shape (n_sections, 6)
+        Second-order sections ``b0 b1 b2 a0 a1 a2``.
+    dtype : np.float32 or np.float64, default np.float64
+        The dtype of the result.
+
+    Returns
+    -------
+    ndarray, shape (n_sections, 2), ``dtype``
 
     Examples
     --------

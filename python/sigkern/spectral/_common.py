@@ -4,7 +4,7 @@ array helpers (C: none of its own)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Tuple
+from typing import TYPE_CHECKING, Any, Tuple
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from .. import _buffers as B
 from .._args import C128, C64, F32
 from .._errors import error
 from .._lib import ffi
+
+if TYPE_CHECKING:
+    from .._typing import Array
 
 __all__ = []
 
@@ -31,13 +34,13 @@ def _swap(a: Any) -> Any:
     return a.swapaxes(-1, -2) if isinstance(a, np.ndarray) else a.transpose(-1, -2)
 
 
-def _zeros(like: Any, shape: Tuple[int, ...], dt: np.dtype) -> Any:
+def _zeros(like: Any, shape: Tuple[int, ...], dt: np.dtype[Any]) -> Any:
     z = B.new_like(like, shape, dt)
     z[...] = 0
     return z
 
 
-def _real_input(x: Any, func: str, name: str) -> Any:
+def _real_input(x: Any, func: str, name: str) -> Array:
     """A float32/float64 array or tensor (lists converted); complex data is a TypeError."""
     dt = A.dtype_of(x)
     if dt is not None and dt.kind == "c":
@@ -48,7 +51,7 @@ def _real_input(x: Any, func: str, name: str) -> Any:
     return A.as_input(x, func, name)
 
 
-def _complex_input(x: Any, func: str, name: str) -> Any:
+def _complex_input(x: Any, func: str, name: str) -> Array:
     """A complex64/complex128 array or tensor (lists converted); float data is a TypeError:
     it is never reinterpreted as interleaved re/im."""
     dt = A.dtype_of(x)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 
@@ -12,6 +12,9 @@ from .. import _buffers as B
 from .._args import CARRAY, F32, F64, ndarray, SFX
 from .._lib import cfunc
 from ._common import _fb, _new, _raise, _real_input
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray, ConvMethod, ConvMode
 
 __all__ = ["convolve", "correlate"]
 
@@ -71,7 +74,7 @@ def _conv_checked(kind: str, in1: Any, in2: Any, mode: Any, method: Any, out: An
     return out
 
 
-def _conv_fast(kind: str, fs: dict, in1: Any, in2: Any, mode: Any, method: Any, out: Any) -> Any:
+def _conv_fast(kind: str, fs: Dict[Any, Any], in1: Any, in2: Any, mode: Any, method: Any, out: Any) -> Any:
     if (type(in1) is ndarray and type(in2) is ndarray and out is None and in1.ndim == 1
             and in2.ndim == 1 and type(mode) is str and type(method) is str):
         dt = in1.dtype
@@ -96,8 +99,8 @@ def _conv_fast(kind: str, fs: dict, in1: Any, in2: Any, mode: Any, method: Any, 
     return _conv_checked(kind, in1, in2, mode, method, out)
 
 
-def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto",
-             out: Optional[Any] = None) -> Any:
+def convolve(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: ConvMethod = "auto",
+             out: Optional[Array] = None) -> FloatArray:
     """``scipy.signal.convolve`` of two 1-D signals (``sk_convolve_*``).
 
     Parameters
@@ -130,10 +133,28 @@ def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto",
     return _conv_fast("convolve", _conv, in1, in2, mode, method, out)
 
 
-def correlate(in1: Any, in2: Any, mode: str = "full", method: str = "auto",
-              out: Optional[Any] = None) -> Any:
+def correlate(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: ConvMethod = "auto",
+              out: Optional[Array] = None) -> FloatArray:
     """``scipy.signal.correlate`` of two real 1-D signals (``sk_correlate_*``): the
-    convolution of ``in1`` with ``in2`` reversed. Arguments and result as :func:`convolve`.
+    convolution of ``in1`` with ``in2`` reversed.
+
+    Parameters
+    ----------
+    in1, in2 : ndarray or Tensor, 1-D, float32 or float64 (one dtype), C-contiguous
+    mode : {"full", "same", "valid"}
+        As :func:`convolve`.
+    method : {"auto", "direct", "fft"}
+        As :func:`convolve`.
+    out : ndarray or Tensor of the result's length and dtype, optional
+
+    Returns
+    -------
+    ndarray or Tensor, 1-D, in1's dtype
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`convolve`.
 
     Examples
     --------

@@ -6,7 +6,7 @@ plans."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Optional, Tuple
 
 import numpy as np
 
@@ -16,6 +16,23 @@ from .._args import C128, C64, CARRAY, CPTR, F32, F64, ndarray, SFX
 from .._handle import Handle
 from .._lib import cfunc, ffi
 from ._common import _complex_input, _fb, _new, _NULL, _raise, _real_input, _zeros
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .._typing import Array, ArrayLike, ComplexArray, DTypeLike, FloatArray, Norm
+
+    class _ToComplex(Protocol):
+        """rfft, fft, ifft: numpy.fft's signature, a complex result."""
+
+        def __call__(self, x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
+                     out: Optional[Array] = None) -> ComplexArray: ...
+
+    class _ToReal(Protocol):
+        """irfft: numpy.fft's signature, a real result."""
+
+        def __call__(self, x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
+                     out: Optional[Array] = None) -> FloatArray: ...
 
 __all__ = ["rfft", "irfft", "fft", "ifft", "FftPlan"]
 
@@ -33,7 +50,7 @@ SK_FFT_REAL, SK_FFT_COMPLEX = 0, 1
 _NORM = {None: 0, "backward": 0, "ortho": 1, "forward": 2}
 
 
-def _result(out: Any, shape: tuple, dt: np.dtype) -> Any:
+def _result(out: Any, shape: Tuple[Any, ...], dt: np.dtype[Any]) -> Any:
     """The fast path's result array: a new one if ``out`` is None, ``out`` if it is a numpy
     array of exactly ``shape`` and ``dt`` (from_buffer then refuses it if it is not contiguous
     or read-only), else None (the checked path decides)."""
@@ -57,11 +74,11 @@ def _norm_code(norm: Any, func: str) -> int:
 
 
 #: (kind, n, is_double) -> plan handle (freed when dropped from the cache and unused)
-_PLANS: dict = {}
+_PLANS: Dict[Tuple[int, int, bool], Any] = {}
 _PLAN_CACHE_MAX = 64
 
 
-def _new_plan(kind: int, n: int, dt: np.dtype) -> Any:
+def _new_plan(kind: int, n: int, dt: np.dtype[Any]) -> Any:
     pp = _new("SkFftPlan **")
     st = _plan_new[dt](kind, n, pp)
     if st:
@@ -69,7 +86,7 @@ def _new_plan(kind: int, n: int, dt: np.dtype) -> Any:
     return pp[0]
 
 
-def _plan(kind: int, n: int, dt: np.dtype) -> Any:
+def _plan(kind: int, n: int, dt: np.dtype[Any]) -> Any:
     key = (kind, n, dt is F64)
     p = _PLANS.get(key)
     if p is None:
@@ -170,8 +187,8 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
 
 
 #: torch dtype -> numpy dtype of the FFT kinds (filled once torch is imported)
-_TORCH_NP: dict = {}
-_NP_TORCH: dict = {}
+_TORCH_NP: Dict[Any, np.dtype[Any]] = {}
+_NP_TORCH: Dict[np.dtype[Any], Any] = {}
 
 
 def _torch_tables() -> None:
@@ -181,7 +198,7 @@ def _torch_tables() -> None:
         _NP_TORCH[nd] = td
 
 
-def _fast_entry(op: str, rdt: np.dtype) -> tuple:
+def _fast_entry(op: str, rdt: np.dtype[Any]) -> Tuple[Any, ...]:
     """What the fast path needs of one op and precision, worked out once: (plan kind, batch C
     function, real dtype, output dtype, inverse flag or None, CFFI array type, the plan
     cache's is-double flag, whether ``n`` counts the output samples of bins (irfft), whether
@@ -197,7 +214,7 @@ def _fast_entry(op: str, rdt: np.dtype) -> tuple:
             rdt is F64, False, False, f"sk_fft_batch_{SFX[rdt]}")
 
 
-def _fast_table(op: str) -> tuple:
+def _fast_table(op: str) -> Tuple[Any, ...]:
     """(input dtype, its entry, the other input dtype, its entry, op) of one op: the fast
     path compares dtypes by identity, which costs less than hashing one."""
     e32, e64 = _fast_entry(op, F32), _fast_entry(op, F64)
@@ -215,8 +232,8 @@ def _fft_function(op: str, doc: str) -> Callable[..., Any]:
     fast = _fast_table(op)
     dt_a, e_a, dt_b, e_b, _ = fast
 
-    def transform(x: Any, n: Optional[int] = None, axis: int = -1, norm: Optional[str] = None,
-                  out: Optional[Any] = None) -> Any:
+    def transform(x: ArrayLike, n: Optional[int] = None, axis: int = -1, norm: Norm = None,
+                  out: Optional[Array] = None) -> Any:
         if type(x) is ndarray and axis == -1:
             dt = x.dtype
             if dt is dt_a:
@@ -269,7 +286,7 @@ def _fft_function(op: str, doc: str) -> Callable[..., Any]:
     return transform
 
 
-def _fft_tensor(fast: tuple, x: Any, n: Any, norm: Any, out: Any, ti: tuple) -> Any:
+def _fft_tensor(fast: Tuple[Any, ...], x: Any, n: Any, norm: Any, out: Any, ti: Tuple[Any, ...]) -> Any:
     """:func:`_fft`'s fast path for a contiguous CPU tensor (last axis, no ``out``)."""
     if not _TORCH_NP:
         _torch_tables()
@@ -306,7 +323,7 @@ def _fft_tensor(fast: tuple, x: Any, n: Any, norm: Any, out: Any, ti: tuple) -> 
     return _fft_checked(fast[4], x, n, -1, norm, out)
 
 
-rfft = _fft_function(
+rfft: _ToComplex = _fft_function(
     "rfft",
     """``numpy.fft.rfft``: the FFT of real data, bins 0..n/2 (``sk_rfft_batch_*``).
 
@@ -346,7 +363,7 @@ rfft = _fft_function(
     """,
 )
 
-irfft = _fft_function(
+irfft: _ToReal = _fft_function(
     "irfft",
     """``numpy.fft.irfft``: the inverse of :func:`rfft` (``sk_irfft_batch_*``).
 
@@ -376,7 +393,7 @@ irfft = _fft_function(
     """,
 )
 
-fft = _fft_function(
+fft: _ToComplex = _fft_function(
     "fft",
     """``numpy.fft.fft`` of complex data (``sk_fft_batch_*``).
 
@@ -404,11 +421,21 @@ fft = _fft_function(
     """,
 )
 
-ifft = _fft_function(
+ifft: _ToComplex = _fft_function(
     "ifft",
     """``numpy.fft.ifft`` of complex data (``sk_fft_batch_*`` with ``inverse = 1``).
 
-    Parameters as :func:`fft`; with norm None ("backward") the inverse is scaled by 1/n.
+    Parameters
+    ----------
+    x : ndarray or Tensor, complex64 or complex128, shape (..., m)
+        As :func:`fft`.
+    n : int, optional
+        Truncate or zero-pad to ``n`` along ``axis`` (default ``m``).
+    axis : int, default -1
+    norm : {None, "backward", "ortho", "forward"}
+        With None ("backward") the inverse is scaled by 1/n.
+    out : ndarray or Tensor, optional
+        Same dtype as ``x``, the result's shape; may be ``x`` itself (in place).
 
     Returns
     -------
@@ -455,7 +482,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
 
     __slots__ = ("_h", "_n", "_kind", "_dtype", "_bins", "_cdt", "__weakref__")
 
-    def __init__(self, n: int, kind: str = "real", dtype: Any = np.float32):
+    def __init__(self, n: int, kind: Literal["real", "complex"] = "real", dtype: DTypeLike = np.float32) -> None:
         n = A.index(n, "FftPlan", "n")
         if kind not in ("real", "complex"):
             raise ValueError(f'FftPlan: kind must be "real" or "complex", got {kind!r}')
@@ -485,7 +512,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._kind
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> np.dtype[Any]:
         """Real element type, ``float32`` or ``float64`` (spectra are the matching complex)."""
         return self._dtype
 
@@ -499,8 +526,8 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
                 f"FftPlan.{op}: this is a {self._kind} plan; {op} needs FftPlan(n, kind={kind!r})"
             )
 
-    def _run(self, op: str, x: Any, norm: Any, out: Any, in_dt: np.dtype, in_len: int,
-             out_dt: np.dtype, out_len: int, f1: Any, fb: Any, inverse: Optional[int]) -> Any:
+    def _run(self, op: str, x: Any, norm: Any, out: Any, in_dt: np.dtype[Any], in_len: int,
+             out_dt: np.dtype[Any], out_len: int, f1: Any, fb: Any, inverse: Optional[int]) -> Any:
         """Fast path for a contiguous numpy array of the plan's dtype (with or without a
         contiguous ``out`` of the result's dtype and shape); else the checked path."""
         if type(x) is ndarray and x.dtype is in_dt:
@@ -529,7 +556,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
                 return y
         return _fft_checked(op, x, None, -1, norm, out, self)
 
-    def rfft(self, x: Any, norm: Optional[str] = None, out: Optional[Any] = None) -> Any:
+    def rfft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Real FFT of the last axis (``sk_rfft_*``, ``sk_rfft_batch_*``).
 
         Parameters
@@ -553,7 +580,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._run("rfft", x, norm, out, self._dtype, self._n, self._cdt, self._bins,
                          _rfft1[self._dtype], _rfftb[self._dtype], None)
 
-    def irfft(self, x: Any, norm: Optional[str] = None, out: Optional[Any] = None) -> Any:
+    def irfft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> FloatArray:
         """Inverse real FFT of the last axis (``sk_irfft_*``, ``sk_irfft_batch_*``).
 
         Parameters
@@ -577,7 +604,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._run("irfft", x, norm, out, self._cdt, self._bins, self._dtype, self._n,
                          _irfft1[self._dtype], _irfftb[self._dtype], None)
 
-    def fft(self, x: Any, norm: Optional[str] = None, out: Optional[Any] = None) -> Any:
+    def fft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Complex FFT of the last axis (``sk_fft_*``, ``sk_fft_batch_*``).
 
         Parameters
@@ -601,9 +628,18 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         return self._run("fft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
                          _fft1[self._dtype], _fftb[self._dtype], 0)
 
-    def ifft(self, x: Any, norm: Optional[str] = None, out: Optional[Any] = None) -> Any:
-        """Inverse complex FFT of the last axis (``sk_ifft_*``, ``sk_fft_batch_*``); arguments
-        as :meth:`fft`.
+    def ifft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
+        """Inverse complex FFT of the last axis (``sk_ifft_*``, ``sk_fft_batch_*``).
+
+        Parameters
+        ----------
+        x : complex ndarray or Tensor (complex64 for a float32 plan), shape (..., n)
+        norm : {None, "backward", "ortho", "forward"}
+        out : same dtype and shape, optional; may be ``x`` (in place)
+
+        Returns
+        -------
+        ``x``'s dtype, shape (..., n)
 
         Examples
         --------

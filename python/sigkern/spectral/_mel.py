@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from ._common import _fb, _flag, _INF, _new, _NULL, _raise, _real_input
 from ._power import power_to_db
 from ._stft import _pad_code
 from ._window import _window_spec, _WIN_SUPPORTED
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, DTypeLike, FloatArray, MelNorm, PadMode, WindowSpec
 
 __all__ = ["mel_filters", "melspectrogram", "MelSpectrogram", "log_mel_spectrogram"]
 
@@ -56,7 +59,7 @@ def _fmax(fmax: Any, func: str) -> float:
 
 def mel_filters(sr: float, n_fft: int, n_mels: int = 128, fmin: float = 0.0,
                 fmax: Optional[float] = None, htk: bool = False,
-                norm: Optional[str] = "slaney", dtype: Any = np.float32) -> np.ndarray:
+                norm: MelNorm = "slaney", dtype: DTypeLike = np.float32) -> FloatArray:
     """``librosa.filters.mel``: the mel filterbank (``sk_mel_filterbank_*``).
 
     Parameters
@@ -131,10 +134,10 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
     __slots__ = ("_h", "_dtype", "_params", "__weakref__")
 
     def __init__(self, sr: float = 22050, n_fft: int = 2048, hop_length: int = 512,
-                 win_length: Optional[int] = None, window: Any = "hann", center: bool = True,
-                 pad_mode: str = "constant", power: float = 2.0, n_mels: int = 128,
+                 win_length: Optional[int] = None, window: WindowSpec = "hann", center: bool = True,
+                 pad_mode: PadMode = "constant", power: float = 2.0, n_mels: int = 128,
                  fmin: float = 0.0, fmax: Optional[float] = None, htk: bool = False,
-                 norm: Optional[str] = "slaney", dtype: Any = np.float32):
+                 norm: MelNorm = "slaney", dtype: DTypeLike = np.float32) -> None:
         func = "MelSpectrogram"
         self._h = _NULL
         rate = A.rate(sr, func, "sr")
@@ -163,7 +166,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
             _raise(st, f"sk_mel_plan_{SFX[dt]}_new")
         self._h = pp[0]
         self._dtype = dt
-        self._params = dict(sr=sr, n_fft=n_fft, hop_length=hop, win_length=wl, window=window,
+        self._params: Dict[str, Any] = dict(sr=sr, n_fft=n_fft, hop_length=hop, win_length=wl, window=window,
                             center=bool(center), pad_mode=pad_mode, power=float(power),
                             n_mels=n_mels, fmin=float(fmin), fmax=fmax, htk=bool(htk), norm=norm)
 
@@ -176,12 +179,21 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
     dtype = property(lambda self: self._dtype, doc="Sample and result dtype.")
 
     @property
-    def params(self) -> dict:
+    def params(self) -> Dict[str, Any]:
         """All parameters, as given to the constructor (a copy)."""
         return dict(self._params)
 
     def frames(self, n: int) -> int:
         """Frames of an ``n``-sample signal (``sk_mel_frames``).
+
+        Parameters
+        ----------
+        n : int
+            Samples of the signal.
+
+        Returns
+        -------
+        int
 
         Examples
         --------
@@ -218,7 +230,7 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
         po, _ = B.pointer(out, self._dtype, func, "out", writable=True)
         return y, out, (py, po), n, fr, nm * fr, math.prod(shape[:-2])
 
-    def __call__(self, y: Any, out: Optional[Any] = None, n_frames: Optional[int] = None) -> Any:
+    def __call__(self, y: ArrayLike, out: Optional[Array] = None, n_frames: Optional[int] = None) -> FloatArray:
         """The mel spectrogram (``sk_melspec_batch_*``: one call for all rows), equal to
         ``librosa.feature.melspectrogram``.
 
@@ -252,9 +264,9 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
 
     melspectrogram = __call__
 
-    def log_mel(self, y: Any, ref: Union[float, Callable[[Any], Any]] = 1.0, amin: float = 1e-10,
-                top_db: Optional[float] = 80.0, out: Optional[Any] = None,
-                n_frames: Optional[int] = None, per_row: bool = False) -> Any:
+    def log_mel(self, y: ArrayLike, ref: Union[float, Callable[[Any], Any]] = 1.0, amin: float = 1e-10,
+                top_db: Optional[float] = 80.0, out: Optional[Array] = None,
+                n_frames: Optional[int] = None, per_row: bool = False) -> FloatArray:
         """``power_to_db(melspectrogram(y), ref, amin, top_db)`` (``sk_logmel_*``).
 
         Parameters
@@ -306,9 +318,9 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
             _raise(st, f"sk_logmel_batch_{SFX[self._dtype]}")
         return out
 
-    def log10_mel(self, y: Any, amin: float = 1e-10, top: Optional[float] = 8.0,
+    def log10_mel(self, y: ArrayLike, amin: float = 1e-10, top: Optional[float] = 8.0,
                   scale: float = 0.25, offset: float = 1.0, per_row: bool = True,
-                  n_frames: Optional[int] = None, out: Optional[Any] = None) -> Any:
+                  n_frames: Optional[int] = None, out: Optional[Array] = None) -> FloatArray:
         """The log10 form speech models use, in one call (``sk_log10mel_batch_*``):
         ``l = log10(max(S, amin))``, floored at ``max(l) − top``, then ``scale·l + offset``.
 
@@ -355,15 +367,15 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
 
 
 #: recently used plans of melspectrogram(): key -> MelSpectrogram
-_MEL_PLANS: dict = {}
+_MEL_PLANS: Dict[Tuple[Any, ...], MelSpectrogram] = {}
 _MEL_CACHE_MAX = 8
 
 
-def melspectrogram(y: Any, sr: float = 22050, n_fft: int = 2048, hop_length: int = 512,
-                   win_length: Optional[int] = None, window: Any = "hann", center: bool = True,
-                   pad_mode: str = "constant", power: float = 2.0, n_mels: int = 128,
+def melspectrogram(y: ArrayLike, sr: float = 22050, n_fft: int = 2048, hop_length: int = 512,
+                   win_length: Optional[int] = None, window: WindowSpec = "hann", center: bool = True,
+                   pad_mode: PadMode = "constant", power: float = 2.0, n_mels: int = 128,
                    fmin: float = 0.0, fmax: Optional[float] = None, htk: bool = False,
-                   norm: Optional[str] = "slaney", out: Optional[Any] = None) -> Any:
+                   norm: MelNorm = "slaney", out: Optional[Array] = None) -> FloatArray:
     """``librosa.feature.melspectrogram(y=y, ...)`` with librosa's parameters and defaults
     (``sk_melspec_*`` through a :class:`MelSpectrogram` plan, cached for repeated calls).
 
@@ -412,12 +424,12 @@ def melspectrogram(y: Any, sr: float = 22050, n_fft: int = 2048, hop_length: int
     return plan(y, out=out)
 
 
-def _cached_plan(dt: np.dtype, *args: Any) -> "MelSpectrogram":
+def _cached_plan(dt: np.dtype[Any], *args: Any) -> "MelSpectrogram":
     """A :class:`MelSpectrogram` of these parameters from the cache of recent plans."""
     key = (dt,) + args
     plan = _MEL_PLANS.get(key)
     if plan is None:
-        plan = MelSpectrogram(*args, dtype=dt)
+        plan = MelSpectrogram(*args, dtype=dt)  # type: ignore[misc]  # (args has no dtype)
         if len(_MEL_PLANS) >= _MEL_CACHE_MAX:
             try:
                 _MEL_PLANS.pop(next(iter(_MEL_PLANS)), None)
@@ -427,11 +439,11 @@ def _cached_plan(dt: np.dtype, *args: Any) -> "MelSpectrogram":
     return plan
 
 
-def log_mel_spectrogram(audio: Any, sr: float = 16000, n_fft: int = 400, hop_length: int = 160,
+def log_mel_spectrogram(audio: ArrayLike, sr: float = 16000, n_fft: int = 400, hop_length: int = 160,
                         n_mels: int = 80, *, length: Optional[int] = None,
                         drop_last: bool = True, amin: float = 1e-10,
                         top: Optional[float] = 8.0, scale: float = 0.25, offset: float = 1.0,
-                        per_row: bool = True, out: Optional[Any] = None) -> Any:
+                        per_row: bool = True, out: Optional[Array] = None) -> FloatArray:
     """Speech-model log-mel features in one C call, OpenAI Whisper's recipe by default.
 
     The recipe: a centred, reflect-padded STFT with a periodic Hann window of ``n_fft``
@@ -476,11 +488,11 @@ def log_mel_spectrogram(audio: Any, sr: float = 16000, n_fft: int = 400, hop_len
             if A.is_tensor(audio):
                 import torch
 
-                fixed = torch.zeros(tuple(audio.shape[:-1]) + (length,), dtype=audio.dtype)
+                fixed: Array = torch.zeros(tuple(audio.shape[:-1]) + (length,), dtype=audio.dtype)
             else:
                 fixed = np.zeros(tuple(audio.shape[:-1]) + (length,), dt)
             k = min(length, n)
-            fixed[..., :k] = audio[..., :k]
+            fixed[..., :k] = audio[..., :k]  # type: ignore[assignment]  # (both tensors or both arrays)
             audio = fixed
     plan = _cached_plan(dt, sr, n_fft, hop_length, None, "hann", True, "reflect", 2.0, n_mels,
                         0.0, None, False, "slaney")

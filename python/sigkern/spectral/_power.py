@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -14,6 +14,9 @@ from .. import _buffers as B
 from .._args import C128, C64, CARRAY, F32, F64, ndarray, SFX
 from .._lib import cfunc
 from ._common import _complex_input, _fb, _INF, _raise, _real_input
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, FloatArray
 
 __all__ = ["spec_power", "power_to_db", "log10_floor"]
 
@@ -24,7 +27,7 @@ _A32, _A64 = CARRAY[F32], CARRAY[F64]
 _log10_floor = {F32: cfunc("sk_log10_floor_f32"), F64: cfunc("sk_log10_floor_f64")}
 
 
-def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
+def spec_power(X: ArrayLike, power: float = 2.0, out: Optional[Array] = None) -> FloatArray:
     """``np.abs(X) ** power`` of a complex spectrum (``sk_spec_power_*``): power 2 is
     re² + im² (no square root), power 1 the magnitude.
 
@@ -70,7 +73,7 @@ def spec_power(X: Any, power: float = 2.0, out: Optional[Any] = None) -> Any:
     return _spec_power_checked(X, power, out)
 
 
-def _dense(a: Any) -> Optional[tuple]:
+def _dense(a: Any) -> Optional[Tuple[Any, ...]]:
     """The axis order in which ``a`` is C-contiguous (its memory one dense block, e.g. an
     :func:`stft` result or an elementwise function of one), or None."""
     if A.is_contig(a):
@@ -86,7 +89,7 @@ def _dense(a: Any) -> Optional[tuple]:
     return perm
 
 
-def _elementwise(func: str, x: Any, name: str, xdt: np.dtype, out: Any, odt: np.dtype) -> tuple:
+def _elementwise(func: str, x: Any, name: str, xdt: np.dtype[Any], out: Any, odt: np.dtype[Any]) -> Tuple[Any, ...]:
     """Pointers of an elementwise input and its output of ``x``'s shape and memory layout:
     C-contiguous data, or any dense block (as an stft result, whose last two axes are
     transposed); the output is allocated, or checked, with the same layout."""
@@ -133,8 +136,8 @@ def _spec_power_checked(X: Any, power: Any, out: Any) -> Any:
     return out
 
 
-def power_to_db(S: Any, ref: Union[float, Callable[[Any], Any]] = 1.0, amin: float = 1e-10,
-                top_db: Optional[float] = 80.0, out: Optional[Any] = None) -> Any:
+def power_to_db(S: ArrayLike, ref: Union[float, Callable[[Any], Any]] = 1.0, amin: float = 1e-10,
+                top_db: Optional[float] = 80.0, out: Optional[Array] = None) -> FloatArray:
     """``librosa.power_to_db``: ``10·log10(max(amin, S)) − 10·log10(max(amin, |ref|))``,
     floored at its maximum − ``top_db`` (``sk_power_to_db_*``).
 
@@ -211,8 +214,8 @@ def _power_to_db_checked(S: Any, ref: Any, amin: Any, top_db: Any, out: Any) -> 
     return out
 
 
-def log10_floor(x: Any, amin: float = 1e-10, top: Optional[float] = 8.0, scale: float = 0.25,
-                offset: float = 1.0, out: Optional[Any] = None) -> Any:
+def log10_floor(x: ArrayLike, amin: float = 1e-10, top: Optional[float] = 8.0, scale: float = 0.25,
+                offset: float = 1.0, out: Optional[Array] = None) -> FloatArray:
     """``scale·max(l, l.max() − top) + offset`` with ``l = log10(max(x, amin))``, in one pass
     and a clamp (``sk_log10_floor_*``): the log tail of Whisper-style features (the defaults)
     on a spectrogram you computed yourself.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -18,6 +18,9 @@ from .._handle import Handle
 from .._lib import cfunc
 from ._common import _complex_input, _fb, _flag, _new, _NULL, _raise, _real_input, _swap
 from ._window import get_window
+
+if TYPE_CHECKING:
+    from .._typing import Array, ArrayLike, ComplexArray, DTypeLike, FloatArray, PadMode, WindowLike
 
 __all__ = ["stft", "istft", "StftStream"]
 
@@ -34,7 +37,7 @@ _stream_finish_frames = cfunc("sk_stft_stream_finish_frames")
 _stream_reset = cfunc("sk_stft_stream_reset")
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
-_ONES: dict = {}
+_ONES: Dict[Tuple[int, np.dtype[Any]], Any] = {}
 
 
 def _stft_params(func: str, n_fft: Any, hop_length: Any, win_length: Any) -> Tuple[int, int, int]:
@@ -62,7 +65,7 @@ def _pad_code(pad_mode: Any, func: str) -> int:
     return c
 
 
-def _stft_window(window: Any, wl: int, dt: np.dtype, func: str) -> Any:
+def _stft_window(window: Any, wl: int, dt: np.dtype[Any], func: str) -> Any:
     """The window as a contiguous array/tensor of ``wl`` values of ``dt`` (None -> ones)."""
     if window is None:
         w = _ONES.get((wl, dt))
@@ -95,7 +98,7 @@ def _frames(n_fft: int, hop: int, wl: int, center: int, pad: int, n: int) -> int
     return fr[0]
 
 
-def _spec_out(out: Any, shape: Tuple[int, ...], cdt: np.dtype, func: str) -> Any:
+def _spec_out(out: Any, shape: Tuple[int, ...], cdt: np.dtype[Any], func: str) -> Any:
     """``out`` of shape (..., n_freq, frames) whose swapped view (..., frames, n_freq) is
     C-contiguous: that view (the C layout)."""
     A.check_out(out, shape, cdt, func)
@@ -118,10 +121,10 @@ def _real_view(z: Any, buf: Any) -> Any:
     return A._torch().view_as_real(z)
 
 
-def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
-         window: Any = None, center: bool = True, pad_mode: str = "reflect",
+def stft(x: ArrayLike, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
+         window: Optional[WindowLike] = None, center: bool = True, pad_mode: PadMode = "reflect",
          normalized: bool = False, onesided: Optional[bool] = None, return_complex: bool = True,
-         out: Optional[Any] = None) -> Any:
+         out: Optional[Array] = None) -> ComplexArray:
     """``torch.stft``: short-time Fourier transform with torch's parameters and defaults
     (``sk_stft_*``).
 
@@ -216,10 +219,10 @@ def stft(x: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optio
     return res if return_complex else _real_view(res, buf)
 
 
-def istft(X: Any, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
-          window: Any = None, center: bool = True, normalized: bool = False,
+def istft(X: ArrayLike, n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None,
+          window: Optional[WindowLike] = None, center: bool = True, normalized: bool = False,
           onesided: Optional[bool] = None, length: Optional[int] = None,
-          out: Optional[Any] = None) -> Any:
+          out: Optional[Array] = None) -> FloatArray:
     """``torch.istft``: inverse STFT by windowed overlap-add (``sk_istft_*``).
 
     Parameters
@@ -342,9 +345,9 @@ class StftStream(Handle, free="sk_stft_stream_free"):
                  "__weakref__")
 
     def __init__(self, n_fft: int, hop_length: Optional[int] = None,
-                 win_length: Optional[int] = None, window: Any = None, center: bool = True,
-                 pad_mode: str = "reflect", normalized: bool = False, onesided: bool = True,
-                 dtype: Any = np.float32):
+                 win_length: Optional[int] = None, window: Optional[WindowLike] = None, center: bool = True,
+                 pad_mode: PadMode = "reflect", normalized: bool = False, onesided: bool = True,
+                 dtype: DTypeLike = np.float32) -> None:
         func = "StftStream"
         self._h = _NULL
         dt = A.float_dtype_arg(dtype, func)
@@ -385,7 +388,7 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             f"StftStream.{meth}",
         )
 
-    def push(self, x: Any) -> Any:
+    def push(self, x: ArrayLike) -> ComplexArray:
         """Appends samples and returns the frames they complete (``sk_stft_stream_*_push``).
 
         Parameters
@@ -438,10 +441,14 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             self._lock.release()
         return _swap(y[:got])
 
-    def finish(self) -> Any:
+    def finish(self) -> ComplexArray:
         """Ends the signal: pads its end as ``center``/``pad_mode`` say and returns the last
         frames (``sk_stft_stream_*_finish``), shape (n_freq, k), of the kind of the last push.
         Pushing again needs :meth:`reset`.
+
+        Returns
+        -------
+        ndarray or Tensor, complex, shape (n_freq, k)
 
         Raises
         ------

@@ -5,7 +5,7 @@ and the window descriptions the STFT, mel and FIR design functions accept."""
 from __future__ import annotations
 
 import numbers
-from typing import Any, Tuple, Union
+from typing import TYPE_CHECKING, Any, Tuple, Union
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from .. import _args as A
 from .._args import CARRAY, F32, F64, SFX
 from .._lib import cfunc, ffi
 from ._common import _fb, _raise
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, DTypeLike, FloatArray, WindowSpec
 
 __all__ = ["get_window"]
 
@@ -156,8 +159,8 @@ def _suffix_periodic(window: Any, fftbins: bool) -> bool:
     return bool(fftbins)
 
 
-def get_window(window: Union[str, Tuple[str, float], float], Nx: int, fftbins: bool = True,
-               dtype: Any = np.float64) -> np.ndarray:
+def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
+               dtype: DTypeLike = np.float64) -> FloatArray:
     """``scipy.signal.get_window``: every window scipy accepts, with its names, aliases,
     parameters and defaults (``sk_window_params_*``).
 
