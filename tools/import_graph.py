@@ -31,12 +31,7 @@ SRC = ROOT / "src"
 # Cycles that --check tolerates: each entry is the exact set of files of one cycle (paths under
 # src/), or a folder whose files may form cycles among themselves. Keep this empty: an entry is
 # only for a circle another change is already removing.
-ALLOWED_CYCLES = [
-    # The FFT's files (fft.rs holds the shared float trait and the planner, its submodules use
-    # the one and are used by the other) are being laid out anew; delete this entry with that
-    # change.
-    "kernels/spectral/fft",
-]
+ALLOWED_CYCLES = []
 
 
 def allowed(cycle):

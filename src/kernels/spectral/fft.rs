@@ -9,10 +9,12 @@
 //!   step; [`own_real`]: numpy's real algorithm for the double lengths that are not powers of two.
 //! - [`own_pow2`]: which own SIMD power-of-two transform (AVX-512, AVX2, SSE2; f32, f64) runs a
 //!   half length at each SIMD level, and the length ranges where it does.
-//! - [`split`]: the real transforms' split step (scalar reference and per-level dispatch; the
-//!   explicit SIMD steps are [`split_avx512`] and [`split_avx2`]).
-//! - [`scratch`]: the per-thread [`Workspace`] and the placement of scratch away from the caller's
-//!   buffers; [`float`]: the element types ([`FftFloat`]) and the complex/real slice views.
+//! - [`split`]: the real transforms' split step (per-level dispatch; the scalar reference of its
+//!   ends and pairs is [`split_pair`], the explicit SIMD steps are [`split_avx512`] and
+//!   [`split_avx2`]).
+//! - [`workspace`]: the per-thread [`Workspace`]; [`scratch`]: the placement of scratch away from
+//!   the caller's buffers; [`float`]: the element types ([`FftFloat`], a leaf; their impls are in
+//!   [`float_impls`]) and the complex/real slice views.
 //! - The transforms themselves: [`mixed`] (accuracy-first mixed radix), [`pocket`] (pocketfft's
 //!   Bluestein), [`real`] and [`rows`] (pocketfft's real passes, one row and SIMD lanes of rows),
 //!   and the own power-of-two passes `pow2_*`.
@@ -27,6 +29,7 @@ use super::Complex;
 
 mod even_real;
 mod float;
+mod float_impls;
 mod mixed;
 mod own_pow2;
 mod own_real;
@@ -58,13 +61,17 @@ mod split;
 mod split_avx2;
 #[cfg(target_arch = "x86_64")]
 mod split_avx512;
+mod split_pair;
 #[cfg(test)]
 mod tests;
+mod workspace;
 
 pub(crate) use float::as_real;
 pub use float::FftFloat;
 pub(crate) use plan::MAX_FFT_LEN;
 pub use plan::{FftKind, FftPlan, Norm, PlanCache};
-pub(crate) use real::{passes_fit as real_passes_fit, Lanes, RealPasses};
+pub(crate) use real::{passes_fit as real_passes_fit, RealPasses};
 pub(crate) use rows::RowLanes;
-pub use scratch::{grow, Workspace};
+pub use scratch::grow;
+pub(crate) use workspace::Lanes;
+pub use workspace::Workspace;

@@ -20,7 +20,10 @@ use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
 use crate::simd::Level;
 
+mod arith;
 mod simd;
+
+use arith::{add, mul, mulc, rot, scl, sub, tw};
 
 /// `2π` split into a double and the rest.
 const TWO_PI_HI: f64 = std::f64::consts::TAU;
@@ -210,52 +213,6 @@ impl SinCos2PiByN {
 pub(crate) fn root<T: Float>(k: usize, n: usize) -> Complex<T> {
     let (c, s) = unit_root(k, n);
     Complex::new(T::from_f64(c), T::from_f64(s))
-}
-
-/// Multiplies by `s·i`, `s = −1` forward and `+1` inverse.
-#[inline(always)]
-fn rot<T: Float, const FWD: bool>(z: Complex<T>) -> Complex<T> {
-    if FWD {
-        Complex::new(z.im, -z.re)
-    } else {
-        Complex::new(-z.im, z.re)
-    }
-}
-
-#[inline(always)]
-fn add<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
-    Complex::new(a.re + b.re, a.im + b.im)
-}
-
-#[inline(always)]
-fn sub<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
-    Complex::new(a.re - b.re, a.im - b.im)
-}
-
-#[inline(always)]
-fn scl<T: Float>(a: Complex<T>, s: T) -> Complex<T> {
-    Complex::new(a.re * s, a.im * s)
-}
-
-#[inline(always)]
-fn mul<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
-    Complex::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
-}
-
-/// `a·conj(b)`.
-#[inline(always)]
-fn mulc<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
-    Complex::new(a.re * b.re + a.im * b.im, a.im * b.re - a.re * b.im)
-}
-
-/// The stored twiddles are `e^{+2πi…}`; forward transforms use their conjugates.
-#[inline(always)]
-fn tw<T: Float, const FWD: bool>(a: Complex<T>, w: Complex<T>) -> Complex<T> {
-    if FWD {
-        mulc(a, w)
-    } else {
-        mul(a, w)
-    }
 }
 
 /// One Stockham pass of radix `p`: `l1` transforms already done, `ido = n/(l1·p)`.

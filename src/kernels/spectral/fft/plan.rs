@@ -5,7 +5,8 @@
 use super::even_real::EvenReal;
 use super::mixed::MixedFft;
 use super::own_real::OwnReal;
-use super::scratch::{grow, process_immutable, use_immutable, Workspace, ALIAS_PAD};
+use super::scratch::{grow, process_immutable, use_immutable, ALIAS_PAD};
+use super::workspace::Workspace;
 use super::{Complex, FftFloat, RowLanes};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{headroom, try_grow};

@@ -15,6 +15,7 @@
 use super::mixed::unit_root;
 use super::mixed::{factorize, good_size_rule, pocketfft_uses_bluestein, SinCos2PiByN};
 use super::pocket::PocketBlue;
+use super::workspace::Lanes;
 use super::FftFloat;
 use crate::error::SkResult;
 use crate::kernels::alloc::{try_collect, try_with_capacity};
@@ -45,13 +46,6 @@ impl<T: Float> PassElem for T {
         <T as Float>::from_f64(v)
     }
 }
-
-/// `L` values of `T` operated on lane by lane (plain multiplies and adds, no FMA): the real
-/// passes on `Lanes` run `L` transforms at once, each lane bit for bit the scalar transform.
-/// Aligned to 64 bytes so a lane group is one cache line (16 `f32`, 8 `f64`).
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-pub(crate) struct Lanes<T, const L: usize>(pub(crate) [T; L]);
 
 macro_rules! lanes_op {
     ($tr:ident, $f:ident, $op:tt) => {

@@ -4,7 +4,8 @@
 //! (numpy's, see [`super::real`]). Rows move into lanes and back with square tile transposes.
 //! Lanes past the group's last row hold zeros; their results are dropped.
 
-use super::real::{Lanes, RealPasses};
+use super::real::RealPasses;
+use super::workspace::{LaneWork, Lanes};
 use super::Complex;
 use crate::error::SkResult;
 use crate::kernels::alloc::try_grow;
@@ -16,35 +17,6 @@ use crate::simd::Level;
 pub(crate) enum RowLanes<T> {
     L16(RealPasses<Lanes<T, 16>>),
     L8(RealPasses<Lanes<T, 8>>),
-}
-
-/// One thread's buffers for [`RowLanes`]: `n` lanes for the data and `n` for the passes'
-/// scratch (one of the two vectors is used, by the lane width of `T`).
-pub struct LaneWork<T> {
-    l16: Vec<Lanes<T, 16>>,
-    l8: Vec<Lanes<T, 8>>,
-}
-
-impl<T> Default for LaneWork<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T> LaneWork<T> {
-    /// Empty buffers (const, for a thread-local initialiser).
-    pub(crate) const fn new() -> Self {
-        LaneWork {
-            l16: Vec::new(),
-            l8: Vec::new(),
-        }
-    }
-
-    /// Bytes held.
-    pub(crate) fn bytes(&self) -> usize {
-        self.l16.capacity() * std::mem::size_of::<Lanes<T, 16>>()
-            + self.l8.capacity() * std::mem::size_of::<Lanes<T, 8>>()
-    }
 }
 
 impl<T: Float, const L: usize> Default for Lanes<T, L> {

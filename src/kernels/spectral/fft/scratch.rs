@@ -1,46 +1,8 @@
-//! Scratch: the per-thread [`Workspace`] and where in it a transform's scratch is placed
+//! Scratch: where in the per-thread [`super::Workspace`] a transform's scratch is placed
 //! relative to the caller's buffers ([`scratch_offset`]).
 
-use super::rows::LaneWork;
 use super::{Complex, FftFloat};
 use rustfft::Fft;
-
-/// Per-thread scratch buffers of one element type.
-pub struct Workspace<T> {
-    pub real: Vec<T>,
-    pub cplx: Vec<Complex<T>>,
-    pub cplx2: Vec<Complex<T>>,
-    /// The lane buffers of the batched real transforms ([`super::RowLanes`]).
-    pub(crate) lanes: LaneWork<T>,
-}
-
-impl<T> Default for Workspace<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T> Workspace<T> {
-    /// Empty buffers (const, for the thread-local slot).
-    pub(super) const fn new() -> Self {
-        Workspace {
-            real: Vec::new(),
-            cplx: Vec::new(),
-            cplx2: Vec::new(),
-            lanes: LaneWork::new(),
-        }
-    }
-
-    /// Bytes held.
-    pub(super) fn bytes(&self) -> usize {
-        self.real.capacity() * std::mem::size_of::<T>()
-            + (self.cplx.capacity() + self.cplx2.capacity()) * std::mem::size_of::<Complex<T>>()
-            + self.lanes.bytes()
-    }
-}
-
-/// Workspaces above this many bytes are not cached after the call.
-pub(super) const MAX_CACHED_BYTES: usize = 64 << 20;
 
 /// Grows `v` to at least `n` elements (new elements zero) and returns its first `n`.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {

@@ -2,6 +2,7 @@
 //! points): the scalar reference ([`split_fwd_pair`], [`split_inv_pair`]), the compiler-vectorised
 //! bodies, the per-level dispatch to the explicit SIMD steps, and the split twiddles.
 
+use super::split_pair::{split_fwd_ends, split_fwd_pair, split_inv_ends, split_inv_pair};
 use super::{mixed, Complex, FftFloat};
 #[cfg(target_arch = "x86_64")]
 use super::{split_avx2, split_avx512};
@@ -46,35 +47,6 @@ macro_rules! split_at_level {
 }
 split_at_level!(split_fwd_f32, split_inv_f32, f32);
 split_at_level!(split_fwd_f64, split_inv_f64, f64);
-
-/// The ends of the forward split step: bins 0 and m from `Z[0]`, and bin m/2 (even m) =
-/// `conj Z[m/2]`. `y` holds m+1 values.
-#[inline(always)]
-pub(super) fn split_fwd_ends<T: FftFloat>(y: &mut [Complex<T>]) {
-    let m = y.len() - 1;
-    let z0 = y[0];
-    y[0] = Complex::new(z0.re + z0.im, T::ZERO);
-    y[m] = Complex::new(z0.re - z0.im, T::ZERO);
-    if m >= 2 && m.is_multiple_of(2) {
-        y[m / 2] = y[m / 2].conj();
-    }
-}
-
-/// One pair of the forward split step: `a = Z[k]`, `b = Z[m−k]`, `v = v_k = −i·w^k/2`. With
-/// `S = A + conj B`, `D = A − conj B`, `H = S/2`: `X[k] = H + v·D`, `X[m−k] = conj(H − v·D)`
-/// (`E = S/2`, `w^k·O = w^k·D/2i = v·D`). Every SIMD path computes exactly these operations in
-/// this order (no FMA), so all levels give bit-identical results.
-#[inline(always)]
-pub(super) fn split_fwd_pair<T: FftFloat>(a: &mut Complex<T>, b: &mut Complex<T>, v: Complex<T>) {
-    let half = <T as Float>::from_f64(0.5);
-    let (za, zb) = (*a, *b);
-    let s = Complex::new(za.re + zb.re, za.im - zb.im);
-    let d = Complex::new(za.re - zb.re, za.im + zb.im);
-    let vd = Complex::new(v.re * d.re - v.im * d.im, v.re * d.im + v.im * d.re);
-    let h = Complex::new(s.re * half, s.im * half);
-    *a = Complex::new(h.re + vd.re, h.im + vd.im);
-    *b = Complex::new(h.re - vd.re, -(h.im - vd.im));
-}
 
 /// Forward split step: `y[..m]` holds `Z = FFT_m(x[2j] + i·x[2j+1])`; writes the n/2+1 bins of
 /// the real FFT into `y[..=m]`. `v[k] = −i·e^{−2πik/n}/2` for `k ≤ m/2` (see
@@ -135,39 +107,6 @@ pub(super) fn split_fwd<T: FftFloat>(
     v: &[Complex<T>],
 ) {
     T::split_fwd_at(level, y, v)
-}
-
-/// The ends of the inverse split step: `Z'[0]` from bins 0 and m, and `Z'[m/2]` (even m) from
-/// bin m/2.
-#[inline(always)]
-pub(super) fn split_inv_ends<T: FftFloat>(x: &[Complex<T>], z: &mut [Complex<T>]) {
-    let m = z.len();
-    let two = <T as Float>::from_f64(2.0);
-    z[0] = Complex::new(x[0].re + x[m].re, x[0].re - x[m].re);
-    if m >= 2 && m.is_multiple_of(2) {
-        let c = x[m / 2];
-        z[m / 2] = Complex::new(two * c.re, -(two * c.im));
-    }
-}
-
-/// One pair of the inverse split step: `xa = X[k]`, `xb = X[m−k]`, `w = w^k`; returns
-/// `(Z'[k], Z'[m−k])` (see [`split_inv_body`]). Every SIMD path computes exactly these operations
-/// in this order (no FMA), so all levels give bit-identical results.
-#[inline(always)]
-pub(super) fn split_inv_pair<T: FftFloat>(
-    xa: Complex<T>,
-    xb: Complex<T>,
-    w: Complex<T>,
-) -> (Complex<T>, Complex<T>) {
-    let f = Complex::new(xa.re + xb.re, xa.im - xb.im);
-    let g = Complex::new(xa.re - xb.re, xa.im + xb.im);
-    // i·conj(w)·G: conj(w) = (w.re, −w.im); i·(c) = (−c.im, c.re)
-    let c = Complex::new(w.re * g.re + w.im * g.im, w.re * g.im - w.im * g.re);
-    let t = Complex::new(-c.im, c.re);
-    (
-        Complex::new(f.re + t.re, f.im + t.im),
-        Complex::new(f.re - t.re, t.im - f.im),
-    )
 }
 
 /// Inverse split step: from the n/2+1 bins `x` (imaginary parts of bins 0 and m ignored) writes

@@ -1,7 +1,7 @@
 //! The real-FFT split steps, forward ([`super::split::split_fwd_body`]) and inverse
 //! ([`super::split::split_inv_body`]), with explicit AVX2, f32 and f64: a full vector of pairs per
 //! iteration (4 pairs of floats, 2 of doubles), the fewer than a vector's worth of pairs left at
-//! the end one at a time ([`super::split::split_fwd_pair`], [`super::split::split_inv_pair`]), as in
+//! the end one at a time ([`super::split_pair::split_fwd_pair`], [`super::split_pair::split_inv_pair`]), as in
 //! [`super::split_avx512`]. The partner block, which runs backwards, is reversed in registers
 //! (one lane permute). Both element types run the same two loops ([`fwd`], [`inv`]) over their
 //! vector type ([`Lanes`]).
@@ -14,7 +14,7 @@
 //! step), so `w·D = wr·D ± wi·swap(D)`.
 
 use super::super::Complex;
-use super::split::{split_fwd_ends, split_fwd_pair, split_inv_ends, split_inv_pair};
+use super::split_pair::{split_fwd_ends, split_fwd_pair, split_inv_ends, split_inv_pair};
 use super::FftFloat;
 use std::arch::x86_64::*;
 

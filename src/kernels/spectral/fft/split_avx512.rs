@@ -3,7 +3,7 @@
 //!
 //! - The forward step in place ([`split_fwd_general`], the AVX-512 level's `split_fwd` for every
 //!   length): a full vector of pairs per iteration, the fewer than a vector's worth of pairs
-//!   left at the end one at a time ([`super::split::split_fwd_pair`]; a masked vector was
+//!   left at the end one at a time ([`super::split_pair::split_fwd_pair`]; a masked vector was
 //!   slower).
 //! - Where the half length is a multiple of two vectors (every power of two from 16 complex
 //!   values for floats, 8 for doubles), the pairs are taken on the transform's own vector
@@ -14,8 +14,8 @@
 //! - The inverse step has the same form ([`split_inv_aligned`]) for the fused inverse codelets,
 //!   whose transform then loads exactly the vectors it stored.
 //!
-//! Every vector computes exactly the operations of [`super::split::split_fwd_pair`] (or
-//! [`super::split::split_inv_pair`]) in the same order (no FMA), so the results are bit-identical to
+//! Every vector computes exactly the operations of [`super::split_pair::split_fwd_pair`] (or
+//! [`super::split_pair::split_inv_pair`]) in the same order (no FMA), so the results are bit-identical to
 //! the scalar body at every length. The forward twiddles `v[k]` enter as `wr = (v.re, v.re)`,
 //! `wi = (−v.im, v.im)`, so `v·D = wr·D + wi·swap(D)` (negation and the products' signs are
 //! exact, so this equals `v.re·d.re − v.im·d.im`, `v.re·d.im + v.im·d.re` bit for bit). They are
@@ -25,7 +25,7 @@
 //! is bound by at large n.
 
 use super::super::Complex;
-use super::split::{split_fwd_ends, split_fwd_pair};
+use super::split_pair::{split_fwd_ends, split_fwd_pair};
 use super::FftFloat;
 use crate::kernels::Float;
 use std::arch::x86_64::*;
@@ -511,7 +511,7 @@ pub(super) unsafe fn split_fwd_f32_entry(z: *const f32, y: *mut f32, m: usize, v
     unsafe { split_fwd_plan::<F32x16>(z, y, m, v) }
 }
 
-/// `PAIRS` pairs of the inverse split step ([`super::split::split_inv_pair`]'s operations in its
+/// `PAIRS` pairs of the inverse split step ([`super::split_pair::split_inv_pair`]'s operations in its
 /// order, no FMA; `x − y` computed as `x + (−y)`, which IEEE arithmetic defines to be the same):
 /// `xa` holds `X[k..k+P]`, `xb` the partners `X[m−k−j]` (j = 0..P), `w` the twiddles
 /// `w^k..w^{k+P}`; returns `(Z'[k..k+P], Z'[m−k−j] for j = 0..P)`. Register-only.
@@ -540,7 +540,7 @@ unsafe fn inv_pairs<L: Lanes>(xa: L, xb: L, w: L) -> (L, L) {
 /// transform that follows reads: pair block `r < R/2` (`R = m/P`) reads `X[Pr..Pr+P]` and the
 /// partners `X[m−Pr−j]`, stores `Z'[Pr..Pr+P]`, and completes vector `R−r` of the partner half
 /// with the previous block, as [`split_fwd_aligned`]; `Z'[0]` and `Z'[m/2]` take the end
-/// formulas of [`super::split::split_inv_ends`]. Bit for bit the scalar step.
+/// formulas of [`super::split_pair::split_inv_ends`]. Bit for bit the scalar step.
 ///
 /// # Safety
 /// AVX-512 F/DQ; `x` readable for `m + 1` complex values, `z` writable for `m`, disjoint from

@@ -18,7 +18,7 @@
 //! functions called only after the SIMD level check: that is what makes the intrinsics in their
 //! methods sound (the types are private to this module).
 
-use super::{add, rot, scl, sub, tw};
+use super::arith::{add, rot, scl, sub, tw};
 use crate::kernels::spectral::Complex;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
