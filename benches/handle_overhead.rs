@@ -58,10 +58,8 @@ fn main() {
     let mut direct = SosFilter::<f32>::new(&SOS, 1).unwrap();
     let mut h: *mut SkBiquad = std::ptr::null_mut();
     // SAFETY: SOS holds 2 × 6 doubles; `h` is writable.
-    assert_eq!(
-        unsafe { sk_biquad_f32_new(SOS.as_ptr(), 1, &mut h, 2) },
-        SK_OK
-    );
+    let status = unsafe { sk_biquad_f32_new(SOS.as_ptr(), 1, &mut h, 2) };
+    assert_eq!(status, SK_OK);
     let x = [0.25f32];
     let mut y = [0f32];
     let (calls, rounds) = (2_000_000, 15);

@@ -125,86 +125,106 @@ fn memcpy_reference(c: &mut Criterion) {
 }
 
 fn memory(c: &mut Criterion) {
-    // SAFETY (every closure below): the pointers come from live vectors of n elements.
+    // SAFETY: `b.x` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "copy_f32", 2, |b| unsafe {
         sk_copy_f32(b.x.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.y` (`b.y.len()` values) only written.
     group::<f32, _>(c, "fill_f32", 1, |b| unsafe {
         sk_fill_f32(0.25, b.y.as_mut_ptr(), b.y.len())
     });
+    // SAFETY: `b.x` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f64, _>(c, "copy_f64", 2, |b| unsafe {
         sk_copy_f64(b.x.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
 }
 
 fn elementwise(c: &mut Criterion) {
-    // SAFETY (every closure below): the pointers come from live vectors of n elements.
+    // SAFETY: `b.x`, `b.z` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "add_f32", 3, |b| unsafe {
         sk_add_f32(b.x.as_ptr(), b.z.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "sub_f32", 3, |b| unsafe {
         sk_sub_f32(b.x.as_ptr(), b.z.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "mul_f32", 3, |b| unsafe {
         sk_mul_f32(b.x.as_ptr(), b.z.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "div_f32", 3, |b| unsafe {
         sk_div_f32(b.x.as_ptr(), b.z.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "scale_f32", 2, |b| unsafe {
         sk_scale_f32(b.x.as_ptr(), 0.75, b.y.as_mut_ptr(), b.x.len())
     });
     // y grows by 1e-3·x per call: stays finite and normal for any realistic iteration count
+    // SAFETY: `b.x` read, `b.y` read and written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "axpy_f32", 3, |b| unsafe {
         sk_axpy_f32(b.x.as_ptr(), 1e-3, b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "clip_f32", 2, |b| unsafe {
         sk_clip_f32(b.x.as_ptr(), -0.5, 0.75, b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f32, _>(c, "abs_f32", 2, |b| unsafe {
         sk_abs_f32(b.x.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` read, `b.y` written: distinct live vectors of `b.x.len()` values.
     group::<f64, _>(c, "add_f64", 3, |b| unsafe {
         sk_add_f64(b.x.as_ptr(), b.z.as_ptr(), b.y.as_mut_ptr(), b.x.len())
     });
+    // SAFETY: `b.x` read, `b.y` read and written: distinct live vectors of `b.x.len()` values.
     group::<f64, _>(c, "axpy_f64", 3, |b| unsafe {
         sk_axpy_f64(b.x.as_ptr(), 1e-3, b.y.as_mut_ptr(), b.x.len())
     });
 }
 
 fn reductions(c: &mut Criterion) {
-    // SAFETY (every closure below): the pointers come from live vectors of n elements and a
-    // live scalar.
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "sum_f32", 1, |b| unsafe {
         sk_sum_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "mean_f32", 1, |b| unsafe {
         sk_mean_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "min_f32", 1, |b| unsafe {
         sk_min_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "max_f32", 1, |b| unsafe {
         sk_max_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "peak_f32", 1, |b| unsafe {
         sk_peak_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f32, _>(c, "rms_f32", 1, |b| unsafe {
         sk_rms_f32(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` (`b.x.len()` values each) only read; `b.out` a live scalar.
     group::<f32, _>(c, "dot_f32", 2, |b| unsafe {
         sk_dot_f32(b.x.as_ptr(), b.z.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f64, _>(c, "sum_f64", 1, |b| unsafe {
         sk_sum_f64(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f64, _>(c, "peak_f64", 1, |b| unsafe {
         sk_peak_f64(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x` (`b.x.len()` values) only read; `b.out` a live scalar.
     group::<f64, _>(c, "rms_f64", 1, |b| unsafe {
         sk_rms_f64(b.x.as_ptr(), &mut b.out, b.x.len())
     });
+    // SAFETY: `b.x`, `b.z` (`b.x.len()` values each) only read; `b.out` a live scalar.
     group::<f64, _>(c, "dot_f64", 2, |b| unsafe {
         sk_dot_f64(b.x.as_ptr(), b.z.as_ptr(), &mut b.out, b.x.len())
     });

@@ -125,6 +125,9 @@ pub unsafe extern "C" fn sk_copy_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_copy_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -179,6 +182,9 @@ pub unsafe extern "C" fn sk_scale_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_scale_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -210,6 +216,9 @@ pub unsafe extern "C" fn sk_add_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_add_strided_f32", {
+        // SAFETY: the caller's contract makes `a`, `b` readable and `y` writable over their
+        // strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on all three and
+        // `alias_strided` (`y` disjoint from each input or exactly it) before any view.
         unsafe {
             binary_s(
                 SBuf::new("a", a, a_stride, n),
@@ -242,6 +251,9 @@ pub unsafe extern "C" fn sk_mul_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_mul_strided_f32", {
+        // SAFETY: the caller's contract makes `a`, `b` readable and `y` writable over their
+        // strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on all three and
+        // `alias_strided` (`y` disjoint from each input or exactly it) before any view.
         unsafe {
             binary_s(
                 SBuf::new("a", a, a_stride, n),
@@ -273,6 +285,10 @@ pub unsafe extern "C" fn sk_axpy_strided_f32(
 ) -> i32 {
     ffi_boundary!("sk_axpy_strided_f32", {
         let y = SBuf::out("y", y, y_stride, n);
+        // SAFETY: the caller's contract makes `x` readable and `y` readable and writable over
+        // their strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on each and
+        // `alias_strided`, which finds `y` exactly the same view as itself (`Alias::Same`, read
+        // through the destination) and `x` disjoint from `y` or exactly it, before any view.
         unsafe { binary_s(SBuf::new("x", x, x_stride, n), y, y, AxpyOp(a)) }
     })
 }
@@ -298,6 +314,9 @@ pub unsafe extern "C" fn sk_clip_strided_f32(
 ) -> i32 {
     ffi_boundary!("sk_clip_strided_f32", {
         let op = clip_op(lo, hi)?;
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -329,6 +348,9 @@ pub unsafe extern "C" fn sk_sum_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sum_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe {
             reduce_s(SBuf::new("x", x, x_stride, n), out, "sum", |l, x| {
                 Some(strided::sum(l, x))
@@ -355,6 +377,9 @@ pub unsafe extern "C" fn sk_min_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_min_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "min", strided::min) }
     })
 }
@@ -377,6 +402,9 @@ pub unsafe extern "C" fn sk_max_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_max_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "max", strided::max) }
     })
 }
@@ -400,6 +428,9 @@ pub unsafe extern "C" fn sk_peak_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_peak_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "peak", strided::peak) }
     })
 }
@@ -423,6 +454,9 @@ pub unsafe extern "C" fn sk_rms_strided_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rms_strided_f32", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "rms", strided::rms) }
     })
 }
@@ -478,6 +512,9 @@ pub unsafe extern "C" fn sk_copy_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_copy_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -528,6 +565,9 @@ pub unsafe extern "C" fn sk_scale_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_scale_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -556,6 +596,9 @@ pub unsafe extern "C" fn sk_add_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_add_strided_f64", {
+        // SAFETY: the caller's contract makes `a`, `b` readable and `y` writable over their
+        // strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on all three and
+        // `alias_strided` (`y` disjoint from each input or exactly it) before any view.
         unsafe {
             binary_s(
                 SBuf::new("a", a, a_stride, n),
@@ -585,6 +628,9 @@ pub unsafe extern "C" fn sk_mul_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_mul_strided_f64", {
+        // SAFETY: the caller's contract makes `a`, `b` readable and `y` writable over their
+        // strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on all three and
+        // `alias_strided` (`y` disjoint from each input or exactly it) before any view.
         unsafe {
             binary_s(
                 SBuf::new("a", a, a_stride, n),
@@ -614,6 +660,10 @@ pub unsafe extern "C" fn sk_axpy_strided_f64(
 ) -> i32 {
     ffi_boundary!("sk_axpy_strided_f64", {
         let y = SBuf::out("y", y, y_stride, n);
+        // SAFETY: the caller's contract makes `x` readable and `y` readable and writable over
+        // their strided spans (binary_s's `# Safety`); binary_s runs `SBuf::check` on each and
+        // `alias_strided`, which finds `y` exactly the same view as itself (`Alias::Same`, read
+        // through the destination) and `x` disjoint from `y` or exactly it, before any view.
         unsafe { binary_s(SBuf::new("x", x, x_stride, n), y, y, AxpyOp(a)) }
     })
 }
@@ -637,6 +687,9 @@ pub unsafe extern "C" fn sk_clip_strided_f64(
 ) -> i32 {
     ffi_boundary!("sk_clip_strided_f64", {
         let op = clip_op(lo, hi)?;
+        // SAFETY: the caller's contract makes `x` readable and `y` writable over their strided
+        // spans (unary_s's `# Safety`); unary_s runs `SBuf::check` on both (NULL, alignment,
+        // extent overflow) and `alias_strided` (`y` disjoint from `x` or exactly it) first.
         unsafe {
             unary_s(
                 SBuf::new("x", x, x_stride, n),
@@ -663,6 +716,9 @@ pub unsafe extern "C" fn sk_sum_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_sum_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe {
             reduce_s(SBuf::new("x", x, x_stride, n), out, "sum", |l, x| {
                 Some(strided::sum(l, x))
@@ -686,6 +742,9 @@ pub unsafe extern "C" fn sk_min_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_min_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "min", strided::min) }
     })
 }
@@ -705,6 +764,9 @@ pub unsafe extern "C" fn sk_max_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_max_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "max", strided::max) }
     })
 }
@@ -725,6 +787,9 @@ pub unsafe extern "C" fn sk_peak_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_peak_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "peak", strided::peak) }
     })
 }
@@ -745,6 +810,9 @@ pub unsafe extern "C" fn sk_rms_strided_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_rms_strided_f64", {
+        // SAFETY: the caller's contract makes `x` readable over its strided span and `out`
+        // writable (reduce_s's `# Safety`); reduce_s runs `SBuf::check` on `x` and
+        // `check_out_scalar` on `out` (non-NULL, aligned) before reading or writing.
         unsafe { reduce_s(SBuf::new("x", x, x_stride, n), out, "rms", strided::rms) }
     })
 }
@@ -791,6 +859,8 @@ mod tests {
         let x = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
         let mut y = [9.0f32; 8];
         let yp = y.as_mut_ptr();
+        // SAFETY: `x` (6 elements) and `y` (8) are live local arrays; every call either fails
+        // validation before touching memory or stays inside them (`yp.add(1)` is in bounds).
         unsafe {
             assert_eq!(
                 sk_scale_strided_f32(x.as_ptr(), 1, 2.0, yp, 0, 3),
@@ -811,12 +881,16 @@ mod tests {
             );
         }
         assert_eq!(y, [9.0; 8]);
+        // SAFETY: 4 elements back from `x[5]` with stride -1 read `x[5..=2]`; 4 at stride 2 from
+        // `y[0]` write `y[0..=6]`: both inside the local arrays, which do not overlap.
         unsafe {
             // reversed source into every other destination element
             assert_eq!(sk_copy_strided_f32(x.as_ptr().add(5), -1, yp, 2, 4), SK_OK);
         }
         assert_eq!(y, [6.0, 9.0, 5.0, 9.0, 4.0, 9.0, 3.0, 9.0]);
         let mut out = 0.0f32;
+        // SAFETY: 3 elements back from `x[5]` at stride -2 read `x[5]`, `x[3]`, `x[1]`; `out` is a
+        // live local `f32`.
         unsafe {
             assert_eq!(
                 sk_sum_strided_f32(x.as_ptr().add(5), -2, &mut out, 3),

@@ -258,6 +258,8 @@ pub(crate) fn parse_any(kind: i32, params: &[f64]) -> SkResult<Window> {
     }
 }
 
+/// # Safety
+/// `w` writable for `n` elements of `T` and not accessed elsewhere during the call.
 unsafe fn window_ffi<T: Float>(
     kind: i32,
     param: f64,
@@ -304,6 +306,9 @@ pub unsafe extern "C" fn sk_window_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_window_f64", {
+        // SAFETY: the caller's contract makes `w` writable for `n` doubles (window_ffi's
+        // `# Safety`); window_ffi runs `Buf::check` on it (NULL only if n = 0, aligned, no
+        // overflow or wrap) before it makes the output slice, once the window is computed.
         unsafe { window_ffi(kind, param, periodic, w, n) }
     })
 }
@@ -322,10 +327,16 @@ pub unsafe extern "C" fn sk_window_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_window_f32", {
+        // SAFETY: the caller's contract makes `w` writable for `n` floats (window_ffi's
+        // `# Safety`); window_ffi runs `Buf::check` on it (NULL only if n = 0, aligned, no
+        // overflow or wrap) before it makes the output slice, once the window is computed.
         unsafe { window_ffi(kind, param, periodic, w, n) }
     })
 }
 
+/// # Safety
+/// `params` readable for `n_params` doubles and `w` writable for `n` elements of `T`, neither
+/// written elsewhere during the call.
 unsafe fn window_params_ffi<T: Float>(
     kind: i32,
     params: *const f64,
@@ -390,6 +401,9 @@ pub unsafe extern "C" fn sk_window_params_f64(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_window_params_f64", {
+        // SAFETY: the caller's contract makes `params` readable for `n_params` doubles and `w`
+        // writable for `n` doubles (window_params_ffi's `# Safety`); window_params_ffi runs
+        // `Buf::check` on both and `alias` (`SK_ERR_OVERLAP` unless disjoint) before any access.
         unsafe { window_params_ffi(kind, params, periodic, w, n_params, n) }
     })
 }
@@ -409,6 +423,9 @@ pub unsafe extern "C" fn sk_window_params_f32(
     n: usize,
 ) -> i32 {
     ffi_boundary!("sk_window_params_f32", {
+        // SAFETY: the caller's contract makes `params` readable for `n_params` doubles and `w`
+        // writable for `n` floats (window_params_ffi's `# Safety`); window_params_ffi runs
+        // `Buf::check` on both and `alias` (`SK_ERR_OVERLAP` unless disjoint) before any access.
         unsafe { window_params_ffi(kind, params, periodic, w, n_params, n) }
     })
 }

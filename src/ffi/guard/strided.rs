@@ -363,6 +363,7 @@ mod tests {
     fn strided_rules() {
         let data = [0f32; 64];
         let p = data.as_ptr();
+        // SAFETY: 32 < 64 = data.len(): an in-bounds element of `data`.
         let mid = unsafe { p.add(32) };
         assert!(SBuf::new("x", p, 2, 32).check().is_ok());
         assert!(SBuf::new("x", mid, -1, 33).check().is_ok());
@@ -403,6 +404,8 @@ mod tests {
             SBuf::new("x", mis, 1, 2).check().unwrap_err().code(),
             SK_ERR_MISALIGNED
         );
+        // SAFETY: 5 elements at stride -3 from `data[32]` reach down to `data[20]`; `SBuf::check`
+        // passes for it (the `view` precondition) and `data` is only read while `v` lives.
         let v = unsafe { SBuf::new("x", mid, -3, 5).view() };
         assert_eq!(v.len(), 5);
     }
@@ -411,6 +414,7 @@ mod tests {
     fn strided_alias_rules() {
         let data = [0f64; 64];
         let p = data.as_ptr();
+        // SAFETY: every index used below is < 64 = data.len().
         let at = |i: usize| unsafe { p.add(i) };
         let x = SBuf::new("x", at(0), 2, 10); // bytes of elements 0..=18
         let y_same = SBuf::out("y", at(0) as *mut f64, 2, 10);
@@ -445,9 +449,9 @@ mod tests {
             RowsBuf::new("x", p, 9, 10, 10).check().unwrap_err().code(),
             SK_ERR_BAD_ARGUMENT
         );
-        assert!(RowsBuf::new("x", unsafe { p.add(90) }, -10, 10, 10)
-            .check()
-            .is_ok());
+        // SAFETY: 90 < 100 = data.len(): an in-bounds element of `data`.
+        let last_row = unsafe { p.add(90) };
+        assert!(RowsBuf::new("x", last_row, -10, 10, 10).check().is_ok());
         assert_eq!(
             RowsBuf::new("x", p, isize::MAX, 3, 1)
                 .check()
@@ -458,6 +462,8 @@ mod tests {
         assert!(RowsBuf::new("x", std::ptr::null::<f32>(), 4, 0, 4)
             .check()
             .is_ok());
+        // SAFETY: `RowsBuf::check` passes for 3 rows of 0 columns (ld = 10 >= cols, empty block),
+        // the `view` precondition, and their span is 0 elements: the view touches no memory.
         let v = unsafe { RowsBuf::new("x", p, 10, 3, 0).view() };
         assert_eq!(v.rows(), 3);
         assert_eq!(v.row(2).len(), 0);

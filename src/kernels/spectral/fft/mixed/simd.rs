@@ -121,10 +121,16 @@ impl CVec for V2 {
     type Half = C;
     #[inline(always)]
     unsafe fn load(p: *const C) -> Self {
+        // SAFETY: `_mm256_loadu_pd` reads the 4 f64 of the 2 values at `p` that `CVec::load`'s
+        // contract makes readable (`pass` asserts the slice lengths, `col_i`/`col_k` prove the
+        // indices); unaligned, so `C`'s alignment suffices. AVX2 as in `V2::splat`.
         V2(unsafe { _mm256_loadu_pd(p as *const f64) })
     }
     #[inline(always)]
     unsafe fn load_strided(p: *const C, stride: usize) -> Self {
+        // SAFETY: the two 16-byte `_mm_loadu_pd` read the values at `p` and `p.add(stride)`, the 2
+        // that `load_strided`'s contract makes readable (indices proven by `col_k`); AVX as in
+        // `V2::splat`.
         V2(unsafe {
             _mm256_set_m128d(
                 _mm_loadu_pd(p.add(stride) as *const f64),
@@ -134,14 +140,23 @@ impl CVec for V2 {
     }
     #[inline(always)]
     fn splat(c: C) -> Self {
+        // SAFETY: register-only intrinsic. AVX2 is enabled: V2 is built only inside
+        // `pass_avx2`/`pass_avx512` (`#[target_feature]`), which `pass_simd` calls only once
+        // `simd::effective(level)` includes AVX2, and this inlines into them.
         V2(unsafe { _mm256_set_pd(c.im, c.re, c.im, c.re) })
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut C) {
+        // SAFETY: `_mm256_storeu_pd` writes the 4 f64 of the 2 values at `p` that `CVec::store`'s
+        // contract makes writable (indices proven by `col_i`); unaligned store. AVX2 as in
+        // `V2::splat`.
         unsafe { _mm256_storeu_pd(p as *mut f64, self.0) }
     }
     #[inline(always)]
     unsafe fn store_strided(self, p: *mut C, stride: usize) {
+        // SAFETY: the two 16-byte stores write the values at `p` and `p.add(stride)`, the 2 that
+        // `store_strided`'s contract makes writable (indices proven by `col_k`); AVX as in
+        // `V2::splat`.
         unsafe {
             _mm_storeu_pd(p as *mut f64, _mm256_castpd256_pd128(self.0));
             _mm_storeu_pd(
@@ -152,18 +167,22 @@ impl CVec for V2 {
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: register-only; AVX2 as in `V2::splat`.
         V2(unsafe { _mm256_add_pd(self.0, o.0) })
     }
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
+        // SAFETY: register-only; AVX2 as in `V2::splat`.
         V2(unsafe { _mm256_sub_pd(self.0, o.0) })
     }
     #[inline(always)]
     fn scl(self, f: f64) -> Self {
+        // SAFETY: register-only; AVX2 as in `V2::splat`.
         V2(unsafe { _mm256_mul_pd(self.0, _mm256_set1_pd(f)) })
     }
     #[inline(always)]
     fn rot<const FWD: bool>(self) -> Self {
+        // SAFETY: register-only permute and xor; AVX2 as in `V2::splat`.
         unsafe {
             let sw = _mm256_permute_pd::<0b0101>(self.0); // (im, re)
                                                           // forward (im, −re): negate the odd lanes; inverse (−im, re): the even ones
@@ -177,6 +196,7 @@ impl CVec for V2 {
     }
     #[inline(always)]
     fn tw<const FWD: bool>(self, w: Self) -> Self {
+        // SAFETY: register-only (AVX `movedup`, `permute`, `addsub`); AVX2 as in `V2::splat`.
         unsafe {
             let wr = _mm256_movedup_pd(w.0); // (w.re, w.re)
             let wi = _mm256_permute_pd::<0b1111>(w.0); // (w.im, w.im)
@@ -219,10 +239,16 @@ impl CVec for V4 {
     type Half = V2;
     #[inline(always)]
     unsafe fn load(p: *const C) -> Self {
+        // SAFETY: `_mm512_loadu_pd` reads the 8 f64 of the 4 values at `p` that `CVec::load`'s
+        // contract makes readable (`pass` asserts the slice lengths, `col_i` proves the indices);
+        // unaligned. AVX-512 F as in `V4::splat`.
         V4(unsafe { _mm512_loadu_pd(p as *const f64) })
     }
     #[inline(always)]
     unsafe fn load_strided(p: *const C, stride: usize) -> Self {
+        // SAFETY: the two `V2::load_strided` read `p + m·stride` for m = 0..4, the 4 values
+        // `load_strided`'s contract makes readable (indices proven by `col_k`), so
+        // `p.add(2·stride)` stays in that range; AVX-512 F as in `V4::splat`.
         unsafe {
             let lo = V2::load_strided(p, stride).0;
             let hi = V2::load_strided(p.add(2 * stride), stride).0;
@@ -231,14 +257,24 @@ impl CVec for V4 {
     }
     #[inline(always)]
     fn splat(c: C) -> Self {
+        // SAFETY: register-only intrinsic. AVX-512 F/DQ are enabled: V4 is built only inside
+        // `pass_avx512` (`#[target_feature(enable = "avx2,avx512f,avx512dq")]`), which `pass_simd`
+        // calls only when `simd::effective(level)` is `Level::Avx512` (clamped to the detected
+        // CPU), and this inlines into it.
         V4(unsafe { _mm512_set_pd(c.im, c.re, c.im, c.re, c.im, c.re, c.im, c.re) })
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut C) {
+        // SAFETY: `_mm512_storeu_pd` writes the 8 f64 of the 4 values at `p` that `CVec::store`'s
+        // contract makes writable (indices proven by `col_i`); unaligned. AVX-512 F as in
+        // `V4::splat`.
         unsafe { _mm512_storeu_pd(p as *mut f64, self.0) }
     }
     #[inline(always)]
     unsafe fn store_strided(self, p: *mut C, stride: usize) {
+        // SAFETY: the two `V2::store_strided` write `p + m·stride` for m = 0..4, the 4 values
+        // `store_strided`'s contract makes writable (indices proven by `col_k`); AVX-512 F as in
+        // `V4::splat`.
         unsafe {
             V2(_mm512_castpd512_pd256(self.0)).store_strided(p, stride);
             V2(_mm512_extractf64x4_pd::<1>(self.0)).store_strided(p.add(2 * stride), stride);
@@ -246,18 +282,22 @@ impl CVec for V4 {
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: register-only; AVX-512 F as in `V4::splat`.
         V4(unsafe { _mm512_add_pd(self.0, o.0) })
     }
     #[inline(always)]
     fn sub(self, o: Self) -> Self {
+        // SAFETY: register-only; AVX-512 F as in `V4::splat`.
         V4(unsafe { _mm512_sub_pd(self.0, o.0) })
     }
     #[inline(always)]
     fn scl(self, f: f64) -> Self {
+        // SAFETY: register-only; AVX-512 F as in `V4::splat`.
         V4(unsafe { _mm512_mul_pd(self.0, _mm512_set1_pd(f)) })
     }
     #[inline(always)]
     fn rot<const FWD: bool>(self) -> Self {
+        // SAFETY: register-only permute and xor (DQ); AVX-512 F/DQ as in `V4::splat`.
         unsafe {
             let sw = _mm512_permute_pd::<0b0101_0101>(self.0);
             V4(_mm512_xor_pd(sw, sign512(FWD)))
@@ -265,6 +305,7 @@ impl CVec for V4 {
     }
     #[inline(always)]
     fn tw<const FWD: bool>(self, w: Self) -> Self {
+        // SAFETY: register-only; AVX-512 F/DQ as in `V4::splat`.
         unsafe {
             let wr = _mm512_movedup_pd(w.0);
             let wi = _mm512_permute_pd::<0b1111_1111>(w.0);
