@@ -142,8 +142,9 @@ headers:
 	git status --short -- include/
 	@echo "If the C API changed, run 'make abi' too and commit include/ and abi/ together."
 
-# mypy on the Python package (settings in pyproject.toml [tool.mypy]: strict), pinned in
-# requirements.txt with the stubs it needs. Checks the source tree, so no build is needed.
+# mypy --strict on the Python package (settings in pyproject.toml [tool.mypy]: strict = true,
+# nothing relaxed), pinned in requirements.txt with the stubs it needs. Checks the source tree,
+# so no build is needed.
 typecheck: $(VENV_STAMP)
 	$(PYTHON) -m mypy
 

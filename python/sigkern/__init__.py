@@ -67,7 +67,8 @@ def version() -> str:
     str
         ``"MAJOR.MINOR.PATCH"``.
     """
-    return ffi.string(_sk_version()).decode()
+    ret: str = ffi.string(_sk_version()).decode()
+    return ret
 
 
 def simd_level() -> str:
@@ -79,7 +80,8 @@ def simd_level() -> str:
     str
         ``"avx512"``, ``"avx2"``, ``"sse2"``, ``"neon"`` or ``"scalar"``.
     """
-    return ffi.string(_sk_simd_level()).decode()
+    ret: str = ffi.string(_sk_simd_level()).decode()
+    return ret
 
 
 __version__ = version()

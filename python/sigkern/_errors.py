@@ -151,7 +151,8 @@ def status_name(code: int) -> str:
     >>> sigkern.status_name(-4)
     'SK_ERR_OVERLAP'
     """
-    return ffi.string(_status_name(code)).decode()
+    ret: str = ffi.string(_status_name(code)).decode()
+    return ret
 
 
 def last_error_message() -> str:
@@ -165,7 +166,8 @@ def last_error_message() -> str:
     n = _last_error_message(ffi.NULL, 0)
     buf = ffi.new("char[]", n + 1)
     _last_error_message(buf, n + 1)
-    return ffi.string(buf).decode("utf-8", "replace")
+    ret: str = ffi.string(buf).decode("utf-8", "replace")
+    return ret
 
 
 def error(code: int, function: str = "") -> SigkernError:

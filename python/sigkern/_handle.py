@@ -42,7 +42,8 @@ class Handle:
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` has been called."""
-        return self._h == ffi.NULL
+        closed: bool = self._h == ffi.NULL
+        return closed
 
     def close(self) -> None:
         """Frees the C handle (idempotent). Any later call raises :class:`InvalidHandleError`.

@@ -168,11 +168,13 @@ def pcm_to_float(
             try:
                 st = f(_fb(cti, data), _fb(cto, y), data.size)
             except ValueError:
-                return _pcm_to_float_checked(data, dtype, format, channels, out)
+                ret: FloatArray = _pcm_to_float_checked(data, dtype, format, channels, out)
+                return ret
             if st:
                 raise error(st, cname)
             return y
-    return _pcm_to_float_checked(data, dtype, format, channels, out)
+    ret = _pcm_to_float_checked(data, dtype, format, channels, out)
+    return ret
 
 
 def _pcm_to_float_checked(data: Any, dtype: Any, format: Optional[str], channels: Optional[int], out: Any) -> Any:
@@ -452,7 +454,8 @@ def interleave(planar: Union[ArrayLike, Sequence[ArrayLike]], out: Optional[Arra
                 frames = c.shape[0]
             elif c.shape[0] != frames:
                 raise ValueError(f"{func}: planar[{i}] has {c.shape[0]} frames, planar[0] {frames}")
-        return _interleave_list(chans, dt, frames, chans[0], out)
+        ret: FloatArray = _interleave_list(chans, dt, frames, chans[0], out)
+        return ret
     planar = A.as_input(planar, func, "planar")
     dt = A.float_dtype(planar, func, "planar")
     if len(planar.shape) != 2:
@@ -462,7 +465,8 @@ def interleave(planar: Union[ArrayLike, Sequence[ArrayLike]], out: Optional[Arra
         )
     nch, frames = planar.shape
     if _rows_contiguous(planar) and nch:
-        return _interleave_list([planar[i] for i in range(nch)], dt, frames, planar, out)
+        ret = _interleave_list([planar[i] for i in range(nch)], dt, frames, planar, out)
+        return ret
     cname = f"sk_interleave_block_{SFX[dt]}"
     if out is None:
         out = B.new_like(planar, (frames, nch), dt)
@@ -597,7 +601,8 @@ def _rows_ok(a: Any) -> bool:
         return True
     if isinstance(a, np.ndarray):
         return a.strides[-1] == a.itemsize
-    return a.stride(-1) == 1
+    ret: bool = a.stride(-1) == 1
+    return ret
 
 
 def _as_numpy(a: Any) -> np.ndarray:
@@ -731,12 +736,14 @@ def gain_ramp(
     tot = off + n if total is None else _count(total, func, "total")
     scalars = (g0, g1, off, tot)
     if nd == 1:
-        return _core._map(_RAMP, (x,), scalars, out)
+        ret: FloatArray = _core._map(_RAMP, (x,), scalars, out)
+        return ret
     if type(x) is ndarray:
-        y = _rows_fast(_RAMP, (x,), scalars, out)
+        y: Optional[FloatArray] = _rows_fast(_RAMP, (x,), scalars, out)
         if y is not None:
             return y
-    return _per_row(_RAMP, (x,), ("x",), scalars, out, func)
+    ret = _per_row(_RAMP, (x,), ("x",), scalars, out, func)
+    return ret
 
 
 def crossfade(
@@ -784,12 +791,14 @@ def crossfade(
     n = a.shape[-1] if hasattr(a, "shape") else np.shape(a)[-1]
     tot = off + n if total is None else _count(total, func, "total")
     if nd == 1:
-        return _core._map(_XFADE, (a, b), (off, tot), out)
+        ret: FloatArray = _core._map(_XFADE, (a, b), (off, tot), out)
+        return ret
     if type(a) is ndarray:
-        y = _rows_fast(_XFADE, (a, b), (off, tot), out)
+        y: Optional[FloatArray] = _rows_fast(_XFADE, (a, b), (off, tot), out)
         if y is not None:
             return y
-    return _per_row(_XFADE, (a, b), ("a", "b"), (off, tot), out, func)
+    ret = _per_row(_XFADE, (a, b), ("a", "b"), (off, tot), out, func)
+    return ret
 
 
 def mix(a: ArrayLike, wa: float, b: ArrayLike, wb: float, out: Optional[Array] = None) -> FloatArray:
@@ -825,14 +834,17 @@ def mix(a: ArrayLike, wa: float, b: ArrayLike, wb: float, out: Optional[Array] =
                 elif type(out) is ndarray and out.dtype is dt and out.shape == a.shape:
                     po = _fb(ct, out, True)
                 else:
-                    return _mix_checked(a, wa, b, wb, out)
+                    ret: FloatArray = _mix_checked(a, wa, b, wb, out)
+                    return ret
                 st = _MIX[dt](_fb(ct, a), wa, _fb(ct, b), wb, po, a.size)
             except ValueError:
-                return _mix_checked(a, wa, b, wb, out)
+                ret = _mix_checked(a, wa, b, wb, out)
+                return ret
             if st:
                 raise error(st, f"sk_mix_{SFX[dt]}")
             return out
-    return _mix_checked(a, wa, b, wb, out)
+    ret = _mix_checked(a, wa, b, wb, out)
+    return ret
 
 
 def _mix_checked(a: Any, wa: float, b: Any, wb: float, out: Any) -> Any:
@@ -891,7 +903,8 @@ def amp_to_db(x: ArrayLike, floor_db: float = -math.inf, out: Optional[Array] = 
     >>> sigkern.amp_to_db(np.array([1.0, 0.1, 0.0]), floor_db=-120.0)
     array([   0.,  -20., -120.])
     """
-    return _core._map(_AMP_TO_DB, (x,), (floor_db,), out)
+    ret: FloatArray = _core._map(_AMP_TO_DB, (x,), (floor_db,), out)
+    return ret
 
 
 def db_to_amp(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
@@ -914,7 +927,8 @@ def db_to_amp(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     >>> sigkern.db_to_amp(np.array([0.0, -20.0, -np.inf]))
     array([1. , 0.1, 0. ])
     """
-    return _core._map(_DB_TO_AMP, (x,), (), out)
+    ret: FloatArray = _core._map(_DB_TO_AMP, (x,), (), out)
+    return ret
 
 
 _DITHER = {(fmt, dt): cfunc(f"sk_pcm_to_{short}_dither_{SFX[dt]}")

@@ -60,10 +60,10 @@ def _outs() -> Tuple[Any, ...]:
     """This thread's scalar out-parameters (float *, double *) for the reductions: made once
     per thread, so a reduction allocates nothing."""
     try:
-        return _tls.outs
+        outs: Tuple[Any, ...] = _tls.outs
     except AttributeError:
-        _tls.outs = (_new(_FP32), _new(_FP64))
-        return _tls.outs
+        outs = _tls.outs = (_new(_FP32), _new(_FP64))
+    return outs
 
 
 class Kernel:
@@ -279,7 +279,8 @@ def _reduce(k: Kernel, x: Any) -> float:
             return _reduce_checked(k, (x,))
         if st:
             raise error(st, k.cname(dt))
-        return r[0]
+        v: float = r[0]
+        return v
     return _reduce_checked(k, (x,))
 
 
@@ -391,7 +392,8 @@ def copy(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     --------
     >>> y = sigkern.copy(np.arange(4.0))
     """
-    return _map(_COPY, (x,), (), out)
+    ret: FloatArray = _map(_COPY, (x,), (), out)
+    return ret
 
 
 def fill(out: Array, value: float) -> Array:
@@ -440,7 +442,8 @@ def add(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     >>> sigkern.add(np.ones(3), np.ones(3))
     array([2., 2., 2.])
     """
-    return _binary(_ADD, a, b, out)
+    ret: FloatArray = _binary(_ADD, a, b, out)
+    return ret
 
 
 def sub(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
@@ -456,7 +459,8 @@ def sub(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     -------
     out, or a new array/tensor like ``a``.
     """
-    return _binary(_SUB, a, b, out)
+    ret: FloatArray = _binary(_SUB, a, b, out)
+    return ret
 
 
 def mul(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
@@ -472,7 +476,8 @@ def mul(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     -------
     out, or a new array/tensor like ``a``.
     """
-    return _binary(_MUL, a, b, out)
+    ret: FloatArray = _binary(_MUL, a, b, out)
+    return ret
 
 
 def div(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
@@ -489,7 +494,8 @@ def div(a: ArrayLike, b: ArrayLike, out: Optional[Array] = None) -> FloatArray:
     -------
     out, or a new array/tensor like ``a``.
     """
-    return _binary(_DIV, a, b, out)
+    ret: FloatArray = _binary(_DIV, a, b, out)
+    return ret
 
 
 def scale(x: ArrayLike, a: float, out: Optional[Array] = None) -> FloatArray:
@@ -512,7 +518,8 @@ def scale(x: ArrayLike, a: float, out: Optional[Array] = None) -> FloatArray:
     >>> sigkern.scale(x, 0.5, out=y)
     array([0.5, 0.5, 0.5, 0.5], dtype=float32)
     """
-    return _scale_like(_SCALE, x, a, out)
+    ret: FloatArray = _scale_like(_SCALE, x, a, out)
+    return ret
 
 
 def axpy(x: ArrayLike, a: float, y: Array) -> Array:
@@ -570,7 +577,8 @@ def clip(x: ArrayLike, lo: float, hi: float, out: Optional[Array] = None) -> Flo
     >>> sigkern.clip(np.array([-2.0, 0.5, 3.0]), -1.0, 1.0)
     array([-1. ,  0.5,  1. ])
     """
-    return _map(_CLIP, (x,), (lo, hi), out)
+    ret: FloatArray = _map(_CLIP, (x,), (lo, hi), out)
+    return ret
 
 
 def abs(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:  # noqa: A001 - numpy's name
@@ -590,7 +598,8 @@ def abs(x: ArrayLike, out: Optional[Array] = None) -> FloatArray:  # noqa: A001 
     >>> sigkern.abs(np.array([-1.5, 2.0]))
     array([1.5, 2. ])
     """
-    return _map(_ABS, (x,), (), out)
+    ret: FloatArray = _map(_ABS, (x,), (), out)
+    return ret
 
 
 # ---------------------------------------------------------------------------------------------
@@ -724,7 +733,8 @@ def dot(a: ArrayLike, b: ArrayLike) -> float:
             return _reduce_checked(_DOT, (a, b))
         if st:
             raise error(st, _DOT.cname(dt))
-        return r[0]
+        v: float = r[0]
+        return v
     return _reduce_checked(_DOT, (a, b))
 
 

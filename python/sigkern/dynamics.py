@@ -134,6 +134,7 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
             if (dt is F32 or dt is F64) and B.is_block(x.shape, self._channels):
                 io = B.block_io(x, None, dt, CARRAY[dt])
                 if io is not None:
+                    y: FloatArray
                     px, sx, y, py, n = io
                     st = _proc[dt](self._h, px, sx, _NULL, 0, py, n, n)
                     if st:

@@ -451,7 +451,8 @@ def normalize_gain(integrated: float, true_peak: float, target: float = -23.0, c
     st = _gain(float(integrated), float(true_peak), float(target), float(ceiling), g)
     if st:
         raise error(st, "sk_loudness_normalize_gain")
-    return g[0]
+    gain: float = g[0]
+    return gain
 
 
 def normalize_loudness(x: ArrayLike, rate: float, target: float = -23.0, ceiling: float = -1.0, *,

@@ -51,10 +51,10 @@ def _sizes() -> Tuple[Any, ...]:
     """This thread's three ``size_t *`` out-parameters for :meth:`Resampler.process` (made once
     per thread: a streaming call allocates no cdata)."""
     try:
-        return _tls.sizes
+        sizes: Tuple[Any, ...] = _tls.sizes
     except AttributeError:
-        _tls.sizes = (ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("size_t *"))
-        return _tls.sizes
+        sizes = _tls.sizes = (ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("size_t *"))
+    return sizes
 
 
 _size = cfunc("sk_resample_size")
@@ -166,7 +166,8 @@ def resample(x: ArrayLike, in_rate: float, out_rate: float, quality: Quality = "
         if out is not None:
             A.copy_into(out, res)
             return out
-        return A.contig(res)
+        ret: FloatArray = A.contig(res)
+        return ret
     y = out if out is not None else B.new_like(x, out_shape, dt)
     if channels == 0:
         return y
@@ -357,7 +358,8 @@ class Resampler(Handle, free="sk_resampler_free"):
                         f"Resampler.process: consumed {c[0]} of {n}, produced {p[0]} of {cap}"
                     )
                 return y
-        return self._process_checked(x, last)
+        ret: FloatArray = self._process_checked(x, last)
+        return ret
 
     def _process_checked(self, x: Any, last: bool) -> Any:
         """Every case of :meth:`process`: tensors, other layouts and dtypes (with the errors
@@ -403,7 +405,7 @@ class Resampler(Handle, free="sk_resampler_free"):
         n = int(p[0])
         shape = (n,) if self._channels == 1 and (like is None or len(like.shape) == 1) \
             else (self._channels, n)
-        y = B.new_like(like if like is not None else np.empty(0), shape, self._dt)
+        y: FloatArray = B.new_like(like if like is not None else np.empty(0), shape, self._dt)
         py, _ = B.pointer(y, self._dt, "Resampler.flush", "out", writable=True)
         got = ffi.new("size_t *")
         self._check(_flush[self._dt](self._h, py, n, got, n), f"sk_resampler_{self._sfx}_flush")
@@ -437,7 +439,7 @@ class Resampler(Handle, free="sk_resampler_free"):
             raise TypeError(f"{func}: x must be {self._dt}, got {A.describe(x)}")
         n = shape[0]
         cap = self.output_size(n)
-        y = B.new_like(x, (cap, self._channels), self._dt)
+        y: FloatArray = B.new_like(x, (cap, self._channels), self._dt)
         if n or cap:
             px, _ = B.pointer(x, self._dt, func, "x")
             py, _ = B.pointer(y, self._dt, func, "out", writable=True)
@@ -464,7 +466,8 @@ class Resampler(Handle, free="sk_resampler_free"):
         p = ffi.new("size_t *")
         self._check(_flush_size(self._h, p), "sk_resampler_flush_size")
         n = int(p[0])
-        y = B.new_like(like if like is not None else np.empty(0), (n, self._channels), self._dt)
+        y: FloatArray = B.new_like(like if like is not None else np.empty(0), (n, self._channels),
+                                   self._dt)
         py, _ = B.pointer(y, self._dt, "Resampler.flush_interleaved", "out", writable=True)
         got = ffi.new("size_t *")
         self._check(_flush_il[self._dt](self._h, py, got, n),
@@ -544,9 +547,10 @@ def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = 
     n_out = int(p[0])
     ph = ffi.from_buffer(CARRAY[dt], hh)
     n = xm.shape[-1]
-    return _per_row(xm, dt, n_out,
-                    lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
-                    f"sk_upfirdn_{SFX[dt]}", axis)
+    ret: FloatArray = _per_row(xm, dt, n_out,
+                               lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
+                               f"sk_upfirdn_{SFX[dt]}", axis)
+    return ret
 
 
 def resample_poly(x: ArrayLike, up: int, down: int, axis: int = -1) -> FloatArray:
@@ -574,8 +578,9 @@ def resample_poly(x: ArrayLike, up: int, down: int, axis: int = -1) -> FloatArra
         raise error(st, "sk_resample_poly_size")
     n_out = int(p[0])
     n = xm.shape[-1]
-    return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
-                    f"sk_resample_poly_{SFX[dt]}", axis)
+    ret: FloatArray = _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
+                               f"sk_resample_poly_{SFX[dt]}", axis)
+    return ret
 
 
 def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
@@ -608,7 +613,8 @@ def decimate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     -------
     ndarray or Tensor, ``x``'s dtype; ``ceil(n / q)`` samples along ``axis``
     """
-    return _integer(x, q, axis, False)
+    ret: FloatArray = _integer(x, q, axis, False)
+    return ret
 
 
 def interpolate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
@@ -628,4 +634,5 @@ def interpolate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
     -------
     ndarray or Tensor, ``x``'s dtype; ``n * q`` samples along ``axis``
     """
-    return _integer(x, q, axis, True)
+    ret: FloatArray = _integer(x, q, axis, True)
+    return ret

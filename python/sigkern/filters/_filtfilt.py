@@ -119,9 +119,11 @@ def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: 
     B_, A_ = _fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa)
 
     def call(dt: Any, px: Any, sx: int, ch: int, py: Any, sy: int, n: int) -> int:
-        return _filtfilt[dt](B_, A_, px, sx, pt, pl, ch, py, sy, bb.size, aa.size, n)
+        ret: int = _filtfilt[dt](B_, A_, px, sx, pt, pl, ch, py, sy, bb.size, aa.size, n)
+        return ret
 
-    return _zero_phase(func, "sk_filtfilt", call, x, axis, out)
+    ret: FloatArray = _zero_phase(func, "sk_filtfilt", call, x, axis, out)
+    return ret
 
 
 def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1, padtype: FiltfiltPad = "odd",
@@ -166,6 +168,8 @@ def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1, padtype: FiltfiltP
     S = _fb(CARRAY[F64], s)
 
     def call(dt: Any, px: Any, sx: int, ch: int, py: Any, sy: int, n: int) -> int:
-        return _sosfiltfilt[dt](S, px, sx, pt, pl, ch, py, sy, s.shape[0], n)
+        ret: int = _sosfiltfilt[dt](S, px, sx, pt, pl, ch, py, sy, s.shape[0], n)
+        return ret
 
-    return _zero_phase(func, "sk_sosfiltfilt", call, x, axis, out)
+    ret: FloatArray = _zero_phase(func, "sk_sosfiltfilt", call, x, axis, out)
+    return ret

@@ -140,10 +140,12 @@ class Fir(Handle, free="sk_fir_free"):
                 elif type(out) is ndarray and out.dtype is self._dt and out.shape == x.shape:
                     po = _fb(ct, out, True)
                 else:
-                    return self._process_checked(x, out)
+                    ret: FloatArray = self._process_checked(x, out)
+                    return ret
                 st = self._proc(self._h, _fb(ct, x), po, x.shape[0])
             except ValueError:
-                return self._process_checked(x, out)
+                ret = self._process_checked(x, out)
+                return ret
             if st:
                 raise self._fail(st, "process")
             return out
@@ -163,7 +165,8 @@ class Fir(Handle, free="sk_fir_free"):
                         if st:
                             raise self._fail(st, "process")
                         return out
-        return self._process_checked(x, out)
+        ret = self._process_checked(x, out)
+        return ret
 
     def _process_checked(self, x: Any, out: Any) -> Any:
         func = "Fir.process"

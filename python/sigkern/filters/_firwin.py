@@ -34,7 +34,8 @@ def _kaiser_beta_for(numtaps: int, width: float) -> float:
     if a > 50:
         return 0.1102 * (a - 8.7)
     if a > 21:
-        return 0.5842 * (a - 21) ** 0.4 + 0.07886 * (a - 21)
+        ret: float = 0.5842 * (a - 21) ** 0.4 + 0.07886 * (a - 21)
+        return ret
     return 0.0
 
 

@@ -254,12 +254,14 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         if type(x) is ndarray and x.dtype is self._dt and B.is_block(x.shape, self._channels):
             io = B.block_io(x, out, self._dt, self._ct)  # as Biquad.process
             if io is not None:
+                y: FloatArray
                 px, sx, y, po, so = io
                 st = _lf_process[self._dt](self._h, px, sx, po, so, x.shape[-1])
                 if st:
                     raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
                 return y
-        return self._process_checked(x, out)
+        ret: FloatArray = self._process_checked(x, out)
+        return ret
 
     def _process_checked(self, x: Any, out: Any) -> Any:
         """Every case of :meth:`process`, with the errors that name what is wrong."""

@@ -222,7 +222,7 @@ class Biquad(Handle, free="sk_biquad_free"):
         self._proc = _bq_process[dt]
         self._proc_il = _bq_process_il[dt]
         self._channels = ch
-        self._n_sections = sos_a.shape[0]
+        self._n_sections: int = sos_a.shape[0]
 
     # -- properties -----------------------------------------------------------------------
 
@@ -281,16 +281,20 @@ class Biquad(Handle, free="sk_biquad_free"):
         if type(x) is ndarray and x.dtype is self._dt and B.is_block(x.shape, self._channels):
             io = B.block_io(x, out, self._dt, self._ct)
             if io is not None:
+                y: FloatArray
                 px, sx, y, po, so = io
                 st = self._proc(self._h, px, sx, po, so, x.shape[-1])
                 if st:
                     raise self._fail(st, "process")
                 return y
-            return self._process_checked(x, out)
+            ret: FloatArray = self._process_checked(x, out)
+            return ret
         ti = A.TORCH or A.torch_info()
         if ti is not None and type(x) is ti[0]:
-            return self._process_tensor(x, out, ti)
-        return self._process_checked(x, out)
+            ret = self._process_tensor(x, out, ti)
+            return ret
+        ret = self._process_checked(x, out)
+        return ret
 
     def _process_tensor(self, x: Any, out: Any, ti: Tuple[Any, ...]) -> Any:
         """:meth:`process`'s fast path for contiguous CPU tensors."""
@@ -335,7 +339,8 @@ class Biquad(Handle, free="sk_biquad_free"):
                 f"{func}: x must have shape {want} = {want.replace('channels', str(self._channels))}"
                 f"{one} for this {self._channels}-channel filter, got {shape}"
             )
-        return x
+        checked: Array = x
+        return checked
 
     def _process_checked(self, x: Any, out: Any) -> Any:
         func = "Biquad.process"

@@ -130,7 +130,8 @@ def convolve(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: Co
     >>> sigkern.convolve(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]))
     array([0. , 1. , 2.5, 4. , 1.5])
     """
-    return _conv_fast("convolve", _conv, in1, in2, mode, method, out)
+    ret: FloatArray = _conv_fast("convolve", _conv, in1, in2, mode, method, out)
+    return ret
 
 
 def correlate(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: ConvMethod = "auto",
@@ -161,4 +162,5 @@ def correlate(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: C
     >>> sigkern.correlate(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]))
     array([0.5, 2. , 3.5, 3. , 0. ])
     """
-    return _conv_fast("correlate", _corr, in1, in2, mode, method, out)
+    ret: FloatArray = _conv_fast("correlate", _corr, in1, in2, mode, method, out)
+    return ret

@@ -495,7 +495,7 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         st = _plan_info(self._h, k, nn, dbl)
         if st:
             _raise(st, "sk_fft_plan_info")
-        self._n = nn[0]
+        self._n: int = nn[0]
         self._kind = "real" if k[0] == SK_FFT_REAL else "complex"
         self._dtype = F64 if dbl[0] else F32
         self._bins = self._n // 2 + 1 if self._kind == "real" else self._n
@@ -577,8 +577,9 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         """
         if self._kind != "real":
             self._need("real", "rfft")
-        return self._run("rfft", x, norm, out, self._dtype, self._n, self._cdt, self._bins,
-                         _rfft1[self._dtype], _rfftb[self._dtype], None)
+        ret: ComplexArray = self._run("rfft", x, norm, out, self._dtype, self._n, self._cdt,
+                                      self._bins, _rfft1[self._dtype], _rfftb[self._dtype], None)
+        return ret
 
     def irfft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> FloatArray:
         """Inverse real FFT of the last axis (``sk_irfft_*``, ``sk_irfft_batch_*``).
@@ -601,8 +602,9 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         """
         if self._kind != "real":
             self._need("real", "irfft")
-        return self._run("irfft", x, norm, out, self._cdt, self._bins, self._dtype, self._n,
-                         _irfft1[self._dtype], _irfftb[self._dtype], None)
+        ret: FloatArray = self._run("irfft", x, norm, out, self._cdt, self._bins, self._dtype,
+                                    self._n, _irfft1[self._dtype], _irfftb[self._dtype], None)
+        return ret
 
     def fft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Complex FFT of the last axis (``sk_fft_*``, ``sk_fft_batch_*``).
@@ -625,8 +627,9 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         """
         if self._kind != "complex":
             self._need("complex", "fft")
-        return self._run("fft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
-                         _fft1[self._dtype], _fftb[self._dtype], 0)
+        ret: ComplexArray = self._run("fft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
+                                      _fft1[self._dtype], _fftb[self._dtype], 0)
+        return ret
 
     def ifft(self, x: ArrayLike, norm: Norm = None, out: Optional[Array] = None) -> ComplexArray:
         """Inverse complex FFT of the last axis (``sk_ifft_*``, ``sk_fft_batch_*``).
@@ -649,5 +652,6 @@ class FftPlan(Handle, free="sk_fft_plan_free"):
         """
         if self._kind != "complex":
             self._need("complex", "ifft")
-        return self._run("ifft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
-                         _ifft1[self._dtype], _fftb[self._dtype], 1)
+        ret: ComplexArray = self._run("ifft", x, norm, out, self._cdt, self._n, self._cdt, self._n,
+                                      _ifft1[self._dtype], _fftb[self._dtype], 1)
+        return ret

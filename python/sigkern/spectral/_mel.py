@@ -204,7 +204,8 @@ class MelSpectrogram(Handle, free="sk_mel_plan_free"):
         st = _mel_frames(self._h, fr, A.index(n, "MelSpectrogram.frames", "n"))
         if st:
             _raise(st, "sk_mel_frames")
-        return fr[0]
+        frames: int = fr[0]
+        return frames
 
     def _prepare(self, y: Any, out: Any, func: str,
                  n_frames: Optional[int]) -> Tuple[Any, Any, Any, int, int, int, int]:

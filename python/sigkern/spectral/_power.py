@@ -57,7 +57,8 @@ def spec_power(X: ArrayLike, power: float = 2.0, out: Optional[Array] = None) ->
             try:
                 st = _spec_power[F64](_fb(_A64, X), power, _fb(_A64, y, True), X.size)
             except (ValueError, TypeError):
-                return _spec_power_checked(X, power, out)
+                ret: FloatArray = _spec_power_checked(X, power, out)
+                return ret
             if st:
                 _raise(st, "sk_spec_power_f64")
             return y
@@ -66,11 +67,13 @@ def spec_power(X: ArrayLike, power: float = 2.0, out: Optional[Array] = None) ->
             try:
                 st = _spec_power[F32](_fb(_A32, X), power, _fb(_A32, y, True), X.size)
             except (ValueError, TypeError):
-                return _spec_power_checked(X, power, out)
+                ret = _spec_power_checked(X, power, out)
+                return ret
             if st:
                 _raise(st, "sk_spec_power_f32")
             return y
-    return _spec_power_checked(X, power, out)
+    ret = _spec_power_checked(X, power, out)
+    return ret
 
 
 def _dense(a: Any) -> Optional[Tuple[Any, ...]]:
@@ -177,11 +180,13 @@ def power_to_db(S: ArrayLike, ref: Union[float, Callable[[Any], Any]] = 1.0, ami
             try:
                 st = _power_to_db[dt](_fb(ct, S), ref, amin, top_db, _fb(ct, y, True), S.size)
             except ValueError:
-                return _power_to_db_checked(S, ref, amin, top_db, out)
+                ret: FloatArray = _power_to_db_checked(S, ref, amin, top_db, out)
+                return ret
             if st:
                 _raise(st, f"sk_power_to_db_{SFX[dt]}")
             return y
-    return _power_to_db_checked(S, ref, amin, top_db, out)
+    ret = _power_to_db_checked(S, ref, amin, top_db, out)
+    return ret
 
 
 def _ref_value(ref: Callable[[Any], Any], S: Any) -> float:

@@ -95,7 +95,8 @@ def _frames(n_fft: int, hop: int, wl: int, center: int, pad: int, n: int) -> int
     st = _stft_frames(n_fft, hop, wl, center, pad, fr, n)
     if st:
         _raise(st, "sk_stft_frames")
-    return fr[0]
+    frames: int = fr[0]
+    return frames
 
 
 def _spec_out(out: Any, shape: Tuple[int, ...], cdt: np.dtype[Any], func: str) -> Any:
@@ -439,7 +440,8 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             got = fr[0]
         finally:
             self._lock.release()
-        return _swap(y[:got])
+        ret: ComplexArray = _swap(y[:got])
+        return ret
 
     def finish(self) -> ComplexArray:
         """Ends the signal: pads its end as ``center``/``pad_mode`` say and returns the last
@@ -480,7 +482,8 @@ class StftStream(Handle, free="sk_stft_stream_free"):
         y = y[:got]
         if self._tensor:
             y = A._torch().from_numpy(y)
-        return _swap(y)
+        ret: ComplexArray = _swap(y)
+        return ret
 
     def reset(self) -> None:
         """Forgets all input (and a finish): the stream starts a new signal
