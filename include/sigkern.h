@@ -592,6 +592,8 @@ extern "C" {
  * `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ *
  * # Safety
  * `n` writable.
  */
@@ -612,6 +614,8 @@ int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
  * memory for the padded signal or the FFT buffers); on error `y` is untouched.
  * Thread-safe (stateless; long outputs use up to `SIGKERN_THREADS` threads).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `a` readable for na, `b` for nb, `y` writable for y_len doubles.
  */
@@ -619,6 +623,8 @@ int32_t sk_convolve_f64(const double *a, const double *b, int32_t mode, int32_t 
 
 /**
  * Convolution of floats. Rules as `sk_convolve_f64`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `a` readable for na, `b` for nb, `y` writable for y_len floats.
@@ -630,6 +636,8 @@ int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t me
  * convolution of `a` with `b` reversed; `y[k]` of the full mode is `Σ_n a[n + k − (nb−1)]·b[n]`.
  * Rules as `sk_convolve_f64`.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `a` readable for na, `b` for nb, `y` writable for y_len doubles.
  */
@@ -637,6 +645,8 @@ int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t
 
 /**
  * Cross-correlation of floats. Rules as `sk_correlate_f64`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `a` readable for na, `b` for nb, `y` writable for y_len floats.
@@ -662,6 +672,8 @@ int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t m
  *
  * Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `sos` writable for 6 doubles.
  */
@@ -671,6 +683,8 @@ int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_
  * Number of sections of an order-`order` Butterworth filter of band type `band`:
  * `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
  * section); 0 for an invalid band or an order `sk_butter_sos` refuses (above 64).
+ *
+ * Real-time safe: yes.
  */
 size_t sk_butter_sections(uint32_t order, int32_t band_type);
 
@@ -697,6 +711,8 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (`sos_len` beyond the address space); on error nothing
  *   is written. Thread-safe.
  *
+ * Real-time safe: no (allocates the designed sections before copying them out).
+ *
  * # Safety
  * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
  */
@@ -715,6 +731,8 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
  *   of range, or taps that are not finite), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  *   `SK_ERR_ALLOCATION` (out of memory for the design's temporaries); on error `taps` is
  *   untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates the designed taps before copying them out).
  *
  * # Safety
  * `taps` writable for `n_taps` doubles.
@@ -736,6 +754,8 @@ int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, dou
  *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
  *
  * Thread safety: see `sk_dynamics_process_f32`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `out` writable.
@@ -762,6 +782,8 @@ int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_
  *
  * Thread safety: see `sk_dynamics_process_f32`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `out` writable.
  */
@@ -781,6 +803,8 @@ int32_t sk_compressor_new(double rate, double threshold_db, double ratio, double
  *   `channels` 1 to 1024 (else `SK_ERR_LENGTH`).
  * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
  *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `out` writable.
@@ -802,6 +826,8 @@ int32_t sk_gate_new(double rate, double threshold_db, double ratio, double attac
  * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
  *   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `out` writable.
  */
@@ -812,6 +838,8 @@ int32_t sk_limiter_new(double rate, double ceiling_db, double lookahead_ms, doub
  * (already freed, never created) or of another kind is `SK_ERR_INVALID_HANDLE`, detected
  * without reading it.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
  */
@@ -821,6 +849,8 @@ int32_t sk_dynamics_free(struct SkDynamics *dyn_);
  * Forgets the signal history (the processor is then as new, same settings).
  * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, another kind, or in use by another
  * thread).
+ *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value.
@@ -834,6 +864,8 @@ int32_t sk_dynamics_reset(struct SkDynamics *dyn_);
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on
  * error `*latency` is untouched.
  *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `latency` writable.
  */
@@ -842,6 +874,8 @@ int32_t sk_dynamics_latency(struct SkDynamics *dyn_, size_t *latency);
 /**
  * Stores the channel count in `*channels`.
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `channels` writable.
@@ -871,6 +905,8 @@ int32_t sk_dynamics_channels(struct SkDynamics *dyn_, size_t *channels);
  * in all; unlinked compressors, gates and envelope followers, and the limiter's peak
  * detection); the output does not depend on the split.
  *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x`, `sidechain` readable and `y` writable over their extents `(channels − 1)·stride + n`.
  */
@@ -878,6 +914,8 @@ int32_t sk_dynamics_process_f32(struct SkDynamics *dyn_, const float *x, ptrdiff
 
 /**
  * `double` version of `sk_dynamics_process_f32` (the same handle accepts both).
+ *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * As `sk_dynamics_process_f32`.
@@ -889,6 +927,8 @@ int32_t sk_dynamics_process_f64(struct SkDynamics *dyn_, const double *x, ptrdif
  * alike; `sidechain` may be NULL). Rules, status codes and thread safety as
  * `sk_dynamics_process_f32` (`SK_ERR_LENGTH` also when `n_frames·channels` overflows).
  *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x`, `sidechain` readable and `y` writable for `n_frames·channels` floats.
  */
@@ -896,6 +936,8 @@ int32_t sk_dynamics_process_interleaved_f32(struct SkDynamics *dyn_, const float
 
 /**
  * `double` version of `sk_dynamics_process_interleaved_f32`.
+ *
+ * Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * As `sk_dynamics_process_interleaved_f32`.
@@ -929,6 +971,8 @@ int32_t sk_dynamics_reserve(struct SkDynamics *dyn_, size_t max_block);
  * `SK_ERR_OVERLAP`; on error `y` is untouched. IEEE semantics (NaN propagates).
  * Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -936,6 +980,8 @@ int32_t sk_add_f32(const float *a, const float *b, float *y, size_t n);
 
 /**
  * `y[i] = a[i] + b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -945,6 +991,8 @@ int32_t sk_add_f64(const double *a, const double *b, double *y, size_t n);
 /**
  * `y[i] = a[i] - b[i]` for `i < n`. Rules as `sk_add_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -952,6 +1000,8 @@ int32_t sk_sub_f32(const float *a, const float *b, float *y, size_t n);
 
 /**
  * `y[i] = a[i] - b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -961,6 +1011,8 @@ int32_t sk_sub_f64(const double *a, const double *b, double *y, size_t n);
 /**
  * `y[i] = a[i] * b[i]` for `i < n`. Rules as `sk_add_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -968,6 +1020,8 @@ int32_t sk_mul_f32(const float *a, const float *b, float *y, size_t n);
 
 /**
  * `y[i] = a[i] * b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -978,6 +1032,8 @@ int32_t sk_mul_f64(const double *a, const double *b, double *y, size_t n);
  * `y[i] = a[i] / b[i]` for `i < n`; division by zero gives ±inf or NaN as in IEEE/numpy (not
  * an error). Rules as `sk_add_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -985,6 +1041,8 @@ int32_t sk_div_f32(const float *a, const float *b, float *y, size_t n);
 
 /**
  * `y[i] = a[i] / b[i]` for doubles. Rules as `sk_div_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -999,6 +1057,8 @@ int32_t sk_div_f64(const double *a, const double *b, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1006,6 +1066,8 @@ int32_t sk_scale_f32(const float *x, float a, float *y, size_t n);
 
 /**
  * `y[i] = a * x[i]` for doubles. Rules as `sk_scale_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -1021,6 +1083,8 @@ int32_t sk_scale_f64(const double *x, double a, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` readable and writable for `n` elements.
  */
@@ -1028,6 +1092,8 @@ int32_t sk_axpy_f32(const float *x, float a, float *y, size_t n);
 
 /**
  * `y[i] += a * x[i]` for doubles. Rules as `sk_axpy_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` readable and writable for `n` elements.
@@ -1043,6 +1109,8 @@ int32_t sk_axpy_f64(const double *x, double a, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1050,6 +1118,8 @@ int32_t sk_clip_f32(const float *x, float lo, float hi, float *y, size_t n);
 
 /**
  * `y[i] = clip(x[i], lo, hi)` for doubles. Rules as `sk_clip_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -1059,6 +1129,8 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 /**
  * `y[i] = |x[i]|` for `i < n` (clears the sign bit; NaN stays NaN). Rules as `sk_scale_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1066,6 +1138,8 @@ int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 /**
  * `y[i] = |x[i]|` for doubles. Rules as `sk_scale_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -1081,6 +1155,8 @@ int32_t sk_abs_f64(const double *x, double *y, size_t n);
  * plan needs about 4·n complex values free while it is made). On error `*plan` is untouched.
  * Free with `sk_fft_plan_free`. Thread-safe.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `plan` must be writable.
  */
@@ -1088,6 +1164,8 @@ int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
 
 /**
  * Creates a double FFT plan. Rules as `sk_fft_plan_f32_new`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `plan` must be writable.
@@ -1102,6 +1180,8 @@ int32_t sk_fft_plan_f64_new(int32_t kind, size_t n, struct SkFftPlan **plan);
  * looked up in a registry and never dereferenced, so this is always detected. A call running
  * with the plan on another thread finishes normally. Thread-safe.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing any pointer value.
  */
@@ -1113,6 +1193,8 @@ int32_t sk_fft_plan_free(struct SkFftPlan *plan);
  *
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error
  * nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `kind`, `n`, `is_double` writable.
@@ -1131,6 +1213,8 @@ int32_t sk_fft_plan_info(const struct SkFftPlan *plan, int32_t *kind, size_t *n,
  * the transform's scratch, taken before anything is written). On error `y` is untouched.
  * Thread-safe; the plan may be shared.
  *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+ *
  * # Safety
  * `x` readable for n floats, `y` writable for 2·(n/2+1).
  */
@@ -1138,6 +1222,8 @@ int32_t sk_rfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, 
 
 /**
  * Real forward FFT of doubles. Rules as `sk_rfft_f32` (double plan, 8-byte alignment).
+ *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
  *
  * # Safety
  * `x` readable for n doubles, `y` writable for 2·(n/2+1).
@@ -1149,6 +1235,8 @@ int32_t sk_rfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm,
  * `numpy.fft.irfft(x, n, norm=...)`: the imaginary parts of bin 0 and, for even n, bin n/2 are
  * ignored. Rules as `sk_rfft_f32`.
  *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+ *
  * # Safety
  * `x` readable for 2·(n/2+1) floats, `y` writable for n.
  */
@@ -1156,6 +1244,8 @@ int32_t sk_irfft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm,
 
 /**
  * Real inverse FFT of doubles. Rules as `sk_irfft_f32`.
+ *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
  *
  * # Safety
  * `x` readable for 2·(n/2+1) doubles, `y` writable for n.
@@ -1168,6 +1258,8 @@ int32_t sk_irfft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm
  * `SK_ERR_OVERLAP`. Plan: a float `SK_FFT_COMPLEX` plan of length n. Other rules as
  * `sk_rfft_f32`.
  *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+ *
  * # Safety
  * `x` readable and `y` writable for 2n floats.
  */
@@ -1175,6 +1267,8 @@ int32_t sk_fft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, f
 
 /**
  * Complex forward FFT of doubles (`complex128`). Rules as `sk_fft_f32`.
+ *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
  *
  * # Safety
  * `x` readable and `y` writable for 2n doubles.
@@ -1184,6 +1278,8 @@ int32_t sk_fft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm, 
 /**
  * Complex inverse FFT (`e^{+2πi…}`), `numpy.fft.ifft(x, norm=...)`. Rules as `sk_fft_f32`.
  *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+ *
  * # Safety
  * `x` readable and `y` writable for 2n floats.
  */
@@ -1191,6 +1287,8 @@ int32_t sk_ifft_f32(const struct SkFftPlan *plan, const float *x, int32_t norm, 
 
 /**
  * Complex inverse FFT of doubles. Rules as `sk_fft_f32`.
+ *
+ * Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
  *
  * # Safety
  * `x` readable and `y` writable for 2n doubles.
@@ -1206,6 +1304,8 @@ int32_t sk_ifft_f64(const struct SkFftPlan *plan, const double *x, int32_t norm,
  * `SK_ERR_BAD_ARGUMENT`. The whole spans of `x` and `y` must not overlap. `rows = 0` does
  * nothing. Other rules as `sk_rfft_f32`.
  *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+ *
  * # Safety
  * `x`, `y` valid for their spans `(rows−1)·stride + row length`.
  */
@@ -1213,6 +1313,8 @@ int32_t sk_rfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_
 
 /**
  * Batched real forward FFT of doubles. Rules as `sk_rfft_batch_f32`.
+ *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
  *
  * # Safety
  * `x`, `y` valid for their spans.
@@ -1223,6 +1325,8 @@ int32_t sk_rfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff
  * Batched real inverse FFT: `x_stride` counts complex values (≥ 0), `y_stride` floats (≥ n).
  * Other rules as `sk_rfft_batch_f32` and `sk_irfft_f32`.
  *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+ *
  * # Safety
  * `x`, `y` valid for their spans.
  */
@@ -1230,6 +1334,8 @@ int32_t sk_irfft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff
 
 /**
  * Batched real inverse FFT of doubles. Rules as `sk_irfft_batch_f32`.
+ *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
  *
  * # Safety
  * `x`, `y` valid for their spans.
@@ -1241,6 +1347,8 @@ int32_t sk_irfft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdif
  * complex values (`y_stride ≥ n` when rows > 1). In place when `y == x` and
  * `y_stride == x_stride`. Other rules as `sk_rfft_batch_f32` and `sk_fft_f32`.
  *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+ *
  * # Safety
  * `x`, `y` valid for their spans.
  */
@@ -1248,6 +1356,8 @@ int32_t sk_fft_batch_f32(const struct SkFftPlan *plan, const float *x, ptrdiff_t
 
 /**
  * Batched complex FFT of doubles. Rules as `sk_fft_batch_f32`.
+ *
+ * Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
  *
  * # Safety
  * `x`, `y` valid for their spans.
@@ -1272,6 +1382,8 @@ int32_t sk_fft_batch_f64(const struct SkFftPlan *plan, const double *x, ptrdiff_
  * The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
  * run in SIMD lanes. Thread safety: see `sk_biquad_f32_process`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `sos` readable for `6·n_sections` doubles; `out` writable.
  */
@@ -1279,6 +1391,8 @@ int32_t sk_biquad_f32_new(const double *sos, size_t channels, struct SkBiquad **
 
 /**
  * Creates a `double` biquad cascade. Rules as `sk_biquad_f32_new` (no rounding step).
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `sos` readable for `6·n_sections` doubles; `out` writable.
@@ -1291,6 +1405,8 @@ int32_t sk_biquad_f64_new(const double *sos, size_t channels, struct SkBiquad **
  * detected without reading it; a handle in use by another thread is `SK_ERR_INVALID_HANDLE`
  * and stays alive.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
  */
@@ -1299,6 +1415,8 @@ int32_t sk_biquad_free(struct SkBiquad *h);
 /**
  * Zeroes the state of a biquad handle of either precision.
  * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -1309,6 +1427,8 @@ int32_t sk_biquad_reset(struct SkBiquad *h);
  * Reports the number of sections and channels of a biquad handle of either precision.
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL),
  * `SK_ERR_MISALIGNED` (an out-pointer not aligned for `size_t`); on error nothing is written.
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `n_sections` and `channels` writable.
@@ -1331,6 +1451,8 @@ int32_t sk_biquad_info(struct SkBiquad *h, size_t *n_sections, size_t *channels)
  * Thread safety: one handle must not be used from two threads at the same time (the second
  * call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
  *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
  */
@@ -1338,6 +1460,8 @@ int32_t sk_biquad_f32_process(struct SkBiquad *h, const float *x, ptrdiff_t x_st
 
 /**
  * `double` version of `sk_biquad_f32_process` (the handle must come from `sk_biquad_f64_new`).
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable and `y` writable over their extents.
@@ -1348,6 +1472,8 @@ int32_t sk_biquad_f64_process(struct SkBiquad *h, const double *x, ptrdiff_t x_s
  * Filters `n_frames` interleaved `float` frames (`x[t·channels + c]`), carrying the state.
  * `y` may be exactly `x`. Status codes and thread safety as `sk_biquad_f32_process`.
  *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable and `y` writable for `n_frames·channels` elements.
  */
@@ -1355,6 +1481,8 @@ int32_t sk_biquad_f32_process_interleaved(struct SkBiquad *h, const float *x, fl
 
 /**
  * `double` version of `sk_biquad_f32_process_interleaved`.
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable and `y` writable for `n_frames·channels` elements.
@@ -1368,6 +1496,8 @@ int32_t sk_biquad_f64_process_interleaved(struct SkBiquad *h, const double *x, d
  * (else `SK_ERR_LENGTH`). Returns also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`; on error `zi` is untouched.
  *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `zi` writable for `len` floats.
  */
@@ -1375,6 +1505,8 @@ int32_t sk_biquad_f32_get_state(struct SkBiquad *h, float *zi, size_t len);
 
 /**
  * `double` version of `sk_biquad_f32_get_state`.
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `zi` writable for `len` doubles.
@@ -1389,6 +1521,8 @@ int32_t sk_biquad_f64_get_state(struct SkBiquad *h, double *zi, size_t len);
  * `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`zi`); on error the state is
  * unchanged.
  *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `zi` readable for `len` floats.
  */
@@ -1396,6 +1530,8 @@ int32_t sk_biquad_f32_set_state(struct SkBiquad *h, const float *zi, size_t len)
 
 /**
  * `double` version of `sk_biquad_f32_set_state`.
+ *
+ * Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `zi` readable for `len` doubles.
@@ -1416,6 +1552,8 @@ int32_t sk_biquad_f64_set_state(struct SkBiquad *h, const double *zi, size_t len
  *
  * Thread-safe (stateless).
  *
+ * Real-time safe: no (allocates the sections and the state; many channels of long inputs are split over the worker threads).
+ *
  * # Safety
  * Every pointer valid for its extent.
  */
@@ -1424,6 +1562,8 @@ int32_t sk_sosfilt_f64(const double *sos, const double *x, ptrdiff_t x_stride, c
 /**
  * `float` version of `sk_sosfilt_f64` (coefficients still double, rounded after
  * normalisation; `zi`, `zf` are floats).
+ *
+ * Real-time safe: no (allocates the sections and the state; many channels of long inputs are split over the worker threads).
  *
  * # Safety
  * Every pointer valid for its extent.
@@ -1445,6 +1585,8 @@ int32_t sk_sosfilt_f32(const double *sos, const float *x, ptrdiff_t x_stride, co
  * history or the FFT form's plan and buffers is `SK_ERR_ALLOCATION`. On error `*out` is
  * untouched.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `taps` readable for `n_taps` floats; `out` writable.
  */
@@ -1452,6 +1594,8 @@ int32_t sk_fir_f32_new(const float *taps, struct SkFir **out, size_t n_taps);
 
 /**
  * `double` version of `sk_fir_f32_new`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `taps` readable for `n_taps` doubles; `out` writable.
@@ -1462,6 +1606,8 @@ int32_t sk_fir_f64_new(const double *taps, struct SkFir **out, size_t n_taps);
  * Frees an FIR handle of either precision. NULL is accepted. Not a live FIR handle:
  * `SK_ERR_INVALID_HANDLE` (see `sk_biquad_free`).
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
  */
@@ -1470,6 +1616,8 @@ int32_t sk_fir_free(struct SkFir *h);
 /**
  * Zeroes the history of an FIR handle of either precision. Returns `SK_OK`, or
  * `SK_ERR_INVALID_HANDLE` for a NULL, freed or non-FIR handle.
+ *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -1481,6 +1629,8 @@ int32_t sk_fir_reset(struct SkFir *h);
  * direct form (0). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not an FIR handle),
  * `SK_ERR_NULL_POINTER` (an out-pointer NULL), `SK_ERR_MISALIGNED` (an out-pointer not aligned
  * for its type); on error nothing is written.
+ *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `n_taps` and `uses_fft` writable.
@@ -1494,6 +1644,8 @@ int32_t sk_fir_info(struct SkFir *h, size_t *n_taps, int32_t *uses_fft);
  * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` and the history are unchanged.
  * Thread safety as `sk_biquad_f32_process`.
  *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` floats.
  */
@@ -1501,6 +1653,8 @@ int32_t sk_fir_f32_process(struct SkFir *h, const float *x, float *y, size_t n);
 
 /**
  * `double` version of `sk_fir_f32_process`.
+ *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable and `y` writable for `n` doubles.
@@ -1513,6 +1667,8 @@ int32_t sk_fir_f64_process(struct SkFir *h, const double *x, double *y, size_t n
  * (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`
  * (`state`); on error nothing is written.
  *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `state` writable for `len` floats.
  */
@@ -1520,6 +1676,8 @@ int32_t sk_fir_f32_get_state(struct SkFir *h, float *state, size_t len);
 
 /**
  * `double` version of `sk_fir_f32_get_state`.
+ *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `state` writable for `len` doubles.
@@ -1532,6 +1690,8 @@ int32_t sk_fir_f64_get_state(struct SkFir *h, double *state, size_t len);
  * `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
  * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`state`); on error the history is unchanged.
  *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `state` readable for `len` floats.
  */
@@ -1539,6 +1699,8 @@ int32_t sk_fir_f32_set_state(struct SkFir *h, const float *state, size_t len);
 
 /**
  * `double` version of `sk_fir_f32_set_state`.
+ *
+ * Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `state` readable for `len` doubles.
@@ -1603,6 +1765,8 @@ int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
  *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`h` overlaps `cutoff` or `window_params`). On
  *   error `h` is untouched. Thread-safe.
  *
+ * Real-time safe: no (allocates its working memory).
+ *
  * # Safety
  * `cutoff` readable for `n_cutoff` doubles, `window_params` for `n_params`, `h` writable for
  * `n_taps`.
@@ -1622,6 +1786,8 @@ int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double 
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1640,6 +1806,8 @@ int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -1653,6 +1821,8 @@ int32_t sk_crossfade_f32(const float *a, const float *b, size_t offset, size_t t
  * may be exactly `a` and/or `b`.
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -1670,6 +1840,8 @@ int32_t sk_mix_f32(const float *a, float wa, const float *b, float wb, float *y,
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1683,6 +1855,8 @@ int32_t sk_amp_to_db_f32(const float *x, float floor_db, float *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1690,6 +1864,8 @@ int32_t sk_db_to_amp_f32(const float *x, float *y, size_t n);
 
 /**
  * Linear gain ramp on doubles. Rules as `sk_gain_ramp_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -1699,6 +1875,8 @@ int32_t sk_gain_ramp_f64(const double *x, double g0, double g1, size_t offset, s
 /**
  * Equal-power crossfade of doubles. Rules as `sk_crossfade_f32` (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
  */
@@ -1706,6 +1884,8 @@ int32_t sk_crossfade_f64(const double *a, const double *b, size_t offset, size_t
 
 /**
  * Weighted mix of doubles. Rules as `sk_mix_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable for `n` elements.
@@ -1715,6 +1895,8 @@ int32_t sk_mix_f64(const double *a, double wa, const double *b, double wb, doubl
 /**
  * Amplitude → decibels for doubles. Rules as `sk_amp_to_db_f32` (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -1722,6 +1904,8 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 
 /**
  * Decibels → amplitude for doubles. Rules as `sk_db_to_amp_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -1741,6 +1925,8 @@ int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
  * the list of channels); messages name the channel index, e.g.
  * `argument channels[1] is NULL but n = 480`. On error nothing is written. Thread-safe.
  *
+ * Real-time safe: no (allocates its list of the channel pointers).
+ *
  * # Safety
  * `channels` readable for `nchannels` pointers, each readable for `frames` floats; `y`
  * writable for `nchannels·frames` floats.
@@ -1749,6 +1935,8 @@ int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float 
 
 /**
  * Interleaves planar doubles. Rules as `sk_interleave_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its list of the channel pointers).
  *
  * # Safety
  * As `sk_interleave_f32`.
@@ -1763,6 +1951,8 @@ int32_t sk_interleave_f64(const double *const *channels, size_t nchannels, doubl
  * Output channels must be pairwise disjoint and disjoint from `x`, else `SK_ERR_OVERLAP`.
  * Returns as `sk_interleave_f32`. On error nothing is written. Thread-safe.
  *
+ * Real-time safe: no (allocates its list of the channel pointers).
+ *
  * # Safety
  * `x` readable for `nchannels·frames` floats; `channels` readable for `nchannels` pointers,
  * each writable for `frames` floats.
@@ -1771,6 +1961,8 @@ int32_t sk_deinterleave_f32(const float *x, size_t nchannels, float *const *chan
 
 /**
  * Splits interleaved doubles into planar channels. Rules as `sk_deinterleave_f32`.
+ *
+ * Real-time safe: no (allocates its list of the channel pointers).
  *
  * # Safety
  * As `sk_deinterleave_f32`.
@@ -1788,6 +1980,8 @@ int32_t sk_deinterleave_f64(const double *x, size_t nchannels, double *const *ch
  * for the list of channels); on error nothing is written.
  * Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `block` writable for `nchannels·frames` floats.
  */
@@ -1795,6 +1989,8 @@ int32_t sk_deinterleave_block_f32(const float *x, size_t nchannels, float *block
 
 /**
  * Interleaved doubles → channel-major block. Rules as `sk_deinterleave_block_f32`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * As `sk_deinterleave_block_f32`.
@@ -1805,6 +2001,8 @@ int32_t sk_deinterleave_block_f64(const double *x, size_t nchannels, double *blo
  * Channel-major block → interleaved frames: `y[f·nchannels + c] = block[c·frames + f]`.
  * Rules as `sk_deinterleave_block_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `block` readable and `y` writable for `nchannels·frames` floats.
  */
@@ -1812,6 +2010,8 @@ int32_t sk_interleave_block_f32(const float *block, size_t nchannels, float *y, 
 
 /**
  * Channel-major block of doubles → interleaved frames. Rules as `sk_deinterleave_block_f32`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `block` readable and `y` writable for `nchannels·frames` doubles.
@@ -1845,6 +2045,8 @@ int32_t sk_interleave_block_f64(const double *block, size_t nchannels, double *y
  *
  * Thread-safe (stateless).
  *
+ * Real-time safe: no (allocates the coefficients and the state; many channels of long inputs are split over the worker threads).
+ *
  * # Safety
  * Every pointer valid for its extent.
  */
@@ -1854,6 +2056,8 @@ int32_t sk_lfilter_f64(const double *b, const double *a, const double *x, ptrdif
  * `float` version of `sk_lfilter_f64`: coefficients are still doubles (normalised in double,
  * then rounded to float; a coefficient out of float's range is `SK_ERR_BAD_ARGUMENT`); `x`, `y`,
  * `zi`, `zf` are floats. Same status codes.
+ *
+ * Real-time safe: no (allocates the coefficients and the state; many channels of long inputs are split over the worker threads).
  *
  * # Safety
  * Every pointer valid for its extent.
@@ -1871,6 +2075,8 @@ int32_t sk_lfilter_f32(const double *b, const double *a, const float *x, ptrdiff
  * or leaves float's range), `SK_ERR_ALLOCATION`. On error `*out` is untouched. Thread-safe;
  * the handle itself must not be used from two threads at once (see `sk_lfilter_f32_process`).
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `b` readable for `nb` doubles, `a` for `na`; `out` writable.
  */
@@ -1879,6 +2085,8 @@ int32_t sk_lfilter_f32_new(const double *b, const double *a, size_t channels, st
 /**
  * Creates a `double` transfer-function filter. Rules and status codes as
  * `sk_lfilter_f32_new` (no rounding step).
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `b` readable for `nb` doubles, `a` for `na`; `out` writable.
@@ -1890,6 +2098,8 @@ int32_t sk_lfilter_f64_new(const double *b, const double *a, size_t channels, st
  * `SK_OK`). A handle that is not live, is another kind of handle, or is in use by another
  * thread is `SK_ERR_INVALID_HANDLE` (the handle then stays alive).
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
  */
@@ -1898,6 +2108,8 @@ int32_t sk_lfilter_free(struct SkLfilter *h);
 /**
  * Zeroes the state of a transfer-function filter of either precision.
  * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -1908,6 +2120,8 @@ int32_t sk_lfilter_reset(struct SkLfilter *h);
  * Reports the order `K` (state values per channel) and the channel count of a
  * transfer-function filter of either precision. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`,
  * `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED` (an out-pointer); on error nothing is written.
+ *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `order` and `channels` writable.
@@ -1931,6 +2145,8 @@ int32_t sk_lfilter_info(struct SkLfilter *h, size_t *order, size_t *channels);
  * Thread safety: one handle must not be used from two threads at the same time (the second
  * call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
  *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
  */
@@ -1939,6 +2155,8 @@ int32_t sk_lfilter_f32_process(struct SkLfilter *h, const float *x, ptrdiff_t x_
 /**
  * `double` version of `sk_lfilter_f32_process` (the handle must come from
  * `sk_lfilter_f64_new`). Same rules and status codes.
+ *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable and `y` writable over their extents.
@@ -1952,6 +2170,8 @@ int32_t sk_lfilter_f64_process(struct SkLfilter *h, const double *x, ptrdiff_t x
  * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `zi` is
  * untouched. Thread safety as `sk_lfilter_f32_process`.
  *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `zi` writable for `len` floats.
  */
@@ -1959,6 +2179,8 @@ int32_t sk_lfilter_f32_get_state(struct SkLfilter *h, float *zi, size_t len);
 
 /**
  * `double` version of `sk_lfilter_f32_get_state`.
+ *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `zi` writable for `len` doubles.
@@ -1972,6 +2194,8 @@ int32_t sk_lfilter_f64_get_state(struct SkLfilter *h, double *zi, size_t len);
  * also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error the state
  * is unchanged. Thread safety as `sk_lfilter_f32_process`.
  *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `zi` readable for `len` floats.
  */
@@ -1979,6 +2203,8 @@ int32_t sk_lfilter_f32_set_state(struct SkLfilter *h, const float *zi, size_t le
 
 /**
  * `double` version of `sk_lfilter_f32_set_state`.
+ *
+ * Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `zi` readable for `len` doubles.
@@ -2001,6 +2227,8 @@ int32_t sk_lfilter_f64_set_state(struct SkLfilter *h, const double *zi, size_t l
  *   is 0), `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_OVERLAP` (`zi` overlaps
  *   `b` or `a`). On error nothing is written. Thread-safe.
  *
+ * Real-time safe: no (allocates its working memory).
+ *
  * # Safety
  * `b` readable for `nb`, `a` for `na` doubles; `zi` writable for `zi_len`.
  */
@@ -2009,6 +2237,8 @@ int32_t sk_lfilter_zi_f64(const double *b, const double *a, double *zi, size_t n
 /**
  * `float` output of `sk_lfilter_zi_f64` (computed in double, rounded). Same rules; a value
  * beyond float's range is `SK_ERR_BAD_ARGUMENT`.
+ *
+ * Real-time safe: no (allocates its working memory).
  *
  * # Safety
  * `b` readable for `nb`, `a` for `na` doubles; `zi` writable for `zi_len` floats.
@@ -2029,6 +2259,8 @@ int32_t sk_lfilter_zi_f32(const double *b, const double *a, float *zi, size_t nb
  *   `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_OVERLAP` (`zi` overlaps `sos`).
  *   On error nothing is written. Thread-safe.
  *
+ * Real-time safe: no (allocates its working memory).
+ *
  * # Safety
  * `sos` readable for `6·n_sections` doubles; `zi` writable for `zi_len`.
  */
@@ -2037,6 +2269,8 @@ int32_t sk_sosfilt_zi_f64(const double *sos, double *zi, size_t n_sections, size
 /**
  * `float` output of `sk_sosfilt_zi_f64` (computed in double, rounded). Same rules; a value
  * beyond float's range is `SK_ERR_BAD_ARGUMENT`.
+ *
+ * Real-time safe: no (allocates its working memory).
  *
  * # Safety
  * `sos` readable for `6·n_sections` doubles; `zi` writable for `zi_len` floats.
@@ -2065,6 +2299,8 @@ int32_t sk_sosfilt_zi_f32(const double *sos, float *zi, size_t n_sections, size_
  *
  * Thread-safe (stateless). Large inputs use several threads (`SIGKERN_THREADS`).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * Every pointer valid for its extent.
  */
@@ -2073,6 +2309,8 @@ int32_t sk_filtfilt_f64(const double *b, const double *a, const double *x, ptrdi
 /**
  * `float` version of `sk_filtfilt_f64` (coefficients and steady state computed in double,
  * then rounded; samples are floats). Same rules and status codes.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * Every pointer valid for its extent.
@@ -2100,6 +2338,8 @@ int32_t sk_filtfilt_f32(const double *b, const double *a, const float *x, ptrdif
  *
  * Thread-safe (stateless). Large inputs use several threads (`SIGKERN_THREADS`).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * Every pointer valid for its extent.
  */
@@ -2109,6 +2349,8 @@ int32_t sk_sosfiltfilt_f64(const double *sos, const double *x, ptrdiff_t x_strid
  * `float` version of `sk_sosfiltfilt_f64` (coefficients and steady state computed in double,
  * then rounded, with the float stability check of `sk_biquad_f32_new`). Same rules and status
  * codes.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * Every pointer valid for its extent.
@@ -2152,6 +2394,8 @@ int32_t sk_lfilter_reserve(struct SkLfilter *h, size_t max_block);
  *
  * Thread safety: see `sk_meter_add_f32`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `weights` NULL or readable for `channels` doubles; `out` writable.
  */
@@ -2160,6 +2404,8 @@ int32_t sk_meter_new(const double *weights, double rate, int32_t true_peak, stru
 /**
  * Frees a meter. NULL is accepted (no-op, `SK_OK`). A handle that is not live (already freed,
  * never created) or not a meter is `SK_ERR_INVALID_HANDLE`, detected without reading it.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -2170,6 +2416,8 @@ int32_t sk_meter_free(struct SkMeter *meter);
  * Forgets everything fed so far (the meter is then as new, same settings).
  * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, not a meter, or in use by another
  * thread).
+ *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
@@ -2192,6 +2440,8 @@ int32_t sk_meter_reset(struct SkMeter *meter);
  * Thread safety: one meter must not be used from two threads at the same time (the second call
  * fails with `SK_ERR_INVALID_HANDLE`); different meters may be used in parallel.
  *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable over its extent `(channels − 1)·x_stride + n`.
  */
@@ -2199,6 +2449,8 @@ int32_t sk_meter_add_f32(struct SkMeter *meter, const float *x, ptrdiff_t x_stri
 
 /**
  * `double` version of `sk_meter_add_f32` (the same meter accepts both).
+ *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable over its extent.
@@ -2210,6 +2462,8 @@ int32_t sk_meter_add_f64(struct SkMeter *meter, const double *x, ptrdiff_t x_str
  * codes and thread safety as `sk_meter_add_f32` (`SK_ERR_LENGTH` also when
  * `n_frames·channels` overflows).
  *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable for `n_frames·channels` floats.
  */
@@ -2217,6 +2471,8 @@ int32_t sk_meter_add_interleaved_f32(struct SkMeter *meter, const float *x, size
 
 /**
  * `double` version of `sk_meter_add_interleaved_f32`.
+ *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable for `n_frames·channels` doubles.
@@ -2229,6 +2485,8 @@ int32_t sk_meter_add_interleaved_f64(struct SkMeter *meter, const double *x, siz
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`out`),
  * `SK_ERR_ALLOCATION` (the loudness range sorts a copy of the short-term values); on error
  * `*out` is untouched. Thread safety as `sk_meter_add_f32`.
+ *
+ * Real-time safe: no (allocates while the meter keeps its exact lists: the loudness range sorts a copy of the short-term values; once a reserved meter has folded them into histograms, after one hour of signal, it no longer allocates).
  *
  * # Safety
  * `out` writable.
@@ -2243,6 +2501,8 @@ int32_t sk_meter_stats(struct SkMeter *meter, struct SkLoudnessStats *out);
  * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_OVERLAP` (the two arrays overlap); on error nothing is written.
  *
+ * Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * Each non-NULL array writable for `channels` doubles.
  */
@@ -2256,6 +2516,8 @@ int32_t sk_meter_peaks(struct SkMeter *meter, double *sample_peak, double *true_
  * `channels` 0 or above 64), `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_ALLOCATION`;
  * on error `*out` is untouched. Stateless: any number of threads may call it at once.
  *
+ * Real-time safe: no (allocates its working memory).
+ *
  * # Safety
  * `x` readable over its extent; `weights` NULL or readable for `channels` doubles; `out`
  * writable.
@@ -2264,6 +2526,8 @@ int32_t sk_loudness_f32(const float *x, ptrdiff_t x_stride, const double *weight
 
 /**
  * `double` version of `sk_loudness_f32`.
+ *
+ * Real-time safe: no (allocates its working memory).
  *
  * # Safety
  * As `sk_loudness_f32`.
@@ -2274,6 +2538,8 @@ int32_t sk_loudness_f64(const double *x, ptrdiff_t x_stride, const double *weigh
  * Interleaved version of `sk_loudness_f32`: `n_frames` frames of `channels` samples
  * (`x[t·channels + c]`). Status codes as `sk_loudness_f32`.
  *
+ * Real-time safe: no (allocates its working memory).
+ *
  * # Safety
  * `x` readable for `n_frames·channels` floats; `weights`, `out` as `sk_loudness_f32`.
  */
@@ -2281,6 +2547,8 @@ int32_t sk_loudness_interleaved_f32(const float *x, const double *weights, doubl
 
 /**
  * `double` version of `sk_loudness_interleaved_f32`.
+ *
+ * Real-time safe: no (allocates its working memory).
  *
  * # Safety
  * As `sk_loudness_interleaved_f32`.
@@ -2299,6 +2567,8 @@ int32_t sk_loudness_interleaved_f64(const double *x, const double *weights, doub
  *   +infinity: `SK_ERR_BAD_ARGUMENT`).
  * - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED`
  *   (`gain`); on error `*gain` is untouched. Stateless, thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `gain` writable.
@@ -2339,6 +2609,8 @@ int32_t sk_meter_reserve(struct SkMeter *meter, size_t max_block);
  * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `w` is untouched.
  * Thread-safe.
  *
+ * Real-time safe: no (allocates the filterbank before copying it out).
+ *
  * # Safety
  * `w` writable for w_len doubles.
  */
@@ -2346,6 +2618,8 @@ int32_t sk_mel_filterbank_f64(double sr, size_t n_fft, size_t n_mels, double fmi
 
 /**
  * The filterbank of `sk_mel_filterbank_f64` rounded to float. Same rules.
+ *
+ * Real-time safe: no (allocates the filterbank before copying it out).
  *
  * # Safety
  * `w` writable for w_len floats.
@@ -2367,6 +2641,8 @@ int32_t sk_mel_filterbank_f32(double sr, size_t n_fft, size_t n_mels, double fmi
  * immutable and may be
  * used from several threads at once. Free with `sk_mel_plan_free`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `plan` writable.
  */
@@ -2374,6 +2650,8 @@ int32_t sk_mel_plan_f32_new(double sr, size_t n_fft, size_t hop, size_t win_leng
 
 /**
  * Creates a mel-spectrogram plan on doubles. Rules as `sk_mel_plan_f32_new`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `plan` writable.
@@ -2383,6 +2661,8 @@ int32_t sk_mel_plan_f64_new(double sr, size_t n_fft, size_t hop, size_t win_leng
 /**
  * Frees a mel plan (float or double). NULL is a no-op; freed/foreign handles are
  * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * None beyond passing any pointer value.
@@ -2394,6 +2674,8 @@ int32_t sk_mel_plan_free(struct SkMelPlan *plan);
  * `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`; a count
  * whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
  * `SK_ERR_LENGTH`.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `frames` writable.
@@ -2412,6 +2694,8 @@ int32_t sk_mel_frames(const struct SkMelPlan *plan, size_t *frames, size_t n);
  * `SK_ERR_ALLOCATION` (out of memory for the frame-major temporary or the FFT scratch); on
  * error `y` is untouched. Thread-safe.
  *
+ * Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
+ *
  * # Safety
  * `x` readable for n floats, `y` writable for y_len.
  */
@@ -2419,6 +2703,8 @@ int32_t sk_melspec_f32(const struct SkMelPlan *plan, const float *x, float *y, s
 
 /**
  * Mel spectrogram of doubles. Rules as `sk_melspec_f32`.
+ *
+ * Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
  *
  * # Safety
  * `x` readable for n doubles, `y` writable for y_len.
@@ -2431,6 +2717,8 @@ int32_t sk_melspec_f64(const struct SkMelPlan *plan, const double *x, double *y,
  * floored at (its maximum − top_db). `amin > 0` finite, `ref` finite, `top_db ≥ 0` (`INFINITY`
  * for librosa's `top_db=None`), else `SK_ERR_BAD_ARGUMENT`. Other rules as `sk_melspec_f32`.
  *
+ * Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
+ *
  * # Safety
  * `x` readable for n floats, `y` writable for y_len.
  */
@@ -2438,6 +2726,8 @@ int32_t sk_logmel_f32(const struct SkMelPlan *plan, const float *x, double refer
 
 /**
  * Log-mel spectrogram of doubles. Rules as `sk_logmel_f32`.
+ *
+ * Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
  *
  * # Safety
  * `x` readable for n doubles, `y` writable for y_len.
@@ -2451,6 +2741,8 @@ int32_t sk_logmel_f64(const struct SkMelPlan *plan, const double *x, double refe
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable, `y` writable for n doubles.
  */
@@ -2460,6 +2752,8 @@ int32_t sk_power_to_db_f64(const double *x, double reference, double amin, doubl
  * `power_to_db` on floats, in float arithmetic: the dB values are within 4e-7 relative +
  * 1e-5 dB absolute of the double computation (the logarithm is within about 2 ulp). Rules as
  * `sk_power_to_db_f64`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable, `y` writable for n floats.
@@ -2481,6 +2775,8 @@ int32_t sk_power_to_db_f32(const float *x, double reference, double amin, double
  * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe (long signals
  * are split across up to `SIGKERN_THREADS` threads).
  *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
+ *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
  */
@@ -2488,6 +2784,8 @@ int32_t sk_melspec_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdi
 
 /**
  * Batched mel spectrogram of doubles. Rules as `sk_melspec_batch_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
  *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -2502,6 +2800,8 @@ int32_t sk_melspec_batch_f64(const struct SkMelPlan *plan, const double *x, ptrd
  * `sk_logmel_f32`; the dB values are computed in the data's precision (see
  * `sk_power_to_db_f32`). Other rules and status codes as `sk_melspec_batch_f32`.
  *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
+ *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
  */
@@ -2509,6 +2809,8 @@ int32_t sk_logmel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrdif
 
 /**
  * Batched log-mel spectrogram in dB of doubles. Rules as `sk_logmel_batch_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
  *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -2525,6 +2827,8 @@ int32_t sk_logmel_batch_f64(const struct SkMelPlan *plan, const double *x, ptrdi
  * precision (`log10` within about 2 ulp). Other rules and status codes as
  * `sk_melspec_batch_f32`.
  *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
+ *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
  */
@@ -2532,6 +2836,8 @@ int32_t sk_log10mel_batch_f32(const struct SkMelPlan *plan, const float *x, ptrd
 
 /**
  * Batched log10-mel spectrogram of doubles. Rules as `sk_log10mel_batch_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; batches are split over the worker threads).
  *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -2548,6 +2854,8 @@ int32_t sk_log10mel_batch_f64(const struct SkMelPlan *plan, const double *x, ptr
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable, `y` writable for n doubles.
  */
@@ -2557,6 +2865,8 @@ int32_t sk_log10_floor_f64(const double *x, double amin, double scale, double of
  * `sk_log10_floor_f64` on floats, in float arithmetic (`log10` within about 2 ulp; the
  * result within 4e-7 relative + 1e-5 absolute of the double computation). Rules as
  * `sk_log10_floor_f64`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable, `y` writable for n floats.
@@ -2570,6 +2880,8 @@ int32_t sk_log10_floor_f32(const float *x, double amin, double scale, double off
  * `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for 2n doubles, `y` writable for n.
  */
@@ -2577,6 +2889,8 @@ int32_t sk_spec_power_f64(const double *x, double power, double *y, size_t n);
 
 /**
  * `|x|^power` of complex64 values. Rules as `sk_spec_power_f64`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for 2n floats, `y` writable for n.
@@ -2591,6 +2905,8 @@ int32_t sk_spec_power_f32(const float *x, double power, float *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, or `SK_ERR_LENGTH` (byte size
  * overflows). On error nothing is written. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
  */
@@ -2599,6 +2915,8 @@ int32_t sk_copy_f32(const float *x, float *y, size_t n);
 /**
  * Copies `n` doubles from `x` to `y` with memmove semantics. Rules as `sk_copy_f32`
  * (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable for `n` elements.
@@ -2611,6 +2929,8 @@ int32_t sk_copy_f64(const double *x, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error
  * nothing is written. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `y` writable for `n` elements.
  */
@@ -2618,6 +2938,8 @@ int32_t sk_fill_f32(float value, float *y, size_t n);
 
 /**
  * Sets `y[i] = value` for `i < n`. Rules as `sk_fill_f32`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `y` writable for `n` elements.
@@ -2628,6 +2950,8 @@ int32_t sk_fill_f64(double value, double *y, size_t n);
  * Returns the static, NUL-terminated name of a status code, e.g. `"SK_ERR_NULL_POINTER"` for
  * `SK_ERR_NULL_POINTER`, and `"SK_UNKNOWN_STATUS"` for a code the library never returns.
  * The string is never freed by the caller. Thread-safe.
+ *
+ * Real-time safe: yes.
  */
 const char *sk_status_name(int32_t code);
 
@@ -2646,6 +2970,8 @@ const char *sk_status_name(int32_t code);
  *
  * Thread-safe: each thread has its own message.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `buf`, if not NULL, must point to `cap` writable bytes.
  */
@@ -2655,6 +2981,8 @@ size_t sk_last_error_message(char *buf, size_t cap);
  * Returns the library version, e.g. `"0.1.0"`: a static NUL-terminated string equal to
  * `SIGKERN_VERSION_MAJOR.SIGKERN_VERSION_MINOR.SIGKERN_VERSION_PATCH` of the header the library
  * was built with. Thread-safe.
+ *
+ * Real-time safe: yes.
  */
 const char *sk_version(void);
 
@@ -2666,6 +2994,8 @@ const char *sk_version(void);
  * `SIGKERN_SIMD` (read once, at that first use) may force a lower one (`scalar`, `sse2`,
  * `avx2`, `avx512`); a request above the CPU's support is clamped and an unknown value is
  * ignored. Static string. Thread-safe.
+ *
+ * Real-time safe: yes.
  */
 const char *sk_simd_level(void);
 
@@ -2675,6 +3005,8 @@ const char *sk_simd_level(void);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2690,6 +3022,8 @@ int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2707,6 +3041,8 @@ int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2721,6 +3057,8 @@ int32_t sk_pcm_from_i24_f32(const uint8_t *x, float *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2739,6 +3077,8 @@ int32_t sk_pcm_from_u8_f32(const uint8_t *x, float *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2755,6 +3095,8 @@ int32_t sk_pcm_to_i16_f32(const float *x, int16_t *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2774,6 +3116,8 @@ int32_t sk_pcm_to_i32_f32(const float *x, int32_t *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2791,6 +3135,8 @@ int32_t sk_pcm_to_i24_f32(const float *x, uint8_t *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2804,6 +3150,8 @@ int32_t sk_pcm_to_u8_f32(const float *x, uint8_t *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2819,6 +3167,8 @@ int32_t sk_pcm_from_i16_f64(const int16_t *x, double *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2836,6 +3186,8 @@ int32_t sk_pcm_from_i32_f64(const int32_t *x, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2850,6 +3202,8 @@ int32_t sk_pcm_from_i24_f64(const uint8_t *x, double *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2868,6 +3222,8 @@ int32_t sk_pcm_from_u8_f64(const uint8_t *x, double *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2884,6 +3240,8 @@ int32_t sk_pcm_to_i16_f64(const double *x, int16_t *y, size_t n);
  * Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2903,6 +3261,8 @@ int32_t sk_pcm_to_i32_f64(const double *x, int32_t *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2920,6 +3280,8 @@ int32_t sk_pcm_to_i24_f64(const double *x, uint8_t *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2934,6 +3296,8 @@ int32_t sk_pcm_to_u8_f64(const double *x, uint8_t *y, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_OVERLAP` (any shared byte); on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2944,6 +3308,8 @@ int32_t sk_convert_f32_to_f64(const float *x, double *y, size_t n);
 /**
  * `y[i] = (float)x[i]` for `i < n`: rounded to nearest even; beyond FLT_MAX gives ±inf (as
  * C and numpy's `astype(np.float32)`); NaN stays NaN. Rules as `sk_convert_f32_to_f64`.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2957,6 +3323,8 @@ int32_t sk_convert_f64_to_f32(const double *x, float *y, size_t n);
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2968,6 +3336,8 @@ int32_t sk_pcm_from_i16_strided_f32(const int16_t *x, ptrdiff_t x_stride, float 
  * Strided `sk_pcm_from_i32_f32`: `y[i·y_stride] = x[i·x_stride] / 2^31`, strides in
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -2981,6 +3351,8 @@ int32_t sk_pcm_from_i32_strided_f32(const int32_t *x, ptrdiff_t x_stride, float 
  * samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -2992,6 +3364,8 @@ int32_t sk_pcm_from_i24_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float 
  * Strided `sk_pcm_from_u8_f32`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3006,6 +3380,8 @@ int32_t sk_pcm_from_u8_strided_f32(const uint8_t *x, ptrdiff_t x_stride, float *
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3018,6 +3394,8 @@ int32_t sk_pcm_to_i16_strided_f32(const float *x, ptrdiff_t x_stride, int16_t *y
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3032,6 +3410,8 @@ int32_t sk_pcm_to_i32_strided_f32(const float *x, ptrdiff_t x_stride, int32_t *y
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3045,6 +3425,8 @@ int32_t sk_pcm_to_i24_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3056,6 +3438,8 @@ int32_t sk_pcm_to_u8_strided_f32(const float *x, ptrdiff_t x_stride, uint8_t *y,
  * Strided `sk_pcm_from_i16_f64`: `y[i·y_stride] = x[i·x_stride] / 2^15`, strides in
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3069,6 +3453,8 @@ int32_t sk_pcm_from_i16_strided_f64(const int16_t *x, ptrdiff_t x_stride, double
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3081,6 +3467,8 @@ int32_t sk_pcm_from_i32_strided_f64(const int32_t *x, ptrdiff_t x_stride, double
  * samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3092,6 +3480,8 @@ int32_t sk_pcm_from_i24_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double
  * Strided `sk_pcm_from_u8_f64`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3106,6 +3496,8 @@ int32_t sk_pcm_from_u8_strided_f64(const uint8_t *x, ptrdiff_t x_stride, double 
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3118,6 +3510,8 @@ int32_t sk_pcm_to_i16_strided_f64(const double *x, ptrdiff_t x_stride, int16_t *
  * elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3132,6 +3526,8 @@ int32_t sk_pcm_to_i32_strided_f64(const double *x, ptrdiff_t x_stride, int32_t *
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3145,6 +3541,8 @@ int32_t sk_pcm_to_i24_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *
  * overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
  * nothing written. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3157,6 +3555,8 @@ int32_t sk_pcm_to_u8_strided_f64(const double *x, ptrdiff_t x_stride, uint8_t *y
  * negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
  * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -3168,6 +3568,8 @@ int32_t sk_convert_strided_f32_to_f64(const float *x, ptrdiff_t x_stride, double
  * Strided `sk_convert_f64_to_f32`: `y[i·y_stride] = x[i·x_stride]`, strides in elements,
  * negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
  * spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -3182,6 +3584,8 @@ int32_t sk_convert_strided_f64_to_f32(const double *x, ptrdiff_t x_stride, float
  * `SK_ERR_BAD_ARGUMENT`); position 0, errors 0.
  * Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED` (`state`); on error `*state` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `state` writable.
@@ -3205,6 +3609,8 @@ int32_t sk_dither_init(struct SkDither *state, uint64_t seed, size_t channels, i
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
  */
@@ -3226,6 +3632,8 @@ int32_t sk_pcm_to_i16_dither_f32(const float *x, int16_t *y, size_t n, struct Sk
  * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
@@ -3249,6 +3657,8 @@ int32_t sk_pcm_to_i16_dither_f64(const double *x, int16_t *y, size_t n, struct S
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
  */
@@ -3270,6 +3680,8 @@ int32_t sk_pcm_to_i24_dither_f32(const float *x, uint8_t *y, size_t n, struct Sk
  * - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
@@ -3293,6 +3705,8 @@ int32_t sk_pcm_to_i24_dither_f64(const double *x, uint8_t *y, size_t n, struct S
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
  */
@@ -3315,6 +3729,8 @@ int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkD
  *   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
  *   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
  */
@@ -3332,6 +3748,8 @@ int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct Sk
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3340,6 +3758,8 @@ int32_t sk_sum_f32(const float *x, float *out, size_t n);
 /**
  * `*out = Σ x[i]` for doubles, pairwise (error ≤ about (15 + log2(n/512))·DBL_EPSILON·Σ|x|).
  * Rules as `sk_sum_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -3352,6 +3772,8 @@ int32_t sk_sum_f64(const double *x, double *out, size_t n);
  * Finite elements always give a finite mean. `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN
  * with a warning). Other rules as `sk_sum_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3362,6 +3784,8 @@ int32_t sk_mean_f32(const float *x, float *out, size_t n);
  * data scaled by a power of two, so the mean of values near DBL_MAX is finite.
  * `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f64`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3371,6 +3795,8 @@ int32_t sk_mean_f64(const double *x, double *out, size_t n);
  * `*out = min x[i]`; NaN if any element is NaN (as `np.min`). `n == 0` is `SK_ERR_LENGTH`.
  * Other rules as `sk_sum_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3378,6 +3804,8 @@ int32_t sk_min_f32(const float *x, float *out, size_t n);
 
 /**
  * Minimum of doubles. Rules as `sk_min_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -3388,6 +3816,8 @@ int32_t sk_min_f64(const double *x, double *out, size_t n);
  * `*out = max x[i]`; NaN if any element is NaN (as `np.max`). `n == 0` is `SK_ERR_LENGTH`.
  * Other rules as `sk_sum_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3395,6 +3825,8 @@ int32_t sk_max_f32(const float *x, float *out, size_t n);
 
 /**
  * Maximum of doubles. Rules as `sk_max_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -3405,6 +3837,8 @@ int32_t sk_max_f64(const double *x, double *out, size_t n);
  * `*out = max |x[i]|` (the peak magnitude, `np.abs(x).max()`); NaN if any element is NaN.
  * `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3412,6 +3846,8 @@ int32_t sk_peak_f32(const float *x, float *out, size_t n);
 
 /**
  * Peak magnitude of doubles. Rules as `sk_peak_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -3425,6 +3861,8 @@ int32_t sk_peak_f64(const double *x, double *out, size_t n);
  * up to FLT_MAX and denormals lose nothing (`np.sqrt(np.mean(x*x))` overflows there).
  * NaN in gives NaN; ±inf gives inf. `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
  */
@@ -3434,6 +3872,8 @@ int32_t sk_rms_f32(const float *x, float *out, size_t n);
  * RMS of doubles; when the sum of squares overflows or underflows, a second pass rescales by
  * a power of two, so `|x|` near DBL_MAX or in the denormal range gives an accurate result.
  * Rules as `sk_rms_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable for `n` elements, `out` writable.
@@ -3447,6 +3887,8 @@ int32_t sk_rms_f64(const double *x, double *out, size_t n);
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable for `n` elements, `out` writable.
  */
@@ -3454,6 +3896,8 @@ int32_t sk_dot_f32(const float *a, const float *b, float *out, size_t n);
 
 /**
  * Dot product of doubles. Rules as `sk_dot_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable for `n` elements, `out` writable.
@@ -3482,6 +3926,8 @@ int32_t sk_dot_f64(const double *a, const double *b, double *out, size_t n);
  * Thread safety: one handle must not be used from two threads at the same time (the second
  * call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `out` writable.
  */
@@ -3489,6 +3935,8 @@ int32_t sk_resampler_f32_new(double in_rate, double out_rate, size_t channels, i
 
 /**
  * `double` version of `sk_resampler_f32_new`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `out` writable.
@@ -3501,6 +3949,8 @@ int32_t sk_resampler_f64_new(double in_rate, double out_rate, size_t channels, i
  * `spec` NULL is `SK_ERR_NULL_POINTER`, misaligned `SK_ERR_MISALIGNED`. Other codes and
  * thread safety as `sk_resampler_f32_new`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `spec` readable; `out` writable.
  */
@@ -3508,6 +3958,8 @@ int32_t sk_resampler_f32_new_spec(double in_rate, double out_rate, size_t channe
 
 /**
  * `double` version of `sk_resampler_f32_new_spec`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `spec` readable; `out` writable.
@@ -3534,6 +3986,8 @@ int32_t sk_resampler_f64_new_spec(double in_rate, double out_rate, size_t channe
  * band at a low output rate). On error `*out` is untouched. Thread safety as
  * `sk_resampler_f32_new`.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `spec` readable; `out` writable.
  */
@@ -3541,6 +3995,8 @@ int32_t sk_resampler_f32_new_spec_phase(double in_rate, double out_rate, size_t 
 
 /**
  * `double` version of `sk_resampler_f32_new_spec_phase`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `spec` readable; `out` writable.
@@ -3556,6 +4012,8 @@ int32_t sk_resampler_f64_new_spec_phase(double in_rate, double out_rate, size_t 
  * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (unknown preset); `SK_ERR_NULL_POINTER` /
  * `SK_ERR_MISALIGNED` (`spec`). On error `*spec` is untouched. Thread safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `spec` writable.
  */
@@ -3566,6 +4024,8 @@ int32_t sk_resample_quality_spec(int32_t quality, struct SkResampleSpec *spec);
  * not live or not a resampler is `SK_ERR_INVALID_HANDLE`, detected without reading it; so is
  * one in use by another thread (it stays alive).
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * None beyond passing a pointer value; it is never dereferenced.
  */
@@ -3574,6 +4034,8 @@ int32_t sk_resampler_free(struct SkResampler *h);
 /**
  * Returns a resampler of either precision to its state right after creation: empty history,
  * the creation ratio, no pending output. Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value.
@@ -3587,6 +4049,8 @@ int32_t sk_resampler_reset(struct SkResampler *h);
  * `sk_resampler_set_ratio` the delay stays the same in input time. Returns `SK_OK`,
  * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
  *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `frames` writable.
  */
@@ -3599,6 +4063,8 @@ int32_t sk_resampler_latency(struct SkResampler *h, size_t *frames);
  * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
  * `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
  *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ *
  * # Safety
  * `n_out` writable.
  */
@@ -3607,6 +4073,8 @@ int32_t sk_resampler_output_size(struct SkResampler *h, size_t *n_out, size_t n_
 /**
  * Stores in `*n_out` how many frames `sk_resampler_*_flush*` writes now (0 for a stream that
  * has seen no input). Status codes as `sk_resampler_output_size`.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `n_out` writable.
@@ -3623,6 +4091,8 @@ int32_t sk_resampler_flush_size(struct SkResampler *h, size_t *n_out);
  * `sk_resampler_reset` restores the creation ratio. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`,
  * `SK_ERR_BAD_ARGUMENT` (`ratio` NaN, infinite or outside [1/256, 256]), `SK_ERR_ALLOCATION`;
  * on error nothing changes.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing a pointer value.
@@ -3653,6 +4123,8 @@ int32_t sk_resampler_set_ratio(struct SkResampler *h, double ratio, size_t ramp)
  * Thread safety: as `sk_resampler_f32_new`. Channels are split over threads when the work is
  * large; results do not depend on the split.
  *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable and `y` writable over their extents; `consumed`, `produced` writable.
  */
@@ -3660,6 +4132,8 @@ int32_t sk_resampler_f32_process(struct SkResampler *h, const float *x, ptrdiff_
 
 /**
  * `double` version of `sk_resampler_f32_process`.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * As `sk_resampler_f32_process`.
@@ -3671,6 +4145,8 @@ int32_t sk_resampler_f64_process(struct SkResampler *h, const double *x, ptrdiff
  * (`x[t·channels + c]`), `y` room for `capacity` frames. Status codes and thread safety as
  * `sk_resampler_f32_process`.
  *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable for `n_in·channels` floats, `y` writable for `capacity·channels`;
  * `consumed`, `produced` writable.
@@ -3679,6 +4155,8 @@ int32_t sk_resampler_f32_process_interleaved(struct SkResampler *h, const float 
 
 /**
  * `double` version of `sk_resampler_f32_process_interleaved`.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * As `sk_resampler_f32_process_interleaved`.
@@ -3697,6 +4175,8 @@ int32_t sk_resampler_f64_process_interleaved(struct SkResampler *h, const double
  * `SK_ERR_BAD_ARGUMENT` (stride), `SK_ERR_ALLOCATION`. Thread safety as
  * `sk_resampler_f32_process`.
  *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `y` writable over its extent; `produced` writable.
  */
@@ -3704,6 +4184,8 @@ int32_t sk_resampler_f32_flush(struct SkResampler *h, float *y, ptrdiff_t y_stri
 
 /**
  * `double` version of `sk_resampler_f32_flush`.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * As `sk_resampler_f32_flush`.
@@ -3713,6 +4195,8 @@ int32_t sk_resampler_f64_flush(struct SkResampler *h, double *y, ptrdiff_t y_str
 /**
  * Interleaved form of `sk_resampler_f32_flush` (`y` room for `capacity` frames).
  *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `y` writable for `capacity·channels` floats; `produced` writable.
  */
@@ -3720,6 +4204,8 @@ int32_t sk_resampler_f32_flush_interleaved(struct SkResampler *h, float *y, size
 
 /**
  * `double` version of `sk_resampler_f32_flush_interleaved`.
+ *
+ * Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `y` writable for `capacity·channels` doubles; `produced` writable.
@@ -3735,6 +4221,8 @@ int32_t sk_resampler_f64_flush_interleaved(struct SkResampler *h, double *y, siz
  * `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more
  * frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
  * count). Thread safe.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `n_out` writable.
@@ -3760,6 +4248,8 @@ int32_t sk_resample_size(double in_rate, double out_rate, size_t *n_out, size_t 
  * Thread safety: safe to call from any number of threads; channels are split over threads
  * when the work is large (results do not depend on the split).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable and `y` writable over their extents.
  */
@@ -3767,6 +4257,8 @@ int32_t sk_resample_f32(const float *x, ptrdiff_t x_stride, double in_rate, doub
 
 /**
  * `double` version of `sk_resample_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * As `sk_resample_f32`.
@@ -3777,6 +4269,8 @@ int32_t sk_resample_f64(const double *x, ptrdiff_t x_stride, double in_rate, dou
  * Interleaved form of `sk_resample_f32`: `x` holds `n_in` frames (`x[t·channels + c]`), `y`
  * room for `n_out` frames. Status codes and thread safety as `sk_resample_f32`.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for `n_in·channels` floats, `y` writable for `n_out·channels`.
  */
@@ -3784,6 +4278,8 @@ int32_t sk_resample_f32_interleaved(const float *x, double in_rate, double out_r
 
 /**
  * `double` version of `sk_resample_f32_interleaved`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for `n_in·channels` doubles, `y` writable for `n_out·channels`.
@@ -3796,6 +4292,8 @@ int32_t sk_resample_f64_interleaved(const double *x, double in_rate, double out_
  * `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or more samples than a float buffer can hold,
  * `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`. Thread safe.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `n_out` writable.
@@ -3814,6 +4312,8 @@ int32_t sk_upfirdn_size(size_t up, size_t down, size_t *n_out, size_t n_h, size_
  * `SK_ERR_NULL_POINTER`; `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x` or `h`);
  * `SK_ERR_ALLOCATION`. On error nothing is written. NaN/inf propagate. Thread safe.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `h`, `x` readable for `n_h`, `n_x` floats; `y` writable for `n_out`.
  */
@@ -3821,6 +4321,8 @@ int32_t sk_upfirdn_f32(const float *h, const float *x, size_t up, size_t down, f
 
 /**
  * `double` version of `sk_upfirdn_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `h`, `x` readable for `n_h`, `n_x` doubles; `y` writable for `n_out`.
@@ -3832,6 +4334,8 @@ int32_t sk_upfirdn_f64(const double *h, const double *x, size_t up, size_t down,
  * samples: `ceil(n_x·up'/down')` with `up'/down'` in lowest terms. Returns `SK_OK`,
  * `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
  * can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `n_out` writable.
@@ -3850,6 +4354,8 @@ int32_t sk_resample_poly_size(size_t up, size_t down, size_t *n_out, size_t n_x)
  * `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
  * nothing is written. Thread safe.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for `n_x` floats; `y` writable for `n_out`.
  */
@@ -3857,6 +4363,8 @@ int32_t sk_resample_poly_f32(const float *x, size_t up, size_t down, float *y, s
 
 /**
  * `double` version of `sk_resample_poly_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for `n_x` doubles; `y` writable for `n_out`.
@@ -3875,6 +4383,8 @@ int32_t sk_resample_poly_f64(const double *x, size_t up, size_t down, double *y,
  * `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
  * nothing is written. Thread safe.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for `n_x` floats; `y` writable for `n_out`.
  */
@@ -3882,6 +4392,8 @@ int32_t sk_decimate_f32(const float *x, size_t q, float *y, size_t n_x, size_t n
 
 /**
  * `double` version of `sk_decimate_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for `n_x` doubles; `y` writable for `n_out`.
@@ -3899,6 +4411,8 @@ int32_t sk_decimate_f64(const double *x, size_t q, double *y, size_t n_x, size_t
  * `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
  * nothing is written. Thread safe.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for `n_x` floats; `y` writable for `n_out`.
  */
@@ -3906,6 +4420,8 @@ int32_t sk_interpolate_f32(const float *x, size_t q, float *y, size_t n_x, size_
 
 /**
  * `double` version of `sk_interpolate_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for `n_x` doubles; `y` writable for `n_out`.
@@ -3947,6 +4463,8 @@ int32_t sk_resampler_reserve(struct SkResampler *h, size_t max_block);
  * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
  * cores), with results identical to one thread.
  *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
+ *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
  */
@@ -3963,6 +4481,8 @@ int32_t sk_rows_sum_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, s
  * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
  * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
  * cores), with results identical to one thread.
+ *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -3981,6 +4501,8 @@ int32_t sk_rows_mean_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, 
  * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
  * cores), with results identical to one thread.
  *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
+ *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
  */
@@ -3998,6 +4520,8 @@ int32_t sk_rows_peak_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, 
  * at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
  * cores), with results identical to one thread.
  *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
+ *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
  */
@@ -4013,6 +4537,8 @@ int32_t sk_rows_rms_f32(const float *x, ptrdiff_t ld, float *out, size_t rows, s
  * Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. Thread-safe for distinct buffers.
  *
+ * Real-time safe: no (allocates a list of the rows' peaks).
+ *
  * # Safety
  * `x` readable and writable over its rows.
  */
@@ -4020,6 +4546,8 @@ int32_t sk_rows_normalize_peak_f32(float *x, ptrdiff_t ld, size_t rows, size_t c
 
 /**
  * Per-row sum of doubles. Rules as `sk_rows_sum_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -4029,6 +4557,8 @@ int32_t sk_rows_sum_f64(const double *x, ptrdiff_t ld, double *out, size_t rows,
 /**
  * Per-row mean of doubles. Rules as `sk_rows_mean_f32` (8-byte alignment).
  *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
+ *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
  */
@@ -4036,6 +4566,8 @@ int32_t sk_rows_mean_f64(const double *x, ptrdiff_t ld, double *out, size_t rows
 
 /**
  * Per-row peak of doubles. Rules as `sk_rows_peak_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
  *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
@@ -4045,6 +4577,8 @@ int32_t sk_rows_peak_f64(const double *x, ptrdiff_t ld, double *out, size_t rows
 /**
  * Per-row rms of doubles. Rules as `sk_rows_rms_f32` (8-byte alignment).
  *
+ * Real-time safe: no (large matrices are split by rows over the worker threads).
+ *
  * # Safety
  * `x` readable over its rows, `out` writable for `rows` elements.
  */
@@ -4052,6 +4586,8 @@ int32_t sk_rows_rms_f64(const double *x, ptrdiff_t ld, double *out, size_t rows,
 
 /**
  * Per-row peak normalisation of doubles. Rules as `sk_rows_normalize_peak_f32`.
+ *
+ * Real-time safe: no (allocates a list of the rows' peaks).
  *
  * # Safety
  * `x` readable and writable over its rows.
@@ -4066,6 +4602,8 @@ int32_t sk_rows_normalize_peak_f64(double *x, ptrdiff_t ld, size_t rows, size_t 
  * pointer with `len > 0`; `SK_ERR_MISALIGNED` for a pointer not 4-byte aligned. On error
  * nothing is written. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `in` readable and `out` writable for `len` floats.
  */
@@ -4079,6 +4617,8 @@ int32_t copy(const float *in, float *out, int len);
  * returns `SK_ERR_NON_FINITE` with the buffer untouched. A negative `size` is
  * `SK_ERR_LENGTH`; NULL with `size > 0` is `SK_ERR_NULL_POINTER`; a pointer not 4-byte aligned
  * is `SK_ERR_MISALIGNED`. Thread-safe for distinct buffers.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `data` readable and writable for `size` floats.
@@ -4096,6 +4636,8 @@ int32_t process_data(float *data, int size);
  * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
  * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
  * error `*frames` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `frames` writable.
@@ -4117,6 +4659,8 @@ int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t cent
  * written); on error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
  * signals are split across up to `SIGKERN_THREADS` threads, default all cores).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for n floats, `window` for win_length, `y` writable for 2·y_len floats.
  */
@@ -4124,6 +4668,8 @@ int32_t sk_stft_f32(const float *x, const float *window, size_t n_fft, size_t ho
 
 /**
  * STFT of doubles. Rules as `sk_stft_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for n doubles, `window` for win_length, `y` writable for 2·y_len doubles.
@@ -4142,6 +4688,8 @@ int32_t sk_stft_f64(const double *x, const double *window, size_t n_fft, size_t 
  * negative `x_stride`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` floats, `window` for win_length, `y` writable for
  * 2·y_len floats.
@@ -4150,6 +4698,8 @@ int32_t sk_stft_batch_f32(const float *x, ptrdiff_t x_stride, size_t rows, const
 
 /**
  * Batched STFT of doubles. Rules as `sk_stft_batch_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for `(rows−1)·x_stride + n` doubles, `window` for win_length, `y` writable for
@@ -4162,6 +4712,8 @@ int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, cons
  * `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
  * `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
  * `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+ *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
  *
  * # Safety
  * `n` writable.
@@ -4182,6 +4734,8 @@ int32_t sk_istft_len(size_t n_fft, size_t hop, size_t win_length, int32_t center
  * `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (out of memory for the plan,
  * the window envelope or the scratch). Thread-safe (stateless).
  *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
  * # Safety
  * `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
  */
@@ -4189,6 +4743,8 @@ int32_t sk_istft_f32(const float *x, const float *window, size_t frames, size_t 
 
 /**
  * Inverse STFT of doubles. Rules as `sk_istft_f32`.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
  *
  * # Safety
  * `x` readable for 2·frames·n_freq doubles, `window` for win_length, `y` writable for n.
@@ -4206,6 +4762,8 @@ int32_t sk_istft_f64(const double *x, const double *window, size_t frames, size_
  * A stream holds state: calls on one stream are serialised by an internal lock (use one stream
  * per signal and thread). Different streams are independent.
  *
+ * Real-time safe: no (allocates).
+ *
  * # Safety
  * `window` readable for win_length floats, `stream` writable.
  */
@@ -4213,6 +4771,8 @@ int32_t sk_stft_stream_f32_new(const float *window, size_t n_fft, size_t hop, si
 
 /**
  * Creates a streaming STFT of doubles. Rules as `sk_stft_stream_f32_new`.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * `window` readable for win_length doubles, `stream` writable.
@@ -4222,6 +4782,8 @@ int32_t sk_stft_stream_f64_new(const double *window, size_t n_fft, size_t hop, s
 /**
  * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
  * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (allocates).
  *
  * # Safety
  * None beyond passing any pointer value.
@@ -4235,6 +4797,8 @@ int32_t sk_stft_stream_free(struct SkStftStream *stream);
  * `size_t`, or more frames of n_freq complex floats than a buffer can hold),
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
  *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ *
  * # Safety
  * `frames` writable.
  */
@@ -4245,6 +4809,8 @@ int32_t sk_stft_stream_push_frames(const struct SkStftStream *stream, size_t *fr
  * `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
  * short for one frame (as `sk_stft_frames`).
  *
+ * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ *
  * # Safety
  * `frames` writable.
  */
@@ -4253,6 +4819,8 @@ int32_t sk_stft_stream_finish_frames(const struct SkStftStream *stream, size_t *
 /**
  * Forgets all input (and a finish): the stream starts a new signal. Returns `SK_OK` or
  * `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * None beyond passing any pointer value.
@@ -4271,6 +4839,8 @@ int32_t sk_stft_stream_reset(struct SkStftStream *stream);
  * `size_t`), `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (no memory to buffer the samples). On error
  * nothing is written and the stream is unchanged.
  *
+ * Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.
  */
@@ -4278,6 +4848,8 @@ int32_t sk_stft_stream_f32_push(struct SkStftStream *stream, const float *x, flo
 
 /**
  * Push for a double stream. Rules as `sk_stft_stream_f32_push`.
+ *
+ * Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `x` readable for n doubles, `y` writable for 2·y_len doubles, `frames` writable.
@@ -4290,6 +4862,8 @@ int32_t sk_stft_stream_f64_push(struct SkStftStream *stream, const double *x, do
  * `SK_ERR_BAD_ARGUMENT` if the whole signal is too short (as `sk_stft_frames`), with the stream
  * unchanged; other rules as `sk_stft_stream_f32_push`.
  *
+ * Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
+ *
  * # Safety
  * `y` writable for 2·y_len floats, `frames` writable.
  */
@@ -4297,6 +4871,8 @@ int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t 
 
 /**
  * Finish for a double stream. Rules as `sk_stft_stream_f32_finish`.
+ *
+ * Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
  *
  * # Safety
  * `y` writable for 2·y_len doubles, `frames` writable.
@@ -4340,6 +4916,8 @@ int32_t sk_stft_stream_reserve(struct SkStftStream *stream, size_t max_block);
  * `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`), `SK_ERR_OVERLAP`; on error nothing is written.
  * Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
  * span (first to last position, elements between included) must be valid memory that no other
@@ -4353,6 +4931,8 @@ int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdif
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
  * `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`); on error nothing is written. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
  * last position, elements between included) must be valid memory that no other thread writes
@@ -4365,6 +4945,8 @@ int32_t sk_fill_strided_f32(float value, float *y, ptrdiff_t y_stride, size_t n)
  *
  * Aliasing: `y` may be exactly `x` (same pointer and stride) for in-place scaling; other span
  * overlap is `SK_ERR_OVERLAP`. Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -4380,6 +4962,8 @@ int32_t sk_scale_strided_f32(const float *x, ptrdiff_t x_stride, float a, float 
  * with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
  * address span (first to last position, elements between included) must be valid memory that no
@@ -4394,6 +4978,8 @@ int32_t sk_add_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
  * with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
  * address span (first to last position, elements between included) must be valid memory that no
@@ -4407,6 +4993,8 @@ int32_t sk_mul_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
  * Aliasing: `x` may be exactly `y` (then `y += a·y`); other span overlap is `SK_ERR_OVERLAP`.
  * Returns as `sk_copy_strided_f32`. Thread-safe.
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
  * whole address span (first to last position, elements between included) must be valid memory that
@@ -4419,6 +5007,8 @@ int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *
  *
  * `lo <= hi`, neither NaN, else `SK_ERR_BAD_ARGUMENT`. Aliasing as `sk_scale_strided_f32`.
  * Returns as `sk_copy_strided_f32`. Thread-safe.
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -4437,6 +5027,8 @@ int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float 
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4451,6 +5043,8 @@ int32_t sk_sum_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4464,6 +5058,8 @@ int32_t sk_min_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
@@ -4480,6 +5076,8 @@ int32_t sk_max_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4495,6 +5093,8 @@ int32_t sk_peak_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
  * `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4509,6 +5109,8 @@ int32_t sk_rms_strided_f32(const float *x, ptrdiff_t x_stride, float *out, size_
  * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
  * written only on success. Thread-safe (stateless).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
  * address span (first to last position, elements between included) must be valid memory that no
@@ -4519,6 +5121,8 @@ int32_t sk_dot_strided_f32(const float *a, ptrdiff_t a_stride, const float *b, p
 /**
  * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
@@ -4531,6 +5135,8 @@ int32_t sk_copy_strided_f64(const double *x, ptrdiff_t x_stride, double *y, ptrd
  * `y[i·y_stride] = value` for `i < n`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
  * last position, elements between included) must be valid memory that no other thread writes
@@ -4541,6 +5147,8 @@ int32_t sk_fill_strided_f64(double value, double *y, ptrdiff_t y_stride, size_t 
 /**
  * `y[i·y_stride] = a · x[i·x_stride]` for `i < n`.
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -4553,6 +5161,8 @@ int32_t sk_scale_strided_f64(const double *x, ptrdiff_t x_stride, double a, doub
  * `y[i·y_stride] = a[i·a_stride] + b[i·b_stride]` for `i < n`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
  * address span (first to last position, elements between included) must be valid memory that no
@@ -4563,6 +5173,8 @@ int32_t sk_add_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
 /**
  * `y[i·y_stride] = a[i·a_stride] * b[i·b_stride]` for `i < n`.
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
@@ -4575,6 +5187,8 @@ int32_t sk_mul_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * `y[i·y_stride] += a · x[i·x_stride]` for `i < n` (multiply then add, not fused).
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
  * whole address span (first to last position, elements between included) must be valid memory that
@@ -4585,6 +5199,8 @@ int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, doubl
 /**
  * `y[i·y_stride] = min(max(x[i·x_stride], lo), hi)` for `i < n` (NaN data stays NaN).
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -4598,6 +5214,8 @@ int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, doub
  * contiguous copy of the view, as `sk_sum_strided_f32` is to `sk_sum_f32`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4609,6 +5227,8 @@ int32_t sk_sum_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * `*out = min x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4619,6 +5239,8 @@ int32_t sk_min_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
 /**
  * `*out = max x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
@@ -4632,6 +5254,8 @@ int32_t sk_max_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4644,6 +5268,8 @@ int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, si
  * the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
  * Rules as the `f32` function (8-byte alignment).
  *
+ * Real-time safe: yes.
+ *
  * # Safety
  * `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
  * (first to last position, elements between included) must be valid memory that no other thread
@@ -4654,6 +5280,8 @@ int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
 /**
  * `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
  * Rules as the `f32` function (8-byte alignment).
+ *
+ * Real-time safe: yes.
  *
  * # Safety
  * `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
@@ -4678,6 +5306,8 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * for the n-point double-precision temporary); on error `w` is untouched.
  * Thread-safe (stateless).
  *
+ * Real-time safe: no (computes the window in an allocated double-precision temporary).
+ *
  * # Safety
  * `w` writable for n doubles.
  */
@@ -4686,6 +5316,8 @@ int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, s
 /**
  * The window of `sk_window_f64` computed in double and rounded to float. Rules as
  * `sk_window_f64` (4-byte alignment).
+ *
+ * Real-time safe: no (computes the window in an allocated double-precision temporary).
  *
  * # Safety
  * `w` writable for n floats.
@@ -4718,6 +5350,8 @@ int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, si
  *
  * Thread-safe (stateless).
  *
+ * Real-time safe: no (computes the window in an allocated double-precision temporary).
+ *
  * # Safety
  * `params` readable for `n_params` doubles; `w` writable for `n` doubles.
  */
@@ -4726,6 +5360,8 @@ int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodi
 /**
  * The window of `sk_window_params_f64` computed in double and rounded to float. Same rules and
  * status codes (`w` 4-byte aligned).
+ *
+ * Real-time safe: no (computes the window in an allocated double-precision temporary).
  *
  * # Safety
  * `params` readable for `n_params` doubles; `w` writable for `n` floats.

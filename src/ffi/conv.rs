@@ -47,6 +47,8 @@ fn parse_method(method: i32) -> SkResult<ConvMethod> {
 /// `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+///
 /// # Safety
 /// `n` writable.
 #[no_mangle]
@@ -121,6 +123,8 @@ unsafe fn conv_ffi<T: FftFloat>(
 /// memory for the padded signal or the FFT buffers); on error `y` is untouched.
 /// Thread-safe (stateless; long outputs use up to `SIGKERN_THREADS` threads).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `a` readable for na, `b` for nb, `y` writable for y_len doubles.
 #[no_mangle]
@@ -143,6 +147,8 @@ pub unsafe extern "C" fn sk_convolve_f64(
 }
 
 /// Convolution of floats. Rules as `sk_convolve_f64`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `a` readable for na, `b` for nb, `y` writable for y_len floats.
@@ -169,6 +175,8 @@ pub unsafe extern "C" fn sk_convolve_f32(
 /// convolution of `a` with `b` reversed; `y[k]` of the full mode is `Σ_n a[n + k − (nb−1)]·b[n]`.
 /// Rules as `sk_convolve_f64`.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `a` readable for na, `b` for nb, `y` writable for y_len doubles.
 #[no_mangle]
@@ -191,6 +199,8 @@ pub unsafe extern "C" fn sk_correlate_f64(
 }
 
 /// Cross-correlation of floats. Rules as `sk_correlate_f64`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `a` readable for na, `b` for nb, `y` writable for y_len floats.

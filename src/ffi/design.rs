@@ -84,6 +84,8 @@ fn band(b: i32) -> SkResult<Band> {
 ///
 /// Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `sos` writable for 6 doubles.
 #[no_mangle]
@@ -108,6 +110,8 @@ pub unsafe extern "C" fn sk_rbj_biquad(
 /// Number of sections of an order-`order` Butterworth filter of band type `band`:
 /// `(order + 1) / 2` for low/high-pass, `order` for band-pass/stop, 1 for order 0 (the identity
 /// section); 0 for an invalid band or an order `sk_butter_sos` refuses (above 64).
+///
+/// Real-time safe: yes.
 #[no_mangle]
 pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
     ffi_boundary!("sk_butter_sections", on_error = |_| 0, {
@@ -139,6 +143,8 @@ pub extern "C" fn sk_butter_sections(order: u32, band_type: i32) -> usize {
 /// - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (`sos_len` beyond the address space); on error nothing
 ///   is written. Thread-safe.
+///
+/// Real-time safe: no (allocates the designed sections before copying them out).
 ///
 /// # Safety
 /// `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
@@ -193,6 +199,8 @@ pub unsafe extern "C" fn sk_butter_sos(
 ///   of range, or taps that are not finite), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 ///   `SK_ERR_ALLOCATION` (out of memory for the design's temporaries); on error `taps` is
 ///   untouched. Thread-safe.
+///
+/// Real-time safe: no (allocates the designed taps before copying them out).
 ///
 /// # Safety
 /// `taps` writable for `n_taps` doubles.

@@ -210,6 +210,8 @@ unsafe fn process_interleaved<T: Float>(
 ///
 /// Thread safety: see `sk_dynamics_process_f32`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `out` writable.
 #[no_mangle]
@@ -252,6 +254,8 @@ pub unsafe extern "C" fn sk_envelope_new(
 ///   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
 ///
 /// Thread safety: see `sk_dynamics_process_f32`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `out` writable.
@@ -308,6 +312,8 @@ pub unsafe extern "C" fn sk_compressor_new(
 /// - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
 ///   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `out` writable.
 #[no_mangle]
@@ -358,6 +364,8 @@ pub unsafe extern "C" fn sk_gate_new(
 /// - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER` /
 ///   `SK_ERR_MISALIGNED` (`out`), `SK_ERR_ALLOCATION`. On error `*out` is untouched.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `out` writable.
 #[no_mangle]
@@ -382,6 +390,8 @@ pub unsafe extern "C" fn sk_limiter_new(
 /// (already freed, never created) or of another kind is `SK_ERR_INVALID_HANDLE`, detected
 /// without reading it.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -394,6 +404,8 @@ pub unsafe extern "C" fn sk_dynamics_free(dyn_: *mut SkDynamics) -> i32 {
 /// Forgets the signal history (the processor is then as new, same settings).
 /// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, another kind, or in use by another
 /// thread).
+///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value.
@@ -416,6 +428,8 @@ pub unsafe extern "C" fn sk_dynamics_reset(dyn_: *mut SkDynamics) -> i32 {
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on
 /// error `*latency` is untouched.
 ///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `latency` writable.
 #[no_mangle]
@@ -433,6 +447,8 @@ pub unsafe extern "C" fn sk_dynamics_latency(dyn_: *mut SkDynamics, latency: *mu
 
 /// Stores the channel count in `*channels`.
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `channels` writable.
@@ -471,6 +487,8 @@ pub unsafe extern "C" fn sk_dynamics_channels(dyn_: *mut SkDynamics, channels: *
 /// in all; unlinked compressors, gates and envelope followers, and the limiter's peak
 /// detection); the output does not depend on the split.
 ///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x`, `sidechain` readable and `y` writable over their extents `(channels − 1)·stride + n`.
 #[no_mangle]
@@ -506,6 +524,8 @@ pub unsafe extern "C" fn sk_dynamics_process_f32(
 }
 
 /// `double` version of `sk_dynamics_process_f32` (the same handle accepts both).
+///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// As `sk_dynamics_process_f32`.
@@ -544,6 +564,8 @@ pub unsafe extern "C" fn sk_dynamics_process_f64(
 /// alike; `sidechain` may be NULL). Rules, status codes and thread safety as
 /// `sk_dynamics_process_f32` (`SK_ERR_LENGTH` also when `n_frames·channels` overflows).
 ///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x`, `sidechain` readable and `y` writable for `n_frames·channels` floats.
 #[no_mangle]
@@ -563,6 +585,8 @@ pub unsafe extern "C" fn sk_dynamics_process_interleaved_f32(
 }
 
 /// `double` version of `sk_dynamics_process_interleaved_f32`.
+///
+/// Real-time safe: after creation and sk_dynamics_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// As `sk_dynamics_process_interleaved_f32`.

@@ -71,6 +71,8 @@ fn clip_op<T: Float>(lo: T, hi: T) -> SkResult<ClipOp<T>> {
 /// `SK_ERR_OVERLAP`; on error `y` is untouched. IEEE semantics (NaN propagates).
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -91,6 +93,8 @@ pub unsafe extern "C" fn sk_add_f32(a: *const f32, b: *const f32, y: *mut f32, n
 }
 
 /// `y[i] = a[i] + b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -113,6 +117,8 @@ pub unsafe extern "C" fn sk_add_f64(a: *const f64, b: *const f64, y: *mut f64, n
 
 /// `y[i] = a[i] - b[i]` for `i < n`. Rules as `sk_add_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -133,6 +139,8 @@ pub unsafe extern "C" fn sk_sub_f32(a: *const f32, b: *const f32, y: *mut f32, n
 }
 
 /// `y[i] = a[i] - b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -155,6 +163,8 @@ pub unsafe extern "C" fn sk_sub_f64(a: *const f64, b: *const f64, y: *mut f64, n
 
 /// `y[i] = a[i] * b[i]` for `i < n`. Rules as `sk_add_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -175,6 +185,8 @@ pub unsafe extern "C" fn sk_mul_f32(a: *const f32, b: *const f32, y: *mut f32, n
 }
 
 /// `y[i] = a[i] * b[i]` for doubles. Rules as `sk_add_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -198,6 +210,8 @@ pub unsafe extern "C" fn sk_mul_f64(a: *const f64, b: *const f64, y: *mut f64, n
 /// `y[i] = a[i] / b[i]` for `i < n`; division by zero gives ±inf or NaN as in IEEE/numpy (not
 /// an error). Rules as `sk_add_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -218,6 +232,8 @@ pub unsafe extern "C" fn sk_div_f32(a: *const f32, b: *const f32, y: *mut f32, n
 }
 
 /// `y[i] = a[i] / b[i]` for doubles. Rules as `sk_div_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -245,6 +261,8 @@ pub unsafe extern "C" fn sk_div_f64(a: *const f64, b: *const f64, y: *mut f64, n
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -258,6 +276,8 @@ pub unsafe extern "C" fn sk_scale_f32(x: *const f32, a: f32, y: *mut f32, n: usi
 }
 
 /// `y[i] = a * x[i]` for doubles. Rules as `sk_scale_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
@@ -279,6 +299,8 @@ pub unsafe extern "C" fn sk_scale_f64(x: *const f64, a: f64, y: *mut f64, n: usi
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` readable and writable for `n` elements.
 #[no_mangle]
@@ -293,6 +315,8 @@ pub unsafe extern "C" fn sk_axpy_f32(x: *const f32, a: f32, y: *mut f32, n: usiz
 }
 
 /// `y[i] += a * x[i]` for doubles. Rules as `sk_axpy_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` readable and writable for `n` elements.
@@ -315,6 +339,8 @@ pub unsafe extern "C" fn sk_axpy_f64(x: *const f64, a: f64, y: *mut f64, n: usiz
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -335,6 +361,8 @@ pub unsafe extern "C" fn sk_clip_f32(
 }
 
 /// `y[i] = clip(x[i], lo, hi)` for doubles. Rules as `sk_clip_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
@@ -357,6 +385,8 @@ pub unsafe extern "C" fn sk_clip_f64(
 
 /// `y[i] = |x[i]|` for `i < n` (clears the sign bit; NaN stays NaN). Rules as `sk_scale_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -370,6 +400,8 @@ pub unsafe extern "C" fn sk_abs_f32(x: *const f32, y: *mut f32, n: usize) -> i32
 }
 
 /// `y[i] = |x[i]|` for doubles. Rules as `sk_scale_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.

@@ -98,6 +98,8 @@ unsafe fn plan_new<T: FftElem>(kind: i32, n: usize, plan: *mut *mut SkFftPlan) -
 /// plan needs about 4·n complex values free while it is made). On error `*plan` is untouched.
 /// Free with `sk_fft_plan_free`. Thread-safe.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `plan` must be writable.
 #[no_mangle]
@@ -114,6 +116,8 @@ pub unsafe extern "C" fn sk_fft_plan_f32_new(
 }
 
 /// Creates a double FFT plan. Rules as `sk_fft_plan_f32_new`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `plan` must be writable.
@@ -137,6 +141,8 @@ pub unsafe extern "C" fn sk_fft_plan_f64_new(
 /// looked up in a registry and never dereferenced, so this is always detected. A call running
 /// with the plan on another thread finishes normally. Thread-safe.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing any pointer value.
 #[no_mangle]
@@ -151,6 +157,8 @@ pub unsafe extern "C" fn sk_fft_plan_free(plan: *mut SkFftPlan) -> i32 {
 ///
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error
 /// nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `kind`, `n`, `is_double` writable.
@@ -399,6 +407,8 @@ unsafe fn exec_one<T: FftElem>(
 /// the transform's scratch, taken before anything is written). On error `y` is untouched.
 /// Thread-safe; the plan may be shared.
 ///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+///
 /// # Safety
 /// `x` readable for n floats, `y` writable for 2·(n/2+1).
 #[no_mangle]
@@ -418,6 +428,8 @@ pub unsafe extern "C" fn sk_rfft_f32(
 }
 
 /// Real forward FFT of doubles. Rules as `sk_rfft_f32` (double plan, 8-byte alignment).
+///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
 ///
 /// # Safety
 /// `x` readable for n doubles, `y` writable for 2·(n/2+1).
@@ -441,6 +453,8 @@ pub unsafe extern "C" fn sk_rfft_f64(
 /// `numpy.fft.irfft(x, n, norm=...)`: the imaginary parts of bin 0 and, for even n, bin n/2 are
 /// ignored. Rules as `sk_rfft_f32`.
 ///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+///
 /// # Safety
 /// `x` readable for 2·(n/2+1) floats, `y` writable for n.
 #[no_mangle]
@@ -460,6 +474,8 @@ pub unsafe extern "C" fn sk_irfft_f32(
 }
 
 /// Real inverse FFT of doubles. Rules as `sk_irfft_f32`.
+///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
 ///
 /// # Safety
 /// `x` readable for 2·(n/2+1) doubles, `y` writable for n.
@@ -484,6 +500,8 @@ pub unsafe extern "C" fn sk_irfft_f64(
 /// `SK_ERR_OVERLAP`. Plan: a float `SK_FFT_COMPLEX` plan of length n. Other rules as
 /// `sk_rfft_f32`.
 ///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+///
 /// # Safety
 /// `x` readable and `y` writable for 2n floats.
 #[no_mangle]
@@ -503,6 +521,8 @@ pub unsafe extern "C" fn sk_fft_f32(
 }
 
 /// Complex forward FFT of doubles (`complex128`). Rules as `sk_fft_f32`.
+///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
 ///
 /// # Safety
 /// `x` readable and `y` writable for 2n doubles.
@@ -524,6 +544,8 @@ pub unsafe extern "C" fn sk_fft_f64(
 
 /// Complex inverse FFT (`e^{+2πi…}`), `numpy.fft.ifft(x, norm=...)`. Rules as `sk_fft_f32`.
 ///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
+///
 /// # Safety
 /// `x` readable and `y` writable for 2n floats.
 #[no_mangle]
@@ -543,6 +565,8 @@ pub unsafe extern "C" fn sk_ifft_f32(
 }
 
 /// Complex inverse FFT of doubles. Rules as `sk_fft_f32`.
+///
+/// Real-time safe: after a first call with this plan (or one needing more scratch) on the same thread, which grows that thread's FFT workspace (scratch above 64 MB is freed after every call).
 ///
 /// # Safety
 /// `x` readable and `y` writable for 2n doubles.
@@ -570,6 +594,8 @@ pub unsafe extern "C" fn sk_ifft_f64(
 /// `SK_ERR_BAD_ARGUMENT`. The whole spans of `x` and `y` must not overlap. `rows = 0` does
 /// nothing. Other rules as `sk_rfft_f32`.
 ///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+///
 /// # Safety
 /// `x`, `y` valid for their spans `(rows−1)·stride + row length`.
 #[no_mangle]
@@ -591,6 +617,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f32(
 }
 
 /// Batched real forward FFT of doubles. Rules as `sk_rfft_batch_f32`.
+///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
 ///
 /// # Safety
 /// `x`, `y` valid for their spans.
@@ -615,6 +643,8 @@ pub unsafe extern "C" fn sk_rfft_batch_f64(
 /// Batched real inverse FFT: `x_stride` counts complex values (≥ 0), `y_stride` floats (≥ n).
 /// Other rules as `sk_rfft_batch_f32` and `sk_irfft_f32`.
 ///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+///
 /// # Safety
 /// `x`, `y` valid for their spans.
 #[no_mangle]
@@ -636,6 +666,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f32(
 }
 
 /// Batched real inverse FFT of doubles. Rules as `sk_irfft_batch_f32`.
+///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
 ///
 /// # Safety
 /// `x`, `y` valid for their spans.
@@ -661,6 +693,8 @@ pub unsafe extern "C" fn sk_irfft_batch_f64(
 /// complex values (`y_stride ≥ n` when rows > 1). In place when `y == x` and
 /// `y_stride == x_stride`. Other rules as `sk_rfft_batch_f32` and `sk_fft_f32`.
 ///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
+///
 /// # Safety
 /// `x`, `y` valid for their spans.
 #[no_mangle]
@@ -684,6 +718,8 @@ pub unsafe extern "C" fn sk_fft_batch_f32(
 }
 
 /// Batched complex FFT of doubles. Rules as `sk_fft_batch_f32`.
+///
+/// Real-time safe: no (long batches are split over the worker threads; the calling thread's FFT workspace grows on first use).
 ///
 /// # Safety
 /// `x`, `y` valid for their spans.

@@ -358,6 +358,8 @@ unsafe fn biquad_process_interleaved<T: FilterElem>(
 /// The filter runs in transposed direct form II (the form of `scipy.signal.sosfilt`); channels
 /// run in SIMD lanes. Thread safety: see `sk_biquad_f32_process`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `sos` readable for `6·n_sections` doubles; `out` writable.
 #[no_mangle]
@@ -375,6 +377,8 @@ pub unsafe extern "C" fn sk_biquad_f32_new(
 }
 
 /// Creates a `double` biquad cascade. Rules as `sk_biquad_f32_new` (no rounding step).
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `sos` readable for `6·n_sections` doubles; `out` writable.
@@ -397,6 +401,8 @@ pub unsafe extern "C" fn sk_biquad_f64_new(
 /// detected without reading it; a handle in use by another thread is `SK_ERR_INVALID_HANDLE`
 /// and stays alive.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -408,6 +414,8 @@ pub unsafe extern "C" fn sk_biquad_free(h: *mut SkBiquad) -> i32 {
 
 /// Zeroes the state of a biquad handle of either precision.
 /// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
@@ -421,6 +429,8 @@ pub unsafe extern "C" fn sk_biquad_reset(h: *mut SkBiquad) -> i32 {
 /// Reports the number of sections and channels of a biquad handle of either precision.
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER` (an out-pointer NULL),
 /// `SK_ERR_MISALIGNED` (an out-pointer not aligned for `size_t`); on error nothing is written.
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `n_sections` and `channels` writable.
@@ -461,6 +471,8 @@ pub unsafe extern "C" fn sk_biquad_info(
 /// Thread safety: one handle must not be used from two threads at the same time (the second
 /// call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
 ///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
 #[no_mangle]
@@ -481,6 +493,8 @@ pub unsafe extern "C" fn sk_biquad_f32_process(
 }
 
 /// `double` version of `sk_biquad_f32_process` (the handle must come from `sk_biquad_f64_new`).
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable and `y` writable over their extents.
@@ -504,6 +518,8 @@ pub unsafe extern "C" fn sk_biquad_f64_process(
 /// Filters `n_frames` interleaved `float` frames (`x[t·channels + c]`), carrying the state.
 /// `y` may be exactly `x`. Status codes and thread safety as `sk_biquad_f32_process`.
 ///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n_frames·channels` elements.
 #[no_mangle]
@@ -522,6 +538,8 @@ pub unsafe extern "C" fn sk_biquad_f32_process_interleaved(
 }
 
 /// `double` version of `sk_biquad_f32_process_interleaved`.
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n_frames·channels` elements.
@@ -546,6 +564,8 @@ pub unsafe extern "C" fn sk_biquad_f64_process_interleaved(
 /// (else `SK_ERR_LENGTH`). Returns also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`; on error `zi` is untouched.
 ///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `zi` writable for `len` floats.
 #[no_mangle]
@@ -563,6 +583,8 @@ pub unsafe extern "C" fn sk_biquad_f32_get_state(
 }
 
 /// `double` version of `sk_biquad_f32_get_state`.
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `zi` writable for `len` doubles.
@@ -587,6 +609,8 @@ pub unsafe extern "C" fn sk_biquad_f64_get_state(
 /// `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`zi`); on error the state is
 /// unchanged.
 ///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `zi` readable for `len` floats.
 #[no_mangle]
@@ -604,6 +628,8 @@ pub unsafe extern "C" fn sk_biquad_f32_set_state(
 }
 
 /// `double` version of `sk_biquad_f32_set_state`.
+///
+/// Real-time safe: after creation and sk_biquad_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `zi` readable for `len` doubles.
@@ -725,6 +751,8 @@ unsafe fn sosfilt_ffi<T: FilterElem>(
 ///
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: no (allocates the sections and the state; many channels of long inputs are split over the worker threads).
+///
 /// # Safety
 /// Every pointer valid for its extent.
 #[no_mangle]
@@ -754,6 +782,8 @@ pub unsafe extern "C" fn sk_sosfilt_f64(
 
 /// `float` version of `sk_sosfilt_f64` (coefficients still double, rounded after
 /// normalisation; `zi`, `zf` are floats).
+///
+/// Real-time safe: no (allocates the sections and the state; many channels of long inputs are split over the worker threads).
 ///
 /// # Safety
 /// Every pointer valid for its extent.
@@ -891,6 +921,8 @@ unsafe fn fir_set_state<T: FilterElem>(h: *mut SkFir, hist: *const T, len: usize
 /// history or the FFT form's plan and buffers is `SK_ERR_ALLOCATION`. On error `*out` is
 /// untouched.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `taps` readable for `n_taps` floats; `out` writable.
 #[no_mangle]
@@ -907,6 +939,8 @@ pub unsafe extern "C" fn sk_fir_f32_new(
 }
 
 /// `double` version of `sk_fir_f32_new`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `taps` readable for `n_taps` doubles; `out` writable.
@@ -926,6 +960,8 @@ pub unsafe extern "C" fn sk_fir_f64_new(
 /// Frees an FIR handle of either precision. NULL is accepted. Not a live FIR handle:
 /// `SK_ERR_INVALID_HANDLE` (see `sk_biquad_free`).
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -937,6 +973,8 @@ pub unsafe extern "C" fn sk_fir_free(h: *mut SkFir) -> i32 {
 
 /// Zeroes the history of an FIR handle of either precision. Returns `SK_OK`, or
 /// `SK_ERR_INVALID_HANDLE` for a NULL, freed or non-FIR handle.
+///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
@@ -957,6 +995,8 @@ pub unsafe extern "C" fn sk_fir_reset(h: *mut SkFir) -> i32 {
 /// direct form (0). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE` (NULL/freed/not an FIR handle),
 /// `SK_ERR_NULL_POINTER` (an out-pointer NULL), `SK_ERR_MISALIGNED` (an out-pointer not aligned
 /// for its type); on error nothing is written.
+///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `n_taps` and `uses_fft` writable.
@@ -987,6 +1027,8 @@ pub unsafe extern "C" fn sk_fir_info(h: *mut SkFir, n_taps: *mut usize, uses_fft
 /// `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` and the history are unchanged.
 /// Thread safety as `sk_biquad_f32_process`.
 ///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` floats.
 #[no_mangle]
@@ -1004,6 +1046,8 @@ pub unsafe extern "C" fn sk_fir_f32_process(
 }
 
 /// `double` version of `sk_fir_f32_process`.
+///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` doubles.
@@ -1026,6 +1070,8 @@ pub unsafe extern "C" fn sk_fir_f64_process(
 /// (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`
 /// (`state`); on error nothing is written.
 ///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `state` writable for `len` floats.
 #[no_mangle]
@@ -1038,6 +1084,8 @@ pub unsafe extern "C" fn sk_fir_f32_get_state(h: *mut SkFir, state: *mut f32, le
 }
 
 /// `double` version of `sk_fir_f32_get_state`.
+///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `state` writable for `len` doubles.
@@ -1055,6 +1103,8 @@ pub unsafe extern "C" fn sk_fir_f64_get_state(h: *mut SkFir, state: *mut f64, le
 /// `SK_ERR_INVALID_HANDLE` (NULL/freed/not a float FIR), `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
 /// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`state`); on error the history is unchanged.
 ///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `state` readable for `len` floats.
 #[no_mangle]
@@ -1067,6 +1117,8 @@ pub unsafe extern "C" fn sk_fir_f32_set_state(h: *mut SkFir, state: *const f32, 
 }
 
 /// `double` version of `sk_fir_f32_set_state`.
+///
+/// Real-time safe: after creation and sk_fir_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `state` readable for `len` doubles.

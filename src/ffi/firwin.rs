@@ -90,6 +90,8 @@ unsafe fn firwin_bands_ffi(
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`h` overlaps `cutoff` or `window_params`). On
 ///   error `h` is untouched. Thread-safe.
 ///
+/// Real-time safe: no (allocates its working memory).
+///
 /// # Safety
 /// `cutoff` readable for `n_cutoff` doubles, `window_params` for `n_params`, `h` writable for
 /// `n_taps`.

@@ -89,6 +89,8 @@ unsafe fn binary_in_place_ok<T: Float>(
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -129,6 +131,8 @@ pub unsafe extern "C" fn sk_gain_ramp_f32(
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -167,6 +171,8 @@ pub unsafe extern "C" fn sk_crossfade_f32(
 /// may be exactly `a` and/or `b`.
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -207,6 +213,8 @@ pub unsafe extern "C" fn sk_mix_f32(
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -240,6 +248,8 @@ pub unsafe extern "C" fn sk_amp_to_db_f32(
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -253,6 +263,8 @@ pub unsafe extern "C" fn sk_db_to_amp_f32(x: *const f32, y: *mut f32, n: usize) 
 }
 
 /// Linear gain ramp on doubles. Rules as `sk_gain_ramp_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
@@ -283,6 +295,8 @@ pub unsafe extern "C" fn sk_gain_ramp_f64(
 }
 
 /// Equal-power crossfade of doubles. Rules as `sk_crossfade_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
@@ -317,6 +331,8 @@ pub unsafe extern "C" fn sk_crossfade_f64(
 
 /// Weighted mix of doubles. Rules as `sk_mix_f32` (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -348,6 +364,8 @@ pub unsafe extern "C" fn sk_mix_f64(
 
 /// Amplitude → decibels for doubles. Rules as `sk_amp_to_db_f32` (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -375,6 +393,8 @@ pub unsafe extern "C" fn sk_amp_to_db_f64(
 }
 
 /// Decibels → amplitude for doubles. Rules as `sk_db_to_amp_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.

@@ -163,6 +163,8 @@ unsafe fn block_ffi<T: Float>(
 /// the list of channels); messages name the channel index, e.g.
 /// `argument channels[1] is NULL but n = 480`. On error nothing is written. Thread-safe.
 ///
+/// Real-time safe: no (allocates its list of the channel pointers).
+///
 /// # Safety
 /// `channels` readable for `nchannels` pointers, each readable for `frames` floats; `y`
 /// writable for `nchannels·frames` floats.
@@ -182,6 +184,8 @@ pub unsafe extern "C" fn sk_interleave_f32(
 }
 
 /// Interleaves planar doubles. Rules as `sk_interleave_f32` (8-byte alignment).
+///
+/// Real-time safe: no (allocates its list of the channel pointers).
 ///
 /// # Safety
 /// As `sk_interleave_f32`.
@@ -207,6 +211,8 @@ pub unsafe extern "C" fn sk_interleave_f64(
 /// Output channels must be pairwise disjoint and disjoint from `x`, else `SK_ERR_OVERLAP`.
 /// Returns as `sk_interleave_f32`. On error nothing is written. Thread-safe.
 ///
+/// Real-time safe: no (allocates its list of the channel pointers).
+///
 /// # Safety
 /// `x` readable for `nchannels·frames` floats; `channels` readable for `nchannels` pointers,
 /// each writable for `frames` floats.
@@ -226,6 +232,8 @@ pub unsafe extern "C" fn sk_deinterleave_f32(
 }
 
 /// Splits interleaved doubles into planar channels. Rules as `sk_deinterleave_f32`.
+///
+/// Real-time safe: no (allocates its list of the channel pointers).
 ///
 /// # Safety
 /// As `sk_deinterleave_f32`.
@@ -254,6 +262,8 @@ pub unsafe extern "C" fn sk_deinterleave_f64(
 /// for the list of channels); on error nothing is written.
 /// Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `block` writable for `nchannels·frames` floats.
 #[no_mangle]
@@ -272,6 +282,8 @@ pub unsafe extern "C" fn sk_deinterleave_block_f32(
 }
 
 /// Interleaved doubles → channel-major block. Rules as `sk_deinterleave_block_f32`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// As `sk_deinterleave_block_f32`.
@@ -293,6 +305,8 @@ pub unsafe extern "C" fn sk_deinterleave_block_f64(
 /// Channel-major block → interleaved frames: `y[f·nchannels + c] = block[c·frames + f]`.
 /// Rules as `sk_deinterleave_block_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `block` readable and `y` writable for `nchannels·frames` floats.
 #[no_mangle]
@@ -311,6 +325,8 @@ pub unsafe extern "C" fn sk_interleave_block_f32(
 }
 
 /// Channel-major block of doubles → interleaved frames. Rules as `sk_deinterleave_block_f32`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `block` readable and `y` writable for `nchannels·frames` doubles.

@@ -211,6 +211,8 @@ unsafe fn lfilter_ffi<T: LfElem>(
 ///
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: no (allocates the coefficients and the state; many channels of long inputs are split over the worker threads).
+///
 /// # Safety
 /// Every pointer valid for its extent.
 #[no_mangle]
@@ -239,6 +241,8 @@ pub unsafe extern "C" fn sk_lfilter_f64(
 /// `float` version of `sk_lfilter_f64`: coefficients are still doubles (normalised in double,
 /// then rounded to float; a coefficient out of float's range is `SK_ERR_BAD_ARGUMENT`); `x`, `y`,
 /// `zi`, `zf` are floats. Same status codes.
+///
+/// Real-time safe: no (allocates the coefficients and the state; many channels of long inputs are split over the worker threads).
 ///
 /// # Safety
 /// Every pointer valid for its extent.
@@ -300,6 +304,8 @@ unsafe fn lfilter_new<T: LfElem>(
 /// or leaves float's range), `SK_ERR_ALLOCATION`. On error `*out` is untouched. Thread-safe;
 /// the handle itself must not be used from two threads at once (see `sk_lfilter_f32_process`).
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `b` readable for `nb` doubles, `a` for `na`; `out` writable.
 #[no_mangle]
@@ -320,6 +326,8 @@ pub unsafe extern "C" fn sk_lfilter_f32_new(
 
 /// Creates a `double` transfer-function filter. Rules and status codes as
 /// `sk_lfilter_f32_new` (no rounding step).
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `b` readable for `nb` doubles, `a` for `na`; `out` writable.
@@ -343,6 +351,8 @@ pub unsafe extern "C" fn sk_lfilter_f64_new(
 /// `SK_OK`). A handle that is not live, is another kind of handle, or is in use by another
 /// thread is `SK_ERR_INVALID_HANDLE` (the handle then stays alive).
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -354,6 +364,8 @@ pub unsafe extern "C" fn sk_lfilter_free(h: *mut SkLfilter) -> i32 {
 
 /// Zeroes the state of a transfer-function filter of either precision.
 /// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
@@ -367,6 +379,8 @@ pub unsafe extern "C" fn sk_lfilter_reset(h: *mut SkLfilter) -> i32 {
 /// Reports the order `K` (state values per channel) and the channel count of a
 /// transfer-function filter of either precision. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`,
 /// `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED` (an out-pointer); on error nothing is written.
+///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `order` and `channels` writable.
@@ -408,6 +422,8 @@ pub unsafe extern "C" fn sk_lfilter_info(
 /// Thread safety: one handle must not be used from two threads at the same time (the second
 /// call fails with `SK_ERR_INVALID_HANDLE`); different handles may be used in parallel.
 ///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable and `y` writable over their extents `(channels − 1)·stride + n`.
 #[no_mangle]
@@ -429,6 +445,8 @@ pub unsafe extern "C" fn sk_lfilter_f32_process(
 
 /// `double` version of `sk_lfilter_f32_process` (the handle must come from
 /// `sk_lfilter_f64_new`). Same rules and status codes.
+///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable and `y` writable over their extents.
@@ -455,6 +473,8 @@ pub unsafe extern "C" fn sk_lfilter_f64_process(
 /// `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error `zi` is
 /// untouched. Thread safety as `sk_lfilter_f32_process`.
 ///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `zi` writable for `len` floats.
 #[no_mangle]
@@ -472,6 +492,8 @@ pub unsafe extern "C" fn sk_lfilter_f32_get_state(
 }
 
 /// `double` version of `sk_lfilter_f32_get_state`.
+///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `zi` writable for `len` doubles.
@@ -495,6 +517,8 @@ pub unsafe extern "C" fn sk_lfilter_f64_get_state(
 /// also `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`; on error the state
 /// is unchanged. Thread safety as `sk_lfilter_f32_process`.
 ///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `zi` readable for `len` floats.
 #[no_mangle]
@@ -512,6 +536,8 @@ pub unsafe extern "C" fn sk_lfilter_f32_set_state(
 }
 
 /// `double` version of `sk_lfilter_f32_set_state`.
+///
+/// Real-time safe: after creation and sk_lfilter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `zi` readable for `len` doubles.
@@ -597,6 +623,8 @@ unsafe fn lfilter_zi_ffi<T: Float>(
 ///   is 0), `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_OVERLAP` (`zi` overlaps
 ///   `b` or `a`). On error nothing is written. Thread-safe.
 ///
+/// Real-time safe: no (allocates its working memory).
+///
 /// # Safety
 /// `b` readable for `nb`, `a` for `na` doubles; `zi` writable for `zi_len`.
 #[no_mangle]
@@ -617,6 +645,8 @@ pub unsafe extern "C" fn sk_lfilter_zi_f64(
 
 /// `float` output of `sk_lfilter_zi_f64` (computed in double, rounded). Same rules; a value
 /// beyond float's range is `SK_ERR_BAD_ARGUMENT`.
+///
+/// Real-time safe: no (allocates its working memory).
 ///
 /// # Safety
 /// `b` readable for `nb`, `a` for `na` doubles; `zi` writable for `zi_len` floats.
@@ -692,6 +722,8 @@ unsafe fn sosfilt_zi_ffi<T: Float>(
 ///   `SK_ERR_BAD_ARGUMENT`, `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_OVERLAP` (`zi` overlaps `sos`).
 ///   On error nothing is written. Thread-safe.
 ///
+/// Real-time safe: no (allocates its working memory).
+///
 /// # Safety
 /// `sos` readable for `6·n_sections` doubles; `zi` writable for `zi_len`.
 #[no_mangle]
@@ -711,6 +743,8 @@ pub unsafe extern "C" fn sk_sosfilt_zi_f64(
 
 /// `float` output of `sk_sosfilt_zi_f64` (computed in double, rounded). Same rules; a value
 /// beyond float's range is `SK_ERR_BAD_ARGUMENT`.
+///
+/// Real-time safe: no (allocates its working memory).
 ///
 /// # Safety
 /// `sos` readable for `6·n_sections` doubles; `zi` writable for `zi_len` floats.
@@ -923,6 +957,8 @@ unsafe fn sosfiltfilt_ffi<T: LfElem>(
 ///
 /// Thread-safe (stateless). Large inputs use several threads (`SIGKERN_THREADS`).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// Every pointer valid for its extent.
 #[no_mangle]
@@ -954,6 +990,8 @@ pub unsafe extern "C" fn sk_filtfilt_f64(
 
 /// `float` version of `sk_filtfilt_f64` (coefficients and steady state computed in double,
 /// then rounded; samples are floats). Same rules and status codes.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// Every pointer valid for its extent.
@@ -1004,6 +1042,8 @@ pub unsafe extern "C" fn sk_filtfilt_f32(
 ///
 /// Thread-safe (stateless). Large inputs use several threads (`SIGKERN_THREADS`).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// Every pointer valid for its extent.
 #[no_mangle]
@@ -1034,6 +1074,8 @@ pub unsafe extern "C" fn sk_sosfiltfilt_f64(
 /// `float` version of `sk_sosfiltfilt_f64` (coefficients and steady state computed in double,
 /// then rounded, with the float stability check of `sk_biquad_f32_new`). Same rules and status
 /// codes.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// Every pointer valid for its extent.

@@ -246,6 +246,8 @@ unsafe fn one_shot<T: MeterFloat>(
 ///
 /// Thread safety: see `sk_meter_add_f32`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `weights` NULL or readable for `channels` doubles; `out` writable.
 #[no_mangle]
@@ -269,6 +271,8 @@ pub unsafe extern "C" fn sk_meter_new(
 /// Frees a meter. NULL is accepted (no-op, `SK_OK`). A handle that is not live (already freed,
 /// never created) or not a meter is `SK_ERR_INVALID_HANDLE`, detected without reading it.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -281,6 +285,8 @@ pub unsafe extern "C" fn sk_meter_free(meter: *mut SkMeter) -> i32 {
 /// Forgets everything fed so far (the meter is then as new, same settings).
 /// Returns `SK_OK` or `SK_ERR_INVALID_HANDLE` (NULL, freed, not a meter, or in use by another
 /// thread).
+///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
@@ -309,6 +315,8 @@ pub unsafe extern "C" fn sk_meter_reset(meter: *mut SkMeter) -> i32 {
 /// Thread safety: one meter must not be used from two threads at the same time (the second call
 /// fails with `SK_ERR_INVALID_HANDLE`); different meters may be used in parallel.
 ///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable over its extent `(channels − 1)·x_stride + n`.
 #[no_mangle]
@@ -327,6 +335,8 @@ pub unsafe extern "C" fn sk_meter_add_f32(
 }
 
 /// `double` version of `sk_meter_add_f32` (the same meter accepts both).
+///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable over its extent.
@@ -349,6 +359,8 @@ pub unsafe extern "C" fn sk_meter_add_f64(
 /// codes and thread safety as `sk_meter_add_f32` (`SK_ERR_LENGTH` also when
 /// `n_frames·channels` overflows).
 ///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable for `n_frames·channels` floats.
 #[no_mangle]
@@ -365,6 +377,8 @@ pub unsafe extern "C" fn sk_meter_add_interleaved_f32(
 }
 
 /// `double` version of `sk_meter_add_interleaved_f32`.
+///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable for `n_frames·channels` doubles.
@@ -386,6 +400,8 @@ pub unsafe extern "C" fn sk_meter_add_interleaved_f64(
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED` (`out`),
 /// `SK_ERR_ALLOCATION` (the loudness range sorts a copy of the short-term values); on error
 /// `*out` is untouched. Thread safety as `sk_meter_add_f32`.
+///
+/// Real-time safe: no (allocates while the meter keeps its exact lists: the loudness range sorts a copy of the short-term values; once a reserved meter has folded them into histograms, after one hour of signal, it no longer allocates).
 ///
 /// # Safety
 /// `out` writable.
@@ -409,6 +425,8 @@ pub unsafe extern "C" fn sk_meter_stats(meter: *mut SkMeter, out: *mut SkLoudnes
 /// meter's channel count (else `SK_ERR_LENGTH`).
 /// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_OVERLAP` (the two arrays overlap); on error nothing is written.
+///
+/// Real-time safe: after creation and sk_meter_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// Each non-NULL array writable for `channels` doubles.
@@ -462,6 +480,8 @@ pub unsafe extern "C" fn sk_meter_peaks(
 /// `channels` 0 or above 64), `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_ALLOCATION`;
 /// on error `*out` is untouched. Stateless: any number of threads may call it at once.
 ///
+/// Real-time safe: no (allocates its working memory).
+///
 /// # Safety
 /// `x` readable over its extent; `weights` NULL or readable for `channels` doubles; `out`
 /// writable.
@@ -495,6 +515,8 @@ pub unsafe extern "C" fn sk_loudness_f32(
 }
 
 /// `double` version of `sk_loudness_f32`.
+///
+/// Real-time safe: no (allocates its working memory).
 ///
 /// # Safety
 /// As `sk_loudness_f32`.
@@ -530,6 +552,8 @@ pub unsafe extern "C" fn sk_loudness_f64(
 /// Interleaved version of `sk_loudness_f32`: `n_frames` frames of `channels` samples
 /// (`x[t·channels + c]`). Status codes as `sk_loudness_f32`.
 ///
+/// Real-time safe: no (allocates its working memory).
+///
 /// # Safety
 /// `x` readable for `n_frames·channels` floats; `weights`, `out` as `sk_loudness_f32`.
 #[no_mangle]
@@ -561,6 +585,8 @@ pub unsafe extern "C" fn sk_loudness_interleaved_f32(
 }
 
 /// `double` version of `sk_loudness_interleaved_f32`.
+///
+/// Real-time safe: no (allocates its working memory).
 ///
 /// # Safety
 /// As `sk_loudness_interleaved_f32`.
@@ -603,6 +629,8 @@ pub unsafe extern "C" fn sk_loudness_interleaved_f64(
 ///   +infinity: `SK_ERR_BAD_ARGUMENT`).
 /// - Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER` / `SK_ERR_MISALIGNED`
 ///   (`gain`); on error `*gain` is untouched. Stateless, thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `gain` writable.

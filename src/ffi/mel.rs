@@ -122,6 +122,8 @@ unsafe fn filterbank_ffi<T: Float>(p: MelParams, w: *mut T, w_len: usize) -> SkR
 /// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `w` is untouched.
 /// Thread-safe.
 ///
+/// Real-time safe: no (allocates the filterbank before copying it out).
+///
 /// # Safety
 /// `w` writable for w_len doubles.
 #[no_mangle]
@@ -145,6 +147,8 @@ pub unsafe extern "C" fn sk_mel_filterbank_f64(
 }
 
 /// The filterbank of `sk_mel_filterbank_f64` rounded to float. Same rules.
+///
+/// Real-time safe: no (allocates the filterbank before copying it out).
 ///
 /// # Safety
 /// `w` writable for w_len floats.
@@ -217,6 +221,8 @@ unsafe fn mel_new<T: MelElem>(
 /// immutable and may be
 /// used from several threads at once. Free with `sk_mel_plan_free`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `plan` writable.
 #[no_mangle]
@@ -263,6 +269,8 @@ pub unsafe extern "C" fn sk_mel_plan_f32_new(
 }
 
 /// Creates a mel-spectrogram plan on doubles. Rules as `sk_mel_plan_f32_new`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `plan` writable.
@@ -312,6 +320,8 @@ pub unsafe extern "C" fn sk_mel_plan_f64_new(
 /// Frees a mel plan (float or double). NULL is a no-op; freed/foreign handles are
 /// `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing any pointer value.
 #[no_mangle]
@@ -325,6 +335,8 @@ pub unsafe extern "C" fn sk_mel_plan_free(plan: *mut SkMelPlan) -> i32 {
 /// `n_mels × frames` values. Errors as `sk_stft_frames` plus `SK_ERR_INVALID_HANDLE`; a count
 /// whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
 /// `SK_ERR_LENGTH`.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `frames` writable.
@@ -401,6 +413,8 @@ unsafe fn melspec_ffi<T: MelElem>(
 /// `SK_ERR_ALLOCATION` (out of memory for the frame-major temporary or the FFT scratch); on
 /// error `y` is untouched. Thread-safe.
 ///
+/// Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
+///
 /// # Safety
 /// `x` readable for n floats, `y` writable for y_len.
 #[no_mangle]
@@ -420,6 +434,8 @@ pub unsafe extern "C" fn sk_melspec_f32(
 }
 
 /// Mel spectrogram of doubles. Rules as `sk_melspec_f32`.
+///
+/// Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for n doubles, `y` writable for y_len.
@@ -444,6 +460,8 @@ pub unsafe extern "C" fn sk_melspec_f64(
 /// floored at (its maximum − top_db). `amin > 0` finite, `ref` finite, `top_db ≥ 0` (`INFINITY`
 /// for librosa's `top_db=None`), else `SK_ERR_BAD_ARGUMENT`. Other rules as `sk_melspec_f32`.
 ///
+/// Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
+///
 /// # Safety
 /// `x` readable for n floats, `y` writable for y_len.
 #[no_mangle]
@@ -466,6 +484,8 @@ pub unsafe extern "C" fn sk_logmel_f32(
 }
 
 /// Log-mel spectrogram of doubles. Rules as `sk_logmel_f32`.
+///
+/// Real-time safe: no (allocates a frame-major temporary and FFT scratch; long signals are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for n doubles, `y` writable for y_len.
@@ -525,6 +545,8 @@ unsafe fn db_ffi<T: crate::kernels::spectral::logtail::LnFast>(
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable, `y` writable for n doubles.
 #[no_mangle]
@@ -546,6 +568,8 @@ pub unsafe extern "C" fn sk_power_to_db_f64(
 /// `power_to_db` on floats, in float arithmetic: the dB values are within 4e-7 relative +
 /// 1e-5 dB absolute of the double computation (the logarithm is within about 2 ulp). Rules as
 /// `sk_power_to_db_f64`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable, `y` writable for n floats.
@@ -645,6 +669,8 @@ unsafe fn mel_batch_ffi<T: MelElem>(
 /// `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe (long signals
 /// are split across up to `SIGKERN_THREADS` threads).
 ///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
 #[no_mangle]
@@ -667,6 +693,8 @@ pub unsafe extern "C" fn sk_melspec_batch_f32(
 }
 
 /// Batched mel spectrogram of doubles. Rules as `sk_melspec_batch_f32`.
+///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -695,6 +723,8 @@ pub unsafe extern "C" fn sk_melspec_batch_f64(
 /// (`per_row = 0`); dropped frames never count toward the maximum. Parameter rules as
 /// `sk_logmel_f32`; the dB values are computed in the data's precision (see
 /// `sk_power_to_db_f32`). Other rules and status codes as `sk_melspec_batch_f32`.
+///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
@@ -736,6 +766,8 @@ pub unsafe extern "C" fn sk_logmel_batch_f32(
 }
 
 /// Batched log-mel spectrogram in dB of doubles. Rules as `sk_logmel_batch_f32`.
+///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -785,6 +817,8 @@ pub unsafe extern "C" fn sk_logmel_batch_f64(
 /// precision (`log10` within about 2 ulp). Other rules and status codes as
 /// `sk_melspec_batch_f32`.
 ///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` floats, `y` writable for y_len.
 #[no_mangle]
@@ -826,6 +860,8 @@ pub unsafe extern "C" fn sk_log10mel_batch_f32(
 }
 
 /// Batched log10-mel spectrogram of doubles. Rules as `sk_log10mel_batch_f32`.
+///
+/// Real-time safe: no (allocates its working memory; batches are split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` doubles, `y` writable for y_len.
@@ -900,6 +936,8 @@ unsafe fn log10_ffi<T: LnFast>(x: *const T, t: LogTail, y: *mut T, n: usize) -> 
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable, `y` writable for n doubles.
 #[no_mangle]
@@ -923,6 +961,8 @@ pub unsafe extern "C" fn sk_log10_floor_f64(
 /// `sk_log10_floor_f64` on floats, in float arithmetic (`log10` within about 2 ulp; the
 /// result within 4e-7 relative + 1e-5 absolute of the double computation). Rules as
 /// `sk_log10_floor_f64`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable, `y` writable for n floats.
@@ -985,6 +1025,8 @@ unsafe fn spec_power_ffi<T: Float>(x: *const T, power: f64, y: *mut T, n: usize)
 /// `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for 2n doubles, `y` writable for n.
 #[no_mangle]
@@ -1002,6 +1044,8 @@ pub unsafe extern "C" fn sk_spec_power_f64(
 }
 
 /// `|x|^power` of complex64 values. Rules as `sk_spec_power_f64`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for 2n floats, `y` writable for n.

@@ -53,6 +53,8 @@ unsafe fn fill_buf<T: Copy>(value: T, y: *mut T, n: usize) -> SkResult<()> {
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, or `SK_ERR_LENGTH` (byte size
 /// overflows). On error nothing is written. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
 #[no_mangle]
@@ -67,6 +69,8 @@ pub unsafe extern "C" fn sk_copy_f32(x: *const f32, y: *mut f32, n: usize) -> i3
 
 /// Copies `n` doubles from `x` to `y` with memmove semantics. Rules as `sk_copy_f32`
 /// (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable for `n` elements.
@@ -85,6 +89,8 @@ pub unsafe extern "C" fn sk_copy_f64(x: *const f64, y: *mut f64, n: usize) -> i3
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; on error
 /// nothing is written. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `y` writable for `n` elements.
 #[no_mangle]
@@ -95,6 +101,8 @@ pub unsafe extern "C" fn sk_fill_f32(value: f32, y: *mut f32, n: usize) -> i32 {
 }
 
 /// Sets `y[i] = value` for `i < n`. Rules as `sk_fill_f32`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `y` writable for `n` elements.

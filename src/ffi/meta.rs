@@ -15,6 +15,8 @@ const VERSION: &CStr =
 /// Returns the static, NUL-terminated name of a status code, e.g. `"SK_ERR_NULL_POINTER"` for
 /// `SK_ERR_NULL_POINTER`, and `"SK_UNKNOWN_STATUS"` for a code the library never returns.
 /// The string is never freed by the caller. Thread-safe.
+///
+/// Real-time safe: yes.
 #[no_mangle]
 pub extern "C" fn sk_status_name(code: i32) -> *const c_char {
     ffi_boundary!(
@@ -60,6 +62,8 @@ fn name_cstr(name: &str) -> &'static CStr {
 ///
 /// Thread-safe: each thread has its own message.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `buf`, if not NULL, must point to `cap` writable bytes.
 #[no_mangle]
@@ -85,6 +89,8 @@ pub unsafe extern "C" fn sk_last_error_message(buf: *mut c_char, cap: usize) -> 
 /// Returns the library version, e.g. `"0.1.0"`: a static NUL-terminated string equal to
 /// `SIGKERN_VERSION_MAJOR.SIGKERN_VERSION_MINOR.SIGKERN_VERSION_PATCH` of the header the library
 /// was built with. Thread-safe.
+///
+/// Real-time safe: yes.
 #[no_mangle]
 pub extern "C" fn sk_version() -> *const c_char {
     ffi_boundary!("sk_version", on_error = |_| c"".as_ptr(), {
@@ -99,6 +105,8 @@ pub extern "C" fn sk_version() -> *const c_char {
 /// `SIGKERN_SIMD` (read once, at that first use) may force a lower one (`scalar`, `sse2`,
 /// `avx2`, `avx512`); a request above the CPU's support is clamped and an unknown value is
 /// ignored. Static string. Thread-safe.
+///
+/// Real-time safe: yes.
 #[no_mangle]
 pub extern "C" fn sk_simd_level() -> *const c_char {
     ffi_boundary!("sk_simd_level", on_error = |_| c"scalar".as_ptr(), {

@@ -68,6 +68,8 @@ unsafe fn cast_ffi<A: CastTo>(x: SBuf<A>, y: SBuf<A::Out>) -> SkResult<()> {
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -88,6 +90,8 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f32(x: *const i16, y: *mut f32, n: usiz
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -110,6 +114,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f32(x: *const i32, y: *mut f32, n: usiz
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -137,6 +143,8 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f32(x: *const u8, y: *mut f32, n: usize
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -159,6 +167,8 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f32(x: *const u8, y: *mut f32, n: usize)
 /// Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -183,6 +193,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f32(x: *const f32, y: *mut i16, n: usize)
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -206,6 +218,8 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f32(x: *const f32, y: *mut i32, n: usize)
 /// Arguments: pointers may be NULL only when `n == 0`; `x` 4-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -232,6 +246,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f32(x: *const f32, y: *mut u8, n: usize) 
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -251,6 +267,8 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f32(x: *const f32, y: *mut u8, n: usize) -
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -273,6 +291,8 @@ pub unsafe extern "C" fn sk_pcm_from_i16_f64(x: *const i16, y: *mut f64, n: usiz
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -294,6 +314,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_f64(x: *const i32, y: *mut f64, n: usiz
 /// Arguments: pointers may be NULL only when `n == 0`; `y` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -321,6 +343,8 @@ pub unsafe extern "C" fn sk_pcm_from_i24_f64(x: *const u8, y: *mut f64, n: usize
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (`x` and `y` share a byte); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -343,6 +367,8 @@ pub unsafe extern "C" fn sk_pcm_from_u8_f64(x: *const u8, y: *mut f64, n: usize)
 /// Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -367,6 +393,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_f64(x: *const f64, y: *mut i16, n: usize)
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -390,6 +418,8 @@ pub unsafe extern "C" fn sk_pcm_to_i32_f64(x: *const f64, y: *mut i32, n: usize)
 /// Arguments: pointers may be NULL only when `n == 0`; `x` 8-byte aligned.
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -416,6 +446,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_f64(x: *const f64, y: *mut u8, n: usize) 
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -436,6 +468,8 @@ pub unsafe extern "C" fn sk_pcm_to_u8_f64(x: *const f64, y: *mut u8, n: usize) -
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_OVERLAP` (any shared byte); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -452,6 +486,8 @@ pub unsafe extern "C" fn sk_convert_f32_to_f64(x: *const f32, y: *mut f64, n: us
 
 /// `y[i] = (float)x[i]` for `i < n`: rounded to nearest even; beyond FLT_MAX gives ±inf (as
 /// C and numpy's `astype(np.float32)`); NaN stays NaN. Rules as `sk_convert_f32_to_f64`.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -470,6 +506,8 @@ pub unsafe extern "C" fn sk_convert_f64_to_f32(x: *const f64, y: *mut f32, n: us
 /// Strided `sk_pcm_from_i16_f32`: `y[i·y_stride] = x[i·x_stride] / 2^15`, strides in
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -500,6 +538,8 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f32(
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -529,6 +569,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f32(
 /// samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -557,6 +599,8 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f32(
 /// Strided `sk_pcm_from_u8_f32`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -588,6 +632,8 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -617,6 +663,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f32(
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -648,6 +696,8 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -678,6 +728,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f32(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -706,6 +758,8 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f32(
 /// Strided `sk_pcm_from_i16_f64`: `y[i·y_stride] = x[i·x_stride] / 2^15`, strides in
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -736,6 +790,8 @@ pub unsafe extern "C" fn sk_pcm_from_i16_strided_f64(
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -765,6 +821,8 @@ pub unsafe extern "C" fn sk_pcm_from_i32_strided_f64(
 /// samples (3-byte units), negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -793,6 +851,8 @@ pub unsafe extern "C" fn sk_pcm_from_i24_strided_f64(
 /// Strided `sk_pcm_from_u8_f64`: `y[i·y_stride] = x[i·x_stride] / 2^7`, strides in
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -824,6 +884,8 @@ pub unsafe extern "C" fn sk_pcm_from_u8_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -853,6 +915,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_strided_f64(
 /// elements, negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
@@ -884,6 +948,8 @@ pub unsafe extern "C" fn sk_pcm_to_i32_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -914,6 +980,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_strided_f64(
 /// overlap of the two address spans is `SK_ERR_OVERLAP`; NaN/±inf is `SK_ERR_NON_FINITE` with
 /// nothing written. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -943,6 +1011,8 @@ pub unsafe extern "C" fn sk_pcm_to_u8_strided_f64(
 /// negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
 /// spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -971,6 +1041,8 @@ pub unsafe extern "C" fn sk_convert_strided_f32_to_f64(
 /// Strided `sk_convert_f64_to_f32`: `y[i·y_stride] = x[i·x_stride]`, strides in elements,
 /// negative allowed; `y_stride == 0` is `SK_ERR_BAD_ARGUMENT`; any overlap of the two address
 /// spans is `SK_ERR_OVERLAP`. Other rules as the contiguous function.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their (strided) positions. Each strided buffer's whole address

@@ -60,6 +60,8 @@ fn state_in(s: &SkDither) -> SkResult<DitherState> {
 /// Returns `SK_OK`, `SK_ERR_LENGTH`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED` (`state`); on error `*state` is untouched. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `state` writable.
 #[no_mangle]
@@ -155,6 +157,8 @@ unsafe fn dither_ffi<T: PcmFloat, S: Pcm>(
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
 #[no_mangle]
@@ -187,6 +191,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f32(
 /// - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `n` int16_t, `state` readable and writable.
@@ -221,6 +227,8 @@ pub unsafe extern "C" fn sk_pcm_to_i16_dither_f64(
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
 #[no_mangle]
@@ -253,6 +261,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_dither_f32(
 /// - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `3·n` bytes, `state` readable and writable.
@@ -287,6 +297,8 @@ pub unsafe extern "C" fn sk_pcm_to_i24_dither_f64(
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.
 #[no_mangle]
@@ -319,6 +331,8 @@ pub unsafe extern "C" fn sk_pcm_to_u8_dither_f32(
 /// - Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
 ///   `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (`x`, `y`, `state` share a byte);
 ///   on error nothing is written and the state is unchanged. Thread-safe for distinct states.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` samples, `y` writable for `n` bytes, `state` readable and writable.

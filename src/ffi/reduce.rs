@@ -54,6 +54,8 @@ unsafe fn dot_ffi<T: Float>(a: Buf<T>, b: Buf<T>, out: *mut T) -> SkResult<()> {
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -72,6 +74,8 @@ pub unsafe extern "C" fn sk_sum_f32(x: *const f32, out: *mut f32, n: usize) -> i
 
 /// `*out = Σ x[i]` for doubles, pairwise (error ≤ about (15 + log2(n/512))·DBL_EPSILON·Σ|x|).
 /// Rules as `sk_sum_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -94,6 +98,8 @@ pub unsafe extern "C" fn sk_sum_f64(x: *const f64, out: *mut f64, n: usize) -> i
 /// Finite elements always give a finite mean. `n == 0` is `SK_ERR_LENGTH` (numpy returns NaN
 /// with a warning). Other rules as `sk_sum_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -110,6 +116,8 @@ pub unsafe extern "C" fn sk_mean_f32(x: *const f32, out: *mut f32, n: usize) -> 
 /// data scaled by a power of two, so the mean of values near DBL_MAX is finite.
 /// `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f64`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -125,6 +133,8 @@ pub unsafe extern "C" fn sk_mean_f64(x: *const f64, out: *mut f64, n: usize) -> 
 /// `*out = min x[i]`; NaN if any element is NaN (as `np.min`). `n == 0` is `SK_ERR_LENGTH`.
 /// Other rules as `sk_sum_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -138,6 +148,8 @@ pub unsafe extern "C" fn sk_min_f32(x: *const f32, out: *mut f32, n: usize) -> i
 }
 
 /// Minimum of doubles. Rules as `sk_min_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -154,6 +166,8 @@ pub unsafe extern "C" fn sk_min_f64(x: *const f64, out: *mut f64, n: usize) -> i
 /// `*out = max x[i]`; NaN if any element is NaN (as `np.max`). `n == 0` is `SK_ERR_LENGTH`.
 /// Other rules as `sk_sum_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -167,6 +181,8 @@ pub unsafe extern "C" fn sk_max_f32(x: *const f32, out: *mut f32, n: usize) -> i
 }
 
 /// Maximum of doubles. Rules as `sk_max_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -183,6 +199,8 @@ pub unsafe extern "C" fn sk_max_f64(x: *const f64, out: *mut f64, n: usize) -> i
 /// `*out = max |x[i]|` (the peak magnitude, `np.abs(x).max()`); NaN if any element is NaN.
 /// `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -196,6 +214,8 @@ pub unsafe extern "C" fn sk_peak_f32(x: *const f32, out: *mut f32, n: usize) -> 
 }
 
 /// Peak magnitude of doubles. Rules as `sk_peak_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -215,6 +235,8 @@ pub unsafe extern "C" fn sk_peak_f64(x: *const f64, out: *mut f64, n: usize) -> 
 /// up to FLT_MAX and denormals lose nothing (`np.sqrt(np.mean(x*x))` overflows there).
 /// NaN in gives NaN; ±inf gives inf. `n == 0` is `SK_ERR_LENGTH`. Other rules as `sk_sum_f32`.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -230,6 +252,8 @@ pub unsafe extern "C" fn sk_rms_f32(x: *const f32, out: *mut f32, n: usize) -> i
 /// RMS of doubles; when the sum of squares overflows or underflows, a second pass rescales by
 /// a power of two, so `|x|` near DBL_MAX or in the denormal range gives an accurate result.
 /// Rules as `sk_rms_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable for `n` elements, `out` writable.
@@ -249,6 +273,8 @@ pub unsafe extern "C" fn sk_rms_f64(x: *const f64, out: *mut f64, n: usize) -> i
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable for `n` elements, `out` writable.
 #[no_mangle]
@@ -261,6 +287,8 @@ pub unsafe extern "C" fn sk_dot_f32(a: *const f32, b: *const f32, out: *mut f32,
 }
 
 /// Dot product of doubles. Rules as `sk_dot_f32` (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable for `n` elements, `out` writable.

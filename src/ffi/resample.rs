@@ -447,6 +447,8 @@ fn frame_of(o: &ResamplerObj) -> (usize, usize) {
 /// Thread safety: one handle must not be used from two threads at the same time (the second
 /// call fails with `SK_ERR_INVALID_HANDLE`); different handles may run in parallel.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `out` writable.
 #[no_mangle]
@@ -465,6 +467,8 @@ pub unsafe extern "C" fn sk_resampler_f32_new(
 }
 
 /// `double` version of `sk_resampler_f32_new`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `out` writable.
@@ -488,6 +492,8 @@ pub unsafe extern "C" fn sk_resampler_f64_new(
 /// `spec` NULL is `SK_ERR_NULL_POINTER`, misaligned `SK_ERR_MISALIGNED`. Other codes and
 /// thread safety as `sk_resampler_f32_new`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `spec` readable; `out` writable.
 #[no_mangle]
@@ -509,6 +515,8 @@ pub unsafe extern "C" fn sk_resampler_f32_new_spec(
 }
 
 /// `double` version of `sk_resampler_f32_new_spec`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `spec` readable; `out` writable.
@@ -549,6 +557,8 @@ pub unsafe extern "C" fn sk_resampler_f64_new_spec(
 /// band at a low output rate). On error `*out` is untouched. Thread safety as
 /// `sk_resampler_f32_new`.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `spec` readable; `out` writable.
 #[no_mangle]
@@ -571,6 +581,8 @@ pub unsafe extern "C" fn sk_resampler_f32_new_spec_phase(
 }
 
 /// `double` version of `sk_resampler_f32_new_spec_phase`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `spec` readable; `out` writable.
@@ -601,6 +613,8 @@ pub unsafe extern "C" fn sk_resampler_f64_new_spec_phase(
 /// Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (unknown preset); `SK_ERR_NULL_POINTER` /
 /// `SK_ERR_MISALIGNED` (`spec`). On error `*spec` is untouched. Thread safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `spec` writable.
 #[no_mangle]
@@ -625,6 +639,8 @@ pub unsafe extern "C" fn sk_resample_quality_spec(quality: i32, spec: *mut SkRes
 /// not live or not a resampler is `SK_ERR_INVALID_HANDLE`, detected without reading it; so is
 /// one in use by another thread (it stays alive).
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing a pointer value; it is never dereferenced.
 #[no_mangle]
@@ -636,6 +652,8 @@ pub unsafe extern "C" fn sk_resampler_free(h: *mut SkResampler) -> i32 {
 
 /// Returns a resampler of either precision to its state right after creation: empty history,
 /// the creation ratio, no pending output. Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value.
@@ -654,6 +672,8 @@ pub unsafe extern "C" fn sk_resampler_reset(h: *mut SkResampler) -> i32 {
 /// `(n − latency)·in_rate/out_rate`). The one-shot `sk_resample_*` removes it. After
 /// `sk_resampler_set_ratio` the delay stays the same in input time. Returns `SK_OK`,
 /// `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `frames` writable.
@@ -676,6 +696,8 @@ pub unsafe extern "C" fn sk_resampler_latency(h: *mut SkResampler, frames: *mut 
 /// the call stop early. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
 /// `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `n_out` writable.
@@ -707,6 +729,8 @@ pub unsafe extern "C" fn sk_resampler_output_size(
 /// Stores in `*n_out` how many frames `sk_resampler_*_flush*` writes now (0 for a stream that
 /// has seen no input). Status codes as `sk_resampler_output_size`.
 ///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+///
 /// # Safety
 /// `n_out` writable.
 #[no_mangle]
@@ -734,6 +758,8 @@ pub unsafe extern "C" fn sk_resampler_flush_size(h: *mut SkResampler, n_out: *mu
 /// `sk_resampler_reset` restores the creation ratio. Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`,
 /// `SK_ERR_BAD_ARGUMENT` (`ratio` NaN, infinite or outside [1/256, 256]), `SK_ERR_ALLOCATION`;
 /// on error nothing changes.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing a pointer value.
@@ -772,6 +798,8 @@ pub unsafe extern "C" fn sk_resampler_set_ratio(
 /// Thread safety: as `sk_resampler_f32_new`. Channels are split over threads when the work is
 /// large; results do not depend on the split.
 ///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable and `y` writable over their extents; `consumed`, `produced` writable.
 #[no_mangle]
@@ -807,6 +835,8 @@ pub unsafe extern "C" fn sk_resampler_f32_process(
 }
 
 /// `double` version of `sk_resampler_f32_process`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// As `sk_resampler_f32_process`.
@@ -846,6 +876,8 @@ pub unsafe extern "C" fn sk_resampler_f64_process(
 /// (`x[t·channels + c]`), `y` room for `capacity` frames. Status codes and thread safety as
 /// `sk_resampler_f32_process`.
 ///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable for `n_in·channels` floats, `y` writable for `capacity·channels`;
 /// `consumed`, `produced` writable.
@@ -868,6 +900,8 @@ pub unsafe extern "C" fn sk_resampler_f32_process_interleaved(
 }
 
 /// `double` version of `sk_resampler_f32_process_interleaved`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// As `sk_resampler_f32_process_interleaved`.
@@ -900,6 +934,8 @@ pub unsafe extern "C" fn sk_resampler_f64_process_interleaved(
 /// `SK_ERR_BAD_ARGUMENT` (stride), `SK_ERR_ALLOCATION`. Thread safety as
 /// `sk_resampler_f32_process`.
 ///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `y` writable over its extent; `produced` writable.
 #[no_mangle]
@@ -918,6 +954,8 @@ pub unsafe extern "C" fn sk_resampler_f32_flush(
 }
 
 /// `double` version of `sk_resampler_f32_flush`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// As `sk_resampler_f32_flush`.
@@ -938,6 +976,8 @@ pub unsafe extern "C" fn sk_resampler_f64_flush(
 
 /// Interleaved form of `sk_resampler_f32_flush` (`y` room for `capacity` frames).
 ///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `y` writable for `capacity·channels` floats; `produced` writable.
 #[no_mangle]
@@ -955,6 +995,8 @@ pub unsafe extern "C" fn sk_resampler_f32_flush_interleaved(
 }
 
 /// `double` version of `sk_resampler_f32_flush_interleaved`.
+///
+/// Real-time safe: after creation and sk_resampler_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `y` writable for `capacity·channels` doubles; `produced` writable.
@@ -980,6 +1022,8 @@ pub unsafe extern "C" fn sk_resampler_f64_flush_interleaved(
 /// `sk_resampler_f32_new`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more
 /// frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
 /// count). Thread safe.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1080,6 +1124,8 @@ unsafe fn oneshot<T: ResampleElem>(
 /// Thread safety: safe to call from any number of threads; channels are split over threads
 /// when the work is large (results do not depend on the split).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable and `y` writable over their extents.
 #[no_mangle]
@@ -1116,6 +1162,8 @@ pub unsafe extern "C" fn sk_resample_f32(
 }
 
 /// `double` version of `sk_resample_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// As `sk_resample_f32`.
@@ -1155,6 +1203,8 @@ pub unsafe extern "C" fn sk_resample_f64(
 /// Interleaved form of `sk_resample_f32`: `x` holds `n_in` frames (`x[t·channels + c]`), `y`
 /// room for `n_out` frames. Status codes and thread safety as `sk_resample_f32`.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `n_in·channels` floats, `y` writable for `n_out·channels`.
 #[no_mangle]
@@ -1180,6 +1230,8 @@ pub unsafe extern "C" fn sk_resample_f32_interleaved(
 }
 
 /// `double` version of `sk_resample_f32_interleaved`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `n_in·channels` doubles, `y` writable for `n_out·channels`.
@@ -1227,6 +1279,8 @@ unsafe fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<
 /// `down` 0), `SK_ERR_LENGTH` (`n_h` or `n_x` 0, or more samples than a float buffer can hold,
 /// `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`. Thread safe.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1317,6 +1371,8 @@ unsafe fn upfirdn_impl<T: Float>(
 /// `SK_ERR_NULL_POINTER`; `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x` or `h`);
 /// `SK_ERR_ALLOCATION`. On error nothing is written. NaN/inf propagate. Thread safe.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `h`, `x` readable for `n_h`, `n_x` floats; `y` writable for `n_out`.
 #[no_mangle]
@@ -1338,6 +1394,8 @@ pub unsafe extern "C" fn sk_upfirdn_f32(
 }
 
 /// `double` version of `sk_upfirdn_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `h`, `x` readable for `n_h`, `n_x` doubles; `y` writable for `n_out`.
@@ -1363,6 +1421,8 @@ pub unsafe extern "C" fn sk_upfirdn_f64(
 /// samples: `ceil(n_x·up'/down')` with `up'/down'` in lowest terms. Returns `SK_OK`,
 /// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
 /// can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1425,6 +1485,8 @@ unsafe fn resample_poly_impl<T: Float>(
 /// `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
 /// nothing is written. Thread safe.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `n_x` floats; `y` writable for `n_out`.
 #[no_mangle]
@@ -1444,6 +1506,8 @@ pub unsafe extern "C" fn sk_resample_poly_f32(
 }
 
 /// `double` version of `sk_resample_poly_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `n_x` doubles; `y` writable for `n_out`.
@@ -1512,6 +1576,8 @@ unsafe fn integer_impl<T: Float>(
 /// `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
 /// nothing is written. Thread safe.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `n_x` floats; `y` writable for `n_out`.
 #[no_mangle]
@@ -1530,6 +1596,8 @@ pub unsafe extern "C" fn sk_decimate_f32(
 }
 
 /// `double` version of `sk_decimate_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `n_x` doubles; `y` writable for `n_out`.
@@ -1558,6 +1626,8 @@ pub unsafe extern "C" fn sk_decimate_f64(
 /// `SK_ERR_MISALIGNED`; `SK_ERR_OVERLAP` (`y` overlaps `x`); `SK_ERR_ALLOCATION`. On error
 /// nothing is written. Thread safe.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `n_x` floats; `y` writable for `n_out`.
 #[no_mangle]
@@ -1576,6 +1646,8 @@ pub unsafe extern "C" fn sk_interpolate_f32(
 }
 
 /// `double` version of `sk_interpolate_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `n_x` doubles; `y` writable for `n_out`.

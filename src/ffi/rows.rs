@@ -43,6 +43,8 @@ unsafe fn rows_ffi<T: Float>(x: RowsBuf<T>, out: *mut T, op: RowOp) -> SkResult<
 /// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
 /// cores), with results identical to one thread.
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -71,6 +73,8 @@ pub unsafe extern "C" fn sk_rows_sum_f32(
 /// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe; batches of
 /// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
 /// cores), with results identical to one thread.
+///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
@@ -101,6 +105,8 @@ pub unsafe extern "C" fn sk_rows_mean_f32(
 /// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
 /// cores), with results identical to one thread.
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -130,6 +136,8 @@ pub unsafe extern "C" fn sk_rows_peak_f32(
 /// at least 2^19 elements are split by rows over up to `SIGKERN_THREADS` threads (default: all
 /// cores), with results identical to one thread.
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -157,6 +165,8 @@ pub unsafe extern "C" fn sk_rows_rms_f32(
 /// Returns `SK_OK`, `SK_ERR_NON_FINITE`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. Thread-safe for distinct buffers.
 ///
+/// Real-time safe: no (allocates a list of the rows' peaks).
+///
 /// # Safety
 /// `x` readable and writable over its rows.
 #[no_mangle]
@@ -182,6 +192,8 @@ pub unsafe extern "C" fn sk_rows_normalize_peak_f32(
 
 /// Per-row sum of doubles. Rules as `sk_rows_sum_f32` (8-byte alignment).
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -201,6 +213,8 @@ pub unsafe extern "C" fn sk_rows_sum_f64(
 }
 
 /// Per-row mean of doubles. Rules as `sk_rows_mean_f32` (8-byte alignment).
+///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
 ///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
@@ -222,6 +236,8 @@ pub unsafe extern "C" fn sk_rows_mean_f64(
 
 /// Per-row peak of doubles. Rules as `sk_rows_peak_f32` (8-byte alignment).
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -242,6 +258,8 @@ pub unsafe extern "C" fn sk_rows_peak_f64(
 
 /// Per-row rms of doubles. Rules as `sk_rows_rms_f32` (8-byte alignment).
 ///
+/// Real-time safe: no (large matrices are split by rows over the worker threads).
+///
 /// # Safety
 /// `x` readable over its rows, `out` writable for `rows` elements.
 #[no_mangle]
@@ -261,6 +279,8 @@ pub unsafe extern "C" fn sk_rows_rms_f64(
 }
 
 /// Per-row peak normalisation of doubles. Rules as `sk_rows_normalize_peak_f32`.
+///
+/// Real-time safe: no (allocates a list of the rows' peaks).
 ///
 /// # Safety
 /// `x` readable and writable over its rows.

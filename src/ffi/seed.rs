@@ -20,6 +20,8 @@ use libc::c_int;
 /// pointer with `len > 0`; `SK_ERR_MISALIGNED` for a pointer not 4-byte aligned. On error
 /// nothing is written. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `in` readable and `out` writable for `len` floats.
 #[no_mangle]
@@ -40,6 +42,8 @@ pub unsafe extern "C" fn copy(r#in: *const f32, out: *mut f32, len: c_int) -> i3
 /// returns `SK_ERR_NON_FINITE` with the buffer untouched. A negative `size` is
 /// `SK_ERR_LENGTH`; NULL with `size > 0` is `SK_ERR_NULL_POINTER`; a pointer not 4-byte aligned
 /// is `SK_ERR_MISALIGNED`. Thread-safe for distinct buffers.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `data` readable and writable for `size` floats.

@@ -159,6 +159,8 @@ fn frames_result(frames: usize, n_freq: usize, what: &str) -> SkResult<usize> {
 /// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
 /// error `*frames` is untouched. Thread-safe.
 ///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+///
 /// # Safety
 /// `frames` writable.
 #[no_mangle]
@@ -237,6 +239,8 @@ unsafe fn stft_ffi<T: SpecFloat>(
 /// written); on error `y` is untouched. Thread-safe (stateless; FFT plans are cached process-wide; long
 /// signals are split across up to `SIGKERN_THREADS` threads, default all cores).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for n floats, `window` for win_length, `y` writable for 2·y_len floats.
 #[no_mangle]
@@ -265,6 +269,8 @@ pub unsafe extern "C" fn sk_stft_f32(
 }
 
 /// STFT of doubles. Rules as `sk_stft_f32` (8-byte alignment).
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for n doubles, `window` for win_length, `y` writable for 2·y_len doubles.
@@ -356,6 +362,8 @@ unsafe fn stft_batch_ffi<T: SpecFloat>(
 /// negative `x_stride`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `y` is untouched. Thread-safe.
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` floats, `window` for win_length, `y` writable for
 /// 2·y_len floats.
@@ -388,6 +396,8 @@ pub unsafe extern "C" fn sk_stft_batch_f32(
 }
 
 /// Batched STFT of doubles. Rules as `sk_stft_batch_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for `(rows−1)·x_stride + n` doubles, `window` for win_length, `y` writable for
@@ -424,6 +434,8 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
 /// `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (n_fft = 0, frames = 0, or a length that overflows
 /// `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
 /// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `n` writable.
@@ -505,6 +517,8 @@ unsafe fn istft_ffi<T: SpecFloat>(
 /// `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (out of memory for the plan,
 /// the window envelope or the scratch). Thread-safe (stateless).
 ///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+///
 /// # Safety
 /// `x` readable for 2·frames·n_freq floats, `window` for win_length, `y` writable for n.
 #[no_mangle]
@@ -538,6 +552,8 @@ pub unsafe extern "C" fn sk_istft_f32(
 }
 
 /// Inverse STFT of doubles. Rules as `sk_istft_f32`.
+///
+/// Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
 ///
 /// # Safety
 /// `x` readable for 2·frames·n_freq doubles, `window` for win_length, `y` writable for n.
@@ -602,6 +618,8 @@ unsafe fn stream_new<T: StreamElem>(
 /// A stream holds state: calls on one stream are serialised by an internal lock (use one stream
 /// per signal and thread). Different streams are independent.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// `window` readable for win_length floats, `stream` writable.
 #[no_mangle]
@@ -628,6 +646,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_new(
 }
 
 /// Creates a streaming STFT of doubles. Rules as `sk_stft_stream_f32_new`.
+///
+/// Real-time safe: no (allocates).
 ///
 /// # Safety
 /// `window` readable for win_length doubles, `stream` writable.
@@ -657,6 +677,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_new(
 /// Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
 /// `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
 ///
+/// Real-time safe: no (allocates).
+///
 /// # Safety
 /// None beyond passing any pointer value.
 #[no_mangle]
@@ -683,6 +705,8 @@ fn with_stream<R>(
 /// stream was finished), `SK_ERR_LENGTH` (the stream's count of samples plus n overflows
 /// `size_t`, or more frames of n_freq complex floats than a buffer can hold),
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
+///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
 ///
 /// # Safety
 /// `frames` writable.
@@ -722,6 +746,8 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
 /// `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
 /// short for one frame (as `sk_stft_frames`).
 ///
+/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+///
 /// # Safety
 /// `frames` writable.
 #[no_mangle]
@@ -757,6 +783,8 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
 
 /// Forgets all input (and a finish): the stream starts a new signal. Returns `SK_OK` or
 /// `SK_ERR_INVALID_HANDLE`.
+///
+/// Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// None beyond passing any pointer value.
@@ -836,6 +864,8 @@ unsafe fn push_ffi<T: StreamElem>(
 /// `size_t`), `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (no memory to buffer the samples). On error
 /// nothing is written and the stream is unchanged.
 ///
+/// Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `x` readable for n floats, `y` writable for 2·y_len floats, `frames` writable.
 #[no_mangle]
@@ -855,6 +885,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_push(
 }
 
 /// Push for a double stream. Rules as `sk_stft_stream_f32_push`.
+///
+/// Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `x` readable for n doubles, `y` writable for 2·y_len doubles, `frames` writable.
@@ -879,6 +911,8 @@ pub unsafe extern "C" fn sk_stft_stream_f64_push(
 /// `SK_ERR_BAD_ARGUMENT` if the whole signal is too short (as `sk_stft_frames`), with the stream
 /// unchanged; other rules as `sk_stft_stream_f32_push`.
 ///
+/// Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
+///
 /// # Safety
 /// `y` writable for 2·y_len floats, `frames` writable.
 #[no_mangle]
@@ -896,6 +930,8 @@ pub unsafe extern "C" fn sk_stft_stream_f32_finish(
 }
 
 /// Finish for a double stream. Rules as `sk_stft_stream_f32_finish`.
+///
+/// Real-time safe: after creation and sk_stft_stream_reserve, for blocks of up to max_block frames.
 ///
 /// # Safety
 /// `y` writable for 2·y_len doubles, `frames` writable.

@@ -112,6 +112,8 @@ fn clip_op<T: Float>(lo: T, hi: T) -> SkResult<ClipOp<T>> {
 /// `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`), `SK_ERR_OVERLAP`; on error nothing is written.
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -143,6 +145,8 @@ pub unsafe extern "C" fn sk_copy_strided_f32(
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
 /// `SK_ERR_BAD_ARGUMENT` (`y_stride == 0`); on error nothing is written. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
 /// last position, elements between included) must be valid memory that no other thread writes
@@ -167,6 +171,8 @@ pub unsafe extern "C" fn sk_fill_strided_f32(
 ///
 /// Aliasing: `y` may be exactly `x` (same pointer and stride) for in-place scaling; other span
 /// overlap is `SK_ERR_OVERLAP`. Returns as `sk_copy_strided_f32`. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -200,6 +206,8 @@ pub unsafe extern "C" fn sk_scale_strided_f32(
 /// Aliasing: `y` may be exactly `a` and/or `b` (same pointer and stride); other span overlap
 /// with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
@@ -236,6 +244,8 @@ pub unsafe extern "C" fn sk_add_strided_f32(
 /// with `y` is `SK_ERR_OVERLAP`; `a` and `b` may overlap each other freely.
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
 /// address span (first to last position, elements between included) must be valid memory that no
@@ -270,6 +280,8 @@ pub unsafe extern "C" fn sk_mul_strided_f32(
 /// Aliasing: `x` may be exactly `y` (then `y += a·y`); other span overlap is `SK_ERR_OVERLAP`.
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
 /// whole address span (first to last position, elements between included) must be valid memory that
@@ -297,6 +309,8 @@ pub unsafe extern "C" fn sk_axpy_strided_f32(
 ///
 /// `lo <= hi`, neither NaN, else `SK_ERR_BAD_ARGUMENT`. Aliasing as `sk_scale_strided_f32`.
 /// Returns as `sk_copy_strided_f32`. Thread-safe.
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -336,6 +350,8 @@ pub unsafe extern "C" fn sk_clip_strided_f32(
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -365,6 +381,8 @@ pub unsafe extern "C" fn sk_sum_strided_f32(
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -389,6 +407,8 @@ pub unsafe extern "C" fn sk_min_strided_f32(
 /// Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
@@ -416,6 +436,8 @@ pub unsafe extern "C" fn sk_max_strided_f32(
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -442,6 +464,8 @@ pub unsafe extern "C" fn sk_peak_strided_f32(
 /// (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
 /// `SK_ERR_LENGTH`; `*out` is written only on success. Thread-safe (stateless).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -466,6 +490,8 @@ pub unsafe extern "C" fn sk_rms_strided_f32(
 ///
 /// Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`; `*out` is
 /// written only on success. Thread-safe (stateless).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole
@@ -499,6 +525,8 @@ pub unsafe extern "C" fn sk_dot_strided_f32(
 /// `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` writable at the `n` strided positions. Each strided buffer's whole address
 /// span (first to last position, elements between included) must be valid memory that no other
@@ -528,6 +556,8 @@ pub unsafe extern "C" fn sk_copy_strided_f64(
 /// `y[i·y_stride] = value` for `i < n`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `y` writable at the `n` strided positions. Each strided buffer's whole address span (first to
 /// last position, elements between included) must be valid memory that no other thread writes
@@ -550,6 +580,8 @@ pub unsafe extern "C" fn sk_fill_strided_f64(
 
 /// `y[i·y_stride] = a · x[i·x_stride]` for `i < n`.
 /// Rules as the `f32` function (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -580,6 +612,8 @@ pub unsafe extern "C" fn sk_scale_strided_f64(
 
 /// `y[i·y_stride] = a[i·a_stride] + b[i·b_stride]` for `i < n`.
 /// Rules as the `f32` function (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
@@ -613,6 +647,8 @@ pub unsafe extern "C" fn sk_add_strided_f64(
 /// `y[i·y_stride] = a[i·a_stride] * b[i·b_stride]` for `i < n`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `a`, `b` readable and `y` writable at their strided positions. Each strided buffer's whole
 /// address span (first to last position, elements between included) must be valid memory that no
@@ -645,6 +681,8 @@ pub unsafe extern "C" fn sk_mul_strided_f64(
 /// `y[i·y_stride] += a · x[i·x_stride]` for `i < n` (multiply then add, not fused).
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable and `y` readable and writable at their strided positions. Each strided buffer's
 /// whole address span (first to last position, elements between included) must be valid memory that
@@ -670,6 +708,8 @@ pub unsafe extern "C" fn sk_axpy_strided_f64(
 
 /// `y[i·y_stride] = min(max(x[i·x_stride], lo), hi)` for `i < n` (NaN data stays NaN).
 /// Rules as the `f32` function (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable and `y` writable at their strided positions. Each strided buffer's whole address
@@ -704,6 +744,8 @@ pub unsafe extern "C" fn sk_clip_strided_f64(
 /// contiguous copy of the view, as `sk_sum_strided_f32` is to `sk_sum_f32`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -730,6 +772,8 @@ pub unsafe extern "C" fn sk_sum_strided_f64(
 /// `*out = min x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -751,6 +795,8 @@ pub unsafe extern "C" fn sk_min_strided_f64(
 
 /// `*out = max x[i·x_stride]` over `i < n`. NaN if any element is NaN; `n == 0` is `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
@@ -775,6 +821,8 @@ pub unsafe extern "C" fn sk_max_strided_f64(
 /// `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -798,6 +846,8 @@ pub unsafe extern "C" fn sk_peak_strided_f64(
 /// the overflow/underflow rescaling of `sk_rms_f32`; `n == 0` is `SK_ERR_LENGTH`.
 /// Rules as the `f32` function (8-byte alignment).
 ///
+/// Real-time safe: yes.
+///
 /// # Safety
 /// `x` readable at its strided positions, `out` writable. Each strided buffer's whole address span
 /// (first to last position, elements between included) must be valid memory that no other thread
@@ -819,6 +869,8 @@ pub unsafe extern "C" fn sk_rms_strided_f64(
 
 /// `*out = Σ a[i·a_stride]·b[i·b_stride]` over `i < n`; `n == 0` gives 0. Pairwise in double
 /// Rules as the `f32` function (8-byte alignment).
+///
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `a`, `b` readable at their strided positions, `out` writable. Each strided buffer's whole

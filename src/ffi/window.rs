@@ -295,6 +295,8 @@ unsafe fn window_ffi<T: Float>(
 /// for the n-point double-precision temporary); on error `w` is untouched.
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: no (computes the window in an allocated double-precision temporary).
+///
 /// # Safety
 /// `w` writable for n doubles.
 #[no_mangle]
@@ -315,6 +317,8 @@ pub unsafe extern "C" fn sk_window_f64(
 
 /// The window of `sk_window_f64` computed in double and rounded to float. Rules as
 /// `sk_window_f64` (4-byte alignment).
+///
+/// Real-time safe: no (computes the window in an allocated double-precision temporary).
 ///
 /// # Safety
 /// `w` writable for n floats.
@@ -389,6 +393,8 @@ unsafe fn window_params_ffi<T: Float>(
 ///
 /// Thread-safe (stateless).
 ///
+/// Real-time safe: no (computes the window in an allocated double-precision temporary).
+///
 /// # Safety
 /// `params` readable for `n_params` doubles; `w` writable for `n` doubles.
 #[no_mangle]
@@ -410,6 +416,8 @@ pub unsafe extern "C" fn sk_window_params_f64(
 
 /// The window of `sk_window_params_f64` computed in double and rounded to float. Same rules and
 /// status codes (`w` 4-byte aligned).
+///
+/// Real-time safe: no (computes the window in an allocated double-precision temporary).
 ///
 /// # Safety
 /// `params` readable for `n_params` doubles; `w` writable for `n` floats.
