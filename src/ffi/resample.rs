@@ -1678,8 +1678,9 @@ pub unsafe extern "C" fn sk_interpolate_f64(
 /// on this call. May be called again (e.g. with a larger `max_block`); the setting cannot be
 /// undone.
 ///
-/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH` (`max_block·channels` overflows),
-/// `SK_ERR_ALLOCATION` (the stream then works as before, without the guarantee).
+/// Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_LENGTH` (the buffers for `max_block`
+/// frames would not fit in the address space; nothing is reserved), `SK_ERR_ALLOCATION` (the
+/// stream then works as before, without the guarantee).
 ///
 /// Real-time safe: no (it allocates; call it after creation, before the audio thread starts).
 ///

@@ -564,6 +564,26 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
     /// nothing, and keeps every later call on the calling thread. Results do not change. On
     /// error (out of memory) the stream is unchanged apart from reservations already made.
     pub fn reserve_block(&mut self, max_block: usize) -> SkResult<()> {
+        // the sizes first: a max_block whose buffers cannot exist is refused before anything
+        // is reserved
+        let too_big = || {
+            SkError::Length(format!(
+                "max_block = {max_block} frames of {} channels needs buffers larger than the \
+                 address space can hold",
+                self.channels
+            ))
+        };
+        let limit = isize::MAX as usize / std::mem::size_of::<T>().max(1);
+        let frames = |f: usize| f.checked_mul(self.channels).filter(|&v| v <= limit);
+        let ratio = (self.out_rate / self.in_rate).max(1.0);
+        let outs_f = (2.0 * ratio * max_block as f64).ceil();
+        let outs = if outs_f < limit as f64 {
+            (outs_f as usize).checked_add(self.latency + 64)
+        } else {
+            None
+        };
+        let o = outs.and_then(frames).ok_or_else(too_big)?;
+        let xw = frames(max_block).ok_or_else(too_big)?;
         if matches!(self.table, Table::Exact(_)) && self.interp.is_none() {
             self.interp = Some(interp_table(&self.kernel, &self.spec)?);
         }
@@ -589,13 +609,6 @@ impl<T: FftFloat + PlanCache> Resampler<T> {
             x.try_reserve(input.saturating_sub(x.len()))
                 .map_err(|_| alloc_err("room for the input"))?;
         }
-        let ratio = (self.out_rate / self.in_rate).max(1.0);
-        let outs = (2.0 * ratio * max_block as f64).ceil() as usize + self.latency + 64;
-        let total = |f: usize| {
-            f.checked_mul(self.channels)
-                .ok_or_else(|| SkError::Length("max_block overflows".into()))
-        };
-        let (o, xw) = (total(outs)?, total(max_block)?);
         self.oscratch
             .try_reserve_exact(o.saturating_sub(self.oscratch.len()))
             .map_err(|_| alloc_err("the output scratch"))?;
