@@ -9,7 +9,9 @@
 //! `p[c·stride + t]` (`stride >= frames` when there is more than one channel, ignored for one);
 //! *interleaved* data keeps it at `p[t·channels + c]`.
 
-use super::guard::{check_out_scalar, ffi_boundary, interleaved, planar, size_result, Buf};
+use super::guard::{
+    check_out_scalar, ffi_boundary, interleaved, planar, size_fits, size_result, Buf,
+};
 use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::layout::Layout;
@@ -403,11 +405,15 @@ unsafe fn flush<T: ResampleElem>(
 /// ([`size_result`]): it must fit in `size_t` and such frames must fit in the address space. The
 /// stream's counts cap at `u64::MAX`, so a count too large for any buffer is never stored.
 fn to_usize(v: u64, what: &str, channels: usize, elem_bytes: usize) -> SkResult<usize> {
+    let n = usize::try_from(v).ok();
+    if let Some(n) = size_fits(n, channels.saturating_mul(elem_bytes)) {
+        return Ok(n);
+    }
     let name = if elem_bytes == 8 { "double" } else { "float" };
     let plural = if channels == 1 { "" } else { "s" };
     size_result(
         what,
-        usize::try_from(v).ok(),
+        n,
         channels.saturating_mul(elem_bytes),
         &format!("frames of {channels} {name}{plural}"),
     )

@@ -12,7 +12,7 @@
 //! with `pad_mode` `SK_PAD_REFLECT` (torch's default; needs a signal longer than n_fft/2) or
 //! `SK_PAD_CONSTANT` (zeros); `normalized ≠ 0` scales by 1/√n_fft.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, size_result, Buf};
+use super::guard::{alias, check_out_scalar, ffi_boundary, size_fits, size_result, Buf};
 use super::handle::{self, handle_kind, Either, Kind};
 use super::spec::SpecFloat;
 use crate::error::{SkError, SkResult};
@@ -140,6 +140,9 @@ unsafe fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
 /// A frame count under the one size rule ([`size_result`]): the frames' `n_freq` complex floats
 /// must fit in the address space (`what` names the count in the message).
 fn frames_result(frames: usize, n_freq: usize, what: &str) -> SkResult<usize> {
+    if let Some(f) = size_fits(Some(frames), n_freq.saturating_mul(8)) {
+        return Ok(f);
+    }
     size_result(
         what,
         Some(frames),
