@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from conftest import INCLUDE
+from sk_header import INCLUDE
 
 SK_OK = 0
 SK_ERR_INVALID_HANDLE = -7
