@@ -29,6 +29,7 @@ from . import _buffers as B
 from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
+from ._args import index as _args_index
 from ._handle import Handle, closed_error
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ _comp_new = cfunc("sk_compressor_new")
 _gate_new = cfunc("sk_gate_new")
 _lim_new = cfunc("sk_limiter_new")
 _reset = cfunc("sk_dynamics_reset")
+_reserve = cfunc("sk_dynamics_reserve")
 _latency = cfunc("sk_dynamics_latency")
 _channels = cfunc("sk_dynamics_channels")
 _proc = {dt: cfunc(f"sk_dynamics_process_{s}") for dt, s in SFX.items()}
@@ -181,6 +183,34 @@ class _Dynamics(Handle, free="sk_dynamics_free"):
         if st:
             raise self._fail(st, f"sk_dynamics_process_interleaved_{SFX[dt]}")
         return y
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_dynamics_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_dynamics_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_dynamics_reserve: max_block = {n} is negative")
+        st = _reserve(self._h, n)
+        if st:
+            raise self._fail(st, "sk_dynamics_reserve")
 
     def reset(self) -> None:
         """Forgets the signal history (as new, same settings)."""

@@ -27,6 +27,7 @@ from . import core as _core
 from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
+from ._args import index as _args_index
 from ._handle import Handle, closed_error
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ __all__ = [
 
 _new = cfunc("sk_meter_new")
 _reset = cfunc("sk_meter_reset")
+_reserve = cfunc("sk_meter_reserve")
 _stats = cfunc("sk_meter_stats")
 _peaks = cfunc("sk_meter_peaks")
 _add = {dt: cfunc(f"sk_meter_add_{s}") for dt, s in SFX.items()}
@@ -271,6 +273,34 @@ class Meter(Handle, free="sk_meter_free"):
         if st:
             raise self._fail(st, "sk_meter_peaks")
         return sp, tp
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_meter_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_meter_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_meter_reserve: max_block = {n} is negative")
+        st = _reserve(self._h, n)
+        if st:
+            raise self._fail(st, "sk_meter_reserve")
 
     def reset(self) -> None:
         """Forgets everything fed so far."""

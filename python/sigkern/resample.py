@@ -28,6 +28,7 @@ from . import _buffers as B
 from ._args import CARRAY, F32, F64, SFX, ndarray
 from ._errors import error
 from ._lib import cfunc, ffi
+from ._args import index as _args_index
 from ._handle import Handle, closed_error
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ _new_phase = {F32: cfunc("sk_resampler_f32_new_spec_phase"),
 _quality_spec = cfunc("sk_resample_quality_spec")
 _PHASE = {"linear": 0, "minimum": 1}
 _reset = cfunc("sk_resampler_reset")
+_reserve = cfunc("sk_resampler_reserve")
 _latency = cfunc("sk_resampler_latency")
 _out_size = cfunc("sk_resampler_output_size")
 _flush_size = cfunc("sk_resampler_flush_size")
@@ -488,6 +490,32 @@ class Resampler(Handle, free="sk_resampler_free"):
         """
         self._check(_set_ratio(self._h, float(ratio), operator.index(ramp)),
                     "sk_resampler_set_ratio")
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_resampler_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_resampler_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_resampler_reserve: max_block = {n} is negative")
+        self._check(_reserve(self._h, n), "sk_resampler_reserve")
 
     def reset(self) -> None:
         """Back to the state right after creation (empty history, the creation ratio)."""

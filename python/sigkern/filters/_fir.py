@@ -12,6 +12,7 @@ from .._args import CARRAY, CPTR, F32, F64, ndarray, SFX
 from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
+from .._args import index as _args_index
 from ._common import _coefs, _fb
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ __all__ = ["Fir"]
 
 _fir_new = {F32: cfunc("sk_fir_f32_new"), F64: cfunc("sk_fir_f64_new")}
 _fir_reset = cfunc("sk_fir_reset")
+_fir_reserve = cfunc("sk_fir_reserve")
 _fir_info = cfunc("sk_fir_info")
 _fir_process = {F32: cfunc("sk_fir_f32_process"), F64: cfunc("sk_fir_f64_process")}
 _fir_get = {F32: cfunc("sk_fir_f32_get_state"), F64: cfunc("sk_fir_f64_get_state")}
@@ -193,6 +195,34 @@ class Fir(Handle, free="sk_fir_free"):
         if st:
             raise self._fail(st, "process")
         return out
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_fir_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_fir_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_fir_reserve: max_block = {n} is negative")
+        st = _fir_reserve(self._h, n)
+        if st:
+            raise self._fail(st, "sk_fir_reserve")
 
     def reset(self) -> None:
         """Zeroes the history (the next block starts from silence)."""

@@ -14,6 +14,7 @@ from .._args import CARRAY, F32, F64, ndarray, SFX
 from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
+from .._args import index as _args_index
 from ._common import _coefs, _copy_out, _fb
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: DTypeLike = np.float64) -> Flo
 
 _lf_new = {F32: cfunc("sk_lfilter_f32_new"), F64: cfunc("sk_lfilter_f64_new")}
 _lf_reset = cfunc("sk_lfilter_reset")
+_lf_reserve = cfunc("sk_lfilter_reserve")
 _lf_info = cfunc("sk_lfilter_info")
 _lf_process = {F32: cfunc("sk_lfilter_f32_process"), F64: cfunc("sk_lfilter_f64_process")}
 _lf_get = {F32: cfunc("sk_lfilter_f32_get_state"), F64: cfunc("sk_lfilter_f64_get_state")}
@@ -283,6 +285,34 @@ class Lfilter(Handle, free="sk_lfilter_free"):
         if st:
             raise self._fail(st, f"sk_lfilter_{self._sfx}_process")
         return out
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_lfilter_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_lfilter_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_lfilter_reserve: max_block = {n} is negative")
+        st = _lf_reserve(self._h, n)
+        if st:
+            raise self._fail(st, "sk_lfilter_reserve")
 
     def reset(self) -> None:
         """Zeroes the state."""

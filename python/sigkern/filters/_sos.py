@@ -15,6 +15,7 @@ from .._args import CARRAY, CPTR, F32, F64, ndarray, SFX
 from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
+from .._args import index as _args_index
 from ._common import _coefs, _copy_out, _fb
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ __all__ = ["sosfilt", "sosfilt_zi", "Biquad", "SosFilter"]
 _sosfilt = {F32: cfunc("sk_sosfilt_f32"), F64: cfunc("sk_sosfilt_f64")}
 _bq_new = {F32: cfunc("sk_biquad_f32_new"), F64: cfunc("sk_biquad_f64_new")}
 _bq_reset = cfunc("sk_biquad_reset")
+_bq_reserve = cfunc("sk_biquad_reserve")
 _bq_info = cfunc("sk_biquad_info")
 _bq_process = {F32: cfunc("sk_biquad_f32_process"), F64: cfunc("sk_biquad_f64_process")}
 _bq_process_il = {
@@ -392,6 +394,34 @@ class Biquad(Handle, free="sk_biquad_free"):
         return out
 
     # -- state ----------------------------------------------------------------------------
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_biquad_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_biquad_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_biquad_reserve: max_block = {n} is negative")
+        st = _bq_reserve(self._h, n)
+        if st:
+            raise self._fail(st, "sk_biquad_reserve")
 
     def reset(self) -> None:
         """Zeroes the state (the next block starts from rest).

@@ -16,6 +16,7 @@ from .._args import CARRAY, F32, F64, ndarray, SFX
 from .._errors import InvalidHandleError, status_name
 from .._handle import Handle
 from .._lib import cfunc
+from .._args import index as _args_index
 from ._common import _complex_input, _fb, _flag, _new, _NULL, _raise, _real_input, _swap
 from ._window import get_window
 
@@ -35,6 +36,7 @@ _stream_finish = {F32: cfunc("sk_stft_stream_f32_finish"), F64: cfunc("sk_stft_s
 _stream_push_frames = cfunc("sk_stft_stream_push_frames")
 _stream_finish_frames = cfunc("sk_stft_stream_finish_frames")
 _stream_reset = cfunc("sk_stft_stream_reset")
+_stream_reserve = cfunc("sk_stft_stream_reserve")
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
 _ONES: Dict[Tuple[int, np.dtype[Any]], Any] = {}
@@ -484,6 +486,39 @@ class StftStream(Handle, free="sk_stft_stream_free"):
             y = A._torch().from_numpy(y)
         ret: ComplexArray = _swap(y)
         return ret
+
+    def reserve(self, max_block: int) -> None:
+        """Makes the object real-time safe for blocks of up to ``max_block`` frames
+        (``sk_stft_stream_reserve``): reserves every buffer such calls need and keeps its calls on the calling
+        thread. Results do not change. See docs/c.md, "Real-time use".
+
+        Parameters
+        ----------
+        max_block : int
+            The largest block (frames per channel) later calls will pass.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``max_block`` is negative.
+        SigkernError
+            The library refused (e.g. buffers beyond the address space), with its message.
+        """
+        n = _args_index(max_block, "sk_stft_stream_reserve", "max_block")
+        if n < 0:
+            raise ValueError(f"sk_stft_stream_reserve: max_block = {n} is negative")
+        if not self._lock.acquire(False):
+            raise self._busy("reserve")
+        try:
+            st = _stream_reserve(self._h, n)
+        finally:
+            self._lock.release()
+        if st:
+            _raise(st, "sk_stft_stream_reserve")
 
     def reset(self) -> None:
         """Forgets all input (and a finish): the stream starts a new signal
