@@ -592,7 +592,7 @@ extern "C" {
  * `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n` writable.
@@ -2675,7 +2675,7 @@ int32_t sk_mel_plan_free(struct SkMelPlan *plan);
  * whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
  * `SK_ERR_LENGTH`.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `frames` writable.
@@ -4063,7 +4063,7 @@ int32_t sk_resampler_latency(struct SkResampler *h, size_t *frames);
  * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
  * `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n_out` writable.
@@ -4074,7 +4074,7 @@ int32_t sk_resampler_output_size(struct SkResampler *h, size_t *n_out, size_t n_
  * Stores in `*n_out` how many frames `sk_resampler_*_flush*` writes now (0 for a stream that
  * has seen no input). Status codes as `sk_resampler_output_size`.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n_out` writable.
@@ -4222,7 +4222,7 @@ int32_t sk_resampler_f64_flush_interleaved(struct SkResampler *h, double *y, siz
  * frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
  * count). Thread safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n_out` writable.
@@ -4293,7 +4293,7 @@ int32_t sk_resample_f64_interleaved(const double *x, double in_rate, double out_
  * `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`. Thread safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n_out` writable.
@@ -4335,7 +4335,7 @@ int32_t sk_upfirdn_f64(const double *h, const double *x, size_t up, size_t down,
  * `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
  * can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n_out` writable.
@@ -4638,7 +4638,7 @@ int32_t process_data(float *data, int size);
  * padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
  * error `*frames` is untouched. Thread-safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `frames` writable.
@@ -4714,7 +4714,7 @@ int32_t sk_stft_batch_f64(const double *x, ptrdiff_t x_stride, size_t rows, cons
  * `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
  * `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `n` writable.
@@ -4798,7 +4798,7 @@ int32_t sk_stft_stream_free(struct SkStftStream *stream);
  * `size_t`, or more frames of n_freq complex floats than a buffer can hold),
  * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `frames` writable.
@@ -4810,7 +4810,7 @@ int32_t sk_stft_stream_push_frames(const struct SkStftStream *stream, size_t *fr
  * `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
  * short for one frame (as `sk_stft_frames`).
  *
- * Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+ * Real-time safe: yes.
  *
  * # Safety
  * `frames` writable.

@@ -47,7 +47,7 @@ fn parse_method(method: i32) -> SkResult<ConvMethod> {
 /// `PTRDIFF_MAX` bytes), `SK_ERR_BAD_ARGUMENT` (mode),
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n` writable.
@@ -57,7 +57,7 @@ pub unsafe extern "C" fn sk_convolve_len(mode: i32, n: *mut usize, na: usize, nb
         check_out_scalar("n", n)?;
         let (len, _) = out_range(na, nb, parse_mode(mode)?)?;
         let len = size_result(
-            &format!("the output length of na = {na}, nb = {nb}"),
+            format_args!("the output length of na = {na}, nb = {nb}"),
             Some(len),
             4,
             "floats",

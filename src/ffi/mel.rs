@@ -336,7 +336,7 @@ pub unsafe extern "C" fn sk_mel_plan_free(plan: *mut SkMelPlan) -> i32 {
 /// whose frames of `n_mels` floats are more than a buffer can hold (`PTRDIFF_MAX` bytes) is
 /// `SK_ERR_LENGTH`.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `frames` writable.
@@ -354,10 +354,10 @@ pub unsafe extern "C" fn sk_mel_frames(
                 Either::B(m) => Ok((m.frames(n)?, m.mel.n_mels)),
             })?;
         let f = size_result(
-            &format!("the frame count for n = {n} samples"),
+            format_args!("the frame count for n = {n} samples"),
             Some(f),
             n_mels.saturating_mul(4),
-            &format!("frames of {n_mels} floats"),
+            format_args!("frames of {n_mels} floats"),
         )?;
         // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
         // writable is this function's `# Safety` contract.

@@ -9,9 +9,7 @@
 //! `p[c·stride + t]` (`stride >= frames` when there is more than one channel, ignored for one);
 //! *interleaved* data keeps it at `p[t·channels + c]`.
 
-use super::guard::{
-    check_out_scalar, ffi_boundary, interleaved, planar, size_fits, size_result, Buf,
-};
+use super::guard::{check_out_scalar, ffi_boundary, interleaved, planar, size_result, Buf};
 use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::layout::Layout;
@@ -404,18 +402,19 @@ unsafe fn flush<T: ResampleElem>(
 /// A count of frames of `channels` elements of `elem_bytes` bytes each, under the one size rule
 /// ([`size_result`]): it must fit in `size_t` and such frames must fit in the address space. The
 /// stream's counts cap at `u64::MAX`, so a count too large for any buffer is never stored.
-fn to_usize(v: u64, what: &str, channels: usize, elem_bytes: usize) -> SkResult<usize> {
-    let n = usize::try_from(v).ok();
-    if let Some(n) = size_fits(n, channels.saturating_mul(elem_bytes)) {
-        return Ok(n);
-    }
+fn to_usize(
+    v: u64,
+    what: std::fmt::Arguments<'_>,
+    channels: usize,
+    elem_bytes: usize,
+) -> SkResult<usize> {
     let name = if elem_bytes == 8 { "double" } else { "float" };
     let plural = if channels == 1 { "" } else { "s" };
     size_result(
         what,
-        n,
+        usize::try_from(v).ok(),
         channels.saturating_mul(elem_bytes),
-        &format!("frames of {channels} {name}{plural}"),
+        format_args!("frames of {channels} {name}{plural}"),
     )
 }
 
@@ -703,7 +702,7 @@ pub unsafe extern "C" fn sk_resampler_latency(h: *mut SkResampler, frames: *mut 
 /// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (more frames than a buffer can hold: their
 /// `channels` samples each beyond `PTRDIFF_MAX` bytes; never a saturated count).
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -719,7 +718,7 @@ pub unsafe extern "C" fn sk_resampler_output_size(
             let (ch, b) = frame_of(o);
             let n = to_usize(
                 n,
-                &format!("the output size of n_in = {n_in} frames"),
+                format_args!("the output size of n_in = {n_in} frames"),
                 ch,
                 b,
             )?;
@@ -735,7 +734,7 @@ pub unsafe extern "C" fn sk_resampler_output_size(
 /// Stores in `*n_out` how many frames `sk_resampler_*_flush*` writes now (0 for a stream that
 /// has seen no input). Status codes as `sk_resampler_output_size`.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -745,7 +744,7 @@ pub unsafe extern "C" fn sk_resampler_flush_size(h: *mut SkResampler, n_out: *mu
         with_obj(h, |o| {
             let n = each!(o, r => r.flush_size());
             let (ch, b) = frame_of(o);
-            let n = to_usize(n, "the flush size", ch, b)?;
+            let n = to_usize(n, format_args!("the flush size"), ch, b)?;
             check_out_scalar("n_out", n_out)?;
             // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable
             // is this function's `# Safety` contract.
@@ -1029,7 +1028,7 @@ pub unsafe extern "C" fn sk_resampler_f64_flush_interleaved(
 /// frames than a buffer of one float channel can hold, `PTRDIFF_MAX` bytes; never a saturated
 /// count). Thread safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1047,7 +1046,7 @@ pub unsafe extern "C" fn sk_resample_size(
         // the smallest buffer of that many frames: one float channel
         let n = to_usize(
             stream::output_len(in_rate, out_rate, n_in),
-            &format!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
+            format_args!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
             1,
             4,
         )?;
@@ -1087,7 +1086,7 @@ unsafe fn oneshot<T: ResampleElem>(
     }
     let need = to_usize(
         stream::output_len(in_rate, out_rate, n_in),
-        &format!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
+        format_args!("the output size of n_in = {n_in} frames from {in_rate} to {out_rate}"),
         channels,
         std::mem::size_of::<T>(),
     )?;
@@ -1271,7 +1270,11 @@ pub unsafe extern "C" fn sk_resample_f64_interleaved(
 /// # Safety
 /// `n_out` NULL, misaligned (both rejected here by `check_out_scalar`) or writable for one
 /// `usize`.
-unsafe fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<()> {
+unsafe fn size_out(
+    n_out: *mut usize,
+    n: Option<usize>,
+    what: std::fmt::Arguments<'_>,
+) -> SkResult<()> {
     let n = size_result(what, n, 4, "floats")?;
     check_out_scalar("n_out", n_out)?;
     // SAFETY: `check_out_scalar` just established `n_out` non-NULL and aligned; writable is the
@@ -1286,7 +1289,7 @@ unsafe fn size_out(n_out: *mut usize, n: Option<usize>, what: &str) -> SkResult<
 /// `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`. Thread safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1307,7 +1310,9 @@ pub unsafe extern "C" fn sk_upfirdn_size(
             size_out(
                 n_out,
                 poly::upfirdn_len(n_h, n_x, up, down),
-                &format!("the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"),
+                format_args!(
+                    "the output size of n_x = {n_x}, n_h = {n_h}, up = {up}, down = {down}"
+                ),
             )
         }
     })
@@ -1428,7 +1433,7 @@ pub unsafe extern "C" fn sk_upfirdn_f64(
 /// `SK_ERR_BAD_ARGUMENT` (`up` or `down` 0), `SK_ERR_LENGTH` (more samples than a float buffer
 /// can hold, `PTRDIFF_MAX` bytes), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n_out` writable.
@@ -1447,7 +1452,7 @@ pub unsafe extern "C" fn sk_resample_poly_size(
             size_out(
                 n_out,
                 poly::resample_poly_len(n_x, up, down),
-                &format!("the output size of n_x = {n_x} by {up}/{down}"),
+                format_args!("the output size of n_x = {n_x} by {up}/{down}"),
             )
         }
     })

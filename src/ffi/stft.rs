@@ -12,7 +12,7 @@
 //! with `pad_mode` `SK_PAD_REFLECT` (torch's default; needs a signal longer than n_fft/2) or
 //! `SK_PAD_CONSTANT` (zeros); `normalized ≠ 0` scales by 1/√n_fft.
 
-use super::guard::{alias, check_out_scalar, ffi_boundary, size_fits, size_result, Buf};
+use super::guard::{alias, check_out_scalar, ffi_boundary, size_result, Buf};
 use super::handle::{self, handle_kind, Either, Kind};
 use super::spec::SpecFloat;
 use crate::error::{SkError, SkResult};
@@ -139,15 +139,12 @@ unsafe fn as_cplx_mut<'a, T>(b: &Buf<T>) -> &'a mut [Complex<T>] {
 
 /// A frame count under the one size rule ([`size_result`]): the frames' `n_freq` complex floats
 /// must fit in the address space (`what` names the count in the message).
-fn frames_result(frames: usize, n_freq: usize, what: &str) -> SkResult<usize> {
-    if let Some(f) = size_fits(Some(frames), n_freq.saturating_mul(8)) {
-        return Ok(f);
-    }
+fn frames_result(frames: usize, n_freq: usize, what: std::fmt::Arguments<'_>) -> SkResult<usize> {
     size_result(
         what,
         Some(frames),
         n_freq.saturating_mul(8),
-        &format!("frames of {n_freq} complex floats"),
+        format_args!("frames of {n_freq} complex floats"),
     )
 }
 
@@ -162,7 +159,7 @@ fn frames_result(frames: usize, n_freq: usize, what: &str) -> SkResult<usize> {
 /// padded signal shorter than n_fft); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). On
 /// error `*frames` is untouched. Thread-safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `frames` writable.
@@ -182,7 +179,7 @@ pub unsafe extern "C" fn sk_stft_frames(
         let f = frames_result(
             p.frames(n)?,
             p.n_freq(),
-            &format!("the frame count for n = {n} samples"),
+            format_args!("the frame count for n = {n} samples"),
         )?;
         // SAFETY: `check_out_scalar("frames", ..)` above established non-NULL and aligned;
         // writable is this function's `# Safety` contract.
@@ -438,7 +435,7 @@ pub unsafe extern "C" fn sk_stft_batch_f64(
 /// `size_t` or is more floats than a buffer can hold), `SK_ERR_BAD_ARGUMENT` (as
 /// `sk_stft_frames`), `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (n). Thread-safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `n` writable.
@@ -455,7 +452,7 @@ pub unsafe extern "C" fn sk_istft_len(
         check_out_scalar("n", n)?;
         let p = params(n_fft, hop, win_length, center, SK_PAD_REFLECT, 1, 0)?;
         let len = size_result(
-            &format!("the signal length of {frames} frames"),
+            format_args!("the signal length of {frames} frames"),
             Some(istft_default_len(&p, frames)?),
             4,
             "floats",
@@ -709,7 +706,7 @@ fn with_stream<R>(
 /// `size_t`, or more frames of n_freq complex floats than a buffer can hold),
 /// `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (frames). Thread-safe.
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `frames` writable.
@@ -727,14 +724,14 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
                 frames_result(
                     s.push_frames(n)?,
                     s.params().n_freq(),
-                    &format!("the frame count for n = {n} more samples"),
+                    format_args!("the frame count for n = {n} more samples"),
                 )
             },
             |s| {
                 frames_result(
                     s.push_frames(n)?,
                     s.params().n_freq(),
-                    &format!("the frame count for n = {n} more samples"),
+                    format_args!("the frame count for n = {n} more samples"),
                 )
             },
         )?;
@@ -749,7 +746,7 @@ pub unsafe extern "C" fn sk_stft_stream_push_frames(
 /// `sk_stft_stream_push_frames`, plus `SK_ERR_BAD_ARGUMENT` when the signal pushed so far is too
 /// short for one frame (as `sk_stft_frames`).
 ///
-/// Real-time safe: no (it formats the text of its size-overflow error on every call, which allocates).
+/// Real-time safe: yes.
 ///
 /// # Safety
 /// `frames` writable.
@@ -766,14 +763,14 @@ pub unsafe extern "C" fn sk_stft_stream_finish_frames(
                 frames_result(
                     s.finish_frames()?,
                     s.params().n_freq(),
-                    "the frame count of the finish",
+                    format_args!("the frame count of the finish"),
                 )
             },
             |s| {
                 frames_result(
                     s.finish_frames()?,
                     s.params().n_freq(),
-                    "the frame count of the finish",
+                    format_args!("the frame count of the finish"),
                 )
             },
         )?;

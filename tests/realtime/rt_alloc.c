@@ -196,6 +196,12 @@ static void run_case(const Case *c) {
                 double r = (i / 97) % 2 ? 44100.0 / 48000.0 : 44100.0 / 48000.0 * 1.01;
                 CHECK(sk_resampler_set_ratio(h, r, 300));
             }
+            {
+                /* the size queries a callback sizes its buffers with */
+                size_t need;
+                CHECK(sk_resampler_output_size(h, &need, n));
+                if (need > cap) CHECK(SK_ERR_BUFFER_TOO_SMALL);
+            }
             if (i % 331 == 300) {
                 size_t fl;
                 CHECK(sk_resampler_flush_size(h, &fl));
@@ -282,12 +288,44 @@ static void run_case(const Case *c) {
         size_t y_len = sizeof yf / sizeof yf[0], frames;
         for (size_t i = 0; i < WARMUP + calls; i++) {
             if (i == WARMUP) window_begin();
+            size_t need;
+            CHECK(sk_stft_stream_push_frames(h, &need, n));
             CHECK(sk_stft_stream_f32_push(h, xf, yf, y_len, &frames, n));
+            if (frames != need) CHECK(SK_ERR_INTERNAL);
             if (i % 500 == 499) {
+                CHECK(sk_stft_stream_finish_frames(h, &need));
                 CHECK(sk_stft_stream_f32_finish(h, yf, y_len, &frames));
+                if (frames != need) CHECK(SK_ERR_INTERNAL);
                 CHECK(sk_stft_stream_reset(h));
             }
         }
+        window_end();
+    } else if (!strcmp(k, "size-queries")) {
+        /* the size queries a callback may size its buffers with: their error text is built
+         * only when they fail, so a successful call allocates nothing */
+        SkMelPlan *mel;
+        CHECK(sk_mel_plan_f32_new(16000, 400, 160, 400, SK_WINDOW_HANN, 0, 1, SK_PAD_REFLECT, 2,
+                                  80, 0, 8000, 0, 1, &mel));
+        size_t sum = 0;
+        for (size_t i = 0; i < WARMUP + calls; i++) {
+            if (i == WARMUP) window_begin();
+            size_t m = n + i % 7, v;
+            CHECK(sk_convolve_len(SK_CONV_SAME, &v, m, 31));
+            sum += v;
+            CHECK(sk_mel_frames(mel, &v, m + 400));
+            sum += v;
+            CHECK(sk_stft_frames(512, 128, 512, 1, SK_PAD_REFLECT, &v, m + 512));
+            sum += v;
+            CHECK(sk_istft_len(512, 128, 512, 1, m, &v));
+            sum += v;
+            CHECK(sk_resample_size(48000, 44100, &v, m));
+            sum += v;
+            CHECK(sk_upfirdn_size(3, 2, &v, 31, m));
+            sum += v;
+            CHECK(sk_resample_poly_size(3, 2, &v, m));
+            sum += v;
+        }
+        if (sum == 0) CHECK(SK_ERR_INTERNAL);
         window_end();
     } else {
         fprintf(stderr, "unknown case %s\n", k);
@@ -305,11 +343,12 @@ int main(void) {
     }
     static const char *kinds[] = {"biquad",   "fir-direct", "fir-fft", "lfilter",  "gain-ramp",
                                   "dither",   "resampler",  "resampler-f64", "resampler-vhq", "envelope",
-                                  "compressor", "gate",     "limiter", "meter",    "stft"};
+                                  "compressor", "gate",     "limiter", "meter",    "stft",
+                                  "size-queries"};
     /* kinds with one channel only, or without an interleaved form */
-    static const char *mono_only[] = {"fir-direct", "fir-fft", "stft"};
+    static const char *mono_only[] = {"fir-direct", "fir-fft", "stft", "size-queries"};
     static const char *planar_only[] = {"fir-direct", "fir-fft", "lfilter", "gain-ramp", "dither",
-                                        "stft"};
+                                        "stft",       "size-queries"};
     const size_t blocks[] = {1, 64, 512, RT_MAX_BLOCK};
     int failures = 0, cases = 0, seccomp_ok = 1;
     const Case extra[] = {{"meter-long", 1, 0, RT_MAX_BLOCK}, {"meter-long", 2, 1, RT_MAX_BLOCK}};

@@ -183,13 +183,13 @@ pub(crate) fn check_capacity<T>(name: &'static str, ptr: *mut T, cap: usize) -> 
 /// one that can exist: at most `isize::MAX` bytes, the limit [`Buf::check`] puts on every
 /// buffer. A larger count is `SK_ERR_LENGTH`, never stored (and never saturated). A count of
 /// `SIZE_MAX` may stand for a larger one that was capped; the message then says "at least".
-/// Callers whose message text must be built first use [`size_fits`] to skip building it when
-/// the count is fine (a size query then allocates nothing).
+/// `what` and `item` are any `Display`, typically `format_args!(…)`: the message text is
+/// formatted only on error, so a size query that succeeds allocates nothing.
 pub(crate) fn size_result(
-    what: &str,
+    what: impl std::fmt::Display,
     n: Option<usize>,
     item_bytes: usize,
-    item: &str,
+    item: impl std::fmt::Display,
 ) -> SkResult<usize> {
     let Some(n) = n else {
         return Err(SkError::Length(format!("{what} does not fit in size_t")));
@@ -204,12 +204,6 @@ pub(crate) fn size_result(
         )));
     }
     Ok(n)
-}
-
-/// The rule of [`size_result`] without its message: `Some(n)` when `n` items of `item_bytes`
-/// bytes fit, else `None` (then call [`size_result`] for the error).
-pub(crate) fn size_fits(n: Option<usize>, item_bytes: usize) -> Option<usize> {
-    n.filter(|&n| n as u128 * item_bytes as u128 <= isize::MAX as u128)
 }
 
 /// Checks a scalar out-parameter (non-NULL, aligned).

@@ -18,7 +18,7 @@ pub(crate) mod strided;
 pub(crate) use boundary::set_last_error;
 pub(crate) use boundary::{ffi_boundary, run_status, run_value, with_last_error};
 pub(crate) use buf::{
-    alias, check_capacity, check_out_scalar, int_len, io, size_fits, size_result, Alias, Buf,
+    alias, check_capacity, check_out_scalar, int_len, io, size_result, Alias, Buf,
 };
 pub(crate) use channels::{interleaved, planar};
 pub(crate) use strided::{alias_strided, indexed, RowsBuf, SBuf};
