@@ -664,7 +664,7 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
     #[inline(always)]
     fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
         match self.x.stride {
-            2 => return block_sum_pos::<T, 2>(&self.x, r),
+            2 => return block_sum_wide2::<T>(&self.x, r),
             3 => return block_sum_pos::<T, 3>(&self.x, r),
             4 => return block_sum_pos::<T, 4>(&self.x, r),
             -2 => return block_sum_neg::<T, 2>(&self.x, r),
@@ -676,6 +676,44 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
         self.x.gather(r.start, b);
         reduce::block_sum(b)
     }
+}
+
+/// `reduce::block_sum` of logical elements `r` of a view with stride `+2`, read in place with
+/// 128 accumulators: each run of 128 consecutive span elements is added into 128 lanes by plain
+/// contiguous vector adds, so lane `2·j` adds exactly the elements `r.start + 64·c + j`, in the
+/// order of `c`, that lane `j` of the contiguous kernel adds on a gathered copy (the odd lanes
+/// see the elements between them and are dropped). The tail goes to the first lanes as there,
+/// so the bits are the same; a last chunk that would read past the span goes element by element.
+/// Measured faster than [`block_sum_pos`] at stride 2 (benches/ab_builds.py: x[::2] float 1.36×,
+/// double 1.14×), and slower at strides 3 and −2, where it is not used.
+#[inline(always)]
+fn block_sum_wide2<T: Float>(x: &StridedRef<'_, T>, r: std::ops::Range<usize>) -> reduce::Lanes {
+    const L: usize = reduce::LANES;
+    const W: usize = 2 * reduce::LANES;
+    let m = r.len();
+    let full = m / L;
+    let base = x.first + r.start * 2;
+    let (ch, _) = x.span[base..].as_chunks::<W>();
+    let fast = full.min(ch.len());
+    let mut wide = [T::ZERO; W];
+    for c in &ch[..fast] {
+        for k in 0..W {
+            wide[k] = wide[k] + c[k];
+        }
+    }
+    let mut acc = [T::ZERO; L];
+    for (j, a) in acc.iter_mut().enumerate() {
+        *a = wide[2 * j];
+    }
+    for c in fast..full {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a = *a + x.get(r.start + c * L + j);
+        }
+    }
+    for (j, a) in acc.iter_mut().enumerate().take(m - full * L) {
+        *a = *a + x.get(r.start + full * L + j);
+    }
+    reduce::tree_out(acc)
 }
 
 /// `reduce::block_sum` of logical elements `r` of a view with stride `+S`, read in place: lane
@@ -1194,9 +1232,11 @@ mod tests {
         let mut ns: Vec<usize> = (0..=100).collect();
         ns.extend([511, 512, 513, 2047, 2048, 2049, 4 * 512 + 17, 9000]);
         let strides = [1isize, -1, 2, -2, 3, -3, 4, -4, 5, -7, 0, 1000, -1001];
-        for &n in &ns {
+        // pad 0: the view touches both span ends, so the in-place kernels' last chunk (first
+        // for negative strides) cannot read a whole run and goes element by element
+        for (&n, pad) in ns.iter().flat_map(|n| [(n, 0), (n, 2)]) {
             for s in strides {
-                let (first, span_len) = layout(n, s, 2);
+                let (first, span_len) = layout(n, s, pad);
                 let span = adversarial_f32(&mut rng, span_len);
                 let v = StridedRef::new(&span, first, s, n).unwrap();
                 let c = v.to_vec();
@@ -1205,9 +1245,10 @@ mod tests {
                 let cw = vw.to_vec();
                 for level in available() {
                     let (got, want) = (sum(level, v), reduce::sum(level, &c));
-                    assert_eq!(got.to_bits(), want.to_bits(), "f32 n={n} s={s} {level:?}");
+                    let at = format!("n={n} s={s} pad={pad} {level:?}");
+                    assert_eq!(got.to_bits(), want.to_bits(), "f32 {at}");
                     let (got, want) = (sum(level, vw), reduce::sum(level, &cw));
-                    assert_eq!(got.to_bits(), want.to_bits(), "f64 n={n} s={s} {level:?}");
+                    assert_eq!(got.to_bits(), want.to_bits(), "f64 {at}");
                 }
             }
         }
