@@ -93,7 +93,7 @@ help:
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make py-install    build and pip-install the Python package into $(VENV)"
 	@echo "make wheel         build a wheel of the Python package into build/wheel/"
-	@echo "make lint | typecheck | rust-test | header-check | abi-check | c-test | rt-test"
+	@echo "make lint | typecheck | rust-test | header-check | abi-check | c-test | rt-test | rtsan-test"
 	@echo "  | c-install-test | python-test   one part of 'test' (typecheck: mypy on python/sigkern)"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
 	@echo "make test-debug-lib    misuse, memory-limit and reliability tests on the debug build"
@@ -233,9 +233,31 @@ $(RT_OUT)/rt_alloc-static: $(RT_SRCS) include/sigkern.h $(LIB_A)
 	$(CC) $(CFLAGS) -fno-builtin tests/realtime/rt_alloc.c tests/realtime/alloc_count.c -o $@ \
 	  $(STATIC_LDLIBS)
 
-.PHONY: rt-test
-rt-test: $(RT_BINS)
+# examples/c/realtime.c under RealtimeSanitizer (clang >= 20, -fsanitize=realtime): its audio
+# callback is marked [[clang::nonblocking]], so any allocation, lock or blocking system call
+# inside it, in the example or in the library, aborts the run. The --probe run allocates in the
+# callback on purpose and must be stopped, which shows the sanitizer is active. Skipped, with a
+# note, where no clang >= 20 is installed (.ci/run installs clang-22 where apt offers it).
+RTSAN_CC ?= $(firstword $(foreach v,25 24 23 22 21 20,$(shell command -v clang-$(v) 2>/dev/null)))
+RTSAN_OUT := build/rtsan
+
+.PHONY: rt-test rtsan-test
+rt-test: $(RT_BINS) rtsan-test
 	@for bin in $(RT_BINS); do printf '=== %-28s ' $$bin; $$bin; done
+
+rtsan-test: examples/c/realtime.c include/sigkern.h $(LIB_SO) $(LIB_SONAME_LINK)
+	@if [ -z "$(RTSAN_CC)" ]; then \
+	  echo "rtsan-test: skipped, no clang >= 20 (apt-get install clang-22 libclang-rt-22-dev)"; \
+	  exit 0; fi; \
+	mkdir -p $(RTSAN_OUT) && \
+	$(RTSAN_CC) -std=c23 -O1 -g -Wall -Wextra -pedantic -Werror -Iinclude -fsanitize=realtime \
+	  examples/c/realtime.c -o $(RTSAN_OUT)/realtime $(SHARED_LDLIBS) && \
+	printf '=== %-28s ' "$(RTSAN_OUT)/realtime" && $(RTSAN_OUT)/realtime && \
+	if $(RTSAN_OUT)/realtime --probe > $(RTSAN_OUT)/probe.log 2>&1; then \
+	  echo "rtsan-test: the probe's allocation in the callback went unnoticed"; exit 1; fi; \
+	grep -q "RealtimeSanitizer: unsafe-library-call" $(RTSAN_OUT)/probe.log || \
+	  { echo "rtsan-test: the probe failed for another reason:"; cat $(RTSAN_OUT)/probe.log; exit 1; }; \
+	echo "=== rtsan probe: the sanitizer stopped the deliberate malloc in the callback (ok)"
 
 # ------------------------------------------------------------------ install
 install: $(LIB_SO) $(LIB_A)
