@@ -43,6 +43,8 @@ mod pow2_avx2_f64;
 mod pow2_avx512;
 #[cfg(target_arch = "x86_64")]
 mod pow2_avx512_f32;
+#[cfg(target_arch = "x86_64")]
+mod pow2_avx512_stages;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod pow2_check;
 #[cfg(target_arch = "x86_64")]

@@ -63,7 +63,10 @@
 //!
 //! # Safety
 //!
-//! All intrinsic code is in `unsafe fn`s. The stage kernels carry
+//! All intrinsic code is in `unsafe fn`s. The stage kernels and the in-register DFTs are
+//! shared with the float plans of [`super::pow2_avx512_f32`], written once over the vector type
+//! in [`super::pow2_avx512_stages`]; this module keeps the plans and the double-only codelets
+//! (n ≤ 64 and the fused real ones). The kernels carry
 //! `#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]`; the
 //! `#[inline(always)]` helpers touch no memory and are only called from those kernels. The
 //! kernels are reachable only through a plan, and [`Pow2Avx512::new`] returns `None` unless
@@ -71,8 +74,11 @@
 
 use super::super::Complex;
 use super::mixed::unit_root;
-use super::split_avx512::F64x8;
-use core::arch::x86_64::*;
+use super::pow2_avx512_stages::{
+    dft_r, first_group, first_stage, first_stage_win, fused_last, last8_stage, mid16_stage,
+    transpose_rows4, Zmm,
+};
+use super::split_avx512::{F64x8, Lanes};
 use core::mem::MaybeUninit;
 
 /// One cache line of doubles, so table rows are 64-byte aligned.
@@ -448,38 +454,38 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageF
         (Small32, 32, 1, 1) => small::<INV, 8>,
         (Small64, 64, 1, 1) => small::<INV, 16>,
         // 128: F16 L8
-        (First16, 128, 1, 8) => first_stage::<INV, 16, 128>,
-        (Last8, 128, 16, 1) => last8_stage::<INV, 16>,
+        (First16, 128, 1, 8) => first_stage::<F64x8, INV, 16, false, 128>,
+        (Last8, 128, 16, 1) => last8_stage::<F64x8, INV, 16>,
         // 256: F16 L16
-        (First16, 256, 1, 16) => first_stage::<INV, 16, 256>,
-        (Last16, 256, 16, 1) => mid16_stage::<INV, false, 16, 1>,
+        (First16, 256, 1, 16) => first_stage::<F64x8, INV, 16, false, 256>,
+        (Last16, 256, 16, 1) => mid16_stage::<F64x8, INV, false, false, 16, 1>,
         // 512: F4 M16 L8
-        (First4, 512, 1, 128) => first_stage::<INV, 4, 512>,
-        (Mid16, 512, 4, 8) => mid16_stage::<INV, true, 4, 8>,
-        (Last8, 512, 64, 1) => last8_stage::<INV, 64>,
+        (First4, 512, 1, 128) => first_stage::<F64x8, INV, 4, false, 512>,
+        (Mid16, 512, 4, 8) => mid16_stage::<F64x8, INV, true, false, 4, 8>,
+        (Last8, 512, 64, 1) => last8_stage::<F64x8, INV, 64>,
         // 1024: F4 M16 L16
-        (First4, 1024, 1, 256) => first_stage::<INV, 4, 1024>,
-        (Mid16, 1024, 4, 16) => mid16_stage::<INV, true, 4, 16>,
-        (Last16, 1024, 64, 1) => mid16_stage::<INV, false, 64, 1>,
+        (First4, 1024, 1, 256) => first_stage::<F64x8, INV, 4, false, 1024>,
+        (Mid16, 1024, 4, 16) => mid16_stage::<F64x8, INV, true, false, 4, 16>,
+        (Last16, 1024, 64, 1) => mid16_stage::<F64x8, INV, false, false, 64, 1>,
         // 2048: F8 M16 L16
-        (First8, 2048, 1, 256) => first_stage::<INV, 8, 2048>,
-        (Mid16, 2048, 8, 16) => mid16_stage::<INV, true, 8, 16>,
-        (Last16, 2048, 128, 1) => mid16_stage::<INV, false, 128, 1>,
+        (First8, 2048, 1, 256) => first_stage::<F64x8, INV, 8, false, 2048>,
+        (Mid16, 2048, 8, 16) => mid16_stage::<F64x8, INV, true, false, 8, 16>,
+        (Last16, 2048, 128, 1) => mid16_stage::<F64x8, INV, false, false, 128, 1>,
         // 4096: F16 FL16+16
-        (First16, 4096, 1, 256) => first_stage::<INV, 16, 4096>,
-        (Fused16, 4096, 16, 16) => fused_last::<INV, 16, 16>,
+        (First16, 4096, 1, 256) => first_stage::<F64x8, INV, 16, false, 4096>,
+        (Fused16, 4096, 16, 16) => fused_last::<F64x8, INV, 16, 16>,
         // 8192: F8 M16 FL16+4
-        (First8, 8192, 1, 1024) => first_stage::<INV, 8, 8192>,
-        (Mid16, 8192, 8, 64) => mid16_stage::<INV, true, 8, 64>,
-        (Fused4, 8192, 128, 4) => fused_last::<INV, 4, 128>,
+        (First8, 8192, 1, 1024) => first_stage::<F64x8, INV, 8, false, 8192>,
+        (Mid16, 8192, 8, 64) => mid16_stage::<F64x8, INV, true, false, 8, 64>,
+        (Fused4, 8192, 128, 4) => fused_last::<F64x8, INV, 4, 128>,
         // 16384: F8 M16 FL16+8
-        (First8, 16384, 1, 2048) => first_stage::<INV, 8, 16384>,
-        (Mid16, 16384, 8, 128) => mid16_stage::<INV, true, 8, 128>,
-        (Fused8, 16384, 128, 8) => fused_last::<INV, 8, 128>,
+        (First8, 16384, 1, 2048) => first_stage::<F64x8, INV, 8, false, 16384>,
+        (Mid16, 16384, 8, 128) => mid16_stage::<F64x8, INV, true, false, 8, 128>,
+        (Fused8, 16384, 128, 8) => fused_last::<F64x8, INV, 8, 128>,
         // 32768: F8 M16 FL16+16
-        (First8, 32768, 1, 4096) => first_stage::<INV, 8, 32768>,
-        (Mid16, 32768, 8, 256) => mid16_stage::<INV, true, 8, 256>,
-        (Fused16, 32768, 128, 16) => fused_last::<INV, 16, 128>,
+        (First8, 32768, 1, 4096) => first_stage::<F64x8, INV, 8, false, 32768>,
+        (Mid16, 32768, 8, 256) => mid16_stage::<F64x8, INV, true, false, 8, 256>,
+        (Fused16, 32768, 128, 16) => fused_last::<F64x8, INV, 16, 128>,
         _ => unreachable!("no kernel for {kind:?} at n = {n}, s = {s}, m/16 = {m16}"),
     }
 }
@@ -489,340 +495,23 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageF
 fn first_kernel_win(kind: Kind, n: usize) -> FirstWinFn {
     use Kind::*;
     match (kind, n) {
-        (First16, 128) => first_stage_win::<16, 128>,
-        (First16, 256) => first_stage_win::<16, 256>,
-        (First4, 512) => first_stage_win::<4, 512>,
-        (First4, 1024) => first_stage_win::<4, 1024>,
-        (First8, 2048) => first_stage_win::<8, 2048>,
-        (First16, 4096) => first_stage_win::<16, 4096>,
-        (First8, 8192) => first_stage_win::<8, 8192>,
-        (First8, 16384) => first_stage_win::<8, 16384>,
-        (First8, 32768) => first_stage_win::<8, 32768>,
+        (First16, 128) => first_stage_win::<F64x8, 16, false, 128>,
+        (First16, 256) => first_stage_win::<F64x8, 16, false, 256>,
+        (First4, 512) => first_stage_win::<F64x8, 4, false, 512>,
+        (First4, 1024) => first_stage_win::<F64x8, 4, false, 1024>,
+        (First8, 2048) => first_stage_win::<F64x8, 8, false, 2048>,
+        (First16, 4096) => first_stage_win::<F64x8, 16, false, 4096>,
+        (First8, 8192) => first_stage_win::<F64x8, 8, false, 8192>,
+        (First8, 16384) => first_stage_win::<F64x8, 8, false, 16384>,
+        (First8, 32768) => first_stage_win::<F64x8, 8, false, 32768>,
         _ => unreachable!("no windowed first stage for {kind:?} at n = {n}"),
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// zmm arithmetic (4 complex doubles per vector). Every helper here is an `unsafe fn` only
-// because it uses AVX-512 intrinsics: it touches no memory, and it is only inlined into the
-// `#[target_feature]` kernels below, so the CPU supports the instructions.
-
-/// 4-point DFT of four vectors of complex values (forward: ω = -j).
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn bfly4<const INV: bool>(
-    a: __m512d,
-    b: __m512d,
-    c: __m512d,
-    d: __m512d,
-) -> (__m512d, __m512d, __m512d, __m512d) {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let one = _mm512_set1_pd(1.0);
-        let apc = _mm512_add_pd(a, c);
-        let amc = _mm512_sub_pd(a, c);
-        let bpd = _mm512_add_pd(b, d);
-        let bmd = _mm512_sub_pd(b, d);
-        let sw = _mm512_permute_pd::<0x55>(bmd); // (im, re)
-        let y0 = _mm512_add_pd(apc, bpd);
-        let y2 = _mm512_sub_pd(apc, bpd);
-        // amc - j·bmd = (re + bim, im - bre); amc + j·bmd = (re - bim, im + bre)
-        let minus_j = _mm512_fmsubadd_pd(amc, one, sw);
-        let plus_j = _mm512_fmaddsub_pd(amc, one, sw);
-        if INV {
-            (y0, plus_j, y2, minus_j)
-        } else {
-            (y0, minus_j, y2, plus_j)
-        }
-    }
-}
-
-/// `z · w` with `w` given as duplicated real and imaginary parts.
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn cmul(z: __m512d, wr: __m512d, wi: __m512d) -> __m512d {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let sw = _mm512_permute_pd::<0x55>(z);
-        _mm512_fmaddsub_pd(z, wr, _mm512_mul_pd(sw, wi))
-    }
-}
-
-/// `cos(π/8)`, `sin(π/8)`, `√½`.
-const C16: f64 = 0.923_879_532_511_286_7;
-const S16: f64 = 0.382_683_432_365_089_8;
-const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
-
-/// `z · ω` for the constant root `ω = cos θ ∓ i sin θ` (− forward, + inverse), given
-/// `(cos θ, sin θ)`.
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn cmul_const<const INV: bool>(z: __m512d, c: f64, s: f64) -> __m512d {
-    let s = if INV { s } else { -s };
-    // SAFETY: register-only arithmetic.
-    unsafe { cmul(z, _mm512_set1_pd(c), _mm512_set1_pd(s)) }
-}
-
-/// `z · (∓j)` (forward: −j, inverse: +j), exact.
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F required (only called from the kernels).
-#[inline(always)]
-unsafe fn mul_mj<const INV: bool>(z: __m512d) -> __m512d {
-    // SAFETY: register-only shuffle and xor.
-    unsafe {
-        let sw = _mm512_permute_pd::<0x55>(z);
-        let mask = if INV {
-            _mm512_set_pd(0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0)
-        } else {
-            _mm512_set_pd(-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0)
-        };
-        _mm512_xor_pd(sw, mask)
-    }
-}
-
-/// In-register `R`-point DFT (R = 4, 8, 16) of `v[..R]`, outputs in natural order.
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m512d; 16]) -> [__m512d; 16] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let z = _mm512_setzero_pd();
-        match R {
-            4 => {
-                let (o0, o1, o2, o3) = bfly4::<INV>(v[0], v[1], v[2], v[3]);
-                [o0, o1, o2, o3, z, z, z, z, z, z, z, z, z, z, z, z]
-            }
-            8 => {
-                let o = dft8::<INV>([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
-                [
-                    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], z, z, z, z, z, z, z, z,
-                ]
-            }
-            _ => dft16::<INV>(v),
-        }
-    }
-}
-
-/// 8-point DFT in registers (i = i1 + 2·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft8<const INV: bool>(v: [__m512d; 8]) -> [__m512d; 8] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let (a0, a1, a2, a3) = bfly4::<INV>(v[0], v[2], v[4], v[6]);
-        let (b0, b1, b2, b3) = bfly4::<INV>(v[1], v[3], v[5], v[7]);
-        let b1 = cmul_const::<INV>(b1, H, H);
-        let b2 = mul_mj::<INV>(b2);
-        let b3 = cmul_const::<INV>(b3, -H, H);
-        [
-            _mm512_add_pd(a0, b0),
-            _mm512_add_pd(a1, b1),
-            _mm512_add_pd(a2, b2),
-            _mm512_add_pd(a3, b3),
-            _mm512_sub_pd(a0, b0),
-            _mm512_sub_pd(a1, b1),
-            _mm512_sub_pd(a2, b2),
-            _mm512_sub_pd(a3, b3),
-        ]
-    }
-}
-
-/// 16-point DFT in registers (i = i1 + 4·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic; AVX-512 F + FMA required (only called from the kernels).
-#[inline(always)]
-unsafe fn dft16<const INV: bool>(v: [__m512d; 16]) -> [__m512d; 16] {
-    // SAFETY: register-only arithmetic.
-    unsafe {
-        let mut a = [[_mm512_setzero_pd(); 4]; 4];
-        for (i1, ai) in a.iter_mut().enumerate() {
-            let (o0, o1, o2, o3) = bfly4::<INV>(v[i1], v[i1 + 4], v[i1 + 8], v[i1 + 12]);
-            *ai = [o0, o1, o2, o3];
-        }
-        a[1][1] = cmul_const::<INV>(a[1][1], C16, S16);
-        a[1][2] = cmul_const::<INV>(a[1][2], H, H);
-        a[1][3] = cmul_const::<INV>(a[1][3], S16, C16);
-        a[2][1] = cmul_const::<INV>(a[2][1], H, H);
-        a[2][2] = mul_mj::<INV>(a[2][2]);
-        a[2][3] = cmul_const::<INV>(a[2][3], -H, H);
-        a[3][1] = cmul_const::<INV>(a[3][1], S16, C16);
-        a[3][2] = cmul_const::<INV>(a[3][2], -H, H);
-        a[3][3] = cmul_const::<INV>(a[3][3], -C16, -S16);
-        let mut out = [_mm512_setzero_pd(); 16];
-        for k1 in 0..4 {
-            let (o0, o1, o2, o3) = bfly4::<INV>(a[0][k1], a[1][k1], a[2][k1], a[3][k1]);
-            out[k1] = o0;
-            out[k1 + 4] = o1;
-            out[k1 + 8] = o2;
-            out[k1 + 12] = o3;
-        }
-        out
-    }
-}
-
-/// 4×4 transpose of 128-bit (complex) lanes: row `l` = `(o0[l], o1[l], o2[l], o3[l])`.
-///
-/// # Safety
-/// Register-only shuffles; AVX-512 F required (only called from the kernels).
-#[inline(always)]
-unsafe fn transpose4(o0: __m512d, o1: __m512d, o2: __m512d, o3: __m512d) -> [__m512d; 4] {
-    // SAFETY: register-only shuffles.
-    unsafe {
-        let t0 = _mm512_shuffle_f64x2::<0b01_00_01_00>(o0, o1);
-        let t1 = _mm512_shuffle_f64x2::<0b11_10_11_10>(o0, o1);
-        let t2 = _mm512_shuffle_f64x2::<0b01_00_01_00>(o2, o3);
-        let t3 = _mm512_shuffle_f64x2::<0b11_10_11_10>(o2, o3);
-        [
-            _mm512_shuffle_f64x2::<0b10_00_10_00>(t0, t2),
-            _mm512_shuffle_f64x2::<0b11_01_11_01>(t0, t2),
-            _mm512_shuffle_f64x2::<0b10_00_10_00>(t1, t3),
-            _mm512_shuffle_f64x2::<0b11_01_11_01>(t1, t3),
-        ]
-    }
-}
-
-/// One group of 4 values of `p` of a radix-`R` first stage (`s = 1`, `m = n`): returns the
-/// twiddled outputs `o[r]` (lanes `p..p+4`).
-///
-/// With `W`, every input value is multiplied by the value at the same position of `win` as it
-/// is loaded (componentwise: re by re, im by im; the product `window_into` forms).
-///
-/// # Safety
-/// AVX-512 F + FMA; `x` (and with `W` `win`) readable at complex `p + i·mr + 0..4` for `i < R`;
-/// `t` points at a table group of `2(R−1)` 64-byte aligned rows.
-#[inline(always)]
-unsafe fn first_group<const INV: bool, const R: usize, const W: bool>(
-    x: *const f64,
-    win: *const f64,
-    p: usize,
-    mr: usize,
-    t: *const f64,
-) -> [__m512d; 16] {
-    // SAFETY: reads as in the contract above.
-    unsafe {
-        let mut v = [_mm512_setzero_pd(); 16];
-        for (i, vi) in v.iter_mut().enumerate().take(R) {
-            let at = 2 * (p + i * mr);
-            *vi = _mm512_loadu_pd(x.add(at));
-            if W {
-                *vi = _mm512_mul_pd(*vi, _mm512_loadu_pd(win.add(at)));
-            }
-        }
-        let mut o = dft_r::<INV, R>(v);
-        for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
-            let w = t.add(16 * (r - 1));
-            *or = cmul(*or, _mm512_load_pd(w), _mm512_load_pd(w.add(8)));
-        }
-        o
-    }
-}
-
-/// As [`first_group`] but transposed: `rows[4b + l]` = `y[R(p + l) + 4b .. + 4]`.
-///
-/// # Safety
-/// As [`first_group`].
-#[inline(always)]
-unsafe fn first_group_t<const INV: bool, const R: usize, const W: bool>(
-    x: *const f64,
-    win: *const f64,
-    p: usize,
-    mr: usize,
-    t: *const f64,
-) -> [__m512d; 16] {
-    // SAFETY: as `first_group`.
-    unsafe {
-        let o = first_group::<INV, R, W>(x, win, p, mr, t);
-        let mut rows = [_mm512_setzero_pd(); 16];
-        for b in 0..R / 4 {
-            let tr = transpose4(o[4 * b], o[4 * b + 1], o[4 * b + 2], o[4 * b + 3]);
-            for l in 0..4 {
-                rows[4 * b + l] = tr[l];
-            }
-        }
-        rows
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Stage kernels. Common contract (`# Safety` of each): AVX-512 F/DQ/VL/BW + FMA present; `x`
-// readable and `y` writable for `n` complex values (the kernel's compile-time length), equal
-// only for the unit-twiddle / fused last stages and the codelets (which read every position
-// before writing it); `t` points at the stage's 64-byte aligned table rows.
-
-/// First stage (`s = 1`, `m = N`), radix `R`, vectorised over `p`.
-///
-/// # Safety
-/// See the contract above; `t` holds `2(R−1)` rows per 4 values of `p < N/R`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn first_stage<const INV: bool, const R: usize, const N: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    // SAFETY: the contract above; no window is read.
-    unsafe { first_body::<INV, R, false, N>(x, core::ptr::null(), y, tw) }
-}
-
-/// The forward [`first_stage`] of `x` multiplied componentwise by the window `win` as it is
-/// loaded: bit for bit `first_stage` of the products.
-///
-/// # Safety
-/// As [`first_stage`]; `win` readable for `N` complex values.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn first_stage_win<const R: usize, const N: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-    win: *const f64,
-) {
-    // SAFETY: the contract above.
-    unsafe { first_body::<false, R, true, N>(x, win, y, tw) }
-}
-
-/// The body of [`first_stage`] (`W`: with a window at `win`); inlined only into the two.
-///
-/// # Safety
-/// As [`first_stage_win`] (`win` unread without `W`).
-#[inline(always)]
-unsafe fn first_body<const INV: bool, const R: usize, const W: bool, const N: usize>(
-    x: *const f64,
-    win: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    let mr = N / R;
-    let mut p = 0;
-    let mut t = tw;
-    while p < mr {
-        // SAFETY: p ≤ mr − 4 (mr is a multiple of 4), so the loads in `first_group` read
-        // complex ≤ p + 3 + (R−1)·mr < N; stores write R·(p + l) + 4b + 0..4 < R·(p + 4) ≤ N.
-        // `t` advances by one group (2(R−1) rows of 8 doubles) per 4 values of p.
-        unsafe {
-            let rows = first_group_t::<INV, R, W>(x, win, p, mr, t);
-            for l in 0..4 {
-                for b in 0..R / 4 {
-                    _mm512_storeu_pd(y.add(2 * (R * (p + l) + 4 * b)), rows[4 * b + l]);
-                }
-            }
-            t = t.add(16 * (R - 1));
-        }
-        p += 4;
-    }
-}
+// Single-pass codelets (n ≤ 64) and the two-pass real codelet, over the shared stages of
+// [`super::pow2_avx512_stages`]. Common contract of the kernels: AVX-512 F/DQ/VL/BW + FMA present;
+// `x` readable and `y` writable for `n` complex values; `t` the plan's 64-byte aligned table.
 
 /// Whole transform of `n = 4·R2` (16, 32, 64) in registers: radix-4 first stage, then an
 /// `R2`-point DFT over the vectors. All loads precede all stores (in-place safe).
@@ -837,7 +526,7 @@ unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw
     unsafe {
         let o = small_regs::<INV, R2>(x, tw);
         for (r, or) in o.iter().enumerate().take(R2) {
-            _mm512_storeu_pd(y.add(8 * r), *or);
+            F64x8::store(y.add(8 * r), *or);
         }
     }
 }
@@ -850,19 +539,25 @@ unsafe fn small<const INV: bool, const R2: usize>(x: *const f64, y: *mut f64, tw
 unsafe fn small_regs<const INV: bool, const R2: usize>(
     x: *const f64,
     tw: *const f64,
-) -> [__m512d; 16] {
-    // SAFETY: n = 4·R2 values; `first_group_t` reads complex 4g + 0..4 + i·R2 < n and table
-    // group g (48 doubles).
+) -> [F64x8; 16] {
+    // SAFETY: n = 4·R2 values; `first_group` reads complex 4g + 0..4 + i·R2 < n and table
+    // group g (48 doubles); the rest is register-only.
     unsafe {
-        let mut v = [_mm512_setzero_pd(); 16];
+        let mut v = [F64x8::zero(); 16];
         for g in 0..R2 / 4 {
-            let rows =
-                first_group_t::<INV, 4, false>(x, core::ptr::null(), 4 * g, R2, tw.add(48 * g));
+            let o = first_group::<F64x8, INV, 4, false>(
+                x,
+                core::ptr::null(),
+                4 * g,
+                R2,
+                tw.add(48 * g),
+            );
+            let rows = transpose_rows4::<4>(&o);
             for l in 0..4 {
                 v[4 * g + l] = rows[l];
             }
         }
-        dft_r::<INV, R2>(v)
+        dft_r::<F64x8, INV, R2>(v)
     }
 }
 
@@ -884,7 +579,7 @@ unsafe fn small_real<const R2: usize>(x: *const f64, y: *mut f64, tw: *const f64
     unsafe {
         let o = small_regs::<false, R2>(x, tw);
         for (r, or) in o.iter().enumerate().take(R2) {
-            _mm512_storeu_pd(y.add(8 * r), *or);
+            F64x8::store(y.add(8 * r), *or);
         }
         super::split_avx512::split_fwd_aligned::<F64x8, true>(y, y, 4 * R2, v);
     }
@@ -920,12 +615,12 @@ unsafe fn two_pass_real<const N: usize>(x: *const f64, y: *mut f64, tw: *const f
     unsafe {
         match N {
             128 => {
-                first_stage::<false, 16, 128>(x, t, tw);
-                last8_stage::<false, 16>(t, t, tw);
+                first_stage::<F64x8, false, 16, false, 128>(x, t, tw);
+                last8_stage::<F64x8, false, 16>(t, t, tw);
             }
             256 => {
-                first_stage::<false, 16, 256>(x, t, tw);
-                mid16_stage::<false, false, 16, 1>(t, t, tw);
+                first_stage::<F64x8, false, 16, false, 256>(x, t, tw);
+                mid16_stage::<F64x8, false, false, false, 16, 1>(t, t, tw);
             }
             _ => unreachable!("two-pass real codelet for n = {N}"),
         }
@@ -958,149 +653,14 @@ unsafe fn small_real_inv<const R2: usize>(
         super::split_avx512::split_inv_aligned::<F64x8>(x, y, 4 * R2, stw);
         let mut o = small_regs::<true, R2>(y, tw);
         if scale != 1.0 {
-            let s = _mm512_set1_pd(scale);
+            let s = F64x8::bcast(scale);
             for or in o.iter_mut().take(R2) {
-                *or = _mm512_mul_pd(*or, s);
+                *or = F64x8::mul(*or, s);
             }
         }
         for (r, or) in o.iter().enumerate().take(R2) {
-            _mm512_storeu_pd(y.add(8 * r), *or);
+            F64x8::store(y.add(8 * r), *or);
         }
-    }
-}
-
-/// Radix-16 stage with stride `S` and `M16 = m/16` values of `p` (`n = 16·S·M16`), vectorised
-/// over `q`; with `TW` the outputs `r = 1..16` are multiplied by `ω_m^{rp}` from a 32-double
-/// row per `p`; without it this is the last stage (`M16 = 1`, unit twiddles), may run in place.
-///
-/// # Safety
-/// See the contract above; with `TW`, `t` holds 32 doubles per `p < M16`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn mid16_stage<const INV: bool, const TW: bool, const S: usize, const M16: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    let (s, m16) = (S, M16);
-    let sm = s * m16;
-    for p in 0..m16 {
-        // SAFETY: q ≤ s − 4 (s is a multiple of 4), so the loads read complex
-        // `s·p + q + i·s·m16 + 0..4` < 16·s·m16 = n and the stores write
-        // `16·s·p + q + r·s + 0..4` < n. With TW the table reads are doubles
-        // 32·p .. 32·p + 29 < 32·m16. Without TW (in place allowed) each q-vector's 16 loads
-        // precede its 16 stores to the same positions.
-        unsafe {
-            let xi = x.add(2 * s * p);
-            let yo = y.add(2 * 16 * s * p);
-            let t = tw.add(32 * p);
-            let mut q = 0;
-            while q < s {
-                let mut v = [_mm512_setzero_pd(); 16];
-                for (i, vi) in v.iter_mut().enumerate() {
-                    *vi = _mm512_loadu_pd(xi.add(2 * (q + i * sm)));
-                }
-                let mut out = dft16::<INV>(v);
-                if TW {
-                    for (r, o) in out.iter_mut().enumerate().skip(1) {
-                        let wr = _mm512_set1_pd(*t.add(2 * r - 2));
-                        let wi = _mm512_set1_pd(*t.add(2 * r - 1));
-                        *o = cmul(*o, wr, wi);
-                    }
-                }
-                for (r, o) in out.iter().enumerate() {
-                    _mm512_storeu_pd(yo.add(2 * (q + r * s)), *o);
-                }
-                q += 4;
-            }
-        }
-    }
-}
-
-/// Last radix-8 stage (`n = 8·S`, unit twiddles); may run in place.
-///
-/// # Safety
-/// See the contract above; the table is not read.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn last8_stage<const INV: bool, const S: usize>(x: *const f64, y: *mut f64, _t: *const f64) {
-    let s = S;
-    let mut q = 0;
-    while q < s {
-        // SAFETY: q ≤ s − 4, so loads and stores touch complex `q + i·s + 0..4` < 8·s = n; all
-        // 8 loads precede the 8 stores to the same positions (in place is fine).
-        unsafe {
-            let mut v = [_mm512_setzero_pd(); 8];
-            for (i, vi) in v.iter_mut().enumerate() {
-                *vi = _mm512_loadu_pd(x.add(2 * (q + i * s)));
-            }
-            let out = dft8::<INV>(v);
-            for (r, o) in out.iter().enumerate() {
-                _mm512_storeu_pd(y.add(2 * (q + r * s)), *o);
-            }
-        }
-        q += 4;
-    }
-}
-
-/// Last two stages fused: for each q-vector, a radix-16 stage with twiddles (`m = 16·RB`,
-/// stride `SA`) into an L1 buffer, then the radix-`RB` last stage (stride `16·SA`) from it;
-/// `n = 16·RB·SA`. Reads and writes only the positions `q + SA·j` of the current q-vector, all
-/// reads first, so it may run in place.
-///
-/// # Safety
-/// See the contract above; `t` holds 32 doubles per `p < RB`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
-    x: *const f64,
-    y: *mut f64,
-    tw: *const f64,
-) {
-    let sa = SA;
-    let mut l = [MaybeUninit::<__m512d>::uninit(); 256];
-    let sm = sa * RB; // n / 16
-                      // Opaque trip counts: keep the loops rolled (full unrolling overflows the uop cache).
-    let (rb, sixteen) = core::hint::black_box((RB, 16usize));
-    assert!(rb == RB && sixteen == 16);
-    let mut q = 0;
-    while q < sa {
-        // SAFETY: q ≤ sa − 4; loads read complex `q + sa·p + i·sa·RB + 0..4` < 16·RB·sa = n,
-        // stores write `q + sa·(r + 16·r2) + 0..4` < n; all loads of this q-vector precede its
-        // stores (in place is fine). Table reads: doubles 32·p .. 32·p + 29 for p < RB. `l`
-        // has 256 ≥ 16·RB slots (RB ≤ 16 in every instantiation, rb == RB asserted), and slot
-        // `16p + r` is written in the first loop before the second loop reads it.
-        unsafe {
-            for p in 0..rb {
-                let mut v = [_mm512_setzero_pd(); 16];
-                for (i, vi) in v.iter_mut().enumerate() {
-                    *vi = _mm512_loadu_pd(x.add(2 * (q + sa * p + i * sm)));
-                }
-                let mut out = dft16::<INV>(v);
-                if p > 0 {
-                    let t = tw.add(32 * p);
-                    for (r, o) in out.iter_mut().enumerate().skip(1) {
-                        let wr = _mm512_set1_pd(*t.add(2 * r - 2));
-                        let wi = _mm512_set1_pd(*t.add(2 * r - 1));
-                        *o = cmul(*o, wr, wi);
-                    }
-                }
-                for (r, o) in out.iter().enumerate() {
-                    l[16 * p + r] = MaybeUninit::new(*o);
-                }
-            }
-            for r in 0..sixteen {
-                let mut v = [_mm512_setzero_pd(); 16];
-                for (i, vi) in v.iter_mut().enumerate().take(RB) {
-                    *vi = l[r + 16 * i].assume_init();
-                }
-                let o = dft_r::<INV, RB>(v);
-                for (r2, or) in o.iter().enumerate().take(RB) {
-                    _mm512_storeu_pd(y.add(2 * (q + sa * (r + 16 * r2))), *or);
-                }
-            }
-        }
-        q += 4;
     }
 }
 

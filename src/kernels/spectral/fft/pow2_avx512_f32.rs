@@ -26,7 +26,7 @@
 //!   the 23 instantiations the plans below use, and anything else is `unreachable!`.
 //! * Stage kernels are called through function pointers chosen at plan time (without that,
 //!   LLVM inlined them all into one driver whose prologue cost ~7 ns per call at small n).
-//! * Above n = 4096 the first and middle stages prefetch `PF_DIST` vectors ahead.
+//! * Above n = 4096 the first and middle stages prefetch 16 values of `p` / `q` ahead.
 //!
 //! # Pass plans
 //!
@@ -58,17 +58,23 @@
 //!
 //! # Safety
 //!
-//! All intrinsic code is in `unsafe fn`s. The stage kernels carry
-//! `#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]`; the
+//! All intrinsic code is in `unsafe fn`s. The stage kernels and the in-register DFTs are
+//! shared with the double plans, written once over the vector type in
+//! [`super::pow2_avx512_stages`] (the float 8×8 transpose and prefetch distance in its
+//! `F32x16` impl); this module keeps the plans and the float codelets of n ≤ 64. The kernels
+//! carry `#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]`; the
 //! `#[inline(always)]` helpers are only called from those kernels. The kernels are reachable
 //! only through a plan, and [`Pow2Avx512F32::new`] returns `None` unless the CPU has all five
 //! features.
 
 use super::super::Complex;
 use super::mixed::unit_root;
-use super::split_avx512::F32x16;
+use super::pow2_avx512_stages::{
+    bfly4, cmul, dft8, first_stage, first_stage_win, fused_last, last8_stage, mid16_stage,
+    transpose8, Zmm,
+};
+use super::split_avx512::{F32x16, Lanes};
 use core::arch::x86_64::*;
-use core::mem::MaybeUninit;
 
 /// One cache line of floats, so table rows are 64-byte aligned.
 #[derive(Clone, Copy, Default)]
@@ -147,9 +153,6 @@ const PLANS: [&[Kind]; 9] = {
         &[First8, Mid16, Fused16], // 32768
     ]
 };
-
-/// Software prefetch above this length (the const kernels take it as a parameter).
-const PF_DIST: usize = 16;
 
 impl Pow2Avx512F32 {
     /// `None` unless `n` is a power of two in `16..=32768` and the CPU has AVX-512 F+DQ+VL+BW
@@ -418,15 +421,15 @@ type StageFn = unsafe fn(*const f32, *mut f32, *const f32);
 fn first_kernel_win(kind: Kind, n: usize) -> FirstWinFn {
     use Kind::*;
     match (kind, n) {
-        (First16, 128) => first_stage_win::<16, false, 128>,
-        (First16, 256) => first_stage_win::<16, false, 256>,
-        (First8, 512) => first_stage_win::<8, false, 512>,
-        (First16, 1024) => first_stage_win::<16, false, 1024>,
-        (First8, 2048) => first_stage_win::<8, false, 2048>,
-        (First16, 4096) => first_stage_win::<16, false, 4096>,
-        (First8, 8192) => first_stage_win::<8, true, 8192>,
-        (First16, 16384) => first_stage_win::<16, true, 16384>,
-        (First8, 32768) => first_stage_win::<8, true, 32768>,
+        (First16, 128) => first_stage_win::<F32x16, 16, false, 128>,
+        (First16, 256) => first_stage_win::<F32x16, 16, false, 256>,
+        (First8, 512) => first_stage_win::<F32x16, 8, false, 512>,
+        (First16, 1024) => first_stage_win::<F32x16, 16, false, 1024>,
+        (First8, 2048) => first_stage_win::<F32x16, 8, false, 2048>,
+        (First16, 4096) => first_stage_win::<F32x16, 16, false, 4096>,
+        (First8, 8192) => first_stage_win::<F32x16, 8, true, 8192>,
+        (First16, 16384) => first_stage_win::<F32x16, 16, true, 16384>,
+        (First8, 32768) => first_stage_win::<F32x16, 8, true, 32768>,
         _ => unreachable!("no windowed first stage for {kind:?} at n = {n}"),
     }
 }
@@ -441,37 +444,37 @@ fn kernel<const INV: bool>(kind: Kind, n: usize, s: usize, m16: usize) -> StageF
         (Small32, 32, 1, 1) => small32::<INV>,
         (Small64, 64, 1, 1) => small64::<INV>,
         // 128: F16 L8
-        (First16, 128, 1, 8) => first_stage::<INV, 16, false, 128>,
-        (Last8, 128, 16, 1) => last8_stage::<INV, 16>,
+        (First16, 128, 1, 8) => first_stage::<F32x16, INV, 16, false, 128>,
+        (Last8, 128, 16, 1) => last8_stage::<F32x16, INV, 16>,
         // 256: F16 L16
-        (First16, 256, 1, 16) => first_stage::<INV, 16, false, 256>,
-        (Last16, 256, 16, 1) => mid16_stage::<INV, false, false, 16, 1>,
+        (First16, 256, 1, 16) => first_stage::<F32x16, INV, 16, false, 256>,
+        (Last16, 256, 16, 1) => mid16_stage::<F32x16, INV, false, false, 16, 1>,
         // 512: F8 FL16+4
-        (First8, 512, 1, 64) => first_stage::<INV, 8, false, 512>,
-        (Fused4, 512, 8, 4) => fused_last::<INV, 4, 8>,
+        (First8, 512, 1, 64) => first_stage::<F32x16, INV, 8, false, 512>,
+        (Fused4, 512, 8, 4) => fused_last::<F32x16, INV, 4, 8>,
         // 1024: F16 FL16+4
-        (First16, 1024, 1, 64) => first_stage::<INV, 16, false, 1024>,
-        (Fused4, 1024, 16, 4) => fused_last::<INV, 4, 16>,
+        (First16, 1024, 1, 64) => first_stage::<F32x16, INV, 16, false, 1024>,
+        (Fused4, 1024, 16, 4) => fused_last::<F32x16, INV, 4, 16>,
         // 2048: F8 M16 L16
-        (First8, 2048, 1, 256) => first_stage::<INV, 8, false, 2048>,
-        (Mid16, 2048, 8, 16) => mid16_stage::<INV, true, false, 8, 16>,
-        (Last16, 2048, 128, 1) => mid16_stage::<INV, false, false, 128, 1>,
+        (First8, 2048, 1, 256) => first_stage::<F32x16, INV, 8, false, 2048>,
+        (Mid16, 2048, 8, 16) => mid16_stage::<F32x16, INV, true, false, 8, 16>,
+        (Last16, 2048, 128, 1) => mid16_stage::<F32x16, INV, false, false, 128, 1>,
         // 4096: F16 M16 L16
-        (First16, 4096, 1, 256) => first_stage::<INV, 16, false, 4096>,
-        (Mid16, 4096, 16, 16) => mid16_stage::<INV, true, false, 16, 16>,
-        (Last16, 4096, 256, 1) => mid16_stage::<INV, false, false, 256, 1>,
+        (First16, 4096, 1, 256) => first_stage::<F32x16, INV, 16, false, 4096>,
+        (Mid16, 4096, 16, 16) => mid16_stage::<F32x16, INV, true, false, 16, 16>,
+        (Last16, 4096, 256, 1) => mid16_stage::<F32x16, INV, false, false, 256, 1>,
         // 8192: F8 M16 FL16+4 (prefetching from here on)
-        (First8, 8192, 1, 1024) => first_stage::<INV, 8, true, 8192>,
-        (Mid16, 8192, 8, 64) => mid16_stage::<INV, true, true, 8, 64>,
-        (Fused4, 8192, 128, 4) => fused_last::<INV, 4, 128>,
+        (First8, 8192, 1, 1024) => first_stage::<F32x16, INV, 8, true, 8192>,
+        (Mid16, 8192, 8, 64) => mid16_stage::<F32x16, INV, true, true, 8, 64>,
+        (Fused4, 8192, 128, 4) => fused_last::<F32x16, INV, 4, 128>,
         // 16384: F16 M16 FL16+4
-        (First16, 16384, 1, 1024) => first_stage::<INV, 16, true, 16384>,
-        (Mid16, 16384, 16, 64) => mid16_stage::<INV, true, true, 16, 64>,
-        (Fused4, 16384, 256, 4) => fused_last::<INV, 4, 256>,
+        (First16, 16384, 1, 1024) => first_stage::<F32x16, INV, 16, true, 16384>,
+        (Mid16, 16384, 16, 64) => mid16_stage::<F32x16, INV, true, true, 16, 64>,
+        (Fused4, 16384, 256, 4) => fused_last::<F32x16, INV, 4, 256>,
         // 32768: F8 M16 FL16+16
-        (First8, 32768, 1, 4096) => first_stage::<INV, 8, true, 32768>,
-        (Mid16, 32768, 8, 256) => mid16_stage::<INV, true, true, 8, 256>,
-        (Fused16, 32768, 128, 16) => fused_last::<INV, 16, 128>,
+        (First8, 32768, 1, 4096) => first_stage::<F32x16, INV, 8, true, 32768>,
+        (Mid16, 32768, 8, 256) => mid16_stage::<F32x16, INV, true, true, 8, 256>,
+        (Fused16, 32768, 128, 16) => fused_last::<F32x16, INV, 16, 128>,
         _ => unreachable!("no kernel for {kind:?} at n = {n}, s = {s}, m/16 = {m16}"),
     }
 }
@@ -516,501 +519,8 @@ unsafe fn run_stages(
 }
 
 // ---------------------------------------------------------------------------------------------
-// zmm arithmetic (8 complex floats per vector). Every helper here is an `unsafe fn` only
-// because it uses AVX-512 intrinsics: it touches no memory.
-
-/// Swap re/im within each complex value.
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn swap_ri(z: __m512) -> __m512 {
-    // SAFETY: register shuffle, no memory access.
-    unsafe { _mm512_permute_ps::<0xB1>(z) }
-}
-
-/// 4-point DFT across four vectors (forward: ω = −j).
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn bfly4<const INV: bool>(
-    a: __m512,
-    b: __m512,
-    c: __m512,
-    d: __m512,
-) -> (__m512, __m512, __m512, __m512) {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe {
-        let one = _mm512_set1_ps(1.0);
-        let apc = _mm512_add_ps(a, c);
-        let amc = _mm512_sub_ps(a, c);
-        let bpd = _mm512_add_ps(b, d);
-        let bmd = _mm512_sub_ps(b, d);
-        let sw = swap_ri(bmd);
-        let y0 = _mm512_add_ps(apc, bpd);
-        let y2 = _mm512_sub_ps(apc, bpd);
-        let minus_j = _mm512_fmsubadd_ps(amc, one, sw);
-        let plus_j = _mm512_fmaddsub_ps(amc, one, sw);
-        if INV {
-            (y0, plus_j, y2, minus_j)
-        } else {
-            (y0, minus_j, y2, plus_j)
-        }
-    }
-}
-
-/// `z · w`, `w` given as duplicated re and im parts.
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn cmul(z: __m512, wr: __m512, wi: __m512) -> __m512 {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe { _mm512_fmaddsub_ps(z, wr, _mm512_mul_ps(swap_ri(z), wi)) }
-}
-
-const C16: f32 = 0.923_879_5;
-const S16: f32 = 0.382_683_43;
-const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
-
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn cmul_const<const INV: bool>(z: __m512, c: f32, s: f32) -> __m512 {
-    let s = if INV { s } else { -s };
-    // SAFETY: register arithmetic, no memory access.
-    unsafe { cmul(z, _mm512_set1_ps(c), _mm512_set1_ps(s)) }
-}
-
-/// `z · (∓j)` (forward −j, inverse +j), exact.
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn mul_mj<const INV: bool>(z: __m512) -> __m512 {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe {
-        let sw = swap_ri(z);
-        let mask = if INV {
-            _mm512_castsi512_ps(_mm512_set1_epi64(0x0000_0000_8000_0000u64 as i64))
-        } else {
-            _mm512_castsi512_ps(_mm512_set1_epi64(0x8000_0000_0000_0000u64 as i64))
-        };
-        _mm512_xor_ps(sw, mask)
-    }
-}
-
-/// 8-point DFT in registers (i = i1 + 2·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn dft8<const INV: bool>(v: [__m512; 8]) -> [__m512; 8] {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe {
-        let (a0, a1, a2, a3) = bfly4::<INV>(v[0], v[2], v[4], v[6]);
-        let (b0, b1, b2, b3) = bfly4::<INV>(v[1], v[3], v[5], v[7]);
-        let b1 = cmul_const::<INV>(b1, H, H);
-        let b2 = mul_mj::<INV>(b2);
-        let b3 = cmul_const::<INV>(b3, -H, H);
-        [
-            _mm512_add_ps(a0, b0),
-            _mm512_add_ps(a1, b1),
-            _mm512_add_ps(a2, b2),
-            _mm512_add_ps(a3, b3),
-            _mm512_sub_ps(a0, b0),
-            _mm512_sub_ps(a1, b1),
-            _mm512_sub_ps(a2, b2),
-            _mm512_sub_ps(a3, b3),
-        ]
-    }
-}
-
-/// 16-point DFT in registers (i = i1 + 4·i2, k = k1 + 4·k2).
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn dft16<const INV: bool>(v: [__m512; 16]) -> [__m512; 16] {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe {
-        let mut a = [[_mm512_setzero_ps(); 4]; 4];
-        for (i1, ai) in a.iter_mut().enumerate() {
-            let (o0, o1, o2, o3) = bfly4::<INV>(v[i1], v[i1 + 4], v[i1 + 8], v[i1 + 12]);
-            *ai = [o0, o1, o2, o3];
-        }
-        a[1][1] = cmul_const::<INV>(a[1][1], C16, S16);
-        a[1][2] = cmul_const::<INV>(a[1][2], H, H);
-        a[1][3] = cmul_const::<INV>(a[1][3], S16, C16);
-        a[2][1] = cmul_const::<INV>(a[2][1], H, H);
-        a[2][2] = mul_mj::<INV>(a[2][2]);
-        a[2][3] = cmul_const::<INV>(a[2][3], -H, H);
-        a[3][1] = cmul_const::<INV>(a[3][1], S16, C16);
-        a[3][2] = cmul_const::<INV>(a[3][2], -H, H);
-        a[3][3] = cmul_const::<INV>(a[3][3], -C16, -S16);
-        let mut out = [_mm512_setzero_ps(); 16];
-        for k1 in 0..4 {
-            let (o0, o1, o2, o3) = bfly4::<INV>(a[0][k1], a[1][k1], a[2][k1], a[3][k1]);
-            out[k1] = o0;
-            out[k1 + 4] = o1;
-            out[k1 + 8] = o2;
-            out[k1 + 12] = o3;
-        }
-        out
-    }
-}
-
-/// `R`-point DFT (4, 8 or 16) of `v[..R]`.
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn dft_r<const INV: bool, const R: usize>(v: [__m512; 16]) -> [__m512; 16] {
-    // SAFETY: register arithmetic, no memory access.
-    unsafe {
-        match R {
-            4 => {
-                let z = _mm512_setzero_ps();
-                let (o0, o1, o2, o3) = bfly4::<INV>(v[0], v[1], v[2], v[3]);
-                [o0, o1, o2, o3, z, z, z, z, z, z, z, z, z, z, z, z]
-            }
-            8 => {
-                let z = _mm512_setzero_ps();
-                let o = dft8::<INV>([v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]]);
-                [
-                    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], z, z, z, z, z, z, z, z,
-                ]
-            }
-            _ => dft16::<INV>(v),
-        }
-    }
-}
-
-/// 8×8 transpose of 64-bit (complex) elements: `out[j]` lane `i` = `v[i]` lane `j`.
-///
-/// # Safety
-/// Register-only arithmetic (no memory access); the CPU must support AVX-512 F/DQ/VL/BW + FMA,
-/// which holds because it is only inlined into the `#[target_feature]` kernels below.
-#[inline(always)]
-unsafe fn transpose8(v: [__m512; 8]) -> [__m512; 8] {
-    // SAFETY: register shuffles, no memory access.
-    unsafe {
-        let d = |k: usize| _mm512_castps_pd(v[k]);
-        let mut t = [_mm512_setzero_pd(); 8];
-        for k in 0..4 {
-            t[2 * k] = _mm512_unpacklo_pd(d(2 * k), d(2 * k + 1));
-            t[2 * k + 1] = _mm512_unpackhi_pd(d(2 * k), d(2 * k + 1));
-        }
-        let mut out = [_mm512_setzero_ps(); 8];
-        for e in 0..2 {
-            let ulo = _mm512_shuffle_f64x2::<0x88>(t[e], t[2 + e]);
-            let uhi = _mm512_shuffle_f64x2::<0xDD>(t[e], t[2 + e]);
-            let u2lo = _mm512_shuffle_f64x2::<0x88>(t[4 + e], t[6 + e]);
-            let u2hi = _mm512_shuffle_f64x2::<0xDD>(t[4 + e], t[6 + e]);
-            out[e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0x88>(ulo, u2lo));
-            out[2 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0x88>(uhi, u2hi));
-            out[4 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0xDD>(ulo, u2lo));
-            out[6 + e] = _mm512_castpd_ps(_mm512_shuffle_f64x2::<0xDD>(uhi, u2hi));
-        }
-        out
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// stages. Every kernel's `# Safety` contract: the CPU supports AVX-512 F/DQ/VL/BW + FMA (checked
-// in `Pow2Avx512F32::new`, the only way to reach a kernel); `x` is readable and `y` writable for
-// the kernel's compile-time `n` complex values (2·n floats); `t` points at the rows the planner
-// built for this stage; `x` and `y` are equal only where the kernel doc says it may run in place.
-
-/// First-stage group: `R`-point DFTs of `x[p + l + i·mr]` for lanes `l < 8`, outputs `r ≥ 1`
-/// multiplied by the per-lane twiddles at `t` (rows re, im for r = 1..R). With `W`, every
-/// input value is multiplied by the value at the same position of `win` as it is loaded
-/// (componentwise: re by re, im by im).
-///
-/// # Safety
-/// AVX-512 F + FMA; `p + 7 + (R−1)·mr < n` for the `n` complex values readable at `x` (and
-/// with `W` at `win`), and `2(R−1)` rows of 16 floats (64-byte aligned) readable at `t`.
-#[inline(always)]
-unsafe fn first_group<const INV: bool, const R: usize, const W: bool>(
-    x: *const f32,
-    win: *const f32,
-    p: usize,
-    mr: usize,
-    t: *const f32,
-) -> [__m512; 16] {
-    // SAFETY: the loads read complex `p + i·mr .. + 8` for i < R, all below n by the contract;
-    // the table loads read rows 0..2(R−1) of the group at `t`.
-    unsafe {
-        let mut v = [_mm512_setzero_ps(); 16];
-        for (i, vi) in v.iter_mut().enumerate().take(R) {
-            let at = 2 * (p + i * mr);
-            *vi = _mm512_loadu_ps(x.add(at));
-            if W {
-                *vi = _mm512_mul_ps(*vi, _mm512_loadu_ps(win.add(at)));
-            }
-        }
-        let mut o = dft_r::<INV, R>(v);
-        for (r, or) in o.iter_mut().enumerate().take(R).skip(1) {
-            let w = t.add(32 * (r - 1));
-            *or = cmul(*or, _mm512_load_ps(w), _mm512_load_ps(w.add(16)));
-        }
-        o
-    }
-}
-
-/// First stage (`s = 1`), radix `R` ∈ {8, 16}, length `N`, vectorised over `p`: each group of
-/// 8 values of `p` is transposed in registers (8×8 blocks) and stored contiguously. `PF`:
-/// prefetch the inputs `PF_DIST` values of `p` ahead.
-///
-/// # Safety
-/// See the contract at the top of this section; `t` holds `2(R−1)` rows per 8 values of `p`
-/// (`N/R` values of `p`). Not in place.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn first_stage<const INV: bool, const R: usize, const PF: bool, const N: usize>(
-    x: *const f32,
-    y: *mut f32,
-    tw: *const f32,
-) {
-    // SAFETY: the contract above; no window is read.
-    unsafe { first_body::<INV, R, PF, false, N>(x, core::ptr::null(), y, tw) }
-}
-
-/// The forward [`first_stage`] of `x` multiplied componentwise by the window `win` as it is
-/// loaded: bit for bit `first_stage` of the products.
-///
-/// # Safety
-/// As [`first_stage`]; `win` readable for `N` complex values.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn first_stage_win<const R: usize, const PF: bool, const N: usize>(
-    x: *const f32,
-    y: *mut f32,
-    tw: *const f32,
-    win: *const f32,
-) {
-    // SAFETY: the contract above.
-    unsafe { first_body::<false, R, PF, true, N>(x, win, y, tw) }
-}
-
-/// The body of [`first_stage`] (`W`: with a window at `win`); inlined only into the two.
-///
-/// # Safety
-/// As [`first_stage_win`] (`win` unread without `W`).
-#[inline(always)]
-unsafe fn first_body<
-    const INV: bool,
-    const R: usize,
-    const PF: bool,
-    const W: bool,
-    const N: usize,
->(
-    x: *const f32,
-    win: *const f32,
-    y: *mut f32,
-    tw: *const f32,
-) {
-    let mr = N / R;
-    let mut p = 0;
-    let mut t = tw;
-    while p < mr {
-        // SAFETY: p ≤ mr − 8 (mr is a multiple of 8), so the loads in `first_group` stay below
-        // (R−1)·mr + mr = N; the prefetch address is computed with `wrapping_add` and may
-        // point past the buffer, which is harmless for a prefetch. Block `b` stores rows
-        // l < 8 of 8 complex at complex offset R·p + 8b + l·R, the largest being
-        // R·(p + 7) + R − 1 < R·mr = N. `t` advances by one group (2(R−1) rows) per 8 values
-        // of `p`, matching the table layout.
-        unsafe {
-            if PF {
-                for i in 0..R {
-                    let a = x.wrapping_add(2 * (p + PF_DIST + i * mr));
-                    _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
-                }
-            }
-            let o = first_group::<INV, R, W>(x, win, p, mr, t);
-            for b in 0..R / 8 {
-                let blk = [
-                    o[8 * b],
-                    o[8 * b + 1],
-                    o[8 * b + 2],
-                    o[8 * b + 3],
-                    o[8 * b + 4],
-                    o[8 * b + 5],
-                    o[8 * b + 6],
-                    o[8 * b + 7],
-                ];
-                // row l (lane l of every vector) goes to y + (R·p + 8b + l·R) complex
-                let rows = transpose8(blk);
-                let yb = y.add(2 * (R * p + 8 * b));
-                for (l, r) in rows.iter().enumerate() {
-                    _mm512_storeu_ps(yb.add(l * 2 * R), *r);
-                }
-            }
-            t = t.add(32 * (R - 1));
-        }
-        p += 8;
-    }
-}
-
-/// Radix-16 stage with stride `S` and `M16 = m/16` values of `p` (`n = 16·S·M16`), vectorised
-/// over `q`; with `TW` outputs `r ≥ 1` are multiplied by `ω_m^{rp}` (broadcast from 32 floats
-/// per `p`), without it this is the last stage (`M16 = 1`, unit twiddles) and may run in place.
-///
-/// # Safety
-/// See the contract at the top of this section; with `TW`, `t` holds 32 floats per `p < M16`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn mid16_stage<
-    const INV: bool,
-    const TW: bool,
-    const PF: bool,
-    const S: usize,
-    const M16: usize,
->(
-    x: *const f32,
-    y: *mut f32,
-    tw: *const f32,
-) {
-    let (s, m16) = (S, M16);
-    let sm = s * m16;
-    for p in 0..m16 {
-        // SAFETY: q ≤ s − 8 (s is a multiple of 8), so the loads read complex
-        // `s·p + q + i·s·m16 + 0..8` ≤ s·m16 − 1 + 15·s·m16 < n and the stores write
-        // `16·s·p + q + r·s + 0..8` ≤ 16·s·m16 − 1 < n. The prefetch address may point past
-        // the buffer (`wrapping_add`), harmless for a prefetch. With TW the table reads are
-        // floats 32·p .. 32·p + 29 < 32·m16. Without TW (in place allowed) each q-vector's
-        // 16 loads precede its 16 stores to the same positions.
-        unsafe {
-            let xi = x.add(2 * s * p);
-            let yo = y.add(2 * 16 * s * p);
-            let t = tw.add(32 * p);
-            let mut q = 0;
-            while q < s {
-                let mut v = [_mm512_setzero_ps(); 16];
-                for (i, vi) in v.iter_mut().enumerate() {
-                    *vi = _mm512_loadu_ps(xi.add(2 * (q + i * sm)));
-                }
-                if PF {
-                    for i in 0..16 {
-                        let a = xi.wrapping_add(2 * (q + PF_DIST + i * sm));
-                        _mm_prefetch::<_MM_HINT_T0>(a as *const i8);
-                    }
-                }
-                let mut out = dft16::<INV>(v);
-                if TW {
-                    for (r, o) in out.iter_mut().enumerate().skip(1) {
-                        let wr = _mm512_set1_ps(*t.add(2 * r - 2));
-                        let wi = _mm512_set1_ps(*t.add(2 * r - 1));
-                        *o = cmul(*o, wr, wi);
-                    }
-                }
-                for (r, o) in out.iter().enumerate() {
-                    _mm512_storeu_ps(yo.add(2 * (q + r * s)), *o);
-                }
-                q += 8;
-            }
-        }
-    }
-}
-
-/// Last radix-8 stage (`n = 8·S`, unit twiddles); may run in place.
-///
-/// # Safety
-/// See the contract at the top of this section; the table is not read.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn last8_stage<const INV: bool, const S: usize>(x: *const f32, y: *mut f32, _t: *const f32) {
-    let s = S;
-    let mut q = 0;
-    while q < s {
-        // SAFETY: q ≤ s − 8, so loads and stores touch complex `q + i·s + 0..8` ≤ 8·s − 1 < n;
-        // all 8 loads precede the 8 stores to the same positions (in place is fine).
-        unsafe {
-            let mut v = [_mm512_setzero_ps(); 8];
-            for (i, vi) in v.iter_mut().enumerate() {
-                *vi = _mm512_loadu_ps(x.add(2 * (q + i * s)));
-            }
-            let out = dft8::<INV>(v);
-            for (r, o) in out.iter().enumerate() {
-                _mm512_storeu_ps(y.add(2 * (q + r * s)), *o);
-            }
-        }
-        q += 8;
-    }
-}
-
-/// Last two stages fused per q-vector through an L1 buffer: radix 16 with twiddles (stride
-/// `SA`, `RB` values of `p`), then radix `RB` ∈ {4, 16} with unit twiddles; `n = 16·RB·SA`.
-/// Reads and writes only the positions `q + SA·j` of the current q-vector, all reads first, so
-/// it may run in place.
-///
-/// # Safety
-/// See the contract at the top of this section; `t` holds 32 floats per `p < RB`.
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx512bw,fma")]
-unsafe fn fused_last<const INV: bool, const RB: usize, const SA: usize>(
-    x: *const f32,
-    y: *mut f32,
-    tw: *const f32,
-) {
-    let sa = SA;
-    let mut l = [MaybeUninit::<__m512>::uninit(); 256];
-    let sm = sa * RB;
-    // Opaque trip counts: keeps LLVM from fully unrolling both loops (measured slower).
-    let (rb, sixteen) = core::hint::black_box((RB, 16usize));
-    assert!(rb == RB && sixteen == 16);
-    let mut q = 0;
-    while q < sa {
-        // SAFETY: q ≤ sa − 8; loads read complex `q + sa·p + i·sa·RB + 0..8` < 16·RB·sa = n,
-        // stores write `q + sa·(r + 16·r2) + 0..8` < n; all loads of this q-vector precede its
-        // stores (in place is fine). Table reads: floats 32·p .. 32·p + 29 for p < RB. `l` has
-        // 256 ≥ 16·RB slots (asserted rb == RB ≤ 16 via the const instantiations), and slot
-        // `16p + r` is written in the first loop before the second loop reads it.
-        unsafe {
-            for p in 0..rb {
-                let mut v = [_mm512_setzero_ps(); 16];
-                for (i, vi) in v.iter_mut().enumerate() {
-                    *vi = _mm512_loadu_ps(x.add(2 * (q + sa * p + i * sm)));
-                }
-                let mut out = dft16::<INV>(v);
-                if p > 0 {
-                    let t = tw.add(32 * p);
-                    for (r, o) in out.iter_mut().enumerate().skip(1) {
-                        let wr = _mm512_set1_ps(*t.add(2 * r - 2));
-                        let wi = _mm512_set1_ps(*t.add(2 * r - 1));
-                        *o = cmul(*o, wr, wi);
-                    }
-                }
-                for (r, o) in out.iter().enumerate() {
-                    l[16 * p + r] = MaybeUninit::new(*o);
-                }
-            }
-            for r in 0..sixteen {
-                let mut v = [_mm512_setzero_ps(); 16];
-                for (i, vi) in v.iter_mut().enumerate().take(RB) {
-                    *vi = l[r + 16 * i].assume_init();
-                }
-                let o = dft_r::<INV, RB>(v);
-                for (r2, or) in o.iter().enumerate().take(RB) {
-                    _mm512_storeu_ps(y.add(2 * (q + sa * (r + 16 * r2))), *or);
-                }
-            }
-        }
-        q += 8;
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// single-pass codelets (all loads precede all stores: in-place safe)
+// Single-pass codelets (all loads precede all stores: in-place safe), over the shared helpers of
+// [`super::pow2_avx512_stages`] where they fit.
 
 /// n = 64 = 8 × 8: j = j1 + 8·j2, vectors over j2 with lanes j1; DFT8 across, per-lane
 /// twiddles ω64^{j1·k2}, 8×8 transpose, DFT8 across, contiguous stores (X[k2 + 8·k1]).
@@ -1026,7 +536,7 @@ unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
     unsafe {
         let out = small64_regs::<INV>(x, t);
         for (k, ok) in out.iter().enumerate() {
-            _mm512_storeu_ps(y.add(16 * k), *ok);
+            F32x16::store(y.add(16 * k), *ok);
         }
     }
 }
@@ -1036,21 +546,21 @@ unsafe fn small64<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
 /// # Safety
 /// As [`small64`] for `x` and `t` (nothing is written); inlined only into AVX-512 code.
 #[inline(always)]
-unsafe fn small64_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512; 8] {
+unsafe fn small64_regs<const INV: bool>(x: *const f32, t: *const f32) -> [F32x16; 8] {
     // SAFETY: loads at floats 16·i .. 16·i + 15 for i < 8 (128 floats = 64 complex); table
     // rows 0..14.
     unsafe {
-        let mut v = [_mm512_setzero_ps(); 8];
+        let mut v = [F32x16::zero(); 8];
         for (i, vi) in v.iter_mut().enumerate() {
-            *vi = _mm512_loadu_ps(x.add(16 * i));
+            *vi = F32x16::load(x.add(16 * i));
         }
-        let mut o = dft8::<INV>(v);
+        let mut o = dft8::<F32x16, INV>(v);
         for (r, or) in o.iter_mut().enumerate().skip(1) {
             let w = t.add(32 * (r - 1));
-            *or = cmul(*or, _mm512_load_ps(w), _mm512_load_ps(w.add(16)));
+            *or = cmul(*or, F32x16::load_row(w), F32x16::load_row(w.add(16)));
         }
         let w = transpose8(o);
-        dft8::<INV>(w)
+        dft8::<F32x16, INV>(w)
     }
 }
 
@@ -1070,7 +580,7 @@ unsafe fn small32<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
     unsafe {
         let o = small32_regs::<INV>(x, t);
         for (k, ok) in o.iter().enumerate() {
-            _mm512_storeu_ps(y.add(16 * k), *ok);
+            F32x16::store(y.add(16 * k), *ok);
         }
     }
 }
@@ -1080,18 +590,19 @@ unsafe fn small32<const INV: bool>(x: *const f32, y: *mut f32, t: *const f32) {
 /// # Safety
 /// As [`small32`] for `x` and `t` (nothing is written); inlined only into AVX-512 code.
 #[inline(always)]
-unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512; 4] {
+unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [F32x16; 4] {
     // SAFETY: loads at floats 0..64 (32 complex); table rows 0..12.
     unsafe {
-        let v0 = _mm512_loadu_ps(x);
-        let v1 = _mm512_loadu_ps(x.add(16));
-        let v2 = _mm512_loadu_ps(x.add(32));
-        let v3 = _mm512_loadu_ps(x.add(48));
-        let (a0, a1, a2, a3) = bfly4::<INV>(v0, v1, v2, v3);
-        let a1 = cmul(a1, _mm512_load_ps(t), _mm512_load_ps(t.add(16)));
-        let a2 = cmul(a2, _mm512_load_ps(t.add(32)), _mm512_load_ps(t.add(48)));
-        let a3 = cmul(a3, _mm512_load_ps(t.add(64)), _mm512_load_ps(t.add(80)));
-        let d = _mm512_castps_pd;
+        let row = |k: usize| F32x16::load_row(t.add(16 * k));
+        let v0 = F32x16::load(x);
+        let v1 = F32x16::load(x.add(16));
+        let v2 = F32x16::load(x.add(32));
+        let v3 = F32x16::load(x.add(48));
+        let (a0, a1, a2, a3) = bfly4::<F32x16, INV>(v0, v1, v2, v3);
+        let a1 = cmul(a1, row(0), row(1));
+        let a2 = cmul(a2, row(2), row(3));
+        let a3 = cmul(a3, row(4), row(5));
+        let d = |v: F32x16| _mm512_castps_pd(v.0);
         let t0 = _mm512_unpacklo_pd(d(a0), d(a1));
         let t1 = _mm512_unpackhi_pd(d(a0), d(a1));
         let t2 = _mm512_unpacklo_pd(d(a2), d(a3));
@@ -1099,7 +610,7 @@ unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512
         // W[a] = [te.L0, t(2+e).L0, te.L0+2, t(2+e).L0+2], e = a & 1, L0 = a >> 1
         let i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
         let i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-        let c = _mm512_castpd_ps;
+        let c = |v: __m512d| F32x16(_mm512_castpd_ps(v));
         let w0 = c(_mm512_permutex2var_pd(t0, i0, t2));
         let w1 = c(_mm512_permutex2var_pd(t1, i0, t3));
         let w2 = c(_mm512_permutex2var_pd(t0, i1, t2));
@@ -1108,16 +619,21 @@ unsafe fn small32_regs<const INV: bool>(x: *const f32, t: *const f32) -> [__m512
         let sign = _mm512_set_ps(
             -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
         );
-        let r2 = |w: __m512| _mm512_fmadd_ps(w, sign, _mm512_shuffle_f32x4::<0x4E>(w, w));
+        let r2 = |w: F32x16| {
+            F32x16(_mm512_fmadd_ps(
+                w.0,
+                sign,
+                _mm512_shuffle_f32x4::<0x4E>(w.0, w.0),
+            ))
+        };
         let b0 = r2(w0);
         let b1 = r2(w1);
         let b2 = r2(w2);
         let b3 = r2(w3);
-        let tt = t.add(96);
-        let b1 = cmul(b1, _mm512_load_ps(tt), _mm512_load_ps(tt.add(16)));
-        let b2 = cmul(b2, _mm512_load_ps(tt.add(32)), _mm512_load_ps(tt.add(48)));
-        let b3 = cmul(b3, _mm512_load_ps(tt.add(64)), _mm512_load_ps(tt.add(80)));
-        let (o0, o1, o2, o3) = bfly4::<INV>(b0, b1, b2, b3);
+        let b1 = cmul(b1, row(6), row(7));
+        let b2 = cmul(b2, row(8), row(9));
+        let b3 = cmul(b3, row(10), row(11));
+        let (o0, o1, o2, o3) = bfly4::<F32x16, INV>(b0, b1, b2, b3);
         [o0, o1, o2, o3]
     }
 }
@@ -1138,11 +654,11 @@ unsafe fn small_real<const R: usize>(x: *const f32, y: *mut f32, t: *const f32, 
     unsafe {
         if R == 4 {
             for (k, ok) in small32_regs::<false>(x, t).iter().enumerate() {
-                _mm512_storeu_ps(y.add(16 * k), *ok);
+                F32x16::store(y.add(16 * k), *ok);
             }
         } else {
             for (k, ok) in small64_regs::<false>(x, t).iter().enumerate() {
-                _mm512_storeu_ps(y.add(16 * k), *ok);
+                F32x16::store(y.add(16 * k), *ok);
             }
         }
         super::split_avx512::split_fwd_aligned::<F32x16, true>(y, y, 8 * R, v);
@@ -1170,20 +686,20 @@ unsafe fn small_real_inv<const R: usize>(
     // y[..n] and its table and writes y[..n] after all its loads (the contract above).
     unsafe {
         super::split_avx512::split_inv_aligned::<F32x16>(x, y, 8 * R, stw);
-        let mut o = [_mm512_setzero_ps(); 8];
+        let mut o = [F32x16::zero(); 8];
         if R == 4 {
             o[..4].copy_from_slice(&small32_regs::<true>(y, t));
         } else {
             o = small64_regs::<true>(y, t);
         }
         if scale != 1.0 {
-            let s = _mm512_set1_ps(scale);
+            let s = F32x16::bcast(scale);
             for ok in o.iter_mut().take(R) {
-                *ok = _mm512_mul_ps(*ok, s);
+                *ok = F32x16::mul(*ok, s);
             }
         }
         for (k, ok) in o.iter().enumerate().take(R) {
-            _mm512_storeu_ps(y.add(16 * k), *ok);
+            F32x16::store(y.add(16 * k), *ok);
         }
     }
 }

@@ -71,7 +71,7 @@ pub(super) trait Lanes: Copy {
 
 /// Four complex doubles.
 #[derive(Clone, Copy)]
-pub(super) struct F64x8(__m512d);
+pub(super) struct F64x8(pub(super) __m512d);
 
 impl Lanes for F64x8 {
     type E = f64;
@@ -163,7 +163,7 @@ impl Lanes for F64x8 {
 
 /// Eight complex floats.
 #[derive(Clone, Copy)]
-pub(super) struct F32x16(__m512);
+pub(super) struct F32x16(pub(super) __m512);
 
 impl Lanes for F32x16 {
     type E = f32;

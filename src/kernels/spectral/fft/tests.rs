@@ -596,6 +596,10 @@ fn fused_real_codelets_equal_transform_then_split() {
         inverse = false,
         &mut rng
     );
+    // the plans take the fused codelets only at the AVX-512 level (`SIGKERN_SIMD` may lower it)
+    if crate::simd::current() < Level::Avx512 {
+        return;
+    }
     for n in [32usize, 64, 128, 256, 512, 1024] {
         let p = FftPlan::<f64>::new(FftKind::Real, n).unwrap();
         let x = rng.vec_f64(n, 1.0);
@@ -683,6 +687,10 @@ fn fused_float_real_codelets_equal_transform_then_split() {
         inverse = true,
         &mut rng
     );
+    // the plans take the fused codelets only at the AVX-512 level (`SIGKERN_SIMD` may lower it)
+    if crate::simd::current() < Level::Avx512 {
+        return;
+    }
     for n in [64usize, 128, 256] {
         let p = FftPlan::<f32>::new(FftKind::Real, n).unwrap();
         let x: Vec<f32> = (0..n).map(|_| rng.uniform() as f32).collect();
@@ -957,4 +965,90 @@ fn each_length_takes_its_path() {
     (want64[3], want64[5], want64[8]) = ("N", "N", "N"); // 63, 100, 400
     assert_eq!(f64s, want64, "complex f64");
     assert_eq!(f32s, vec!["C"; LENGTHS.len()], "complex f32");
+}
+
+/// FNV-1a over the bits of `x` (each value widened to f64, which keeps an f32's bits apart),
+/// continuing from `h`.
+fn fnv_bits<T: Float>(mut h: u64, x: &[Complex<T>]) -> u64 {
+    for v in x.iter().flat_map(|c| [c.re, c.im]) {
+        for b in v.to_f64().to_bits().to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The checksum of one level's own power-of-two transforms of element type `T`, over every half
+/// length `m` = 16 ..= 65536 they take: the complex forward and inverse transforms (out of
+/// place) and, on a real plan of `2m` points, the forward transform (its fused codelet where it
+/// has one), the windowed forward transform (where it exists) and the inverse. Fixed
+/// pseudo-random data; `None` when this CPU lacks the level.
+fn own_pow2_checksum<T: FftFloat>(level: crate::simd::Level) -> Option<u64> {
+    if crate::simd::detected() < level {
+        return None;
+    }
+    let mut rng = Rng::new(53);
+    let c0 = Complex::new(T::ZERO, T::ZERO);
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut s = Vec::new();
+    for lg in 4..=16u32 {
+        let m = 1usize << lg;
+        let e = EvenReal::<T>::with_own(2 * m, level).unwrap();
+        let Some(own) = &e.own else { continue };
+        let mut vals = |k: usize| -> Vec<T> {
+            (0..k)
+                .map(|_| <T as Float>::from_f64(rng.uniform()))
+                .collect()
+        };
+        let x = vals(2 * m);
+        let win = vals(2 * m);
+        let cx = as_complex(&x).to_vec();
+        let mut y = vec![c0; m];
+        for inverse in [false, true] {
+            own.run(inverse, Some(&cx), &mut y, &mut s);
+            h = fnv_bits(h, &y);
+        }
+        let mut bins = vec![c0; m + 1];
+        e.forward(&x, &mut bins, &mut s);
+        h = fnv_bits(h, &bins);
+        if e.forward_windowed(&x, &win, &mut bins, &mut s) {
+            h = fnv_bits(h, &bins);
+        }
+        let mut r = vec![T::ZERO; 2 * m];
+        e.inverse(&bins, &mut r, &mut s);
+        h = fnv_bits(h, as_complex(&r));
+    }
+    Some(h)
+}
+
+/// The own power-of-two transforms give, bit for bit, the results they gave when these
+/// checksums were taken ([`own_pow2_checksum`]), at every SIMD level this CPU has, for both
+/// element types: a change of operation order or of FMA use in any codelet or pass shows here.
+/// Change a checksum only with a change that means to change results.
+#[test]
+fn own_pow2_bits_are_pinned() {
+    use crate::simd::Level;
+    let want: [(Level, u64, u64); 3] = [
+        (Level::Avx512, 0xad78_8036_c618_facc, 0xa2b3_df74_f23a_80e4),
+        (Level::Avx2, 0x33ac_19d8_2c3e_9f56, 0x31f4_0468_f35b_bd2e),
+        (
+            Level::Baseline,
+            0xb7d3_5413_ac6d_3d05,
+            0x1ea1_994a_d42b_c55c,
+        ),
+    ];
+    let got: Vec<(Level, Option<u64>, Option<u64>)> = want
+        .iter()
+        .map(|&(l, _, _)| (l, own_pow2_checksum::<f64>(l), own_pow2_checksum::<f32>(l)))
+        .collect();
+    for (&(level, w64, w32), &(_, g64, g32)) in want.iter().zip(&got) {
+        if crate::simd::detected() < level {
+            continue;
+        }
+        assert_eq!(
+            (g64, g32),
+            (Some(w64), Some(w32)),
+            "{level:?} (f64, f32); all levels: {got:x?}"
+        );
+    }
 }
