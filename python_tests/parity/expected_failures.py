@@ -1,6 +1,6 @@
 """Reviewed expected failures of the parity suite: test id (relative to python_tests/parity/;
 a trailing ``*`` matches every id with that prefix) → why it fails. Every entry is a documented
-difference of sigkern (docs/python.md, "scipy and numpy parity"), never a bug left open."""
+difference of sigkern (docs/python.md, "scipy and numpy names"), never a bug left open."""
 
 _F32 = ("a float32 signal keeps float32 through sosfilt (sigkern's rule: the signal's precision; "
         "scipy promotes to the float64 of the sections)")
