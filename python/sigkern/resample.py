@@ -611,8 +611,10 @@ def _extend(x: np.ndarray, npre: int, npost: int, mode: str, cval: Any) -> np.nd
     return np.concatenate([left, x, right], axis=-1)
 
 
-def _upfirdn_real(hh: np.ndarray, xm: Any, up: int, down: int, dt: np.dtype[Any], func: str) -> Any:
-    """The kernel over every row of ``xm`` (time last, dtype ``dt``), zero extension."""
+def _upfirdn_real(hh: np.ndarray, xm: Any, up: int, down: int, dt: np.dtype[Any], func: str,
+                  axis: int = -1) -> Any:
+    """The kernel over every row of ``xm`` (time last, dtype ``dt``), zero extension; the
+    result's time axis moved to ``axis``."""
     hh = np.ascontiguousarray(hh, dtype=dt)
     p = ffi.new("size_t *")
     st = _upfirdn_size(up, down, p, hh.size, xm.shape[-1])
@@ -622,7 +624,7 @@ def _upfirdn_real(hh: np.ndarray, xm: Any, up: int, down: int, dt: np.dtype[Any]
     ph = ffi.from_buffer(CARRAY[dt], hh)
     n = xm.shape[-1]
     return _per_row(xm, dt, n_out, lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
-                    f"sk_upfirdn_{SFX[dt]}", -1)
+                    f"sk_upfirdn_{SFX[dt]}", axis)
 
 
 def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = -1,
@@ -676,12 +678,11 @@ def _upfirdn_any(h: Any, x: Any, up: Any = 1, down: Any = 1, axis: Any = -1, mod
     mode = mode.lower()
     ax = A.axis(axis, len(x.shape), func)
     xdt = A.dtype_of(x)
-    out_dt = np.result_type(ha.dtype, xdt, np.float32)
+    out_dt = xdt if ha.dtype == xdt and xdt in (F32, F64) else np.result_type(ha.dtype, xdt, np.float32)
     kdt = _real_kernel_dtype(out_dt)
     if out_dt.kind == "f" and xdt == out_dt and A.is_contig(x) and mode == "constant" and cval == 0:
         # the common case: a real signal in the result's dtype, zero extension
-        ret: FloatArray = A.move_copy(_upfirdn_real(ha, A.move_copy(x, ax, -1), up, down, kdt, func),
-                                      -1, ax)
+        ret: FloatArray = _upfirdn_real(ha, A.move_copy(x, ax, -1), up, down, kdt, func, ax)
         return ret
     xn, back = _as_numpy(x)
     xm = np.moveaxis(xn, ax, -1)
@@ -853,7 +854,7 @@ def _resample_poly_any(x: Any, up: Any, down: Any, axis: Any = 0, window: Any = 
     yk = y[tuple(keep)]
     if bg is not None:
         yk = yk + bg
-    return back(np.ascontiguousarray(yk))
+    return back(yk)  # (a view of the filtered signal, as scipy returns)
 
 
 def _upfirdn_len(len_h: int, n: int, up: int, down: int) -> int:

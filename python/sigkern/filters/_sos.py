@@ -54,7 +54,7 @@ def _sos_array(sos: Any, func: str) -> np.ndarray:
             f"{func}: sos must have shape (n_sections, 6) with n_sections >= 1 "
             f"(rows b0 b1 b2 a0 a1 a2, as scipy.signal.butter(..., output='sos')), got shape {a.shape}"
         )
-    if np.any(a[:, 3] == 0):
+    if not a[:, 3].all():
         # (checked before any other argument, with scipy's words, which its tests match)
         raise ValueError(f"{func}: sos[:, 3] should be all ones (a0 = 0 cannot be normalised)")
     return a
