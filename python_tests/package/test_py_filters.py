@@ -484,8 +484,10 @@ def test_biquad_errors_and_lifetime():
         f.state = bad
     with pytest.raises(sigkern.BadArgumentError, match="sk_biquad_f32_new"):
         sigkern.Biquad([[1.0, 0.0, 0.0, 1.0, 0.0, 1.5]])  # poles outside the unit circle
-    with pytest.raises(ValueError, match="a0 = 0"):
+    with pytest.raises(sigkern.BadArgumentError, match="sk_biquad_f64_new"):
         sigkern.Biquad([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]], dtype=np.float64)  # a0 == 0
+    with pytest.raises(ValueError, match="should be all ones"):  # scipy's check and words
+        sigkern.sosfilt([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]], np.ones(8))
     with pytest.raises(ValueError, match="at least 1"):
         sigkern.Biquad(SOS8, channels=0)
     with pytest.raises(TypeError, match="dtype"):

@@ -47,15 +47,16 @@ def _state_dtype(z: Any, dt: np.dtype[Any]) -> Any:
     return z
 
 
-def _sos_array(sos: Any, func: str) -> np.ndarray:
+def _sos_array(sos: Any, func: str, scipy_rules: bool = True) -> np.ndarray:
     a = _coefs(sos, func, "sos")
     if a.ndim != 2 or a.shape[1] != 6 or a.shape[0] < 1:
         raise ValueError(
             f"{func}: sos must have shape (n_sections, 6) with n_sections >= 1 "
             f"(rows b0 b1 b2 a0 a1 a2, as scipy.signal.butter(..., output='sos')), got shape {a.shape}"
         )
-    if not a[:, 3].all():
-        # (checked before any other argument, with scipy's words, which its tests match)
+    if scipy_rules and not a[:, 3].all():
+        # the scipy-named functions: checked before any other argument, with scipy's words
+        # (its tests match them); the handles leave a0 = 0 to the C library's check
         raise ValueError(f"{func}: sos[:, 3] should be all ones (a0 = 0 cannot be normalised)")
     return a
 
@@ -247,7 +248,7 @@ class Biquad(Handle, free="sk_biquad_free"):
         self._h = ffi.NULL
         func = "Biquad"
         dt = A.float_dtype_arg(dtype, func)
-        sos_a = _sos_array(sos, func)
+        sos_a = _sos_array(sos, func, scipy_rules=False)
         ch = A.index(channels, func, "channels")
         if ch < 1:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")
