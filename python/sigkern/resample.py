@@ -806,21 +806,18 @@ def _resample_poly_any(x: Any, up: Any, down: Any, axis: Any = 0, window: Any = 
     if up == down == 1:
         xn, back = _as_numpy(x)
         return back(np.array(xn, copy=True))
-    default = (not taps and padtype == "constant" and not cval
-               and isinstance(window, tuple) and len(window) == 2 and window[0] == "kaiser"
-               and float(window[1]) == 5.0)
-    if default and xdt in (F32, F64):
-        xm = A.move_copy(x, ax, -1)
-        p = ffi.new("size_t *")
-        st = _poly_size(up, down, p, xm.shape[-1])
-        if st:
-            raise error(st, "sk_resample_poly_size")
-        n_out = int(p[0])
-        n = xm.shape[-1]
-        ret: FloatArray = _per_row(xm, xdt, n_out,
-                                   lambda px, py: _poly[xdt](px, up, down, py, n, n_out),
-                                   f"sk_resample_poly_{SFX[xdt]}", ax)
-        return ret
+    kaiser5 = (not taps and isinstance(window, tuple) and len(window) == 2
+               and window[0] == "kaiser" and float(window[1]) == 5.0)
+    if kaiser5 and xdt in (F32, F64) and padtype == "constant" and not cval:
+        # scipy's defaults: one C call per channel
+        return _poly_c(A.move_copy(x, ax, -1), up, down, xdt, ax)
+    if kaiser5 and xdt in (F32, F64) and padtype in _BACKGROUND and isinstance(x, np.ndarray):
+        # the filter is linear: the statistic removed, the default C path, the statistic back
+        xl = np.moveaxis(x, ax, -1)
+        bgl = _BACKGROUND[padtype](xl)
+        yl = _poly_c(np.ascontiguousarray(xl - bgl), up, down, xdt, -1)
+        yl += bgl
+        return np.moveaxis(yl, -1, ax)
     n_in = x.shape[ax]
     n_out = -(-n_in * up // down)
     if taps:
@@ -855,6 +852,19 @@ def _resample_poly_any(x: Any, up: Any, down: Any, axis: Any = 0, window: Any = 
     if bg is not None:
         yk = yk + bg
     return back(yk)  # (a view of the filtered signal, as scipy returns)
+
+
+def _poly_c(xm: Any, up: int, down: int, dt: np.dtype[Any], ax: int) -> Any:
+    """``sk_resample_poly_*`` (scipy's default filter and zero padding) over every row of
+    ``xm`` (time last, C-contiguous), the result's time axis moved to ``ax``."""
+    p = ffi.new("size_t *")
+    st = _poly_size(up, down, p, xm.shape[-1])
+    if st:
+        raise error(st, "sk_resample_poly_size")
+    n_out = int(p[0])
+    n = xm.shape[-1]
+    return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
+                    f"sk_resample_poly_{SFX[dt]}", ax)
 
 
 def _upfirdn_len(len_h: int, n: int, up: int, down: int) -> int:

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import warnings
 
 import pytest
 
 pytest.importorskip("scipy")
 
-from scipy.conftest import devices, xp  # noqa: E402,F401  (scipy's fixtures, numpy backend)
+with warnings.catch_warnings():
+    # scipy's conftest marks its fixture's parameters with its own markers at import, before
+    # pytest_configure below registers them
+    warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+    from scipy.conftest import devices, xp  # noqa: E402,F401  (scipy's fixtures, numpy backend)
 
 import sigkern  # noqa: E402
 
