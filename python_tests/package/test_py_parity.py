@@ -293,3 +293,18 @@ def test_fft_and_window_numpy_rules():
         sigkern.get_window("hann", 8, device="cuda")
     with pytest.raises(ValueError, match="Nx"):
         sigkern.get_window("hann", 0)
+
+
+def test_complex_tensors():
+    torch = pytest.importorskip("torch")
+    b, a = signal.butter(4, 0.2)
+    sos = signal.butter(4, 0.2, output="sos")
+    x = RNG.standard_normal((2, 300)) + 1j * RNG.standard_normal((2, 300))
+    t = torch.from_numpy(x)
+    for got, want in ((sigkern.lfilter(b, a, t), signal.lfilter(b, a, x)),
+                      (sigkern.sosfilt(sos, t), signal.sosfilt(sos, x)),
+                      (sigkern.sosfiltfilt(sos, t), signal.sosfiltfilt(sos, x)),
+                      (sigkern.upfirdn(b, t, 2, 3), signal.upfirdn(b, x, 2, 3)),
+                      (sigkern.decimate(t, 3), signal.decimate(x, 3))):
+        assert isinstance(got, torch.Tensor) and got.dtype == torch.complex128
+        assert rel_err(got.numpy(), want) <= 1e-10

@@ -65,6 +65,19 @@ def _planar_in(x: Any, dt: np.dtype[Any], func: str) -> Tuple[Any, Any, int]:
     return x, px, sx
 
 
+def _complex_tensor(call: Callable[[Any], Any], x: Any) -> Any:
+    """A complex CPU tensor through the numpy path (``call(ndarray)``), results back as
+    tensors; None when ``x`` is not a complex tensor."""
+    if not (A.is_tensor(x) and x.is_complex()):
+        return None
+    A.cpu_tensor(x, "sigkern", "x")
+    t = A._torch()
+    res = call(x.detach().resolve_conj().numpy())
+    if isinstance(res, tuple):
+        return tuple(t.from_numpy(np.ascontiguousarray(r)) for r in res)
+    return t.from_numpy(np.ascontiguousarray(res))
+
+
 def _is_complex(a: Any) -> bool:
     return isinstance(a, np.ndarray) and a.dtype.kind == "c"
 

@@ -14,7 +14,7 @@ from .. import _buffers as B
 from .._args import CARRAY, F32, F64, SFX
 from .._errors import error
 from .._lib import cfunc, lib
-from ._common import _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
+from ._common import _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 from ._lfilter import _ba
 from ._sos import _sos_array
 
@@ -45,6 +45,9 @@ def _pad_args(padtype: Any, padlen: Any, func: str) -> Tuple[int, int]:
 
 
 def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -> Any:
+    ct = _complex_tensor(lambda v: _zero_phase(func, cname, call, v, axis, out), x)
+    if ct is not None:
+        return ct
     x = _signal(x, func)
     ax = A.axis(axis, len(x.shape), func)
     nd = len(x.shape)

@@ -15,7 +15,7 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from .._args import index as _args_index
-from ._common import _coefs, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
+from ._common import _coefs, _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 
 if TYPE_CHECKING:
     from .._typing import Array, ArrayLike, FloatArray, DTypeLike
@@ -113,6 +113,9 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
 def _lfilter_any(b: Any, a: Any, x: Any, axis: Any = -1, zi: Any = None, out: Any = None) -> Any:
     func = "lfilter"
     bb, aa = _ba(b, a, func, complex_ok=True)
+    ct = _complex_tensor(lambda v: _lfilter_any(bb, aa, v, axis, zi, out), x)
+    if ct is not None:
+        return ct
     x = _signal(x, func)
     ax = A.axis(axis, len(x.shape), func)
     nd = len(x.shape)

@@ -16,7 +16,7 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from .._args import index as _args_index
-from ._common import _coefs, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
+from ._common import _coefs, _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 
 if TYPE_CHECKING:
     from .._typing import Array, ArrayLike, FloatArray, DTypeLike
@@ -122,6 +122,9 @@ def _sosfilt_any(sos: Any, x: Any, axis: Any = -1, zi: Any = None, out: Any = No
     func = "sosfilt"
     sos_a = _sos_array(sos, func)
     ns = sos_a.shape[0]
+    ct = _complex_tensor(lambda v: _sosfilt_any(sos_a, v, axis, zi, out), x)
+    if ct is not None:
+        return ct
     x = _signal(x, func)
     nd = len(x.shape)
     ax = A.axis(axis, nd, func)
