@@ -8,6 +8,7 @@ the same words whichever function it is made with:
 - what an argument is: :func:`describe`, :func:`dtype_of`, :func:`is_tensor`,
   :func:`torch_info`;
 - arrays: :func:`as_input` and :func:`float_dtype` (dtype of an array: ``TypeError``),
+  :func:`promote` (numpy/scipy's promotion of integer, bool and float16 input to float64),
   :func:`check_out` (shape and dtype of ``out``), :func:`writable_out` (a read-only array or
   a tensor that requires grad: ``ValueError``), :func:`cpu_tensor` (a tensor on another
   device or sparse: ``ValueError``), :func:`not_contiguous`;
@@ -60,6 +61,7 @@ __all__ = [
     "describe",
     "as_input",
     "float_dtype",
+    "promote",
     "check_out",
     "writable_out",
     "cpu_tensor",
@@ -224,6 +226,37 @@ def float_dtype(x: Any, func: str, name: str) -> np.dtype[Any]:
         f"{func}: {name} must be float32 or float64, got {describe(x)}; convert with "
         f"{name}.astype(np.float32) (or .to(torch.float32) for a tensor)"
     )
+
+
+def promote(x: Any, func: str, name: str, complex_ok: bool = True) -> Any:
+    """``x`` for a function named after numpy/scipy, with their dtype rules: float32/float64
+    (and complex64/complex128 when ``complex_ok``) arrays and tensors as they are; integer,
+    bool and float16 arrays (and lists of them) as float64 and extended precision as
+    float64/complex128, as scipy promotes them; anything else (object arrays of non-numbers,
+    strings) a ``TypeError``. The caller decides what a complex array means."""
+    if is_tensor(x):
+        dt = np_dtype_of_tensor(x)
+        if dt in (F32, F64) or (complex_ok and dt in (C64, C128)):
+            return x
+        if x.is_floating_point() or x.dtype in (_torch().bool, _torch().uint8, _torch().int8,
+                                                _torch().int16, _torch().int32, _torch().int64):
+            return x.to(_torch().float64)
+        raise TypeError(f"{func}: {name} must be a real{' or complex' if complex_ok else ''} "
+                        f"tensor, got {describe(x)}")
+    a = x if isinstance(x, np.ndarray) else np.asarray(x)
+    k = a.dtype.kind
+    if k == "f":
+        return a if a.dtype in (F32, F64) else a.astype(F64)
+    if k == "c" and complex_ok:
+        return a if a.dtype in (C64, C128) else a.astype(C128)
+    if k in "biu":
+        return a.astype(F64)
+    if k == "O" and all(isinstance(v, (int, float, complex, np.number)) and not isinstance(v, bool)
+                        or isinstance(v, (bool, np.bool_)) for v in a.flat):
+        return a.astype(C128 if complex_ok and any(isinstance(v, (complex, np.complexfloating))
+                                                   for v in a.flat) else F64)
+    raise TypeError(f"{func}: {name} must be an array of real{' or complex' if complex_ok else ''} "
+                    f"numbers, got {describe(x)}")
 
 
 def check_out(out: Any, shape: Tuple[int, ...], dtype: np.dtype[Any], func: str, name: str = "out") -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import operator
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -546,28 +546,76 @@ def _per_row(xm: Any, dt: np.dtype[Any], n_out: int, call: Callable[..., Any], c
     return A.move_copy(y, -1, axis)
 
 
-def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = -1) -> FloatArray:
-    """``scipy.signal.upfirdn(h, x, up, down, axis)``: upsample, FIR filter, downsample
-    (C: ``sk_upfirdn_*``).
+# ---------------------------------------------------------------------------------------------
+# scipy's dtype rules, complex signals and signal extension for upfirdn / resample_poly /
+# decimate
+# ---------------------------------------------------------------------------------------------
 
-    Parameters
-    ----------
-    h : array_like, 1-D
-        FIR taps, used in ``x``'s dtype.
-    x : ndarray or Tensor, float32 or float64
-    up, down : int, default 1
-        Upsampling and downsampling factors.
-    axis : int, default -1
-        The time axis.
+#: scipy's signal extension modes of ``upfirdn`` (``scipy.signal._upfirdn._upfirdn_modes``)
+UPFIRDN_MODES = ("constant", "wrap", "edge", "smooth", "symmetric", "reflect", "antisymmetric",
+                 "antireflect", "line")
 
-    Returns
-    -------
-    ndarray or Tensor, ``x``'s dtype; scipy's output length along ``axis``
-    """
-    func = "upfirdn"
-    xm, dt = _rows(x, axis, func)
-    hh = np.ascontiguousarray(np.asarray(h, dtype=dt).ravel())
-    up, down = operator.index(up), operator.index(down)
+
+def _factor(v: Any, func: str, name: str) -> int:
+    """An up/down factor as scipy takes it: an integral number (``2.0`` is fine), >= 1."""
+    try:
+        iv = int(v)
+        ok = iv == v
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{func}: {name} must be an integer, got {v!r}")
+    if iv < 1:
+        raise ValueError(f"{func}: {name} must be >= 1, got {iv}")
+    return iv
+
+
+def _as_numpy(x: Any) -> Tuple[np.ndarray, Callable[[np.ndarray], Any]]:
+    """``x`` as a numpy array and the function that turns a result back into ``x``'s kind (a
+    CPU tensor gives a tensor)."""
+    if A.is_tensor(x):
+        A.cpu_tensor(x, "sigkern", "x")
+        t = A._torch()
+        return x.detach().numpy(), lambda y: t.from_numpy(np.ascontiguousarray(y))
+    return x, lambda y: y
+
+
+def _real_kernel_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
+    """The float kernel (F32/F64) that computes a result of dtype ``dt``."""
+    return F32 if dt in (F32, A.C64) else F64
+
+
+def _extend(x: np.ndarray, npre: int, npost: int, mode: str, cval: Any) -> np.ndarray:
+    """``x`` (time last) extended by ``npre``/``npost`` samples as scipy's upfirdn extends it."""
+    n = x.shape[-1]
+    widths = [(0, 0)] * (x.ndim - 1) + [(npre, npost)]
+    if mode == "constant":
+        return np.pad(x, widths, mode="constant", constant_values=cval)
+    if mode in ("wrap", "edge", "symmetric", "reflect"):
+        padded: np.ndarray = np.pad(x, widths, mode=mode)  # type: ignore[call-overload]
+        return padded
+    if mode == "antireflect":
+        return np.pad(x, widths, mode="reflect", reflect_type="odd")
+    if mode == "antisymmetric":
+        base = np.concatenate([x, -x[..., ::-1]], axis=-1)
+        return base[..., np.arange(-npre, n + npost) % (2 * n)]
+    # "smooth" (the slope of the two end samples) and "line" (the first-to-last slope)
+    if n < 2:
+        lo = hi = np.zeros_like(x[..., :1])
+    elif mode == "smooth":
+        lo, hi = x[..., 1:2] - x[..., :1], x[..., -1:] - x[..., -2:-1]
+    else:
+        lo = hi = (x[..., -1:] - x[..., :1]) / (n - 1)
+    left = x[..., :1] + np.arange(-npre, 0, dtype=x.real.dtype) * lo
+    right = x[..., -1:] + np.arange(1, npost + 1, dtype=x.real.dtype) * hi
+    return np.concatenate([left, x, right], axis=-1)
+
+
+def _upfirdn_real(hh: np.ndarray, xm: Any, up: int, down: int, dt: np.dtype[Any], func: str,
+                  axis: int = -1) -> Any:
+    """The kernel over every row of ``xm`` (time last, dtype ``dt``), zero extension; the
+    result's time axis moved to ``axis``."""
+    hh = np.ascontiguousarray(hh, dtype=dt)
     p = ffi.new("size_t *")
     st = _upfirdn_size(up, down, p, hh.size, xm.shape[-1])
     if st:
@@ -575,40 +623,98 @@ def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = 
     n_out = int(p[0])
     ph = ffi.from_buffer(CARRAY[dt], hh)
     n = xm.shape[-1]
-    ret: FloatArray = _per_row(xm, dt, n_out,
-                               lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
-                               f"sk_upfirdn_{SFX[dt]}", axis)
-    return ret
+    return _per_row(xm, dt, n_out, lambda px, py: _upfirdn[dt](ph, px, up, down, py, hh.size, n, n_out),
+                    f"sk_upfirdn_{SFX[dt]}", axis)
 
 
-def resample_poly(x: ArrayLike, up: int, down: int, axis: int = -1) -> FloatArray:
-    """``scipy.signal.resample_poly(x, up, down, axis)`` with scipy's default Kaiser (beta 5)
-    filter and zero padding (C: ``sk_resample_poly_*``).
+def upfirdn(h: ArrayLike, x: ArrayLike, up: int = 1, down: int = 1, axis: int = -1,
+            mode: str = "constant", cval: float = 0) -> FloatArray:
+    """``scipy.signal.upfirdn(h, x, up, down, axis, mode, cval)``: upsample, FIR filter,
+    downsample (C: ``sk_upfirdn_*``).
 
     Parameters
     ----------
-    x : ndarray or Tensor, float32 or float64
-    up, down : int
-        Upsampling and downsampling factors.
+    h : array_like, 1-D, non-empty
+        FIR taps, real or complex.
+    x : array_like, ndarray or Tensor
+        The signal, real or complex; integer and bool input is read as float64, as scipy.
+    up, down : int, default 1
+        Upsampling and downsampling factors (>= 1).
     axis : int, default -1
         The time axis.
+    mode : str, default "constant"
+        How the signal is extended beyond its ends, scipy's modes: ``"constant"`` (``cval``),
+        ``"wrap"``, ``"edge"``, ``"symmetric"``, ``"reflect"`` (as ``numpy.pad``),
+        ``"antisymmetric"``, ``"antireflect"``, ``"smooth"``, ``"line"``.
+    cval : float, default 0
+        The value outside the signal for ``mode="constant"``.
 
     Returns
     -------
-    ndarray or Tensor, ``x``'s dtype; ``ceil(n * up / down)`` samples along ``axis``
+    ndarray or Tensor
+        scipy's dtype, ``result_type(h, x, float32)`` (float32 only when both are float32;
+        extended precision computed and returned as float64/complex128), scipy's output length
+        along ``axis``.
+
+    Raises
+    ------
+    ValueError
+        ``h`` not 1-D or empty, ``up``/``down`` < 1, an unknown ``mode``.
     """
-    func = "resample_poly"
-    xm, dt = _rows(x, axis, func)
-    up, down = operator.index(up), operator.index(down)
-    p = ffi.new("size_t *")
-    st = _poly_size(up, down, p, xm.shape[-1])
-    if st:
-        raise error(st, "sk_resample_poly_size")
-    n_out = int(p[0])
+    result = _upfirdn_any(h, x, up, down, axis, mode, cval)
+    return result  # type: ignore[no-any-return]
+
+
+def _upfirdn_any(h: Any, x: Any, up: Any = 1, down: Any = 1, axis: Any = -1, mode: Any = "constant", cval: Any = 0) -> Any:
+    func = "upfirdn"
+    ha = h.detach().cpu().numpy() if A.is_tensor(h) else np.asarray(h)
+    if ha.ndim != 1 or ha.size == 0:
+        raise ValueError(f"{func}: h must be 1-D with non-zero length, got shape {ha.shape}")
+    ha = A.promote(ha, func, "h")
+    x = A.promote(x, func, "x")
+    up, down = _factor(up, func, "up"), _factor(down, func, "down")
+    if not isinstance(mode, str) or mode.lower() not in UPFIRDN_MODES:
+        raise ValueError(f"{func}: mode must be one of {', '.join(UPFIRDN_MODES)}, got {mode!r}")
+    mode = mode.lower()
+    ax = A.axis(axis, len(x.shape), func)
+    xdt = A.dtype_of(x)
+    out_dt = xdt if ha.dtype == xdt and xdt in (F32, F64) else np.result_type(ha.dtype, xdt, np.float32)
+    kdt = _real_kernel_dtype(out_dt)
+    if out_dt.kind == "f" and xdt == out_dt and A.is_contig(x) and mode == "constant" and cval == 0:
+        # the common case: a real signal in the result's dtype, zero extension
+        ret: FloatArray = _upfirdn_real(ha, A.move_copy(x, ax, -1), up, down, kdt, func, ax)
+        return ret
+    xn, back = _as_numpy(x)
+    xm = np.moveaxis(xn, ax, -1)
     n = xm.shape[-1]
-    ret: FloatArray = _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
-                               f"sk_resample_poly_{SFX[dt]}", axis)
-    return ret
+    cv = np.asarray(cval)
+    if mode != "constant" or cv != 0:
+        # extend the signal by whole input samples at both ends, enough for the filter's
+        # reach, with the offset a multiple of ``down`` so the output grid stays aligned
+        step = down // math.gcd(up, down)
+        pre = -(-(ha.size - 1) // up)
+        pre = -(-pre // step) * step
+        xm = _extend(xm, pre, pre, mode, cval)
+        skip = pre * up // down
+    else:
+        skip = 0
+    p = ffi.new("size_t *")
+    st = _upfirdn_size(up, down, p, ha.size, n)
+    if st:
+        raise error(st, "sk_upfirdn_size")
+    n_out = int(p[0])
+    parts = [xm.real, xm.imag] if xm.dtype.kind == "c" else [xm]
+    planes = np.stack(parts).astype(kdt) if len(parts) > 1 else np.ascontiguousarray(parts[0], kdt)
+    hp = [ha.real, ha.imag] if ha.dtype.kind == "c" else [ha]
+    ys = [_upfirdn_real(hc, planes, up, down, kdt, func)[..., skip:skip + n_out] for hc in hp]
+    if len(parts) == 1:
+        y = ys[0] if len(hp) == 1 else ys[0] + 1j * ys[1]
+    elif len(hp) == 1:
+        y = ys[0][0] + 1j * ys[0][1]
+    else:  # (xr + i xi) * (hr + i hi)
+        y = (ys[0][0] - ys[1][1]) + 1j * (ys[0][1] + ys[1][0])
+    y = np.ascontiguousarray(np.moveaxis(y.astype(out_dt, copy=False), -1, ax))
+    return back(y)
 
 
 def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
@@ -624,24 +730,273 @@ def _integer(x: Any, q: int, axis: int, up: bool) -> Any:
                     f"sk_{func}_{SFX[dt]}", axis)
 
 
-def decimate(x: ArrayLike, q: int, axis: int = -1) -> FloatArray:
-    """``scipy.signal.decimate(x, q, ftype='fir', zero_phase=True, axis=axis)``: the
-    ``firwin(20*q + 1, 1/q, window='hamming')`` anti-alias filter without delay, then every
-    ``q``-th sample (C: ``sk_decimate_*``).
+def _pad_median(x: np.ndarray) -> np.ndarray:
+    med: np.ndarray = np.median(x, axis=-1, keepdims=True)
+    return med
+
+
+_BACKGROUND: Dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "mean": lambda v: np.mean(v, axis=-1, keepdims=True),
+    "median": _pad_median,
+    "minimum": lambda v: np.min(v, axis=-1, keepdims=True),
+    "maximum": lambda v: np.max(v, axis=-1, keepdims=True),
+}
+
+
+def resample_poly(x: ArrayLike, up: int, down: int, axis: int = 0, window: Any = ("kaiser", 5.0),
+                  padtype: str = "constant", cval: Optional[float] = None) -> FloatArray:
+    """``scipy.signal.resample_poly(x, up, down, axis, window, padtype, cval)``: polyphase
+    resampling by ``up / down`` (C: ``sk_resample_poly_*`` for scipy's default filter and
+    padding, ``sk_upfirdn_*`` otherwise).
 
     Parameters
     ----------
-    x : ndarray or Tensor, float32 or float64
-    q : int
-        The downsampling factor.
-    axis : int, default -1
-        The time axis.
+    x : array_like, ndarray or Tensor
+        The signal, real or complex; integer and bool input is read as float64, as scipy.
+    up, down : int
+        Upsampling and downsampling factors (>= 1; integral floats are accepted).
+    axis : int, default 0
+        The time axis (scipy's default: the first axis).
+    window : str, tuple or 1-D array_like, default ("kaiser", 5.0)
+        A window for :func:`sigkern.get_window` (the filter is then
+        ``firwin(20 * max(up, down) + 1, 1 / max(up, down), window=window)``, in ``x``'s
+        dtype), or the FIR taps themselves.
+    padtype : str, default "constant"
+        ``"constant"`` (``cval``), one of :func:`upfirdn`'s modes, or ``"mean"``,
+        ``"median"``, ``"minimum"``, ``"maximum"`` (that statistic of the signal is removed
+        before filtering and added back).
+    cval : float, optional
+        The value outside the signal for ``padtype="constant"`` (default 0).
 
     Returns
     -------
-    ndarray or Tensor, ``x``'s dtype; ``ceil(n / q)`` samples along ``axis``
+    ndarray or Tensor
+        ``ceil(n * up / down)`` samples along ``axis`` (a copy of ``x`` when ``up == down``);
+        ``x``'s dtype for the default window (float64 for integer input), scipy's
+        ``result_type`` of taps and signal for given taps.
+
+    Raises
+    ------
+    ValueError
+        Factors not integral or < 1, a 2-D window, an unknown ``padtype``, ``cval`` with a
+        ``padtype`` other than ``"constant"``.
     """
-    ret: FloatArray = _integer(x, q, axis, False)
+    result = _resample_poly_any(x, up, down, axis, window, padtype, cval)
+    return result  # type: ignore[no-any-return]
+
+
+def _resample_poly_any(x: Any, up: Any, down: Any, axis: Any = 0, window: Any = ("kaiser", 5.0), padtype: Any = "constant", cval: Any = None) -> Any:
+    func = "resample_poly"
+    x = A.promote(x, func, "x")
+    up, down = _factor(up, func, "up"), _factor(down, func, "down")
+    if cval is not None and padtype != "constant":
+        raise ValueError(f"{func}: cval has no effect when padtype is {padtype!r}")
+    if not isinstance(padtype, str) or (padtype not in UPFIRDN_MODES and padtype not in _BACKGROUND):
+        raise ValueError(f"{func}: padtype must be one of: maximum, mean, median, minimum, "
+                         f"{', '.join(UPFIRDN_MODES)}; got {padtype!r}")
+    ax = A.axis(axis, len(x.shape), func)
+    g = math.gcd(up, down)
+    up, down = up // g, down // g
+    taps = isinstance(window, list) or isinstance(window, np.ndarray) or A.is_tensor(window)
+    if taps:
+        h = np.array(window.detach().cpu().numpy() if A.is_tensor(window) else window)
+        if h.ndim != 1:
+            raise ValueError(f"{func}: window must be 1-D, got shape {h.shape}")
+    xdt = A.dtype_of(x)
+    if up == down == 1:
+        xn, back = _as_numpy(x)
+        return back(np.array(xn, copy=True))
+    kaiser5 = (not taps and isinstance(window, tuple) and len(window) == 2
+               and window[0] == "kaiser" and float(window[1]) == 5.0)
+    if kaiser5 and xdt in (F32, F64) and padtype == "constant" and not cval:
+        # scipy's defaults: one C call per channel
+        return _poly_c(A.move_copy(x, ax, -1), up, down, xdt, ax)
+    if kaiser5 and xdt in (F32, F64) and padtype in _BACKGROUND and isinstance(x, np.ndarray):
+        # the filter is linear: the statistic removed, the default C path, the statistic back
+        xl = np.moveaxis(x, ax, -1)
+        bgl = _BACKGROUND[padtype](xl)
+        yl = _poly_c(np.ascontiguousarray(xl - bgl), up, down, xdt, -1)
+        yl += bgl
+        return np.moveaxis(yl, -1, ax)
+    n_in = x.shape[ax]
+    n_out = -(-n_in * up // down)
+    if taps:
+        half_len = (h.size - 1) // 2
+    else:
+        from .filters import firwin
+
+        max_rate = max(up, down)
+        half_len = 10 * max_rate
+        h = np.asarray(firwin(2 * half_len + 1, 1.0 / max_rate, window=window)).astype(xdt)
+    h = h * up
+    n_pre_pad = down - half_len % down
+    n_post_pad = 0
+    n_pre_remove = (half_len + n_pre_pad) // down
+    while _upfirdn_len(h.size + n_pre_pad + n_post_pad, n_in, up, down) < n_out + n_pre_remove:
+        n_post_pad += 1
+    h = np.concatenate([np.zeros(n_pre_pad, h.dtype), h, np.zeros(n_post_pad, h.dtype)])
+    xn, back = _as_numpy(x)
+    bg = None
+    mode, cv = "constant", 0.0
+    if padtype in _BACKGROUND:
+        bg = np.moveaxis(_BACKGROUND[padtype](np.moveaxis(xn, ax, -1)), -1, ax)
+        xn = xn - bg
+    else:
+        mode = padtype
+        if padtype == "constant" and cval is not None:
+            cv = cval
+    y = _upfirdn_any(h, xn, up, down, axis=ax, mode=mode, cval=cv)
+    keep = [slice(None)] * y.ndim
+    keep[ax] = slice(n_pre_remove, n_pre_remove + n_out)
+    yk = y[tuple(keep)]
+    if bg is not None:
+        yk = yk + bg
+    return back(yk)  # (a view of the filtered signal, as scipy returns)
+
+
+def _poly_c(xm: Any, up: int, down: int, dt: np.dtype[Any], ax: int) -> Any:
+    """``sk_resample_poly_*`` (scipy's default filter and zero padding) over every row of
+    ``xm`` (time last, C-contiguous), the result's time axis moved to ``ax``."""
+    p = ffi.new("size_t *")
+    st = _poly_size(up, down, p, xm.shape[-1])
+    if st:
+        raise error(st, "sk_resample_poly_size")
+    n_out = int(p[0])
+    n = xm.shape[-1]
+    return _per_row(xm, dt, n_out, lambda px, py: _poly[dt](px, up, down, py, n, n_out),
+                    f"sk_resample_poly_{SFX[dt]}", ax)
+
+
+def _upfirdn_len(len_h: int, n: int, up: int, down: int) -> int:
+    """scipy's ``_output_len``: samples of ``upfirdn`` output."""
+    return ((n - 1) * up + len_h - 1) // down + 1
+
+
+def _system(ftype: Any, func: str) -> Tuple[str, Any]:
+    """A ``scipy.signal.dlti`` system (or anything with ``to_zpk()`` and ``to_tf()``, scipy's
+    LTI interface) as ``("fir", b)``, ``("sos", sos)`` or ``("ba", (b, a))``, as scipy's
+    decimate reads it."""
+    try:
+        zpk = ftype.to_zpk()
+        z, p, k = (np.atleast_1d(np.asarray(v)) for v in (zpk.zeros, zpk.poles, zpk.gain))
+        tf = ftype.to_tf()
+        num, den = np.asarray(tf.num), np.asarray(tf.den)
+    except AttributeError:
+        raise ValueError(f"{func}: ftype must be 'iir', 'fir' or a dlti instance, got {ftype!r}") from None
+    if getattr(ftype, "dt", 1) is None:
+        raise ValueError(f"{func}: ftype must be a discrete-time (dlti) system")
+    if p.shape[0] == 0:
+        return "fir", (num / den[0] if den.size else num)
+    if np.any(np.iscomplex(p)) or np.any(np.iscomplex(z)) or np.any(np.iscomplex(k)):
+        return "ba", (num, den)
+    from .filters._iirdesign import zpk2sos
+
+    return "sos", zpk2sos(z, p, k)
+
+
+def decimate(x: ArrayLike, q: int, n: Optional[int] = None, ftype: Any = "iir", axis: int = -1,
+             zero_phase: bool = True) -> FloatArray:
+    """``scipy.signal.decimate(x, q, n, ftype, axis, zero_phase)``: an anti-aliasing filter,
+    then every ``q``-th sample.
+
+    The default filter is scipy's: an order-8 (``n``) Chebyshev type I IIR lowpass with 0.05 dB
+    ripple and its edge at ``0.8 / q`` of Nyquist (``cheby1(n, 0.05, 0.8 / q, output='sos')``,
+    designed as scipy designs it), run forward and backward (``sosfiltfilt``, C:
+    ``sk_sosfiltfilt_*``) or forward only (``sosfilt``). ``ftype="fir"`` uses
+    ``firwin(n + 1, 1 / q, window='hamming')`` with ``n = 20 * q`` by default, through
+    ``resample_poly`` (C: ``sk_decimate_*`` for the default length) or ``upfirdn``.
+
+    Parameters
+    ----------
+    x : array_like, ndarray or Tensor
+        The signal, real or complex; integer, bool and float16 input is read as float64, as
+        scipy.
+    q : int
+        The downsampling factor (an integer; >= 1).
+    n : int, optional
+        The filter order (``ftype="iir"``: 8; ``"fir"``: ``20 * q``).
+    ftype : {"iir", "fir"} or dlti, default "iir"
+        The filter; a ``scipy.signal.dlti`` system (anything with ``to_zpk()`` and
+        ``to_tf()``) is used as scipy uses it: FIR when it has no poles, else second-order
+        sections (transfer function when its poles or zeros do not come in conjugate pairs).
+    axis : int, default -1
+        The time axis.
+    zero_phase : bool, default True
+        Filter forward and backward (no delay) instead of forward only.
+
+    Returns
+    -------
+    ndarray or Tensor
+        ``ceil(len / q)`` samples along ``axis``; ``x``'s float or complex dtype (float64 for
+        integer, bool and float16 input).
+
+    Raises
+    ------
+    TypeError
+        ``q`` or ``n`` not an integer.
+    ValueError
+        ``q`` < 1, an unknown ``ftype``; :class:`LengthError` (a ``ValueError``) when
+        ``zero_phase`` filtering needs a longer signal (as scipy's ``sosfiltfilt``).
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal(4800)
+    >>> y = sigkern.decimate(x, 4)            # scipy.signal.decimate(x, 4)
+    """
+    result = _decimate_any(x, q, n, ftype, axis, zero_phase)
+    return result  # type: ignore[no-any-return]
+
+
+def _decimate_any(x: Any, q: Any, n: Any, ftype: Any, axis: Any, zero_phase: Any) -> Any:
+    func = "decimate"
+    q = A.index(q, func, "q")
+    if n is not None:
+        n = A.index(n, func, "n")
+    if q < 1:
+        raise ValueError(f"{func}: q = {q} must be at least 1")
+    x = A.promote(x, func, "x")
+    ax = A.axis(axis, len(x.shape), func)
+    xdt = A.dtype_of(x)
+    if isinstance(ftype, str) and ftype == "fir":
+        kind, filt = "fir", None
+    elif isinstance(ftype, str) and ftype == "iir":
+        from .filters._iirdesign import cheby1
+
+        kind, filt = "sos", cheby1(8 if n is None else n, 0.05, 0.8 / q, output="sos")
+    elif isinstance(ftype, str):
+        raise ValueError(f"{func}: invalid ftype {ftype!r} (use 'iir', 'fir' or a dlti system)")
+    else:
+        kind, filt = _system(ftype, func)
+    if kind == "fir":
+        if filt is None and n is None and zero_phase and xdt in (F32, F64):
+            ret: FloatArray = _integer(x, q, ax, False)  # firwin(20q + 1), no delay: one C call
+            return ret
+        if filt is None:
+            from .filters import firwin
+
+            filt = np.asarray(firwin((20 * q if n is None else n) + 1, 1.0 / q, window="hamming")).astype(xdt)
+        if zero_phase:
+            ret = _resample_poly_any(x, 1, q, axis=ax, window=np.asarray(filt))
+            return ret
+        n_out = -(-x.shape[ax] // q)
+        yf = _upfirdn_any(np.asarray(filt), x, 1, q, axis=ax)
+        keep = [slice(None)] * len(x.shape)
+        keep[ax] = slice(0, n_out)
+        ret = A.contig(yf[tuple(keep)])
+        return ret
+    from .filters import filtfilt, sosfilt, sosfiltfilt
+    from .filters._lfilter import _lfilter_any
+
+    if kind == "sos":
+        # scipy runs the sections in the signal's precision
+        sos = np.asarray(filt, dtype=A.REAL_OF.get(xdt, xdt)).astype(F64)
+        y: Any = sosfiltfilt(sos, x, axis=ax) if zero_phase else sosfilt(sos, x, axis=ax)
+    else:
+        b, a = filt  # type: ignore[misc]
+        y = filtfilt(b, a, x, axis=ax) if zero_phase else _lfilter_any(b, a, x, axis=ax)
+    keep = [slice(None)] * len(x.shape)
+    keep[ax] = slice(None, None, q)
+    ret = A.contig(y[tuple(keep)])
     return ret
 
 

@@ -37,7 +37,7 @@ def steps():
         ("loudness", lambda: sk.loudness_stats(x16[:8].astype(np.float64), R)),
         ("true peak", lambda: sk.true_peak(x2, R)),
         ("resample", lambda: sk.resample(x16, R, 44100)),
-        ("resample_poly", lambda: sk.resample_poly(x16, 160, 147)),
+        ("resample_poly", lambda: sk.resample_poly(x16, 160, 147, axis=-1)),
         ("sosfilt", lambda: sk.sosfilt(sos, x16)),
         ("lfilter", lambda: sk.lfilter([1, 0.5, 0.25], [1, -0.5, 0.1], x16)),
         ("filtfilt", lambda: sk.filtfilt([1, 0.5], [1, -0.5], x16)),

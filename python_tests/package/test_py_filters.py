@@ -136,8 +136,12 @@ def test_firwin_errors():
         sigkern.firwin(63, 0.2, window="comb")
     with pytest.raises(ValueError, match="kaiser.*takes 1 parameter"):
         sigkern.firwin(63, 0.2, window="kaiser")
-    with pytest.raises(sigkern.BadArgumentError, match="more than one cutoff"):
+    with pytest.raises(ValueError, match="at least two elements"):
         sigkern.firwin(63, 0.2, pass_zero="bandpass")
+    with pytest.raises(ValueError, match="one element"):
+        sigkern.firwin(63, [0.2, 0.3], pass_zero="lowpass")
+    with pytest.raises(ValueError, match="single scalar"):
+        sigkern.firwin(63, 0.2, fs=np.array([10.0, 20.0]))
     with pytest.raises(sigkern.BadArgumentError, match="strictly increasing"):
         sigkern.firwin(63, [0.3, 0.2])
     with pytest.raises(ValueError, match="pass_zero"):
@@ -310,16 +314,25 @@ def test_sosfilt_out_inplace_strided_torch():
 
 def test_sosfilt_errors():
     x = RNG.standard_normal((2, 64)).astype(np.float32)
-    with pytest.raises(TypeError, match="astype"):
-        sigkern.sosfilt(SOS8, x.astype(np.int32))
-    with pytest.raises(TypeError, match="float32"):
-        sigkern.sosfilt(SOS8, x, zi=np.zeros((4, 2, 2)))  # float64 zi for float32 x
+    # integer input is read as float64, as scipy; a float64 zi for a float32 x is converted
+    xi = (x * 100).astype(np.int32)
+    yi = sigkern.sosfilt(SOS8, xi)
+    assert yi.dtype == np.float64 and np.array_equal(yi, sigkern.sosfilt(SOS8, xi.astype(np.float64)))
+    zi64 = RNG.standard_normal((4, 2, 2))
+    y32, zf32 = sigkern.sosfilt(SOS8, x, zi=zi64)
+    assert y32.dtype == zf32.dtype == np.float32
+    assert np.array_equal(y32, sigkern.sosfilt(SOS8, x, zi=zi64.astype(np.float32))[0])
+    with pytest.raises(TypeError, match="object|numbers"):
+        sigkern.sosfilt(SOS8, np.array(["a", "b"]))
+    with pytest.raises(TypeError, match="complex"):
+        sigkern.sosfilt(SOS8 + 1j, x)  # complex coefficients are refused, never truncated
     with pytest.raises(ValueError, match=r"\(4, 2, 2\)"):
         sigkern.sosfilt(SOS8, x, zi=np.zeros((4, 2), np.float32))
     with pytest.raises(ValueError, match="n_sections, 6"):
         sigkern.sosfilt(SOS8[:, :5], x)
-    with pytest.raises(ValueError, match="contiguous"):
-        sigkern.sosfilt(SOS8, x[:, ::2])
+    # any strides: a layout the kernel cannot read is copied, never refused (as scipy)
+    assert np.array_equal(sigkern.sosfilt(SOS8, x[:, ::2]), sigkern.sosfilt(SOS8, x[:, ::2].copy()))
+    assert np.array_equal(sigkern.sosfilt(SOS8, x[0, ::3]), sigkern.sosfilt(SOS8, x[0, ::3].copy()))
     ro = np.empty_like(x)
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
@@ -473,6 +486,8 @@ def test_biquad_errors_and_lifetime():
         sigkern.Biquad([[1.0, 0.0, 0.0, 1.0, 0.0, 1.5]])  # poles outside the unit circle
     with pytest.raises(sigkern.BadArgumentError, match="sk_biquad_f64_new"):
         sigkern.Biquad([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]], dtype=np.float64)  # a0 == 0
+    with pytest.raises(ValueError, match="should be all ones"):  # scipy's check and words
+        sigkern.sosfilt([[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]], np.ones(8))
     with pytest.raises(ValueError, match="at least 1"):
         sigkern.Biquad(SOS8, channels=0)
     with pytest.raises(TypeError, match="dtype"):

@@ -1,6 +1,10 @@
 """sigkern.filters parity entries against scipy.signal (float64 references): lfilter,
-lfilter_zi, sosfilt_zi, filtfilt, sosfiltfilt and their out= arguments (firwin's options and
-get_window's window set are in test_py_window_names.py)."""
+lfilter_zi, sosfilt_zi, filtfilt, sosfiltfilt and their out= arguments; decimate, resample_poly,
+upfirdn, the FFTs and get_window under scipy's/numpy's signatures and dtype rules (firwin's
+options and get_window's window set are in test_py_window_names.py; scipy's and numpy's own
+tests of these functions run in python_tests/parity/)."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -12,8 +16,9 @@ RNG = np.random.default_rng(77)
 
 
 def rel_err(a, b):
-    a = np.asarray(a, np.float64)
-    b = np.asarray(b, np.float64)
+    dt = np.complex128 if np.iscomplexobj(a) or np.iscomplexobj(b) else np.float64
+    a = np.asarray(a, dt)
+    b = np.asarray(b, dt)
     return np.max(np.abs(a - b), initial=0.0) / max(np.max(np.abs(b), initial=0.0), 1e-300)
 
 
@@ -73,8 +78,8 @@ def test_filtfilt_axis_tensor_and_errors():
     assert isinstance(yt, torch.Tensor) and rel_err(yt.numpy(), signal.sosfiltfilt(sos, x.T)) <= 1e-10
     with pytest.raises(sigkern.LengthError):
         sigkern.sosfiltfilt(sos, np.ones(10))
-    with pytest.raises(NotImplementedError):
-        sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), method="gust")
+    with pytest.raises(ValueError, match="method"):
+        sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), method="gustafsson")
     with pytest.raises(ValueError):
         sigkern.filtfilt([1.0], [1.0, -0.5], np.ones(100), padtype="wrap")
 
@@ -136,3 +141,170 @@ def test_out_argument_tensor():
         out0 = torch.empty((1500, 2), dtype=torch.float64)
         assert call(t.T.contiguous(), axis=0, out=out0) is out0
         assert rel_err(out0.numpy(), ref(t.numpy()).T) <= 1e-10
+
+
+# ---------------------------------------------------------------------------------------------
+# scipy/numpy signatures, dtype promotion, complex signals, zi broadcasting, strides (the
+# installed scipy's own tests of these functions run in python_tests/parity/)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cheby1_design_equals_scipy():
+    from sigkern.filters import _iirdesign as D
+
+    worst = 0.0
+    for n in range(0, 13):
+        for btype, wn in (("low", 0.8 / 13), ("high", 0.3), ("bandpass", [0.2, 0.5]), ("bandstop", [0.1, 0.6])):
+            for out in ("sos", "ba"):
+                if n == 0 and out == "sos":
+                    continue
+                want = signal.cheby1(n, 0.05, wn, btype, output=out)
+                got = D.cheby1(n, 0.05, wn, btype, output=out)
+                for g, w in zip((got,) if out == "sos" else got, (want,) if out == "sos" else want):
+                    assert np.shape(g) == np.shape(w)
+                    worst = max(worst, rel_err(g, w))
+    assert worst <= 1e-12
+    z, p, k = signal.cheby1(5, 1, [2.0, 30.0], "band", analog=True, output="zpk")
+    assert rel_err(D.zpk2sos(z, p, k, analog=True), signal.zpk2sos(z, p, k, analog=True)) <= 1e-12
+    with pytest.raises(ValueError):
+        D.cheby1(4, 1, 1.2)
+
+
+@pytest.mark.parametrize("q", [2, 3, 7, 13])
+def test_decimate_default_is_scipys_iir(q):
+    x = RNG.standard_normal((3, 2001))
+    for kw in ({}, {"zero_phase": False}, {"n": 4}, {"ftype": "fir"}, {"ftype": "fir", "n": 30},
+               {"ftype": "fir", "zero_phase": False}):
+        assert rel_err(sigkern.decimate(x, q, **kw), signal.decimate(x, q, **kw)) <= 1e-10, kw
+    y = sigkern.decimate(x.T.astype(np.float32), q, axis=0)
+    assert y.dtype == np.float32 and rel_err(y, signal.decimate(x.T, q, axis=0)) <= 1e-4
+    xi = (x[0] * 1000).astype(np.int16)  # integer input: float64, as scipy
+    assert rel_err(sigkern.decimate(xi, q), signal.decimate(xi, q)) <= 1e-10
+    xc = x[0] + 1j * x[1]  # complex signal: both parts filtered
+    assert rel_err(sigkern.decimate(xc, q), signal.decimate(xc, q)) <= 1e-10
+    # a transfer-function system (complex poles: scipy's lfilter/filtfilt path); a well
+    # conditioned one, as transfer functions of high order near DC amplify rounding
+    system = signal.dlti(*signal.cheby1(4, 0.1, 0.4))
+    assert rel_err(sigkern.decimate(x, q, ftype=system), signal.decimate(x, q, ftype=system)) <= 1e-9
+    with warnings.catch_warnings():  # (scipy's zpk form of a long FIR warns: not ours)
+        warnings.simplefilter("ignore", signal.BadCoefficients)
+        fir = signal.dlti(signal.firwin(31, 1 / q), [1.0])
+        assert rel_err(sigkern.decimate(x, q, ftype=fir), signal.decimate(x, q, ftype=fir)) <= 1e-10
+    with pytest.raises(TypeError):
+        sigkern.decimate(x, 2.5)
+    with pytest.raises(ValueError):
+        sigkern.decimate(x, 2, ftype="bessel")
+
+
+def test_resample_poly_window_padtype_cval_axis0():
+    x = RNG.standard_normal((300, 2))
+    assert rel_err(sigkern.resample_poly(x, 3, 2), signal.resample_poly(x, 3, 2)) <= 1e-10  # axis=0
+    for padtype in ("constant", "mean", "median", "minimum", "maximum", "line", "smooth",
+                    "antireflect", "reflect", "wrap", "edge", "symmetric", "antisymmetric"):
+        for window in (("kaiser", 5.0), "hann", RNG.standard_normal(31)):
+            got = sigkern.resample_poly(x, 5, 3, window=window, padtype=padtype)
+            want = signal.resample_poly(x, 5, 3, window=window, padtype=padtype)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            assert rel_err(got, want) <= 1e-10, (padtype, window)
+    assert rel_err(sigkern.resample_poly(x, 2, 1, cval=1.5), signal.resample_poly(x, 2, 1, cval=1.5)) <= 1e-10
+    xc = x[:, 0] + 1j * x[:, 1]
+    assert rel_err(sigkern.resample_poly(xc, 2, 3), signal.resample_poly(xc, 2, 3)) <= 1e-10
+    assert sigkern.resample_poly(x.astype(np.float32), 2, 3).dtype == np.float32
+    with pytest.raises(ValueError):
+        sigkern.resample_poly(x, 2, 1, padtype="mean", cval=1.0)
+    with pytest.raises(ValueError):
+        sigkern.resample_poly(x, 2, 1, window=np.eye(2))
+    with pytest.raises(ValueError):
+        sigkern.resample_poly(x, 1.5, 1)
+
+
+def test_upfirdn_modes_complex_and_dtypes():
+    x = RNG.standard_normal((2, 40))
+    h = RNG.standard_normal(9)
+    for mode in ("constant", "wrap", "edge", "smooth", "symmetric", "reflect", "antisymmetric",
+                 "antireflect", "line"):
+        for up, down in ((1, 1), (3, 2), (2, 5)):
+            got = sigkern.upfirdn(h, x, up, down, mode=mode, cval=0.7)
+            assert rel_err(got, signal.upfirdn(h, x, up, down, mode=mode, cval=0.7)) <= 1e-12, mode
+    hc = h + 1j * RNG.standard_normal(9)
+    xc = x[0] + 1j * x[1]
+    for hh, xx in ((hc, x[0]), (h, xc), (hc, xc)):
+        got, want = sigkern.upfirdn(hh, xx, 2, 3), signal.upfirdn(hh, xx, 2, 3)
+        assert got.dtype == want.dtype and rel_err(got, want) <= 1e-12
+    x32 = x.astype(np.float32)
+    assert sigkern.upfirdn(h, x32).dtype == np.float64  # float64 taps: scipy's result_type
+    assert sigkern.upfirdn(h.astype(np.float32), x32).dtype == np.float32
+    with pytest.raises(ValueError):
+        sigkern.upfirdn(np.ones((2, 2)), x)
+    with pytest.raises(ValueError):
+        sigkern.upfirdn(h, x, mode="circular")
+
+
+def test_filters_complex_strides_zi_broadcast():
+    b, a = signal.butter(4, 0.2)
+    sos = signal.butter(4, 0.2, output="sos")
+    x = RNG.standard_normal((3, 500)) + 1j * RNG.standard_normal((3, 500))
+    assert rel_err(sigkern.lfilter(b, a, x), signal.lfilter(b, a, x)) <= 1e-10
+    assert rel_err(sigkern.sosfilt(sos, x), signal.sosfilt(sos, x)) <= 1e-10
+    assert rel_err(sigkern.filtfilt(b, a, x), signal.filtfilt(b, a, x)) <= 1e-10
+    assert rel_err(sigkern.sosfiltfilt(sos, x, axis=-1), signal.sosfiltfilt(sos, x)) <= 1e-10
+    assert sigkern.lfilter(b, a, x.astype(np.complex64)).dtype == np.complex64
+    bc = b * (1 + 0.5j)  # complex numerator, real denominator
+    zi = RNG.standard_normal((3, 4))
+    got, want = sigkern.lfilter(bc, a, x, zi=zi), signal.lfilter(bc, a, x, zi=zi)
+    assert rel_err(got[0], want[0]) <= 1e-10 and rel_err(got[1], want[1]) <= 1e-10
+    with pytest.raises(NotImplementedError):
+        sigkern.lfilter(b, a * (1 + 1j), x)
+    with pytest.raises(TypeError):
+        sigkern.lfilter([1.0], [None], x)
+    # zi with length-1 axes broadcasts as scipy's; any strides are read (copied if needed)
+    xr = RNG.standard_normal((4, 3, 200))
+    zi1 = RNG.standard_normal((1, 4, 1))
+    got, want = sigkern.lfilter(b, a, xr, axis=1, zi=zi1), signal.lfilter(b, a, xr, axis=1, zi=zi1)
+    assert rel_err(got[0], want[0]) <= 1e-10 and rel_err(got[1], want[1]) <= 1e-10
+    v = xr[:, 1, ::3]
+    assert rel_err(sigkern.lfilter(b, a, v), signal.lfilter(b, a, v)) <= 1e-10
+    assert rel_err(sigkern.filtfilt(b, a, xr[..., ::2]), signal.filtfilt(b, a, xr[..., ::2])) <= 1e-10
+    # scipy's idiom: float64 zi for a float32 signal
+    x32 = xr[0].astype(np.float32)
+    zs = signal.sosfilt_zi(sos)[:, None, :] * x32[:, :1]
+    y32, zf32 = sigkern.sosfilt(sos, x32, zi=zs)
+    assert y32.dtype == np.float32 and rel_err(y32, signal.sosfilt(sos, x32, zi=zs)[0]) <= 1e-4
+    assert sigkern.lfilter_zi(b.astype(np.float32), a.astype(np.float32)).dtype == np.float32
+    assert sigkern.lfilter_zi(b, a).dtype == np.float64
+
+
+def test_filtfilt_gust_equals_scipy():
+    b, a = signal.butter(3, 0.15)
+    x = RNG.standard_normal((2, 400))
+    for irlen in (None, 50):
+        got = sigkern.filtfilt(b, a, x, method="gust", irlen=irlen)
+        assert rel_err(got, signal.filtfilt(b, a, x, method="gust", irlen=irlen)) <= 1e-9
+
+
+def test_fft_and_window_numpy_rules():
+    xi = np.arange(16, dtype=np.int32)
+    assert rel_err(sigkern.rfft(xi), np.fft.rfft(xi)) <= 1e-12
+    assert rel_err(sigkern.fft(xi.astype(float)), np.fft.fft(xi)) <= 1e-12
+    assert rel_err(sigkern.ifft([1, 2, 3]), np.fft.ifft([1, 2, 3])) <= 1e-12
+    w = sigkern.get_window("hann", 8, xp=np, device="cpu")
+    assert isinstance(w, np.ndarray) and rel_err(w, signal.get_window("hann", 8)) <= 1e-15
+    with pytest.raises(ValueError):
+        sigkern.get_window("hann", 8, device="cuda")
+    with pytest.raises(ValueError, match="Nx"):
+        sigkern.get_window("hann", 0)
+
+
+def test_complex_tensors():
+    torch = pytest.importorskip("torch")
+    b, a = signal.butter(4, 0.2)
+    sos = signal.butter(4, 0.2, output="sos")
+    x = RNG.standard_normal((2, 300)) + 1j * RNG.standard_normal((2, 300))
+    t = torch.from_numpy(x)
+    for got, want in ((sigkern.lfilter(b, a, t), signal.lfilter(b, a, x)),
+                      (sigkern.sosfilt(sos, t), signal.sosfilt(sos, x)),
+                      (sigkern.sosfiltfilt(sos, t), signal.sosfiltfilt(sos, x)),
+                      (sigkern.upfirdn(b, t, 2, 3), signal.upfirdn(b, x, 2, 3)),
+                      (sigkern.decimate(t, 3), signal.decimate(x, 3))):
+        assert isinstance(got, torch.Tensor) and got.dtype == torch.complex128
+        assert rel_err(got.numpy(), want) <= 1e-10

@@ -125,20 +125,22 @@ def test_upfirdn_and_resample_poly_equal_scipy():
     x = rng.standard_normal((2, 1000))
     h = rng.standard_normal(31)
     np.testing.assert_allclose(sigkern.upfirdn(h, x, 3, 2), ss.upfirdn(h, x, 3, 2), atol=1e-12)
-    np.testing.assert_allclose(sigkern.resample_poly(x, 147, 160), ss.resample_poly(x, 147, 160, axis=-1),
-                               atol=1e-9)
-    np.testing.assert_allclose(sigkern.resample_poly(x.T, 2, 3, axis=0),
-                               ss.resample_poly(x.T, 2, 3, axis=0), atol=1e-9)
+    np.testing.assert_allclose(sigkern.resample_poly(x, 147, 160, axis=-1),
+                               ss.resample_poly(x, 147, 160, axis=-1), atol=1e-9)
+    # scipy's default axis is 0
+    np.testing.assert_allclose(sigkern.resample_poly(x.T, 2, 3), ss.resample_poly(x.T, 2, 3), atol=1e-9)
 
 
 
 def test_decimate_and_interpolate_equal_scipy():
     ss = pytest.importorskip("scipy.signal")
     x = np.random.default_rng(4).standard_normal((2, 1001))
-    np.testing.assert_allclose(sigkern.decimate(x, 3), ss.decimate(x, 3, ftype="fir"),
+    np.testing.assert_allclose(sigkern.decimate(x, 3, ftype="fir"), ss.decimate(x, 3, ftype="fir"),
                                atol=1e-9)
-    np.testing.assert_allclose(sigkern.decimate(x.T, 5, axis=0),
+    np.testing.assert_allclose(sigkern.decimate(x.T, 5, ftype="fir", axis=0),
                                ss.decimate(x.T, 5, ftype="fir", axis=0), atol=1e-9)
+    # the default is scipy's: an order-8 Chebyshev I IIR, forward and backward
+    np.testing.assert_allclose(sigkern.decimate(x, 3), ss.decimate(x, 3), atol=1e-10)
     h = ss.firwin(41, 0.5, window="hamming")
     np.testing.assert_allclose(sigkern.interpolate(x, 2), ss.resample_poly(x, 2, 1, window=h,
                                                                            axis=-1), atol=1e-9)

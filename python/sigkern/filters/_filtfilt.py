@@ -7,12 +7,14 @@ from __future__ import annotations
 import math
 from typing import Literal, TYPE_CHECKING, Any, Optional, Tuple
 
+import numpy as np
+
 from .. import _args as A
 from .. import _buffers as B
 from .._args import CARRAY, F32, F64, SFX
 from .._errors import error
 from .._lib import cfunc, lib
-from ._common import _copy_out, _fb
+from ._common import _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 from ._lfilter import _ba
 from ._sos import _sos_array
 
@@ -43,10 +45,17 @@ def _pad_args(padtype: Any, padlen: Any, func: str) -> Tuple[int, int]:
 
 
 def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -> Any:
-    x = A.as_input(x, func, "x")
-    dt = A.float_dtype(x, func, "x")
+    ct = _complex_tensor(lambda v: _zero_phase(func, cname, call, v, axis, out), x)
+    if ct is not None:
+        return ct
+    x = _signal(x, func)
     ax = A.axis(axis, len(x.shape), func)
     nd = len(x.shape)
+    if _is_complex(x):
+        if out is not None:
+            raise TypeError(f"{func}: out= is not supported with complex data")
+        return _split_complex(lambda p, z: _zero_phase(func, cname, call, p, ax + 1, None), x, None)
+    dt = A.float_dtype(x, func, "x")
     if out is not None:
         A.check_out(out, tuple(x.shape), dt, func)
     if ax != nd - 1:
@@ -58,7 +67,7 @@ def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -
         out = B.new_like(x, shape, dt)
     if channels == 0:
         return out
-    px, sx = B.planar(x, dt, func, "x")
+    x, px, sx = _planar_in(x, dt, func)
     py, sy = B.planar(out, dt, func, "out", writable=True)
     st = call(dt, px, sx, channels, py, sy, shape[-1])
     if st:
@@ -66,8 +75,62 @@ def _zero_phase(func: str, cname: str, call: Any, x: Any, axis: Any, out: Any) -
     return out
 
 
+def _filtfilt_gust(b: np.ndarray, a: np.ndarray, x: np.ndarray, axis: int, irlen: Optional[int]) -> Any:
+    """scipy's ``_filtfilt_gust`` (Gustafsson's method: the initial conditions of both passes
+    chosen so forward-backward equals backward-forward, by least squares) over
+    :func:`sigkern.lfilter`."""
+    from ._lfilter import _lfilter_any as lfilter
+
+    order = max(len(b), len(a)) - 1
+    if order == 0:
+        return ((b[0] / a[0]) ** 2) * x
+    x = np.swapaxes(x, axis, x.ndim - 1)
+    n = x.shape[-1]
+    m = n if irlen is None or n <= 2 * irlen else irlen
+    obs = np.zeros((m, order))
+    zi = np.zeros(order)
+    zi[0] = 1
+    obs[:, 0] = lfilter(b, a, np.zeros(m), zi=zi)[0]
+    for k in range(1, order):
+        obs[k:, k] = obs[:-k, 0]
+    obsr = obs[::-1]
+    s = lfilter(b, a, obs[::-1], axis=0)
+    sr = s[::-1]
+    if m == n:
+        mm = np.hstack((sr - obs, obsr - s))
+    else:
+        mm = np.zeros((2 * m, 2 * order))
+        mm[:m, :order] = sr - obs
+        mm[m:, order:] = obsr - s
+    y_f = lfilter(b, a, x)
+    y_fb = lfilter(b, a, y_f[..., ::-1])[..., ::-1]
+    y_b = lfilter(b, a, x[..., ::-1])[..., ::-1]
+    y_bf = lfilter(b, a, y_b)
+    d = y_bf - y_fb
+    delta = d if m == n else np.concatenate((d[..., :m], d[..., -m:]), axis=-1)
+    if delta.ndim == 1:
+        ic = np.linalg.lstsq(mm, delta, rcond=None)[0]
+    else:
+        ic = np.linalg.lstsq(mm, delta.reshape(-1, delta.shape[-1]).T, rcond=None)[0].T
+        ic = ic.reshape(delta.shape[:-1] + (mm.shape[-1],))
+    if m == n:
+        w = np.hstack((sr, obsr))
+    else:
+        w = np.zeros((2 * m, 2 * order))
+        w[:m, :order] = sr
+        w[m:, order:] = obsr
+    wic = ic.dot(w.T)
+    y = np.array(y_fb)
+    if m == n:
+        y += wic
+    else:
+        y[..., :m] += wic[..., :m]
+        y[..., -m:] += wic[..., -m:]
+    return np.ascontiguousarray(np.swapaxes(y, axis, x.ndim - 1))
+
+
 def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: FiltfiltPad = "odd",
-             padlen: Optional[int] = None, method: Literal["pad"] = "pad", irlen: Optional[int] = None,
+             padlen: Optional[int] = None, method: Literal["pad", "gust"] = "pad", irlen: Optional[int] = None,
              out: Optional[Array] = None) -> FloatArray:
     """Zero-phase filtering (forward, then backward), like ``scipy.signal.filtfilt(b, a, x,
     axis, padtype, padlen)`` with ``method='pad'`` (C: ``sk_filtfilt_f32/f64``).
@@ -85,10 +148,12 @@ def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: 
     padlen : int, optional
         Samples of extension at each end; default ``3 * max(len(a), len(b))``. ``x`` must be
         longer than ``padlen``.
-    method : {"pad"}
-        ``method='gust'`` raises ``NotImplementedError``.
+    method : {"pad", "gust"}
+        ``"gust"``: Gustafsson's method (no padding; initial conditions chosen so that
+        forward-backward and backward-forward filtering agree), computed as scipy computes it,
+        over :func:`lfilter`.
     irlen : int, optional
-        Unused (``method='gust'`` only, as scipy).
+        ``method="gust"``: the length of the impulse response considered (scipy's).
     out : ndarray or Tensor, optional
         An output of ``x``'s shape and dtype, or ``x`` itself (in place); saves allocating
         the result.
@@ -112,9 +177,19 @@ def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: 
     >>> y = sigkern.filtfilt(b, a, np.random.default_rng(0).standard_normal((2, 1000)))
     """
     func = "filtfilt"
-    if method != "pad":
-        raise NotImplementedError(f"{func}: only method='pad' is supported, got {method!r}")
+    if method not in ("pad", "gust"):
+        raise ValueError(f"{func}: method must be 'pad' or 'gust', got {method!r}")
     bb, aa = _ba(b, a, func)
+    if method == "gust":
+        xg = np.asarray(x.detach().cpu().numpy() if A.is_tensor(x) else _signal(x, func))
+        ax = A.axis(axis, xg.ndim, func)
+        y: Any = _filtfilt_gust(bb, aa, xg, ax, None if irlen is None else A.index(irlen, func, "irlen"))
+        if A.is_tensor(x):
+            y = A._torch().from_numpy(np.ascontiguousarray(y))
+        if out is not None:
+            y = _copy_out(out, y, A.float_dtype(y, func, "y"), func)
+        gust: FloatArray = y
+        return gust
     pt, pl = _pad_args(padtype, padlen, func)
     B_, A_ = _fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa)
 

@@ -90,17 +90,26 @@ def firwin(
     if isinstance(pass_zero, str):
         pz = _PASS_ZERO.get(pass_zero)
         if pz is None:
-            raise ValueError(
-                f"{func}: pass_zero must be True, False, 'lowpass', 'highpass', 'bandpass' or "
-                f"'bandstop', got {pass_zero!r}"
+            raise ValueError(  # (scipy's words: its tests match them)
+                f"Parameter pass_zero={pass_zero!r} not in (True, False, 'bandpass', 'lowpass', "
+                f"'highpass', 'bandstop') ({func})"
             )
     elif isinstance(pass_zero, (bool, np.bool_, int, np.integer)):
         pz = lib.SK_PASS_ZERO_TRUE if bool(pass_zero) else lib.SK_PASS_ZERO_FALSE
     else:
-        raise ValueError(
-            f"{func}: pass_zero must be True, False, 'lowpass', 'highpass', 'bandpass' or "
-            f"'bandstop', got {pass_zero!r}"
+        raise ValueError(  # (scipy's words: its tests match them)
+            f"Parameter pass_zero={pass_zero!r} not in (True, False, 'bandpass', 'lowpass', "
+            f"'highpass', 'bandstop') ({func})"
         )
+    if isinstance(fs, np.ndarray) and fs.ndim > 0:
+        raise ValueError(f"{func}: Sampling frequency fs must be a single scalar, got {fs!r}")
+    if isinstance(pass_zero, str):  # (scipy's checks and words, before the C call's)
+        if pass_zero in ("lowpass", "highpass") and c.size != 1:
+            raise ValueError(f"{func}: cutoff must have one element if pass_zero=={pass_zero!r}, "
+                             f"got {c.shape}")
+        if pass_zero in ("bandpass", "bandstop") and c.size <= 1:
+            raise ValueError(f"{func}: cutoff must have at least two elements if "
+                             f"pass_zero=={pass_zero!r}, got {c.shape}")
     fsv = 2.0 if fs is None else A.rate(fs, func, "fs")
     if width is not None:
         kind, params = lib.SK_WINDOW_KAISER, np.array([_kaiser_beta_for(nt, float(width) / (fsv / 2))])

@@ -15,7 +15,7 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from .._args import index as _args_index
-from ._common import _coefs, _copy_out, _fb
+from ._common import _coefs, _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 
 if TYPE_CHECKING:
     from .._typing import Array, ArrayLike, FloatArray, DTypeLike
@@ -26,20 +26,41 @@ _lfilter = {F32: cfunc("sk_lfilter_f32"), F64: cfunc("sk_lfilter_f64")}
 _lfilter_zi = {F32: cfunc("sk_lfilter_zi_f32"), F64: cfunc("sk_lfilter_zi_f64")}
 
 
-def _ba(b: Any, a: Any, func: str) -> Tuple[np.ndarray, np.ndarray]:
-    bb = np.atleast_1d(_coefs(b, func, "b"))
-    aa = np.atleast_1d(_coefs(a, func, "a"))
+def _ba(b: Any, a: Any, func: str, complex_ok: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    bb = np.atleast_1d(_coefs(b, func, "b", complex_ok=complex_ok))
+    aa = np.atleast_1d(_coefs(a, func, "a", complex_ok=complex_ok))
     for name, v in (("b", bb), ("a", aa)):
         if v.ndim != 1 or v.size == 0:
-            raise ValueError(f"{func}: {name} must be a non-empty 1-D array, got shape {v.shape}")
+            # (scipy's words: its tests match them)
+            raise ValueError(f"Parameter {name} is not a non-empty 1d array, since "
+                             f"{name}.shape={v.shape}! ({func})")
+    if aa.dtype.kind == "c":
+        raise NotImplementedError(
+            f"{func}: a complex denominator a is not supported (complex b with a real a is, "
+            f"and so are complex signals)"
+        )
     return bb, aa
 
 
-def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype[Any], func: str, name: str, what: str) -> Any:
+def _state_arg(z: Any, shape: Tuple[int, ...], dt: np.dtype[Any], func: str, name: str, what: str,
+               axis: Optional[int] = None) -> Any:
+    """An initial state of ``shape``: scipy's broadcasting (``z`` has ``shape``'s ndim and
+    length 1 on other axes than ``axis``, as ``np.lib.stride_tricks.as_strided`` with stride 0
+    in scipy), converted to the signal's dtype ``dt``."""
     if not (isinstance(z, np.ndarray) or A.is_tensor(z)):
-        z = np.asarray(z, dtype=dt)
-    if tuple(z.shape) != shape:
-        raise ValueError(f"{func}: {name} must have shape {what} = {shape}, got {tuple(z.shape)}")
+        z = np.asarray(z)
+    zs = tuple(z.shape)
+    if zs != shape:
+        ok = len(zs) == len(shape) and all(
+            zs[k] == shape[k] or (zs[k] == 1 and k != axis) for k in range(len(shape)))
+        if not ok:
+            raise ValueError(f"{func}: {name} must have shape {what} = {shape}, got {zs}")
+        if A.is_tensor(z):
+            z = z.expand(*shape).contiguous()
+        else:
+            z = np.broadcast_to(z, shape)
+    if A.dtype_of(z) != dt:
+        z = z.to(A.torch_dtype(dt)) if A.is_tensor(z) else np.asarray(z).astype(dt)
     return z
 
 
@@ -54,13 +75,18 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
     b, a : array_like, 1-D
         Numerator and denominator (float64); divided by ``a[0]`` (``a[0] == 0`` raises
         :class:`BadArgumentError`). No stability check: marginal and unstable filters run, as
-        in scipy.
-    x : ndarray or Tensor, float32 or float64, ndim >= 1
-        The signal; ``axis`` is time. Another axis than the last is moved last (a copy).
+        in scipy. ``b`` may be complex (the real and imaginary parts are filtered apart and
+        combined); a complex ``a`` raises ``NotImplementedError``; non-numbers ``TypeError``.
+    x : array_like, ndarray or Tensor, ndim >= 1
+        The signal; ``axis`` is time. float32/float64 run as they are; complex signals as
+        their real and imaginary parts in one call; integer and bool input is read as
+        float64 (as scipy). Any strides (a layout the kernel cannot read is copied).
     axis : int, default -1
     zi : array_like, optional
         Initial state: ``x``'s shape with the length of ``axis`` replaced by
-        ``max(len(a), len(b)) - 1`` (scipy's layout), e.g. ``lfilter_zi(b, a) * x[..., :1]``.
+        ``max(len(a), len(b)) - 1`` (scipy's layout; length-1 axes broadcast, as scipy), e.g.
+        ``lfilter_zi(b, a) * x[..., :1]``; converted to ``x``'s dtype (complex makes the
+        result complex).
     out : ndarray or Tensor, optional
         Output of ``x``'s shape and dtype; may be ``x`` itself (in place). Saves allocating the
         result, which for large arrays costs as much as the filter.
@@ -70,26 +96,59 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
     y : ndarray or Tensor (``x``'s shape and dtype; ``out`` if given)
     zf : final state, ``zi``'s shape; only when ``zi`` is given.
 
+    Notes
+    -----
+    A float32 signal gives a float32 result (scipy returns float64 when ``b``/``a`` are
+    float64): the filter runs in float32 with float64 coefficients rounded once.
+
     Examples
     --------
     >>> b, a = sigkern.butter(4, 0.2)
     >>> y = sigkern.lfilter(b, a, np.ones(8))
     """
+    result = _lfilter_any(b, a, x, axis, zi, out)
+    return result  # type: ignore[no-any-return]
+
+
+def _lfilter_any(b: Any, a: Any, x: Any, axis: Any = -1, zi: Any = None, out: Any = None) -> Any:
     func = "lfilter"
-    bb, aa = _ba(b, a, func)
-    x = A.as_input(x, func, "x")
-    dt = A.float_dtype(x, func, "x")
+    bb, aa = _ba(b, a, func, complex_ok=True)
+    ct = _complex_tensor(lambda v: _lfilter_any(bb, aa, v, axis, zi, out), x)
+    if ct is not None:
+        return ct
+    x = _signal(x, func)
     ax = A.axis(axis, len(x.shape), func)
     nd = len(x.shape)
     k = max(bb.size, aa.size) - 1
+    zc = zi is not None and np.iscomplexobj(zi)
+    if bb.dtype.kind == "c" or _is_complex(x) or zc:
+        if out is not None:
+            raise TypeError(f"{func}: out= is not supported with complex data or coefficients")
+        if bb.dtype.kind == "c":
+            # linear in (b, zi): b.real with zi, plus 1j * b.imag from rest
+            r = _lfilter_any(bb.real, aa, x, ax, zi)
+            i = _lfilter_any(bb.imag, aa, x, ax, None if zi is None else np.zeros(np.shape(zi)))
+            if zi is None:
+                return r + 1j * i
+            return r[0] + 1j * i[0], r[1] + 1j * i[1]
+        xc = np.asarray(x)
+        if xc.dtype.kind != "c":
+            xc = xc.astype(A.COMPLEX_OF[xc.dtype])
+        if zi is not None:
+            zshape = xc.shape[:ax] + (k,) + xc.shape[ax + 1:]
+            zi = _state_arg(zi, zshape, xc.dtype, func, "zi", "x.shape with axis -> order", ax)
+        ret: Any = _split_complex(lambda p, z: _lfilter_any(bb, aa, p, ax + 1, z), xc, zi)
+        return ret
+    dt = A.float_dtype(x, func, "x")
     if out is not None:
         A.check_out(out, tuple(x.shape), dt, func)
     if ax != nd - 1:
         zshape = tuple(x.shape[:ax]) + (k,) + tuple(x.shape[ax + 1:])
         zim = None
         if zi is not None:
-            zim = A.move_copy(_state_arg(zi, zshape, dt, func, "zi", "x.shape with axis -> order"), ax, -1)
-        res = lfilter(bb, aa, A.move_copy(x, ax, -1), -1, zim)
+            zim = A.move_copy(_state_arg(zi, zshape, dt, func, "zi", "x.shape with axis -> order", ax),
+                              ax, -1)
+        res = _lfilter_any(bb, aa, A.move_copy(x, ax, -1), -1, zim)
         y = A.move_copy(res if zi is None else res[0], -1, ax)
         if out is not None:
             y = _copy_out(out, y, dt, func)
@@ -103,7 +162,7 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
     pzi = pzf = ffi.NULL
     zf: Any = None
     if zi is not None:
-        zi = _state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)")
+        zi = A.contig(_state_arg(zi, zshape, dt, func, "zi", "(*x.shape[:-1], order)", nd - 1))
         pzi, _ = B.pointer(zi, dt, func, "zi")
         zf = B.new_like(x, zshape, dt)
         pzf, _ = B.pointer(zf, dt, func, "zf", writable=True)
@@ -111,7 +170,9 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
         if zf is not None:
             zf[...] = zi
         return (out, zf) if zi is not None else out
-    px, sx = B.planar(x, dt, func, "x")
+    if A.is_strided_1d(x) and channels == 1:
+        x = A.contig(x)
+    x, px, sx = _planar_in(x, dt, func)
     py, sy = B.planar(out, dt, func, "out", writable=True)
     st = _lfilter[dt](_fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa), px, sx, pzi, channels, py, sy, pzf,
                       bb.size, aa.size, n)
@@ -120,20 +181,23 @@ def lfilter(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, zi: Option
     return (out, zf) if zi is not None else out
 
 
-def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: DTypeLike = np.float64) -> FloatArray:
+def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: Optional[DTypeLike] = None) -> FloatArray:
     """``scipy.signal.lfilter_zi(b, a)``: the initial state for which :func:`lfilter` of a unit
     step starts in steady state (C: ``sk_lfilter_zi_f64/f32``).
 
     Parameters
     ----------
     b, a : array_like, 1-D
-        Numerator and denominator coefficients.
-    dtype : np.float32 or np.float64, default np.float64
-        The dtype of the result (computed in float64).
+        Numerator and denominator coefficients; ``b`` may be complex (``zi`` is linear in
+        ``b``).
+    dtype : np.float32 or np.float64, optional
+        The dtype of the result (computed in float64). Default: scipy's, float32 when ``b``
+        and ``a`` are both float32 arrays, else float64 (complex64/complex128 for a complex
+        ``b``).
 
     Returns
     -------
-    ndarray, shape (max(len(a), len(b)) - 1,), ``dtype``
+    ndarray, shape (max(len(a), len(b)) - 1,)
 
     Raises
     ------
@@ -146,8 +210,16 @@ def lfilter_zi(b: ArrayLike, a: ArrayLike, dtype: DTypeLike = np.float64) -> Flo
     >>> zi = sigkern.lfilter_zi(b, a)
     """
     func = "lfilter_zi"
-    dt = A.float_dtype_arg(dtype, func)
-    bb, aa = _ba(b, a, func)
+    if dtype is None:
+        kinds = [np.asarray(v).dtype if not A.is_tensor(v) else A.dtype_of(v) for v in (b, a)]
+        dt = F32 if all(k == F32 or k == A.C64 for k in kinds) else F64
+    else:
+        dt = A.float_dtype_arg(dtype, func)
+    bb, aa = _ba(b, a, func, complex_ok=True)
+    if bb.dtype.kind == "c":
+        zr = lfilter_zi(bb.real, aa, dt)
+        zc = zr + 1j * lfilter_zi(bb.imag, aa, dt)
+        return np.asarray(zc).astype(A.COMPLEX_OF[dt])
     zi = np.empty(max(bb.size, aa.size) - 1, dt)
     st = _lfilter_zi[dt](_fb(CARRAY[F64], bb), _fb(CARRAY[F64], aa),
                          _fb(CARRAY[dt], zi, True) if zi.size else ffi.NULL, bb.size, aa.size, zi.size)

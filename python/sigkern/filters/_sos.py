@@ -16,7 +16,7 @@ from .._errors import error
 from .._handle import closed_error, Handle
 from .._lib import cfunc, ffi
 from .._args import index as _args_index
-from ._common import _coefs, _copy_out, _fb
+from ._common import _coefs, _complex_tensor, _copy_out, _fb, _is_complex, _planar_in, _signal, _split_complex
 
 if TYPE_CHECKING:
     from .._typing import Array, ArrayLike, FloatArray, DTypeLike
@@ -37,13 +37,27 @@ _bq_get = {F32: cfunc("sk_biquad_f32_get_state"), F64: cfunc("sk_biquad_f64_get_
 _bq_set = {F32: cfunc("sk_biquad_f32_set_state"), F64: cfunc("sk_biquad_f64_set_state")}
 
 
-def _sos_array(sos: Any, func: str) -> np.ndarray:
+def _state_dtype(z: Any, dt: np.dtype[Any]) -> Any:
+    """An initial state in the signal's dtype ``dt`` (scipy's ``sosfilt_zi(sos) * x[0]`` is
+    float64 for a float32 signal: converted, not refused)."""
+    if not (isinstance(z, np.ndarray) or A.is_tensor(z)):
+        return np.asarray(z, dtype=dt)
+    if A.dtype_of(z) != dt:
+        return z.to(A.torch_dtype(dt)) if A.is_tensor(z) else np.asarray(z).astype(dt)
+    return z
+
+
+def _sos_array(sos: Any, func: str, scipy_rules: bool = True) -> np.ndarray:
     a = _coefs(sos, func, "sos")
     if a.ndim != 2 or a.shape[1] != 6 or a.shape[0] < 1:
         raise ValueError(
             f"{func}: sos must have shape (n_sections, 6) with n_sections >= 1 "
             f"(rows b0 b1 b2 a0 a1 a2, as scipy.signal.butter(..., output='sos')), got shape {a.shape}"
         )
+    if scipy_rules and not a[:, 3].all():
+        # the scipy-named functions: checked before any other argument, with scipy's words
+        # (its tests match them); the handles leave a0 = 0 to the C library's check
+        raise ValueError(f"{func}: sos[:, 3] should be all ones (a0 = 0 cannot be normalised)")
     return a
 
 
@@ -100,29 +114,57 @@ def sosfilt(
     >>> y = sigkern.sosfilt(sos, x)
     >>> y, zf = sigkern.sosfilt(sos, x, zi=np.zeros((2, 2, 2), np.float32))
     """
+    result = _sosfilt_any(sos, x, axis, zi, out)
+    return result  # type: ignore[no-any-return]
+
+
+def _sosfilt_any(sos: Any, x: Any, axis: Any = -1, zi: Any = None, out: Any = None) -> Any:
     func = "sosfilt"
     sos_a = _sos_array(sos, func)
     ns = sos_a.shape[0]
-    x = A.as_input(x, func, "x")
-    dt = A.float_dtype(x, func, "x")
+    ct = _complex_tensor(lambda v: _sosfilt_any(sos_a, v, axis, zi, out), x)
+    if ct is not None:
+        return ct
+    x = _signal(x, func)
     nd = len(x.shape)
     ax = A.axis(axis, nd, func)
+    if _is_complex(x) or (zi is not None and np.iscomplexobj(zi)):
+        if out is not None:
+            raise TypeError(f"{func}: out= is not supported with complex data")
+        xc = np.asarray(x)
+        if xc.dtype.kind != "c":
+            xc = xc.astype(A.COMPLEX_OF[xc.dtype])
+        if zi is not None:
+            zi = np.asarray(zi)
+            if zi.dtype.kind != "c":
+                zi = zi.astype(xc.dtype)
+
+        def call(p: Any, z: Any) -> Any:
+            # the planes axis leads x; scipy's zi has n_sections first: planes go second
+            zz = None if z is None else np.ascontiguousarray(np.moveaxis(z, 0, 1))
+            res = _sosfilt_any(sos_a, p, ax + 1, zz)
+            if z is None:
+                return res
+            return res[0], np.moveaxis(res[1], 1, 0)
+
+        ret: Any = _split_complex(call, xc, zi)
+        return ret
+    dt = A.float_dtype(x, func, "x")
     if ax != nd - 1:
         xm = A.move_copy(x, ax, -1)
         if out is not None:
             A.check_out(out, tuple(x.shape), dt, func)
         zim = None
         if zi is not None:  # scipy's zi has its 2 where x has the time axis
-            if not (isinstance(zi, np.ndarray) or A.is_tensor(zi)):
-                zi = np.asarray(zi, dtype=dt)
+            zi = _state_dtype(zi, dt)
             zshape = (sos_a.shape[0],) + tuple(x.shape[:ax]) + (2,) + tuple(x.shape[ax + 1:])
             if tuple(zi.shape) != zshape:
                 raise ValueError(
-                    f"{func}: zi must have shape (n_sections, *x.shape with axis {axis} -> 2) = "
+                    f"{func}: Invalid zi shape: it must be (n_sections, *x.shape with axis {axis} -> 2) = "
                     f"{zshape}, got {tuple(zi.shape)}"
                 )
             zim = A.move_copy(zi, ax + 1, -1)
-        res = sosfilt(sos_a, xm, -1, zim, None)
+        res = _sosfilt_any(sos_a, xm, -1, zim, None)
         ym = res[0] if zi is not None else res
         yb = A.moveback(ym, ax)
         if out is None:
@@ -143,18 +185,18 @@ def sosfilt(
         out = B.new_like(x, shape, dt)
     else:
         A.check_out(out, shape, dt, func)
-    px, sx = B.planar(x, dt, func, "x")
+    x, px, sx = _planar_in(x, dt, func)
     py, sy = B.planar(out, dt, func, "out", writable=True)
     zf = None
     pzi = pzf = ffi.NULL
     if zi is not None:
-        if not (isinstance(zi, np.ndarray) or A.is_tensor(zi)):
-            zi = np.asarray(zi, dtype=dt)
+        zi = _state_dtype(zi, dt)
         if tuple(zi.shape) != zshape:
             raise ValueError(
-                f"{func}: zi must have shape (n_sections, *x.shape without axis, 2) = {zshape}, "
+                f"{func}: Invalid zi shape: it must be (n_sections, *x.shape without axis, 2) = {zshape}, "
                 f"got {tuple(zi.shape)}"
             )
+        zi = A.contig(zi)
         pzi, _ = B.pointer(zi, dt, func, "zi")
         zf = B.new_like(x, zshape, dt)
         pzf, _ = B.pointer(zf, dt, func, "zf", writable=True)
@@ -209,7 +251,7 @@ class Biquad(Handle, free="sk_biquad_free"):
         self._h = ffi.NULL
         func = "Biquad"
         dt = A.float_dtype_arg(dtype, func)
-        sos_a = _sos_array(sos, func)
+        sos_a = _sos_array(sos, func, scipy_rules=False)
         ch = A.index(channels, func, "channels")
         if ch < 1:
             raise ValueError(f"{func}: channels must be at least 1, got {ch}")

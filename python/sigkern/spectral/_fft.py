@@ -109,6 +109,37 @@ _OPS = {
 }
 
 
+def _numpy_promotion(x: Any, op: str) -> Any:
+    """numpy.fft's input promotion: integer, bool, float16 and extended-precision input is
+    read as float64 (complex128 for the complex transforms); a float32/float64 signal given to
+    ``fft``/``ifft``/``irfft`` is real data of a complex transform (complex64/complex128).
+    Complex input to ``rfft`` stays refused (``TypeError``), as numpy refuses it."""
+    dt = A.dtype_of(x)
+    if A.is_tensor(x):
+        if dt is None:
+            return x
+        if op != "rfft" and dt.kind == "f":
+            return x.to(A.torch_dtype(A.COMPLEX_OF[dt]))
+        return x
+    if dt is None:
+        if isinstance(x, (str, bytes)) or x is None:
+            return x
+        try:
+            x = np.asarray(x)
+        except (TypeError, ValueError):
+            return x
+        dt = x.dtype
+    k = dt.kind
+    if k in "biu" or (k == "f" and dt not in (F32, F64)):
+        x = x.astype(F64)
+        dt = F64
+    elif k == "c" and dt not in (C64, C128):
+        return x.astype(C128)
+    if op != "rfft" and dt in (F32, F64):
+        return x.astype(A.COMPLEX_OF[dt])
+    return x
+
+
 def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: Any = None) -> Any:
     """Every case of rfft/irfft/fft/ifft: any axis, padding/truncation, torch, out=.
 
@@ -116,6 +147,8 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
     transformed and must have exactly the plan's input length."""
     func = f"FftPlan.{op}" if plan is not None else op
     kinds, pkind, cfs, stem = _OPS[op]
+    if plan is None:  # (an FftPlan takes exactly its dtype)
+        x = _numpy_promotion(x, op)
     if op == "rfft":
         x = _real_input(x, func, "x")
     else:
@@ -145,7 +178,7 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
     else:
         n = A.index(n, func, "n")
     if n < 1:
-        raise ValueError(f"{func}: invalid number of data points ({n}); n must be at least 1")
+        raise ValueError(f"{func}: Invalid number of FFT data points ({n}) specified; n must be at least 1")
     in_len = n // 2 + 1 if op == "irfft" else n
     out_len = n // 2 + 1 if op == "rfft" else n
     if m > in_len:
@@ -160,6 +193,9 @@ def _fft_checked(op: str, x: Any, n: Any, axis: Any, norm: Any, out: Any, plan: 
     lead = tuple(xm.shape[:-1])
     moved_shape = lead + (out_len,)
     if out is not None:
+        if A.dtype_of(out) is None:  # (numpy's words)
+            raise TypeError(f"{func}: out must be of ArrayType (a numpy array or a torch tensor), "
+                            f"got {A.describe(out)}")
         final = list(moved_shape)
         final.insert(ax, final.pop())
         A.check_out(out, tuple(final), odt, func)

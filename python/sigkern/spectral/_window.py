@@ -5,7 +5,7 @@ and the window descriptions the STFT, mel and FIR design functions accept."""
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING, Any, Tuple, Union
+from typing import Optional, TYPE_CHECKING, Any, Tuple, Union
 
 import numpy as np
 
@@ -159,8 +159,24 @@ def _suffix_periodic(window: Any, fftbins: bool) -> bool:
     return bool(fftbins)
 
 
+def _namespace(xp: Any, device: Any, func: str) -> Optional[Any]:
+    """scipy's ``xp``/``device`` keywords: None or a numpy namespace (numpy itself or an
+    array-API wrapper of it, e.g. ``array_api_compat.numpy``) give numpy arrays, torch gives a
+    CPU tensor; ``device`` must be None or the CPU. Returns the torch module or None."""
+    if device is not None and str(getattr(device, "type", device)) != "cpu":
+        raise ValueError(f"{func}: device must be None or 'cpu' (sigkern computes on the CPU), got {device!r}")
+    if xp is None:
+        return None
+    name = getattr(xp, "__name__", "")
+    if name == "numpy" or name.endswith(".numpy"):
+        return None
+    if name == "torch" or name.endswith(".torch"):
+        return A._torch() or xp
+    raise TypeError(f"{func}: xp must be None, a numpy namespace or torch, got {xp!r}")
+
+
 def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
-               dtype: DTypeLike = np.float64) -> FloatArray:
+               dtype: DTypeLike = np.float64, *, xp: Any = None, device: Any = None) -> FloatArray:
     """``scipy.signal.get_window``: every window scipy accepts, with its names, aliases,
     parameters and defaults (``sk_window_params_*``).
 
@@ -182,10 +198,15 @@ def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
     fftbins : bool, default True
         True: periodic (for spectral analysis, as scipy); False: symmetric.
     dtype : np.float32 or np.float64
+    xp : module, optional
+        scipy's array namespace: None or numpy (any numpy namespace) for a numpy array,
+        ``torch`` for a CPU tensor.
+    device : optional
+        None or ``"cpu"``.
 
     Returns
     -------
-    ndarray of shape (Nx,) and ``dtype``
+    ndarray (or Tensor for ``xp=torch``) of shape (Nx,) and ``dtype``
 
     Raises
     ------
@@ -199,10 +220,11 @@ def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
     array([0. , 0.5, 1. , 0.5])
     """
     func = "get_window"
-    if not (isinstance(Nx, numbers.Integral) and Nx > 0):
-        raise ValueError(f"{func}: Nx must be a positive integer, got {Nx!r}")
+    torch = _namespace(xp, device, func)
+    if not (isinstance(Nx, numbers.Integral) and Nx > 0):  # (scipy's words)
+        raise ValueError(f"Parameter Nx={Nx!r} is not a positive integer ({func})")
     if not isinstance(fftbins, (bool, np.bool_)):
-        raise ValueError(f"{func}: fftbins must be a bool, got {fftbins!r}")
+        raise ValueError(f"Parameter fftbins={fftbins!r} is not a bool ({func})")
     dt = A.float_dtype_arg(dtype, func)
     kind, params = _window_params_spec(window, func)
     periodic = _suffix_periodic(window, fftbins)
@@ -211,4 +233,6 @@ def get_window(window: WindowSpec, Nx: int, fftbins: bool = True,
     st = _window_params[dt](kind, pp, 1 if periodic else 0, _fb(CARRAY[dt], w, True), params.size, int(Nx))
     if st:
         _raise(st, f"sk_window_params_{SFX[dt]}")
+    if torch is not None:
+        return torch.from_numpy(w)
     return w
