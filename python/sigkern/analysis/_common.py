@@ -44,13 +44,22 @@ def _refuse_complex(a: np.ndarray, func: str, name: str) -> None:
         )
 
 
-def _rows64(a: np.ndarray, axis: int) -> Tuple[np.ndarray, Tuple[int, ...]]:
-    """``a`` with ``axis`` last as a C-contiguous float64 array of shape ``(rows, n)``, and the
-    shape of the other axes."""
+def _rows64(a: np.ndarray, axis: int, dtype: Any = np.float64) -> Tuple[np.ndarray, Tuple[int, ...]]:
+    """``a`` with ``axis`` last as a C-contiguous array of ``dtype`` (float64 unless given) and
+    shape ``(rows, n)``, and the shape of the other axes."""
     m = np.moveaxis(a, axis, -1)
     outer = m.shape[:-1]
-    r = np.ascontiguousarray(m, dtype=np.float64).reshape(-1, m.shape[-1])
+    r = np.ascontiguousarray(m, dtype=dtype).reshape(-1, m.shape[-1])
     return r, tuple(outer)
+
+
+#: the C array type of each working dtype
+CT = {np.dtype(np.float64): _D, np.dtype(np.float32): CARRAY[np.dtype(np.float32)]}
+
+
+def _single(a: np.ndarray) -> bool:
+    """Whether ``a`` is float32 (then the ``_f32`` kernel runs, as scipy computes in single)."""
+    return bool(a.dtype == np.float32)
 
 
 def _norm_axis(axis: Any, ndim: int, func: str, name: str = "x") -> int:

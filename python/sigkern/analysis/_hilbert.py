@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from .._lib import cfunc
-from ._common import _D, _fb, _norm_axis, _raise, _rows64
+from ._common import CT, _fb, _norm_axis, _raise, _rows64, _single
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike
 
 __all__ = ["hilbert"]
 
-_hil = cfunc("sk_hilbert_f64")
+_hil = {np.dtype(np.float64): cfunc("sk_hilbert_f64"), np.dtype(np.float32): cfunc("sk_hilbert_f32")}
 
 
 def hilbert(x: ArrayLike, N: Optional[int] = None, axis: int = -1) -> np.ndarray:
@@ -25,7 +25,8 @@ def hilbert(x: ArrayLike, N: Optional[int] = None, axis: int = -1) -> np.ndarray
     Parameters
     ----------
     x : array_like, real
-        Signal; float32 gives complex64, everything else complex128 (computed in double).
+        Signal; float32 is computed in single precision and gives complex64 (as scipy),
+        everything else complex128 (computed in double).
     N : int, optional
         Number of points: the signal is truncated or zero-padded to N (default: its length).
     axis : int, default -1
@@ -59,13 +60,13 @@ def hilbert(x: ArrayLike, N: Optional[int] = None, axis: int = -1) -> np.ndarray
     N = int(N)
     if N <= 0:
         raise ValueError("N must be positive.")
-    rows, outer = _rows64(a, ax)
-    z = np.empty(outer + (N,), np.complex128)
+    single = _single(a)
+    dt = np.dtype(np.float32 if single else np.float64)
+    rows, outer = _rows64(a, ax, dt)
+    z = np.empty(outer + (N,), np.complex64 if single else np.complex128)
     nr, n = rows.shape
     if nr:
-        st = _hil(_fb(_D, rows), N, _fb(_D, z.view(np.float64), True), nr, n, z.size)
+        st = _hil[dt](_fb(CT[dt], rows), N, _fb(CT[dt], z.view(dt), True), nr, n, z.size)
         if st:
-            _raise(st, "sk_hilbert_f64")
-    if a.dtype == np.float32:
-        z = z.astype(np.complex64)
+            _raise(st, f"sk_hilbert_{'f32' if single else 'f64'}")
     return np.moveaxis(z, -1, ax)

@@ -15,17 +15,22 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 import numpy as np
 
 from .._lib import cfunc, ffi
-from ._common import _D, _fb, _norm_axis, _raise, _rows64
+from ._common import CT, _D, _fb, _norm_axis, _raise, _rows64
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike
 
 __all__ = ["medfilt", "savgol_coeffs", "savgol_filter", "detrend"]
 
-_med = cfunc("sk_medfilt_f64")
-_med2 = cfunc("sk_medfilt2d_f64")
-_corr = cfunc("sk_correlate_ext_f64")
-_detr = cfunc("sk_detrend_f64")
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_med = {_F64: cfunc("sk_medfilt_f64"), _F32: cfunc("sk_medfilt_f32")}
+_med2 = {_F64: cfunc("sk_medfilt2d_f64"), _F32: cfunc("sk_medfilt2d_f32")}
+_corr = {_F64: cfunc("sk_correlate_ext_f64"), _F32: cfunc("sk_correlate_ext_f32")}
+_detr = {_F64: cfunc("sk_detrend_f64"), _F32: cfunc("sk_detrend_f32")}
+
+
+def _sfx(dt: np.dtype[Any]) -> str:
+    return "f32" if dt == _F32 else "f64"
 _MODES = {"mirror": 0, "nearest": 2, "wrap": 3, "constant": 4}
 
 
@@ -88,25 +93,26 @@ def medfilt(volume: ArrayLike, kernel_size: Optional[Union[int, Sequence[int]]] 
         return v.copy()
     if v.dtype.kind in "iu" and v.size and (np.abs(v.astype(np.float64)) > 2.0 ** 53).any():
         raise ValueError("medfilt: integers beyond 2**53 are not represented exactly in double")
+    wt = _F32 if v.dtype == _F32 else _F64  # float32 filtered as float32: exact either way
     if len(axes) == 1:
         ax = axes[0]
-        rows, outer = _rows64(v, ax)
+        rows, outer = _rows64(v, ax, wt)
         y = np.empty_like(rows)
-        st = _med(_fb(_D, rows), ks[ax], _fb(_D, y, True), rows.shape[0], rows.shape[1])
+        st = _med[wt](_fb(CT[wt], rows), ks[ax], _fb(CT[wt], y, True), rows.shape[0], rows.shape[1])
         if st:
-            _raise(st, "sk_medfilt_f64")
+            _raise(st, f"sk_medfilt_{_sfx(wt)}")
         out = np.moveaxis(y.reshape(outer + (rows.shape[1],)), -1, ax)
     else:
         a0, a1 = axes
         m = np.moveaxis(v, (a0, a1), (-2, -1))
         outer = m.shape[:-2]
         h, w = m.shape[-2:]
-        img = np.ascontiguousarray(m, dtype=np.float64).reshape(-1, h, w)
+        img = np.ascontiguousarray(m, dtype=wt).reshape(-1, h, w)
         y = np.empty_like(img)
         for i in range(img.shape[0]):
-            st = _med2(_fb(_D, img[i]), ks[a0], ks[a1], _fb(_D, y[i], True), h, w)
+            st = _med2[wt](_fb(CT[wt], img[i]), ks[a0], ks[a1], _fb(CT[wt], y[i], True), h, w)
             if st:
-                _raise(st, "sk_medfilt2d_f64")
+                _raise(st, f"sk_medfilt2d_{_sfx(wt)}")
         out = np.moveaxis(y.reshape(outer + (h, w)), (-2, -1), (a0, a1))
     return np.ascontiguousarray(out).astype(v.dtype, copy=False)
 
@@ -182,18 +188,19 @@ def savgol_coeffs(window_length: int, polyorder: int, deriv: int = 0, delta: flo
 
 def _correlate_rows(rows: np.ndarray, taps: np.ndarray, left: int, mode: int, cval: float) -> np.ndarray:
     y = np.empty_like(rows)
+    dt = rows.dtype
     t = np.ascontiguousarray(taps, dtype=np.float64)
-    st = _corr(_fb(_D, rows), _fb(_D, t), t.size, left, mode, float(cval), _fb(_D, y, True),
-               rows.shape[0], rows.shape[1])
+    st = _corr[dt](_fb(CT[dt], rows), _fb(_D, t), t.size, left, mode, float(cval),
+                   _fb(CT[dt], y, True), rows.shape[0], rows.shape[1])
     if st:
-        _raise(st, "sk_correlate_ext_f64")
+        _raise(st, f"sk_correlate_ext_{_sfx(dt)}")
     return y
 
 
 def _fit_edge(rows: np.ndarray, y: np.ndarray, w0: int, w1: int, i0: int, i1: int,
-              polyorder: int, deriv: int, delta: float) -> None:
-    """scipy's ``_fit_edge``: a polynomial fitted to ``rows[:, w0:w1]`` evaluated (or its
-    derivative) at ``i0:i1``, written into ``y``."""
+              polyorder: int, deriv: int, delta: float, at: int) -> None:
+    """scipy's ``_fit_edge``: a polynomial fitted to ``rows[:, w0:w1]`` (float64) evaluated (or
+    its derivative) at ``i0:i1``, written into ``y[:, at + i0 : at + i1]``."""
     t = np.arange(0, w1 - w0, dtype=np.float64)
     lhs = t[:, None] ** np.arange(polyorder, -1, -1, dtype=np.float64)[None, :]
     scale = np.sqrt((lhs * lhs).sum(axis=0))
@@ -206,7 +213,7 @@ def _fit_edge(rows: np.ndarray, y: np.ndarray, w0: int, w1: int, i0: int, i1: in
     vals = np.zeros((ii.size, rows.shape[0]))
     for coef in c:
         vals = vals * ii[:, None] + coef
-    y[:, i0:i1] = (vals / (delta ** deriv)).T
+    y[:, at + i0:at + i1] = (vals / (delta ** deriv)).T
 
 
 def _polyder(c: np.ndarray, m: int) -> np.ndarray:
@@ -279,15 +286,18 @@ def savgol_filter(x: ArrayLike, window_length: int, polyorder: int, deriv: int =
     if mode == "interp" and window_length > n:
         raise ValueError("If mode is 'interp', window_length must be less than or equal to "
                          "the size of x.")
-    rows, outer = _rows64(a, ax)
+    rows, outer = _rows64(a, ax, a.dtype)  # float32 filtered by the _f32 kernel (summed in double)
     if rows.size == 0:
         return np.moveaxis(rows.reshape(outer + (n,)), -1, ax).astype(a.dtype)
     y = _correlate_rows(rows, taps, left, _MODES["constant" if mode == "interp" else mode],
                         cval if mode != "interp" else 0.0)
     if mode == "interp":
         half = window_length // 2
-        _fit_edge(rows, y, 0, window_length, 0, half, polyorder, deriv, delta)
-        _fit_edge(rows, y, n - window_length, n, n - half, n, polyorder, deriv, delta)
+        head = rows[:, :window_length].astype(np.float64)
+        tail = rows[:, n - window_length:].astype(np.float64)
+        _fit_edge(head, y, 0, window_length, 0, half, polyorder, deriv, delta, 0)
+        _fit_edge(tail, y, 0, window_length, window_length - half, window_length, polyorder,
+                  deriv, delta, n - window_length)
     out = np.moveaxis(y.reshape(outer + (n,)), -1, ax)
     return out.astype(a.dtype, copy=False)
 
@@ -343,14 +353,14 @@ def detrend(data: ArrayLike, axis: int = -1, type: str = "linear",
     if np.any(bps > n):
         raise ValueError("Breakpoints must be less than length of data along given axis.")
     inner = np.ascontiguousarray(bps[(bps > 0) & (bps < n)], dtype=np.uintp)
-    rows, outer = _rows64(a, ax)
+    rows, outer = _rows64(a, ax, dt)  # float32 detrended by the _f32 kernel (in double)
     y = np.empty_like(rows)
     if rows.size:
         pb = _fb("size_t[]", inner) if inner.size else ffi.NULL
-        st = _detr(_fb(_D, rows), 1 if linear else 0, pb, inner.size if linear else 0,
-                   _fb(_D, y, True), rows.shape[0], rows.shape[1])
+        st = _detr[dt](_fb(CT[dt], rows), 1 if linear else 0, pb, inner.size if linear else 0,
+                       _fb(CT[dt], y, True), rows.shape[0], rows.shape[1])
         if st:
-            _raise(st, "sk_detrend_f64")
+            _raise(st, f"sk_detrend_{_sfx(dt)}")
     out = np.moveaxis(y.reshape(outer + (n,)), -1, ax)
     return out.astype(dt, copy=False)
 

@@ -4,8 +4,9 @@
 
 One C kernel does the numerical work: every segment detrended, windowed, padded to ``nfft``,
 transformed, squared or multiplied by the second signal's conjugate spectrum, scaled, and the
-segments kept or averaged (mean or bias-corrected median). float32 input is computed in double
-and returned in single precision, as scipy returns it. Complex input is refused (``TypeError``);
+segments kept or averaged (mean or bias-corrected median). float32 input keeps scipy's
+precision: computed in double and returned as float32 by ``welch``/``csd``/``periodogram``/
+``coherence`` (as scipy's ``csd``), computed in float by ``spectrogram`` (as scipy's). Complex input is refused (``TypeError``);
 a callable ``detrend`` is applied in Python to each segment before the kernel runs."""
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import numpy as np
 
 from .._lib import cfunc
 from ..spectral._window import get_window
-from ._common import _D, _NULL, _asarray, _refuse_complex, _fb, _fs, _norm_axis, _raise, _rows64
+from ._common import CT, _NULL, _single, _asarray, _refuse_complex, _fb, _fs, _norm_axis, _raise, _rows64
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, WindowSpec
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram"]
 
-_est = cfunc("sk_spectral_est_f64")
+_est = {np.dtype(np.float64): cfunc("sk_spectral_est_f64"),
+        np.dtype(np.float32): cfunc("sk_spectral_est_f32")}
 _DETREND = {"constant": 1, "linear": 2}
 _POWER, _CROSS, _COMPLEX = 0, 1, 2
 _AVG_NONE, _AVG_MEAN, _AVG_MEDIAN = 0, 1, 2
@@ -61,7 +63,7 @@ def _segments(rows: np.ndarray, nperseg: int, step: int,
         d = np.empty(fr.shape, np.float64)
         for p in range(fr.shape[1]):
             d[:, p] = func(fr[:, p])
-    return np.ascontiguousarray(d, dtype=np.float64).reshape(rows.shape[0], -1)
+    return np.ascontiguousarray(d, dtype=rows.dtype).reshape(rows.shape[0], -1)
 
 
 def _kernel(xr: np.ndarray, yr: Optional[np.ndarray], win: np.ndarray, nperseg: int,
@@ -80,14 +82,17 @@ def _kernel(xr: np.ndarray, yr: Optional[np.ndarray], win: np.ndarray, nperseg: 
     n_out = nfft // 2 + 1 if onesided else nfft
     cplx = output != _POWER
     shape: Tuple[int, ...] = (rows, n_out) if average != _AVG_NONE else (rows, n_out, segs)
-    out = np.empty(shape, np.complex128 if cplx else np.float64)
-    w = np.ascontiguousarray(win, dtype=np.float64)
-    flat = out.view(np.float64) if cplx else out
-    st = _est(_fb(_D, xr), _fb(_D, yr) if yr is not None else _NULL, _fb(_D, w), nperseg,
+    dt = xr.dtype
+    ct = CT[dt]
+    out = np.empty(shape, (np.complex128 if cplx else np.float64) if dt == np.float64 else
+                   (np.complex64 if cplx else np.float32))
+    w = np.ascontiguousarray(win, dtype=dt)
+    flat = out.view(dt) if cplx else out
+    st = _est[dt](_fb(ct, xr), _fb(ct, yr) if yr is not None else _NULL, _fb(ct, w), nperseg,
               noverlap, nfft, dcode, 1 if onesided else 0, scale, average, output,
-              _fb(_D, flat, True), rows, n, flat.size)
+              _fb(ct, flat, True), rows, n, flat.size)
     if st:
-        _raise(st, "sk_spectral_est_f64")
+        _raise(st, f"sk_spectral_est_{'f32' if dt == np.float32 else 'f64'}")
     return out
 
 
@@ -201,9 +206,9 @@ def _csd(x: Any, y: Any, fs: Any, window: Any, nperseg: Any, noverlap: Any, nfft
                   avg, _POWER if same else _CROSS)
     res = np.moveaxis(res.reshape(outer + (res.shape[-1],)), -1, ax)
     if same:
-        res = res.astype(np.empty(0, out_dtype).real.dtype)
+        res = res.astype(np.empty(0, out_dtype).real.dtype, copy=False)
     else:
-        res = res.astype(out_dtype)
+        res = res.astype(out_dtype, copy=False)
     return _freqs(nfft, fsv, onesided), res
 
 
@@ -286,7 +291,7 @@ def welch(x: ArrayLike, fs: float = 1.0, window: WindowSpec = "hann_periodic",
     Parameters
     ----------
     x : array_like, real
-        Signal (float32 results for float32 input, float64 otherwise).
+        Signal (float32 results for float32 input, computed in double; float64 otherwise).
     fs : float, default 1.0
         Sampling frequency (> 0).
     window : str, tuple or array_like, default "hann_periodic"
@@ -446,6 +451,7 @@ def spectrogram(x: ArrayLike, fs: float = 1.0, window: WindowSpec = ("tukey_peri
     Parameters
     ----------
     x : array_like, real
+        Signal (float32 computed in float with float32 results, as scipy; float64 otherwise).
     fs : float, default 1.0
     window : str, tuple or array_like, default ("tukey_periodic", 0.25)
     nperseg : int, optional
@@ -551,7 +557,7 @@ def spectrogram(x: ArrayLike, fs: float = 1.0, window: WindowSpec = ("tukey_peri
     if not psd:
         scale = float(np.sqrt(scale))
     onesided = bool(return_onesided)
-    xr, outer = _rows64(x, ax)
+    xr, outer = _rows64(x, ax, np.float32 if _single(x) else np.float64)
     step = nperseg - noverlap
     res = _kernel(xr, None, win, nperseg, noverlap, nfft, dcode, dfunc, True, onesided,
                   float(scale), _AVG_NONE, _POWER if psd else _COMPLEX)
@@ -560,9 +566,9 @@ def spectrogram(x: ArrayLike, fs: float = 1.0, window: WindowSpec = ("tukey_peri
     time = np.arange(nperseg / 2, n - nperseg / 2 + 1, step) / fsv
     sxx: Any = res.reshape(outer + res.shape[1:])
     if psd:
-        sxx = sxx.astype(np.empty(0, out_dtype).real.dtype)
+        sxx = sxx.astype(np.empty(0, out_dtype).real.dtype, copy=False)
     else:
-        sxx = sxx.astype(out_dtype)
+        sxx = sxx.astype(out_dtype, copy=False)
         if mode == "magnitude":
             sxx = np.abs(sxx)
         elif mode in ("angle", "phase"):

@@ -523,7 +523,8 @@ mod tests {
         let at = |m, i| ext_at(&x, i, m);
         assert_eq!(at(Extend::Mirror, -1), 2.0);
         assert_eq!(at(Extend::Mirror, 3), 2.0);
-        assert_eq!(at(Extend::Mirror, 5), 1.0);
+        assert_eq!(at(Extend::Mirror, 4), 1.0);
+        assert_eq!(at(Extend::Mirror, 5), 2.0);
         assert_eq!(at(Extend::Reflect, -1), 1.0);
         assert_eq!(at(Extend::Reflect, 4), 2.0);
         assert_eq!(at(Extend::Nearest, -7), 1.0);
