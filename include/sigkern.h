@@ -302,6 +302,76 @@
 #define SK_RESAMPLE_MINIMUM_PHASE 1
 
 /**
+ * Boundary mode: `d c b | a b c d | c b a` (scipy.ndimage's "mirror").
+ */
+#define SK_EXTEND_MIRROR 0
+
+/**
+ * Boundary mode: `d c b a | a b c d | d c b a` (scipy.ndimage's "reflect").
+ */
+#define SK_EXTEND_REFLECT 1
+
+/**
+ * Boundary mode: the edge value repeated (scipy.ndimage's "nearest").
+ */
+#define SK_EXTEND_NEAREST 2
+
+/**
+ * Boundary mode: periodic (scipy.ndimage's "wrap").
+ */
+#define SK_EXTEND_WRAP 3
+
+/**
+ * Boundary mode: the constant `cval` (scipy.ndimage's "constant").
+ */
+#define SK_EXTEND_CONSTANT 4
+
+/**
+ * Detrend: none.
+ */
+#define SK_DETREND_NONE 0
+
+/**
+ * Detrend: subtract each segment's mean (scipy's `detrend='constant'`).
+ */
+#define SK_DETREND_CONSTANT 1
+
+/**
+ * Detrend: subtract each segment's least-squares line (scipy's `detrend='linear'`).
+ */
+#define SK_DETREND_LINEAR 2
+
+/**
+ * Average: keep every segment (a spectrogram).
+ */
+#define SK_AVERAGE_NONE 0
+
+/**
+ * Average: the mean of the segments (scipy's `average='mean'`).
+ */
+#define SK_AVERAGE_MEAN 1
+
+/**
+ * Average: the median of the segments divided by the median bias (scipy's `average='median'`).
+ */
+#define SK_AVERAGE_MEDIAN 2
+
+/**
+ * Output: the power `|X|²·scale` (real).
+ */
+#define SK_SPECTRUM_POWER 0
+
+/**
+ * Output: the cross spectrum `conj(X)·Y·scale` (complex).
+ */
+#define SK_SPECTRUM_CROSS 1
+
+/**
+ * Output: the complex spectrum `X·scale`, never doubled (complex).
+ */
+#define SK_SPECTRUM_COMPLEX 2
+
+/**
  * `center` padding with zeros.
  */
 #define SK_PAD_CONSTANT 0
@@ -3737,6 +3807,98 @@ int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkD
 int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 /**
+ * Local maxima of `x` (`n` doubles) with flat tops, as scipy's `_local_maxima_1d`: a peak is a
+ * run of equal values whose neighbours on both sides are smaller (the first and last samples
+ * never are; NaN compares false). For each peak in order its midpoint (`(left + right)/2`,
+ * rounded down), left and right edge go to `mid`, `left`, `right`, each of capacity `cap` ≥
+ * `n/2` (the most peaks there can be) else `SK_ERR_BUFFER_TOO_SMALL`; the count to `*count`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BUFFER_TOO_SMALL`; `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (outputs overlapping each other or `x`). On error nothing
+ * is written. Thread-safe.
+ *
+ * Real-time safe: yes (no allocation, no locks).
+ *
+ * # Safety
+ * `x` readable for `n`; `mid`, `left`, `right` writable for `cap`; `count` writable.
+ */
+int32_t sk_local_maxima_f64(const double *x, size_t *mid, size_t *left, size_t *right, size_t *count, size_t n, size_t cap);
+
+/**
+ * Peak selection by distance, as scipy's `_select_by_peak_distance`: `peaks` (`np_` sample
+ * indices, increasing) are visited from the highest priority down (`order`: the peak numbers
+ * sorted by ascending priority, e.g. `np.argsort(x[peaks])`), and each peak still kept
+ * removes the peaks closer than `ceil(distance)` samples. `keep[i]` becomes 1 for kept peaks,
+ * 0 otherwise.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (distance NaN or negative, an `order` entry ≥ np_);
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (keep overlapping
+ * an input). On error `keep` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes (no allocation, no locks).
+ *
+ * # Safety
+ * `peaks`, `order` readable and `keep` writable for `np_`.
+ */
+int32_t sk_peak_distance_select(const size_t *peaks, const size_t *order, double distance, uint8_t *keep, size_t np_);
+
+/**
+ * Peak prominences `scipy.signal.peak_prominences(x, peaks, wlen)`: for each of `np_` peak
+ * indices of `x` (`n` doubles) its prominence (height above the higher of the two lowest
+ * points reached before a higher sample, searching at most `wlen/2` samples each side when
+ * `wlen ≥ 2`; `wlen = 0` searches the whole signal) and the bases where those lowest points are
+ * (`left_bases`, `right_bases`). `*zeros` receives how many prominences are 0 (scipy warns).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a peak index ≥ n; message "peak P is not a valid
+ * index for `x`"); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`. On error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes (no allocation, no locks).
+ *
+ * # Safety
+ * `x` readable for `n`, `peaks` for `np_`; `prom`, `left_bases`, `right_bases` writable for
+ * `np_`; `zeros` writable.
+ */
+int32_t sk_peak_prominences_f64(const double *x, const size_t *peaks, size_t wlen, double *prom, size_t *left_bases, size_t *right_bases, size_t *zeros, size_t n, size_t np_);
+
+/**
+ * Peak widths `scipy.signal.peak_widths(x, peaks, rel_height, (prom, left_bases,
+ * right_bases))`: for each of `np_` peaks the width at the height `x[peak] − prom·rel_height`
+ * between the crossings (linearly interpolated) inside its bases; `widths`, the evaluation
+ * `heights`, `left_ips` and `right_ips` (interpolated positions). `*zeros` receives how many
+ * widths are 0 (scipy warns).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (rel_height negative or NaN; bases not `left ≤ peak ≤
+ * right < n`, message "prominence data is invalid for peak P"); `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error nothing is written.
+ * Thread-safe.
+ *
+ * Real-time safe: yes (no allocation, no locks).
+ *
+ * # Safety
+ * `x` readable for `n`; `peaks`, `prom`, `left_bases`, `right_bases` readable and the four
+ * outputs writable for `np_`; `zeros` writable.
+ */
+int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_height, const double *prom, const size_t *left_bases, const size_t *right_bases, double *widths_out, double *heights, double *left_ips, double *right_ips, size_t *zeros, size_t n, size_t np_);
+
+/**
+ * Relative extrema (scipy's `_boolrelextrema`, behind `argrelmax`/`argrelmin`/`argrelextrema`)
+ * along each of `rows` rows of `n` doubles: `mask[i] = 1` when `x[i]` is greater (`greater ≠
+ * 0`; else less) than every `x[i ± k]`, `k = 1..=order`, the indices clipped to the row (`wrap
+ * = 0`) or taken modulo `n`. NaN compares false.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (order = 0); `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error `mask` is untouched.
+ * Thread-safe.
+ *
+ * Real-time safe: yes (no allocation, no locks).
+ *
+ * # Safety
+ * `x` readable and `mask` writable for `rows·n`.
+ */
+int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
+/**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most
@@ -4625,6 +4787,195 @@ int32_t copy(const float *in, float *out, int len);
  * `data` readable and writable for `size` floats.
  */
 int32_t process_data(float *data, int size);
+
+/**
+ * Median filter `y = scipy.signal.medfilt(x, k)` along each of `rows` rows of `n` values: `y[i]`
+ * is the median of `x[i − k/2 ..= i + k/2]`, zeros outside the row. Bit-exact (the median is one
+ * of the window's values) for every input without NaN; NaN sorts above every number here
+ * (scipy leaves its order unspecified). `k` odd ≥ 1; k = 3 and 5 run selection networks over
+ * SIMD lanes, larger kernels a sorted sliding window. In place allowed (`y == x`).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (k even or 0); `SK_ERR_LENGTH` (sizes overflowing);
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (partial overlap),
+ * `SK_ERR_ALLOCATION`. On error `y` is untouched. Thread-safe; rows are split over up to
+ * `SIGKERN_THREADS` threads.
+ *
+ * Real-time safe: no (allocates a padded row per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` doubles.
+ */
+int32_t sk_medfilt_f64(const double *x, size_t k, double *y, size_t rows, size_t n);
+
+/**
+ * Median filter of floats. Rules as `sk_medfilt_f64`.
+ *
+ * Real-time safe: no (allocates a padded row per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` floats.
+ */
+int32_t sk_medfilt_f32(const float *x, size_t k, float *y, size_t rows, size_t n);
+
+/**
+ * 2-D median filter `y = scipy.signal.medfilt(x, (kh, kw))` of an `h × w` image (row-major):
+ * the median of the `kh × kw` window centred on each value, zeros outside. Bit-exact without
+ * NaN (NaN sorts above every number). `kh`, `kw` odd ≥ 1. In place allowed (`y == x`).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (an even or zero kernel size); `SK_ERR_LENGTH`;
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`. On error
+ * `y` is untouched. Thread-safe; image rows are split over up to `SIGKERN_THREADS` threads.
+ *
+ * Real-time safe: no (allocates a window per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `h·w` doubles.
+ */
+int32_t sk_medfilt2d_f64(const double *x, size_t kh, size_t kw, double *y, size_t h, size_t w);
+
+/**
+ * 2-D median filter of floats. Rules as `sk_medfilt2d_f64`.
+ *
+ * Real-time safe: no (allocates a window per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `h·w` floats.
+ */
+int32_t sk_medfilt2d_f32(const float *x, size_t kh, size_t kw, float *y, size_t h, size_t w);
+
+/**
+ * Correlation of each of `rows` rows of `n` values with `ntaps` double taps, the row extended
+ * at both ends by `mode` (`SK_EXTEND_MIRROR/REFLECT/NEAREST/WRAP/CONSTANT` with `cval`, as
+ * scipy.ndimage's modes of those names): `y[i] = Σ_j taps[j]·x̃[i + j − left]`, `left <
+ * ntaps` (scipy.ndimage.correlate1d: `left = ntaps/2 + origin`; convolve1d with reversed taps).
+ * Summed in double. In place allowed (`y == x`).
+ *
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (ntaps = 0, sizes overflowing); `SK_ERR_BAD_ARGUMENT` (left ≥
+ * ntaps, a bad mode); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`. On error `y` is untouched. Thread-safe; rows are split over up to
+ * `SIGKERN_THREADS` threads.
+ *
+ * Real-time safe: no (allocates a block buffer per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` doubles, `taps` readable for `ntaps`.
+ */
+int32_t sk_correlate_ext_f64(const double *x, const double *taps, size_t ntaps, size_t left, int32_t mode, double cval, double *y, size_t rows, size_t n);
+
+/**
+ * Correlation with boundary modes of floats (double taps, summed in double). Rules as
+ * `sk_correlate_ext_f64`.
+ *
+ * Real-time safe: no (allocates a block buffer per thread; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` floats, `taps` readable for `ntaps` doubles.
+ */
+int32_t sk_correlate_ext_f32(const float *x, const double *taps, size_t ntaps, size_t left, int32_t mode, double cval, float *y, size_t rows, size_t n);
+
+/**
+ * Detrend `y = scipy.signal.detrend(x, type=...)` of `rows` rows of `n` values: `linear = 0`
+ * removes each row's mean; `linear ≠ 0` removes, on each segment between consecutive
+ * breakpoints (`bp`: `nbp` strictly increasing indices ≤ n, with 0 and n implied), its
+ * least-squares line. Computed in double. In place allowed (`y == x`).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (breakpoints not increasing or beyond n);
+ * `SK_ERR_LENGTH`; `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`. On error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (may copy the input for an in-place call; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` doubles, `bp` readable for `nbp`.
+ */
+int32_t sk_detrend_f64(const double *x, int32_t linear, const size_t *bp, size_t nbp, double *y, size_t rows, size_t n);
+
+/**
+ * Detrend of floats (computed in double). Rules as `sk_detrend_f64`.
+ *
+ * Real-time safe: no (may copy the input for an in-place call; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` floats, `bp` readable for `nbp`.
+ */
+int32_t sk_detrend_f32(const float *x, int32_t linear, const size_t *bp, size_t nbp, float *y, size_t rows, size_t n);
+
+/**
+ * Spectral estimate of `rows` signals of `n` samples (`scipy.signal.welch`/`csd`/
+ * `periodogram`/`spectrogram`'s core). Each row is cut into `(n − nperseg)/(nperseg −
+ * noverlap) + 1` segments (none when `n < nperseg`) of `nperseg` samples starting `nperseg −
+ * noverlap` apart; each segment is detrended (`detrend`: `SK_DETREND_NONE/CONSTANT/LINEAR`),
+ * multiplied by `window` (`nperseg` values), zero-padded to `nfft` and transformed; bin `k`
+ * becomes (`output`) `SK_SPECTRUM_POWER` `|X_k|²·scale`, `SK_SPECTRUM_CROSS` `conj(X_k)·Y_k·scale`
+ * (`y`: the second signal, same shape; NULL otherwise), or `SK_SPECTRUM_COMPLEX` `X_k·scale`.
+ * With `onesided ≠ 0` the `nfft/2 + 1` non-negative bins are kept and, for power and cross
+ * spectra, the bins other than 0 and (even `nfft`) `nfft/2` are doubled; otherwise all `nfft`
+ * bins in FFT order. `average`: `SK_AVERAGE_MEAN`, `SK_AVERAGE_MEDIAN` (per bin, real and
+ * imaginary parts separately, divided by scipy's median bias `1 + Σ_{i=1}^{⌊(m−1)/2⌋}
+ * (1/(2i+1) − 1/(2i))` for m > 1 segments) → one row of `n_out` bins per signal; or
+ * `SK_AVERAGE_NONE` → every segment, frequency-major (`n_out × segments` per signal, bin `k` of
+ * segment `s` at `k·segments + s`). Complex outputs are interleaved `(re, im)` (count in floats
+ * below). `scale` is the caller's (scipy: `1/(fs·Σw²)` density, `1/(Σw)²` spectrum, their square
+ * root for the complex spectrum).
+ *
+ * `out_len` is out's capacity in elements; needed: `rows · n_out · (2 if complex) · (segments
+ * if SK_AVERAGE_NONE, else 1 when segments > 0, else 0)`, else `SK_ERR_BUFFER_TOO_SMALL`
+ * stating it. Returns `SK_OK`; `SK_ERR_LENGTH` (nperseg = 0, nfft > 2^28, sizes overflowing);
+ * `SK_ERR_BAD_ARGUMENT` (noverlap ≥ nperseg, nfft < nperseg, a non-finite scale, a bad
+ * detrend/average/output code); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`
+ * (out overlapping an input), `SK_ERR_ALLOCATION`. On error `out` is untouched. NaN/inf
+ * samples propagate into the bins of their segments (a median with a NaN is NaN). Thread-safe;
+ * rows are split over up to `SIGKERN_THREADS` threads.
+ *
+ * Real-time safe: no (allocates its working memory; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` (and `y` for SK_SPECTRUM_CROSS) readable for `rows·n` doubles, `window` for `nperseg`,
+ * `out` writable for `out_len`.
+ */
+int32_t sk_spectral_est_f64(const double *x, const double *y, const double *window, size_t nperseg, size_t noverlap, size_t nfft, int32_t detrend, int32_t onesided, double scale, int32_t average, int32_t output, double *out, size_t rows, size_t n, size_t out_len);
+
+/**
+ * Spectral estimate of floats (computed in float). Rules as `sk_spectral_est_f64`.
+ *
+ * Real-time safe: no (allocates its working memory; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` (and `y` for SK_SPECTRUM_CROSS) readable for `rows·n` floats, `window` for `nperseg`,
+ * `out` writable for `out_len`.
+ */
+int32_t sk_spectral_est_f32(const float *x, const float *y, const float *window, size_t nperseg, size_t noverlap, size_t nfft, int32_t detrend, int32_t onesided, double scale, int32_t average, int32_t output, float *out, size_t rows, size_t n, size_t out_len);
+
+/**
+ * Analytic signal `z = scipy.signal.hilbert(x, N)` of `rows` real signals of `n` samples:
+ * each row truncated or zero-padded to `N ≥ 1` points, `z = ifft(fft(x, N)·h)` with `h` 1 at
+ * bin 0 (and `N/2` for even N), 2 on the positive, 0 on the negative frequencies. The real
+ * part is the (padded) signal itself, the imaginary part its Hilbert transform (one real FFT
+ * and one real inverse FFT of N points per row). `z` receives `rows · N` complex values,
+ * interleaved `(re, im)`, row after row; `z_len` is its capacity in complex values.
+ *
+ * Returns `SK_OK`; `SK_ERR_LENGTH` (N = 0, sizes overflowing); `SK_ERR_BUFFER_TOO_SMALL`
+ * (z_len < rows·N); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`. On error `z` is untouched. NaN/inf in a row reach that row's imaginary
+ * part through the transforms (the real part stays the signal). Thread-safe; rows are split
+ * over up to `SIGKERN_THREADS` threads.
+ *
+ * Real-time safe: no (allocates its working memory; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable for `rows·n` doubles, `z` writable for `2·z_len` doubles.
+ */
+int32_t sk_hilbert_f64(const double *x, size_t big_n, double *z, size_t rows, size_t n, size_t z_len);
+
+/**
+ * Analytic signal of floats (computed in float). Rules as `sk_hilbert_f64`.
+ *
+ * Real-time safe: no (allocates its working memory; rows may be split over the worker threads).
+ *
+ * # Safety
+ * `x` readable for `rows·n` floats, `z` writable for `2·z_len` floats.
+ */
+int32_t sk_hilbert_f32(const float *x, size_t big_n, float *z, size_t rows, size_t n, size_t z_len);
 
 /**
  * Number of STFT frames of an n-sample signal: `1 + (n + 2·pad − n_fft) / hop` with

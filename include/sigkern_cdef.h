@@ -112,6 +112,34 @@
 
 #define SK_RESAMPLE_MINIMUM_PHASE 1
 
+#define SK_EXTEND_MIRROR 0
+
+#define SK_EXTEND_REFLECT 1
+
+#define SK_EXTEND_NEAREST 2
+
+#define SK_EXTEND_WRAP 3
+
+#define SK_EXTEND_CONSTANT 4
+
+#define SK_DETREND_NONE 0
+
+#define SK_DETREND_CONSTANT 1
+
+#define SK_DETREND_LINEAR 2
+
+#define SK_AVERAGE_NONE 0
+
+#define SK_AVERAGE_MEAN 1
+
+#define SK_AVERAGE_MEDIAN 2
+
+#define SK_SPECTRUM_POWER 0
+
+#define SK_SPECTRUM_CROSS 1
+
+#define SK_SPECTRUM_COMPLEX 2
+
 #define SK_PAD_CONSTANT 0
 
 #define SK_PAD_REFLECT 1
@@ -635,6 +663,16 @@ int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkD
 
 int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
+int32_t sk_local_maxima_f64(const double *x, size_t *mid, size_t *left, size_t *right, size_t *count, size_t n, size_t cap);
+
+int32_t sk_peak_distance_select(const size_t *peaks, const size_t *order, double distance, uint8_t *keep, size_t np_);
+
+int32_t sk_peak_prominences_f64(const double *x, const size_t *peaks, size_t wlen, double *prom, size_t *left_bases, size_t *right_bases, size_t *zeros, size_t n, size_t np_);
+
+int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_height, const double *prom, const size_t *left_bases, const size_t *right_bases, double *widths_out, double *heights, double *left_ips, double *right_ips, size_t *zeros, size_t n, size_t np_);
+
+int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
 int32_t sk_sum_f64(const double *x, double *out, size_t n);
@@ -760,6 +798,30 @@ int32_t sk_rows_normalize_peak_f64(double *x, ptrdiff_t ld, size_t rows, size_t 
 int32_t copy(const float *in, float *out, int len);
 
 int32_t process_data(float *data, int size);
+
+int32_t sk_medfilt_f64(const double *x, size_t k, double *y, size_t rows, size_t n);
+
+int32_t sk_medfilt_f32(const float *x, size_t k, float *y, size_t rows, size_t n);
+
+int32_t sk_medfilt2d_f64(const double *x, size_t kh, size_t kw, double *y, size_t h, size_t w);
+
+int32_t sk_medfilt2d_f32(const float *x, size_t kh, size_t kw, float *y, size_t h, size_t w);
+
+int32_t sk_correlate_ext_f64(const double *x, const double *taps, size_t ntaps, size_t left, int32_t mode, double cval, double *y, size_t rows, size_t n);
+
+int32_t sk_correlate_ext_f32(const float *x, const double *taps, size_t ntaps, size_t left, int32_t mode, double cval, float *y, size_t rows, size_t n);
+
+int32_t sk_detrend_f64(const double *x, int32_t linear, const size_t *bp, size_t nbp, double *y, size_t rows, size_t n);
+
+int32_t sk_detrend_f32(const float *x, int32_t linear, const size_t *bp, size_t nbp, float *y, size_t rows, size_t n);
+
+int32_t sk_spectral_est_f64(const double *x, const double *y, const double *window, size_t nperseg, size_t noverlap, size_t nfft, int32_t detrend, int32_t onesided, double scale, int32_t average, int32_t output, double *out, size_t rows, size_t n, size_t out_len);
+
+int32_t sk_spectral_est_f32(const float *x, const float *y, const float *window, size_t nperseg, size_t noverlap, size_t nfft, int32_t detrend, int32_t onesided, double scale, int32_t average, int32_t output, float *out, size_t rows, size_t n, size_t out_len);
+
+int32_t sk_hilbert_f64(const double *x, size_t big_n, double *z, size_t rows, size_t n, size_t z_len);
+
+int32_t sk_hilbert_f32(const float *x, size_t big_n, float *z, size_t rows, size_t n, size_t z_len);
 
 int32_t sk_stft_frames(size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *frames, size_t n);
 

@@ -15,7 +15,8 @@ reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern
 (SOS/biquad, FIR, filter design), :mod:`sigkern.spectral` (FFT, windows, STFT, mel,
 convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation), :mod:`sigkern.dynamics`
 (compressor, limiter, gate, envelope follower), :mod:`sigkern.resample`
-(streaming and one-shot sample-rate conversion, ``resample_poly``). Errors
+(streaming and one-shot sample-rate conversion, ``resample_poly``), :mod:`sigkern.analysis`
+(``scipy.signal``'s spectral estimation and analytic signal). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -25,6 +26,7 @@ Raw access: :data:`ffi` and :data:`lib` (the compiled CFFI module over the heade
 
 from __future__ import annotations
 
+from . import analysis
 from . import audio
 from . import core
 from . import dynamics
@@ -35,6 +37,7 @@ from . import resample as _resample  # the name `resample` is the function
 from ._errors import *  # noqa: F401,F403
 from ._errors import __all__ as _errors_all
 from ._lib import cfunc, ffi, include_dir, lib, library_path
+from .analysis import *  # noqa: F401,F403
 from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
@@ -53,6 +56,7 @@ __all__ = (
     + list(dynamics.__all__)
     + list(spectral.__all__)
     + list(_resample.__all__)
+    + list(analysis.__all__)
 )
 
 _sk_version = cfunc("sk_version")

@@ -78,6 +78,12 @@ VALID = {
     "FftPlan": lambda: ((8,), {}),
     "get_window": lambda: (("hann", 8), {}),
     "StftStream": lambda: ((64,), {}),
+    **{name: lambda: ((x(),), {"axis": -1, "nperseg": 64}) for name in ("welch", "spectrogram")},
+    "periodogram": lambda: ((x(),), {"axis": -1}),
+    **{name: lambda: ((x(), x()), {"axis": -1, "nperseg": 64}) for name in ("csd", "coherence")},
+    **{name: lambda: ((x(),), {"axis": -1}) for name in ("hilbert", "argrelmax", "argrelmin", "detrend")},
+    "argrelextrema": lambda: ((x(), np.greater), {"axis": -1}),
+    "savgol_filter": lambda: ((x(), 5, 2), {"axis": -1}),
 }
 
 

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub mod alloc;
+pub mod analysis;
 pub mod dynamics;
 pub mod elementwise;
 pub mod fastmath;

@@ -1,0 +1,471 @@
+"""Peak finding (C: ``sk_local_maxima_f64``, ``sk_peak_distance_select``,
+``sk_peak_prominences_f64``, ``sk_peak_widths_f64``, ``sk_relextrema_f64``; Rust:
+``src/kernels/analysis/peaks.rs``): ``scipy.signal``'s :func:`find_peaks`,
+:func:`peak_prominences`, :func:`peak_widths`, :func:`argrelmax`, :func:`argrelmin` and
+:func:`argrelextrema` (``np.greater``/``np.less`` comparators).
+
+As scipy, the signal is converted to float64 first; the condition filtering of
+:func:`find_peaks` (heights, thresholds, the order of the conditions and the returned
+properties) is scipy's, each scan runs in C."""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from .._lib import cfunc, ffi
+from ._common import _D, _fb, _norm_axis, _raise
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
+
+__all__ = ["find_peaks", "peak_prominences", "peak_widths", "argrelmax", "argrelmin",
+           "argrelextrema", "PeakPropertyWarning"]
+
+_lmax = cfunc("sk_local_maxima_f64")
+_dist = cfunc("sk_peak_distance_select")
+_prom = cfunc("sk_peak_prominences_f64")
+_wid = cfunc("sk_peak_widths_f64")
+_rel = cfunc("sk_relextrema_f64")
+_Z = "size_t[]"
+
+
+class PeakPropertyWarning(RuntimeWarning):
+    """A peak has a prominence or width of 0 (scipy's warning of the same name)."""
+
+
+_BOTH: Dict[type, type] = {}
+
+
+def _warn(msg: str) -> None:
+    # when scipy is loaded, a subclass of both warning classes (code catching scipy's
+    # PeakPropertyWarning catches sigkern's and the other way round)
+    mod = sys.modules.get("scipy.signal._peak_finding_utils")
+    theirs = getattr(mod, "PeakPropertyWarning", None)
+    cls: type = PeakPropertyWarning
+    if isinstance(theirs, type) and issubclass(theirs, Warning):
+        if theirs not in _BOTH:
+            _BOTH[theirs] = type("PeakPropertyWarning", (PeakPropertyWarning, theirs), {})
+        cls = _BOTH[theirs]
+    warnings.warn(msg, cls, stacklevel=3)
+
+
+def _x(value: Any) -> np.ndarray:
+    v = np.asarray(value, order="C", dtype=np.float64)
+    if v.ndim != 1:
+        raise ValueError("`x` must be a 1-D array")
+    return v
+
+
+def _peaks_arg(value: Any) -> np.ndarray:
+    v = np.asarray(value)
+    if v.size == 0:
+        v = np.array([], dtype=np.intp)
+    try:
+        v = v.astype(np.intp, order="C", casting="safe", subok=False, copy=False)
+    except TypeError as e:
+        raise TypeError("cannot safely cast `peaks` to dtype('intp')") from e
+    if v.ndim != 1:
+        raise ValueError("`peaks` must be a 1-D array")
+    return v
+
+
+def _wlen(value: Any) -> int:
+    """scipy's ``wlen``: None → 0 (whole signal), else ``ceil`` of a value > 1."""
+    if value is None:
+        return 0
+    if 1 < value:
+        if isinstance(value, float):
+            value = math.ceil(value)
+        return int(value)
+    raise ValueError(f"`wlen` must be larger than 1, was {value}")
+
+
+def _uidx(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.uintp)
+
+
+def _prominences(x: np.ndarray, peaks: np.ndarray, wlen: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    bad = (peaks < 0) | (peaks >= x.size)
+    if bad.any():
+        raise ValueError(f"peak {peaks[bad][0]} is not a valid index for `x`")
+    m = peaks.size
+    prom = np.empty(m)
+    lb = np.empty(m, np.uintp)
+    rb = np.empty(m, np.uintp)
+    zeros = ffi.new("size_t *")
+    if m:
+        st = _prom(_fb(_D, x), _fb(_Z, _uidx(peaks)), wlen, _fb(_D, prom, True),
+                   _fb(_Z, lb, True), _fb(_Z, rb, True), zeros, x.size, m)
+        if st:
+            _raise(st, "sk_peak_prominences_f64")
+    if zeros[0]:
+        _warn("some peaks have a prominence of 0")
+    return prom, lb.astype(np.intp), rb.astype(np.intp)
+
+
+def _widths(x: np.ndarray, peaks: np.ndarray, rel_height: float, prom: Any, lb: Any,
+            rb: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    if rel_height < 0:
+        raise ValueError("`rel_height` must be greater or equal to 0.0")
+    if any(d is None for d in (prom, lb, rb)):
+        raise TypeError("prominence data must not hold None")
+    prom = np.ascontiguousarray(prom, dtype=np.float64)
+    lb = np.asarray(lb).astype(np.intp, casting="safe")
+    rb = np.asarray(rb).astype(np.intp, casting="safe")
+    if not (peaks.shape[0] == prom.shape[0] == lb.shape[0] == rb.shape[0]):
+        raise ValueError("arrays in `prominence_data` must have the same shape as `peaks`")
+    bad = ~((0 <= lb) & (lb <= peaks) & (peaks <= rb) & (rb < x.shape[0]))
+    if bad.any():
+        raise ValueError(f"prominence data is invalid for peak {peaks[bad][0]}")
+    m = peaks.size
+    outs = [np.empty(m) for _ in range(4)]
+    zeros = ffi.new("size_t *")
+    if m:
+        st = _wid(_fb(_D, x), _fb(_Z, _uidx(peaks)), float(rel_height), _fb(_D, prom),
+                  _fb(_Z, _uidx(lb)), _fb(_Z, _uidx(rb)), *(_fb(_D, o, True) for o in outs),
+                  zeros, x.size, m)
+        if st:
+            _raise(st, "sk_peak_widths_f64")
+    if zeros[0]:
+        _warn("some peaks have a width of 0")
+    return outs[0], outs[1], outs[2], outs[3]
+
+
+def peak_prominences(x: ArrayLike, peaks: ArrayLike, wlen: Optional[float] = None
+                     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``scipy.signal.peak_prominences`` (``sk_peak_prominences_f64``).
+
+    Parameters
+    ----------
+    x : array_like, 1-D
+        Signal (converted to float64).
+    peaks : array_like of int
+        Peak indices into ``x``.
+    wlen : float, optional
+        Window length in samples limiting the base search (> 1; rounded up).
+
+    Returns
+    -------
+    prominences : ndarray of float64
+    left_bases, right_bases : ndarray of intp
+
+    Raises
+    ------
+    ValueError
+        ``x`` or ``peaks`` not 1-D, an index outside ``x``, ``wlen <= 1``.
+    TypeError
+        Peaks that do not cast safely to intp.
+
+    Warns
+    -----
+    PeakPropertyWarning
+        Some prominence is 0.
+
+    Examples
+    --------
+    >>> sigkern.peak_prominences([0.0, 2.0, 1.0, 3.0, 0.0], [1, 3])[0]
+    array([1., 3.])
+    """
+    return _prominences(_x(x), _peaks_arg(peaks), _wlen(wlen))
+
+
+def peak_widths(x: ArrayLike, peaks: ArrayLike, rel_height: float = 0.5,
+                prominence_data: Optional[Tuple[Any, Any, Any]] = None,
+                wlen: Optional[float] = None
+                ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``scipy.signal.peak_widths`` (``sk_peak_widths_f64``).
+
+    Parameters
+    ----------
+    x : array_like, 1-D
+    peaks : array_like of int
+    rel_height : float, default 0.5
+        Height of the width measurement relative to the prominence (≥ 0).
+    prominence_data : tuple of 3 arrays, optional
+        ``peak_prominences``' output (computed when omitted, with ``wlen``).
+    wlen : float, optional
+
+    Returns
+    -------
+    widths, width_heights, left_ips, right_ips : ndarray of float64
+
+    Raises
+    ------
+    ValueError
+        As scipy: bad shapes, indices, prominence data or ``rel_height``.
+    TypeError
+        Peaks that do not cast safely to intp; prominence data holding None.
+
+    Warns
+    -----
+    PeakPropertyWarning
+        Some width is 0.
+
+    Examples
+    --------
+    >>> sigkern.peak_widths([0.0, 1.0, 2.0, 3.0, 2.0, 1.0, 0.0], [3])[0]
+    array([3.])
+    """
+    xv = _x(x)
+    pk = _peaks_arg(peaks)
+    if prominence_data is None:
+        prominence_data = _prominences(xv, pk, _wlen(wlen))
+    return _widths(xv, pk, rel_height, *prominence_data)
+
+
+def _local_maxima(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    cap = max(x.size // 2, 1)
+    mid, left, right = (np.empty(cap, np.uintp) for _ in range(3))
+    count = ffi.new("size_t *")
+    st = _lmax(_fb(_D, x), _fb(_Z, mid, True), _fb(_Z, left, True), _fb(_Z, right, True),
+               count, x.size, cap)
+    if st:
+        _raise(st, "sk_local_maxima_f64")
+    c = count[0]
+    return mid[:c].astype(np.intp), left[:c].astype(np.intp), right[:c].astype(np.intp)
+
+
+def _unpack(interval: Any, x: np.ndarray, peaks: np.ndarray) -> Tuple[Any, Any]:
+    try:
+        imin, imax = interval
+    except (TypeError, ValueError):
+        imin, imax = (interval, None)
+    if isinstance(imin, np.ndarray):
+        if imin.size != x.size:
+            raise ValueError("array size of lower interval border must match x")
+        imin = imin[peaks]
+    if isinstance(imax, np.ndarray):
+        if imax.size != x.size:
+            raise ValueError("array size of upper interval border must match x")
+        imax = imax[peaks]
+    return imin, imax
+
+
+def _by_property(values: np.ndarray, pmin: Any, pmax: Any) -> np.ndarray:
+    keep = np.ones(values.size, dtype=bool)
+    if pmin is not None:
+        keep &= pmin <= values
+    if pmax is not None:
+        keep &= values <= pmax
+    return keep
+
+
+def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
+               distance: Optional[float] = None, prominence: Any = None, width: Any = None,
+               wlen: Optional[float] = None, rel_height: float = 0.5,
+               plateau_size: Any = None) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
+    """``scipy.signal.find_peaks``: local maxima filtered by their properties (C scans: local
+    maxima, distance selection, prominences, widths).
+
+    Parameters
+    ----------
+    x : array_like, 1-D
+        Signal (converted to float64).
+    height, threshold, prominence, width, plateau_size : number, array or 2-tuple, optional
+        Conditions as scipy's: a minimum, or ``(min, max)`` with ``None`` for an open end;
+        arrays are per sample of ``x``.
+    distance : float, optional
+        Minimal distance (≥ 1) between peaks; the higher peak wins.
+    wlen : float, optional
+        Window for the prominences.
+    rel_height : float, default 0.5
+        Height of the width measurement.
+
+    Returns
+    -------
+    peaks : ndarray of intp
+    properties : dict
+        scipy's keys for the conditions given (``peak_heights``, ``left_thresholds``,
+        ``right_thresholds``, ``prominences``, ``left_bases``, ``right_bases``, ``widths``,
+        ``width_heights``, ``left_ips``, ``right_ips``, ``plateau_sizes``, ``left_edges``,
+        ``right_edges``).
+
+    Raises
+    ------
+    ValueError
+        ``x`` not 1-D, ``distance < 1``, a condition array of the wrong size, ``wlen <= 1``.
+
+    Examples
+    --------
+    >>> sigkern.find_peaks([0.0, 2.0, 0.0, 1.0, 0.0, 3.0, 0.0], height=1.5)[0]
+    array([1, 5])
+    """
+    xv = _x(x)
+    if distance is not None and distance < 1:
+        raise ValueError("`distance` must be greater or equal to 1")
+    peaks, left_edges, right_edges = _local_maxima(xv)
+    props: Dict[str, np.ndarray] = {}
+
+    def sel(keep: np.ndarray) -> None:
+        nonlocal peaks, props
+        peaks = peaks[keep]
+        props = {k: a[keep] for k, a in props.items()}
+
+    if plateau_size is not None:
+        sizes = right_edges - left_edges + 1
+        pmin, pmax = _unpack(plateau_size, xv, peaks)
+        keep = _by_property(sizes, pmin, pmax)
+        props["plateau_sizes"] = sizes
+        props["left_edges"] = left_edges
+        props["right_edges"] = right_edges
+        sel(keep)
+    if height is not None:
+        heights = xv[peaks]
+        hmin, hmax = _unpack(height, xv, peaks)
+        keep = _by_property(heights, hmin, hmax)
+        props["peak_heights"] = heights
+        sel(keep)
+    if threshold is not None:
+        tmin, tmax = _unpack(threshold, xv, peaks)
+        lt = xv[peaks] - xv[peaks - 1]
+        rt = xv[peaks] - xv[peaks + 1]
+        keep = np.ones(peaks.size, dtype=bool)
+        if tmin is not None:
+            keep &= tmin <= np.minimum(lt, rt)
+        if tmax is not None:
+            keep &= np.maximum(lt, rt) <= tmax
+        props["left_thresholds"] = lt
+        props["right_thresholds"] = rt
+        sel(keep)
+    if distance is not None and peaks.size:
+        order = np.argsort(xv[peaks])
+        keep8 = np.empty(peaks.size, np.uint8)
+        st = _dist(_fb(_Z, _uidx(peaks)), _fb(_Z, _uidx(order)), float(distance),
+                   _fb("uint8_t[]", keep8, True), peaks.size)
+        if st:
+            _raise(st, "sk_peak_distance_select")
+        sel(keep8.astype(bool))
+    if prominence is not None or width is not None:
+        pr, lb, rb = _prominences(xv, peaks, _wlen(wlen))
+        props["prominences"], props["left_bases"], props["right_bases"] = pr, lb, rb
+    if prominence is not None:
+        pmin, pmax = _unpack(prominence, xv, peaks)
+        sel(_by_property(props["prominences"], pmin, pmax))
+    if width is not None:
+        w = _widths(xv, peaks, rel_height, props["prominences"], props["left_bases"],
+                    props["right_bases"])
+        props["widths"], props["width_heights"], props["left_ips"], props["right_ips"] = w
+        wmin, wmax = _unpack(width, xv, peaks)
+        sel(_by_property(props["widths"], wmin, wmax))
+    return peaks, props
+
+
+def argrelextrema(data: ArrayLike, comparator: Any, axis: int = 0, order: int = 1,
+                  mode: str = "clip") -> Tuple[np.ndarray, ...]:
+    """``scipy.signal.argrelextrema`` for the comparators ``np.greater`` and ``np.less``
+    (``sk_relextrema_f64``; other comparators raise ``ValueError``).
+
+    Parameters
+    ----------
+    data : array_like, real
+    comparator : np.greater or np.less
+    axis : int, default 0
+    order : int, default 1
+        How many samples on each side to compare with (≥ 1).
+    mode : {"clip", "wrap"}, default "clip"
+
+    Returns
+    -------
+    tuple of ndarray
+        The indices of the extrema (``np.nonzero`` of the mask).
+
+    Raises
+    ------
+    ValueError
+        ``order`` not an int ≥ 1, another comparator or mode.
+
+    Examples
+    --------
+    >>> sigkern.argrelextrema(np.array([1.0, 3.0, 2.0, 4.0, 1.0]), np.greater)
+    (array([1, 3]),)
+    """
+    return _argrel(data, comparator, axis, order, mode, "argrelextrema")
+
+
+def _argrel(data: Any, comparator: Any, axis: Any, order: Any, mode: Any,
+            func: str) -> Tuple[np.ndarray, ...]:
+    if (int(order) != order) or (order < 1):
+        raise ValueError("Order must be an int >= 1")
+    if comparator is np.greater:
+        greater = 1
+    elif comparator is np.less:
+        greater = 0
+    else:
+        raise ValueError(f"{func}: sigkern supports the comparators np.greater and np.less")
+    if mode not in ("clip", "wrap"):
+        raise ValueError(f"{func}: mode must be 'clip' or 'wrap', got {mode!r}")
+    a = np.asarray(data)
+    if a.dtype.kind == "c":
+        raise TypeError(f"{func}: data must be real")
+    ax = _norm_axis(axis, a.ndim, func)
+    m = np.moveaxis(a, ax, -1)
+    rows = np.ascontiguousarray(m, dtype=np.float64).reshape(-1, m.shape[-1])
+    mask = np.zeros(rows.shape, np.uint8)
+    if rows.size:
+        st = _rel(_fb(_D, rows), int(order), greater, 1 if mode == "wrap" else 0,
+                  _fb("uint8_t[]", mask, True), rows.shape[0], rows.shape[1])
+        if st:
+            _raise(st, "sk_relextrema_f64")
+    res = np.moveaxis(mask.reshape(m.shape).astype(bool), -1, ax)
+    return tuple(np.nonzero(res))
+
+
+def argrelmax(data: ArrayLike, axis: int = 0, order: int = 1, mode: str = "clip") -> Tuple[np.ndarray, ...]:
+    """``scipy.signal.argrelmax``: indices of relative maxima (``sk_relextrema_f64``).
+
+    Parameters
+    ----------
+    data : array_like, real
+    axis : int, default 0
+    order : int, default 1
+    mode : {"clip", "wrap"}, default "clip"
+
+    Returns
+    -------
+    tuple of ndarray
+        One index array per axis of ``data``.
+
+    Raises
+    ------
+    ValueError
+        ``order`` not an int ≥ 1, a bad mode.
+
+    Examples
+    --------
+    >>> sigkern.argrelmax(np.array([1.0, 3.0, 2.0, 4.0, 1.0]))
+    (array([1, 3]),)
+    """
+    return _argrel(data, np.greater, axis, order, mode, "argrelmax")
+
+
+def argrelmin(data: ArrayLike, axis: int = 0, order: int = 1, mode: str = "clip") -> Tuple[np.ndarray, ...]:
+    """``scipy.signal.argrelmin``: indices of relative minima (``sk_relextrema_f64``).
+
+    Parameters
+    ----------
+    data : array_like, real
+    axis : int, default 0
+    order : int, default 1
+    mode : {"clip", "wrap"}, default "clip"
+
+    Returns
+    -------
+    tuple of ndarray
+        One index array per axis of ``data``.
+
+    Raises
+    ------
+    ValueError
+        ``order`` not an int ≥ 1, a bad mode.
+
+    Examples
+    --------
+    >>> sigkern.argrelmin(np.array([1.0, 3.0, 2.0, 4.0, 1.0]))
+    (array([2]),)
+    """
+    return _argrel(data, np.less, axis, order, mode, "argrelmin")

@@ -1,0 +1,311 @@
+//! Peak finding as `scipy.signal` does it: local maxima with plateaus (`_local_maxima_1d`),
+//! selection by distance (`_select_by_peak_distance`), prominences (`peak_prominences`),
+//! widths (`peak_widths`) and relative extrema (`argrelmax`/`argrelmin`). Each is scipy's
+//! algorithm step for step (the same comparisons in the same order), so indices agree exactly
+//! and the floating-point results (prominences, interpolated widths) are computed by the same
+//! operations.
+
+use crate::error::{SkError, SkResult};
+use crate::kernels::Float;
+
+/// Local maxima of `x`, plateaus included: a peak is a run of equal values with a smaller
+/// neighbour on each side (the ends of `x` never are). Writes each peak's midpoint
+/// (`(left + right) / 2`, rounded down) and edges into `mid`, `left`, `right` (each holding at
+/// least `x.len() / 2` slots) and returns the count. NaN compares false, as in scipy.
+pub fn local_maxima<T: Float>(
+    x: &[T],
+    mid: &mut [usize],
+    left: &mut [usize],
+    right: &mut [usize],
+) -> usize {
+    let n = x.len();
+    let mut m = 0;
+    if n < 3 {
+        return 0;
+    }
+    let i_max = n - 1;
+    let mut i = 1;
+    while i < i_max {
+        if x[i - 1] < x[i] {
+            let mut ahead = i + 1;
+            while ahead < i_max && x[ahead] == x[i] {
+                ahead += 1;
+            }
+            if x[ahead] < x[i] {
+                left[m] = i;
+                right[m] = ahead - 1;
+                mid[m] = (i + ahead - 1) / 2;
+                m += 1;
+                i = ahead;
+            }
+        }
+        i += 1;
+    }
+    m
+}
+
+/// Most peaks [`local_maxima`] can report for `n` samples.
+pub fn max_peaks(n: usize) -> usize {
+    n / 2
+}
+
+/// scipy's `_select_by_peak_distance`: visiting peaks from the highest priority down (`order`:
+/// the peak indices sorted by ascending priority, as `np.argsort(priority)`), each kept peak
+/// removes its neighbours closer than `ceil(distance)` samples. `keep[i]` is 1 for kept peaks.
+pub fn select_by_distance(
+    peaks: &[usize],
+    order: &[usize],
+    distance: f64,
+    keep: &mut [u8],
+) -> SkResult<()> {
+    let np = peaks.len();
+    if order.len() != np || keep.len() != np {
+        return Err(SkError::Length(format!(
+            "order holds {} and keep {} entries for {np} peaks",
+            order.len(),
+            keep.len()
+        )));
+    }
+    if let Some(&bad) = order.iter().find(|&&j| j >= np) {
+        return Err(SkError::BadArgument(format!(
+            "order holds {bad}, not an index of the {np} peaks"
+        )));
+    }
+    if distance.is_nan() || distance < 0.0 {
+        return Err(SkError::BadArgument(format!(
+            "distance = {distance} must be a number ≥ 0"
+        )));
+    }
+    let d = distance.ceil();
+    keep.fill(1);
+    for &j in order.iter().rev() {
+        if keep[j] == 0 {
+            continue;
+        }
+        let mut k = j;
+        while k > 0 && ((peaks[j] as f64) - (peaks[k - 1] as f64)) < d {
+            keep[k - 1] = 0;
+            k -= 1;
+        }
+        let mut k = j + 1;
+        while k < np && ((peaks[k] as f64) - (peaks[j] as f64)) < d {
+            keep[k] = 0;
+            k += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Checks every peak index against `n` (the message names the first bad one as scipy does).
+fn check_peaks(peaks: &[usize], n: usize) -> SkResult<()> {
+    if let Some(&p) = peaks.iter().find(|&&p| p >= n) {
+        return Err(SkError::BadArgument(format!(
+            "peak {p} is not a valid index for `x`"
+        )));
+    }
+    Ok(())
+}
+
+/// scipy's `_peak_prominences`: for each peak the prominence, left and right base, searching at
+/// most `wlen / 2` samples each side when `wlen ≥ 2` (`wlen = 0`: the whole signal). Returns how
+/// many prominences are 0 (scipy warns about them).
+pub fn prominences<T: Float>(
+    x: &[T],
+    peaks: &[usize],
+    wlen: usize,
+    prom: &mut [T],
+    left_bases: &mut [usize],
+    right_bases: &mut [usize],
+) -> SkResult<usize> {
+    let n = x.len();
+    check_peaks(peaks, n)?;
+    let mut zeros = 0;
+    for (pi, &peak) in peaks.iter().enumerate() {
+        let (mut i_min, mut i_max) = (0usize, n - 1);
+        if wlen >= 2 {
+            i_min = i_min.max(peak.saturating_sub(wlen / 2));
+            i_max = i_max.min(peak.saturating_add(wlen / 2));
+        }
+        // left
+        let mut i = peak as isize;
+        left_bases[pi] = peak;
+        let mut left_min = x[peak];
+        while i_min as isize <= i && x[i as usize] <= x[peak] {
+            if x[i as usize] < left_min {
+                left_min = x[i as usize];
+                left_bases[pi] = i as usize;
+            }
+            i -= 1;
+        }
+        // right
+        let mut i = peak;
+        right_bases[pi] = peak;
+        let mut right_min = x[peak];
+        while i <= i_max && x[i] <= x[peak] {
+            if x[i] < right_min {
+                right_min = x[i];
+                right_bases[pi] = i;
+            }
+            i += 1;
+        }
+        let base = if left_min > right_min {
+            left_min
+        } else {
+            right_min
+        };
+        prom[pi] = x[peak] - base;
+        if prom[pi] == T::ZERO {
+            zeros += 1;
+        }
+    }
+    Ok(zeros)
+}
+
+/// The outputs of [`widths`].
+pub struct Widths<'a, T> {
+    pub widths: &'a mut [T],
+    pub heights: &'a mut [T],
+    pub left_ips: &'a mut [T],
+    pub right_ips: &'a mut [T],
+}
+
+/// scipy's `_peak_widths`: for each peak the width at `x[peak] − prom·rel_height` between the
+/// linearly interpolated crossings inside its bases. Returns how many widths are 0.
+#[allow(clippy::too_many_arguments)]
+pub fn widths<T: Float>(
+    x: &[T],
+    peaks: &[usize],
+    rel_height: f64,
+    prom: &[T],
+    left_bases: &[usize],
+    right_bases: &[usize],
+    out: Widths<'_, T>,
+) -> SkResult<usize> {
+    let n = x.len();
+    if rel_height.is_nan() || rel_height < 0.0 {
+        return Err(SkError::BadArgument(
+            "`rel_height` must be greater or equal to 0.0".into(),
+        ));
+    }
+    for (p, &peak) in peaks.iter().enumerate() {
+        let (lo, hi) = (left_bases[p], right_bases[p]);
+        if !(lo <= peak && peak <= hi && hi < n) {
+            return Err(SkError::BadArgument(format!(
+                "prominence data is invalid for peak {peak}"
+            )));
+        }
+    }
+    let rh = T::from_f64(rel_height);
+    let mut zeros = 0;
+    for (p, &peak) in peaks.iter().enumerate() {
+        let (i_min, i_max) = (left_bases[p], right_bases[p]);
+        let height = x[peak] - prom[p] * rh;
+        out.heights[p] = height;
+        let mut i = peak;
+        while i_min < i && height < x[i] {
+            i -= 1;
+        }
+        let mut left_ip = T::from_f64(i as f64);
+        if x[i] < height {
+            left_ip = left_ip + (height - x[i]) / (x[i + 1] - x[i]);
+        }
+        let mut i = peak;
+        while i < i_max && height < x[i] {
+            i += 1;
+        }
+        let mut right_ip = T::from_f64(i as f64);
+        if x[i] < height {
+            right_ip = right_ip - (height - x[i]) / (x[i - 1] - x[i]);
+        }
+        out.widths[p] = right_ip - left_ip;
+        out.left_ips[p] = left_ip;
+        out.right_ips[p] = right_ip;
+        if out.widths[p] == T::ZERO {
+            zeros += 1;
+        }
+    }
+    Ok(zeros)
+}
+
+/// scipy's `_boolrelextrema` along one row: `mask[i] = 1` when `x[i]` compares `greater`
+/// (`true`: `>`; `false`: `<`) with every `x[i ± k]`, `k = 1..=order`, indices clipped to the
+/// row (`wrap = false`) or taken modulo its length.
+pub fn rel_extrema<T: Float>(x: &[T], order: usize, greater: bool, wrap: bool, mask: &mut [u8]) {
+    let n = x.len();
+    let cmp = |a: T, b: T| if greater { a > b } else { a < b };
+    for i in 0..n {
+        let mut ok = true;
+        for k in 1..=order {
+            let (plus, minus) = if wrap {
+                ((i + k % n) % n, (i + n - k % n) % n)
+            } else {
+                (i.saturating_add(k).min(n - 1), i.saturating_sub(k))
+            };
+            if !(cmp(x[i], x[plus]) && cmp(x[i], x[minus])) {
+                ok = false;
+                break;
+            }
+        }
+        mask[i] = ok as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plateaus_and_edges() {
+        let x = [0.0f64, 1.0, 1.0, 0.0, 2.0, 2.0, 2.0, 3.0, 1.0, 5.0];
+        let (mut m, mut l, mut r) = ([0; 5], [0; 5], [0; 5]);
+        let c = local_maxima(&x, &mut m, &mut l, &mut r);
+        assert_eq!(c, 2);
+        assert_eq!((m[0], l[0], r[0]), (1, 1, 2));
+        assert_eq!((m[1], l[1], r[1]), (7, 7, 7));
+        assert_eq!(local_maxima(&[1.0f64, 2.0], &mut m, &mut l, &mut r), 0);
+    }
+
+    #[test]
+    fn distance_keeps_the_highest() {
+        let peaks = [1usize, 3, 6, 8];
+        let prio = [1.0, 3.0, 2.0, 0.5];
+        let mut order: Vec<usize> = (0..4).collect();
+        order.sort_by(|&a, &b| prio[a].partial_cmp(&prio[b]).unwrap());
+        let mut keep = [0u8; 4];
+        select_by_distance(&peaks, &order, 2.5, &mut keep).unwrap();
+        assert_eq!(keep, [0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn prominence_and_width_of_a_triangle() {
+        let x = [0.0f64, 1.0, 2.0, 3.0, 2.0, 1.0, 0.0];
+        let (mut p, mut lb, mut rb) = ([0.0; 1], [0; 1], [0; 1]);
+        assert_eq!(
+            prominences(&x, &[3], 0, &mut p, &mut lb, &mut rb).unwrap(),
+            0
+        );
+        assert_eq!((p[0], lb[0], rb[0]), (3.0, 0, 6));
+        let (mut w, mut h, mut li, mut ri) = ([0.0; 1], [0.0; 1], [0.0; 1], [0.0; 1]);
+        let out = Widths {
+            widths: &mut w,
+            heights: &mut h,
+            left_ips: &mut li,
+            right_ips: &mut ri,
+        };
+        widths(&x, &[3], 0.5, &p, &lb, &rb, out).unwrap();
+        assert_eq!((w[0], h[0], li[0], ri[0]), (3.0, 1.5, 1.5, 4.5));
+        assert!(prominences(&x, &[7], 0, &mut p, &mut lb, &mut rb).is_err());
+    }
+
+    #[test]
+    fn relative_extrema_clip_and_wrap() {
+        let x = [3.0f64, 1.0, 2.0, 1.0, 0.0];
+        let mut m = [0u8; 5];
+        rel_extrema(&x, 1, true, false, &mut m);
+        assert_eq!(m, [0, 0, 1, 0, 0]);
+        rel_extrema(&x, 1, true, true, &mut m);
+        assert_eq!(m, [1, 0, 1, 0, 0]);
+        rel_extrema(&x, 1, false, false, &mut m);
+        assert_eq!(m, [0, 1, 0, 0, 0]);
+    }
+}
