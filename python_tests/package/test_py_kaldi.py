@@ -3,7 +3,7 @@ copy of its module in support/torchaudio_kaldi.py run on the installed torch): s
 fbank and MFCC for every window, both snip_edges, energy options, htk_compat, VTLN warps, three
 sample rates; batches, dither seeds, shapes and refusals.
 
-Tolerances. float32: 1e-4 absolute (spectrogram bins more than 50 dB below their frame's
+Tolerances. float32: 1e-4 absolute plus 1e-5 relative (spectrogram bins more than 50 dB below their frame's
 strongest bin, where both libraries' float32 FFT rounding dominates: 1e-3). float64: 1e-8
 relative (``|a − b| ≤ 1e-8·max(|b|, 1)``) against torchaudio with its float32 constants (mel
 filterbank, DCT matrix, lifter) computed with correctly rounded float32 log/exp/cos/sin, as
@@ -100,7 +100,8 @@ def _close(got: np.ndarray, want: np.ndarray, dt: type, spectrogram: bool = Fals
         assert err[~deep].max(initial=0) <= 1e-4, err[~deep].max()
         assert err[deep].max(initial=0) <= 1e-3, err[deep].max()
     else:
-        np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
+        # (lifted cepstra reach ±40: there float32 rounding alone is a few 1e-6 relative)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
