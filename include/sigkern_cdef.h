@@ -28,7 +28,6 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
-
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
