@@ -233,6 +233,49 @@
 #define SK_PASS_ZERO_BANDSTOP 5
 
 /**
+ * Feature kind: log power spectrum with the log energy in column 0
+ * (`torchaudio.compliance.kaldi.spectrogram`; `padded/2 + 1` values a frame).
+ */
+#define SK_KALDI_SPECTROGRAM 0
+
+/**
+ * Feature kind: mel filterbank energies (`torchaudio.compliance.kaldi.fbank`; `num_mel_bins`
+ * values a frame, one more with `use_energy`).
+ */
+#define SK_KALDI_FBANK 1
+
+/**
+ * Feature kind: mel-frequency cepstral coefficients (`torchaudio.compliance.kaldi.mfcc`;
+ * `num_ceps` values a frame).
+ */
+#define SK_KALDI_MFCC 2
+
+/**
+ * Kaldi window: Hamming, `0.54 − 0.46·cos(2πj/(N−1))`.
+ */
+#define SK_KALDI_WINDOW_HAMMING 0
+
+/**
+ * Kaldi window: Hanning, `0.5 − 0.5·cos(2πj/(N−1))`.
+ */
+#define SK_KALDI_WINDOW_HANNING 1
+
+/**
+ * Kaldi window: Povey (Kaldi's default), the Hanning window to the power 0.85.
+ */
+#define SK_KALDI_WINDOW_POVEY 2
+
+/**
+ * Kaldi window: rectangular.
+ */
+#define SK_KALDI_WINDOW_RECTANGULAR 3
+
+/**
+ * Kaldi window: generalised Blackman with `blackman_coeff`.
+ */
+#define SK_KALDI_WINDOW_BLACKMAN 4
+
+/**
  * `padtype='odd'` (scipy's default): `2·x[0] − x[edge..1]` before, `2·x[n−1] − x[n−2..]` after.
  */
 #define SK_PADTYPE_ODD 0
@@ -564,6 +607,125 @@ typedef struct SkResampler SkResampler;
  * `sk_stft_stream_free`).
  */
 typedef struct SkStftStream SkStftStream;
+
+/**
+ * The options of a Kaldi feature computation, with the names and meanings of
+ * `torchaudio.compliance.kaldi` (flags are 0 or 1). `sk_kaldi_options_init` fills in
+ * torchaudio's defaults.
+ */
+typedef struct SkKaldiOptions {
+    /**
+     * Sample rate in Hz (> 0; default 16000).
+     */
+    double sample_frequency;
+    /**
+     * Frame length in milliseconds (default 25); `int(sample_frequency·frame_length/1000)`
+     * samples, at least 2.
+     */
+    double frame_length;
+    /**
+     * Frame shift in milliseconds (default 10); at least one sample.
+     */
+    double frame_shift;
+    /**
+     * `SK_KALDI_WINDOW_*` (default `SK_KALDI_WINDOW_POVEY`).
+     */
+    int32_t window_type;
+    /**
+     * The Blackman window's constant (default 0.42).
+     */
+    double blackman_coeff;
+    /**
+     * Pre-emphasis coefficient in [0, 1] (default 0.97).
+     */
+    double preemphasis_coefficient;
+    /**
+     * Subtract each frame's mean (default 1).
+     */
+    int32_t remove_dc_offset;
+    /**
+     * Standard deviation of the Gaussian noise added to every sample (default 0: none).
+     */
+    double dither;
+    /**
+     * Seed of the dither noise: the same seed gives the same noise (default 0).
+     */
+    uint64_t seed;
+    /**
+     * Zero-pad each frame to the next power of two for the FFT (default 1).
+     */
+    int32_t round_to_power_of_two;
+    /**
+     * 1 (default): only frames that fit in the signal; 0: `round(n / shift)` frames, the signal
+     * reflected at its ends.
+     */
+    int32_t snip_edges;
+    /**
+     * Log energy before pre-emphasis and window (default 1) or after them (0).
+     */
+    int32_t raw_energy;
+    /**
+     * Floor on the energy (not its log), ≥ 0; 0: no floor (default 1).
+     */
+    double energy_floor;
+    /**
+     * fbank/MFCC: add the log energy (fbank: an extra column; MFCC: in place of C0) (default 0).
+     */
+    int32_t use_energy;
+    /**
+     * fbank: log of the mel energies (default 1).
+     */
+    int32_t use_log_fbank;
+    /**
+     * fbank: power spectrum (1, default) or magnitude (0).
+     */
+    int32_t use_power;
+    /**
+     * Number of mel bands, ≥ 4 (default 23).
+     */
+    size_t num_mel_bins;
+    /**
+     * Lowest band edge in Hz (default 20).
+     */
+    double low_freq;
+    /**
+     * Highest band edge in Hz; ≤ 0 is an offset from the Nyquist frequency (default 0).
+     */
+    double high_freq;
+    /**
+     * VTLN warp factor (> 0; default 1: no warp).
+     */
+    double vtln_warp;
+    /**
+     * Lower inflection point of the VTLN warp in Hz (default 100).
+     */
+    double vtln_low;
+    /**
+     * Upper inflection point of the VTLN warp in Hz; negative is an offset from the Nyquist
+     * frequency (default −500).
+     */
+    double vtln_high;
+    /**
+     * MFCC: cepstra kept, including C0, 1 … num_mel_bins (default 13).
+     */
+    size_t num_ceps;
+    /**
+     * MFCC: lifter constant (0: none; default 22).
+     */
+    double cepstral_lifter;
+    /**
+     * fbank/MFCC: put the energy (or C0) last instead of first (default 0).
+     */
+    int32_t htk_compat;
+    /**
+     * Subtract each column's mean over the signal's frames (default 0).
+     */
+    int32_t subtract_mean;
+    /**
+     * Signals shorter than this many seconds give no frames (default 0).
+     */
+    double min_duration;
+} SkKaldiOptions;
 
 /**
  * Every value a loudness measurement reports.
@@ -1981,6 +2143,66 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
  * `x` readable and `y` writable for `n` elements.
  */
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
+
+/**
+ * Fills `*opts` with torchaudio's defaults (16 kHz, 25 ms frames every 10 ms, Povey window,
+ * pre-emphasis 0.97, DC removal, raw energy with floor 1, no dither, 23 mel bands from 20 Hz
+ * to Nyquist, 13 cepstra with lifter 22, `snip_edges`).
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `opts` writable for one `SkKaldiOptions`.
+ */
+int32_t sk_kaldi_options_init(struct SkKaldiOptions *opts);
+
+/**
+ * The output shape of `kind` with `*opts` for signals of `n` samples: `*frames` frames of
+ * `*dim` values (`rows × frames × dim` values for a batch). With `snip_edges` the frames are
+ * `1 + (n − len)/shift`, without it `(n + shift/2)/shift`; a signal shorter than
+ * `min_duration` has 0 frames. A signal shorter than one frame is `SK_ERR_BAD_ARGUMENT` (as
+ * torchaudio refuses it). Every option is checked as in `sk_kaldi_f32`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: no (builds the filterbank to check the options).
+ *
+ * # Safety
+ * `opts` readable, `frames` and `dim` writable.
+ */
+int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *frames, size_t *dim, size_t n);
+
+/**
+ * Kaldi features of `rows` signals of `n` floats, row `r` at `x + r·x_stride` (`x_stride ≥ 0`;
+ * 0 repeats one row), as `torchaudio.compliance.kaldi.spectrogram` / `.fbank` / `.mfcc`
+ * (`kind` `SK_KALDI_*`) with the options `*opts`, in one call: framing, dither, DC removal,
+ * energy, pre-emphasis, window, padding, FFT, power, mel filterbank, log, DCT, lifter,
+ * mean removal. `y` receives `(rows, frames, dim)` row-major (`sk_kaldi_shape`); `y_len` is
+ * its capacity. Row `r` dithers with the noise of `(opts->seed, r)`: the same seed gives the
+ * same result, whatever the thread count. Frames are split over up to `SIGKERN_THREADS`
+ * threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (an option out of range, named in the message; a
+ * signal shorter than one frame; a negative `x_stride`), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates the filterbank and its working memory).
+ *
+ * # Safety
+ * `opts` readable; `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for y_len.
+ */
+int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * Kaldi features of doubles. Rules as `sk_kaldi_f32`.
+ *
+ * Real-time safe: no (allocates the filterbank and its working memory).
+ *
+ * # Safety
+ * `opts` readable; `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for y_len.
+ */
+int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
 
 /**
  * Interleaves `nchannels` planar channels into frames: `y[f·nchannels + c] = channels[c][f]`

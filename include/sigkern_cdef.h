@@ -86,6 +86,22 @@
 
 #define SK_PASS_ZERO_BANDSTOP 5
 
+#define SK_KALDI_SPECTROGRAM 0
+
+#define SK_KALDI_FBANK 1
+
+#define SK_KALDI_MFCC 2
+
+#define SK_KALDI_WINDOW_HAMMING 0
+
+#define SK_KALDI_WINDOW_HANNING 1
+
+#define SK_KALDI_WINDOW_POVEY 2
+
+#define SK_KALDI_WINDOW_RECTANGULAR 3
+
+#define SK_KALDI_WINDOW_BLACKMAN 4
+
 #define SK_PADTYPE_ODD 0
 
 #define SK_PADTYPE_EVEN 1
@@ -211,6 +227,36 @@ typedef struct SkMeter SkMeter;
 typedef struct SkResampler SkResampler;
 
 typedef struct SkStftStream SkStftStream;
+
+typedef struct SkKaldiOptions {
+    double sample_frequency;
+    double frame_length;
+    double frame_shift;
+    int32_t window_type;
+    double blackman_coeff;
+    double preemphasis_coefficient;
+    int32_t remove_dc_offset;
+    double dither;
+    uint64_t seed;
+    int32_t round_to_power_of_two;
+    int32_t snip_edges;
+    int32_t raw_energy;
+    double energy_floor;
+    int32_t use_energy;
+    int32_t use_log_fbank;
+    int32_t use_power;
+    size_t num_mel_bins;
+    double low_freq;
+    double high_freq;
+    double vtln_warp;
+    double vtln_low;
+    double vtln_high;
+    size_t num_ceps;
+    double cepstral_lifter;
+    int32_t htk_compat;
+    int32_t subtract_mean;
+    double min_duration;
+} SkKaldiOptions;
 
 typedef struct SkLoudnessStats {
     double integrated;
@@ -426,6 +472,14 @@ int32_t sk_mix_f64(const double *a, double wa, const double *b, double wb, doubl
 int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
+
+int32_t sk_kaldi_options_init(struct SkKaldiOptions *opts);
+
+int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *frames, size_t *dim, size_t n);
+
+int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
 
 int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float *y, size_t frames);
 

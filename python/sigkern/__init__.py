@@ -16,7 +16,9 @@ reductions), :mod:`sigkern.audio` (PCM, channel layout, gain, dB), :mod:`sigkern
 convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation), :mod:`sigkern.dynamics`
 (compressor, limiter, gate, envelope follower), :mod:`sigkern.resample`
 (streaming and one-shot sample-rate conversion, ``resample_poly``), :mod:`sigkern.analysis`
-(``scipy.signal``'s spectral estimation and analytic signal). Errors
+(``scipy.signal``'s spectral estimation and analytic signal), :mod:`sigkern.kaldi`
+(Kaldi spectrogram, fbank and MFCC as ``torchaudio.compliance.kaldi``; its names stay in their
+module: ``sigkern.kaldi.fbank``). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -31,6 +33,7 @@ from . import audio
 from . import core
 from . import dynamics
 from . import filters
+from . import kaldi
 from . import loudness
 from . import spectral
 from . import resample as _resample  # the name `resample` is the function

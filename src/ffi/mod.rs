@@ -14,6 +14,7 @@ pub mod filter;
 pub mod firwin;
 pub mod gain;
 pub mod handle;
+pub mod kaldi;
 pub mod layout;
 pub mod lfilter;
 pub mod loudness;

@@ -20,6 +20,7 @@ pub mod reduce;
 pub mod resample;
 pub mod rows;
 pub mod spectral;
+pub mod speech;
 pub mod strided;
 
 /// The element types the kernels are generic over (`f32`, `f64`).

@@ -1,0 +1,90 @@
+"""Kaldi front ends through the package (sigkern.kaldi) against torchaudio.compliance.kaldi
+(the installed torchaudio, else its module vendored in python_tests/support/, run on the
+installed torch) and kaldi_native_fbank's Python API (if installed), float32, dither 0.
+
+Rows (section "kaldi"):
+  fbank 80 bins 30 s 16k           sigkern.kaldi.fbank(x)                 vs torchaudio, 10x
+  fbank 80 bins 30 s 16k knf       sigkern.kaldi.fbank(x)                 vs knf.OnlineFbank
+                                   (accept the whole signal, read every frame into an array), 5x
+  fbank batch 16 x 30 s 80 bins    sigkern.kaldi.fbank(batch, channel=None) vs torchaudio per
+                                   clip, 15x
+  mfcc 30 s 16k                    sigkern.kaldi.mfcc(x)                  vs torchaudio, 10x
+"""
+
+import pathlib
+import sys
+
+import numpy as np
+
+SECTION = "kaldi"
+
+
+def _best(ctx, fns, rounds=3, min_time=0.2):
+    t = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, f in enumerate(fns):
+            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
+    return t
+
+
+def _reference():
+    try:
+        import torchaudio.compliance.kaldi as ref
+    except Exception:  # absent, or built for another torch
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python_tests" / "support"))
+        import torchaudio_kaldi as ref
+    return ref
+
+
+def run(ctx):
+    try:
+        import torch
+    except ImportError:
+        print("kaldi rows need torch")
+        return
+    import sigkern.kaldi as sk
+
+    ref = _reference()
+    rng = np.random.default_rng(0)
+
+    def pair(name, sk_fn, ref_fn, label, target):
+        if ctx.selected(SECTION, name):
+            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ctx.row(SECTION, name, ts, tr, label, target)
+
+    x = (0.1 * rng.standard_normal(480000)).astype(np.float32)
+    tx = torch.from_numpy(x).unsqueeze(0)
+    out = np.empty((2998, 80), np.float32)
+    assert np.abs(sk.fbank(x, num_mel_bins=80) - ref.fbank(tx, num_mel_bins=80).numpy()).max() < 1e-3
+    pair("fbank 80 bins 30 s 16k", lambda: sk.fbank(x, num_mel_bins=80, out=out),
+         lambda: ref.fbank(tx, num_mel_bins=80), "torchaudio.compliance.kaldi.fbank", 10.0)
+    try:
+        import kaldi_native_fbank as knf
+    except ImportError:
+        knf = None
+        print("kaldi_native_fbank is not installed: its rows are skipped")
+    if knf is not None:
+        opts = knf.FbankOptions()
+        opts.frame_opts.dither = 0.0
+        opts.mel_opts.num_bins = 80
+
+        def knf_fbank():
+            f = knf.OnlineFbank(opts)
+            f.accept_waveform(16000, x.tolist())
+            f.input_finished()
+            return np.array([f.get_frame(i) for i in range(f.num_frames_ready)])
+
+        assert np.abs(knf_fbank() - sk.fbank(x, num_mel_bins=80)).max() < 1e-3
+        pair("fbank 80 bins 30 s 16k knf", lambda: sk.fbank(x, num_mel_bins=80, out=out),
+             knf_fbank, "kaldi_native_fbank.OnlineFbank", 5.0)
+    batch = (0.1 * rng.standard_normal((16, 480000))).astype(np.float32)
+    tb = torch.from_numpy(batch)
+    bout = np.empty((16, 2998, 80), np.float32)
+    if ctx.selected(SECTION, "fbank batch 16 x 30 s 80 bins"):
+        pair("fbank batch 16 x 30 s 80 bins",
+             lambda: sk.fbank(batch, num_mel_bins=80, channel=None, out=bout),
+             lambda: [ref.fbank(tb[i:i + 1], num_mel_bins=80) for i in range(16)],
+             "torchaudio per clip", 15.0)
+    mout = np.empty((2998, 13), np.float32)
+    pair("mfcc 30 s 16k", lambda: sk.mfcc(x, out=mout), lambda: ref.mfcc(tx),
+         "torchaudio.compliance.kaldi.mfcc", 10.0)
