@@ -146,6 +146,15 @@ class Context:
             fn()
         return time.perf_counter() - t0
 
+    def best(self, fns, rounds=3, min_time=0.2):
+        """Best seconds per call of each of fns, timed in turn for `rounds` rounds (so a
+        reference and sigkern see the same machine load)."""
+        t = [float("inf")] * len(fns)
+        for _ in range(rounds):
+            for i, f in enumerate(fns):
+                t[i] = min(t[i], self.timeit(f, min_time=min_time))
+        return t
+
     def timeit(self, fn, min_time=0.2):
         """Best seconds per call of fn(): calls per repeat calibrated so that one repeat takes at
         least min_time / 5; best of at least 5 repeats."""

@@ -14,14 +14,6 @@ import numpy as np
 SECTION = "analysis"
 
 
-def _best(ctx, fns, rounds=2, min_time=0.2):
-    t = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, f in enumerate(fns):
-            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
-    return t
-
-
 def run(ctx):
     import scipy.signal as ss
 
@@ -31,7 +23,7 @@ def run(ctx):
 
     def pair(name, sk_fn, ref_fn, label, target):
         if ctx.selected(SECTION, name):
-            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ts, tr = ctx.best([sk_fn, ref_fn], rounds=2)
             ctx.row(SECTION, name, ts, tr, label, target)
 
     big = rng.standard_normal((16, 480000))

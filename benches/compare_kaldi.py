@@ -19,14 +19,6 @@ import numpy as np
 SECTION = "kaldi"
 
 
-def _best(ctx, fns, rounds=3, min_time=0.2):
-    t = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, f in enumerate(fns):
-            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
-    return t
-
-
 def _reference():
     try:
         import torchaudio.compliance.kaldi as ref
@@ -49,7 +41,7 @@ def run(ctx):
 
     def pair(name, sk_fn, ref_fn, label, target):
         if ctx.selected(SECTION, name):
-            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ts, tr = ctx.best([sk_fn, ref_fn])
             ctx.row(SECTION, name, ts, tr, label, target)
 
     x = (0.1 * rng.standard_normal(480000)).astype(np.float32)

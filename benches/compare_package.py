@@ -31,14 +31,6 @@ import numpy as np
 SECTION = "package"
 
 
-def _best(ctx, fns, rounds=3, min_time=0.2):
-    t = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, f in enumerate(fns):
-            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
-    return t
-
-
 def run(ctx):
     import sigkern
 
@@ -47,7 +39,7 @@ def run(ctx):
 
     def pair(name, sk_fn, ref_fn, label, target):
         if ctx.selected(SECTION, name):
-            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ts, tr = ctx.best([sk_fn, ref_fn])
             ctx.row(SECTION, name, ts, tr, label, target)
 
     x16 = rng.standard_normal(16).astype(np.float32)
@@ -176,10 +168,10 @@ def run(ctx):
         for name, sk, ref, label, target, out in cases:
             r = ref()
             assert np.max(np.abs(sk() - r)) <= 1e-9 * np.max(np.abs(r)), name
-            ts, ts_out, tr = _best(ctx, [sk, lambda sk=sk, out=out: sk(out=out), ref], rounds=3,
+            ts, ts_out, tr = ctx.best([sk, lambda sk=sk, out=out: sk(out=out), ref], rounds=3,
                                    min_time=0.3)
             ctx.row(SECTION, name, ts, tr, label, target)
             ctx.row(SECTION, name + " out=", ts_out, tr, label, None)
             if out is y:
-                tc, tr2 = _best(ctx, [lambda: x.copy(), ref], rounds=3, min_time=0.3)
+                tc, tr2 = ctx.best([lambda: x.copy(), ref], rounds=3, min_time=0.3)
                 ctx.row(SECTION, f"  ceiling for {name.split(' ')[0]}: x.copy()", tc, tr2, label, None)

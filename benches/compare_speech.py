@@ -22,14 +22,6 @@ import numpy as np
 SECTION = "speech"
 
 
-def _best(ctx, fns, rounds=3, min_time=0.2):
-    t = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, f in enumerate(fns):
-            t[i] = min(t[i], ctx.timeit(f, min_time=min_time))
-    return t
-
-
 def run(ctx):
     try:
         import librosa
@@ -43,7 +35,7 @@ def run(ctx):
 
     def pair(name, sk_fn, ref_fn, label, target):
         if ctx.selected(SECTION, name):
-            ts, tr = _best(ctx, [sk_fn, ref_fn])
+            ts, tr = ctx.best([sk_fn, ref_fn])
             ctx.row(SECTION, name, ts, tr, label, target)
 
     window = torch.hann_window(400)
@@ -143,7 +135,7 @@ def run(ctx):
             yf = np.empty((frames.shape[0], n_fft // 2 + 1), yst.dtype)
             sigkern.rfft(frames, out=yf)
             assert np.allclose(yf, yst.T, atol=1e-3 if dt == np.float32 else 1e-9)
-            ts, tr = _best(ctx, [lambda x=x, wn=wn, yst=yst: sigkern.stft(x, n_fft, hop, window=wn, out=yst),
+            ts, tr = ctx.best([lambda x=x, wn=wn, yst=yst: sigkern.stft(x, n_fft, hop, window=wn, out=yst),
                                  lambda frames=frames, yf=yf: sigkern.rfft(frames, out=yf)])
             ctx.row(SECTION, name, ts, tr, "sigkern.rfft(frames, out=) batch", None)
         mel = sigkern.MelSpectrogram(sr=sr, n_fft=n_fft, hop_length=hop, n_mels=128, dtype=dt)
