@@ -284,11 +284,6 @@ enum Miss {
 /// if the handle was freed meanwhile and this was the last claim).
 struct Lease {
     slot: &'static Slot,
-    /// For an exclusive kind whose busy free is refused: the state before the claim. While such
-    /// a claim lasts no other thread writes the state (a second claim sees the handle in use and
-    /// a free refuses, both without writing), so the claim ends with a plain release store of
-    /// this value instead of a read-modify-write (one locked instruction less per call).
-    before: Option<u64>,
 }
 
 impl Lease {
@@ -299,12 +294,6 @@ impl Lease {
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        if let Some(before) = self.before {
-            // Release: this call's writes to the object happen before the next claim (Acquire).
-            // The handle is live and this is its only claim (see `before`).
-            self.slot.state.store(before, Ordering::Release);
-            return;
-        }
         // Release: this call's writes to the object happen before the next claim (Acquire).
         // Acquire: if this ends the last claim of a freed handle, every other claim's writes
         // happen before the drop.
@@ -364,10 +353,7 @@ fn acquire(token: usize, accept: &[&'static KindInfo]) -> Result<(Lease, &'stati
             .state
             .compare_exchange_weak(s, s + 1, Ordering::Acquire, Ordering::Acquire)
         {
-            Ok(_) => {
-                let before = (k.exclusive && k.refuse_busy_free).then_some(s);
-                return Ok((Lease { slot, before }, k));
-            }
+            Ok(_) => return Ok((Lease { slot }, k)),
             Err(now) => s = now,
         }
     }
