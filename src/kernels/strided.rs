@@ -684,8 +684,7 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
 /// order of `c`, that lane `j` of the contiguous kernel adds on a gathered copy (the odd lanes
 /// see the elements between them and are dropped). The tail goes to the first lanes as there,
 /// so the bits are the same; a last chunk that would read past the span goes element by element.
-/// Measured faster than [`block_sum_pos`] at stride 2 (benches/ab_builds.py: x[::2] float 1.36×,
-/// double 1.14×), and slower at strides 3 and −2, where it is not used.
+/// Used at stride 2 only, where it beats [`block_sum_pos`] (`benches/ab_builds.py --only sum`).
 #[inline(always)]
 fn block_sum_wide2<T: Float>(x: &StridedRef<'_, T>, r: std::ops::Range<usize>) -> reduce::Lanes {
     const L: usize = reduce::LANES;
