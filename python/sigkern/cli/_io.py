@@ -142,9 +142,9 @@ _INT_READ = {"PCM_16": "int16", "PCM_24": "int32", "PCM_32": "int32"}
 
 
 def blocks(path: str, dtype: str = "float32", block: int = BLOCK) -> Iterator[np.ndarray]:
-    """The file as interleaved ``(frames, channels)`` blocks of ``dtype`` (new C-contiguous
-    arrays), float data checked for NaN and infinity (:class:`FileFailure` naming the first
-    bad frame)."""
+    """The file as interleaved ``(frames, channels)`` blocks of ``dtype``, C-contiguous, float
+    data checked for NaN and infinity (:class:`FileFailure` naming the first bad frame).
+    A block is valid until the next one is asked for (the buffers are reused)."""
     from ..audio import pcm_to_float
     sf = soundfile()
     pos = 0
@@ -152,17 +152,17 @@ def blocks(path: str, dtype: str = "float32", block: int = BLOCK) -> Iterator[np
         with sf.SoundFile(path) as f:
             codes = _INT_READ.get(f.subtype)
             buf = np.empty((block, f.channels), codes or dtype)
+            fbuf = np.empty((block, f.channels), dtype) if codes else buf
             while True:
                 x = f.read(block, dtype=codes or dtype, always_2d=True, out=buf)
                 if x.shape[0] == 0:
                     break
                 if codes:
-                    x = np.asarray(pcm_to_float(x, np.dtype(dtype)))
-                else:
-                    if not np.isfinite(x).all():
-                        bad = int(np.argmin(np.isfinite(x).all(axis=1)))
-                        raise FileFailure(f"NaN or infinity in the data at frame {pos + bad}")
-                    x = x.copy()
+                    x = fbuf[:x.shape[0]]
+                    pcm_to_float(buf[:x.shape[0]], x.dtype, out=x)
+                elif not np.isfinite(x).all():
+                    bad = int(np.argmin(np.isfinite(x).all(axis=1)))
+                    raise FileFailure(f"NaN or infinity in the data at frame {pos + bad}")
                 pos += x.shape[0]
                 yield x
     except sf.LibsndfileError as e:
