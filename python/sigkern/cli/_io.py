@@ -179,7 +179,7 @@ def mono(x: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(x[:, 0])
     if ch == 2 and x.dtype == np.float32:
         # exact: the float32 sum rounded once and halved equals the float64 mean rounded once
-        y = x[:, 0] + x[:, 1]
+        y: np.ndarray = x[:, 0] + x[:, 1]
         y *= np.float32(0.5)
         return y
     acc = x[:, 0].astype(np.float64)
