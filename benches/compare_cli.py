@@ -14,7 +14,9 @@ Discovered by benches/compare.py (`--only cli`); `run(ctx)` adds these rows:
                                  reach 2x)
 
 The command runs in-process (`sigkern.cli.main`), so interpreter start-up is in neither side.
-Each time is the best of three interleaved runs.
+Each time is the best of three interleaved runs. The one-process rows are repeated with the
+process's CPU time (informational, "cpu" in the name): on a machine shared with other work the
+wall time of a run of a second mostly measures waiting for a core.
 """
 
 import io
@@ -40,13 +42,16 @@ def _corpus(np, sf, d):
 
 
 def _best(fns, rounds=3):
+    """Best wall and best process CPU seconds of each of fns, timed in turn."""
     t = [float("inf")] * len(fns)
+    c = [float("inf")] * len(fns)
     for _ in range(rounds):
         for i, f in enumerate(fns):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             f()
             t[i] = min(t[i], time.perf_counter() - t0)
-    return t
+            c[i] = min(c[i], time.process_time() - c0)
+    return t, c
 
 
 def run(ctx):
@@ -83,9 +88,13 @@ def run(ctx):
                 pyloudnorm.Meter(rate).integrated_loudness(x)
 
         if ctx.selected(SECTION, "loudness over a folder"):
-            ts, tr = _best([lambda: cli("loudness", corpus, "-j", "1"), pyloudnorm_loop])
-            ctx.row(SECTION, f"loudness over a folder ({FILES} files, {audio_s:.0f} s)", ts, tr,
-                    "soundfile + pyloudnorm loop", 10.0)
+            (ts, tr, t2), (cs, cr, _) = _best([lambda: cli("loudness", corpus, "-j", "1"),
+                                               pyloudnorm_loop,
+                                               lambda: cli("loudness", corpus, "-j", "2")])
+            name = f"loudness over a folder ({FILES} files, {audio_s:.0f} s)"
+            ctx.row(SECTION, name, ts, tr, "soundfile + pyloudnorm loop", 10.0)
+            ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile + pyloudnorm loop", None)
+            ctx.row(SECTION, name + ", -j 2", t2, tr, "soundfile + pyloudnorm loop", None)
 
         # ---- features, Whisper log-mel
         window = torch.hann_window(400)
@@ -123,11 +132,12 @@ def run(ctx):
             b = np.load(os.path.join(out_ref, "utt00.wav.npy"))
             assert a.shape == b.shape and np.abs(a - b).max() < 0.05, np.abs(a - b).max()
             if ctx.selected(SECTION, "features --kind whisper"):
-                ts, tr = _best([features(1), status_quo])
-                ctx.row(SECTION, f"features --kind whisper --lufs -23 ({FILES} files)", ts, tr,
-                        "soundfile+soxr+pyloudnorm+torch", 3.0)
+                (ts, tr), (cs, cr) = _best([features(1), status_quo])
+                name = f"features --kind whisper --lufs -23 ({FILES} files)"
+                ctx.row(SECTION, name, ts, tr, "soundfile+soxr+pyloudnorm+torch", 3.0)
+                ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile+soxr+pyloudnorm+torch", None)
             if ctx.selected(SECTION, "features --jobs 2"):
-                t1, t2 = _best([features(1), features(2)])
+                (t1, t2), _ = _best([features(1), features(2)])
                 ctx.row(SECTION, "features --jobs 2 vs --jobs 1 (scaling)", t2, t1,
                         "sigkern features --jobs 1", 1.8)
         finally:
