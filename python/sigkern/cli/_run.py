@@ -43,11 +43,11 @@ class Progress:
                              dynamic_ncols=True, leave=False)
 
     def update(self, res: Result) -> None:
-        """One file done."""
+        """One file done (failures are listed once, after the bar)."""
         if self._bar is not None:
             self._bar.update(1)
             if not res.get("ok"):
-                self._bar.write(f"sigkern: {res['path']}: {res.get('error')}", file=sys.stderr)
+                self._bar.set_postfix_str("failed: " + os.path.basename(res["path"]))
 
     def close(self) -> None:
         """Removes the bar."""
