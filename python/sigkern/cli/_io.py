@@ -107,49 +107,47 @@ class Info:
         return self.frames / self.rate if self.rate else 0.0
 
 
-def info(path: str) -> Info:
-    """The header of ``path``; :class:`FileFailure` when it is missing, unreadable or empty."""
-    sf = soundfile()
-    if not os.path.exists(path):
-        raise FileFailure("no such file")
-    if os.path.isdir(path):
-        raise FileFailure("is a directory")
-    if os.path.getsize(path) == 0:
-        raise FileFailure("zero length (empty file)")
-    try:
-        with sf.SoundFile(path) as f:
-            i = Info(int(f.samplerate), int(f.channels), int(f.frames), str(f.format),
-                     str(f.subtype))
-    except sf.LibsndfileError as e:
-        raise FileFailure(f"unreadable: {_sf_reason(e)}") from None
-    except (OSError, RuntimeError, ValueError) as e:
-        raise FileFailure(f"unreadable: {e}") from None
-    if i.frames <= 0:
-        raise FileFailure("zero length (no audio frames)")
-    if i.channels < 1 or i.rate < 1:
-        raise FileFailure(f"unsupported format (rate {i.rate}, {i.channels} channels)")
-    return i
+class Reader:
+    """An open audio file: its checked header (:attr:`info`) and its samples in blocks
+    (:meth:`blocks`). :class:`FileFailure` when it is missing, unreadable or empty."""
 
+    def __init__(self, path: str) -> None:
+        sf = soundfile()
+        self._sf = sf
+        if not os.path.exists(path):
+            raise FileFailure("no such file")
+        if os.path.isdir(path):
+            raise FileFailure("is a directory")
+        if os.path.getsize(path) == 0:
+            raise FileFailure("zero length (empty file)")
+        try:
+            self._f = sf.SoundFile(path)
+        except sf.LibsndfileError as e:
+            raise FileFailure(f"unreadable: {_sf_reason(e)}") from None
+        except (OSError, RuntimeError, ValueError) as e:
+            raise FileFailure(f"unreadable: {e}") from None
+        f = self._f
+        i = Info(int(f.samplerate), int(f.channels), int(f.frames), str(f.format), str(f.subtype))
+        if i.frames <= 0 or i.channels < 1 or i.rate < 1:
+            f.close()
+            if i.frames <= 0:
+                raise FileFailure("zero length (no audio frames)")
+            raise FileFailure(f"unsupported format (rate {i.rate}, {i.channels} channels)")
+        self.info = i
 
-def _sf_reason(e: Exception) -> str:
-    msg = str(getattr(e, "error_string", "") or e)
-    return msg.rstrip(".") or type(e).__name__
+    def __enter__(self) -> "Reader":
+        return self
 
+    def __exit__(self, *exc: object) -> None:
+        self._f.close()
 
-#: subtypes read as integer codes and converted by :func:`sigkern.pcm_to_float` (several times
-#: faster than libsndfile's own float conversion; the same values: ``code / 2**(bits-1)``)
-_INT_READ = {"PCM_16": "int16", "PCM_24": "int32", "PCM_32": "int32"}
-
-
-def blocks(path: str, dtype: str = "float32", block: int = BLOCK) -> Iterator[np.ndarray]:
-    """The file as interleaved ``(frames, channels)`` blocks of ``dtype``, C-contiguous, float
-    data checked for NaN and infinity (:class:`FileFailure` naming the first bad frame).
-    A block is valid until the next one is asked for (the buffers are reused)."""
-    from ..audio import pcm_to_float
-    sf = soundfile()
-    pos = 0
-    try:
-        with sf.SoundFile(path) as f:
+    def blocks(self, dtype: str = "float32", block: int = BLOCK) -> Iterator[np.ndarray]:
+        """The file as interleaved ``(frames, channels)`` blocks of ``dtype``, C-contiguous,
+        float data checked for NaN and infinity (:class:`FileFailure` naming the first bad
+        frame). A block is valid until the next one is asked for (the buffers are reused)."""
+        from ..audio import pcm_to_float
+        f, pos = self._f, 0
+        try:
             codes = _INT_READ.get(f.subtype)
             buf = np.empty((block, f.channels), codes or dtype)
             fbuf = np.empty((block, f.channels), dtype) if codes else buf
@@ -165,10 +163,32 @@ def blocks(path: str, dtype: str = "float32", block: int = BLOCK) -> Iterator[np
                     raise FileFailure(f"NaN or infinity in the data at frame {pos + bad}")
                 pos += x.shape[0]
                 yield x
-    except sf.LibsndfileError as e:
-        raise FileFailure(f"unreadable at frame {pos}: {_sf_reason(e)}") from None
-    if pos == 0:
-        raise FileFailure("zero length (no audio frames)")
+        except self._sf.LibsndfileError as e:
+            raise FileFailure(f"unreadable at frame {pos}: {_sf_reason(e)}") from None
+        if pos == 0:
+            raise FileFailure("zero length (no audio frames)")
+
+
+def info(path: str) -> Info:
+    """The header of ``path``; :class:`FileFailure` when it is missing, unreadable or empty."""
+    with Reader(path) as r:
+        return r.info
+
+
+def _sf_reason(e: Exception) -> str:
+    msg = str(getattr(e, "error_string", "") or e)
+    return msg.rstrip(".") or type(e).__name__
+
+
+#: subtypes read as integer codes and converted by :func:`sigkern.pcm_to_float` (several times
+#: faster than libsndfile's own float conversion; the same values: ``code / 2**(bits-1)``)
+_INT_READ = {"PCM_16": "int16", "PCM_24": "int32", "PCM_32": "int32"}
+
+
+def blocks(path: str, dtype: str = "float32", block: int = BLOCK) -> Iterator[np.ndarray]:
+    """:meth:`Reader.blocks` of ``path``."""
+    with Reader(path) as r:
+        yield from r.blocks(dtype, block)
 
 
 def mono(x: np.ndarray) -> np.ndarray:

@@ -15,8 +15,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from . import _album
-from ._io import BLOCK, FileFailure, Writer, as_error, blocks, info, mono, output_subtype, \
-    save_npy
+from ._io import BLOCK, FileFailure, Reader, Writer, as_error, blocks, info, mono, \
+    output_subtype, save_npy
 
 Result = Dict[str, Any]
 Opts = Dict[str, Any]
@@ -52,12 +52,17 @@ def _meter(rate: int, channels: int) -> Any:
 def measure(path: str, dest: Optional[str], opts: Opts) -> Result:
     """Header values and the EBU R 128 measurement of one file, streamed in blocks; with
     ``opts["album"]`` also the block energies for the album values."""
-    i = info(path)
+    with Reader(path) as rd:
+        return _measure(rd, opts)
+
+
+def _measure(rd: Reader, opts: Opts) -> Result:
+    i = rd.info
     m = _meter(i.rate, i.channels)
     blk = _album.Blocks(i.rate, i.channels) if opts.get("album") else None
     n = 0
     with m:
-        for x in blocks(path, "float32"):
+        for x in rd.blocks("float32"):
             m.add_interleaved(x)
             if blk is not None:
                 blk.add(x)
@@ -139,12 +144,18 @@ def _resampled(path: str, rate: int, quality: str, to_mono: bool, dtype: str,
     calls ``emit`` with each interleaved output block ``(m, channels)``; the output equals
     :func:`sigkern.resample` of the whole signal (the stream's delay is dropped and its tail
     flushed and cut to ``resample_size``)."""
+    with Reader(path) as rd:
+        return _resampled_from(rd, rate, quality, to_mono, dtype, emit)
+
+
+def _resampled_from(rd: Reader, rate: int, quality: str, to_mono: bool, dtype: str,
+                    emit: Callable[[np.ndarray], None]) -> Dict[str, Any]:
     from ..resample import Resampler, resample_size
-    i = info(path)
+    i = rd.info
     ch = 1 if to_mono else i.channels
     n = 0
     if rate == i.rate:
-        for x in blocks(path, dtype):
+        for x in rd.blocks(dtype):
             emit(mono(x)[:, None] if to_mono else x)
             n += x.shape[0]
         return {"in_rate": i.rate, "rate": rate, "channels": ch, "frames_in": n, "frames": n,
@@ -167,7 +178,7 @@ def _resampled(path: str, rate: int, quality: str, to_mono: bool, dtype: str,
             if y.shape[0]:
                 emit(y)
                 written += y.shape[0]
-        for x in blocks(path, dtype):
+        for x in rd.blocks(dtype):
             n += x.shape[0]
             push(np.asarray(r.process_interleaved(mono(x)[:, None] if to_mono else x)))
         push(np.asarray(r.flush_interleaved()), resample_size(n, i.rate, rate))
@@ -176,20 +187,23 @@ def _resampled(path: str, rate: int, quality: str, to_mono: bool, dtype: str,
 
 
 def resample(path: str, dest: Optional[str], opts: Opts) -> Result:
-    """One file to ``opts["rate"]`` (``quality``, ``mono``, ``subtype``) into ``dest``, written block by block into a temporary file renamed at the end."""
-    i = info(path)
-    st = output_subtype(i.format, opts.get("subtype"), i.subtype)
-    rate = int(opts["rate"])
-    ch = 1 if opts.get("mono") else i.channels
+    """One file to ``opts["rate"]`` (``quality``, ``mono``, ``subtype``) into ``dest``,
+    written block by block into a temporary file renamed at the end."""
     assert dest is not None
-    w = Writer(dest, rate, ch, i.format, st, seed=0)
-    try:
-        res = _resampled(path, rate, opts.get("quality", "high"), bool(opts.get("mono")),
-                         "float64" if st in ("DOUBLE", "PCM_32") else "float32", w.write)
-        w.commit()
-    except BaseException:
-        w.abort()
-        raise
+    with Reader(path) as rd:
+        i = rd.info
+        st = output_subtype(i.format, opts.get("subtype"), i.subtype)
+        rate = int(opts["rate"])
+        ch = 1 if opts.get("mono") else i.channels
+        w = Writer(dest, rate, ch, i.format, st, seed=0)
+        try:
+            res = _resampled_from(rd, rate, opts.get("quality", "high"), bool(opts.get("mono")),
+                                  "float64" if st in ("DOUBLE", "PCM_32") else "float32",
+                                  w.write)
+            w.commit()
+        except BaseException:
+            w.abort()
+            raise
     res.update(output=dest, subtype=st)
     return res
 
