@@ -417,3 +417,47 @@ def test_console_script_and_python_m(corpus: Path) -> None:
     p = subprocess.run([sys.executable, "-m", "sigkern", "info", "/nonexistent.wav"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "/nonexistent.wav: no such file" in p.stderr
+
+
+_BAR = """
+import time
+from sigkern.cli._run import Progress
+p = Progress(3, "files", True)
+for i in range(3):
+    time.sleep(0.15)
+    p.update({"ok": i != 1, "path": "/x/bad.wav"})
+p.close()
+"""
+
+
+@pytest.mark.parametrize("ci", [False, True])
+def test_progress_bar_on_a_terminal_only(ci: bool) -> None:
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci:
+        env["CI"] = "true"
+    p = subprocess.Popen([sys.executable, "-c", _BAR], stdout=slave, stderr=slave, env=env)
+    p.wait(timeout=60)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    text = out.decode(errors="replace")
+    assert p.returncode == 0
+    if ci:
+        assert text == ""
+    else:
+        assert "files:" in text and "file/s" in text and "failed: bad.wav" in text

@@ -301,8 +301,8 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument("-j", "--jobs", type=_jobs, default=default_jobs(), metavar="N",
                         help="worker processes (default: all cores, %(default)s here)")
         sp.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar, table or closing line (failures are still "
-                             "reported)")
+                        help="no progress bar and no closing line (normalize, resample, "
+                             "features: no table either); failures are still reported")
 
     s = sub.add_parser("info", help="rate, channels, length, format, peaks, loudness",
                        description="Rate, channels, length, format, sample and true peak, "
