@@ -2145,6 +2145,67 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
 
 /**
+ * Output length of `sk_griffinlim_*` for `frames` frames, stored in `*len`: `length` if it is
+ * not 0, else librosa's full inverse length `n_fft + hop·(frames − 1)` less `2·(n_fft/2)` with
+ * `center` (librosa treats `length=0` as no length too).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (hop = 0, hop > win_length, win_length outside
+ * 1..=n_fft, bad pad_mode, a length whose STFT does not have `frames` frames);
+ * `SK_ERR_LENGTH` (frames = 0, n_fft = 0 or > 2^28, sizes overflow);
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (len). On error `*len` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `len` writable.
+ */
+int32_t sk_griffinlim_len(size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t length, size_t *len);
+
+/**
+ * Griffin-Lim of `rows` magnitude spectrograms, equal to `librosa.griffinlim(S, n_iter=n_iter,
+ * hop_length=hop, win_length=win_length, n_fft=n_fft, window=window, center=center,
+ * length=length, pad_mode=pad_mode, momentum=momentum)` of each given the same initial phases.
+ *
+ * Arguments: `s` holds `rows` magnitude spectrograms of `frames × n_freq` floats (frame-major,
+ * one after the other; `n_freq = n_fft/2 + 1`); `init` the initial unit phasors, `rows ×
+ * frames × n_freq` complex floats (interleaved re/im; librosa's `init="random"` is
+ * `exp(2πi·u)`, `u` uniform in [0, 1), drawn by the caller), or NULL for librosa's
+ * `init=None` (phase 0); `window` win_length doubles (centred and zero-padded to n_fft);
+ * `length` the output length or 0 for the full inverse length (`sk_griffinlim_len`);
+ * `momentum ≥ 0` (librosa warns above 1). Each iteration: inverse STFT of the estimate
+ * (librosa's, divided by the overlap-added squared window where that exceeds the smallest
+ * normal float), its STFT, minus `momentum/(1+momentum)` times the previous iteration's STFT
+ * (from the second iteration on), normalised to unit modulus (`/(|v| + tiny)`) and scaled by
+ * `s`. The result is the inverse STFT of the last estimate, `rows × len` samples into `y`
+ * (`y_len` its capacity, at least that, else `SK_ERR_BUFFER_TOO_SMALL`). Computed in the
+ * element type, as librosa does. `rows = 0` writes nothing.
+ * Returns `SK_OK`, the errors of `sk_griffinlim_len`, `SK_ERR_BAD_ARGUMENT` (n_freq ≠
+ * n_fft/2 + 1, momentum negative or not finite, a non-finite window value),
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (y
+ * overlaps s, init or window), `SK_ERR_ALLOCATION` (scratch, taken before anything is
+ * written); on error `y` is untouched. Thread-safe (stateless; the transforms of each
+ * iteration are split across up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `s` readable for `rows·frames·n_freq` floats, `init` (unless NULL) for twice that,
+ * `window` for win_length doubles, `y` writable for `y_len` floats.
+ */
+int32_t sk_griffinlim_f32(const float *s, size_t n_freq, size_t frames, size_t rows, const float *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, float *y, size_t y_len);
+
+/**
+ * Griffin-Lim of doubles. Rules as `sk_griffinlim_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `s` readable for `rows·frames·n_freq` doubles, `init` (unless NULL) for twice that,
+ * `window` for win_length doubles, `y` writable for `y_len` doubles.
+ */
+int32_t sk_griffinlim_f64(const double *s, size_t n_freq, size_t frames, size_t rows, const double *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, double *y, size_t y_len);
+
+/**
  * Fills `*opts` with torchaudio's defaults (16 kHz, 25 ms frames every 10 ms, Povey window,
  * pre-emphasis 0.97, DC removal, raw energy with floor 1, no dither, 23 mel bands from 20 Hz
  * to Nyquist, 13 cepstra with lifter 22, `snip_edges`).
@@ -5863,6 +5924,117 @@ int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+/**
+ * Number of frames of the phase vocoder's output for `frames` input frames at `rate`:
+ * `len(np.arange(0, frames, rate))` = `⌈frames / rate⌉`, stored in `*out_frames`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (rate not finite and positive); `SK_ERR_LENGTH`
+ * (frames = 0, or more than 2^52 output frames); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED`
+ * (out_frames). On error `*out_frames` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `out_frames` writable.
+ */
+int32_t sk_phase_vocoder_frames(size_t frames, double rate, size_t *out_frames);
+
+/**
+ * Phase vocoder of `rows` spectrograms, equal to `librosa.phase_vocoder(D, rate=rate)` of
+ * each (float64, within 1e-12 relative of librosa's own float64 loop) and to
+ * `torchaudio.functional.phase_vocoder(D, rate, phase_advance)` for any `phase_advance`.
+ *
+ * Arguments: `d` holds `rows` spectrograms of `frames × n_freq` complex floats (interleaved
+ * re/im, frame-major, one after the other); `y` receives `rows × out_frames × n_freq` complex
+ * values, `out_frames` from `sk_phase_vocoder_frames`; `y_len` is y's capacity in complex
+ * values (at least that many, else `SK_ERR_BUFFER_TOO_SMALL` with the count). Output frame
+ * `t` reads input frames `⌊t·rate⌋` and the one after (zeros past the end): the magnitude is
+ * interpolated linearly by `t·rate mod 1`, the phase starts at frame 0's and advances by the
+ * phase difference of the two frames. Computed in double precision (a float result is the
+ * double one rounded; librosa's float32 path keeps its phase accumulator in float32 and is
+ * less accurate). A bin of magnitude 0 has phase 0 (π for a negative-zero real part), as
+ * `atan2`; a non-finite bin makes its frequency NaN from there on. `rows = 0` writes nothing.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (rate not finite and positive), `SK_ERR_LENGTH`
+ * (n_freq = 0, frames = 0, sizes overflow), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (y overlaps d), `SK_ERR_ALLOCATION` (scratch, taken
+ * before anything is written); on error `y` is untouched. Thread-safe (stateless; a long
+ * spectrogram's magnitudes are computed on up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `d` readable for `2·rows·frames·n_freq` floats, `y` writable for `2·y_len` floats.
+ */
+int32_t sk_phase_vocoder_f32(const float *d, size_t n_freq, size_t frames, size_t rows, double rate, float *y, size_t y_len);
+
+/**
+ * Phase vocoder of doubles. Rules as `sk_phase_vocoder_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `d` readable for `2·rows·frames·n_freq` doubles, `y` writable for `2·y_len` doubles.
+ */
+int32_t sk_phase_vocoder_f64(const double *d, size_t n_freq, size_t frames, size_t rows, double rate, double *y, size_t y_len);
+
+/**
+ * Length of `sk_time_stretch_*`'s output for an n-sample signal, librosa's: `round(n / rate)`
+ * (ties to even), or when that is 0 the inverse STFT's full length `n_fft + hop·(out_frames −
+ * 1)` less `2·(n_fft/2)` with `center` (librosa's `istft` then gets no `length`). Stored in
+ * `*len`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (rate not finite and positive, hop = 0, hop >
+ * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
+ * padded signal shorter than n_fft); `SK_ERR_LENGTH` (n = 0, n_fft = 0 or > 2^28, a length
+ * past 2^52 or past what a buffer of doubles can hold); `SK_ERR_NULL_POINTER`/
+ * `SK_ERR_MISALIGNED` (len). On error `*len` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `len` writable.
+ */
+int32_t sk_time_stretch_len(size_t n, double rate, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *len);
+
+/**
+ * Time-stretch of `rows` signals of n samples (one after the other in `x`), equal to
+ * `librosa.effects.time_stretch(x, rate=rate, n_fft=n_fft, hop_length=hop,
+ * win_length=win_length, window=window, center=center, pad_mode=pad_mode)` of each: STFT
+ * (`pad_mode` `SK_PAD_CONSTANT` is librosa's default), `sk_phase_vocoder_*`, then librosa's
+ * inverse STFT to `len` samples (`sk_time_stretch_len`): frames overlap-added with the window
+ * and divided by the overlap-added squared window where that exceeds the smallest normal
+ * double. `rate > 1` is faster (shorter). Computed in double precision (a float result is
+ * the double one rounded).
+ *
+ * Arguments: `window` holds win_length doubles (for both element types; centred and
+ * zero-padded to n_fft, e.g. a periodic Hann window for librosa's default `"hann"`); `y`
+ * receives `rows × len` samples, `y_len` its capacity (at least that, else
+ * `SK_ERR_BUFFER_TOO_SMALL` with the count). `rows = 0` writes nothing.
+ * Returns `SK_OK`, the errors of `sk_time_stretch_len`, `SK_ERR_BAD_ARGUMENT` (a non-finite
+ * window value), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (scratch, taken before
+ * anything is written); on error `y` is untouched. Thread-safe (stateless; the STFT of a long
+ * signal is split across up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `x` readable for `rows·n` floats, `window` for win_length doubles, `y` writable for `y_len`
+ * floats.
+ */
+int32_t sk_time_stretch_f32(const float *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, float *y, size_t y_len);
+
+/**
+ * Time-stretch of doubles. Rules as `sk_time_stretch_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `x` readable for `rows·n` doubles, `window` for win_length doubles, `y` writable for `y_len`
+ * doubles.
+ */
+int32_t sk_time_stretch_f64(const double *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double *y, size_t y_len);
 
 /**
  * Fills `w[0..n]` with a window equal to `scipy.signal.get_window(name, n, fftbins=periodic)`

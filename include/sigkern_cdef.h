@@ -473,6 +473,12 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
 
+int32_t sk_griffinlim_len(size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t length, size_t *len);
+
+int32_t sk_griffinlim_f32(const float *s, size_t n_freq, size_t frames, size_t rows, const float *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, float *y, size_t y_len);
+
+int32_t sk_griffinlim_f64(const double *s, size_t n_freq, size_t frames, size_t rows, const double *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, double *y, size_t y_len);
+
 int32_t sk_kaldi_options_init(struct SkKaldiOptions *opts);
 
 int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *frames, size_t *dim, size_t n);
@@ -966,6 +972,18 @@ int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, si
 int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+int32_t sk_phase_vocoder_frames(size_t frames, double rate, size_t *out_frames);
+
+int32_t sk_phase_vocoder_f32(const float *d, size_t n_freq, size_t frames, size_t rows, double rate, float *y, size_t y_len);
+
+int32_t sk_phase_vocoder_f64(const double *d, size_t n_freq, size_t frames, size_t rows, double rate, double *y, size_t y_len);
+
+int32_t sk_time_stretch_len(size_t n, double rate, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *len);
+
+int32_t sk_time_stretch_f32(const float *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, float *y, size_t y_len);
+
+int32_t sk_time_stretch_f64(const double *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double *y, size_t y_len);
 
 int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
 

@@ -112,9 +112,10 @@ def test_public_names_are_documented():
 @pytest.mark.parametrize("module", ["sigkern", "sigkern._errors", "sigkern.core", "sigkern.audio",
                                     "sigkern.filters", "sigkern.spectral", "sigkern.resample",
                                     "sigkern.loudness", "sigkern.dynamics", "sigkern._handle",
-                                    "sigkern.kaldi"]
+                                    "sigkern.kaldi", "sigkern.effects._stretch"]
                          + [f"sigkern.{pkg}.{m}" for pkg, ms in (
-                             ("spectral", ("_fft", "_window", "_stft", "_power", "_mel", "_conv")),
+                             ("spectral", ("_fft", "_window", "_stft", "_power", "_mel", "_conv", "_vocoder",
+                                           "_griffinlim")),
                              ("filters", ("_sos", "_lfilter", "_filtfilt", "_fir", "_design", "_firwin")))
                             for m in ms])
 def test_docstring_examples_run(module):

@@ -1,6 +1,7 @@
 """FFT, windows, STFT/ISTFT, spectra in dB, mel filterbanks and spectrograms, convolution
 (C: ``sk_fft_plan_*``, ``sk_rfft_*``, ``sk_irfft_*``, ``sk_fft_*``, ``sk_ifft_*``,
-``sk_window_*``, ``sk_stft_*``, ``sk_istft_*``, ``sk_stft_stream_*``, ``sk_spec_power_*``,
+``sk_window_*``, ``sk_stft_*``, ``sk_istft_*``, ``sk_stft_stream_*``, ``sk_phase_vocoder_*``,
+``sk_griffinlim_*``, ``sk_spec_power_*``,
 ``sk_power_to_db_*``, ``sk_mel_*``, ``sk_melspec_*``, ``sk_logmel_*``, ``sk_convolve_*``,
 ``sk_correlate_*``).
 
@@ -30,6 +31,8 @@ from ._fft import FftPlan, fft, ifft, irfft, rfft
 from ._mel import MelSpectrogram, log_mel_spectrogram, mel_filters, melspectrogram
 from ._power import log10_floor, power_to_db, spec_power
 from ._stft import StftStream, istft, stft
+from ._griffinlim import griffinlim
+from ._vocoder import phase_vocoder
 from ._window import get_window
 
 __all__ = [
@@ -42,6 +45,8 @@ __all__ = [
     "stft",
     "istft",
     "StftStream",
+    "phase_vocoder",
+    "griffinlim",
     "spec_power",
     "power_to_db",
     "log10_floor",

@@ -9,9 +9,11 @@
 pub mod batch;
 pub mod conv;
 pub mod fft;
+pub mod griffinlim;
 pub mod logtail;
 pub mod mel;
 pub mod stft;
+pub mod vocoder;
 pub mod window;
 
 pub use rustfft::num_complex::Complex;
