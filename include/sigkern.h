@@ -2006,6 +2006,78 @@ int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
 int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
 
 /**
+ * Frequency response of a digital filter, `scipy.signal.freqz`'s evaluation: for each of the
+ * `n` angular frequencies `w[i]` (radians per sample),
+ * `h[i] = B(z)/A(z)` at `z = e^{−i·w[i]}`, `B(z) = Σ_k b[k]·z^k` (`nb` coefficients) and
+ * `A(z) = Σ_k a[k]·z^k` (`na`). Coefficients and `h` are complex, interleaved `(re, im)`
+ * doubles (a real filter passes zero imaginary parts). Point `i` uses the coefficients starting
+ * at complex index `i·b_stride` of `b` and `i·a_stride` of `a`: stride 0 evaluates one filter at
+ * every frequency, stride `nb` (`na`) a different filter per frequency (scipy's broadcasting of
+ * N-D coefficient arrays).
+ *
+ * Evaluated by Horner's rule from the highest power with numpy's complex product and division,
+ * so the result agrees with scipy's to a few ulps. A frequency where `A` is exactly 0 gives
+ * numpy's `x/0` (infinities, NaN for `0/0`); NaN/inf frequencies or coefficients propagate to
+ * the affected points.
+ *
+ * - `nb`, `na` ≥ 1; `b` readable for `2·((n−1)·b_stride + nb)` doubles, `a` for
+ *   `2·((n−1)·a_stride + na)` (nothing is read when `n == 0`), `w` for `n`, `h` writable for
+ *   `2·n` doubles and overlapping no input.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (`nb` or `na` 0, sizes overflowing); `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`h` overlapping an input). On error `h` is untouched.
+ *   Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above.
+ */
+int32_t sk_freqz(const double *b, size_t nb, size_t b_stride, const double *a, size_t na, size_t a_stride, const double *w, size_t n, double *h);
+
+/**
+ * Frequency response of a cascade of second-order sections, `scipy.signal.freqz_sos`'s (and
+ * `sosfreqz`'s) evaluation: `h[i] = Π_s B_s(z)/A_s(z)` at `z = e^{−i·w[i]}` for `n_sections`
+ * rows `sos[6s..6s+6] = b0 b1 b2 a0 a1 a2` (real; `a0` is used as given, scipy requires 1),
+ * each section evaluated as `sk_freqz` does and the ratios multiplied in section order. `h`
+ * receives `n` complex values, interleaved `(re, im)`. A frequency where a section's
+ * denominator is exactly 0 gives numpy's `x/0` there; NaN/inf propagate.
+ *
+ * - `n_sections` ≥ 1; `sos` readable for `6·n_sections` doubles, `w` for `n`, `h` writable for
+ *   `2·n` doubles and overlapping no input.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (no sections, sizes overflowing); `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`. On error `h` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above.
+ */
+int32_t sk_freqz_sos(const double *sos, size_t n_sections, const double *w, size_t n, double *h);
+
+/**
+ * Group delay of a digital filter, `scipy.signal.group_delay`'s evaluation: with
+ * `c = b ∗ conj(reverse(a))` (`nb + na − 1` coefficients),
+ * `gd[i] = Re(Σ k·c[k]·z^k / Σ c[k]·z^k) − na + 1` at `z = e^{−i·w[i]}`, in samples.
+ * Coefficients complex, interleaved `(re, im)` doubles (real filters pass zero imaginary
+ * parts). Where the denominator `Σ c[k]·z^k` is exactly 0 (a zero or pole on the unit circle
+ * at that frequency) `gd[i]` is not finite (numpy's `x/0`; scipy then reports 0 with a
+ * warning). `den_abs` (NULL to skip) receives `|Σ c[k]·z^k|` per frequency, for flagging
+ * near-singular points (scipy warns below `10·DBL_EPSILON`).
+ *
+ * - `nb`, `na` ≥ 1; `b` readable for `2·nb` doubles, `a` for `2·na`, `w` for `n`; `gd` (and
+ *   `den_abs`) writable for `n` doubles, overlapping no input nor each other.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (`nb` or `na` 0, sizes overflowing);
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`. On error
+ *   nothing is written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the combined coefficients).
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above; `den_abs` NULL or writable for `n`.
+ */
+int32_t sk_group_delay(const double *b, size_t nb, const double *a, size_t na, const double *w, size_t n, double *gd, double *den_abs);
+
+/**
  * Linear gain ramp: `y[i] = x[i] · g(offset + i)` with `g(k) = g0 + k·((g1 − g0) / total)`,
  * for `i < n`.
  *

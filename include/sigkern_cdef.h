@@ -453,6 +453,12 @@ int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
 
 int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
 
+int32_t sk_freqz(const double *b, size_t nb, size_t b_stride, const double *a, size_t na, size_t a_stride, const double *w, size_t n, double *h);
+
+int32_t sk_freqz_sos(const double *sos, size_t n_sections, const double *w, size_t n, double *h);
+
+int32_t sk_group_delay(const double *b, size_t nb, const double *a, size_t na, const double *w, size_t n, double *gd, double *den_abs);
+
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
 
 int32_t sk_crossfade_f32(const float *a, const float *b, size_t offset, size_t total, float *y, size_t n);
