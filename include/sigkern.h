@@ -178,6 +178,36 @@
 #define SK_BAND_BANDSTOP 3
 
 /**
+ * IIR prototype: Butterworth (`sk_iir_zpk`, `sk_iir_sos`).
+ */
+#define SK_IIR_BUTTER 0
+
+/**
+ * IIR prototype: Chebyshev type I (`ripple` = pass-band ripple in dB).
+ */
+#define SK_IIR_CHEBY1 1
+
+/**
+ * IIR prototype: Chebyshev type II (`ripple` = stop-band attenuation in dB).
+ */
+#define SK_IIR_CHEBY2 2
+
+/**
+ * zpk2sos pairing: scipy's `'nearest'` (the digital default).
+ */
+#define SK_PAIRING_NEAREST 0
+
+/**
+ * zpk2sos pairing: scipy's `'keep_odd'`.
+ */
+#define SK_PAIRING_KEEP_ODD 1
+
+/**
+ * zpk2sos pairing: scipy's `'minimal'` (the only one for analog filters).
+ */
+#define SK_PAIRING_MINIMAL 2
+
+/**
  * Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
  */
 #define SK_FFT_REAL 0
@@ -970,6 +1000,97 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
  * `taps` writable for `n_taps` doubles.
  */
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+/**
+ * Number of poles of an order-`order` IIR design of band type `band_type` (`order` for
+ * low/high-pass, `2·order` for band-pass/stop): the capacity, in complex values, that each of
+ * `sk_iir_zpk`'s root arrays needs (zeros never outnumber poles). 0 for an invalid band or an
+ * order above 64.
+ *
+ * Real-time safe: yes.
+ */
+size_t sk_iir_roots(uint32_t order, int32_t band_type);
+
+/**
+ * Designs an IIR filter as zeros, poles and gain, equal (to about 1e-12 relative) to
+ * `scipy.signal.iirfilter(order, Wn, rp, rs, btype, analog, ftype, output='zpk')` — i.e.
+ * `butter`, `cheby1(order, ripple, Wn, ...)`, `cheby2(order, ripple, Wn, ...)` — with
+ * `Wn = w1` (`SK_BAND_LOWPASS`/`_HIGHPASS`; `w2` ignored) or `[w1, w2]` (band-pass/stop): the
+ * analog prototype, scipy's frequency transform, and for a digital design the pre-warp and the
+ * bilinear transform (scipy's `bilinear_zpk`, `fs = 2`), root for root in scipy's order.
+ *
+ * - `kind`: `SK_IIR_BUTTER`, `SK_IIR_CHEBY1` (`ripple` = pass-band ripple, dB),
+ *   `SK_IIR_CHEBY2` (`ripple` = stop-band attenuation, dB); `ripple` finite ≥ 0 (ignored for
+ *   Butterworth). `order` 0..=64 (0: no roots, scipy's gain).
+ * - `analog` 0: digital, edges normalised to the Nyquist frequency (scipy's `Wn` without `fs`;
+ *   pass `2·f/fs` for frequencies in Hz), normal numbers strictly between 0 and 1; `analog` 1:
+ *   edges in rad/s, positive normal numbers. `w1 < w2` for bands.
+ * - `z`, `p`: room for `cap` complex values each (interleaved `re, im`); `sk_iir_roots` gives
+ *   the count needed. `nz`, `np_` receive the numbers of zeros and poles, `k` the gain.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a parameter out of range, or a design whose roots
+ *   or gain are not finite); `SK_ERR_BUFFER_TOO_SMALL` (`cap` too small; the message states
+ *   the size); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. On error nothing is
+ *   written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `z` and `p` writable for `2·cap` doubles, `nz`, `np_`, `k` writable.
+ */
+int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+/**
+ * Designs an IIR filter as second-order sections, equal (to about 1e-12 relative) to
+ * `scipy.signal.iirfilter(..., output='sos')`: the zeros, poles and gain of `sk_iir_zpk`
+ * (same parameters) paired by scipy's `zpk2sos` (`pairing='nearest'` for digital designs,
+ * `'minimal'` for analog ones, whose sections are polynomials in s and may be of first order),
+ * gain in the first section. `sos` receives `n_sections` rows `b0 b1 b2 a0 a1 a2`; it needs
+ * `6·⌈sk_iir_roots(order, band_type)/2⌉` doubles (one section for order 0), `n_sections` (may
+ * be NULL) the number written. Where two poles are equally far from the unit circle (the
+ * imaginary axis for analog designs) scipy's choice depends on the last bit of each, and
+ * sections may come in another order than scipy's, as documented for `sk_butter_sos`.
+ *
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (as `sk_iir_zpk`); `SK_ERR_BUFFER_TOO_SMALL`;
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. On error nothing is written.
+ *   Thread-safe.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
+ */
+int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+/**
+ * Second-order sections of a filter given by zeros, poles and gain, equal to
+ * `scipy.signal.zpk2sos(z, p, k, pairing, analog=analog)`: complex roots paired with their
+ * conjugates, each pole pair (the one nearest the unit circle — for analog filters the
+ * imaginary axis — placed last) with its nearest zeros, gain in the first section. `pairing`:
+ * `SK_PAIRING_NEAREST` (pads to an even count), `SK_PAIRING_KEEP_ODD` (an odd real pole keeps
+ * its own section), `SK_PAIRING_MINIMAL` (no padding, first-order sections, `nz ≤ np_`; the
+ * only one allowed with `analog` 1). `z` (`nz` roots) and `p` (`np_` roots) are complex,
+ * interleaved `re, im`; complex roots must come in conjugate pairs (equal within
+ * 100·DBL_EPSILON relative, as scipy's `_cplxreal`). `⌈max(nz, np_)/2⌉` sections
+ * (`⌈np_/2⌉` for minimal); no roots at all: one section holding `k`. Ties between equally
+ * placed poles are resolved as in `sk_iir_sos`.
+ *
+ * - `sos` room for `sos_len` doubles (6 per section); `n_sections` (may be NULL) receives the
+ *   count written.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a non-finite root or gain, a complex root without
+ *   its conjugate, more zeros than poles for minimal, an unknown pairing, analog with another
+ *   pairing than minimal, `analog` not 0/1, a configuration where scipy's pairing runs out of
+ *   real zeros — scipy fails there too);
+ *   `SK_ERR_BUFFER_TOO_SMALL`; `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ *   `SK_ERR_OVERLAP` (`sos` overlapping `z` or `p`), `SK_ERR_ALLOCATION`. On error nothing is
+ *   written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the sorted roots and the sections).
+ *
+ * # Safety
+ * `z` readable for `2·nz` doubles, `p` for `2·np_`, `sos` writable for `sos_len`,
+ * `n_sections` NULL or writable.
+ */
+int32_t sk_zpk2sos(const double *z, size_t nz, const double *p, size_t np_, double k, int32_t pairing, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 
 /**
  * Creates an envelope follower and stores its handle in `*out`. Its output is, per channel,

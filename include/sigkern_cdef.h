@@ -64,6 +64,18 @@
 
 #define SK_BAND_BANDSTOP 3
 
+#define SK_IIR_BUTTER 0
+
+#define SK_IIR_CHEBY1 1
+
+#define SK_IIR_CHEBY2 2
+
+#define SK_PAIRING_NEAREST 0
+
+#define SK_PAIRING_KEEP_ODD 1
+
+#define SK_PAIRING_MINIMAL 2
+
 #define SK_FFT_REAL 0
 
 #define SK_FFT_COMPLEX 1
@@ -300,6 +312,14 @@ size_t sk_butter_sections(uint32_t order, int32_t band_type);
 int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, double fs, double *sos, size_t *n_sections, size_t sos_len);
 
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+size_t sk_iir_roots(uint32_t order, int32_t band_type);
+
+int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+int32_t sk_zpk2sos(const double *z, size_t nz, const double *p, size_t np_, double k, int32_t pairing, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 
 int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
 

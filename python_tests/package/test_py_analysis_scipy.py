@@ -56,6 +56,10 @@ _CLASSES = {
     "TestFreqz_sos": (_fd, ("freqz_sos", "sosfreqz")),
     "TestGroupDelay": (_fd, ("group_delay",)),
     "TestEnvelope": (_ts, ("envelope",)),
+    "TestButter": (_fd, ("butter",)),
+    "TestCheby1": (_fd, ("cheby1",)),
+    "TestCheby2": (_fd, ("cheby2",)),
+    "TestZpk2Sos": (_fd, ("zpk2sos",)),
 }
 
 #: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a
