@@ -7,6 +7,7 @@ Rows (section "analysis"), float64, targets from the library's speed goals:
   find_peaks 1e6 prominence + width        sigkern.find_peaks(x, prominence=1, width=1) vs scipy, 3x
   medfilt k=5 1e6                          sigkern.medfilt(x, 5)              vs scipy, 5x
   savgol_filter w31 o3 1e6                 sigkern.savgol_filter(x, 31, 3)    vs scipy, 3x
+  sosfreqz order 8 at 8192 points          sigkern.sosfreqz(sos, 8192)        vs scipy, 2x
 """
 
 import numpy as np
@@ -42,3 +43,6 @@ def run(ctx):
          "scipy.signal.medfilt", 5.0)
     pair("savgol_filter w31 o3 1e6 f64", lambda: sigkern.savgol_filter(m, 31, 3),
          lambda: ss.savgol_filter(m, 31, 3), "scipy.signal.savgol_filter", 3.0)
+    sos = ss.butter(8, 0.2, output="sos")
+    pair("sosfreqz order-8 low-pass 8192 points", lambda: sigkern.sosfreqz(sos, worN=8192),
+         lambda: ss.sosfreqz(sos, worN=8192), "scipy.signal.sosfreqz", 2.0)

@@ -178,6 +178,36 @@
 #define SK_BAND_BANDSTOP 3
 
 /**
+ * IIR prototype: Butterworth (`sk_iir_zpk`, `sk_iir_sos`).
+ */
+#define SK_IIR_BUTTER 0
+
+/**
+ * IIR prototype: Chebyshev type I (`ripple` = pass-band ripple in dB).
+ */
+#define SK_IIR_CHEBY1 1
+
+/**
+ * IIR prototype: Chebyshev type II (`ripple` = stop-band attenuation in dB).
+ */
+#define SK_IIR_CHEBY2 2
+
+/**
+ * zpk2sos pairing: scipy's `'nearest'` (the digital default).
+ */
+#define SK_PAIRING_NEAREST 0
+
+/**
+ * zpk2sos pairing: scipy's `'keep_odd'`.
+ */
+#define SK_PAIRING_KEEP_ODD 1
+
+/**
+ * zpk2sos pairing: scipy's `'minimal'` (the only one for analog filters).
+ */
+#define SK_PAIRING_MINIMAL 2
+
+/**
  * Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
  */
 #define SK_FFT_REAL 0
@@ -970,6 +1000,97 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
  * `taps` writable for `n_taps` doubles.
  */
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
+
+/**
+ * Number of poles of an order-`order` IIR design of band type `band_type` (`order` for
+ * low/high-pass, `2·order` for band-pass/stop): the capacity, in complex values, that each of
+ * `sk_iir_zpk`'s root arrays needs (zeros never outnumber poles). 0 for an invalid band or an
+ * order above 64.
+ *
+ * Real-time safe: yes.
+ */
+size_t sk_iir_roots(uint32_t order, int32_t band_type);
+
+/**
+ * Designs an IIR filter as zeros, poles and gain, equal (to about 1e-12 relative) to
+ * `scipy.signal.iirfilter(order, Wn, rp, rs, btype, analog, ftype, output='zpk')` — i.e.
+ * `butter`, `cheby1(order, ripple, Wn, ...)`, `cheby2(order, ripple, Wn, ...)` — with
+ * `Wn = w1` (`SK_BAND_LOWPASS`/`_HIGHPASS`; `w2` ignored) or `[w1, w2]` (band-pass/stop): the
+ * analog prototype, scipy's frequency transform, and for a digital design the pre-warp and the
+ * bilinear transform (scipy's `bilinear_zpk`, `fs = 2`), root for root in scipy's order.
+ *
+ * - `kind`: `SK_IIR_BUTTER`, `SK_IIR_CHEBY1` (`ripple` = pass-band ripple, dB),
+ *   `SK_IIR_CHEBY2` (`ripple` = stop-band attenuation, dB); `ripple` finite ≥ 0 (ignored for
+ *   Butterworth). `order` 0..=64 (0: no roots, scipy's gain).
+ * - `analog` 0: digital, edges normalised to the Nyquist frequency (scipy's `Wn` without `fs`;
+ *   pass `2·f/fs` for frequencies in Hz), normal numbers strictly between 0 and 1; `analog` 1:
+ *   edges in rad/s, positive normal numbers. `w1 < w2` for bands.
+ * - `z`, `p`: room for `cap` complex values each (interleaved `re, im`); `sk_iir_roots` gives
+ *   the count needed. `nz`, `np_` receive the numbers of zeros and poles, `k` the gain.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a parameter out of range, or a design whose roots
+ *   or gain are not finite); `SK_ERR_BUFFER_TOO_SMALL` (`cap` too small; the message states
+ *   the size); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. On error nothing is
+ *   written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `z` and `p` writable for `2·cap` doubles, `nz`, `np_`, `k` writable.
+ */
+int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+/**
+ * Designs an IIR filter as second-order sections, equal (to about 1e-12 relative) to
+ * `scipy.signal.iirfilter(..., output='sos')`: the zeros, poles and gain of `sk_iir_zpk`
+ * (same parameters) paired by scipy's `zpk2sos` (`pairing='nearest'` for digital designs,
+ * `'minimal'` for analog ones, whose sections are polynomials in s and may be of first order),
+ * gain in the first section. `sos` receives `n_sections` rows `b0 b1 b2 a0 a1 a2`; it needs
+ * `6·⌈sk_iir_roots(order, band_type)/2⌉` doubles (one section for order 0), `n_sections` (may
+ * be NULL) the number written. Where two poles are equally far from the unit circle (the
+ * imaginary axis for analog designs) scipy's choice depends on the last bit of each, and
+ * sections may come in another order than scipy's, as documented for `sk_butter_sos`.
+ *
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (as `sk_iir_zpk`); `SK_ERR_BUFFER_TOO_SMALL`;
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. On error nothing is written.
+ *   Thread-safe.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
+ */
+int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+/**
+ * Second-order sections of a filter given by zeros, poles and gain, equal to
+ * `scipy.signal.zpk2sos(z, p, k, pairing, analog=analog)`: complex roots paired with their
+ * conjugates, each pole pair (the one nearest the unit circle — for analog filters the
+ * imaginary axis — placed last) with its nearest zeros, gain in the first section. `pairing`:
+ * `SK_PAIRING_NEAREST` (pads to an even count), `SK_PAIRING_KEEP_ODD` (an odd real pole keeps
+ * its own section), `SK_PAIRING_MINIMAL` (no padding, first-order sections, `nz ≤ np_`; the
+ * only one allowed with `analog` 1). `z` (`nz` roots) and `p` (`np_` roots) are complex,
+ * interleaved `re, im`; complex roots must come in conjugate pairs (equal within
+ * 100·DBL_EPSILON relative, as scipy's `_cplxreal`). `⌈max(nz, np_)/2⌉` sections
+ * (`⌈np_/2⌉` for minimal); no roots at all: one section holding `k`. Ties between equally
+ * placed poles are resolved as in `sk_iir_sos`.
+ *
+ * - `sos` room for `sos_len` doubles (6 per section); `n_sections` (may be NULL) receives the
+ *   count written.
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a non-finite root or gain, a complex root without
+ *   its conjugate, more zeros than poles for minimal, an unknown pairing, analog with another
+ *   pairing than minimal, `analog` not 0/1, a configuration where scipy's pairing runs out of
+ *   real zeros — scipy fails there too);
+ *   `SK_ERR_BUFFER_TOO_SMALL`; `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ *   `SK_ERR_OVERLAP` (`sos` overlapping `z` or `p`), `SK_ERR_ALLOCATION`. On error nothing is
+ *   written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the sorted roots and the sections).
+ *
+ * # Safety
+ * `z` readable for `2·nz` doubles, `p` for `2·np_`, `sos` writable for `sos_len`,
+ * `n_sections` NULL or writable.
+ */
+int32_t sk_zpk2sos(const double *z, size_t nz, const double *p, size_t np_, double k, int32_t pairing, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 
 /**
  * Creates an envelope follower and stores its handle in `*out`. Its output is, per channel,
@@ -2004,6 +2125,78 @@ int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
  * `n_taps`.
  */
 int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
+
+/**
+ * Frequency response of a digital filter, `scipy.signal.freqz`'s evaluation: for each of the
+ * `n` angular frequencies `w[i]` (radians per sample),
+ * `h[i] = B(z)/A(z)` at `z = e^{−i·w[i]}`, `B(z) = Σ_k b[k]·z^k` (`nb` coefficients) and
+ * `A(z) = Σ_k a[k]·z^k` (`na`). Coefficients and `h` are complex, interleaved `(re, im)`
+ * doubles (a real filter passes zero imaginary parts). Point `i` uses the coefficients starting
+ * at complex index `i·b_stride` of `b` and `i·a_stride` of `a`: stride 0 evaluates one filter at
+ * every frequency, stride `nb` (`na`) a different filter per frequency (scipy's broadcasting of
+ * N-D coefficient arrays).
+ *
+ * Evaluated by Horner's rule from the highest power with numpy's complex product and division,
+ * so the result agrees with scipy's to a few ulps. A frequency where `A` is exactly 0 gives
+ * numpy's `x/0` (infinities, NaN for `0/0`); NaN/inf frequencies or coefficients propagate to
+ * the affected points.
+ *
+ * - `nb`, `na` ≥ 1; `b` readable for `2·((n−1)·b_stride + nb)` doubles, `a` for
+ *   `2·((n−1)·a_stride + na)` (nothing is read when `n == 0`), `w` for `n`, `h` writable for
+ *   `2·n` doubles and overlapping no input.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (`nb` or `na` 0, sizes overflowing); `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`h` overlapping an input). On error `h` is untouched.
+ *   Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above.
+ */
+int32_t sk_freqz(const double *b, size_t nb, size_t b_stride, const double *a, size_t na, size_t a_stride, const double *w, size_t n, double *h);
+
+/**
+ * Frequency response of a cascade of second-order sections, `scipy.signal.freqz_sos`'s (and
+ * `sosfreqz`'s) evaluation: `h[i] = Π_s B_s(z)/A_s(z)` at `z = e^{−i·w[i]}` for `n_sections`
+ * rows `sos[6s..6s+6] = b0 b1 b2 a0 a1 a2` (real; `a0` is used as given, scipy requires 1),
+ * each section evaluated as `sk_freqz` does and the ratios multiplied in section order. `h`
+ * receives `n` complex values, interleaved `(re, im)`. A frequency where a section's
+ * denominator is exactly 0 gives numpy's `x/0` there; NaN/inf propagate.
+ *
+ * - `n_sections` ≥ 1; `sos` readable for `6·n_sections` doubles, `w` for `n`, `h` writable for
+ *   `2·n` doubles and overlapping no input.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (no sections, sizes overflowing); `SK_ERR_NULL_POINTER`,
+ *   `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`. On error `h` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above.
+ */
+int32_t sk_freqz_sos(const double *sos, size_t n_sections, const double *w, size_t n, double *h);
+
+/**
+ * Group delay of a digital filter, `scipy.signal.group_delay`'s evaluation: with
+ * `c = b ∗ conj(reverse(a))` (`nb + na − 1` coefficients),
+ * `gd[i] = Re(Σ k·c[k]·z^k / Σ c[k]·z^k) − na + 1` at `z = e^{−i·w[i]}`, in samples.
+ * Coefficients complex, interleaved `(re, im)` doubles (real filters pass zero imaginary
+ * parts). Where the denominator `Σ c[k]·z^k` is exactly 0 (a zero or pole on the unit circle
+ * at that frequency) `gd[i]` is not finite (numpy's `x/0`; scipy then reports 0 with a
+ * warning). `den_abs` (NULL to skip) receives `|Σ c[k]·z^k|` per frequency, for flagging
+ * near-singular points (scipy warns below `10·DBL_EPSILON`).
+ *
+ * - `nb`, `na` ≥ 1; `b` readable for `2·nb` doubles, `a` for `2·na`, `w` for `n`; `gd` (and
+ *   `den_abs`) writable for `n` doubles, overlapping no input nor each other.
+ * - Returns `SK_OK`; `SK_ERR_LENGTH` (`nb` or `na` 0, sizes overflowing);
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`. On error
+ *   nothing is written. Thread-safe.
+ *
+ * Real-time safe: no (allocates the combined coefficients).
+ *
+ * # Safety
+ * The buffers readable/writable for the sizes above; `den_abs` NULL or writable for `n`.
+ */
+int32_t sk_group_delay(const double *b, size_t nb, const double *a, size_t na, const double *w, size_t n, double *gd, double *den_abs);
 
 /**
  * Linear gain ramp: `y[i] = x[i] · g(offset + i)` with `g(k) = g0 + k·((g1 − g0) / total)`,

@@ -64,6 +64,18 @@
 
 #define SK_BAND_BANDSTOP 3
 
+#define SK_IIR_BUTTER 0
+
+#define SK_IIR_CHEBY1 1
+
+#define SK_IIR_CHEBY2 2
+
+#define SK_PAIRING_NEAREST 0
+
+#define SK_PAIRING_KEEP_ODD 1
+
+#define SK_PAIRING_MINIMAL 2
+
 #define SK_FFT_REAL 0
 
 #define SK_FFT_COMPLEX 1
@@ -301,6 +313,14 @@ int32_t sk_butter_sos(uint32_t order, int32_t band_type, double f1, double f2, d
 
 int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, double f2, double fs, double *taps, size_t n_taps);
 
+size_t sk_iir_roots(uint32_t order, int32_t band_type);
+
+int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+int32_t sk_zpk2sos(const double *z, size_t nz, const double *p, size_t np_, double k, int32_t pairing, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
 int32_t sk_envelope_new(double rate, double attack_ms, double release_ms, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
 
 int32_t sk_compressor_new(double rate, double threshold_db, double ratio, double knee_db, double attack_ms, double release_ms, double makeup_db, int32_t detector_kind, int32_t link, struct SkDynamics **out, size_t channels);
@@ -452,6 +472,12 @@ int32_t sk_biquad_reserve(struct SkBiquad *h, size_t max_block);
 int32_t sk_fir_reserve(struct SkFir *h, size_t max_block);
 
 int32_t sk_firwin_bands(const double *cutoff, int32_t window_kind, const double *window_params, int32_t pass_zero, int32_t scale, double fs, double *h, size_t n_cutoff, size_t n_params, size_t n_taps);
+
+int32_t sk_freqz(const double *b, size_t nb, size_t b_stride, const double *a, size_t na, size_t a_stride, const double *w, size_t n, double *h);
+
+int32_t sk_freqz_sos(const double *sos, size_t n_sections, const double *w, size_t n, double *h);
+
+int32_t sk_group_delay(const double *b, size_t nb, const double *a, size_t na, const double *w, size_t n, double *gd, double *den_abs);
 
 int32_t sk_gain_ramp_f32(const float *x, float g0, float g1, size_t offset, size_t total, float *y, size_t n);
 

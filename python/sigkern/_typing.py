@@ -27,6 +27,7 @@ __all__ = [
     "FiltfiltPad",
     "Btype",
     "FilterOutput",
+    "IirOutput",
     "RbjKind",
     "MelNorm",
     "ConvMethod",
@@ -55,6 +56,8 @@ Btype = Literal[
 ]
 #: ``output=`` of butter
 FilterOutput = Literal["ba", "sos"]
+#: ``output=`` of the IIR designs (butter, cheby1, cheby2)
+IirOutput = Literal["ba", "zpk", "sos"]
 #: RBJ cookbook biquad kinds
 RbjKind = Literal[
     "lowpass", "highpass", "bandpass", "notch", "allpass", "peaking", "lowshelf", "highshelf"

@@ -889,7 +889,7 @@ def _system(ftype: Any, func: str) -> Tuple[str, Any]:
         return "fir", (num / den[0] if den.size else num)
     if np.any(np.iscomplex(p)) or np.any(np.iscomplex(z)) or np.any(np.iscomplex(k)):
         return "ba", (num, den)
-    from .filters._iirdesign import zpk2sos
+    from .filters import zpk2sos
 
     return "sos", zpk2sos(z, p, k)
 
@@ -960,7 +960,7 @@ def _decimate_any(x: Any, q: Any, n: Any, ftype: Any, axis: Any, zero_phase: Any
     if isinstance(ftype, str) and ftype == "fir":
         kind, filt = "fir", None
     elif isinstance(ftype, str) and ftype == "iir":
-        from .filters._iirdesign import cheby1
+        from .filters import cheby1
 
         kind, filt = "sos", cheby1(8 if n is None else n, 0.05, 0.8 / q, output="sos")
     elif isinstance(ftype, str):

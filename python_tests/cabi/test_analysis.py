@@ -1,6 +1,7 @@
 """The analysis C functions through CFFI: sk_spectral_est_*, sk_hilbert_*, the peak scans,
-sk_medfilt*_*, sk_correlate_ext_*, sk_detrend_* against scipy/numpy float64 references, float32
-within float rounding, and their argument errors (status, message, output untouched)."""
+sk_medfilt*_*, sk_correlate_ext_*, sk_detrend_*, sk_freqz, sk_freqz_sos, sk_group_delay against
+scipy/numpy float64 references, float32 within float rounding,
+and their argument errors (status, message, output untouched)."""
 
 import numpy as np
 import pytest
@@ -188,3 +189,85 @@ def test_detrend(sk, ffi):
     y[:] = 3.0
     assert sk.sk_detrend_f64(p(ffi, x), 1, p(ffi, bad), 2, p(ffi, y), 2, 50) == sk.SK_ERR_BAD_ARGUMENT
     assert (y == 3.0).all()
+
+
+def _c(a):
+    return np.ascontiguousarray(a, np.complex128).view(np.float64)
+
+
+def test_freqz_against_scipy(sk, ffi):
+    b, a = ss.cheby1(6, 1.0, 0.3)
+    w = np.concatenate([np.linspace(0, np.pi, 37), [-2.0, 7.0, 0.3]])
+    h = np.full(2 * w.size, np.nan)
+    assert sk.sk_freqz(p(ffi, _c(b)), b.size, 0, p(ffi, _c(a)), a.size, 0, p(ffi, w), w.size,
+                       p(ffi, h)) == sk.SK_OK
+    want = ss.freqz(b, a, worN=w)[1]
+    assert np.max(np.abs(h.view(np.complex128) - want)) <= 1e-13 * np.max(np.abs(want))
+    # a different complex filter per frequency (stride = the coefficient count)
+    bs = RNG.standard_normal((w.size, 3)) + 1j * RNG.standard_normal((w.size, 3))
+    as_ = np.column_stack([np.ones(w.size), 0.5 * RNG.standard_normal((w.size, 2))])
+    assert sk.sk_freqz(p(ffi, _c(bs)), 3, 3, p(ffi, _c(as_)), 3, 3, p(ffi, w), w.size, p(ffi, h)) == sk.SK_OK
+    want = np.array([ss.freqz(bs[i], as_[i], worN=w[i:i + 1])[1][0] for i in range(w.size)])
+    np.testing.assert_allclose(h.view(np.complex128), want, rtol=1e-13, atol=0)
+    # a zero of A on the unit circle: numpy's x/0
+    assert sk.sk_freqz(p(ffi, _c([1.0])), 1, 0, p(ffi, _c([1.0, -1.0])), 2, 0, p(ffi, np.zeros(1)), 1,
+                       p(ffi, h)) == sk.SK_OK
+    assert np.isinf(h[0])
+
+
+def test_freqz_sos_against_scipy(sk, ffi):
+    sos = ss.ellip(9, 0.5, 70, [0.2, 0.45], "bandpass", output="sos")
+    w = np.linspace(0, np.pi, 513)
+    h = np.empty(2 * w.size)
+    assert sk.sk_freqz_sos(p(ffi, np.ascontiguousarray(sos)), sos.shape[0], p(ffi, w), w.size,
+                           p(ffi, h)) == sk.SK_OK
+    want = ss.freqz_sos(sos, worN=w)[1]
+    err = np.abs(h.view(np.complex128) - want)
+    assert np.all(err <= 1e-12 * np.abs(want) + 1e-15 * np.max(np.abs(want)))
+
+
+def test_group_delay_against_scipy(sk, ffi):
+    b, a = ss.butter(5, [0.2, 0.3], "bandpass")
+    w = np.linspace(0.5, 2.6, 101)  # away from the zeros at z = ±1 (ill-conditioned near them)
+    gd, den = np.empty(w.size), np.empty(w.size)
+    assert sk.sk_group_delay(p(ffi, _c(b)), b.size, p(ffi, _c(a)), a.size, p(ffi, w), w.size, p(ffi, gd),
+                             p(ffi, den)) == sk.SK_OK
+    want = ss.group_delay((b, a), w)[1]
+    assert np.max(np.abs(gd - want)) <= 1e-10 * np.max(np.abs(want))
+    assert (den > 0).all()
+    # NULL den_abs is allowed
+    assert sk.sk_group_delay(p(ffi, _c(b)), b.size, p(ffi, _c(a)), a.size, p(ffi, w), w.size, p(ffi, gd),
+                             ffi.NULL) == sk.SK_OK
+
+
+def test_freqz_errors_leave_output(sk, ffi):
+    b = _c([1.0, 0.5])
+    w = np.linspace(0, 1, 4)
+    h = np.full(8, 7.0)
+    gd = np.full(4, 7.0)
+    sos = np.array([1.0, 0, 0, 1, 0, 0])
+    cases = [
+        (lambda: sk.sk_freqz(p(ffi, b), 0, 0, p(ffi, b), 2, 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_LENGTH, "sk_freqz"),
+        (lambda: sk.sk_freqz(p(ffi, b), 2, 0, p(ffi, b), 0, 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_LENGTH, "sk_freqz"),
+        (lambda: sk.sk_freqz(ffi.NULL, 2, 0, p(ffi, b), 2, 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_NULL_POINTER,
+         "sk_freqz"),
+        (lambda: sk.sk_freqz(p(ffi, b), 2, 1 << 62, p(ffi, b), 2, 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_LENGTH,
+         "sk_freqz"),
+        (lambda: sk.sk_freqz(p(ffi, h), 2, 0, p(ffi, b), 2, 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_OVERLAP,
+         "sk_freqz"),
+        (lambda: sk.sk_freqz_sos(p(ffi, sos), 0, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_LENGTH, "sk_freqz_sos"),
+        (lambda: sk.sk_freqz_sos(p(ffi, sos), 1, p(ffi, w), 4, ffi.NULL), sk.SK_ERR_NULL_POINTER, "sk_freqz_sos"),
+        (lambda: sk.sk_freqz_sos(p(ffi, h[:6]), 1, p(ffi, w), 4, p(ffi, h)), sk.SK_ERR_OVERLAP, "sk_freqz_sos"),
+        (lambda: sk.sk_group_delay(p(ffi, b), 2, p(ffi, b), 0, p(ffi, w), 4, p(ffi, gd), ffi.NULL),
+         sk.SK_ERR_LENGTH, "sk_group_delay"),
+        (lambda: sk.sk_group_delay(p(ffi, b), 2, p(ffi, b), 2, p(ffi, w), 4, p(ffi, w), ffi.NULL),
+         sk.SK_ERR_OVERLAP, "sk_group_delay"),
+        (lambda: sk.sk_group_delay(p(ffi, b), 2, p(ffi, b), 2, p(ffi, w), 4, p(ffi, gd), p(ffi, gd)),
+         sk.SK_ERR_OVERLAP, "sk_group_delay"),
+    ]
+    for call, code, name in cases:
+        assert call() == code, name
+        assert msg(ffi, sk).startswith(name)
+        assert (h == 7.0).all() and (gd == 7.0).all()
+    # n = 0 reads nothing
+    assert sk.sk_freqz(ffi.NULL, 2, 0, ffi.NULL, 2, 0, ffi.NULL, 0, ffi.NULL) == sk.SK_OK

@@ -1,5 +1,5 @@
-"""Filter design against scipy (butter, firwin) and the RBJ cookbook's closed forms and
-frequency-response properties."""
+"""Filter design against scipy (butter, cheby1/cheby2 zeros/poles/sections, zpk2sos, firwin)
+and the RBJ cookbook's closed forms and frequency-response properties."""
 
 import math
 
@@ -211,3 +211,50 @@ def test_butter_symmetric_band_same_filter(sk, ffi):
     _, hg = ss.sosfreqz(got, worN=4096)
     _, hw = ss.sosfreqz(want, worN=4096)
     assert np.abs(hg - hw).max() <= 1e-9 * np.abs(hw).max()
+
+
+def test_iir_zpk_sos_and_zpk2sos(sk, ffi):
+    fb = lambda a: ffi.from_buffer("double[]", a)  # noqa: E731
+    cap = sk.sk_iir_roots(5, BANDS["bandstop"])
+    assert cap == 10 and sk.sk_iir_roots(65, 0) == 0 and sk.sk_iir_roots(3, 9) == 0
+    z, p = np.zeros(cap, complex), np.zeros(cap, complex)
+    nz, np_, k = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("double *")
+    assert sk.sk_iir_zpk(sk.SK_IIR_CHEBY2, 5, 40.0, BANDS["bandstop"], 0.2, 0.5, 0, fb(z.view(float)),
+                         fb(p.view(float)), cap, nz, np_, k) == SK_OK
+    zr, pr, kr = ss.cheby2(5, 40.0, [0.2, 0.5], "bandstop", output="zpk")
+    assert (nz[0], np_[0]) == (zr.size, pr.size)
+    np.testing.assert_allclose(np.sort_complex(z[:nz[0]]), np.sort_complex(zr), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(np.sort_complex(p[:np_[0]]), np.sort_complex(pr), rtol=1e-12, atol=1e-14)
+    assert k[0] == pytest.approx(kr, rel=1e-12)
+    sos = np.full((5, 6), 7.0)
+    cnt = ffi.new("size_t *")
+    assert sk.sk_iir_sos(sk.SK_IIR_CHEBY1, 5, 1.0, BANDS["bandstop"], 0.2, 0.5, 0, fb(sos), cnt,
+                         sos.size) == SK_OK
+    assert_sos_close(sos[:cnt[0]], ss.cheby1(5, 1.0, [0.2, 0.5], "bandstop", output="sos"))
+    out = np.full(6 * 4, 7.0)
+    assert sk.sk_zpk2sos(fb(zr.view(float)), zr.size, fb(pr.view(float)), pr.size, kr, sk.SK_PAIRING_NEAREST,
+                         0, fb(out), cnt, out.size) == SK_ERR_BUFFER_TOO_SMALL
+    assert (out == 7.0).all()
+    out = np.zeros(6 * 5)
+    assert sk.sk_zpk2sos(fb(zr.view(float)), zr.size, fb(pr.view(float)), pr.size, kr, sk.SK_PAIRING_NEAREST,
+                         0, fb(out), cnt, out.size) == SK_OK
+    assert_sos_close(out.reshape(5, 6), ss.zpk2sos(zr, pr, kr))
+    # errors: nothing written
+    sos[:] = 7.0
+    for call in (
+        lambda: sk.sk_iir_sos(7, 5, 1.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),  # unknown kind
+        lambda: sk.sk_iir_sos(sk.SK_IIR_CHEBY1, 5, -1.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iir_sos(sk.SK_IIR_BUTTER, 5, 0.0, 0, 1.0, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iir_sos(sk.SK_IIR_BUTTER, 5, 0.0, 2, 0.3, 0.2, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iir_sos(sk.SK_IIR_BUTTER, 5, 0.0, 0, 0.2, 0.0, 2, fb(sos), cnt, sos.size),
+        lambda: sk.sk_zpk2sos(fb(np.array([0.0, 1.0])), 1, fb(np.array([0.5, 0.0])), 1, 1.0, 0, 0, fb(sos), cnt,
+                              sos.size),  # a complex zero without its conjugate
+        lambda: sk.sk_zpk2sos(ffi.NULL, 0, fb(np.array([0.5, 0.0])), 1, 1.0, 0, 1, fb(sos), cnt, sos.size),
+        lambda: sk.sk_zpk2sos(ffi.NULL, 0, fb(np.array([0.5, 0.0])), 1, 1.0, 3, 0, fb(sos), cnt, sos.size),
+    ):
+        assert call() == SK_ERR_BAD_ARGUMENT
+        assert (sos == 7.0).all()
+    assert sk.sk_iir_zpk(sk.SK_IIR_BUTTER, 5, 0.0, 0, 0.2, 0.0, 0, fb(z.view(float)), fb(p.view(float)), 2,
+                         nz, np_, k) == SK_ERR_BUFFER_TOO_SMALL
+    assert sk.sk_iir_zpk(sk.SK_IIR_BUTTER, 5, 0.0, 0, 0.2, 0.0, 0, ffi.NULL, fb(p.view(float)), 5,
+                         nz, np_, k) == SK_ERR_NULL_POINTER

@@ -295,3 +295,62 @@ def test_detrend(bp):
     with pytest.raises(ValueError):
         sigkern.detrend(x, type="quadratic")
     assert sigkern.detrend(np.arange(5)).dtype == np.float64
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 101])
+@pytest.mark.parametrize("kw", [
+    {},
+    {"residual": None},
+    {"residual": "all", "squared": True},
+    {"bp_in": (2, 9)},
+    {"bp_in": (-3, 5), "residual": "all"},
+    {"bp_in": (None, 0), "residual": "lowpass"},
+    {"n_out": 31},
+    {"n_out": 200, "residual": "all"},
+    {"n_out": 10, "bp_in": (1, 4)},
+])
+@pytest.mark.parametrize("cplx", [False, True])
+def test_envelope_matches_scipy(n, kw, cplx):
+    x = RNG.standard_normal((2, n))
+    if cplx:
+        x = x + 1j * RNG.standard_normal((2, n))
+    try:
+        want = signal.envelope(x, **kw)
+    except ValueError as e:  # a band the signal is too short for: the same error
+        with pytest.raises(ValueError, match="does not hold"):
+            sigkern.envelope(x, **kw)
+        assert "does not hold" in str(e)
+        return
+    close(sigkern.envelope(x, **kw), want)
+
+
+def test_envelope_axis_dtypes_errors():
+    x = RNG.standard_normal((50, 3))
+    close(sigkern.envelope(x, axis=0), signal.envelope(x, axis=0))
+    x32 = x.astype(np.float32)
+    got, want = sigkern.envelope(x32, axis=0), signal.envelope(x32, axis=0)
+    assert got.dtype == want.dtype == np.float32
+    close(got, want, 2e-6)
+    close(sigkern.envelope(np.arange(20), residual=None), signal.envelope(np.arange(20), residual=None))
+    for kw in [{"axis": 2}, {"bp_in": (1, 2, 3)}, {"bp_in": (1.0, None)}, {"n_out": 10.0}, {"n_out": 0},
+               {"residual": "undefined"}, {"bp_in": (3, 2)}]:
+        with pytest.raises(ValueError):
+            signal.envelope(np.ones(8), **kw)
+        with pytest.raises(ValueError):
+            sigkern.envelope(np.ones(8), **kw)
+    with pytest.raises(ValueError, match="not > 0"):
+        sigkern.envelope(np.ones((3, 0)), axis=1)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("n1, n2", [(1, 1), (5, 3), (3, 5), (8, 8), (9, 4), (4, 9), (100, 1)])
+def test_correlation_lags_matches_scipy(mode, n1, n2):
+    got = sigkern.correlation_lags(n1, n2, mode)
+    want = signal.correlation_lags(n1, n2, mode)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert got.shape == signal.correlate(np.ones(n1), np.ones(n2), mode).shape
+
+
+def test_correlation_lags_bad_mode():
+    with pytest.raises(ValueError, match="Mode asdfgh is invalid"):
+        sigkern.correlation_lags(10, 10, mode="asdfgh")

@@ -1,7 +1,7 @@
-"""scipy's own test classes for the analysis functions (the installed scipy's test files,
-unedited), run against sigkern: each class below subclasses scipy's, and while its tests run
-the function under test is swapped for sigkern's in ``scipy.signal`` and in the globals of
-scipy's test module (a bare ``welch(...)`` and ``signal.welch(...)`` both reach sigkern; the
+"""scipy's own test classes for the analysis functions, the frequency responses and the IIR
+designs (the installed scipy's test files, unedited), run against sigkern: each class below
+subclasses scipy's, and while its tests run the function under test is swapped for sigkern's in
+``scipy.signal`` and in the globals of scipy's test module (a bare ``welch(...)`` and ``signal.welch(...)`` both reach sigkern; the
 references a test computes with other scipy functions stay scipy's).
 
 ``XFAIL`` lists the tests that fail for a reviewed reason (``xfail(strict=True)``: a fix that
@@ -18,6 +18,7 @@ pytest.importorskip("scipy")
 
 import scipy.signal  # noqa: E402
 from scipy.conftest import devices, xp  # noqa: E402,F401  (scipy's fixtures, numpy backend)
+from scipy.signal.tests import test_filter_design as _fd  # noqa: E402
 from scipy.signal.tests import test_peak_finding as _pf  # noqa: E402
 from scipy.signal.tests import test_savitzky_golay as _sg  # noqa: E402
 from scipy.signal.tests import test_signaltools as _ts  # noqa: E402
@@ -51,14 +52,24 @@ _CLASSES = {
     "TestArgrel": (_pf, ("argrelmax", "argrelmin")),
     "TestMedFilt": (_ts, ("medfilt",)),
     "TestDetrend": (_ts, ("detrend",)),
+    "TestFreqz": (_fd, ("freqz",)),
+    "TestFreqz_sos": (_fd, ("freqz_sos", "sosfreqz")),
+    "TestGroupDelay": (_fd, ("group_delay",)),
+    "TestEnvelope": (_ts, ("envelope",)),
+    "TestButter": (_fd, ("butter",)),
+    "TestCheby1": (_fd, ("cheby1",)),
+    "TestCheby2": (_fd, ("cheby2",)),
+    "TestZpk2Sos": (_fd, ("zpk2sos",)),
 }
 
-#: scipy's module-level savgol tests → names swapped (test_polyder tests a private helper)
+#: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a
+#: private helper) and the correlation_lags tests
 _FUNCS = {
-    name: ("savgol_coeffs",) if "coeffs" in name else ("savgol_filter", "savgol_coeffs")
+    name: (_sg, ("savgol_coeffs",) if "coeffs" in name else ("savgol_filter", "savgol_coeffs"))
     for name in dir(_sg)
     if name.startswith("test_sg_")
 }
+_FUNCS.update({name: (_ts, ("correlation_lags",)) for name in dir(_ts) if name.startswith("test_correlation_lags")})
 
 
 def _xfail(base: type, name: str, reason: str) -> object:
@@ -88,14 +99,15 @@ for _name in _CLASSES:
 
 
 def _func(name: str) -> object:
-    orig = getattr(_sg, name)
+    mod, names = _FUNCS[name]
+    orig = getattr(mod, name)
     reason = XFAIL.get(name)
 
     @functools.wraps(orig)
     def wrapper(*args: object, **kwargs: object) -> object:
         return orig(*args, **kwargs)
 
-    wrapper._SWAP = (_sg, _FUNCS[name])  # type: ignore[attr-defined]
+    wrapper._SWAP = (mod, names)  # type: ignore[attr-defined]
     return pytest.mark.xfail(reason=reason, strict=True)(wrapper) if reason else wrapper
 
 

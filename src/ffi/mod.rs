@@ -12,6 +12,7 @@ pub mod elementwise;
 pub mod fft;
 pub mod filter;
 pub mod firwin;
+pub mod freqz;
 pub mod gain;
 pub mod griffinlim;
 pub mod handle;

@@ -3,7 +3,7 @@ float64 working copy of a signal with the analysis axis last, and the status che
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, Tuple, cast
 
 import numpy as np
 
@@ -74,3 +74,13 @@ def _fs(fs: Any, func: str, positive: bool = True) -> float:
     if positive and not f > 0:
         raise ValueError(f"Sampling frequency fs={fs} must be positive!")
     return f
+
+
+def _validate_fs(fs: Any) -> float:
+    """scipy's ``_validate_fs(fs, allow_none=False)`` (the frequency-response functions): any real
+    scalar, as a float; ``None`` or an array is a ``ValueError`` with scipy's message."""
+    if fs is None:
+        raise ValueError("Sampling frequency can not be none.")
+    if not np.isscalar(fs):
+        raise ValueError("Sampling frequency fs must be a single scalar.")
+    return float(cast(Any, fs))

@@ -1,10 +1,11 @@
 """Filters: second-order sections (biquad cascades), transfer-function IIR filters, zero-phase
 filtering, streaming FIR, filter design (C: ``sk_sosfilt_*``, ``sk_biquad_*``, ``sk_lfilter_*``,
-``sk_filtfilt_*``, ``sk_sosfiltfilt_*``, ``sk_fir_*``, ``sk_butter_sos``, ``sk_firwin_bands``,
-``sk_rbj_biquad``).
+``sk_filtfilt_*``, ``sk_sosfiltfilt_*``, ``sk_fir_*``, ``sk_iir_zpk``, ``sk_iir_sos``,
+``sk_zpk2sos``, ``sk_firwin_bands``, ``sk_rbj_biquad``).
 
 Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`lfilter`, :func:`filtfilt`,
-:func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`firwin`.
+:func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`cheby1`,
+:func:`cheby2`, :func:`zpk2sos`, :func:`firwin`.
 Stateful filters are objects over a C handle: :class:`Biquad` (alias :class:`SosFilter`) for
 multi-channel SOS cascades, :class:`Fir` for one FIR stream. Signals are float32 or float64
 numpy arrays or CPU torch tensors; the last axis is time, leading axes are channels. Filter
@@ -23,7 +24,7 @@ from __future__ import annotations
 # One module per family of the C library (``src/kernels/filter/``): the names start with an
 # underscore, as in scipy.signal, because a module ``lfilter`` or ``firwin`` would be shadowed
 # by the function of that name; every public name is re-exported here.
-from ._design import butter, rbj_biquad
+from ._design import butter, cheby1, cheby2, rbj_biquad, zpk2sos
 from ._filtfilt import filtfilt, sosfiltfilt
 from ._fir import Fir
 from ._firwin import firwin
@@ -39,6 +40,9 @@ __all__ = [
     "sosfiltfilt",
     "Lfilter",
     "butter",
+    "cheby1",
+    "cheby2",
+    "zpk2sos",
     "firwin",
     "rbj_biquad",
     "Biquad",

@@ -1,10 +1,11 @@
-"""IIR filter design (C: ``sk_butter_sos``, ``sk_rbj_biquad``; Rust:
-``src/kernels/filter/design.rs``): ``scipy.signal``'s :func:`butter` and the Audio EQ Cookbook's
-:func:`rbj_biquad`."""
+"""IIR filter design (C: ``sk_iir_zpk``, ``sk_iir_sos``, ``sk_zpk2sos``, ``sk_rbj_biquad``;
+Rust: ``src/kernels/filter/design.rs``): ``scipy.signal``'s :func:`butter`, :func:`cheby1`,
+:func:`cheby2`, :func:`zpk2sos` and the Audio EQ Cookbook's :func:`rbj_biquad`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Tuple, Union, cast
+import operator
+from typing import TYPE_CHECKING, Any, Optional, Tuple, cast
 
 import numpy as np
 
@@ -15,12 +16,10 @@ from .._lib import cfunc, ffi, lib
 from ._common import _fb
 
 if TYPE_CHECKING:
-    from .._typing import ArrayLike, Btype, F64Array, FilterOutput, FloatArray, RbjKind
+    from .._typing import ArrayLike, Btype, F64Array, FloatArray, IirOutput, RbjKind
 
-__all__ = ["butter", "rbj_biquad"]
+__all__ = ["butter", "cheby1", "cheby2", "zpk2sos", "rbj_biquad"]
 
-_butter_sections = cfunc("sk_butter_sections")
-_butter_sos = cfunc("sk_butter_sos")
 _rbj = cfunc("sk_rbj_biquad")
 _BTYPES = {
     "lowpass": lib.SK_BAND_LOWPASS,
@@ -48,43 +47,43 @@ def butter(
     Wn: ArrayLike,
     btype: Btype = "low",
     analog: bool = False,
-    output: FilterOutput = "ba",
+    output: IirOutput = "ba",
     fs: Optional[float] = None,
-) -> Union[F64Array, Tuple[F64Array, F64Array]]:
-    """Digital Butterworth filter design, like ``scipy.signal.butter`` (C: ``sk_butter_sos``,
-    equal to scipy's ``output='sos'`` within about 1e-12 relative).
+) -> Any:
+    """Butterworth filter design, ``scipy.signal.butter`` (C: ``sk_iir_zpk``, ``sk_iir_sos``;
+    equal to scipy's within about 1e-12 relative).
 
     Parameters
     ----------
     N : int
         Order, 0 to 64 (0 is the identity filter, as in scipy).
     Wn : float or pair of floats
-        Corner frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop), in the units
-        of ``fs``; without ``fs``, normalised to the Nyquist frequency (strictly between 0 and 1).
+        Corner frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop). Digital: in
+        the units of ``fs`` (without ``fs``, normalised to the Nyquist frequency, strictly
+        between 0 and 1); analog: rad/s.
     btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
         scipy's aliases are accepted too ("low", "high", "band", "stop", "lp", "hp", "bp", "bs").
     analog : bool, default False
-        Only digital filters: ``True`` raises ``NotImplementedError``.
-    output : {"ba", "sos"}, default "ba"
+        Design an analog filter (``Wn`` in rad/s, ``fs`` not allowed).
+    output : {"ba", "zpk", "sos"}, default "ba"
         "sos": ``(n_sections, 6)`` float64 sections (the form to filter with: :func:`sosfilt`,
-        :class:`Biquad`). "ba": numerator and denominator polynomials, float64 1-D, multiplied
-        out from the sections (numerically poor for high orders, as in scipy). "zpk" raises
-        ``NotImplementedError``.
+        :class:`Biquad`). "ba": numerator and denominator polynomials (scipy's ``zpk2tf``;
+        numerically poor for high orders, as in scipy). "zpk": zeros, poles, gain.
     fs : float, optional
-        Sampling frequency.
+        Sampling frequency of a digital filter.
 
     Returns
     -------
     sos : ndarray, shape (n_sections, 6), float64 — for ``output="sos"``
-    (b, a) : tuple of ndarray, float64 — for ``output="ba"`` (``a[0] == 1``)
+    (b, a) : tuple of ndarray, float64 — for ``output="ba"``
+    (z, p, k) : zeros, poles (complex) and gain — for ``output="zpk"``
 
     Raises
     ------
     ValueError
-        Unknown ``btype``, a wrong number of frequencies, a bad order;
-        :class:`BadArgumentError` for frequencies outside (0, fs/2) or unordered edges.
-    NotImplementedError
-        ``analog=True`` or ``output="zpk"``.
+        scipy's checks: unknown ``btype`` or ``output``, a wrong number of frequencies,
+        frequencies outside (0, 1) (digital; outside (0, fs/2) with ``fs``), unordered edges, a
+        bad order (also above 64).
 
     Examples
     --------
@@ -93,48 +92,7 @@ def butter(
     (4, 6)
     >>> b, a = sigkern.butter(2, [0.1, 0.4], "bandpass")
     """
-    func = "butter"
-    if analog:
-        raise NotImplementedError(f"{func}: only digital filters (analog=False) are supported")
-    if output not in ("ba", "sos"):
-        if cast(object, output) == "zpk":  # (a value outside the Literal type)
-            raise NotImplementedError(
-                f"{func}: output='zpk' is not supported; use output='sos' (recommended) or 'ba'"
-            )
-        raise ValueError(f"{func}: output must be 'ba' or 'sos', got {output!r}")
-    try:
-        band = _BTYPES[btype.lower()] if isinstance(btype, str) else None
-    except KeyError:
-        band = None
-    if band is None:
-        raise ValueError(
-            f"{func}: unknown btype {btype!r}; use 'lowpass', 'highpass', 'bandpass' or 'bandstop'"
-        )
-    order = A.index(N, func, "N")
-    if not 0 <= order <= 64:
-        raise ValueError(f"{func}: N must be between 0 and 64, got {order}")
-    w = np.atleast_1d(np.asarray(Wn, dtype=np.float64))
-    if w.ndim != 1 or w.size != (2 if band in _TWO_EDGES else 1):
-        want = "two frequencies [low, high]" if band in _TWO_EDGES else "one frequency"
-        raise ValueError(f"{func}: btype {btype!r} needs {want} in Wn, got {Wn!r}")
-    f1 = float(w[0])
-    f2 = float(w[1]) if w.size == 2 else 0.0
-    fsv = 2.0 if fs is None else A.rate(fs, func, "fs")
-    nsec = _butter_sections(order, band)
-    sos = np.empty((nsec, 6), np.float64)
-    cnt = ffi.new("size_t *")
-    st = _butter_sos(order, band, f1, f2, fsv, _fb(CARRAY[F64], sos, True), cnt, sos.size)
-    if st:
-        raise error(st, "sk_butter_sos")
-    if output == "sos":
-        return sos
-    b = np.ones(1)
-    a = np.ones(1)
-    for s in sos:
-        b = np.convolve(b, s[:3])
-        a = np.convolve(a, s[3:])
-    m = (2 * order + 1) if band in _TWO_EDGES else (order + 1)
-    return b[:m], a[:m]
+    return _iirfilter(lib.SK_IIR_BUTTER, "butter", N, 0.0, Wn, btype, analog, output, fs)
 
 
 _RBJ = {
@@ -189,4 +147,301 @@ def rbj_biquad(kind: RbjKind, fs: float, f0: float, q: float, gain_db: float = 0
     st = _rbj(k, A.rate(fs, "rbj_biquad", "fs"), float(f0), float(q), float(gain_db), _fb(CARRAY[F64], sos, True))
     if st:
         raise error(st, "sk_rbj_biquad")
+    return sos
+
+
+# ---------------------------------------------------------------------------------------------
+# The IIR family (C: sk_iir_zpk, sk_iir_sos, sk_zpk2sos): scipy's iirfilter steps in the core.
+
+_butter_sections = cfunc("sk_butter_sections")
+_butter_sos = cfunc("sk_butter_sos")
+_iir_roots = cfunc("sk_iir_roots")
+_iir_zpk = cfunc("sk_iir_zpk")
+_iir_sos = cfunc("sk_iir_sos")
+_zpk2sos_c = cfunc("sk_zpk2sos")
+_C = CARRAY[F64]
+_PAIRING = {"nearest": lib.SK_PAIRING_NEAREST, "keep_odd": lib.SK_PAIRING_KEEP_ODD,
+            "minimal": lib.SK_PAIRING_MINIMAL}
+
+
+def _poly(zeros: Any) -> Any:
+    """scipy's ``_polyutils.poly`` (numpy's ``poly`` of a 1-D root list, by convolution)."""
+    seq = np.atleast_1d(np.asarray(zeros))
+    if seq.shape[0] == 0:
+        return np.asarray(1.0, dtype=np.real(seq).dtype)
+    a = np.ones((1,), dtype=seq.dtype)
+    one = np.ones_like(seq[0])
+    for zero in seq:
+        a = np.convolve(a, np.stack((one, -zero)), mode="full")
+    if np.iscomplexobj(a):
+        roots = np.asarray(seq, dtype=np.complex128)
+        if np.all(np.sort(np.imag(roots)) == np.sort(np.imag(np.conj(roots)))):
+            a = np.real(a).copy()
+    return a
+
+
+def _zpk2tf(z: Any, p: Any, k: Any) -> Tuple[F64Array, F64Array]:
+    """scipy's ``zpk2tf`` for 1-D roots: ``b = k·poly(z)``, ``a = poly(p)``."""
+    z = np.atleast_1d(np.asarray(z))
+    p = np.asarray(p)
+    kk = np.asarray(k, dtype=np.result_type(np.real(z), np.real(p), k))
+    if kk.dtype.kind in "iu":
+        kk = kk.astype(np.float64)
+    b = np.multiply(np.atleast_1d(kk), _poly(z))
+    a = np.atleast_1d(np.asarray(_poly(p)))
+    return b, a
+
+
+def _fs_opt(fs: Any) -> Optional[float]:
+    """scipy's ``_validate_fs(fs, allow_none=True)``."""
+    if fs is None:
+        return None
+    if not np.isscalar(fs):
+        raise ValueError("Sampling frequency fs must be a single scalar.")
+    return float(cast(Any, fs))
+
+
+def _iirfilter(kind: int, func: str, N: Any, ripple: float, Wn: Any, btype: Any, analog: bool,
+               output: Any, fs: Any) -> Any:
+    """scipy's ``iirfilter`` checks (in its order, with its messages), the design in C."""
+    w = np.asarray(Wn, dtype=np.float64)
+    fsv = _fs_opt(fs)
+    if not isinstance(btype, str) or not isinstance(output, str):
+        raise ValueError(f"{func}: btype and output must be strings, got {btype!r} and {output!r}")
+    bt, out = btype.lower(), output.lower()
+    if fsv is not None:
+        if analog:
+            raise ValueError("fs cannot be specified for an analog filter")
+        w = w / (fsv / 2)
+    if np.any(w <= 0):
+        raise ValueError("filter critical frequencies must be greater than 0")
+    if w.size > 1 and not w.flat[0] < w.flat[1]:
+        raise ValueError("Wn[0] must be less than Wn[1]")
+    band = _BTYPES.get(bt)
+    if band is None:
+        raise ValueError(f"'{btype}' is an invalid bandtype for filter.")
+    if out not in ("ba", "zpk", "sos"):
+        raise ValueError(f"'{output}' is not a valid output form.")
+    if kind == lib.SK_IIR_CHEBY1 and ripple < 0:
+        raise ValueError("passband ripple (rp) must be positive")
+    if kind == lib.SK_IIR_CHEBY2 and ripple < 0:
+        raise ValueError("stopband attenuation (rs) must be positive")
+    try:
+        order = operator.index(N)
+    except TypeError:
+        order = -1
+    if order < 0 or order != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    if order > 64:
+        raise ValueError(f"{func}: N must be between 0 and 64, got {order}")
+    if not analog and (np.any(w <= 0) or np.any(w >= 1)):
+        if fsv is not None:
+            raise ValueError(
+                f"Digital filter critical frequencies must be 0 < Wn < fs/2 (fs={fsv} -> fs/2={fsv / 2})"
+            )
+        raise ValueError("Digital filter critical frequencies must be 0 < Wn < 1")
+    if band in _TWO_EDGES:
+        if w.size < 2:
+            raise ValueError("Wn must specify start and stop frequencies for bandpass or bandstop filter")
+    elif w.size != 1:
+        raise ValueError("Must specify a single critical frequency Wn for lowpass or highpass filter")
+    w1 = float(w.flat[0])
+    w2 = float(w.flat[1]) if band in _TWO_EDGES else 0.0
+    roots = _iir_roots(order, band)
+    an = 1 if analog else 0
+    if out == "sos" and kind == lib.SK_IIR_BUTTER and not analog:
+        # sk_butter_sos: the same design (bit for bit) with Wn normalised to fs = 2
+        sos = np.empty((_butter_sections(order, band), 6), np.float64)
+        cnt = ffi.new("size_t *")
+        st = _butter_sos(order, band, w1, w2, 2.0, _fb(_C, sos, True), cnt, sos.size)
+        if st:
+            raise error(st, "sk_butter_sos")
+        return sos[: cnt[0]]
+    if out == "sos":
+        sos = np.empty((max(1, (roots + 1) // 2), 6), np.float64)
+        cnt = ffi.new("size_t *")
+        st = _iir_sos(kind, order, float(ripple), band, w1, w2, an, _fb(_C, sos, True), cnt, sos.size)
+        if st:
+            raise error(st, "sk_iir_sos")
+        return sos[: cnt[0]]
+    z = np.empty(max(roots, 1), np.complex128)
+    p = np.empty(max(roots, 1), np.complex128)
+    nz, npp, kk = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("double *")
+    st = _iir_zpk(kind, order, float(ripple), band, w1, w2, an, _fb(_C, z.view(np.float64), True),
+                  _fb(_C, p.view(np.float64), True), z.size, nz, npp, kk)
+    if st:
+        raise error(st, "sk_iir_zpk")
+    zs, ps = z[: nz[0]].copy(), p[: npp[0]].copy()
+    if kind != lib.SK_IIR_CHEBY2 and band not in _TWO_EDGES:
+        zs = zs.real.copy()  # scipy's zeros are real arrays on this path (none, 0 or -1)
+    # scipy's gain is a numpy float64 except where its steps only multiply Python floats (an
+    # analog Butterworth low/band-pass, an order-0 prototype): then a float
+    plain = analog and band in (lib.SK_BAND_LOWPASS, lib.SK_BAND_BANDPASS) and (
+        kind == lib.SK_IIR_BUTTER or order == 0)
+    k: Any = float(kk[0]) if plain else np.float64(kk[0])
+    if out == "zpk":
+        return zs, ps, k
+    return _zpk2tf(zs, ps, k)
+
+
+def cheby1(
+    N: int,
+    rp: float,
+    Wn: ArrayLike,
+    btype: Btype = "low",
+    analog: bool = False,
+    output: IirOutput = "ba",
+    fs: Optional[float] = None,
+) -> Any:
+    """Chebyshev type I filter design, ``scipy.signal.cheby1`` (C: ``sk_iir_zpk``,
+    ``sk_iir_sos``; equal to scipy's to about 1e-12 relative).
+
+    Parameters
+    ----------
+    N : int
+        Order, 0 to 64.
+    rp : float
+        Pass-band ripple in dB (>= 0).
+    Wn : float or pair of floats
+        Critical frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop): where the
+        gain first drops below ``-rp``. Digital: in the units of ``fs`` (without ``fs``,
+        normalised to the Nyquist frequency, between 0 and 1); analog: rad/s.
+    btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
+        scipy's aliases are accepted too.
+    analog : bool, default False
+        Design an analog filter (``Wn`` in rad/s, ``fs`` not allowed).
+    output : {"ba", "zpk", "sos"}, default "ba"
+        Numerator/denominator, zeros/poles/gain, or second-order sections.
+    fs : float, optional
+        Sampling frequency of a digital filter.
+
+    Returns
+    -------
+    (b, a), (z, p, k) or sos
+        As scipy: ``b``, ``a`` float64 1-D; ``z``, ``p`` 1-D (``p`` complex), ``k`` a float;
+        ``sos`` of shape ``(n_sections, 6)``.
+
+    Raises
+    ------
+    ValueError
+        scipy's checks (order, frequencies, band type, output, ripple).
+
+    Examples
+    --------
+    >>> sos = sigkern.cheby1(4, 1.0, 0.3, output="sos")
+    >>> sos.shape
+    (2, 6)
+    """
+    return _iirfilter(lib.SK_IIR_CHEBY1, "cheby1", N, rp, Wn, btype, analog, output, fs)
+
+
+def cheby2(
+    N: int,
+    rs: float,
+    Wn: ArrayLike,
+    btype: Btype = "low",
+    analog: bool = False,
+    output: IirOutput = "ba",
+    fs: Optional[float] = None,
+) -> Any:
+    """Chebyshev type II filter design, ``scipy.signal.cheby2`` (C: ``sk_iir_zpk``,
+    ``sk_iir_sos``; equal to scipy's to about 1e-12 relative).
+
+    Parameters
+    ----------
+    N : int
+        Order, 0 to 64.
+    rs : float
+        Stop-band attenuation in dB (>= 0).
+    Wn : float or pair of floats
+        Critical frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop): where the
+        gain first reaches ``-rs``. Units as :func:`cheby1`.
+    btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
+    analog : bool, default False
+    output : {"ba", "zpk", "sos"}, default "ba"
+    fs : float, optional
+
+    Returns
+    -------
+    (b, a), (z, p, k) or sos
+        As :func:`cheby1`; the zeros are complex.
+
+    Raises
+    ------
+    ValueError
+        scipy's checks.
+
+    Examples
+    --------
+    >>> z, p, k = sigkern.cheby2(3, 40.0, 0.25, output="zpk")
+    >>> len(z), len(p)
+    (3, 3)
+    """
+    return _iirfilter(lib.SK_IIR_CHEBY2, "cheby2", N, rs, Wn, btype, analog, output, fs)
+
+
+def zpk2sos(z: ArrayLike, p: ArrayLike, k: ArrayLike, pairing: Optional[str] = None, *,
+            analog: bool = False) -> F64Array:
+    """Second-order sections from zeros, poles and gain, ``scipy.signal.zpk2sos`` (C:
+    ``sk_zpk2sos``), every pairing of scipy's (default ``'nearest'`` for digital filters,
+    ``'minimal'`` for analog ones).
+
+    Parameters
+    ----------
+    z, p : array_like
+        Zeros and poles (complex ones in conjugate pairs).
+    k : float or array_like of one element
+        Gain (real).
+    pairing : {None, "nearest", "keep_odd", "minimal"}, optional
+        None: the default of ``analog``.
+    analog : bool, default False
+        The roots are of an analog filter (then ``pairing`` must be ``"minimal"`` or None and
+        ``len(z) <= len(p)``).
+
+    Returns
+    -------
+    sos : ndarray, shape (n_sections, 6), float64
+
+    Raises
+    ------
+    ValueError
+        scipy's checks (pairing, analog pairing, complex gain, unmatched conjugates, more
+        zeros than poles for ``'minimal'``); :class:`BadArgumentError` (a ``ValueError``) where
+        scipy's pairing runs out of real zeros (scipy raises ``IndexError`` there).
+
+    Examples
+    --------
+    >>> z, p, k = sigkern.butter(4, 0.2, output="zpk")
+    >>> sigkern.zpk2sos(z, p, k).shape
+    (2, 6)
+    """
+    za = np.atleast_1d(np.asarray(z)).astype(np.complex128).ravel()
+    pa = np.atleast_1d(np.asarray(p)).astype(np.complex128).ravel()
+    if pairing is None:
+        pairing = "minimal" if analog else "nearest"
+    valid = ["nearest", "keep_odd", "minimal"]
+    if pairing not in valid:
+        raise ValueError(f"pairing must be one of {valid}, not {pairing}")
+    if analog and pairing != "minimal":
+        raise ValueError('for analog zpk2sos conversion, pairing must be "minimal"')
+    kv = np.asarray(k)
+    if kv.size != 1:
+        raise ValueError(f"zpk2sos: k must be a single gain, got shape {kv.shape}")
+    if za.size == 0 and pa.size == 0:
+        kk = float(np.real(kv.reshape(())))
+        return np.asarray([[kk, 0.0, 0.0, 1.0, 0.0, 0.0]] if not analog else [[0.0, 0.0, kk, 0.0, 0.0, 1.0]],
+                          dtype=np.float64)
+    minimal = pairing == "minimal"
+    if minimal and pa.size < za.size:
+        raise ValueError("for analog zpk2sos conversion, must have len(p)>=len(z)")
+    if not np.isreal(kv.reshape(())):
+        raise ValueError("k must be real")
+    n = (pa.size + 1) // 2 if minimal else (max(pa.size, za.size) + 1) // 2
+    sos = np.empty((n, 6), np.float64)
+    cnt = ffi.new("size_t *")
+    st = _zpk2sos_c(_fb(_C, za.view(np.float64)), za.size, _fb(_C, pa.view(np.float64)), pa.size,
+                    float(np.real(kv.reshape(()))), _PAIRING[pairing], 1 if analog else 0, _fb(_C, sos, True), cnt,
+                    sos.size)
+    if st:
+        raise error(st, "sk_zpk2sos")
     return sos

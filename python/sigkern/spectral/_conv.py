@@ -1,5 +1,6 @@
 """Convolution and correlation of 1-D signals (C: ``sk_convolve_*``, ``sk_correlate_*``; Rust:
-``src/kernels/spectral/conv.rs``): ``scipy.signal``'s :func:`convolve` and :func:`correlate`."""
+``src/kernels/spectral/conv.rs``): ``scipy.signal``'s :func:`convolve` and :func:`correlate`, and
+:func:`correlation_lags` (index arithmetic)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ._common import _fb, _new, _raise, _real_input
 if TYPE_CHECKING:
     from .._typing import Array, ArrayLike, FloatArray, ConvMethod, ConvMode
 
-__all__ = ["convolve", "correlate"]
+__all__ = ["convolve", "correlate", "correlation_lags"]
 
 _conv_len = cfunc("sk_convolve_len")
 _conv = {F32: cfunc("sk_convolve_f32"), F64: cfunc("sk_convolve_f64")}
@@ -164,3 +165,50 @@ def correlate(in1: ArrayLike, in2: ArrayLike, mode: ConvMode = "full", method: C
     """
     ret: FloatArray = _conv_fast("correlate", _corr, in1, in2, mode, method, out)
     return ret
+
+
+def correlation_lags(in1_len: int, in2_len: int, mode: ConvMode = "full") -> np.ndarray:
+    """``scipy.signal.correlation_lags``: the lag of each output sample of
+    ``correlate(in1, in2, mode)`` for 1-D inputs of lengths ``in1_len`` and ``in2_len`` (index
+    arithmetic; no C call).
+
+    Parameters
+    ----------
+    in1_len, in2_len : int
+        The input lengths.
+    mode : {"full", "same", "valid"}, default "full"
+
+    Returns
+    -------
+    ndarray of int
+        The lags, one per output sample: ``correlate(x, y)[i]`` pairs ``x[k + lags[i]]`` with
+        ``y[k]``.
+
+    Raises
+    ------
+    ValueError
+        An unknown mode (scipy's message).
+
+    Examples
+    --------
+    >>> sigkern.correlation_lags(4, 3).tolist()
+    [-2, -1, 0, 1, 2, 3]
+    >>> sigkern.correlation_lags(4, 3, "same").tolist()
+    [-1, 0, 1, 2]
+    """
+    if mode == "full":
+        lags = np.arange(-in2_len + 1, in1_len)
+    elif mode == "same":
+        lags = np.arange(-in2_len + 1, in1_len)
+        mid = lags.size // 2
+        lag_bound = in1_len // 2
+        if in1_len % 2 == 0:
+            lags = lags[(mid - lag_bound):(mid + lag_bound)]
+        else:
+            lags = lags[(mid - lag_bound):(mid + lag_bound) + 1]
+    elif mode == "valid":
+        lag_bound = in1_len - in2_len
+        lags = np.arange(lag_bound + 1) if lag_bound >= 0 else np.arange(lag_bound, 1)
+    else:
+        raise ValueError(f"Mode {mode} is invalid")
+    return lags

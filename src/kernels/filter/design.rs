@@ -293,7 +293,9 @@ fn cplxreal(z: &[C]) -> SkResult<Vec<C>> {
     let mut zp: Vec<C> = rest.iter().copied().filter(|v| v.im > 0.0).collect();
     let mut zn: Vec<C> = rest.iter().copied().filter(|v| v.im < 0.0).collect();
     if zp.len() != zn.len() {
-        return Err(SkError::Internal("a complex root has no conjugate".into()));
+        return Err(SkError::BadArgument(
+            "a complex root has no matching conjugate".into(),
+        ));
     }
     // runs of (approximately) equal real part, each sorted by |imag|
     let same: Vec<bool> = (1..zp.len())
@@ -316,7 +318,7 @@ fn cplxreal(z: &[C]) -> SkResult<Vec<C>> {
     }
     for (p, n) in zp.iter().zip(&zn) {
         if (*p - n.conj()).abs() > tol * n.abs() {
-            return Err(SkError::Internal(
+            return Err(SkError::BadArgument(
                 "a complex root has no matching conjugate".into(),
             ));
         }
@@ -366,46 +368,103 @@ fn nearest_idx(fro: &[C], to: C, which: Option<bool>) -> Option<usize> {
         .find(|&i| which.is_none_or(|real| fro[i].is_real() == real))
 }
 
-fn idx_worst(p: &[C]) -> usize {
+fn idx_worst(p: &[C], analog: bool) -> usize {
+    // digital: the pole closest to the unit circle; analog: closest to the imaginary axis
+    let badness = |v: C| {
+        if analog {
+            v.re.abs()
+        } else {
+            (1.0 - v.abs()).abs()
+        }
+    };
     let mut best = 0;
     for i in 1..p.len() {
-        if (1.0 - p[i].abs()).abs() < (1.0 - p[best].abs()).abs() {
+        if badness(p[i]) < badness(p[best]) {
             best = i;
         }
     }
     best
 }
 
-/// scipy's `zpk2sos(z, p, k, pairing='nearest')` for a digital filter.
-fn zpk2sos(z: &[C], p: &[C], k: f64) -> SkResult<Vec<[f64; 6]>> {
+/// How `zpk2sos` combines poles and zeros into sections (scipy's `pairing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairing {
+    /// Pad to an even count and pair each pole pair with its nearest zeros (scipy's default for
+    /// digital filters).
+    Nearest,
+    /// As `Nearest`, an odd real pole kept in its own section without padding.
+    KeepOdd,
+    /// No padding: first-order sections where needed, `len(z) <= len(p)` (the only pairing for
+    /// analog filters).
+    Minimal,
+}
+
+/// scipy's `zpk2sos(z, p, k, pairing, analog=analog)`.
+fn zpk2sos(z: &[C], p: &[C], k: f64, pairing: Pairing, analog: bool) -> SkResult<Vec<[f64; 6]>> {
     let mut z = z.to_vec();
     let mut p = p.to_vec();
     if z.is_empty() && p.is_empty() {
-        return Ok(vec![[k, 0.0, 0.0, 1.0, 0.0, 0.0]]);
+        return Ok(vec![if analog {
+            [0.0, 0.0, k, 0.0, 0.0, 1.0]
+        } else {
+            [k, 0.0, 0.0, 1.0, 0.0, 0.0]
+        }]);
     }
-    while p.len() < z.len() {
-        p.push(c(0.0, 0.0));
+    if analog && pairing != Pairing::Minimal {
+        return Err(SkError::BadArgument(
+            "for analog zpk2sos conversion, pairing must be \"minimal\"".into(),
+        ));
     }
-    while z.len() < p.len() {
-        z.push(c(0.0, 0.0));
-    }
-    let n_sections = p.len().div_ceil(2);
-    if p.len() % 2 == 1 {
-        p.push(c(0.0, 0.0));
-        z.push(c(0.0, 0.0));
-    }
+    let minimal = pairing == Pairing::Minimal;
+    let n_sections = if minimal {
+        if p.len() < z.len() {
+            return Err(SkError::BadArgument(format!(
+                "pairing 'minimal' needs at least as many poles as zeros (got {} zeros, {} poles)",
+                z.len(),
+                p.len()
+            )));
+        }
+        p.len().div_ceil(2)
+    } else {
+        while p.len() < z.len() {
+            p.push(c(0.0, 0.0));
+        }
+        while z.len() < p.len() {
+            z.push(c(0.0, 0.0));
+        }
+        let n = p.len().div_ceil(2);
+        if p.len() % 2 == 1 && pairing == Pairing::Nearest {
+            p.push(c(0.0, 0.0));
+            z.push(c(0.0, 0.0));
+        }
+        n
+    };
     let mut z = cplxreal(&z)?;
     let mut p = cplxreal(&p)?;
-    let internal = |what: &str| SkError::Internal(format!("zpk2sos: no {what} left to pair"));
+    // scipy's pairing can run out of real zeros for a real pole (some analog band-pass designs
+    // of odd order: scipy raises IndexError there)
+    let internal = |what: &str| {
+        SkError::BadArgument(format!(
+            "zpk2sos: the pairing finds no {what} left to pair (scipy's zpk2sos fails here too)"
+        ))
+    };
     let mut sos = vec![[0.0; 6]; n_sections];
     for si in (0..n_sections).rev() {
-        let p1 = p.remove(idx_worst(&p));
+        let p1 = p.remove(idx_worst(&p, analog));
         let n_real_p = p.iter().filter(|v| v.is_real()).count();
         let n_real_z = z.iter().filter(|v| v.is_real()).count();
         if p1.is_real() && n_real_p == 0 {
-            let zi = nearest_idx(&z, p1, Some(true)).ok_or_else(|| internal("real zero"))?;
-            let z1 = z.remove(zi);
-            sos[si] = single_zpksos(&[z1, c(0.0, 0.0)], &[p1, c(0.0, 0.0)]);
+            if !minimal {
+                let zi = nearest_idx(&z, p1, Some(true)).ok_or_else(|| internal("real zero"))?;
+                let z1 = z.remove(zi);
+                sos[si] = single_zpksos(&[z1, c(0.0, 0.0)], &[p1, c(0.0, 0.0)]);
+            } else if !z.is_empty() {
+                let zi = nearest_idx(&z, p1, Some(true)).ok_or_else(|| internal("real zero"))?;
+                let z1 = z.remove(zi);
+                sos[si] = single_zpksos(&[z1], &[p1]);
+            } else {
+                sos[si] = single_zpksos(&[], &[p1]);
+            }
         } else if p.len() + 1 == z.len() && !p1.is_real() && n_real_p == 1 && n_real_z == 1 {
             let zi = nearest_idx(&z, p1, Some(false)).ok_or_else(|| internal("complex zero"))?;
             let z1 = z.remove(zi);
@@ -414,7 +473,7 @@ fn zpk2sos(z: &[C], p: &[C], k: f64) -> SkResult<Vec<[f64; 6]>> {
             let p2 = if p1.is_real() {
                 let reals: Vec<usize> = (0..p.len()).filter(|&i| p[i].is_real()).collect();
                 let rp: Vec<C> = reals.iter().map(|&i| p[i]).collect();
-                p.remove(reals[idx_worst(&rp)])
+                p.remove(reals[idx_worst(&rp, analog)])
             } else {
                 p1.conj()
             };
@@ -538,12 +597,266 @@ pub fn butter_sos(order: usize, band: Band, f1: f64, f2: f64, fs: f64) -> SkResu
     let pz: Vec<C> = p.iter().map(|v| (fs2 + *v) / (fs2 - *v)).collect();
     zz.extend(std::iter::repeat_n(c(-1.0, 0.0), degree));
     let kd = k * (kz / kp).re;
-    let sos = zpk2sos(&zz, &pz, kd)?;
+    let sos = zpk2sos(&zz, &pz, kd, Pairing::Nearest, false)?;
     check_sections(
         &sos,
         &format!("order = {order}, f1 = {f1}, f2 = {f2}, fs = {fs}"),
     )?;
     Ok(sos)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The IIR family, scipy's way: analog prototype, frequency transform, bilinear transform,
+// zpk2sos.
+
+/// Analog low-pass prototypes (cutoff 1 rad/s): scipy's `buttap`, `cheb1ap`, `cheb2ap`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Proto {
+    Butter,
+    /// Chebyshev type I, `rp` dB of pass-band ripple (≥ 0).
+    Cheby1(f64),
+    /// Chebyshev type II, `rs` dB of stop-band attenuation (≥ 0).
+    Cheby2(f64),
+}
+
+/// Largest order of an IIR design.
+pub(crate) const IIR_MAX_ORDER: usize = 64;
+
+/// Zeros, poles and gain of a filter; roots as `[re, im]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Zpk {
+    pub z: Vec<[f64; 2]>,
+    pub p: Vec<[f64; 2]>,
+    pub k: f64,
+}
+
+/// numpy's `sinh` of a complex number with finite parts.
+fn csinh(v: C) -> C {
+    if v.im == 0.0 {
+        return c(v.re.sinh(), v.im);
+    }
+    c(v.re.sinh() * v.im.cos(), v.re.cosh() * v.im.sin())
+}
+
+fn prototype(order: usize, proto: Proto) -> (Vec<C>, Vec<C>, f64) {
+    let n = order as f64;
+    let ms = |i: usize| -(n - 1.0) + 2.0 * i as f64; // arange(-N+1, N, 2)
+    match proto {
+        Proto::Butter => {
+            if order == 0 {
+                return (Vec::new(), Vec::new(), 1.0);
+            }
+            let p = (0..order)
+                .map(|i| {
+                    let th = PI * ms(i) / (2.0 * n);
+                    c(-th.cos(), -th.sin())
+                })
+                .collect();
+            (Vec::new(), p, 1.0)
+        }
+        Proto::Cheby1(rp) => {
+            if order == 0 {
+                return (Vec::new(), Vec::new(), 10f64.powf(-rp / 20.0));
+            }
+            let eps = (10f64.powf(0.1 * rp) - 1.0).sqrt();
+            let mu = 1.0 / n * (1.0 / eps).asinh();
+            let p: Vec<C> = (0..order)
+                .map(|i| -csinh(c(mu, PI * ms(i) / (2.0 * n))))
+                .collect();
+            let mut k = prod(&p.iter().map(|v| -*v).collect::<Vec<_>>()).re;
+            if order.is_multiple_of(2) {
+                k /= (1.0 + eps * eps).sqrt();
+            }
+            (Vec::new(), p, k)
+        }
+        Proto::Cheby2(rs) => {
+            if order == 0 {
+                return (Vec::new(), Vec::new(), 1.0);
+            }
+            let de = 1.0 / (10f64.powf(0.1 * rs) - 1.0).sqrt();
+            let mu = (1.0 / de).asinh() / n;
+            let z: Vec<C> = (0..order)
+                .map(ms)
+                .filter(|m| *m != 0.0)
+                .map(|m| {
+                    let s = (m * PI / (2.0 * n)).sin();
+                    -(c(0.0, 1.0) / c(s, 0.0)).conj()
+                })
+                .collect();
+            let p: Vec<C> = (0..order)
+                .map(|i| {
+                    let th = PI * ms(i) / (2.0 * n);
+                    let e = c(-th.cos(), -th.sin());
+                    c(1.0, 0.0) / c(mu.sinh() * e.re, mu.cosh() * e.im)
+                })
+                .collect();
+            let kp = prod(&p.iter().map(|v| -*v).collect::<Vec<_>>());
+            let kz = prod(&z.iter().map(|v| -*v).collect::<Vec<_>>());
+            (z, p, (kp / kz).re)
+        }
+    }
+}
+
+/// scipy's `lp2lp_zpk`, `lp2hp_zpk`, `lp2bp_zpk`, `lp2bs_zpk` with edges `w1` (and `w2`).
+fn transform(z: Vec<C>, p: Vec<C>, k: f64, band: Band, w1: f64, w2: f64) -> (Vec<C>, Vec<C>, f64) {
+    let degree = p.len() - z.len();
+    let neg_prod = |v: &[C]| prod(&v.iter().map(|x| -*x).collect::<Vec<_>>());
+    match band {
+        Band::Lowpass => (
+            z.iter().map(|v| v.scale(w1)).collect(),
+            p.iter().map(|v| v.scale(w1)).collect(),
+            k * w1.powi(degree as i32),
+        ),
+        Band::Highpass => {
+            let kk = k * (neg_prod(&z) / neg_prod(&p)).re;
+            let mut zh: Vec<C> = z.iter().map(|v| c(w1, 0.0) / *v).collect();
+            let ph: Vec<C> = p.iter().map(|v| c(w1, 0.0) / *v).collect();
+            zh.extend(std::iter::repeat_n(c(0.0, 0.0), degree));
+            (zh, ph, kk)
+        }
+        Band::Bandpass | Band::Bandstop => {
+            let bw = w2 - w1;
+            let wo = (w1 * w2).sqrt();
+            let wo2 = c(wo * wo, 0.0);
+            let split = |v: &[C]| -> Vec<C> {
+                let mut out: Vec<C> = v.iter().map(|&r| r + (r * r - wo2).sqrt()).collect();
+                out.extend(v.iter().map(|&r| r - (r * r - wo2).sqrt()));
+                out
+            };
+            if band == Band::Bandpass {
+                let zl: Vec<C> = z.iter().map(|v| v.scale(bw / 2.0)).collect();
+                let pl: Vec<C> = p.iter().map(|v| v.scale(bw / 2.0)).collect();
+                let mut zb = split(&zl);
+                zb.extend(std::iter::repeat_n(c(0.0, 0.0), degree));
+                (zb, split(&pl), k * bw.powi(degree as i32))
+            } else {
+                let kk = k * (neg_prod(&z) / neg_prod(&p)).re;
+                let zh: Vec<C> = z.iter().map(|v| c(bw / 2.0, 0.0) / *v).collect();
+                let ph: Vec<C> = p.iter().map(|v| c(bw / 2.0, 0.0) / *v).collect();
+                let mut zb = split(&zh);
+                zb.extend(std::iter::repeat_n(c(0.0, wo), degree));
+                zb.extend(std::iter::repeat_n(c(0.0, -wo), degree));
+                (zb, split(&ph), kk)
+            }
+        }
+    }
+}
+
+/// scipy's `bilinear_zpk(z, p, k, fs)`.
+fn bilinear(z: &[C], p: &[C], k: f64, fs: f64) -> (Vec<C>, Vec<C>, f64) {
+    let fs2 = c(2.0 * fs, 0.0);
+    let degree = p.len() - z.len();
+    let kz = prod(&z.iter().map(|v| fs2 - *v).collect::<Vec<_>>());
+    let kp = prod(&p.iter().map(|v| fs2 - *v).collect::<Vec<_>>());
+    let mut zz: Vec<C> = z.iter().map(|v| (fs2 + *v) / (fs2 - *v)).collect();
+    let pz: Vec<C> = p.iter().map(|v| (fs2 + *v) / (fs2 - *v)).collect();
+    zz.extend(std::iter::repeat_n(c(-1.0, 0.0), degree));
+    (zz, pz, k * (kz / kp).re)
+}
+
+/// scipy's `zpk2sos(z, p, k, pairing, analog=analog)` of roots given as `[re, im]`. Roots must
+/// be finite; complex ones must come in conjugate pairs (else `BadArgument`).
+pub fn zpk2sos_pairs(
+    z: &[[f64; 2]],
+    p: &[[f64; 2]],
+    k: f64,
+    pairing: Pairing,
+    analog: bool,
+) -> SkResult<Vec<[f64; 6]>> {
+    if !k.is_finite() || z.iter().chain(p).flatten().any(|v| !v.is_finite()) {
+        return Err(SkError::BadArgument(
+            "the zeros, poles and gain must be finite".into(),
+        ));
+    }
+    let cz: Vec<C> = z.iter().map(|r| c(r[0], r[1])).collect();
+    let cp: Vec<C> = p.iter().map(|r| c(r[0], r[1])).collect();
+    zpk2sos(&cz, &cp, k, pairing, analog)
+}
+
+/// Number of poles of an order-`order` design of band type `band` (the capacity the root
+/// arrays need; zeros never outnumber poles).
+pub fn iir_roots(order: usize, band: Band) -> usize {
+    match band {
+        Band::Lowpass | Band::Highpass => order,
+        Band::Bandpass | Band::Bandstop => 2 * order,
+    }
+}
+
+/// scipy's `iirfilter(order, Wn, btype, analog, ftype, output='zpk')` for the prototypes of
+/// [`Proto`]: `Wn = w1` (low/high-pass) or `[w1, w2]`; digital edges normalised to the Nyquist
+/// frequency (strictly between 0 and 1), analog edges in rad/s (> 0).
+pub fn iir_zpk(
+    order: usize,
+    proto: Proto,
+    band: Band,
+    w1: f64,
+    w2: f64,
+    analog: bool,
+) -> SkResult<Zpk> {
+    if order > IIR_MAX_ORDER {
+        return Err(SkError::BadArgument(format!(
+            "order = {order} must be between 0 and {IIR_MAX_ORDER}"
+        )));
+    }
+    match proto {
+        Proto::Cheby1(r) | Proto::Cheby2(r) if !(r.is_finite() && r >= 0.0) => {
+            return Err(SkError::BadArgument(format!(
+                "the ripple/attenuation = {r} dB must be finite and not negative"
+            )));
+        }
+        _ => {}
+    }
+    let two = matches!(band, Band::Bandpass | Band::Bandstop);
+    let all = [("w1", w1), ("w2", w2)];
+    for &(name, w) in &all[..if two { 2 } else { 1 }] {
+        let ok = if analog {
+            w.is_normal() && w > 0.0
+        } else {
+            w.is_normal() && w > 0.0 && w < 1.0
+        };
+        if !ok {
+            return Err(SkError::BadArgument(format!(
+                "{name} = {w} must be {}",
+                if analog {
+                    "a positive normal number (rad/s)"
+                } else {
+                    "strictly between 0 and 1 (normalised to the Nyquist frequency)"
+                }
+            )));
+        }
+    }
+    if two && w2 <= w1 {
+        return Err(SkError::BadArgument(format!(
+            "w2 = {w2} must be greater than w1 = {w1}"
+        )));
+    }
+    let (z, p, k) = prototype(order, proto);
+    let warp = |w: f64| {
+        if analog {
+            w
+        } else {
+            2.0 * 2.0 * (PI * w / 2.0).tan()
+        }
+    };
+    let (z, p, k) = transform(z, p, k, band, warp(w1), if two { warp(w2) } else { 0.0 });
+    let (z, p, k) = if analog {
+        (z, p, k)
+    } else {
+        bilinear(&z, &p, k, 2.0)
+    };
+    let pair = |v: &[C]| v.iter().map(|r| [r.re, r.im]).collect::<Vec<_>>();
+    let out = Zpk {
+        z: pair(&z),
+        p: pair(&p),
+        k,
+    };
+    if !out.k.is_finite() || out.z.iter().chain(&out.p).flatten().any(|v| !v.is_finite()) {
+        return Err(SkError::BadArgument(format!(
+            "order = {order}, w1 = {w1}, w2 = {w2}: the design's roots or gain are not finite; \
+             the parameters are too extreme for double precision"
+        )));
+    }
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -722,6 +1035,105 @@ mod tests {
     fn close(a: &[f64], b: &[f64], rel: f64) -> bool {
         let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= rel * scale)
+    }
+
+    #[test]
+    fn iir_family_matches_scipy_fixtures() {
+        let flat = |s: Vec<[f64; 6]>| s.concat();
+        // scipy.signal.cheby1(3, 1.0, 0.3, output='sos')
+        let want = [
+            0.034384966351816024,
+            0.06876993270363205,
+            0.034384966351816024,
+            1.0,
+            -0.5977088859557689,
+            0.0,
+            1.0,
+            1.0,
+            0.0,
+            1.0,
+            -0.9826960523706986,
+            0.6664788186594006,
+        ];
+        let d = iir_zpk(3, Proto::Cheby1(1.0), Band::Lowpass, 0.3, 0.0, false).unwrap();
+        let got = flat(zpk2sos_pairs(&d.z, &d.p, d.k, Pairing::Nearest, false).unwrap());
+        assert!(close(&got, &want, 1e-13), "{got:?}");
+        // scipy.signal.cheby2(4, 40.0, [0.2, 0.4], 'bandstop', output='sos')
+        let want = [
+            0.25110154253136985,
+            -0.2567084946412702,
+            0.2511015425313698,
+            1.0,
+            -0.3980530595071463,
+            0.2604538704899867,
+            1.0,
+            -1.4121673155173435,
+            1.0000000000000002,
+            1.0,
+            -1.180950590561392,
+            0.4644657786809546,
+            1.0,
+            -0.6704314195200096,
+            1.0,
+            1.0,
+            0.0017828464080578386,
+            0.6432236421297942,
+            1.0,
+            -1.5973501378433435,
+            1.0,
+            1.0,
+            -1.6310666807559433,
+            0.8231461088938898,
+        ];
+        let d = iir_zpk(4, Proto::Cheby2(40.0), Band::Bandstop, 0.2, 0.4, false).unwrap();
+        let got = flat(zpk2sos_pairs(&d.z, &d.p, d.k, Pairing::Nearest, false).unwrap());
+        assert!(close(&got, &want, 1e-13), "{got:?}");
+        // scipy.signal.cheby2(3, 30.0, 2.0, analog=True, output='sos'): 'minimal' pairing
+        let want = [
+            0.0,
+            0.0,
+            0.18983159915049969,
+            0.0,
+            1.0,
+            1.0715595528043387,
+            1.0,
+            0.0,
+            5.333333333333335,
+            1.0,
+            0.8817279536538389,
+            0.9448240117123919,
+        ];
+        let d = iir_zpk(3, Proto::Cheby2(30.0), Band::Lowpass, 2.0, 0.0, true).unwrap();
+        let got = flat(zpk2sos_pairs(&d.z, &d.p, d.k, Pairing::Minimal, true).unwrap());
+        assert!(close(&got, &want, 1e-13), "{got:?}");
+        // the general path gives butter_sos's sections
+        let d = iir_zpk(5, Proto::Butter, Band::Bandpass, 0.1, 0.3, false).unwrap();
+        let got = zpk2sos_pairs(&d.z, &d.p, d.k, Pairing::Nearest, false).unwrap();
+        assert_eq!(got, butter_sos(5, Band::Bandpass, 0.1, 0.3, 2.0).unwrap());
+        // errors
+        assert!(iir_zpk(65, Proto::Butter, Band::Lowpass, 0.3, 0.0, false).is_err());
+        assert!(iir_zpk(3, Proto::Cheby1(-1.0), Band::Lowpass, 0.3, 0.0, false).is_err());
+        assert!(iir_zpk(3, Proto::Butter, Band::Lowpass, 1.0, 0.0, false).is_err());
+        assert!(iir_zpk(3, Proto::Butter, Band::Bandpass, 0.3, 0.2, false).is_err());
+        assert!(iir_zpk(3, Proto::Butter, Band::Lowpass, 5.0, 0.0, true).is_ok());
+        assert!(zpk2sos_pairs(&[[0.0, 1.0]], &[[0.5, 0.0]], 1.0, Pairing::Nearest, false).is_err());
+        assert!(zpk2sos_pairs(
+            &[[0.5, 0.0], [0.2, 0.0]],
+            &[[0.5, 0.0]],
+            1.0,
+            Pairing::Minimal,
+            true
+        )
+        .is_err());
+        assert!(zpk2sos_pairs(
+            &[[f64::NAN, 0.0]],
+            &[[0.5, 0.0]],
+            1.0,
+            Pairing::Nearest,
+            false
+        )
+        .is_err());
+        assert!(zpk2sos_pairs(&[], &[[0.5, 0.0]], 1.0, Pairing::Nearest, true).is_err());
     }
 
     #[test]
