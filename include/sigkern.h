@@ -886,6 +886,61 @@ int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
 
 /**
+ * DCT of `dct_type` 1 … 4 of `rows` rows of `n` floats, row `r` at `x + r·x_stride`
+ * (`x_stride ≥ 0`; 0 repeats one row), as `scipy.fft.dct(x, type, norm=..., orthogonalize=...)`
+ * along the rows: unnormalised sums (type II: `y_k = 2Σ x_j cos(πk(2j+1)/(2n))`), scaled by
+ * `norm` (`SK_NORM_BACKWARD`: 1, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: `1/M`, with
+ * `M = 2(n−1)` for type I and `2n` otherwise); `orthogonalize` 1 makes the ortho-scaled matrix
+ * orthogonal as scipy does (types I–III; scipy's default with `norm="ortho"`), 0 leaves it.
+ * Any `n ≥ 1` (type I: `n ≥ 2`), primes included, each row on one FFT of the library. `y`
+ * receives `(rows, n)` row-major; `y_len` is its capacity. Rows are split over up to
+ * `SIGKERN_THREADS` threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (dct_type, norm, orthogonalize, negative `x_stride`),
+ * `SK_ERR_LENGTH` (n = 0, type I with n = 1, n > 2^27), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * DCT of doubles. Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT as `scipy.fft.idct(x, type, norm=..., orthogonalize=...)`: type 2 ↔ the DCT-III
+ * and type 3 ↔ the DCT-II, types 1 and 4 themselves, scaled so that
+ * `idct(dct(x)) = x` for the same `dct_type`, `norm` and `orthogonalize` (`SK_NORM_BACKWARD`:
+ * `1/M`, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: 1). Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT of doubles. Rules as `sk_idct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
  * Designs one RBJ "Audio EQ Cookbook" biquad and writes it to `sos[0..6]` as
  * `b0 b1 b2 a0 a1 a2` normalised so `a0 == 1` (ready for `sk_biquad_*_new` or scipy).
  *

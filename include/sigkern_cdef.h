@@ -28,6 +28,7 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -292,6 +293,14 @@ int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t me
 int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
 
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
 
 int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
 

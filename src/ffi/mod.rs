@@ -6,6 +6,7 @@
 pub mod guard;
 
 pub mod conv;
+pub mod dct;
 pub mod design;
 pub mod dynamics;
 pub mod elementwise;
