@@ -9,6 +9,9 @@ Rows (section "kaldi"):
   fbank batch 16 x 30 s 80 bins    sigkern.kaldi.fbank(batch, channel=None) vs torchaudio per
                                    clip, 15x
   mfcc 30 s 16k                    sigkern.kaldi.mfcc(x)                  vs torchaudio, 10x
+  librosa mfcc 30 s 22.05k         sigkern.feature.mfcc(y=y, sr=22050)    vs librosa.feature.mfcc
+                                   (defaults), 10x
+  librosa delta (20, 2584)         sigkern.feature.delta(m)               vs librosa.feature.delta
 """
 
 import pathlib
@@ -80,3 +83,19 @@ def run(ctx):
     mout = np.empty((2998, 13), np.float32)
     pair("mfcc 30 s 16k", lambda: sk.mfcc(x, out=mout), lambda: ref.mfcc(tx),
          "torchaudio.compliance.kaldi.mfcc", 10.0)
+    try:
+        import librosa
+    except ImportError:
+        print("librosa is not installed: its rows are skipped")
+        return
+    import sigkern.feature as feature
+
+    y = (0.1 * rng.standard_normal(22050 * 30)).astype(np.float32)
+    np.testing.assert_allclose(feature.mfcc(y=y, sr=22050), librosa.feature.mfcc(y=y, sr=22050),
+                               rtol=0, atol=1e-3 * 600)
+    pair("librosa mfcc 30 s 22.05k", lambda: feature.mfcc(y=y, sr=22050),
+         lambda: librosa.feature.mfcc(y=y, sr=22050), "librosa.feature.mfcc", 10.0)
+    m = rng.standard_normal((20, 2584))
+    np.testing.assert_allclose(feature.delta(m), librosa.feature.delta(m), rtol=0, atol=1e-9)
+    pair("librosa delta (20, 2584)", lambda: feature.delta(m), lambda: librosa.feature.delta(m),
+         "librosa.feature.delta", None)

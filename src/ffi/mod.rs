@@ -7,6 +7,7 @@ pub mod guard;
 
 pub mod conv;
 pub mod dct;
+pub mod delta;
 pub mod design;
 pub mod dynamics;
 pub mod elementwise;
