@@ -17,6 +17,7 @@ pub mod firwin;
 pub mod gain;
 pub mod handle;
 pub mod kaldi;
+pub mod kaldi_online;
 pub mod layout;
 pub mod lfilter;
 pub mod loudness;

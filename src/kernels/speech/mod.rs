@@ -4,3 +4,4 @@
 
 pub mod delta;
 pub mod kaldi;
+pub mod kaldi_online;
