@@ -2,6 +2,7 @@
 //! `torchaudio.compliance.kaldi`, offline and streaming ([`kaldi_online`]); librosa's deltas
 //! ([`delta`]); cepstral mean and variance normalisation ([`cmvn`]).
 
+pub mod cmvn;
 pub mod delta;
 pub mod kaldi;
 pub mod kaldi_online;
