@@ -118,6 +118,31 @@
 #define SK_CONV_FFT 2
 
 /**
+ * Delta edge mode: fit the polynomial to the first / last window (librosa's default `interp`).
+ */
+#define SK_DELTA_INTERP 0
+
+/**
+ * Delta edge mode: mirror about the end samples (`d c b | a b c d | c b a`).
+ */
+#define SK_DELTA_MIRROR 1
+
+/**
+ * Delta edge mode: `cval` outside the signal.
+ */
+#define SK_DELTA_CONSTANT 2
+
+/**
+ * Delta edge mode: repeat the end samples (`a a | a b c d | d d`).
+ */
+#define SK_DELTA_NEAREST 3
+
+/**
+ * Delta edge mode: periodic (`c d | a b c d | a b`).
+ */
+#define SK_DELTA_WRAP 4
+
+/**
  * RBJ low-pass (`sk_rbj_biquad` kind).
  */
 #define SK_RBJ_LOWPASS 0
@@ -608,6 +633,12 @@ typedef struct SkFftPlan SkFftPlan;
 typedef struct SkFir SkFir;
 
 /**
+ * A Kaldi feature stream (opaque; `sk_kaldi_online_f32_new`/`sk_kaldi_online_f64_new`, freed
+ * with `sk_kaldi_online_free`).
+ */
+typedef struct SkKaldiOnline SkKaldiOnline;
+
+/**
  * Opaque handle of a transfer-function (`b`, `a`) filter (`float` or `double`), made by
  * `sk_lfilter_f32_new` or `sk_lfilter_f64_new` and released by `sk_lfilter_free`.
  */
@@ -848,6 +879,61 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * Per-utterance CMVN of `channels` feature matrices of `frames × feats` floats (row-major,
+ * one after the other), as Kaldi's `apply-cmvn`: each feature minus its mean over the
+ * utterance's frames; with `norm_vars` 1 also divided by its standard deviation
+ * (`var = Σx²/n − mean²` floored at 1e-20). Sums in double. `y == x` (in place) is allowed.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (norm_vars not 0/1), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (partial overlap),
+ * `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats floats.
+ */
+int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+/**
+ * Per-utterance CMVN of doubles. Rules as `sk_cmvn_f32`.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats doubles.
+ */
+int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+/**
+ * Sliding-window cepstral mean (and variance) normalisation of `channels` matrices of
+ * `frames × feats` floats, as `torchaudio.functional.sliding_window_cmn(x, cmn_window,
+ * min_cmn_window, center, norm_vars)`: frame `t` minus the mean over a window of up to
+ * `cmn_window` frames (the `cmn_window` frames before `t` and `t` itself, at least
+ * `min_cmn_window` at the start; centred on `t` with `center`), the window moved one frame at
+ * a time with running sums in float as torchaudio does; with `norm_vars` scaled by
+ * `(Σx²/n − (Σx)²/n²)^(−1/2)` (zeros where the window has one frame). `y == x` is allowed.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (center or norm_vars not 0/1), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is
+ * untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats floats.
+ */
+int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+/**
+ * Sliding-window CMN of doubles. Rules as `sk_sliding_cmn_f32`.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats doubles.
+ */
+int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+/**
  * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
  * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, the full length
  * `na + nb − 1` overflows `size_t`, or the length is more floats than a buffer can hold,
@@ -914,6 +1000,93 @@ int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t
  * `a` readable for na, `b` for nb, `y` writable for y_len floats.
  */
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+/**
+ * DCT of `dct_type` 1 … 4 of `rows` rows of `n` floats, row `r` at `x + r·x_stride`
+ * (`x_stride ≥ 0`; 0 repeats one row), as `scipy.fft.dct(x, type, norm=..., orthogonalize=...)`
+ * along the rows: unnormalised sums (type II: `y_k = 2Σ x_j cos(πk(2j+1)/(2n))`), scaled by
+ * `norm` (`SK_NORM_BACKWARD`: 1, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: `1/M`, with
+ * `M = 2(n−1)` for type I and `2n` otherwise); `orthogonalize` 1 makes the ortho-scaled matrix
+ * orthogonal as scipy does (types I–III; scipy's default with `norm="ortho"`), 0 leaves it.
+ * Any `n ≥ 1` (type I: `n ≥ 2`), primes included, each row on one FFT of the library. `y`
+ * receives `(rows, n)` row-major; `y_len` is its capacity. Rows are split over up to
+ * `SIGKERN_THREADS` threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (dct_type, norm, orthogonalize, negative `x_stride`),
+ * `SK_ERR_LENGTH` (n = 0, type I with n = 1, n > 2^27), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * DCT of doubles. Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT as `scipy.fft.idct(x, type, norm=..., orthogonalize=...)`: type 2 ↔ the DCT-III
+ * and type 3 ↔ the DCT-II, types 1 and 4 themselves, scaled so that
+ * `idct(dct(x)) = x` for the same `dct_type`, `norm` and `orthogonalize` (`SK_NORM_BACKWARD`:
+ * `1/M`, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: 1). Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT of doubles. Rules as `sk_idct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Delta features of `rows` signals of `n ≥ 1` floats, row `r` at `x + r·x_stride`
+ * (`x_stride ≥ 0`), as `librosa.feature.delta(x, width=width, order=order, mode=...)` along
+ * the rows, i.e. `scipy.signal.savgol_filter(x, width, polyorder, deriv=order, delta=delta,
+ * mode=..., cval=cval)`: the `order`-th derivative of the least-squares polynomial of degree
+ * `polyorder` (librosa: `polyorder = order`) over each window of `width` samples (odd, ≥ 3,
+ * ≤ 4097), divided by `delta^order`; `order > polyorder` gives zeros. `mode` `SK_DELTA_*`:
+ * `SK_DELTA_INTERP` (needs `n ≥ width`) differentiates the fit to the first / last window at
+ * the edge samples, the others extend the signal (`cval` for `SK_DELTA_CONSTANT`). `y`
+ * receives `(rows, n)` row-major; rows are split over up to `SIGKERN_THREADS` threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (width, order, polyorder ≥ width, mode, delta 0 or
+ * not finite, NaN cval, `n < width` with interp, negative `x_stride`), `SK_ERR_LENGTH`
+ * (n = 0), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates the filter weights).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_delta_f32(const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
+
+/**
+ * Delta features of doubles. Rules as `sk_delta_f32`.
+ *
+ * Real-time safe: no (allocates the filter weights).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_delta_f64(const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
 
 /**
  * Designs one RBJ "Audio EQ Cookbook" biquad and writes it to `sos[0..6]` as
@@ -2457,6 +2630,143 @@ int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const floa
  * `opts` readable; `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for y_len.
  */
 int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Creates a stream of Kaldi features of `kind` (`SK_KALDI_*`) with the options `*opts` (as
+ * `sk_kaldi_f32`; `subtract_mean` and `min_duration` need the whole signal and are refused).
+ * Feed it with `sk_kaldi_online_f32_accept`, end with `sk_kaldi_online_f32_finish`: each frame
+ * comes out as soon as its samples are there (Kaldi's online rule; without `snip_edges` the
+ * frames that reflect at the end come with the finish), and the frames, in order, equal one
+ * `sk_kaldi_f32` call on the whole signal bit for bit (dither included: frame `i` uses the
+ * noise of `(opts->seed, 0, i)`), whatever the chunk sizes. A signal shorter than one frame
+ * gets no frame from the finish.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (an option, named in the message), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION`; on error `*stream` is untouched.
+ * Free with `sk_kaldi_online_free`. One call at a time per stream (a concurrent call is
+ * refused); different streams are independent.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `opts` readable, `stream` writable.
+ */
+int32_t sk_kaldi_online_f32_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+/**
+ * Creates a stream of doubles. Rules as `sk_kaldi_online_f32_new`.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `opts` readable, `stream` writable.
+ */
+int32_t sk_kaldi_online_f64_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+/**
+ * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (frees memory).
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_kaldi_online_free(struct SkKaldiOnline *stream);
+
+/**
+ * Describes a stream: `*dim` values a frame, `*frames` frames returned so far, `*samples`
+ * samples accepted so far, `*finished` 1 after the finish (0 before). Any output pointer may be
+ * NULL (not written). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * Each non-NULL output writable.
+ */
+int32_t sk_kaldi_online_info(const struct SkKaldiOnline *stream, size_t *dim, size_t *frames, size_t *samples, int32_t *finished);
+
+/**
+ * Number of frames an accept of `n` more samples would return now (`*frames`). Returns
+ * `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished),
+ * `SK_ERR_LENGTH` (the sample count overflows), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_kaldi_online_accept_frames(const struct SkKaldiOnline *stream, size_t *frames, size_t n);
+
+/**
+ * Number of frames the finish would return now (`*frames`; 0 once finished). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_kaldi_online_finish_frames(const struct SkKaldiOnline *stream, size_t *frames);
+
+/**
+ * Forgets the signal (and a finish): the stream starts a new one. Returns `SK_OK` or
+ * `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_kaldi_online_reset(struct SkKaldiOnline *stream);
+
+/**
+ * Appends `n` samples of `x` to the stream and writes every frame now complete to `y`
+ * (frame-major, `dim` values each; `y_len` its capacity), storing their count in `*frames`
+ * (possibly 0; `sk_kaldi_online_accept_frames` tells it in advance). If `y` is too small,
+ * returns `SK_ERR_BUFFER_TOO_SMALL` and consumes nothing. Other returns:
+ * `SK_ERR_INVALID_HANDLE` (NULL/freed/a double stream), `SK_ERR_BAD_ARGUMENT` (finished
+ * stream), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On
+ * error nothing is written and the stream is unchanged.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_kaldi_online_f32_accept(struct SkKaldiOnline *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Accept for a double stream. Rules as `sk_kaldi_online_f32_accept`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_kaldi_online_f64_accept(struct SkKaldiOnline *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Ends the input (kaldi_native_fbank's `input_finished`): writes the remaining frames (those
+ * that reflect at the end without `snip_edges`) to `y` and their count to `*frames`; later
+ * accepts fail until `sk_kaldi_online_reset`, a second finish returns 0 frames. Rules as
+ * `sk_kaldi_online_f32_accept`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len floats, `frames` writable.
+ */
+int32_t sk_kaldi_online_f32_finish(struct SkKaldiOnline *stream, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Finish for a double stream. Rules as `sk_kaldi_online_f32_finish`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len doubles, `frames` writable.
+ */
+int32_t sk_kaldi_online_f64_finish(struct SkKaldiOnline *stream, double *y, size_t y_len, size_t *frames);
 
 /**
  * Interleaves `nchannels` planar channels into frames: `y[f·nchannels + c] = channels[c][f]`

@@ -40,6 +40,16 @@
 
 #define SK_CONV_FFT 2
 
+#define SK_DELTA_INTERP 0
+
+#define SK_DELTA_MIRROR 1
+
+#define SK_DELTA_CONSTANT 2
+
+#define SK_DELTA_NEAREST 3
+
+#define SK_DELTA_WRAP 4
+
 #define SK_RBJ_LOWPASS 0
 
 #define SK_RBJ_HIGHPASS 1
@@ -230,6 +240,8 @@ typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
 
+typedef struct SkKaldiOnline SkKaldiOnline;
+
 typedef struct SkLfilter SkLfilter;
 
 typedef struct SkMelPlan SkMelPlan;
@@ -295,6 +307,14 @@ typedef struct SkResampleSpec {
     double attenuation_db;
 } SkResampleSpec;
 
+int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
 int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
 
 int32_t sk_convolve_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
@@ -304,6 +324,18 @@ int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t me
 int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
 
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_delta_f32(const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
+
+int32_t sk_delta_f64(const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
 
 int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
 
@@ -512,6 +544,28 @@ int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *
 int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
 
 int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_kaldi_online_f32_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+int32_t sk_kaldi_online_f64_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+int32_t sk_kaldi_online_free(struct SkKaldiOnline *stream);
+
+int32_t sk_kaldi_online_info(const struct SkKaldiOnline *stream, size_t *dim, size_t *frames, size_t *samples, int32_t *finished);
+
+int32_t sk_kaldi_online_accept_frames(const struct SkKaldiOnline *stream, size_t *frames, size_t n);
+
+int32_t sk_kaldi_online_finish_frames(const struct SkKaldiOnline *stream, size_t *frames);
+
+int32_t sk_kaldi_online_reset(struct SkKaldiOnline *stream);
+
+int32_t sk_kaldi_online_f32_accept(struct SkKaldiOnline *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f64_accept(struct SkKaldiOnline *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f32_finish(struct SkKaldiOnline *stream, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f64_finish(struct SkKaldiOnline *stream, double *y, size_t y_len, size_t *frames);
 
 int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float *y, size_t frames);
 

@@ -19,7 +19,8 @@ convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation)
 (``scipy.signal``'s spectral estimation and analytic signal), :mod:`sigkern.kaldi`
 (Kaldi spectrogram, fbank and MFCC as ``torchaudio.compliance.kaldi``; its names stay in their
 module: ``sigkern.kaldi.fbank``), :mod:`sigkern.effects` (``librosa.effects``' time_stretch and
-pitch_shift; its names stay in their module). Errors
+pitch_shift; its names stay in their module), :mod:`sigkern.feature` (``librosa.feature``'s
+names: ``sigkern.feature.mfcc``, ``delta``). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -34,6 +35,7 @@ from . import audio
 from . import core
 from . import dynamics
 from . import effects
+from . import feature
 from . import filters
 from . import kaldi
 from . import loudness

@@ -5,7 +5,10 @@
 
 pub mod guard;
 
+pub mod cmvn;
 pub mod conv;
+pub mod dct;
+pub mod delta;
 pub mod design;
 pub mod dynamics;
 pub mod elementwise;
@@ -17,6 +20,7 @@ pub mod gain;
 pub mod griffinlim;
 pub mod handle;
 pub mod kaldi;
+pub mod kaldi_online;
 pub mod layout;
 pub mod lfilter;
 pub mod loudness;

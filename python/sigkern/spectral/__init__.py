@@ -3,10 +3,11 @@
 ``sk_window_*``, ``sk_stft_*``, ``sk_istft_*``, ``sk_stft_stream_*``, ``sk_phase_vocoder_*``,
 ``sk_griffinlim_*``, ``sk_spec_power_*``,
 ``sk_power_to_db_*``, ``sk_mel_*``, ``sk_melspec_*``, ``sk_logmel_*``, ``sk_convolve_*``,
-``sk_correlate_*``).
+``sk_correlate_*``, ``sk_dct_*``, ``sk_idct_*``).
 
 The functions follow the signatures users already know: :func:`rfft`, :func:`irfft`,
-:func:`fft`, :func:`ifft` are ``numpy.fft``'s (``n``, ``axis``, ``norm``), :func:`get_window`,
+:func:`fft`, :func:`ifft` are ``numpy.fft``'s (``n``, ``axis``, ``norm``), :func:`dct` and
+:func:`idct` ``scipy.fft``'s, :func:`get_window`,
 :func:`convolve` and :func:`correlate` are ``scipy.signal``'s, :func:`stft`/:func:`istft` are
 ``torch.stft``/``torch.istft``'s, and :func:`power_to_db`, :func:`mel_filters` and
 :func:`melspectrogram` are librosa's. numpy arrays and CPU torch tensors go in, the same kind
@@ -27,6 +28,7 @@ from __future__ import annotations
 # underscore, as in scipy.signal, because a module ``fft`` or ``stft`` would be shadowed by the
 # function of that name; every public name is re-exported here.
 from ._conv import convolve, correlate, correlation_lags
+from ._dct import dct, idct
 from ._fft import FftPlan, fft, ifft, irfft, rfft
 from ._mel import MelSpectrogram, log_mel_spectrogram, mel_filters, melspectrogram
 from ._power import log10_floor, power_to_db, spec_power
@@ -41,6 +43,8 @@ __all__ = [
     "fft",
     "ifft",
     "FftPlan",
+    "dct",
+    "idct",
     "get_window",
     "stft",
     "istft",

@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod conv;
+pub mod dct;
 pub mod fft;
 pub mod griffinlim;
 pub mod logtail;
