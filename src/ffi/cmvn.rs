@@ -17,6 +17,9 @@ fn flag(name: &str, v: i32) -> SkResult<bool> {
     }
 }
 
+/// A checked input (borrowed, or copied when it overlaps the output) and the output.
+type Io<'a, T> = Option<(Cow<'a, [T]>, &'a mut [T])>;
+
 /// The checked input and output of `channels × frames × feats` values (`x == y` allowed).
 ///
 /// # Safety
@@ -27,7 +30,7 @@ unsafe fn io<'a, T: Float>(
     channels: usize,
     frames: usize,
     feats: usize,
-) -> SkResult<Option<(Cow<'a, [T]>, &'a mut [T])>> {
+) -> SkResult<Io<'a, T>> {
     let n = channels
         .checked_mul(frames)
         .and_then(|v| v.checked_mul(feats))

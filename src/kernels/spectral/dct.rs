@@ -29,6 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub(crate) const MAX_DCT_LEN: usize = 1 << 27;
 
 /// The transform one row needs, after `idct`'s type swap (II ↔ III).
+#[allow(clippy::upper_case_acronyms)] // the DCT types' own names
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Raw {
     I,
@@ -320,6 +321,7 @@ impl<T: FftFloat + PlanCache> DctPlan<T> {
 
     /// The transform of `rows` rows of `n` values, row `r` at `x[r·x_stride..]`, into `y`
     /// (`rows × n`, row-major); rows are split over the library's threads.
+    #[allow(clippy::too_many_arguments)]
     pub fn compute(
         &self,
         x: &[T],
