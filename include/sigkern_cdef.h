@@ -64,6 +64,20 @@
 
 #define SK_BAND_BANDSTOP 3
 
+#define SK_FEATURE_CENTROID 1
+
+#define SK_FEATURE_BANDWIDTH 2
+
+#define SK_FEATURE_ROLLOFF 4
+
+#define SK_FEATURE_FLATNESS 8
+
+#define SK_FEATURE_ZCR 16
+
+#define SK_FEATURE_RMS 32
+
+#define SK_PAD_EDGE 2
+
 #define SK_FFT_REAL 0
 
 #define SK_FFT_COMPLEX 1
@@ -358,6 +372,36 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+int32_t sk_feature_frames(size_t n, size_t frame_length, size_t hop, int32_t center, size_t *frames);
+
+int32_t sk_spectral_features_f32(const float *y, size_t batch, size_t n, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, float *out, size_t out_len);
+
+int32_t sk_spectral_features_f64(const double *y, size_t batch, size_t n, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, double *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const float *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, float *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const double *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, float *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, double *out, size_t out_len);
+
+int32_t sk_poly_features_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, float *out, size_t out_len);
+
+int32_t sk_poly_features_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, double *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, float *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, double *out, size_t out_len);
+
+int32_t sk_rms_frames_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_rms_frames_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+int32_t sk_rms_spec_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, float *out, size_t out_len);
+
+int32_t sk_rms_spec_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, double *out, size_t out_len);
 
 int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
 

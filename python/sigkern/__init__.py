@@ -18,7 +18,8 @@ convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation)
 (streaming and one-shot sample-rate conversion, ``resample_poly``), :mod:`sigkern.analysis`
 (``scipy.signal``'s spectral estimation and analytic signal), :mod:`sigkern.kaldi`
 (Kaldi spectrogram, fbank and MFCC as ``torchaudio.compliance.kaldi``; its names stay in their
-module: ``sigkern.kaldi.fbank``). Errors
+module: ``sigkern.kaldi.fbank``), :mod:`sigkern.feature` (librosa's frame-wise features:
+``sigkern.feature.spectral_centroid``, ...; its names stay in their module). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -32,6 +33,7 @@ from . import analysis
 from . import audio
 from . import core
 from . import dynamics
+from . import feature
 from . import filters
 from . import kaldi
 from . import loudness

@@ -9,6 +9,7 @@ pub mod conv;
 pub mod design;
 pub mod dynamics;
 pub mod elementwise;
+pub mod feature;
 pub mod fft;
 pub mod filter;
 pub mod firwin;

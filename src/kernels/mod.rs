@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod dynamics;
 pub mod elementwise;
 pub mod fastmath;
+pub mod feature;
 pub mod filter;
 pub mod gain;
 pub mod layout;
