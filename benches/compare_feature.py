@@ -8,6 +8,7 @@ Rows (section "feature"):
                                            centroid + bandwidth + rolloff + flatness + zcr + rms
                                            one by one, 20x
   spectral_centroid from S 30 s            a given magnitude spectrogram, informational
+  onset_strength 30 s                      sigkern.onset.onset_strength(y=y) vs librosa, 8x
 """
 
 import numpy as np
@@ -61,3 +62,7 @@ def run(ctx):
     pair("spectral_centroid from S 30 s", lambda: skf.spectral_centroid(S=S),
          lambda: librosa.feature.spectral_centroid(S=S), "librosa.feature.spectral_centroid(S=S)",
          None)
+    import sigkern.onset as sko
+
+    pair("onset_strength 30 s", lambda: sko.onset_strength(y=y, sr=sr),
+         lambda: librosa.onset.onset_strength(y=y, sr=sr), "librosa.onset.onset_strength", 8.0)

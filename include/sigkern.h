@@ -342,6 +342,31 @@
 #define SK_MEL_NORM_SLANEY 1
 
 /**
+ * Onset aggregation: none (one channel per bin, librosa `aggregate=False`).
+ */
+#define SK_AGGREGATE_NONE 0
+
+/**
+ * Onset aggregation: mean over the channel's bins (`np.mean`, librosa's default).
+ */
+#define SK_AGGREGATE_MEAN 1
+
+/**
+ * Onset aggregation: median (`np.median`).
+ */
+#define SK_AGGREGATE_MEDIAN 2
+
+/**
+ * Onset aggregation: maximum (`np.max`).
+ */
+#define SK_AGGREGATE_MAX 3
+
+/**
+ * Onset aggregation: minimum (`np.min`).
+ */
+#define SK_AGGREGATE_MIN 4
+
+/**
  * Quality preset: passband to 0.70 of the lower Nyquist frequency, 60 dB stopband.
  */
 #define SK_RESAMPLE_QUICK 0
@@ -3592,6 +3617,77 @@ const char *sk_version(void);
  * Real-time safe: yes.
  */
 const char *sk_simd_level(void);
+
+/**
+ * The onset envelope of `librosa.onset.onset_strength_multi(S=S, lag=lag, max_size=max_size,
+ * ref=ref, detrend=detrend≠0, center=…, aggregate=…, channels=…)` for a batch `S` of `batch`
+ * row-major `(n_bins, frames)` spectrograms (librosa passes a dB mel spectrogram) into `out`,
+ * `(batch, channels, n_out)` row-major.
+ *
+ * Per bin: `max(0, S[f, t + lag] − ref[f, t])`, `ref` NULL meaning `S` filtered by a maximum
+ * over `max_size` neighbouring bins (`scipy.ndimage.maximum_filter1d`, "reflect" edges);
+ * then per channel the `aggregate` (`SK_AGGREGATE_*`) of its bins — channels are the ranges
+ * between consecutive `bounds` (`n_bounds ≥ 2` strictly increasing indices ≤ n_bins; NULL:
+ * one channel over every bin), or one channel per bin with `SK_AGGREGATE_NONE`; then
+ * `pad_left` zeros in front (librosa: `lag`, plus `n_fft / (2·hop)` when centred), the
+ * detrending filter `lfilter([1, −1], [1, −0.99])` when `detrend ≠ 0`, and at most `max_frames`
+ * frames kept (librosa's centring keeps `frames`; pass `SIZE_MAX` to keep all). So `n_out =
+ * min(frames − lag + pad_left, max_frames)`.
+ * Arguments: `lag ≥ 1`, `max_size ≥ 1`, `frames > lag`; `ref` NULL or the shape of `S`.
+ * NaN propagates. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames floats, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len floats.
+ */
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+/**
+ * `sk_onset_strength_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames doubles, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len doubles.
+ */
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+/**
+ * `librosa.util.peak_pick(x, pre_max=pre_max, post_max=post_max, pre_avg=pre_avg,
+ * post_avg=post_avg, delta=delta, wait=wait, sparse=False)` of every row of `x` (`rows` rows
+ * of `n`): `peaks[i]` is 1 where a peak is picked, else 0.
+ *
+ * Frame `i` is a peak when `x[i] = max(x[i − pre_max : i + post_max])`, `x[i] ≥
+ * mean(x[i − pre_avg : i + post_avg]) + delta` (windows clipped to the row; the first frame
+ * compares with `x[:post_max]` and `x[:post_avg]`), and it lies more than `wait` frames after
+ * the previous peak (greedy, left to right). Means are running sums in double, as librosa's
+ * numba kernel. librosa's fractional window sizes are rounded up by the caller.
+ * Arguments: `post_max ≥ 1`, `post_avg ≥ 1`, `delta ≥ 0` (else `SK_ERR_BAD_ARGUMENT`);
+ * `peaks_len ≥ rows·n`. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `peaks` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n floats, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+/**
+ * `sk_peak_pick_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n doubles, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
 
 /**
  * `y[i] = x[i] / 2^15` for `i < n` (int16_t codes → float): -32768 → -1.0, 32767 → 32767/32768.

@@ -128,6 +128,16 @@
 
 #define SK_MEL_NORM_SLANEY 1
 
+#define SK_AGGREGATE_NONE 0
+
+#define SK_AGGREGATE_MEAN 1
+
+#define SK_AGGREGATE_MEDIAN 2
+
+#define SK_AGGREGATE_MAX 3
+
+#define SK_AGGREGATE_MIN 4
+
 #define SK_RESAMPLE_QUICK 0
 
 #define SK_RESAMPLE_LOW 1
@@ -674,6 +684,14 @@ size_t sk_last_error_message(char *buf, size_t cap);
 const char *sk_version(void);
 
 const char *sk_simd_level(void);
+
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
 
 int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
 

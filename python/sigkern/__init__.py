@@ -19,7 +19,8 @@ convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation)
 (``scipy.signal``'s spectral estimation and analytic signal), :mod:`sigkern.kaldi`
 (Kaldi spectrogram, fbank and MFCC as ``torchaudio.compliance.kaldi``; its names stay in their
 module: ``sigkern.kaldi.fbank``), :mod:`sigkern.feature` (librosa's frame-wise features:
-``sigkern.feature.spectral_centroid``, ...; its names stay in their module). Errors
+``sigkern.feature.spectral_centroid``, ...; its names stay in their module), :mod:`sigkern.onset`
+(librosa's onset envelope and detection). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -37,6 +38,7 @@ from . import feature
 from . import filters
 from . import kaldi
 from . import loudness
+from . import onset
 from . import spectral
 from . import resample as _resample  # the name `resample` is the function
 from ._errors import *  # noqa: F401,F403

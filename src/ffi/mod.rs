@@ -22,6 +22,7 @@ pub mod loudness;
 pub mod mel;
 pub mod memory;
 pub mod meta;
+pub mod onset;
 pub mod pcm;
 pub mod pcm_dither;
 pub mod peaks;

@@ -14,6 +14,7 @@ pub mod filter;
 pub mod gain;
 pub mod layout;
 pub mod loudness;
+pub mod onset;
 pub mod par;
 pub mod pcm;
 pub mod pcm_dither;
