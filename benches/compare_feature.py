@@ -9,6 +9,7 @@ Rows (section "feature"):
                                            one by one, 20x
   spectral_centroid from S 30 s            a given magnitude spectrogram, informational
   onset_strength 30 s                      sigkern.onset.onset_strength(y=y) vs librosa, 8x
+  yin 30 s                                 sigkern.yin(y, fmin=65, fmax=2093) vs librosa.yin, 10x
 """
 
 import numpy as np
@@ -66,3 +67,7 @@ def run(ctx):
 
     pair("onset_strength 30 s", lambda: sko.onset_strength(y=y, sr=sr),
          lambda: librosa.onset.onset_strength(y=y, sr=sr), "librosa.onset.onset_strength", 8.0)
+    import sigkern
+
+    pair("yin 30 s", lambda: sigkern.yin(y, fmin=65.0, fmax=2093.0, sr=sr),
+         lambda: librosa.yin(y, fmin=65.0, fmax=2093.0, sr=sr), "librosa.yin", 10.0)

@@ -4519,6 +4519,41 @@ int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_heig
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
 
 /**
+ * `librosa.yin(y, fmin=fmin, fmax=fmax, sr=sr, frame_length=frame_length, hop_length=hop,
+ * trough_threshold=trough_threshold, center=center≠0, pad_mode=…)` of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames`, `frames = 1 + (n +
+ * 2·pad − frame_length) / hop`, `pad = frame_length/2` when centred), in Hz.
+ *
+ * Per frame: the autocorrelation by FFT, the difference `d(τ) = 2·(r₀ − r_τ) − Σ_{j<τ} y_j²`,
+ * its cumulative-mean normalisation for periods `floor(sr/fmax) … min(ceil(sr/fmin),
+ * frame_length − 1)`, the first local minimum below `trough_threshold` (else the global
+ * minimum), refined by parabolic interpolation; computed in double.
+ * Arguments: `0 < fmin < fmax ≤ sr/2`, finite; `4 ≤ frame_length ≤ 2^24`; `hop ≥ 1`; the
+ * period range must hold two lags; `pad_mode` `SK_PAD_CONSTANT` (librosa's default) or
+ * `SK_PAD_REFLECT`; the audio must be finite (`SK_ERR_NON_FINITE`, as librosa's
+ * `valid_audio`); a signal shorter than a frame without centring is `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+/**
+ * `sk_yin_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+/**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most

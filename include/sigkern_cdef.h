@@ -789,6 +789,10 @@ int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_heig
 
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
 
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
 int32_t sk_sum_f64(const double *x, double *out, size_t n);

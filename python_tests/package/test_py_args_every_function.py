@@ -84,6 +84,7 @@ VALID = {
     **{name: lambda: ((x(),), {"axis": -1}) for name in ("hilbert", "argrelmax", "argrelmin", "detrend")},
     "argrelextrema": lambda: ((x(), np.greater), {"axis": -1}),
     "savgol_filter": lambda: ((x(), 5, 2), {"axis": -1}),
+    "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
 }
 
 

@@ -26,6 +26,7 @@ pub mod onset;
 pub mod pcm;
 pub mod pcm_dither;
 pub mod peaks;
+pub mod pitch;
 pub mod reduce;
 pub mod resample;
 pub mod rows;

@@ -18,6 +18,7 @@ pub mod onset;
 pub mod par;
 pub mod pcm;
 pub mod pcm_dither;
+pub mod pitch;
 pub mod reduce;
 pub mod resample;
 pub mod rows;
