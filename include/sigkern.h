@@ -361,6 +361,31 @@
 #define SK_MEL_NORM_SLANEY 1
 
 /**
+ * Onset aggregation: none (one channel per bin, librosa `aggregate=False`).
+ */
+#define SK_AGGREGATE_NONE 0
+
+/**
+ * Onset aggregation: mean over the channel's bins (`np.mean`, librosa's default).
+ */
+#define SK_AGGREGATE_MEAN 1
+
+/**
+ * Onset aggregation: median (`np.median`).
+ */
+#define SK_AGGREGATE_MEDIAN 2
+
+/**
+ * Onset aggregation: maximum (`np.max`).
+ */
+#define SK_AGGREGATE_MAX 3
+
+/**
+ * Onset aggregation: minimum (`np.min`).
+ */
+#define SK_AGGREGATE_MIN 4
+
+/**
  * Quality preset: passband to 0.70 of the lower Nyquist frequency, 60 dB stopband.
  */
 #define SK_RESAMPLE_QUICK 0
@@ -1671,6 +1696,272 @@ int32_t sk_abs_f32(const float *x, float *y, size_t n);
  * `x` readable and `y` writable for `n` elements.
  */
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+/**
+ * Frames of an n-sample signal framed by `frame_length` and `hop` after centre padding of
+ * `frame_length/2` samples each side when `center ≠ 0` (`librosa.util.frame` after librosa's
+ * padding): `1 + (n + 2·pad − frame_length) / hop`, stored in `*frames`. The count of
+ * `sk_zero_crossing_rate_*` and `sk_rms_frames_*` (with an even `n_fft`, also of the STFT).
+ * Returns `SK_OK`, `SK_ERR_LENGTH` (`frame_length = 0`, overflow), `SK_ERR_BAD_ARGUMENT`
+ * (`hop = 0`; the padded signal shorter than a frame), `SK_ERR_NULL_POINTER` /
+ * `SK_ERR_MISALIGNED` (`frames`); on error `*frames` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_feature_frames(size_t n, size_t frame_length, size_t hop, int32_t center, size_t *frames);
+
+/**
+ * The one-pass feature call: for every frame of every row of `y` (`batch` rows of `n`
+ * samples), librosa's STFT (`librosa.stft(y, n_fft=n_fft, hop_length=hop,
+ * win_length=win_length, window=window, center=center≠0, pad_mode=…)`) and, from its magnitude
+ * without storing the spectrogram, the descriptors selected by `which` (`SK_FEATURE_*` bits):
+ * `spectral_centroid(freq=freq)`, `spectral_bandwidth(p=p, norm=norm≠0)`,
+ * `spectral_rolloff(roll_percent=roll_percent)`, `spectral_flatness(amin=amin,
+ * power=power)`, plus from the same frame of the signal `zero_crossing_rate(frame_length=n_fft,
+ * hop_length=hop, center=center≠0, threshold=zcr_threshold, zero_pos=zcr_zero_pos≠0,
+ * pad=zcr_pad≠0)` (centre padding with the edge samples, as librosa) and `rms(y=y,
+ * frame_length=n_fft, hop_length=hop, center=center≠0, pad_mode=…)` (in the precision of
+ * the input; librosa's default `dtype=float32` is the caller's cast).
+ *
+ * Arguments: `window` holds `win_length` values (`scipy.signal.get_window(window,
+ * win_length, fftbins=True)`, zero-padded centred to n_fft as librosa); STFT rules as
+ * `sk_stft_frames` (`1 ≤ hop ≤ win_length ≤ n_fft`; `pad_mode` `SK_PAD_CONSTANT`, librosa's
+ * default, or `SK_PAD_REFLECT`); `sr > 0` when `freq` is NULL, else `freq` holds `n_fft/2+1`
+ * bin frequencies; `p > 0`, `0 < roll_percent < 1`, `amin > 0`, `power > 0`, all finite, for
+ * the bits that use them; a NaN `zcr_threshold` is `SK_ERR_BAD_ARGUMENT`. `out` receives the
+ * selected features in bit order (centroid, bandwidth, rolloff, flatness, zcr, rms), each a
+ * `batch × frames` block, frames `1 + n/hop` when centred (see `sk_stft_frames`); `out_len` is
+ * its capacity (else `SK_ERR_BUFFER_TOO_SMALL` stating the size). The audio must be finite
+ * (librosa's `valid_audio`): else `SK_ERR_NON_FINITE` naming the first bad sample. A silent
+ * frame has centroid, bandwidth and roll-off 0 and flatness 1.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`
+ * (`out` overlapping `y` or `window`), `SK_ERR_ALLOCATION`; on error `out` is untouched.
+ * Thread-safe (long inputs are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `window` for win_length, `freq` NULL or readable for
+ * n_fft/2+1 doubles, `out` writable for out_len floats.
+ */
+int32_t sk_spectral_features_f32(const float *y, size_t batch, size_t n, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_features_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `window` for win_length, `freq` NULL or readable for
+ * n_fft/2+1 doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_features_f64(const double *y, size_t batch, size_t n, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, double *out, size_t out_len);
+
+/**
+ * The spectral descriptors selected by `which` (`SK_FEATURE_CENTROID`, `_BANDWIDTH`,
+ * `_ROLLOFF`, `_FLATNESS`) of every frame of a magnitude spectrogram `S` (layout at the top
+ * of this section), as `librosa.feature.spectral_centroid(S=S, freq=freq)`,
+ * `spectral_bandwidth(S=S, freq=freq, centroid=centroid, norm=norm≠0, p=p)`,
+ * `spectral_rolloff(S=S, freq=freq, roll_percent=roll_percent)` and
+ * `spectral_flatness(S=S, amin=amin, power=power)`, in one pass.
+ *
+ * Arguments: `sr > 0` finite when `freq` is NULL (bins of `n_fft = 2·(n_freq − 1)`, so
+ * `n_freq ≥ 2`); `centroid` NULL or `batch × frames` values replacing the bandwidth's own
+ * centroid; parameter rules as `sk_spectral_features_f32`. `out` receives the selected
+ * descriptors in bit order, each a `batch × frames` block (librosa's `(..., 1, frames)`
+ * arrays one after the other). `S` must be non-negative (librosa: "only defined with
+ * non-negative energies"): a negative value is `SK_ERR_BAD_ARGUMENT` naming its index. NaN in a
+ * frame makes that frame's descriptors NaN (roll-off: the lowest bin whose running sum is not
+ * below the threshold, as librosa's comparisons). A frame whose sum is below the smallest
+ * normal number is not normalised (librosa's `normalize`): centroid, bandwidth, roll-off 0.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`out` overlapping `S` or
+ * `centroid`), `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame-major temporary; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `centroid` NULL or readable for batch·frames floats, `out` writable for out_len floats.
+ */
+int32_t sk_spectral_descriptors_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const float *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_descriptors_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame-major temporary; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `centroid` NULL or readable for batch·frames doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_descriptors_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const double *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.spectral_contrast(S=S, sr=sr, freq=freq, fmin=fmin, n_bands=n_bands,
+ * quantile=quantile, linear=linear≠0)` of a magnitude spectrogram batch `S` (layout at the
+ * top of this section) into `out`, `(batch, n_bands + 1, frames)` row-major.
+ *
+ * Octave bands `[0, fmin]`, `[fmin, 2·fmin]`, … selected from the bin frequencies exactly as
+ * librosa does; per band and frame the mean of the `max(1, rint(quantile·count))` smallest
+ * (valley) and largest (peak) values; the result is `peak − valley` when `linear ≠ 0`, else
+ * `power_to_db(peak) − power_to_db(valley)` with librosa's defaults (`amin = 1e-10`, floor
+ * at the maximum − 80 dB taken over the whole batch, as librosa over its whole array).
+ * Arguments: `sr > 0` finite; `1 ≤ n_bands ≤ 64`; `fmin > 0` finite; `0 < quantile < 1`;
+ * `fmin·2^(n_bands−1) < sr/2` (librosa's "Frequency band exceeds Nyquist"); every band must
+ * hold a bin (else `SK_ERR_BAD_ARGUMENT`; librosa fails with an IndexError). NaN sorts last as
+ * in numpy and, in dB mode, makes the whole result NaN (as librosa's maximum).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len floats.
+ */
+int32_t sk_spectral_contrast_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_contrast_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_contrast_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.poly_features(S=S, sr=sr, freq=freq, order=order)`: per frame the
+ * least-squares polynomial of degree `order` through (freq, S[:, t]) as `np.polyfit`
+ * (column-scaled Vandermonde matrix; here a Householder QR computed once per call), into
+ * `out`, `(batch, order + 1, frames)` row-major, highest power first.
+ *
+ * Arguments: `order ≤ 16` and `n_freq ≥ order + 1` with distinct finite frequencies (else
+ * `SK_ERR_BAD_ARGUMENT` / `SK_ERR_NON_FINITE`; numpy warns and returns a minimum-norm fit);
+ * `sr > 0` when `freq` is NULL. NaN in a frame makes its coefficients NaN.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len floats.
+ */
+int32_t sk_poly_features_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, float *out, size_t out_len);
+
+/**
+ * `sk_poly_features_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len doubles.
+ */
+int32_t sk_poly_features_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.zero_crossing_rate(y, frame_length=frame_length, hop_length=hop,
+ * center=center≠0, threshold=threshold, zero_pos=zero_pos≠0, pad=pad≠0)` of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames`, see `sk_feature_frames`).
+ *
+ * Centring pads `frame_length/2` edge samples on each side (as librosa). Per frame: samples
+ * with `−threshold ≤ y ≤ threshold` become +0, as librosa 0.11 (so at threshold 0 a −0.0 is
+ * +0; pass `threshold · ref_magnitude` for librosa's `ref_magnitude`); the sign is `signbit`
+ * (`zero_pos ≠ 0`, librosa's default) or
+ * `np.sign`; the rate is the number of neighbouring pairs of different sign (plus one when
+ * `pad ≠ 0`) over `frame_length`. The audio must be finite (librosa's `valid_audio`): else
+ * `SK_ERR_NON_FINITE`. A NaN threshold is `SK_ERR_BAD_ARGUMENT`; centring an empty signal
+ * too (no edge sample).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_zero_crossing_rate_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, float *out, size_t out_len);
+
+/**
+ * `sk_zero_crossing_rate_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_zero_crossing_rate_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.rms(y=y, frame_length=frame_length, hop_length=hop, center=center≠0,
+ * pad_mode=…)` of every row of `y` (`batch` rows of `n` samples) into `out` (`batch ×
+ * frames`, see `sk_feature_frames`): `sqrt(mean(frame²))`, accumulated in double.
+ *
+ * `pad_mode` (used when `center ≠ 0`): `SK_PAD_CONSTANT` (zeros, librosa's default),
+ * `SK_PAD_REFLECT`, `SK_PAD_EDGE` (numpy's modes; an empty signal with edge padding is
+ * `SK_ERR_BAD_ARGUMENT`). NaN and infinities propagate into their frames (librosa does not check).
+ * librosa's `dtype=np.float32` default is a cast of this result.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_rms_frames_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+/**
+ * `sk_rms_frames_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_rms_frames_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.rms(S=S, frame_length=frame_length)` of a spectrogram batch (layout at
+ * the top of this section): magnitudes, or powers `|S|²` when `squared ≠ 0` (pass
+ * `sk_spec_power_*` of a complex spectrogram); the DC bin and, for an even `frame_length`, the
+ * Nyquist bin count half; `sqrt(2·Σ / frame_length²)` per frame into `out` (`batch × frames`).
+ *
+ * Arguments: `n_freq = frame_length/2 + 1` (else `SK_ERR_BAD_ARGUMENT` naming both lengths
+ * that fit, as librosa). NaN propagates.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `out` writable for out_len floats.
+ */
+int32_t sk_rms_spec_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, float *out, size_t out_len);
+
+/**
+ * `sk_rms_spec_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_rms_spec_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, double *out, size_t out_len);
 
 /**
  * Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
@@ -3856,6 +4147,77 @@ const char *sk_version(void);
 const char *sk_simd_level(void);
 
 /**
+ * The onset envelope of `librosa.onset.onset_strength_multi(S=S, lag=lag, max_size=max_size,
+ * ref=ref, detrend=detrend≠0, center=…, aggregate=…, channels=…)` for a batch `S` of `batch`
+ * row-major `(n_bins, frames)` spectrograms (librosa passes a dB mel spectrogram) into `out`,
+ * `(batch, channels, n_out)` row-major.
+ *
+ * Per bin: `max(0, S[f, t + lag] − ref[f, t])`, `ref` NULL meaning `S` filtered by a maximum
+ * over `max_size` neighbouring bins (`scipy.ndimage.maximum_filter1d`, "reflect" edges);
+ * then per channel the `aggregate` (`SK_AGGREGATE_*`) of its bins — channels are the ranges
+ * between consecutive `bounds` (`n_bounds ≥ 2` strictly increasing indices ≤ n_bins; NULL:
+ * one channel over every bin), or one channel per bin with `SK_AGGREGATE_NONE`; then
+ * `pad_left` zeros in front (librosa: `lag`, plus `n_fft / (2·hop)` when centred), the
+ * detrending filter `lfilter([1, −1], [1, −0.99])` when `detrend ≠ 0`, and at most `max_frames`
+ * frames kept (librosa's centring keeps `frames`; pass `SIZE_MAX` to keep all). So `n_out =
+ * min(frames − lag + pad_left, max_frames)`.
+ * Arguments: `lag ≥ 1`, `max_size ≥ 1`, `frames > lag`; `ref` NULL or the shape of `S`.
+ * NaN propagates. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames floats, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len floats.
+ */
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+/**
+ * `sk_onset_strength_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames doubles, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len doubles.
+ */
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+/**
+ * `librosa.util.peak_pick(x, pre_max=pre_max, post_max=post_max, pre_avg=pre_avg,
+ * post_avg=post_avg, delta=delta, wait=wait, sparse=False)` of every row of `x` (`rows` rows
+ * of `n`): `peaks[i]` is 1 where a peak is picked, else 0.
+ *
+ * Frame `i` is a peak when `x[i] = max(x[i − pre_max : i + post_max])`, `x[i] ≥
+ * mean(x[i − pre_avg : i + post_avg]) + delta` (windows clipped to the row; the first frame
+ * compares with `x[:post_max]` and `x[:post_avg]`), and it lies more than `wait` frames after
+ * the previous peak (greedy, left to right). Means are running sums in double, as librosa's
+ * numba kernel. librosa's fractional window sizes are rounded up by the caller.
+ * Arguments: `post_max ≥ 1`, `post_avg ≥ 1`, `delta ≥ 0` (else `SK_ERR_BAD_ARGUMENT`);
+ * `peaks_len ≥ rows·n`. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `peaks` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n floats, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+/**
+ * `sk_peak_pick_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n doubles, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+/**
  * `y[i] = x[i] / 2^15` for `i < n` (int16_t codes → float): -32768 → -1.0, 32767 → 32767/32768.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
@@ -4683,6 +5045,41 @@ int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_heig
  * `x` readable and `mask` writable for `rows·n`.
  */
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
+/**
+ * `librosa.yin(y, fmin=fmin, fmax=fmax, sr=sr, frame_length=frame_length, hop_length=hop,
+ * trough_threshold=trough_threshold, center=center≠0, pad_mode=…)` of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames`, `frames = 1 + (n +
+ * 2·pad − frame_length) / hop`, `pad = frame_length/2` when centred), in Hz.
+ *
+ * Per frame: the autocorrelation by FFT, the difference `d(τ) = 2·(r₀ − r_τ) − Σ_{j<τ} y_j²`,
+ * its cumulative-mean normalisation for periods `floor(sr/fmax) … min(ceil(sr/fmin),
+ * frame_length − 1)`, the first local minimum below `trough_threshold` (else the global
+ * minimum), refined by parabolic interpolation; computed in double.
+ * Arguments: `0 < fmin < fmax ≤ sr/2`, finite; `4 ≤ frame_length ≤ 2^24`; `hop ≥ 1`; the
+ * period range must hold two lags; `pad_mode` `SK_PAD_CONSTANT` (librosa's default) or
+ * `SK_PAD_REFLECT`; the audio must be finite (`SK_ERR_NON_FINITE`, as librosa's
+ * `valid_audio`); a signal shorter than a frame without centring is `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+/**
+ * `sk_yin_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 /**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.

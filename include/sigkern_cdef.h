@@ -136,6 +136,16 @@
 
 #define SK_MEL_NORM_SLANEY 1
 
+#define SK_AGGREGATE_NONE 0
+
+#define SK_AGGREGATE_MEAN 1
+
+#define SK_AGGREGATE_MEDIAN 2
+
+#define SK_AGGREGATE_MAX 3
+
+#define SK_AGGREGATE_MIN 4
+
 #define SK_RESAMPLE_QUICK 0
 
 #define SK_RESAMPLE_LOW 1
@@ -410,6 +420,36 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+int32_t sk_feature_frames(size_t n, size_t frame_length, size_t hop, int32_t center, size_t *frames);
+
+int32_t sk_spectral_features_f32(const float *y, size_t batch, size_t n, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, float *out, size_t out_len);
+
+int32_t sk_spectral_features_f64(const double *y, size_t batch, size_t n, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, double *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const float *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, float *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const double *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, float *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, double *out, size_t out_len);
+
+int32_t sk_poly_features_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, float *out, size_t out_len);
+
+int32_t sk_poly_features_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, double *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, float *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, double *out, size_t out_len);
+
+int32_t sk_rms_frames_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_rms_frames_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+int32_t sk_rms_spec_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, float *out, size_t out_len);
+
+int32_t sk_rms_spec_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, double *out, size_t out_len);
 
 int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
 
@@ -717,6 +757,14 @@ const char *sk_version(void);
 
 const char *sk_simd_level(void);
 
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
 int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
 
 int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
@@ -812,6 +860,10 @@ int32_t sk_peak_prominences_f64(const double *x, const size_t *peaks, size_t wle
 int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_height, const double *prom, const size_t *left_bases, const size_t *right_bases, double *widths_out, double *heights, double *left_ips, double *right_ips, size_t *zeros, size_t n, size_t np_);
 
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 

@@ -89,6 +89,7 @@ VALID = {
     "group_delay": lambda: ((([0.5, 0.5], [1.0]),), {"fs": 48000.0}),
     **{name: lambda: ((2, 1.0, 1000.0), {"fs": 48000.0}) for name in ("cheby1", "cheby2")},
     "envelope": lambda: ((x(),), {"axis": -1}),
+    "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
 }
 
 #: functions whose fs/axis errors are scipy's own, which scipy's test classes check
