@@ -233,6 +233,42 @@
 #define SK_PAIRING_MINIMAL 2
 
 /**
+ * Descriptor bit: spectral centroid (`librosa.feature.spectral_centroid`).
+ */
+#define SK_FEATURE_CENTROID 1
+
+/**
+ * Descriptor bit: spectral bandwidth (`librosa.feature.spectral_bandwidth`).
+ */
+#define SK_FEATURE_BANDWIDTH 2
+
+/**
+ * Descriptor bit: spectral roll-off (`librosa.feature.spectral_rolloff`).
+ */
+#define SK_FEATURE_ROLLOFF 4
+
+/**
+ * Descriptor bit: spectral flatness (`librosa.feature.spectral_flatness`).
+ */
+#define SK_FEATURE_FLATNESS 8
+
+/**
+ * Descriptor bit: zero-crossing rate (`librosa.feature.zero_crossing_rate`; audio input only).
+ */
+#define SK_FEATURE_ZCR 16
+
+/**
+ * Descriptor bit: framed RMS (`librosa.feature.rms(y=...)`; audio input only).
+ */
+#define SK_FEATURE_RMS 32
+
+/**
+ * Time-domain centre padding with the edge samples (numpy's `"edge"`); accepted by
+ * `sk_rms_frames_*` only, next to `SK_PAD_CONSTANT` and `SK_PAD_REFLECT`.
+ */
+#define SK_PAD_EDGE 2
+
+/**
  * Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
  */
 #define SK_FFT_REAL 0

@@ -86,6 +86,20 @@
 
 #define SK_PAIRING_MINIMAL 2
 
+#define SK_FEATURE_CENTROID 1
+
+#define SK_FEATURE_BANDWIDTH 2
+
+#define SK_FEATURE_ROLLOFF 4
+
+#define SK_FEATURE_FLATNESS 8
+
+#define SK_FEATURE_ZCR 16
+
+#define SK_FEATURE_RMS 32
+
+#define SK_PAD_EDGE 2
+
 #define SK_FFT_REAL 0
 
 #define SK_FFT_COMPLEX 1
