@@ -263,7 +263,7 @@ def _jobs(v: str) -> int:
     return n
 
 
-def _rate(v: str) -> int:
+def _hz_arg(v: str) -> int:
     try:
         r = int(v)
     except ValueError:
@@ -354,7 +354,7 @@ def parser() -> argparse.ArgumentParser:
                                    "sigkern.resample of the whole signal).", epilog=EPILOG)
     s.add_argument("files", nargs="+", metavar="IN", help="audio files or directories")
     s.add_argument("-o", "--output", required=True, metavar="OUTDIR", help="output directory")
-    s.add_argument("-r", "--rate", type=_rate, required=True, help="output rate, Hz")
+    s.add_argument("-r", "--rate", type=_hz_arg, required=True, help="output rate, Hz")
     s.add_argument("--quality", choices=QUALITIES, default="high",
                    help="resampler preset (default %(default)s)")
     s.add_argument("--channels", choices=("keep", "mono"), default="keep",
@@ -377,7 +377,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
     s.add_argument("--kind", choices=tuple(KINDS), default="whisper",
                    help="feature kind (default %(default)s)")
-    s.add_argument("-r", "--rate", type=_rate, default=16000,
+    s.add_argument("-r", "--rate", type=_hz_arg, default=16000,
                    help="sample rate of the features, Hz (default %(default)s)")
     s.add_argument("--n-mels", type=_jobs, default=80, help="mel bands (default %(default)s)")
     s.add_argument("--lufs", type=_finite_float, default=None,

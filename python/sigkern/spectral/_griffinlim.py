@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Any, Optional, cast
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -93,6 +93,7 @@ def griffinlim(S: ArrayLike, *, n_iter: int = 32, hop_length: Optional[int] = No
     S = A.as_input(S, func, "S")
     A.cpu_tensor(S, func, "S")
     dt = A.float_dtype(S, func, "S")
+    odt = None if dtype is None else A.float_dtype_arg(dtype, func)
     if S.ndim < 2:
         raise ValueError(f"{func}: S must have shape (..., n_freq, frames), got {tuple(S.shape)}")
     n_freq, frames = int(S.shape[-2]), int(S.shape[-1])
@@ -147,8 +148,6 @@ def griffinlim(S: ArrayLike, *, n_iter: int = 32, hop_length: Optional[int] = No
                      m, ln_arg, py, rows * out_len)
         if st:
             _raise(st, f"sk_griffinlim_{SFX[dt]}")
-    if dtype is not None:
-        odt: Any = np.dtype(cast(Any, dtype))
-        if odt != dt:
-            y = y.astype(odt) if isinstance(y, np.ndarray) else y.to(A.torch_dtype(odt))
+    if odt is not None and odt != dt:
+        y = y.astype(odt) if isinstance(y, np.ndarray) else y.to(A.torch_dtype(odt))
     return y
