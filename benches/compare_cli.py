@@ -9,9 +9,12 @@ Discovered by benches/compare.py (`--only cli`); `run(ctx)` adds these rows:
                                  status-quo pipeline: soundfile.read, mono, soxr HQ to 16 kHz,
                                  pyloudnorm to -23 LUFS, Whisper's log-mel in torch (one
                                  thread), np.save; decode and writing included in both
-  features --jobs 2 vs --jobs 1  the same command with two worker processes (scaling; on a
-                                 machine whose two cores are busy with other work it cannot
-                                 reach 2x)
+  features --jobs 2 vs --jobs 1  the same command with two worker processes, over a larger
+                                 corpus (24 files of 40 s: the 25 short files are about 0.15 s
+                                 of work, where starting the worker processes is most of the
+                                 difference); scaling: on a machine whose two cores are busy
+                                 with other work it cannot reach 2x, and `-j 1` already runs
+                                 the library's long calls on both cores
 
 The command runs in-process (`sigkern.cli.main`), so interpreter start-up is in neither side.
 Each time is the best of three interleaved runs. The one-process rows are repeated with the
@@ -30,11 +33,11 @@ FILES = 25
 SECONDS = 6.0
 
 
-def _corpus(np, sf, d):
+def _corpus(np, sf, d, files=FILES, seconds=SECONDS):
     rng = np.random.default_rng(48)
-    for k in range(FILES):
+    for k in range(files):
         rate = (48000, 44100)[k % 2]
-        n = int(SECONDS * rate)
+        n = int(seconds * rate)
         t = np.arange(n) / rate
         x = 0.1 * rng.standard_normal((n, 2)) + 0.2 * np.sin(2 * np.pi * (110 + 20 * k) * t)[:, None]
         x *= 10 ** (rng.uniform(-12, 0) / 20)
@@ -137,8 +140,16 @@ def run(ctx):
                 ctx.row(SECTION, name, ts, tr, "soundfile+soxr+pyloudnorm+torch", 3.0)
                 ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile+soxr+pyloudnorm+torch", None)
             if ctx.selected(SECTION, "features --jobs 2"):
-                (t1, t2), _ = _best([features(1), features(2)])
-                ctx.row(SECTION, "features --jobs 2 vs --jobs 1 (scaling)", t2, t1,
+                big = os.path.join(work, "big")
+                os.mkdir(big)
+                _corpus(np, sf, big, files=24, seconds=40.0)
+
+                def big_features(jobs):
+                    return lambda: cli("features", big, "-o", out_sk, "--kind", "whisper",
+                                       "--lufs", "-23", "--overwrite", "-j", str(jobs))
+
+                (t1, t2), _ = _best([big_features(1), big_features(2)])
+                ctx.row(SECTION, "features --jobs 2 vs --jobs 1 (scaling, 24 x 40 s)", t2, t1,
                         "sigkern features --jobs 1", 1.8)
         finally:
             torch.set_num_threads(threads)
