@@ -33,6 +33,7 @@ Raw access: :data:`ffi` and :data:`lib` (the compiled CFFI module over the heade
 from __future__ import annotations
 
 from . import analysis
+from . import augment
 from . import audio
 from . import core
 from . import dynamics

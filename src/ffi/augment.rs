@@ -225,8 +225,9 @@ pub unsafe extern "C" fn sk_augment_bitcrush_f32(
 /// `10 ** (linspace(db0[r], db1[r], len[r]) / 20)` from `t0[r]` on, and by `10^(db1[r]/20)`
 /// after it. `t0[r]` may be negative and `t0[r] + len[r]` may run past `n`: the fade is cut
 /// to the row. Each fade gain is computed as numpy does on arrays of the element type (dB
-/// values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results equal
-/// audiomentations' on the same parameters.
+/// values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results agree
+/// with audiomentations' on the same parameters within one rounding of each gain (numpy may
+/// use a vectorised float32 power).
 ///
 /// Arguments: `db0`, `db1` hold `rows` finite values, `len` holds `rows` values `>= 1`, else
 /// `SK_ERR_BAD_ARGUMENT`; `t0` holds `rows` values (any); none may overlap `y`; `x`, `y` as
@@ -529,8 +530,9 @@ pub unsafe extern "C" fn sk_augment_bitcrush_f64(
 /// `10 ** (linspace(db0[r], db1[r], len[r]) / 20)` from `t0[r]` on, and by `10^(db1[r]/20)`
 /// after it. `t0[r]` may be negative and `t0[r] + len[r]` may run past `n`: the fade is cut
 /// to the row. Each fade gain is computed as numpy does on arrays of the element type (dB
-/// values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results equal
-/// audiomentations' on the same parameters.
+/// values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results agree
+/// with audiomentations' on the same parameters within one rounding of each gain (numpy may
+/// use a vectorised float32 power).
 ///
 /// Arguments: `db0`, `db1` hold `rows` finite values, `len` holds `rows` values `>= 1`, else
 /// `SK_ERR_BAD_ARGUMENT`; `t0` holds `rows` values (any); none may overlap `y`; `x`, `y` as
