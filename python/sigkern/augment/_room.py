@@ -8,6 +8,8 @@ from typing import Any, Dict
 import numpy as np
 
 from ..spectral import convolve as _convolve
+from ..spectral import irfft as _irfft
+from ..spectral import rfft as _rfft
 from . import _kernels as K
 from ._base import BaseWaveformTransform, SeedLike, _require
 
@@ -17,8 +19,9 @@ __all__ = ["ApplyImpulseResponse"]
 class ApplyImpulseResponse(BaseWaveformTransform):
     """audiomentations' ``ApplyImpulseResponse``: convolve each clip with a random impulse
     response, scale the result to a peak of 0.5, and (by default) cut the tail so that the
-    length is unchanged (C: ``sk_convolve_*`` by FFT, one call per clip, then
-    ``sk_augment_gain_*``).
+    length is unchanged (C: the clips sharing a response are transformed with one batched real
+    FFT, ``sk_rfft``/``sk_irfft``, the response's spectrum computed once; short ones with
+    ``sk_convolve_*``; then ``sk_augment_gain_*``).
 
     Parameters
     ----------
@@ -69,16 +72,41 @@ class ApplyImpulseResponse(BaseWaveformTransform):
         if not self.leave_length_unchanged and len(lengths) > 1:
             raise ValueError("ApplyImpulseResponse: with leave_length_unchanged=False every clip "
                              "of a batch needs an impulse response of the same length")
-        m = max(lengths)
-        width = n if self.leave_length_unchanged else n + m - 1
-        wet = np.zeros((rows, width), dtype=x.dtype)
+        width = n if self.leave_length_unchanged else n + max(lengths) - 1
+        wet = np.empty((rows, width), dtype=x.dtype)
         peak = np.empty(rows)
-        cache: Dict[int, np.ndarray] = {}
-        for r in range(rows):
-            i = int(idx[r])
-            ir = cache.setdefault(i, np.ascontiguousarray(self.irs[i], dtype=x.dtype))
-            full = _convolve(x[r], ir, mode="full", method="fft")
-            peak[r] = max(float(full.max()), -float(full.min()))
-            wet[r] = full[:width]
+        for i in np.unique(idx):
+            sel = np.flatnonzero(idx == i)
+            ir = self.irs[int(i)].astype(x.dtype)
+            full_len = n + ir.shape[0] - 1
+            if ir.shape[0] <= 64 or full_len < 4096:
+                for r in sel:
+                    full = _convolve(x[r], ir, mode="full")
+                    peak[r] = max(float(full.max()), -float(full.min()))
+                    wet[r] = full[:width]
+                continue
+            # one FFT length for the group: the rows' spectra in one C call, the IR's once
+            nfft = _fast_len(full_len)
+            spec = _rfft(np.ascontiguousarray(x[sel]), n=nfft, axis=-1)
+            spec *= _rfft(ir, n=nfft)
+            full2 = np.asarray(_irfft(spec, n=nfft, axis=-1))[:, :full_len]
+            peak[sel] = np.maximum(full2.max(axis=-1), -full2.min(axis=-1))
+            wet[sel] = full2[:, :width]
         scale = np.where(peak > 0, 0.5 / np.where(peak > 0, peak, 1.0), 1.0)
         return K.gain(wet, scale)
+
+
+def _fast_len(n: int) -> int:
+    """The smallest 2^a·3^b·5^c >= n (a fast FFT length)."""
+    best = 1 << max(0, (n - 1).bit_length())
+    p5 = 1
+    while p5 < best:
+        p35 = p5
+        while p35 < best:
+            m = p35
+            while m < n:
+                m *= 2
+            best = min(best, m)
+            p35 *= 3
+        p5 *= 5
+    return best
