@@ -110,6 +110,7 @@ venv: $(VENV_STAMP)
 $(VENV_STAMP): requirements.txt
 	test -x $(PYTHON) || $(PYTHON3) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet -r requirements.txt
+	sed -n 's/^# no-deps: //p' requirements.txt | xargs -r $(PYTHON) -m pip install --quiet --no-deps
 	touch $@
 
 # `pip install .` into the venv (no build isolation: setuptools and cffi are pinned in

@@ -88,6 +88,16 @@
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
 /**
+ * `SK_AUGMENT_SNR`: `sk_augment_mix_*`'s `level_db` is a signal-to-noise ratio in dB.
+ */
+#define SK_AUGMENT_SNR 0
+
+/**
+ * `SK_AUGMENT_ABSOLUTE`: `sk_augment_mix_*`'s `level_db` is the noise RMS in dBFS.
+ */
+#define SK_AUGMENT_ABSOLUTE 1
+
+/**
  * Mode: the full result, `na + nb − 1` samples.
  */
 #define SK_CONV_FULL 0
@@ -938,6 +948,214 @@ typedef struct SkResampleSpec {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Per-row gain: `y[r·n + i] = x[r·n + i] · gains[r]` for `r < rows`, `i < n`, each
+ * product rounded once in `float` (numpy's `x * g`). A gain of `-1` inverts the
+ * polarity, `1` copies.
+ *
+ * Arguments: `gains` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; it must not
+ * overlap `y`; `x` and `y` hold `rows·n` elements (`y == x` is in place); pointers may be
+ * NULL only for zero elements and must be aligned. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `gains` readable for `rows`.
+ */
+int32_t sk_augment_gain_f32(const float *x, const float *gains, float *y, size_t rows, size_t n);
+
+/**
+ * Per-row clipping: `y[r·n + i] = min(max(x[r·n + i], lo[r]), hi[r])`; NaN stays NaN
+ * (numpy's `np.clip`).
+ *
+ * Arguments: `lo` and `hi` hold `rows` finite values with `lo[r] <= hi[r]`, else
+ * `SK_ERR_BAD_ARGUMENT`; neither may overlap `y`; `x`, `y` as `sk_augment_gain_f32`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `lo` and `hi` readable for `rows`.
+ */
+int32_t sk_augment_clip_f32(const float *x, const float *lo, const float *hi, float *y, size_t rows, size_t n);
+
+/**
+ * Bit-depth reduction: `y[r·n + i] = round(x[r·n + i] · q[r]) / q[r]`, rounding half to
+ * even (numpy's `np.round(x * q) / q`; audiomentations' `BitCrush` uses
+ * `q = 2^bits / 2 + 1`). Product and quotient rounded in the element type.
+ *
+ * Arguments: `q` holds `rows` finite values `> 0`, else `SK_ERR_BAD_ARGUMENT`; it may not
+ * overlap `y`; `x`, `y` as `sk_augment_gain_f32`. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `q` readable for `rows`.
+ */
+int32_t sk_augment_bitcrush_f32(const float *x, const float *q, float *y, size_t rows, size_t n);
+
+/**
+ * Per-row gain transition (audiomentations' `GainTransition`): row `r` is multiplied by
+ * `10^(db0[r]/20)` before sample `t0[r]`, by a fade of `len[r]` samples whose gains are
+ * `10 ** (linspace(db0[r], db1[r], len[r]) / 20)` from `t0[r]` on, and by `10^(db1[r]/20)`
+ * after it. `t0[r]` may be negative and `t0[r] + len[r]` may run past `n`: the fade is cut
+ * to the row. Each fade gain is computed as numpy does on arrays of the element type (dB
+ * values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results agree
+ * with audiomentations' on the same parameters within one rounding of each gain (numpy may
+ * use a vectorised float32 power).
+ *
+ * Arguments: `db0`, `db1` hold `rows` finite values, `len` holds `rows` values `>= 1`, else
+ * `SK_ERR_BAD_ARGUMENT`; `t0` holds `rows` values (any); none may overlap `y`; `x`, `y` as
+ * `sk_augment_gain_f32`. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written.
+ * Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `t0`, `len`, `db0`, `db1` readable for
+ * `rows`.
+ */
+int32_t sk_augment_fade_f32(const float *x, const ptrdiff_t *t0, const size_t *len, const double *db0, const double *db1, float *y, size_t rows, size_t n);
+
+/**
+ * Adds noise at a level: `y[r·n + i] = x[r·n + i] + noise[m·n + i] · s[r]` with `m = 0`
+ * when `noise_rows == 1` (one noise shared by every row), else `m = r`.
+ *
+ * The factor `s[r]` (computed in double, then rounded to the element type): with `mode ==
+ * SK_AUGMENT_SNR` the wanted noise RMS is `rms(x_r) / 10^(level_db[r]/20)` (a
+ * signal-to-noise ratio in dB, as audiomentations' `calculate_desired_noise_rms`); with
+ * `SK_AUGMENT_ABSOLUTE` it is `10^(level_db[r]/20)`. With `measure != 0` it is divided by
+ * the noise row's RMS (the added noise then has exactly that RMS; a noise RMS below
+ * `1e-9` leaves the row unchanged, as audiomentations' `AddBackgroundNoise`); with
+ * `measure == 0` the noise is taken as unit RMS (a standard normal draw: audiomentations'
+ * `AddGaussianSNR`). RMS values are accumulated in double over the row, in one pass.
+ *
+ * Arguments: `level_db` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; `mode`
+ * one of the two constants and `measure` 0 or 1, else `SK_ERR_BAD_ARGUMENT`;
+ * `noise_rows` is 1 or `rows` (any value when `rows == 0`), else
+ * `SK_ERR_BAD_ARGUMENT`; `noise` holds `noise_rows·n` elements and may not overlap `y`
+ * (nor may `level_db`); `x`, `y` as `sk_augment_gain_f32`. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `noise` readable for
+ * `noise_rows·n`, `level_db` readable for `rows`.
+ */
+int32_t sk_augment_mix_f32(const float *x, const float *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, float *y, size_t rows, size_t n);
+
+/**
+ * Per-row gain: `y[r·n + i] = x[r·n + i] · gains[r]` for `r < rows`, `i < n`, each
+ * product rounded once in `double` (numpy's `x * g`). A gain of `-1` inverts the
+ * polarity, `1` copies.
+ *
+ * Arguments: `gains` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; it must not
+ * overlap `y`; `x` and `y` hold `rows·n` elements (`y == x` is in place); pointers may be
+ * NULL only for zero elements and must be aligned. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `gains` readable for `rows`.
+ */
+int32_t sk_augment_gain_f64(const double *x, const double *gains, double *y, size_t rows, size_t n);
+
+/**
+ * Per-row clipping: `y[r·n + i] = min(max(x[r·n + i], lo[r]), hi[r])`; NaN stays NaN
+ * (numpy's `np.clip`).
+ *
+ * Arguments: `lo` and `hi` hold `rows` finite values with `lo[r] <= hi[r]`, else
+ * `SK_ERR_BAD_ARGUMENT`; neither may overlap `y`; `x`, `y` as `sk_augment_gain_f64`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `lo` and `hi` readable for `rows`.
+ */
+int32_t sk_augment_clip_f64(const double *x, const double *lo, const double *hi, double *y, size_t rows, size_t n);
+
+/**
+ * Bit-depth reduction: `y[r·n + i] = round(x[r·n + i] · q[r]) / q[r]`, rounding half to
+ * even (numpy's `np.round(x * q) / q`; audiomentations' `BitCrush` uses
+ * `q = 2^bits / 2 + 1`). Product and quotient rounded in the element type.
+ *
+ * Arguments: `q` holds `rows` finite values `> 0`, else `SK_ERR_BAD_ARGUMENT`; it may not
+ * overlap `y`; `x`, `y` as `sk_augment_gain_f64`. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `q` readable for `rows`.
+ */
+int32_t sk_augment_bitcrush_f64(const double *x, const double *q, double *y, size_t rows, size_t n);
+
+/**
+ * Per-row gain transition (audiomentations' `GainTransition`): row `r` is multiplied by
+ * `10^(db0[r]/20)` before sample `t0[r]`, by a fade of `len[r]` samples whose gains are
+ * `10 ** (linspace(db0[r], db1[r], len[r]) / 20)` from `t0[r]` on, and by `10^(db1[r]/20)`
+ * after it. `t0[r]` may be negative and `t0[r] + len[r]` may run past `n`: the fade is cut
+ * to the row. Each fade gain is computed as numpy does on arrays of the element type (dB
+ * values rounded to it, divided by 20 in it, `10^·` rounded to it once), so results agree
+ * with audiomentations' on the same parameters within one rounding of each gain (numpy may
+ * use a vectorised float32 power).
+ *
+ * Arguments: `db0`, `db1` hold `rows` finite values, `len` holds `rows` values `>= 1`, else
+ * `SK_ERR_BAD_ARGUMENT`; `t0` holds `rows` values (any); none may overlap `y`; `x`, `y` as
+ * `sk_augment_gain_f64`. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`; on error nothing is written.
+ * Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `t0`, `len`, `db0`, `db1` readable for
+ * `rows`.
+ */
+int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *len, const double *db0, const double *db1, double *y, size_t rows, size_t n);
+
+/**
+ * Adds noise at a level: `y[r·n + i] = x[r·n + i] + noise[m·n + i] · s[r]` with `m = 0`
+ * when `noise_rows == 1` (one noise shared by every row), else `m = r`.
+ *
+ * The factor `s[r]` (computed in double, then rounded to the element type): with `mode ==
+ * SK_AUGMENT_SNR` the wanted noise RMS is `rms(x_r) / 10^(level_db[r]/20)` (a
+ * signal-to-noise ratio in dB, as audiomentations' `calculate_desired_noise_rms`); with
+ * `SK_AUGMENT_ABSOLUTE` it is `10^(level_db[r]/20)`. With `measure != 0` it is divided by
+ * the noise row's RMS (the added noise then has exactly that RMS; a noise RMS below
+ * `1e-9` leaves the row unchanged, as audiomentations' `AddBackgroundNoise`); with
+ * `measure == 0` the noise is taken as unit RMS (a standard normal draw: audiomentations'
+ * `AddGaussianSNR`). RMS values are accumulated in double over the row, in one pass.
+ *
+ * Arguments: `level_db` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; `mode`
+ * one of the two constants and `measure` 0 or 1, else `SK_ERR_BAD_ARGUMENT`;
+ * `noise_rows` is 1 or `rows` (any value when `rows == 0`), else
+ * `SK_ERR_BAD_ARGUMENT`; `noise` holds `noise_rows·n` elements and may not overlap `y`
+ * (nor may `level_db`); `x`, `y` as `sk_augment_gain_f64`. Returns `SK_OK`,
+ * `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`; on error nothing is written. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` elements, `noise` readable for
+ * `noise_rows·n`, `level_db` readable for `rows`.
+ */
+int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
 
 /**
  * Per-utterance CMVN of `channels` feature matrices of `frames × feats` floats (row-major,

@@ -28,6 +28,10 @@
 
 #define SK_ERR_BUFFER_TOO_SMALL -10
 
+#define SK_AUGMENT_SNR 0
+
+#define SK_AUGMENT_ABSOLUTE 1
+
 #define SK_CONV_FULL 0
 
 #define SK_CONV_SAME 1
@@ -330,6 +334,26 @@ typedef struct SkResampleSpec {
     double stopband_begin;
     double attenuation_db;
 } SkResampleSpec;
+
+int32_t sk_augment_gain_f32(const float *x, const float *gains, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_clip_f32(const float *x, const float *lo, const float *hi, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_bitcrush_f32(const float *x, const float *q, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_fade_f32(const float *x, const ptrdiff_t *t0, const size_t *len, const double *db0, const double *db1, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_mix_f32(const float *x, const float *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_gain_f64(const double *x, const double *gains, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_clip_f64(const double *x, const double *lo, const double *hi, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_bitcrush_f64(const double *x, const double *q, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *len, const double *db0, const double *db1, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
 
 int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
 

@@ -22,7 +22,8 @@ module: ``sigkern.kaldi.fbank``), :mod:`sigkern.effects` (``librosa.effects``' t
 pitch_shift; its names stay in their module), :mod:`sigkern.feature` (``librosa.feature``'s
 names: frame-wise descriptors, ``mfcc``, ``delta``; they stay in their module),
 :mod:`sigkern.onset` (librosa's onset envelope and detection), :mod:`sigkern.pitch`
-(``sigkern.yin``). Errors
+(``sigkern.yin``), :mod:`sigkern.augment` (training-time augmentation with audiomentations'
+classes; its names stay in their module). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -33,6 +34,7 @@ Raw access: :data:`ffi` and :data:`lib` (the compiled CFFI module over the heade
 from __future__ import annotations
 
 from . import analysis
+from . import augment
 from . import audio
 from . import core
 from . import dynamics

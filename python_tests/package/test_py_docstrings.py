@@ -14,7 +14,7 @@ import pytest
 import sigkern
 
 FAMILIES = ("core", "audio", "filters", "spectral", "loudness", "dynamics", "resample", "kaldi",
-            "effects", "feature")
+            "effects", "feature", "augment")
 #: a numpydoc section header: the name, then a line of dashes as long as it
 _SECTION = re.compile(r"^\s*(\w[\w ]*)\n\s*(-+)\s*$", re.M)
 

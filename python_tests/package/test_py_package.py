@@ -113,6 +113,8 @@ def test_public_names_are_documented():
                                     "sigkern.filters", "sigkern.spectral", "sigkern.resample",
                                     "sigkern.loudness", "sigkern.dynamics", "sigkern._handle",
                                     "sigkern.kaldi", "sigkern.effects._stretch"]
+                         + [f"sigkern.augment.{m}" for m in ("_level", "_noise", "_room", "_filters",
+                                                             "_time", "_functional", "_compose")]
                          + [f"sigkern.{pkg}.{m}" for pkg, ms in (
                              ("spectral", ("_fft", "_window", "_stft", "_power", "_mel", "_conv", "_vocoder",
                                            "_griffinlim")),

@@ -5,6 +5,7 @@
 
 pub mod guard;
 
+pub mod augment;
 pub mod cmvn;
 pub mod conv;
 pub mod dct;

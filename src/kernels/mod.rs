@@ -6,6 +6,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub mod alloc;
 pub mod analysis;
+pub mod augment;
 pub mod dynamics;
 pub mod elementwise;
 pub mod fastmath;
