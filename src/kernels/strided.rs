@@ -664,22 +664,41 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
     }
     #[inline(always)]
     fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
-        match self.x.stride {
-            // the fastest form differs with the element size (ab_builds.py --only sum)
-            2 if size_of::<T>() == 4 => return block_sum_wide2::<T>(&self.x, r),
-            2 => return block_sum_deint::<T, 2>(&self.x, r),
-            3 => return block_sum_deint::<T, 3>(&self.x, r),
-            4 => return block_sum_pos::<T, 4>(&self.x, r),
-            -2 => return block_sum_neg::<T, 2>(&self.x, r),
-            -3 => return block_sum_neg::<T, 3>(&self.x, r),
-            -4 => return block_sum_neg::<T, 4>(&self.x, r),
-            _ => {}
-        }
         let b = &mut self.buf[..r.len()];
         self.x.gather(r.start, b);
         reduce::block_sum(b)
     }
 }
+
+/// The in-place kernels of strides ±2…±4 (`K` names one), run through `reduce::pairwise` like
+/// [`GatherSum`]. The stride is chosen once per call ([`sum_lanes`]), not once per block, so
+/// each `pairwise` holds one kernel: with the choice inside every block, all seven kernels were
+/// inlined at each of the grouping's block calls.
+struct FixedSum<'a, T, const K: i8> {
+    x: StridedRef<'a, T>,
+}
+
+impl<T: Float, const K: i8> reduce::Blocks for FixedSum<'_, T, K> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.x.len()
+    }
+    #[inline(always)]
+    fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
+        match K {
+            WIDE2 => block_sum_wide2::<T>(&self.x, r),
+            2 => block_sum_deint::<T, 2>(&self.x, r),
+            3 => block_sum_deint::<T, 3>(&self.x, r),
+            4 => block_sum_pos::<T, 4>(&self.x, r),
+            -2 => block_sum_neg::<T, 2>(&self.x, r),
+            -3 => block_sum_neg::<T, 3>(&self.x, r),
+            _ => block_sum_neg::<T, 4>(&self.x, r),
+        }
+    }
+}
+
+/// [`FixedSum`]'s name of the stride-2 kernel [`block_sum_wide2`].
+const WIDE2: i8 = 102;
 
 /// `reduce::block_sum` of logical elements `r` of a view with stride `+2`, read in place with
 /// 128 accumulators: each run of 128 consecutive span elements is added into 128 lanes by plain
@@ -851,6 +870,17 @@ fn block_sum_neg<T: Float, const S: usize>(
 /// The SIMD levels' strided sum in `f64`: `reduce::sum_f64_at`'s blocks and grouping.
 #[inline(always)]
 fn sum_lanes<T: Float>(x: StridedRef<'_, T>) -> f64 {
+    match x.stride {
+        // the fastest form at stride 2 differs with the element size (ab_builds.py --only sum)
+        2 if size_of::<T>() == 4 => return reduce::pairwise(&mut FixedSum::<T, WIDE2> { x }),
+        2 => return reduce::pairwise(&mut FixedSum::<T, 2> { x }),
+        3 => return reduce::pairwise(&mut FixedSum::<T, 3> { x }),
+        4 => return reduce::pairwise(&mut FixedSum::<T, 4> { x }),
+        -2 => return reduce::pairwise(&mut FixedSum::<T, -2> { x }),
+        -3 => return reduce::pairwise(&mut FixedSum::<T, -3> { x }),
+        -4 => return reduce::pairwise(&mut FixedSum::<T, -4> { x }),
+        _ => {}
+    }
     if x.len() <= SHORT {
         // one short block: a small buffer to clear
         let mut buf = [T::ZERO; SHORT];
