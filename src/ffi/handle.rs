@@ -116,11 +116,13 @@ const GEN_MAX: u64 = (1 << GEN_BITS) - 1;
 /// How many slots the table can hold.
 const MAX_SLOTS: usize = 1 << INDEX_BITS;
 
+#[inline(always)]
 fn encode(index: usize, gen: u64) -> usize {
     (TAG << TAG_SHIFT) | ((gen as usize) << GEN_SHIFT) | (index << INDEX_SHIFT)
 }
 
 /// `(index, generation)` of a token that has the shape of one.
+#[inline(always)]
 fn decode(token: usize) -> Option<(usize, u64)> {
     if token >> TAG_SHIFT != TAG || token & ((1 << INDEX_SHIFT) - 1) != 0 {
         return None;
@@ -156,6 +158,7 @@ struct Slot {
 const FIRST_BITS: u32 = 6;
 const N_CHUNKS: usize = (INDEX_BITS - FIRST_BITS + 1) as usize;
 
+#[inline(always)]
 fn locate(index: usize) -> (usize, usize) {
     let v = index + (1 << FIRST_BITS);
     let top = usize::BITS - 1 - v.leading_zeros();
@@ -190,6 +193,7 @@ fn alloc() -> MutexGuard<'static, Alloc> {
 }
 
 /// The slot a token points at, and the generation it claims.
+#[inline(always)]
 fn slot_of(token: usize) -> Option<(&'static Slot, u64)> {
     let (index, gen) = decode(token)?;
     let (c, off) = locate(index);
@@ -251,6 +255,8 @@ fn take_slot() -> SkResult<&'static Slot> {
 /// Drops the object of a slot whose handle was freed and which no call uses any more, then makes
 /// the slot vacant under the next generation (or retires it). Runs exactly once per freed
 /// handle: in the free, or in the last call that was running when it came.
+#[cold]
+#[inline(never)]
 fn reclaim(slot: &'static Slot, state: u64) {
     let obj = slot.obj.swap(ptr::null_mut(), Ordering::Relaxed);
     let kind = slot.kind.load(Ordering::Relaxed);
@@ -287,12 +293,14 @@ struct Lease {
 }
 
 impl Lease {
+    #[inline(always)]
     fn obj(&self) -> *mut () {
         self.slot.obj.load(Ordering::Relaxed)
     }
 }
 
 impl Drop for Lease {
+    #[inline(always)]
     fn drop(&mut self) {
         // Release: this call's writes to the object happen before the next claim (Acquire).
         // Acquire: if this ends the last claim of a freed handle, every other claim's writes
@@ -319,13 +327,50 @@ fn still_live(slot: &Slot, gen: u64) -> bool {
     s >> STATE_GEN == gen && s & LIVE != 0
 }
 
+#[inline(always)]
 fn accepted(k: &'static KindInfo, accept: &[&'static KindInfo]) -> bool {
     accept.iter().any(|a| ptr::eq(*a, k))
 }
 
 /// Claims the live handle `token` of one of the `accept` kinds: one call at a time for an
 /// exclusive kind, any number for a shared one.
+///
+/// The common case is tested first, inline: the slot holds the token's generation, live, with no
+/// call running (so one compare of the state word covers generation, liveness and, for an
+/// exclusive kind, "not in use"), its kind is an accepted one, and the compare-and-swap
+/// that counts this call in succeeds. Anything else (a shared handle already in use, a lost
+/// race, every error) goes through [`acquire_slow`], which decides.
+#[inline(always)]
 fn acquire(token: usize, accept: &[&'static KindInfo]) -> Result<(Lease, &'static KindInfo), Miss> {
+    if let Some((slot, gen)) = slot_of(token) {
+        let s = slot.state.load(Ordering::Acquire);
+        if s == (gen << STATE_GEN) | LIVE {
+            // SAFETY: kinds are only ever pointers to `'static KindInfo` values (non-NULL once
+            // the slot was used, and a live state says it was).
+            let k = unsafe { &*slot.kind.load(Ordering::Acquire) };
+            if accepted(k, accept) {
+                // Success means the state still holds this generation, live: the kind read
+                // above is this generation's, and the object stays until the lease ends.
+                if slot
+                    .state
+                    .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    return Ok((Lease { slot }, k));
+                }
+            }
+        }
+    }
+    acquire_slow(token, accept)
+}
+
+/// [`acquire`] for every case but the common one: the full rules, in order.
+#[cold]
+#[inline(never)]
+fn acquire_slow(
+    token: usize,
+    accept: &[&'static KindInfo],
+) -> Result<(Lease, &'static KindInfo), Miss> {
     if token == 0 {
         return Err(Miss::Null);
     }
@@ -359,6 +404,8 @@ fn acquire(token: usize, accept: &[&'static KindInfo]) -> Result<(Lease, &'stati
     }
 }
 
+#[cold]
+#[inline(never)]
 fn miss(m: Miss, name: &str, token: usize, wanted: &str, free: bool) -> SkError {
     SkError::InvalidHandle(match m {
         Miss::Null => format!("argument {name} is NULL"),
@@ -671,6 +718,47 @@ mod tests {
         let e = msg(free::<ExA>("h", h).unwrap_err());
         assert!(e.contains("not a live sigkern handle"), "{e}");
         assert!(with::<ExA, ()>("h", h, |_| Ok(())).is_err());
+        assert_eq!(drops.load(Ordering::SeqCst), 1);
+    }
+
+    /// The inline claim covers the common case only; a shared handle already in use, a handle
+    /// of the second accepted kind and every miss take the full rules and get the same answers.
+    #[test]
+    fn fast_and_slow_claims_agree() {
+        let (p, drops) = probe(3);
+        let hs = register::<ShB>(p).unwrap();
+        {
+            // a shared handle claimed while claimed (state has a running call: the slow path)
+            let a = shared::<ShB>("h", hs).unwrap();
+            let b = shared::<ShB>("h", hs).unwrap();
+            assert_eq!(a.1 + b.1, 6);
+            let (slot, _) = slot_of(hs as usize).unwrap();
+            assert_eq!(slot.state.load(Ordering::SeqCst) & USERS, 2);
+        }
+        let (slot, gen) = slot_of(hs as usize).unwrap();
+        assert_eq!(slot.state.load(Ordering::SeqCst), (gen << STATE_GEN) | LIVE);
+        // an exclusive handle of the second accepted kind, claimed inline
+        let (p, _) = probe(4);
+        let ha = register::<ExA>(p).unwrap();
+        let got = with_either::<ExA2, ExA, _>("h", ha, "an A", |e| {
+            Ok(matches!(e, Either::B(o) if o.1 == 4))
+        });
+        assert!(got.unwrap());
+        // a kind that is not accepted, a dead generation, a foreign pointer: refused
+        let e = msg(with::<ExA2, ()>("h", ha, |_| Ok(())).unwrap_err());
+        assert!(e.contains("is an exclusive A, not"), "{e}");
+        let stale = (hs as usize ^ (1 << GEN_SHIFT)) as *const CB;
+        let Err(e) = shared::<ShB>("h", stale) else {
+            panic!("a stale token was claimed")
+        };
+        let e = msg(e);
+        assert!(e.contains("not a live sigkern handle"), "{e}");
+        let local = 0u64;
+        let e =
+            msg(with::<ExA, ()>("h", &local as *const u64 as *const CA, |_| Ok(())).unwrap_err());
+        assert!(e.contains("not a live sigkern handle"), "{e}");
+        free::<ShB>("h", hs).unwrap();
+        free::<ExA>("h", ha).unwrap();
         assert_eq!(drops.load(Ordering::SeqCst), 1);
     }
 

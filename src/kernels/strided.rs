@@ -27,6 +27,7 @@ use super::elementwise::{binary_at, unary_at, BinOp, UnOp};
 use super::reduce::{self, Extreme, Max, Min, Peak};
 use super::{Float, Src};
 use crate::simd::{multiversion, Level};
+use std::mem::size_of;
 
 /// Elements per gather/scatter block of the elementwise kernels.
 const EW_BLOCK: usize = 512;
@@ -663,20 +664,41 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
     }
     #[inline(always)]
     fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
-        match self.x.stride {
-            2 => return block_sum_wide2::<T>(&self.x, r),
-            3 => return block_sum_pos::<T, 3>(&self.x, r),
-            4 => return block_sum_pos::<T, 4>(&self.x, r),
-            -2 => return block_sum_neg::<T, 2>(&self.x, r),
-            -3 => return block_sum_neg::<T, 3>(&self.x, r),
-            -4 => return block_sum_neg::<T, 4>(&self.x, r),
-            _ => {}
-        }
         let b = &mut self.buf[..r.len()];
         self.x.gather(r.start, b);
         reduce::block_sum(b)
     }
 }
+
+/// The in-place kernels of strides ±2…±4 (`K` names one), run through `reduce::pairwise` like
+/// [`GatherSum`]. The stride is chosen once per call ([`sum_lanes`]), not once per block, so
+/// each `pairwise` holds one kernel: with the choice inside every block, all seven kernels were
+/// inlined at each of the grouping's block calls.
+struct FixedSum<'a, T, const K: i8> {
+    x: StridedRef<'a, T>,
+}
+
+impl<T: Float, const K: i8> reduce::Blocks for FixedSum<'_, T, K> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.x.len()
+    }
+    #[inline(always)]
+    fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
+        match K {
+            WIDE2 => block_sum_wide2::<T>(&self.x, r),
+            2 => block_sum_deint::<T, 2>(&self.x, r),
+            3 => block_sum_deint::<T, 3>(&self.x, r),
+            4 => block_sum_pos::<T, 4>(&self.x, r),
+            -2 => block_sum_neg::<T, 2>(&self.x, r),
+            -3 => block_sum_neg::<T, 3>(&self.x, r),
+            _ => block_sum_neg::<T, 4>(&self.x, r),
+        }
+    }
+}
+
+/// [`FixedSum`]'s name of the stride-2 kernel [`block_sum_wide2`].
+const WIDE2: i8 = 102;
 
 /// `reduce::block_sum` of logical elements `r` of a view with stride `+2`, read in place with
 /// 128 accumulators: each run of 128 consecutive span elements is added into 128 lanes by plain
@@ -747,9 +769,68 @@ fn block_sum_pos<T: Float, const S: usize>(
     reduce::tree_out(acc)
 }
 
+/// Adds logical elements `from..from + cnt` (`cnt <= 64`) of the view to lanes `0..cnt`: the
+/// elements go into a lane vector padded with `−0.0`, which is added whole. `v + (−0.0)` is `v`
+/// for every `v` (`+0.0` and NaN included), so the untouched lanes keep their bits, and the
+/// lanes stay in registers (they are never indexed by a run-time value).
+#[inline(always)]
+fn add_to_lanes<T: Float>(
+    x: &StridedRef<'_, T>,
+    acc: &mut [T; reduce::LANES],
+    from: usize,
+    cnt: usize,
+) {
+    let mut t = [-T::ZERO; reduce::LANES];
+    for (j, v) in t.iter_mut().enumerate().take(cnt) {
+        *v = x.get(from + j);
+    }
+    for j in 0..reduce::LANES {
+        acc[j] = acc[j] + t[j];
+    }
+}
+
+/// `reduce::block_sum` of logical elements `r` of a view with stride `+S`, read in place: each
+/// chunk of 64 elements is first copied out of its `64·S` span elements into a lane vector (a
+/// loop the compiler turns into loads plus lane shuffles) and then added to the 64 lanes, so lane
+/// `j` adds elements `r.start + 64·c + j` in the order of `c`, and the tail goes to the first
+/// lanes, exactly as on a gathered copy: the same bits. A last chunk that would read past the
+/// span goes element by element. Used where it measured faster than [`block_sum_pos`]
+/// (`benches/ab_builds.py --only sum`).
+#[inline(always)]
+fn block_sum_deint<T: Float, const S: usize>(
+    x: &StridedRef<'_, T>,
+    r: std::ops::Range<usize>,
+) -> reduce::Lanes {
+    const L: usize = reduce::LANES;
+    let m = r.len();
+    let full = m / L;
+    let base = x.first + r.start * S;
+    let (ch, _) = x.span[base..].as_chunks::<S>();
+    let fast = full.min(ch.len() / L);
+    let mut acc = [T::ZERO; L];
+    for sub in ch[..fast * L].chunks_exact(L) {
+        let mut t = [T::ZERO; L];
+        for j in 0..L {
+            t[j] = sub[j][0];
+        }
+        for j in 0..L {
+            acc[j] = acc[j] + t[j];
+        }
+    }
+    for c in fast..full {
+        add_to_lanes(x, &mut acc, r.start + c * L, L);
+    }
+    if m > full * L {
+        add_to_lanes(x, &mut acc, r.start + full * L, m - full * L);
+    }
+    reduce::tree_out(acc)
+}
+
 /// As [`block_sum_pos`] for stride `−S`. Memory runs backwards, so each chunk of 64 elements is
 /// read forwards into reversed lanes (`accr[p]` holds lane `63 − p`) and the lanes are put back
-/// in order before the tail: every lane adds the same elements in the same order as on a copy.
+/// in order before the rest: every lane adds the same elements in the same order as on a copy.
+/// The lanes are only ever indexed by constants (the rest goes through [`add_to_lanes`]), so they
+/// stay in registers.
 #[inline(always)]
 fn block_sum_neg<T: Float, const S: usize>(
     x: &StridedRef<'_, T>,
@@ -758,29 +839,30 @@ fn block_sum_neg<T: Float, const S: usize>(
     const L: usize = reduce::LANES;
     let m = r.len();
     let full = m / L;
+    // span index of logical r.start; chunk c reads span[top − S·(64c + 63) ..= top − 64·S·c]
+    let top = x.first - r.start * S;
+    let fast = if top >= S * (L - 1) {
+        full.min((top - S * (L - 1)) / (S * L) + 1)
+    } else {
+        0
+    };
     let mut accr = [T::ZERO; L];
-    for c in 0..full {
-        let i0 = r.start + c * L;
-        // span index of logical i0; logical i0 + q sits q·S below it
-        let hi = x.first - i0 * S;
-        let (_, rch) = x.span[..=hi].as_rchunks::<S>();
-        if rch.len() >= L {
-            let seg = &rch[rch.len() - L..];
-            for p in 0..L {
-                accr[p] = accr[p] + seg[p][S - 1];
-            }
-        } else {
-            for (p, a) in accr.iter_mut().enumerate() {
-                *a = *a + x.get(i0 + L - 1 - p);
-            }
+    for c in 0..fast {
+        let lo = top - S * (L * c + L - 1);
+        let seg = &x.span[lo..lo + S * (L - 1) + 1];
+        for p in 0..L {
+            accr[p] = accr[p] + seg[p * S];
         }
     }
     let mut acc = [T::ZERO; L];
     for (j, a) in acc.iter_mut().enumerate() {
         *a = accr[L - 1 - j];
     }
-    for (j, a) in acc.iter_mut().enumerate().take(m - full * L) {
-        *a = *a + x.get(r.start + full * L + j);
+    for c in fast..full {
+        add_to_lanes(x, &mut acc, r.start + c * L, L);
+    }
+    if m > full * L {
+        add_to_lanes(x, &mut acc, r.start + full * L, m - full * L);
     }
     reduce::tree_out(acc)
 }
@@ -788,6 +870,17 @@ fn block_sum_neg<T: Float, const S: usize>(
 /// The SIMD levels' strided sum in `f64`: `reduce::sum_f64_at`'s blocks and grouping.
 #[inline(always)]
 fn sum_lanes<T: Float>(x: StridedRef<'_, T>) -> f64 {
+    match x.stride {
+        // the fastest form at stride 2 differs with the element size (ab_builds.py --only sum)
+        2 if size_of::<T>() == 4 => return reduce::pairwise(&mut FixedSum::<T, WIDE2> { x }),
+        2 => return reduce::pairwise(&mut FixedSum::<T, 2> { x }),
+        3 => return reduce::pairwise(&mut FixedSum::<T, 3> { x }),
+        4 => return reduce::pairwise(&mut FixedSum::<T, 4> { x }),
+        -2 => return reduce::pairwise(&mut FixedSum::<T, -2> { x }),
+        -3 => return reduce::pairwise(&mut FixedSum::<T, -3> { x }),
+        -4 => return reduce::pairwise(&mut FixedSum::<T, -4> { x }),
+        _ => {}
+    }
     if x.len() <= SHORT {
         // one short block: a small buffer to clear
         let mut buf = [T::ZERO; SHORT];
@@ -1277,6 +1370,74 @@ mod tests {
         for (n, s) in [(300_001usize, 2isize), (262_145, -3), (270_000, 5)] {
             let (first, span_len) = layout(n, s, 1);
             let span = rng.vec_f32(span_len, 3.0);
+            let v = StridedRef::new(&span, first, s, n).unwrap();
+            let c = v.to_vec();
+            for level in available() {
+                let (got, want) = (sum(level, v), reduce::sum(level, &c));
+                assert_eq!(got.to_bits(), want.to_bits(), "n={n} s={s} {level:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_padded_with_negative_zero_keep_their_bits() {
+        // add_to_lanes adds −0.0 to the lanes past `cnt`: they must keep their exact bits
+        // (+0.0 stays +0.0, −0.0 stays −0.0, NaN stays NaN, infinities and denormals stay)
+        let specials = [
+            0.0f32,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::from_bits(1),
+            -f32::MAX,
+            1.5,
+        ];
+        let span: Vec<f32> = (0..80).map(|i| i as f32 + 0.25).collect();
+        let v = StridedRef::new(&span, 79, -1, 80).unwrap();
+        for cnt in [0usize, 1, 7, 63, 64] {
+            let mut acc = [0f32; reduce::LANES];
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = specials[j % specials.len()];
+            }
+            let before = acc;
+            add_to_lanes(&v, &mut acc, 3, cnt);
+            for j in 0..reduce::LANES {
+                let want = if j < cnt {
+                    before[j] + v.get(3 + j)
+                } else {
+                    before[j]
+                };
+                assert_eq!(acc[j].to_bits(), want.to_bits(), "cnt={cnt} lane {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn strided_sum_of_signed_zeros_and_long_f64_views_match_the_copy() {
+        // all −0.0: the contiguous sum's lanes start at +0.0, so the result is +0.0 there and
+        // must be here too, at every stride and tail length
+        for n in [1usize, 17, 64, 65, 200, 513] {
+            for s in [2isize, -2, 3, -3, 4, -4] {
+                let (first, span_len) = layout(n, s, 0);
+                let span = vec![-0.0f32; span_len];
+                let v = StridedRef::new(&span, first, s, n).unwrap();
+                let c = v.to_vec();
+                for level in available() {
+                    let (got, want) = (sum(level, v), reduce::sum(level, &c));
+                    assert_eq!(got.to_bits(), want.to_bits(), "n={n} s={s} {level:?}");
+                }
+            }
+        }
+        // f64 views long enough for the four-stream grouping, at the strides with own kernels
+        let mut rng = Rng::new(23);
+        for (n, s) in [(300_001usize, 2isize), (262_145, -2), (270_001, 3)] {
+            let (first, span_len) = layout(n, s, 1);
+            let span: Vec<f64> = rng
+                .vec_f32(span_len, 3.0)
+                .iter()
+                .map(|&x| x as f64 * 1.000_000_1)
+                .collect();
             let v = StridedRef::new(&span, first, s, n).unwrap();
             let c = v.to_vec();
             for level in available() {

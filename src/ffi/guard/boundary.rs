@@ -5,6 +5,7 @@ use crate::error::{SkResult, SK_ERR_INTERNAL, SK_OK};
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 thread_local! {
@@ -16,11 +17,25 @@ thread_local! {
     static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// Whether [`install_quiet_hook`] has run to completion (set after the hook is in place).
+static HOOKED: AtomicBool = AtomicBool::new(false);
+
 /// Installs, once, a panic hook that keeps panics inside the library silent: a panic on a thread
 /// that is inside an exported call, or on one of the library's worker threads, prints nothing
 /// (the boundary turns it into `SK_ERR_INTERNAL` and the thread's message); any other panic of the
-/// host program goes to the hook that was installed before.
+/// host program goes to the hook that was installed before. After the first call this is one
+/// load of a flag (the `Once` is only consulted until the hook is in place).
+#[inline(always)]
 fn install_quiet_hook() {
+    // Acquire: a thread that sees the flag also sees the hook installed by the thread that set it.
+    if !HOOKED.load(Ordering::Acquire) {
+        install_quiet_hook_slow();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn install_quiet_hook_slow() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
@@ -37,20 +52,7 @@ fn install_quiet_hook() {
             }
         }));
     });
-}
-
-/// Marks the calling thread as inside an exported call for the guard's lifetime.
-struct Depth;
-impl Depth {
-    fn enter() -> Depth {
-        DEPTH.with(|d| d.set(d.get() + 1));
-        Depth
-    }
-}
-impl Drop for Depth {
-    fn drop(&mut self) {
-        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
-    }
+    HOOKED.store(true, Ordering::Release);
 }
 
 /// Records `func: detail` as the calling thread's last error.
@@ -81,39 +83,60 @@ fn panic_text(payload: &(dyn Any + Send)) -> String {
 
 /// Runs a status-returning body: `Ok` → `SK_OK`; `Err(e)` → records the message, returns
 /// `e.code()`; a panic → records it, returns `SK_ERR_INTERNAL`. Used only via [`ffi_boundary!`].
+#[inline(always)]
 pub(crate) fn run_status(func: &'static str, body: impl FnOnce() -> SkResult<()>) -> i32 {
     run_value(func, |code| code, || body().map(|()| SK_OK))
 }
 
 /// Runs a value-returning body; on error or panic returns `on_error(code)` after recording the
 /// message. Used only via [`ffi_boundary!`].
+///
+/// The success path is what a real-time caller pays on every call: one flag load (the panic
+/// hook), the thread's call depth raised and lowered (one thread-local access), and the body
+/// inside `catch_unwind` (no cost unless something unwinds). Recording an error or a panic is
+/// out of line ([`record_error`], [`record_panic`]).
+#[inline(always)]
 pub(crate) fn run_value<R>(
     func: &'static str,
     on_error: impl FnOnce(i32) -> R,
     body: impl FnOnce() -> SkResult<R>,
 ) -> R {
     install_quiet_hook();
-    let depth = Depth::enter();
-    let result = catch_unwind(AssertUnwindSafe(body));
-    drop(depth);
+    let result = DEPTH.with(|d| {
+        d.set(d.get() + 1);
+        // if the body panics, the depth is lowered below (the unwind stops at `catch_unwind`)
+        let r = catch_unwind(AssertUnwindSafe(body));
+        d.set(d.get().saturating_sub(1));
+        r
+    });
     match result {
         Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            set_last_error(func, &e.to_string());
-            on_error(e.code())
-        }
-        Err(payload) => {
-            let text = panic_text(payload.as_ref());
-            let at = match PANIC_AT.with(|p| p.borrow_mut().take()) {
-                Some(at) => format!(" at {at}"),
-                None => String::new(),
-            };
-            set_last_error(func, &format!("internal error (panic{at}): {text}"));
-            // the payload may itself panic when dropped: keep that inside too
-            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
-            on_error(SK_ERR_INTERNAL)
-        }
+        Ok(Err(e)) => on_error(record_error(func, e)),
+        Err(payload) => on_error(record_panic(func, payload)),
     }
+}
+
+/// Records a body's error as the thread's message; returns its status code.
+#[cold]
+#[inline(never)]
+fn record_error(func: &'static str, e: crate::error::SkError) -> i32 {
+    set_last_error(func, &e.to_string());
+    e.code()
+}
+
+/// Records a caught panic as the thread's message; returns `SK_ERR_INTERNAL`.
+#[cold]
+#[inline(never)]
+fn record_panic(func: &'static str, payload: Box<dyn Any + Send>) -> i32 {
+    let text = panic_text(payload.as_ref());
+    let at = match PANIC_AT.with(|p| p.borrow_mut().take()) {
+        Some(at) => format!(" at {at}"),
+        None => String::new(),
+    };
+    set_last_error(func, &format!("internal error (panic{at}): {text}"));
+    // the payload may itself panic when dropped: keep that inside too
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+    SK_ERR_INTERNAL
 }
 
 /// The one boundary every exported function body runs inside.
@@ -167,6 +190,36 @@ mod tests {
         });
         assert_eq!(v, usize::MAX);
         assert_eq!(last(), "t_val: x");
+    }
+
+    #[test]
+    fn hook_flag_depth_and_nested_calls() {
+        let depth = || DEPTH.with(|d| d.get());
+        assert_eq!(ffi_boundary!("t_ok", { Ok(()) }), SK_OK);
+        assert!(HOOKED.load(Ordering::Acquire));
+        assert_eq!(depth(), 0);
+        // a panic inside leaves the depth where it was
+        let p = ffi_boundary!("t_panic", {
+            if depth() == 1 {
+                panic!("inside");
+            }
+            Ok(())
+        });
+        assert_eq!(p, SK_ERR_INTERNAL);
+        assert_eq!(depth(), 0);
+        // a call inside a call (a callback): the inner one's error is recorded, the outer goes on
+        let outer = ffi_boundary!("t_outer", {
+            let inner = ffi_boundary!("t_inner", {
+                assert_eq!(depth(), 2);
+                Err(SkError::Length("inner".into()))
+            });
+            assert_eq!(inner, SK_ERR_LENGTH);
+            assert_eq!(depth(), 1);
+            Ok(())
+        });
+        assert_eq!(outer, SK_OK);
+        assert_eq!(last(), "t_inner: inner");
+        assert_eq!(depth(), 0);
     }
 
     #[test]

@@ -27,9 +27,11 @@ pub(crate) struct Buf<T> {
 }
 
 impl<T> Buf<T> {
+    #[inline(always)]
     pub fn new(name: &'static str, ptr: *const T, len: usize) -> Self {
         Buf { name, ptr, len }
     }
+    #[inline(always)]
     pub fn out(name: &'static str, ptr: *mut T, len: usize) -> Self {
         Buf {
             name,
@@ -38,60 +40,73 @@ impl<T> Buf<T> {
         }
     }
 
-    /// Size in bytes, or a length error if it overflows `isize`.
-    fn byte_len(&self) -> SkResult<usize> {
-        self.len
-            .checked_mul(size_of::<T>())
-            .filter(|b| *b <= isize::MAX as usize)
-            .ok_or_else(|| {
-                SkError::Length(format!(
-                    "argument {}: n = {} elements of {} is more than the address space can hold",
-                    self.name,
-                    self.len,
-                    type_label::<T>()
-                ))
-            })
-    }
-
     /// Every rule a pointer must meet before a slice may be built over it: non-NULL unless the
     /// length is 0, aligned for `T`, byte size within `isize`, range not wrapping the address
     /// space. A zero-length buffer may be NULL or any pointer and is never dereferenced.
+    ///
+    /// The rules are tested together first (a few compares, inlined into the caller); only a
+    /// buffer that breaks one goes to [`Buf::refuse`], out of line, to find which and say so.
+    #[inline(always)]
     pub fn check(&self) -> SkResult<()> {
-        if self.len == 0 {
-            return Ok(());
+        let addr = self.ptr as usize;
+        let ok = self.len == 0
+            || (addr != 0
+                && addr.is_multiple_of(align_of::<T>())
+                // bytes within isize, and the range does not wrap (for T of size 0: any length)
+                && (size_of::<T>() == 0 || self.len <= (isize::MAX as usize) / size_of::<T>())
+                && addr.checked_add(self.len * size_of::<T>()).is_some());
+        if ok {
+            Ok(())
+        } else {
+            Err(self.refuse())
         }
+    }
+
+    /// The error of a buffer that [`Buf::check`] refused, by the first rule it breaks (NULL,
+    /// size, alignment, end of the address space, in that order).
+    #[cold]
+    #[inline(never)]
+    fn refuse(&self) -> SkError {
         if self.ptr.is_null() {
-            return Err(SkError::NullPointer(format!(
+            return SkError::NullPointer(format!(
                 "argument {} is NULL but n = {}",
                 self.name, self.len
-            )));
+            ));
         }
-        let bytes = self.byte_len()?;
+        let bytes = self.len.checked_mul(size_of::<T>());
+        let Some(bytes) = bytes.filter(|b| *b <= isize::MAX as usize) else {
+            return SkError::Length(format!(
+                "argument {}: n = {} elements of {} is more than the address space can hold",
+                self.name,
+                self.len,
+                type_label::<T>()
+            ));
+        };
         let addr = self.ptr as usize;
         if !addr.is_multiple_of(align_of::<T>()) {
-            return Err(SkError::Misaligned(format!(
+            return SkError::Misaligned(format!(
                 "argument {} = {:#x} is not aligned to {} bytes as {} requires",
                 self.name,
                 addr,
                 align_of::<T>(),
                 type_label::<T>()
-            )));
+            ));
         }
-        if addr.checked_add(bytes).is_none() {
-            return Err(SkError::Length(format!(
-                "argument {}: {} elements from {:#x} run past the end of the address space",
-                self.name, self.len, addr
-            )));
-        }
-        Ok(())
+        debug_assert!(addr.checked_add(bytes).is_none());
+        SkError::Length(format!(
+            "argument {}: {} elements from {:#x} run past the end of the address space",
+            self.name, self.len, addr
+        ))
     }
 
+    #[inline(always)]
     fn byte_range(&self) -> (usize, usize) {
         let start = self.ptr as usize;
         (start, start + self.len * size_of::<T>())
     }
 
     /// Whether two checked buffers share at least one byte.
+    #[inline(always)]
     pub fn overlaps<U>(&self, other: &Buf<U>) -> bool {
         if self.len == 0 || other.len == 0 {
             return false;
@@ -102,6 +117,7 @@ impl<T> Buf<T> {
     }
 
     /// Whether this buffer is exactly `other` (same start, same length).
+    #[inline(always)]
     pub fn is_same<U>(&self, other: &Buf<U>) -> bool {
         self.len > 0
             && std::ptr::eq(self.ptr.cast::<u8>(), other.ptr.cast::<u8>())
@@ -111,6 +127,7 @@ impl<T> Buf<T> {
     /// # Safety
     /// `check()` passed and the caller guarantees `len` readable elements at `ptr` that no one
     /// writes during the borrow.
+    #[inline(always)]
     pub unsafe fn slice<'a>(&self) -> &'a [T] {
         if self.len == 0 {
             &[]
@@ -122,6 +139,7 @@ impl<T> Buf<T> {
 
     /// # Safety
     /// As [`Buf::slice`], plus the memory is writable and not aliased by any other live slice.
+    #[inline(always)]
     pub unsafe fn slice_mut<'a>(&self) -> &'a mut [T] {
         if self.len == 0 {
             &mut []
@@ -143,6 +161,7 @@ pub(crate) enum Alias {
 
 /// Classifies `input` against `output`: distinct, exactly the same (allowed only when
 /// `in_place_ok`), or an `SK_ERR_OVERLAP` error for any partial overlap.
+#[inline(always)]
 pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) -> SkResult<Alias> {
     if !input.overlaps(output) {
         return Ok(Alias::Distinct);
@@ -150,7 +169,14 @@ pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) ->
     if in_place_ok && input.is_same(output) {
         return Ok(Alias::Same);
     }
-    Err(SkError::Overlap(format!(
+    Err(overlap_error(input, output, in_place_ok))
+}
+
+/// The error of a partial overlap (or of any overlap when `in_place_ok` is false).
+#[cold]
+#[inline(never)]
+fn overlap_error<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) -> SkError {
+    SkError::Overlap(format!(
         "output {} [{:#x}, +{} elements) overlaps input {} [{:#x}, +{} elements){}",
         output.name,
         output.ptr as usize,
@@ -163,7 +189,7 @@ pub(crate) fn alias<T, U>(input: &Buf<T>, output: &Buf<U>, in_place_ok: bool) ->
         } else {
             "; this function does not work in place"
         }
-    )))
+    ))
 }
 
 /// The one rule for a capacity argument: `cap` elements of `T` at `ptr`, of which a call may write
@@ -226,6 +252,7 @@ pub(crate) fn int_len(name: &'static str, n: libc::c_int) -> SkResult<usize> {
 ///
 /// # Safety
 /// The buffers must be valid for their extents.
+#[inline(always)]
 pub(crate) unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'a mut [T])> {
     x.check()?;
     y.check()?;
@@ -242,6 +269,79 @@ pub(crate) unsafe fn io<'a, T>(x: Buf<T>, y: Buf<T>) -> SkResult<(Src<'a, T>, &'
 mod tests {
     use super::*;
     use crate::error::*;
+
+    /// The rules of `Buf::check` one by one, in order, as first written (the reference for
+    /// the combined test that `check` runs first).
+    fn check_reference<T>(b: &Buf<T>) -> SkResult<()> {
+        if b.len == 0 {
+            return Ok(());
+        }
+        if b.ptr.is_null() {
+            return Err(SkError::NullPointer(format!(
+                "argument {} is NULL but n = {}",
+                b.name, b.len
+            )));
+        }
+        let bytes = b
+            .len
+            .checked_mul(size_of::<T>())
+            .filter(|v| *v <= isize::MAX as usize)
+            .ok_or_else(|| {
+                SkError::Length(format!(
+                    "argument {}: n = {} elements of {} is more than the address space can hold",
+                    b.name,
+                    b.len,
+                    type_label::<T>()
+                ))
+            })?;
+        let addr = b.ptr as usize;
+        if !addr.is_multiple_of(align_of::<T>()) {
+            return Err(SkError::Misaligned(format!(
+                "argument {} = {:#x} is not aligned to {} bytes as {} requires",
+                b.name,
+                addr,
+                align_of::<T>(),
+                type_label::<T>()
+            )));
+        }
+        if addr.checked_add(bytes).is_none() {
+            return Err(SkError::Length(format!(
+                "argument {}: {} elements from {:#x} run past the end of the address space",
+                b.name, b.len, addr
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_grid<T>() {
+        let m = isize::MAX as usize / size_of::<T>();
+        let addrs = [
+            0usize,
+            1,
+            8,
+            0x1000,
+            0x1003,
+            usize::MAX - 15,
+            usize::MAX - 7,
+            usize::MAX - 2,
+            usize::MAX / 2 + 8,
+        ];
+        let lens = [0usize, 1, 2, 3, m - 1, m, m + 1, usize::MAX / 2, usize::MAX];
+        for a in addrs {
+            for n in lens {
+                let b = Buf::new("x", a as *const T, n);
+                assert_eq!(b.check(), check_reference(&b), "addr {a:#x} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn combined_check_equals_the_rules_one_by_one() {
+        check_grid::<u8>();
+        check_grid::<i16>();
+        check_grid::<f32>();
+        check_grid::<f64>();
+    }
 
     #[test]
     fn pointer_rules() {

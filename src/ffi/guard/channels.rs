@@ -8,6 +8,7 @@ use crate::kernels::layout::Layout;
 /// The planar layout of `channels × n` samples with the caller's `stride` (argument `name`),
 /// and its extent in elements. `n_name` names the length argument in messages. With one
 /// channel (or none) the stride is ignored.
+#[inline(always)]
 pub(crate) fn planar(
     name: &'static str,
     stride: isize,
@@ -15,25 +16,36 @@ pub(crate) fn planar(
     n_name: &str,
     n: usize,
 ) -> SkResult<(Layout, usize)> {
+    // one channel (or none): the stride is ignored; else it must be at least n
+    let s = if channels <= 1 { n } else { stride as usize };
+    let fine = channels <= 1 || (stride >= 0 && s >= n);
+    let l = Layout::planar(s);
+    match l.extent(channels, n) {
+        Some(ext) if fine => Ok((l, ext)),
+        _ => Err(planar_error(name, stride, channels, n_name, n)),
+    }
+}
+
+/// The error of a planar layout that [`planar`] refused, by the first rule it breaks.
+#[cold]
+#[inline(never)]
+fn planar_error(name: &str, stride: isize, channels: usize, n_name: &str, n: usize) -> SkError {
     let stride = if channels <= 1 {
         n
     } else {
-        let s = usize::try_from(stride)
-            .map_err(|_| SkError::BadArgument(format!("{name} = {stride} is negative")))?;
+        let Ok(s) = usize::try_from(stride) else {
+            return SkError::BadArgument(format!("{name} = {stride} is negative"));
+        };
         if s < n {
-            return Err(SkError::BadArgument(format!(
+            return SkError::BadArgument(format!(
                 "{name} = {s} is less than {n_name} = {n}: channels would overlap"
-            )));
+            ));
         }
         s
     };
-    let l = Layout::planar(stride);
-    let ext = l.extent(channels, n).ok_or_else(|| {
-        SkError::Length(format!(
-            "{channels} channels of {n} samples with {name} = {stride} overflow the address space"
-        ))
-    })?;
-    Ok((l, ext))
+    SkError::Length(format!(
+        "{channels} channels of {n} samples with {name} = {stride} overflow the address space"
+    ))
 }
 
 /// The interleaved layout of `frames` frames of `channels` samples, and its length in elements.
@@ -79,6 +91,39 @@ mod tests {
         let e = planar("x_stride", isize::MAX, 3, "n", 2).unwrap_err();
         assert_eq!(e.code(), SK_ERR_LENGTH);
         assert!(e.to_string().contains("overflow the address space"), "{e}");
+    }
+
+    #[test]
+    fn planar_edges() {
+        // no channels or no samples: nothing to touch
+        assert_eq!(planar("s", -3, 0, "n", 5).unwrap().1, 0);
+        assert_eq!(planar("s", 7, 3, "n", 0).unwrap().1, 0);
+        // stride exactly n is fine, one less overlaps, negative is refused before that
+        assert_eq!(planar("s", 4, 2, "n", 4).unwrap(), (Layout::planar(4), 8));
+        assert_eq!(
+            planar("s", 3, 2, "n", 4).unwrap_err().to_string(),
+            "s = 3 is less than n = 4: channels would overlap"
+        );
+        assert_eq!(
+            planar("s", isize::MIN, 2, "n", 4).unwrap_err().to_string(),
+            format!("s = {} is negative", isize::MIN)
+        );
+        // one channel: n itself may be anything a size_t holds
+        assert_eq!(
+            planar("s", -1, 1, "n", usize::MAX).unwrap(),
+            (Layout::planar(usize::MAX), usize::MAX)
+        );
+        // the extent overflows: (channels − 1)·stride + n − 1 + 1 > SIZE_MAX
+        assert_eq!(planar("s", isize::MAX, 3, "n", 1).unwrap().1, usize::MAX);
+        let e = planar("s", isize::MAX, 3, "n", 2).unwrap_err();
+        assert_eq!(e.code(), SK_ERR_LENGTH);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "3 channels of 2 samples with s = {} overflow the address space",
+                isize::MAX
+            )
+        );
     }
 
     #[test]
