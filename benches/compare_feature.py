@@ -10,6 +10,7 @@ Rows (section "feature"):
   spectral_centroid from S 30 s            a given magnitude spectrogram, informational
   onset_strength 30 s                      sigkern.onset.onset_strength(y=y) vs librosa, 8x
   yin 30 s                                 sigkern.yin(y, fmin=65, fmax=2093) vs librosa.yin, 10x
+  trim 30 s, split 30 s                    sigkern.effects.trim / split vs librosa's, informational
 """
 
 import numpy as np
@@ -71,3 +72,10 @@ def run(ctx):
 
     pair("yin 30 s", lambda: sigkern.yin(y, fmin=65.0, fmax=2093.0, sr=sr),
          lambda: librosa.yin(y, fmin=65.0, fmax=2093.0, sr=sr), "librosa.yin", 10.0)
+    ys = y.copy()
+    ys[: 5 * sr] *= 1e-4
+    ys[20 * sr: 22 * sr] = 0.0
+    pair("trim 30 s", lambda: sigkern.effects.trim(ys), lambda: librosa.effects.trim(ys),
+         "librosa.effects.trim", None)
+    pair("split 30 s", lambda: sigkern.effects.split(ys), lambda: librosa.effects.split(ys),
+         "librosa.effects.split", None)

@@ -42,5 +42,6 @@ pub mod spec;
 pub mod spectral_est;
 pub mod stft;
 pub mod strided;
+pub mod trim;
 pub mod vocoder;
 pub mod window;

@@ -3,3 +3,4 @@
 //! from audio (through the STFT) or from a magnitude spectrogram, whole batches per call.
 
 pub mod spectral;
+pub mod trim;
