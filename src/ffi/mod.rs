@@ -5,6 +5,7 @@
 
 pub mod guard;
 
+pub mod chroma;
 pub mod cmvn;
 pub mod conv;
 pub mod dct;

@@ -212,7 +212,7 @@ pub struct Spec<'a, T> {
 }
 
 impl<T: Float> Spec<'_, T> {
-    fn check(&self) -> SkResult<()> {
+    pub(crate) fn check(&self) -> SkResult<()> {
         let need = self
             .batch
             .checked_mul(self.n_freq)
@@ -228,7 +228,7 @@ impl<T: Float> Spec<'_, T> {
     }
 
     /// Frame `t` of item `b` (global frame `g = b·frames + t`) widened into `buf`.
-    fn frame(&self, g: usize, buf: &mut [f64]) {
+    pub(crate) fn frame(&self, g: usize, buf: &mut [f64]) {
         let (b, t) = (g / self.frames, g % self.frames);
         let base = b * self.n_freq * self.frames;
         if self.frame_major {
