@@ -5269,6 +5269,54 @@ int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmi
 int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 /**
+ * `librosa.pyin(y, fmin=fmin, fmax=fmax, sr=sr, frame_length=frame_length, hop_length=hop,
+ * n_thresholds=n_thresholds, beta_parameters=(beta_a, beta_b),
+ * boltzmann_parameter=boltzmann, resolution=resolution,
+ * max_transition_rate=max_transition_rate, switch_prob=switch_prob,
+ * no_trough_prob=no_trough_prob, fill_na=…, center=center≠0, pad_mode=…)` of every row of
+ * `y` (`batch` rows of `n` samples): `f0` (Hz), `voiced_flag` (1 voiced, 0 not) and
+ * `voiced_prob`, each `batch × frames` (`frames` as `sk_yin_f32`).
+ *
+ * Per frame (computed in double): the cumulative-mean-normalised difference as `sk_yin_*`,
+ * its troughs weighted by a Beta(`beta_a`, `beta_b`) prior over `n_thresholds` thresholds and
+ * a Boltzmann(`boltzmann`) prior over trough positions, the global minimum taking
+ * `no_trough_prob` of the mass no trough is below, each candidate's period refined by
+ * parabolic interpolation and binned into `ceil(1/resolution)` bins per semitone from `fmin`;
+ * then the Viterbi path of librosa's voiced/unvoiced HMM (a triangular local transition of
+ * `round(max_transition_rate·12·hop/sr)` semitones, voicing switched with `switch_prob`),
+ * decoded over the band of the transition matrix with librosa's arithmetic and tie-breaking.
+ * Unvoiced frames get `fill_na` in `f0` when `fill_na_given ≠ 0` (NaN is librosa's default),
+ * else the frequency of their decoded pitch bin (librosa's `fill_na=None`).
+ * Arguments as `sk_yin_f32` (`fmin`, `fmax`, `frame_length`, `hop`, `center`, `pad_mode`),
+ * plus `1 ≤ n_thresholds ≤ 65536`; `beta_a`, `beta_b`, `boltzmann` finite and `> 0`;
+ * `0 < resolution < 1`; `max_transition_rate ≥ 0` finite; `switch_prob` and `no_trough_prob`
+ * in [0, 1]; at most 32767 pitch bins and a transition width not above them; `out_len` the
+ * capacity of each output. The audio must be finite (`SK_ERR_NON_FINITE`).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error the outputs are untouched. Thread-safe (the frames, and then
+ * the rows, are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats; `f0` and `voiced_prob` writable for out_len floats,
+ * `voiced_flag` for out_len bytes.
+ */
+int32_t sk_pyin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, float *f0, uint8_t *voiced_flag, float *voiced_prob, size_t out_len);
+
+/**
+ * `sk_pyin_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles; `f0` and `voiced_prob` writable for out_len doubles,
+ * `voiced_flag` for out_len bytes.
+ */
+int32_t sk_pyin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, double *f0, uint8_t *voiced_flag, double *voiced_prob, size_t out_len);
+
+/**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most

@@ -903,6 +903,10 @@ int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmi
 
 int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
+int32_t sk_pyin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, float *f0, uint8_t *voiced_flag, float *voiced_prob, size_t out_len);
+
+int32_t sk_pyin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, double *f0, uint8_t *voiced_flag, double *voiced_prob, size_t out_len);
+
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
 int32_t sk_sum_f64(const double *x, double *out, size_t n);
