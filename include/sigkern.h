@@ -7068,9 +7068,10 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * `sk_feature_frames` with `center = 1`).
  *
  * Computed as numpy computes librosa's `float32` arrays: each sample rounded to `float`,
- * squared and summed in `float` in sample order, divided by `frame_length` in double and
- * rounded, square-rooted in `float` (so the values equal librosa's bit for bit on typical
- * builds; `sk_rms_frames_*` accumulates in double instead). NaN and infinities propagate into
+ * squared, each frame summed in `float` by numpy's pairwise summation (eight accumulators per
+ * block of at most 128 values), divided by `frame_length` in double and rounded, square-rooted
+ * in `float` (so the values equal librosa's bit for bit; `sk_rms_frames_*` accumulates in
+ * double instead). NaN and infinities propagate into
  * their frames (librosa does not check).
  * Arguments: `frame_length ≥ 1`, `hop ≥ 1`; the padded signal must hold a frame
  * (`SK_ERR_BAD_ARGUMENT`); `out_len` is `out`'s capacity.
@@ -7078,7 +7079,7 @@ int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b,
  * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `out` is untouched.
  * Thread-safe (long inputs may be split over up to `SIGKERN_THREADS` threads).
  *
- * Real-time safe: no (long inputs may be split over the worker threads).
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
  *
  * # Safety
  * `y` readable for batch·n floats, `out` writable for out_len floats.
@@ -7089,7 +7090,7 @@ int32_t sk_silence_rms_f32(const float *y, size_t batch, size_t n, size_t frame_
  * `sk_silence_rms_f32` on double audio (each sample rounded to `float` first, as librosa's
  * `float32` RMS). Same rules; the output is `float`.
  *
- * Real-time safe: no (long inputs may be split over the worker threads).
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
  *
  * # Safety
  * `y` readable for batch·n doubles, `out` writable for out_len floats.

@@ -57,6 +57,20 @@ def test_mono_matches_librosa(kw: dict) -> None:
     _same(y.astype(np.float32), **kw)
 
 
+def test_rms_is_librosas_bit_for_bit() -> None:
+    # sk_silence_rms_*: librosa.feature.rms(y=y) in float32, numpy's pairwise sums included
+    r = np.random.default_rng(10)
+    for dt, fn, ct in ((np.float64, sigkern.lib.sk_silence_rms_f64, "double[]"),
+                       (np.float32, sigkern.lib.sk_silence_rms_f32, "float[]")):
+        for n, fl, hop in ((22050, 2048, 512), (10007, 999, 100), (3000, 300, 7)):
+            y = (r.standard_normal(n) * np.exp(-np.arange(n) / 3000)).astype(dt)
+            want = librosa.feature.rms(y=y, frame_length=fl, hop_length=hop)[0]
+            out = np.empty(want.shape, np.float32)
+            assert fn(sigkern.ffi.from_buffer(ct, y), 1, n, fl, hop, sigkern.ffi.from_buffer("float[]", out),
+                      out.size) == 0
+            np.testing.assert_array_equal(out, want)
+
+
 def test_threshold_sweep() -> None:
     # a long exponential decay: every dB level is crossed by some frame, for many thresholds
     y = _bursts(2 * SR, 2)

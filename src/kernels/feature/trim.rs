@@ -5,10 +5,11 @@
 //! compared with `-top_db`.
 //!
 //! The arithmetic follows numpy's on librosa's `float32` arrays step by step (the samples cast
-//! to `float32`, squared and summed in `float32` in sample order, the mean divided in double and
-//! rounded, `log10` in `float32`), so the frame decisions are librosa's.
+//! to `float32`, squared, each frame summed in `float32` by numpy's pairwise summation, the mean
+//! divided in double and rounded, `log10` in `float32`), so the frame decisions are librosa's.
 
 use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::Float;
 
@@ -36,7 +37,7 @@ pub enum Aggregate {
 
 /// The framed RMS of every row of `x` (`batch × n`) into `out` (`batch × frames`), centred
 /// with zeros, as `librosa.feature.rms(y=x)` computes it in `float32`: each frame's samples cast
-/// to `float32`, squared and summed in `float32` in sample order, divided by `frame_length` in
+/// to `float32`, squared and summed in `float32` pairwise as numpy, divided by `frame_length` in
 /// double and rounded, square-rooted in `float32`. NaN and infinities propagate.
 pub fn silence_rms<T: Float>(x: &[T], batch: usize, fr: &Framing, out: &mut [f32]) -> SkResult<()> {
     let n = x.len().checked_div(batch).unwrap_or(0);
@@ -48,27 +49,62 @@ pub fn silence_rms<T: Float>(x: &[T], batch: usize, fr: &Framing, out: &mut [f32
         out,
         1,
         (batch * frames).saturating_mul(fl),
-        || Ok(()),
-        |_, first, chunk| {
+        || try_vec(fl, 0.0f32, "a frame"),
+        |sq, first, chunk| {
             for (i, o) in chunk.iter_mut().enumerate() {
                 let g = first + i;
                 let (b, t) = (g / frames, g % frames);
                 let row = &x[b * n..(b + 1) * n];
                 // the frame covers padded samples [t·hop, t·hop + fl), i.e. signal samples
-                // [t·hop − pad, t·hop − pad + fl); the zero padding adds nothing to the sum
-                let s = t * fr.hop;
-                let lo = s.saturating_sub(pad).min(n);
-                let hi = (s + fl).saturating_sub(pad).min(n);
-                let mut acc = 0.0f32;
-                for v in &row[lo..hi] {
-                    let f = v.to_f64() as f32;
-                    acc += f * f;
+                // [t·hop − pad, t·hop − pad + fl); the padding contributes zeros in place
+                let start = (t * fr.hop) as isize - pad as isize;
+                for (k, q) in sq.iter_mut().enumerate() {
+                    let j = start + k as isize;
+                    *q = if (0..n as isize).contains(&j) {
+                        let f = row[j as usize].to_f64() as f32;
+                        f * f
+                    } else {
+                        0.0
+                    };
                 }
-                let mean = (f64::from(acc) / fl as f64) as f32;
+                let mean = (f64::from(pairwise_sum_f32(sq)) / fl as f64) as f32;
                 *o = mean.sqrt();
             }
         },
     )
+}
+
+/// numpy's pairwise summation of a contiguous `float32` run (`np.add.reduce`: eight
+/// accumulators per block of at most 128, halves above that), operation for operation.
+fn pairwise_sum_f32(a: &[f32]) -> f32 {
+    let n = a.len();
+    if n < 8 {
+        let mut s = -0.0f32;
+        for &v in a {
+            s += v;
+        }
+        s
+    } else if n <= 128 {
+        let mut r = [0.0f32; 8];
+        r.copy_from_slice(&a[..8]);
+        let mut i = 8;
+        while i < n - n % 8 {
+            for k in 0..8 {
+                r[k] += a[i + k];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        while i < n {
+            res += a[i];
+            i += 1;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        pairwise_sum_f32(&a[..n2]) + pairwise_sum_f32(&a[n2..])
+    }
 }
 
 /// `np.max` / `np.min` of `a` and `b` with NaN propagating.
