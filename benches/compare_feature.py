@@ -10,6 +10,10 @@ Rows (section "feature"):
   spectral_centroid from S 30 s            a given magnitude spectrogram, informational
   onset_strength 30 s                      sigkern.onset.onset_strength(y=y) vs librosa, 8x
   yin 30 s                                 sigkern.yin(y, fmin=65, fmax=2093) vs librosa.yin, 10x
+  chroma_stft 30 s                         sigkern.feature.chroma_stft(y=y) (tuning estimated) vs
+                                           librosa, 8x
+  pyin 30 s                                sigkern.pyin(y, fmin=65, fmax=2093) vs librosa.pyin, 30x
+  trim 30 s, split 30 s                    sigkern.effects.trim / split vs librosa's, informational
 """
 
 import numpy as np
@@ -71,3 +75,14 @@ def run(ctx):
 
     pair("yin 30 s", lambda: sigkern.yin(y, fmin=65.0, fmax=2093.0, sr=sr),
          lambda: librosa.yin(y, fmin=65.0, fmax=2093.0, sr=sr), "librosa.yin", 10.0)
+    pair("chroma_stft 30 s", lambda: skf.chroma_stft(y=y, sr=sr),
+         lambda: librosa.feature.chroma_stft(y=y, sr=sr), "librosa.feature.chroma_stft", 8.0)
+    pair("pyin 30 s", lambda: sigkern.pyin(y, fmin=65.0, fmax=2093.0, sr=sr),
+         lambda: librosa.pyin(y, fmin=65.0, fmax=2093.0, sr=sr), "librosa.pyin", 30.0)
+    ys = y.copy()
+    ys[: 5 * sr] *= 1e-4
+    ys[20 * sr: 22 * sr] = 0.0
+    pair("trim 30 s", lambda: sigkern.effects.trim(ys), lambda: librosa.effects.trim(ys),
+         "librosa.effects.trim", None)
+    pair("split 30 s", lambda: sigkern.effects.split(ys), lambda: librosa.effects.split(ys),
+         "librosa.effects.split", None)

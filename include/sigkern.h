@@ -551,6 +551,33 @@
 #define SK_PAD_REFLECT 1
 
 /**
+ * `sk_silence_flags_f32` reference: the largest RMS of the batch (librosa's `ref=np.max`).
+ */
+#define SK_SILENCE_REF_MAX 0
+
+/**
+ * `sk_silence_flags_f32` reference: `|ref|` rounded to `float`, the dB offset computed in
+ * `float` (librosa with a callable `ref` that returns a `float32` scalar).
+ */
+#define SK_SILENCE_REF_F32 1
+
+/**
+ * `sk_silence_flags_f32` reference: `|ref|` in double, the dB offset subtracted in double and
+ * rounded (librosa with a number `ref`).
+ */
+#define SK_SILENCE_REF_F64 2
+
+/**
+ * `sk_silence_flags_f32` channel aggregate: the largest dB value (librosa's `np.max`).
+ */
+#define SK_SILENCE_AGG_MAX 0
+
+/**
+ * `sk_silence_flags_f32` channel aggregate: the smallest dB value (`np.min`).
+ */
+#define SK_SILENCE_AGG_MIN 1
+
+/**
  * Window kind: rectangular (`boxcar`, all ones; `param` ignored).
  */
 #define SK_WINDOW_RECT 0
@@ -5336,6 +5363,54 @@ int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmi
 int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 /**
+ * `librosa.pyin(y, fmin=fmin, fmax=fmax, sr=sr, frame_length=frame_length, hop_length=hop,
+ * n_thresholds=n_thresholds, beta_parameters=(beta_a, beta_b),
+ * boltzmann_parameter=boltzmann, resolution=resolution,
+ * max_transition_rate=max_transition_rate, switch_prob=switch_prob,
+ * no_trough_prob=no_trough_prob, fill_na=…, center=center≠0, pad_mode=…)` of every row of
+ * `y` (`batch` rows of `n` samples): `f0` (Hz), `voiced_flag` (1 voiced, 0 not) and
+ * `voiced_prob`, each `batch × frames` (`frames` as `sk_yin_f32`).
+ *
+ * Per frame (computed in double): the cumulative-mean-normalised difference as `sk_yin_*`,
+ * its troughs weighted by a Beta(`beta_a`, `beta_b`) prior over `n_thresholds` thresholds and
+ * a Boltzmann(`boltzmann`) prior over trough positions, the global minimum taking
+ * `no_trough_prob` of the mass no trough is below, each candidate's period refined by
+ * parabolic interpolation and binned into `ceil(1/resolution)` bins per semitone from `fmin`;
+ * then the Viterbi path of librosa's voiced/unvoiced HMM (a triangular local transition of
+ * `round(max_transition_rate·12·hop/sr)` semitones, voicing switched with `switch_prob`),
+ * decoded over the band of the transition matrix with librosa's arithmetic and tie-breaking.
+ * Unvoiced frames get `fill_na` in `f0` when `fill_na_given ≠ 0` (NaN is librosa's default),
+ * else the frequency of their decoded pitch bin (librosa's `fill_na=None`).
+ * Arguments as `sk_yin_f32` (`fmin`, `fmax`, `frame_length`, `hop`, `center`, `pad_mode`),
+ * plus `1 ≤ n_thresholds ≤ 65536`; `beta_a`, `beta_b`, `boltzmann` finite and `> 0`;
+ * `0 < resolution < 1`; `max_transition_rate ≥ 0` finite; `switch_prob` and `no_trough_prob`
+ * in [0, 1]; at most 32767 pitch bins and a transition width not above them; `out_len` the
+ * capacity of each output. The audio must be finite (`SK_ERR_NON_FINITE`).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error the outputs are untouched. Thread-safe (the frames, and then
+ * the rows, are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats; `f0` and `voiced_prob` writable for out_len floats,
+ * `voiced_flag` for out_len bytes.
+ */
+int32_t sk_pyin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, float *f0, uint8_t *voiced_flag, float *voiced_prob, size_t out_len);
+
+/**
+ * `sk_pyin_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles; `f0` and `voiced_prob` writable for out_len doubles,
+ * `voiced_flag` for out_len bytes.
+ */
+int32_t sk_pyin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, double *f0, uint8_t *voiced_flag, double *voiced_prob, size_t out_len);
+
+/**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
  *
  * Accumulation is pairwise and carried in double precision across blocks: the error is at most
@@ -7078,6 +7153,71 @@ int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+/**
+ * The framed RMS behind `librosa.effects.trim` and `librosa.effects.split`:
+ * `librosa.feature.rms(y=y, frame_length=frame_length, hop_length=hop)` (centred with
+ * `frame_length/2` zeros each side, librosa's default `dtype=np.float32`) of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames` floats, `frames` as
+ * `sk_feature_frames` with `center = 1`).
+ *
+ * Computed as numpy computes librosa's `float32` arrays: each sample rounded to `float`,
+ * squared, each frame summed in `float` by numpy's pairwise summation (eight accumulators per
+ * block of at most 128 values), divided by `frame_length` in double and rounded, square-rooted
+ * in `float` (so the values equal librosa's bit for bit; `sk_rms_frames_*` accumulates in
+ * double instead). NaN and infinities propagate into
+ * their frames (librosa does not check).
+ * Arguments: `frame_length ≥ 1`, `hop ≥ 1`; the padded signal must hold a frame
+ * (`SK_ERR_BAD_ARGUMENT`); `out_len` is `out`'s capacity.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on error `out` is untouched.
+ * Thread-safe (long inputs may be split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_silence_rms_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, float *out, size_t out_len);
+
+/**
+ * `sk_silence_rms_f32` on double audio (each sample rounded to `float` first, as librosa's
+ * `float32` RMS). Same rules; the output is `float`.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len floats.
+ */
+int32_t sk_silence_rms_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, float *out, size_t out_len);
+
+/**
+ * The non-silent frames of `librosa.effects.trim` / `split` from the framed RMS `rms`
+ * (`batch` channels × `frames`, as `sk_silence_rms_*` writes it):
+ * `librosa.amplitude_to_db(rms, ref=…, top_db=None)` per channel and frame, in `float` as
+ * librosa (`amin = 1e-5`), written to `db` (`batch × frames`) unless `db` is NULL; the
+ * channels of each frame combined by `aggregate` (`SK_SILENCE_AGG_MAX`, librosa's default
+ * `np.max`, or `SK_SILENCE_AGG_MIN`; NaN propagates) and compared `> −top_db` (in `float`),
+ * giving `flags[t]` 1 (sound) or 0 (silence) unless `flags` is NULL.
+ *
+ * `ref_mode`: `SK_SILENCE_REF_MAX` (the largest RMS of the whole batch; `ref` is ignored),
+ * `SK_SILENCE_REF_F32` (`|ref|` as a `float`) or `SK_SILENCE_REF_F64` (`|ref|` in double,
+ * as a number `ref` in librosa). NaN RMS values give NaN dB values, never sound; a NaN
+ * reference makes every frame silent (as librosa). `top_db` may be any non-NaN value
+ * (negative: frames below `ref + |top_db|` dB are silent).
+ * Arguments: `batch ≥ 1`; `db_len` / `flags_len` the capacities of `db` / `flags` (at least
+ * `batch × frames` / `frames` when the pointer is not NULL).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (NaN `top_db`, unknown mode), `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`; on
+ * error `db` and `flags` are untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `rms` readable for batch·frames floats, `db` NULL or writable for db_len floats, `flags`
+ * NULL or writable for flags_len bytes.
+ */
+int32_t sk_silence_flags_f32(const float *rms, size_t batch, size_t frames, double top_db, int32_t ref_mode, double reference, int32_t aggregate, float *db, size_t db_len, uint8_t *flags, size_t flags_len);
 
 /**
  * Number of frames of the phase vocoder's output for `frames` input frames at `rate`:

@@ -210,6 +210,16 @@
 
 #define SK_PAD_REFLECT 1
 
+#define SK_SILENCE_REF_MAX 0
+
+#define SK_SILENCE_REF_F32 1
+
+#define SK_SILENCE_REF_F64 2
+
+#define SK_SILENCE_AGG_MAX 0
+
+#define SK_SILENCE_AGG_MIN 1
+
 #define SK_WINDOW_RECT 0
 
 #define SK_WINDOW_HANN 1
@@ -903,6 +913,10 @@ int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmi
 
 int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
+int32_t sk_pyin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, float *f0, uint8_t *voiced_flag, float *voiced_prob, size_t out_len);
+
+int32_t sk_pyin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, size_t n_thresholds, double beta_a, double beta_b, double boltzmann, double resolution, double max_transition_rate, double switch_prob, double no_trough_prob, int32_t fill_na_given, double fill_na, int32_t center, int32_t pad_mode, double *f0, uint8_t *voiced_flag, double *voiced_prob, size_t out_len);
+
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
 int32_t sk_sum_f64(const double *x, double *out, size_t n);
@@ -1142,6 +1156,12 @@ int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, si
 int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+int32_t sk_silence_rms_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, float *out, size_t out_len);
+
+int32_t sk_silence_rms_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, float *out, size_t out_len);
+
+int32_t sk_silence_flags_f32(const float *rms, size_t batch, size_t frames, double top_db, int32_t ref_mode, double reference, int32_t aggregate, float *db, size_t db_len, uint8_t *flags, size_t flags_len);
 
 int32_t sk_phase_vocoder_frames(size_t frames, double rate, size_t *out_frames);
 

@@ -54,6 +54,7 @@ from .analysis import *  # noqa: F401,F403
 from .audio import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
+from .feature._chroma import chroma_filters, estimate_tuning, piptrack, pitch_tuning
 from .filters import *  # noqa: F401,F403
 from .loudness import *  # noqa: F401,F403
 from .pitch import *  # noqa: F401,F403
@@ -72,6 +73,7 @@ __all__ = (
     + list(_resample.__all__)
     + list(analysis.__all__)
     + list(pitch.__all__)
+    + ["chroma_filters", "estimate_tuning", "piptrack", "pitch_tuning"]
 )
 
 _sk_version = cfunc("sk_version")

@@ -1,24 +1,27 @@
-"""Fundamental-frequency estimation with librosa's names (C: ``sk_yin_*``; Rust:
-``src/kernels/pitch/mod.rs``): :func:`yin`."""
+"""Fundamental-frequency estimation with librosa's names (C: ``sk_yin_*``, ``sk_pyin_*``; Rust:
+``src/kernels/pitch/mod.rs``, ``src/kernels/pitch/pyin.rs``): :func:`yin` and :func:`pyin`."""
 
 from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+
+import numpy as np
 
 from . import _args as A
 from . import _buffers as B
 from ._args import F32, F64, SFX
 from ._errors import error
-from ._lib import cfunc
+from ._lib import cfunc, ffi
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike, FloatArray
 
-__all__ = ["yin"]
+__all__ = ["yin", "pyin"]
 
 _yin = {F32: cfunc("sk_yin_f32"), F64: cfunc("sk_yin_f64")}
+_pyin = {F32: cfunc("sk_pyin_f32"), F64: cfunc("sk_pyin_f64")}
 _PAD = {"constant": 0, "reflect": 1}
 
 
@@ -89,3 +92,102 @@ def yin(y: ArrayLike, *, fmin: float, fmax: float, sr: float = 22050, frame_leng
         raise error(st, f"sk_yin_{SFX[dt]}")
     res: FloatArray = out
     return res
+
+
+def pyin(y: ArrayLike, *, fmin: float, fmax: float, sr: float = 22050, frame_length: int = 2048,
+         win_length: Any = None, hop_length: Optional[int] = None, n_thresholds: int = 100,
+         beta_parameters: Tuple[float, float] = (2, 18), boltzmann_parameter: float = 2,
+         resolution: float = 0.1, max_transition_rate: float = 35.92, switch_prob: float = 0.01,
+         no_trough_prob: float = 0.01, fill_na: Optional[float] = np.nan, center: bool = True,
+         pad_mode: str = "constant") -> Tuple[FloatArray, Any, FloatArray]:
+    """``librosa.pyin``: the fundamental frequency of each frame by probabilistic YIN with
+    librosa's voiced/unvoiced HMM and Viterbi decoding (``sk_pyin_*``).
+
+    Parameters
+    ----------
+    y : ndarray or Tensor, float32 or float64, shape (..., n)
+        Finite audio; leading axes are a batch (each row decoded on its own), one C call.
+    fmin, fmax : float
+        Frequency range, ``0 < fmin < fmax <= sr / 2``.
+    sr : float, default 22050
+    frame_length : int, default 2048
+    win_length : ignored
+        Deprecated in librosa 0.11 (no effect); passing it warns, as librosa.
+    hop_length : int, default frame_length // 4
+    n_thresholds : int, default 100
+    beta_parameters : (float, float), default (2, 18)
+        The Beta prior over the thresholds.
+    boltzmann_parameter : float, default 2
+        The Boltzmann prior over trough positions.
+    resolution : float in (0, 1), default 0.1
+        Pitch-bin width in semitones.
+    max_transition_rate : float, default 35.92
+        Octaves per second the pitch may move.
+    switch_prob, no_trough_prob : float in [0, 1], default 0.01
+    fill_na : float or None, default np.nan
+        f0 of unvoiced frames; None gives the decoded pitch bin's frequency.
+    center : bool, default True
+    pad_mode : "constant" or "reflect", default "constant"
+
+    Returns
+    -------
+    f0 : ndarray or Tensor, shape (..., frames), y's dtype
+    voiced_flag : ndarray or Tensor of bool, shape (..., frames)
+    voiced_prob : ndarray or Tensor, shape (..., frames), y's dtype
+
+    Examples
+    --------
+    >>> y = np.sin(2 * np.pi * 220 * np.arange(22050) / 22050)
+    >>> f0, vf, vp = sigkern.pyin(y, fmin=80, fmax=800)
+    >>> round(float(np.median(f0[vf])), 1)
+    220.0
+    """
+    func = "pyin"
+    if win_length is not None:
+        warnings.warn("The win_length parameter has been deprecated in version 0.11.0 and has no effect. "
+                      "It will be removed in version 1.0.0.", FutureWarning, stacklevel=2)
+    dt0 = A.dtype_of(y)
+    if dt0 is not None and dt0.kind == "c":
+        raise TypeError(f"{func}: y must be real audio, got {A.describe(y)}")
+    ya = A.as_input(y, func, "y")
+    A.cpu_tensor(ya, func, "y")
+    dt = A.float_dtype(ya, func, "y")
+    if ya.ndim == 0:
+        raise ValueError(f"{func}: y is zero-dimensional; pass audio of shape (..., n)")
+    ya = A.contig(ya)
+    fl = A.index(frame_length, func, "frame_length")
+    hop = fl // 4 if hop_length is None else A.index(hop_length, func, "hop_length")
+    if fl < 1 or hop < 1:
+        raise ValueError(f"{func}: frame_length and hop_length must be positive, got {fl}, {hop}")
+    pc = _PAD.get(pad_mode) if isinstance(pad_mode, str) else None
+    if pc is None:
+        raise ValueError(f'{func}: pad_mode must be "constant" or "reflect", got {pad_mode!r}')
+    ba, bb = (float(v) for v in beta_parameters)
+    lead = tuple(ya.shape[:-1])
+    n = int(ya.shape[-1])
+    rows = math.prod(lead)
+    pad = fl // 2 if center else 0
+    if n + 2 * pad < fl:
+        raise ValueError(f"{func}: signal of {n} samples (padded to {n + 2 * pad}) is shorter than "
+                         f"frame_length = {fl}")
+    frames = 1 + (n + 2 * pad - fl) // hop
+    f0 = B.new_like(ya, lead + (frames,), dt)
+    vp = B.new_like(ya, lead + (frames,), dt)
+    vf = np.empty(lead + (frames,), np.uint8)
+    st = _pyin[dt](B.pointer(ya, dt, func, "y")[0], rows, n, A.rate(sr, func, "sr"), float(fmin), float(fmax),
+                   fl, hop, A.index(n_thresholds, func, "n_thresholds"), ba, bb, float(boltzmann_parameter),
+                   float(resolution), float(max_transition_rate), float(switch_prob), float(no_trough_prob),
+                   0 if fill_na is None else 1, 0.0 if fill_na is None else float(fill_na),
+                   1 if center else 0, pc, B.pointer(f0, dt, func, "f0", writable=True)[0],
+                   ffi.from_buffer("uint8_t[]", vf, require_writable=True),
+                   B.pointer(vp, dt, func, "voiced_prob", writable=True)[0], rows * frames)
+    if st:
+        raise error(st, f"sk_pyin_{SFX[dt]}")
+    flags: Any = vf.astype(bool)
+    if A.is_tensor(ya):
+        import torch
+
+        flags = torch.from_numpy(flags)
+    res: FloatArray = f0
+    prob: FloatArray = vp
+    return res, flags, prob

@@ -90,6 +90,10 @@ VALID = {
     **{name: lambda: ((2, 1.0, 1000.0), {"fs": 48000.0}) for name in ("cheby1", "cheby2")},
     "envelope": lambda: ((x(),), {"axis": -1}),
     "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
+    "pyin": lambda: ((tone()[:8192],), {"fmin": 65.0, "fmax": 1000.0}),
+    "chroma_filters": lambda: ((), {"sr": 22050, "n_fft": 512}),
+    "piptrack": lambda: ((), {"y": tone()[:8192]}),
+    "estimate_tuning": lambda: ((), {"y": tone()[:8192]}),
     **{name: lambda: ((x(),), {"axis": -1}) for name in ("dct", "idct")},
     "griffinlim": lambda: ((np.ones((33, 8)),), {"n_iter": 2, "random_state": 0}),
 }

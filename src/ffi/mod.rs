@@ -6,6 +6,7 @@
 pub mod guard;
 
 pub mod augment;
+pub mod chroma;
 pub mod cmvn;
 pub mod conv;
 pub mod dct;
@@ -43,5 +44,6 @@ pub mod spec;
 pub mod spectral_est;
 pub mod stft;
 pub mod strided;
+pub mod trim;
 pub mod vocoder;
 pub mod window;

@@ -4,5 +4,6 @@
 from __future__ import annotations
 
 from ._stretch import pitch_shift, time_stretch
+from ._trim import split, trim
 
-__all__ = ["time_stretch", "pitch_shift"]
+__all__ = ["time_stretch", "pitch_shift", "trim", "split"]

@@ -12,6 +12,7 @@ The names, parameters and defaults are librosa's (``sigkern.feature.spectral_cen
 
 from __future__ import annotations
 
+from ._chroma import chroma_stft
 from ._cmvn import cmvn, sliding_window_cmn
 from ._delta import compute_deltas, delta
 from ._mfcc import mfcc
@@ -28,4 +29,4 @@ from ._spectral import (
 )
 from ._spectral import __all__ as _spectral_all
 
-__all__ = list(_spectral_all) + ["mfcc", "delta", "compute_deltas", "cmvn", "sliding_window_cmn"]
+__all__ = list(_spectral_all) + ["chroma_stft", "mfcc", "delta", "compute_deltas", "cmvn", "sliding_window_cmn"]

@@ -2,4 +2,6 @@
 //! bandwidth, roll-off, flatness, contrast, polynomial fit), zero-crossing rate and framed RMS,
 //! from audio (through the STFT) or from a magnitude spectrogram, whole batches per call.
 
+pub mod chroma;
 pub mod spectral;
+pub mod trim;

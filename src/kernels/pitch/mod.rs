@@ -11,6 +11,8 @@ use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
 use std::sync::Arc;
 
+pub mod pyin;
+
 /// YIN parameters (librosa's names).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct YinParams {
@@ -92,7 +94,7 @@ impl YinParams {
         Ok(1 + (padded - self.frame_length) / self.hop)
     }
 
-    fn sample<T: Float>(&self, x: &[T], j: isize) -> f64 {
+    pub(crate) fn sample<T: Float>(&self, x: &[T], j: isize) -> f64 {
         let n = x.len() as isize;
         if (0..n).contains(&j) {
             return x[j as usize].to_f64();
@@ -110,25 +112,19 @@ impl YinParams {
 }
 
 /// Per-thread scratch of the YIN frames.
-struct Scratch {
-    ws: Workspace<f64>,
-    frame: Vec<f64>,
-    spec: Vec<Complex<f64>>,
-    acf: Vec<f64>,
-    d: Vec<f64>,
-    yin: Vec<f64>,
+pub(crate) struct Scratch {
+    pub(crate) ws: Workspace<f64>,
+    pub(crate) frame: Vec<f64>,
+    pub(crate) spec: Vec<Complex<f64>>,
+    pub(crate) acf: Vec<f64>,
+    pub(crate) d: Vec<f64>,
+    pub(crate) yin: Vec<f64>,
 }
 
-/// The f0 of one frame (`frame` holds `frame_length` samples followed by zeros to the FFT length).
-fn yin_frame(
-    plan: &FftPlan<f64>,
-    s: &mut Scratch,
-    p: &YinParams,
-    min_p: usize,
-    max_p: usize,
-) -> f64 {
-    let nl = p.frame_length;
-    // energy cumsum before the FFT overwrites nothing (the input is kept)
+/// The cumulative-mean-normalised difference of the frame in `s.frame` (`frame_length`
+/// samples followed by zeros to the FFT length) for periods `min_p..=max_p` into
+/// `s.yin[..max_p − min_p + 1]` (librosa's `_cumulative_mean_normalized_difference`).
+pub(crate) fn cmnd(plan: &FftPlan<f64>, s: &mut Scratch, min_p: usize, max_p: usize) {
     plan.rfft_ws(&s.frame, &mut s.spec, Norm::Backward, &mut s.ws);
     for c in s.spec.iter_mut() {
         *c = Complex::new(c.re * c.re + c.im * c.im, 0.0);
@@ -142,7 +138,6 @@ fn yin_frame(
         s.d[k] = 2.0 * (r0 - s.acf[k]) - c;
     }
     // the cumulative mean of d[1..=k], and the normalised difference for min_p..=max_p
-    let len = max_p - min_p + 1;
     let mut run = 0.0;
     let tiny = f64::MIN_POSITIVE;
     for k in 1..=max_p {
@@ -152,7 +147,61 @@ fn yin_frame(
             s.yin[k - min_p] = s.d[k] / (cm + tiny);
         }
     }
-    let _ = nl;
+}
+
+/// librosa's parabolic shift at index `i` of `y` (0 at both ends; the numba stencil).
+pub(crate) fn parabolic_shift(y: &[f64], i: usize) -> f64 {
+    if i == 0 || i + 1 >= y.len() {
+        return 0.0;
+    }
+    let a = y[i + 1] + y[i - 1] - 2.0 * y[i];
+    let b = (y[i + 1] - y[i - 1]) / 2.0;
+    if b.abs() >= a.abs() {
+        0.0
+    } else {
+        -b / a
+    }
+}
+
+/// Per-thread scratch for frames of `p.frame_length` samples and periods up to `max_p`.
+pub(crate) fn scratch(
+    plan: &FftPlan<f64>,
+    n_pad: usize,
+    min_p: usize,
+    max_p: usize,
+) -> SkResult<Scratch> {
+    let mut ws = plan.workspace()?;
+    plan.reserve(&mut ws)?;
+    Ok(Scratch {
+        ws,
+        frame: try_vec(n_pad, 0.0, "a frame")?,
+        spec: try_vec(n_pad / 2 + 1, Complex::new(0.0, 0.0), "a spectrum")?,
+        acf: try_vec(n_pad, 0.0, "an autocorrelation")?,
+        d: try_vec(max_p + 1, 0.0, "a difference function")?,
+        yin: try_vec(max_p - min_p + 1, 0.0, "a YIN function")?,
+    })
+}
+
+/// Loads frame `t` of `row` (centre padding per `p`) into `s.frame`, zero-filled to its end.
+pub(crate) fn load_frame<T: Float>(p: &YinParams, row: &[T], t: usize, s: &mut Scratch) {
+    let pad = if p.center { p.frame_length / 2 } else { 0 } as isize;
+    let start = (t * p.hop) as isize - pad;
+    for (k, v) in s.frame[..p.frame_length].iter_mut().enumerate() {
+        *v = p.sample(row, start + k as isize);
+    }
+    s.frame[p.frame_length..].iter_mut().for_each(|v| *v = 0.0);
+}
+
+/// The f0 of one frame (`frame` holds `frame_length` samples followed by zeros to the FFT length).
+fn yin_frame(
+    plan: &FftPlan<f64>,
+    s: &mut Scratch,
+    p: &YinParams,
+    min_p: usize,
+    max_p: usize,
+) -> f64 {
+    cmnd(plan, s, min_p, max_p);
+    let len = max_p - min_p + 1;
     let y = &s.yin[..len];
     // first trough below the threshold, else the global minimum (np.argmin: first NaN wins)
     let mut pick = None;
@@ -180,17 +229,7 @@ fn yin_frame(
         }
         best
     });
-    let shift = if i == 0 || i + 1 == len {
-        0.0
-    } else {
-        let a = y[i + 1] + y[i - 1] - 2.0 * y[i];
-        let b = (y[i + 1] - y[i - 1]) / 2.0;
-        if b.abs() >= a.abs() {
-            0.0
-        } else {
-            -b / a
-        }
-    };
+    let shift = parabolic_shift(y, i);
     p.sr / (min_p as f64 + i as f64 + shift)
 }
 
@@ -209,33 +248,17 @@ pub fn yin<T: Float>(x: &[T], batch: usize, p: &YinParams, out: &mut [T]) -> SkR
     }
     let n_pad = (2 * p.frame_length - 1).next_power_of_two();
     let plan: Arc<FftPlan<f64>> = f64::cached_real_plan(n_pad)?;
-    let pad = if p.center { p.frame_length / 2 } else { 0 } as isize;
     par_rows_with(
         out,
         1,
         (batch * frames).saturating_mul(n_pad).saturating_mul(8),
-        || {
-            let mut ws = plan.workspace()?;
-            plan.reserve(&mut ws)?;
-            Ok(Scratch {
-                ws,
-                frame: try_vec(n_pad, 0.0, "a frame")?,
-                spec: try_vec(n_pad / 2 + 1, Complex::new(0.0, 0.0), "a spectrum")?,
-                acf: try_vec(n_pad, 0.0, "an autocorrelation")?,
-                d: try_vec(max_p + 1, 0.0, "a difference function")?,
-                yin: try_vec(max_p - min_p + 1, 0.0, "a YIN function")?,
-            })
-        },
+        || scratch(&plan, n_pad, min_p, max_p),
         |s, first, chunk| {
             for (i, o) in chunk.iter_mut().enumerate() {
                 let g = first + i;
                 let (b, t) = (g / frames, g % frames);
                 let row = &x[b * n..(b + 1) * n];
-                let start = (t * p.hop) as isize - pad;
-                for (k, v) in s.frame[..p.frame_length].iter_mut().enumerate() {
-                    *v = p.sample(row, start + k as isize);
-                }
-                s.frame[p.frame_length..].iter_mut().for_each(|v| *v = 0.0);
+                load_frame(p, row, t, s);
                 *o = T::from_f64(yin_frame(&plan, s, p, min_p, max_p));
             }
         },
