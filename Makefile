@@ -92,7 +92,7 @@ help:
 	@echo "make uninstall     remove what make install put in place (same PREFIX/DESTDIR)"
 	@echo "make venv          create $(VENV) from requirements.txt (once per change)"
 	@echo "make py-install    build and pip-install the Python package into $(VENV)"
-	@echo "make wheel         build a wheel of the Python package into build/wheel/"
+	@echo "make wheel         the manylinux2014 abi3 wheel of the Python package, in build/wheel/"
 	@echo "make lint | typecheck | rust-test | header-check | abi-check | c-test | rt-test | rtsan-test"
 	@echo "  | c-install-test | python-test   one part of 'test' (typecheck: mypy on python/sigkern)"
 	@echo "make test-misuse-all   the misuse matrix at every SIMD level (make test: default level)"
@@ -120,11 +120,14 @@ $(PKG_STAMP): $(VENV_STAMP) $(LIB_SO) $(PKG_INPUTS)
 	$(PIP_PKG) install --quiet --no-build-isolation --no-deps --force-reinstall .
 	touch $@
 
-# A wheel in dist/ (the library, headers and compiled CFFI module inside).
-wheel: $(VENV_STAMP) $(LIB_SO)
+# The release wheel in build/wheel/, sigkern-V-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl:
+# one wheel for every CPython >= 3.9 on glibc >= 2.17, needing neither Rust nor a C compiler.
+# tools/build_wheel.py relinks the release build's code for glibc 2.17 with zig (no second Rust
+# build), compiles the CFFI module against the limited API, and auditwheel checks and tags it.
+wheel: $(VENV_STAMP) $(LIB_SO) $(LIB_A)
 	rm -rf build/wheel
-	$(PIP_PKG) wheel --quiet --no-build-isolation --no-deps -w build/wheel .
-	ls build/wheel/*.whl
+	$(PYTHON) tools/build_wheel.py build/wheel
+	$(PYTHON) -m auditwheel show build/wheel/*.whl
 
 # -------------------------------------------------------------------- rust
 build:

@@ -6,7 +6,12 @@
 2. the library and the generated headers are copied into the package
    (``sigkern/libsigkern.so…``, ``sigkern/include/``);
 3. ``sigkern._sigkern_cffi`` is compiled from ``include/sigkern_cdef.h`` and linked against the
-   bundled library with an ``$ORIGIN`` rpath, so the package is relocatable.
+   bundled library with an ``$ORIGIN`` rpath, so the package is relocatable. It uses only
+   CPython's limited API (CFFI's generated code defines ``Py_LIMITED_API``), so it is built as
+   ``_sigkern_cffi.abi3.so`` and one wheel (tagged ``cp39-abi3``) serves every CPython >= 3.9.
+
+``make wheel`` builds the release wheel: the library relinked for glibc 2.17
+(``tools/manylinux_lib.py``), then tagged manylinux2014 by ``auditwheel repair``.
 """
 
 import os
@@ -46,10 +51,35 @@ def soname(path: pathlib.Path) -> str:
     return m.group(1) if m else path.name
 
 
+#: Oldest CPython the package supports (pyproject.toml requires-python): the abi3 wheel's tag.
+LIMITED_API = "cp39"
+
+NO_CARGO = """
+sigkern: building from source needs a Rust toolchain, and `cargo` was not found on PATH.
+
+  The package's library (libsigkern) is written in Rust and is compiled here with
+  `cargo build --release` (Rust {rust} or newer; a few minutes).
+
+  - install Rust with rustup (the official installer), open a new shell so that
+    ~/.cargo/bin is on PATH, and run pip again; or
+  - install a prebuilt wheel of sigkern, which needs neither Rust nor a C compiler; or
+  - set SIGKERN_PREBUILT_LIB=/path/to/libsigkern.so to bundle a library built elsewhere.
+"""
+
+
+def rust_version() -> str:
+    m = re.search(r'^rust-version\s*=\s*"([^"]+)"', (ROOT / "Cargo.toml").read_text(), re.M)
+    return m.group(1) if m else "stable"
+
+
 def build_rust() -> pathlib.Path:
     prebuilt = os.environ.get("SIGKERN_PREBUILT_LIB")
     if prebuilt:
+        if not pathlib.Path(prebuilt).is_file():
+            raise SystemExit(f"sigkern: SIGKERN_PREBUILT_LIB={prebuilt} is not a file")
         return pathlib.Path(prebuilt)
+    if shutil.which("cargo") is None:
+        raise SystemExit(NO_CARGO.format(rust=rust_version()))
     env = dict(os.environ, SIGKERN_HEADER_CHECK="1")  # the Makefile's configuration: no rebuild
     subprocess.run(["cargo", "build", "--release", "--lib"], cwd=ROOT, env=env, check=True)
     return ROOT / "target" / "release" / lib_filename()
@@ -74,10 +104,23 @@ class BuildExt(build_ext):
 
 
 ffibuilder = make_ffi(INCLUDE, ROOT / "target" / "release")
-ext = ffibuilder.distutils_extension(str(ROOT / "build" / "cffi"))
+# setup() takes paths relative to setup.py's directory (MANIFEST.in makes setuptools check);
+# a SOURCES.txt left by a build that gave this path absolute would fail that check
+os.chdir(ROOT)
+_sources = ROOT / "python" / "sigkern.egg-info" / "SOURCES.txt"
+if _sources.is_file() and any(line.startswith("/") for line in _sources.read_text().splitlines()):
+    _sources.unlink()
+ext = ffibuilder.distutils_extension("build/cffi")
+# the generated C code already keeps to the limited API; this names the module `.abi3.so`
+ext.py_limited_api = True
 
 setup(
     version=crate_version(),
     ext_modules=[ext],
     cmdclass={"build_ext": BuildExt},
+    options={
+        "bdist_wheel": {"py_limited_api": LIMITED_API},
+        # tools/build_wheel.py compiles with another compiler: its objects go elsewhere
+        "build": {"build_base": os.environ.get("SIGKERN_BUILD_BASE", "build")},
+    },
 )

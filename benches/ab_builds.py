@@ -8,7 +8,8 @@ does: ratios near 1.00 mean the same speed. Both libraries are loaded with the c
 include/sigkern_cdef.h; only the functions used below need to exist in both. The rows cover the
 biquad cascade (every lane width and both layouts), one-channel filtfilt, the FIR, elementwise,
 reduction, strided, PCM and FFT kernels, strided and per-row reductions, STFT/ISTFT, mel,
-convolution and the FIR's FFT form; --only keeps the rows whose name contains its text.
+convolution, the FIR's FFT form, the dynamics processors at every channel-group width and
+batched real FFTs; --only keeps the rows whose name contains its text.
 SIGKERN_SIMD and SIGKERN_THREADS apply to both libraries alike.
 
 On a busy machine, `--cpu` times with the process's CPU time instead of the wall clock, which
@@ -150,8 +151,42 @@ def cases(ffi, lib):
     hf2 = ffi.new("SkFir **")
     assert lib.sk_fir_f32_new(ffi.from_buffer("float[]", taps2), hf2, len(taps2)) == 0
     out.append(("FIR 1023 taps float (FFT form)", lambda: lib.sk_fir_f32_process(hf2[0], pxf, pyf, n)))
+    # dynamics: every channel-group width (1, 2, 4, 8, 16 lanes), compressor, gate, envelope
+    dyn_keep = []
+    for kind, ch, ct in (("compressor", 1, "float"), ("compressor", 2, "float"),
+                         ("compressor", 4, "double"), ("compressor", 8, "float"),
+                         ("compressor", 16, "float"), ("compressor", 16, "double"),
+                         ("gate", 8, "double"), ("envelope", 16, "float")):
+        dt = np.float32 if ct == "float" else np.float64
+        m = 96_000 if ch <= 2 else 24_000
+        xd = rng.standard_normal((ch, m)).astype(dt)
+        yd = np.empty_like(xd)
+        hd = ffi.new("SkDynamics **")
+        if kind == "compressor":
+            assert lib.sk_compressor_new(48000.0, -20.0, 4.0, 6.0, 5.0, 50.0, 0.0, 0, 0, hd, ch) == 0
+        elif kind == "gate":
+            assert lib.sk_gate_new(48000.0, -30.0, 10.0, 1.0, 50.0, 5.0, 0, hd, ch) == 0
+        else:
+            assert lib.sk_envelope_new(48000.0, 5.0, 50.0, 1, 0, hd, ch) == 0
+        proc = lib.sk_dynamics_process_f32 if ct == "float" else lib.sk_dynamics_process_f64
+        pxd, pyd = ffi.from_buffer(ct + "[]", xd), ffi.from_buffer(ct + "[]", yd)
+        out.append((f"{kind} planar ({ch}, {m}) {ct}",
+                    lambda proc=proc, h=hd[0], px=pxd, py=pyd, m=m: proc(h, px, m, ffi.NULL, 0, py, m, m)))
+        dyn_keep.append((xd, yd, hd))
+    # batched real FFTs (the rows in SIMD lanes)
+    for ct, new in (("float", lib.sk_fft_plan_f32_new), ("double", lib.sk_fft_plan_f64_new)):
+        dt = np.float32 if ct == "float" else np.float64
+        pb = ffi.new("SkFftPlan **")
+        assert new(0, 1024, pb) == 0
+        xb = rng.standard_normal((64, 1024)).astype(dt)
+        yb = np.empty((64, 2 * 513), dt)
+        batch = lib.sk_rfft_batch_f32 if ct == "float" else lib.sk_rfft_batch_f64
+        pxb, pyb = ffi.from_buffer(ct + "[]", xb), ffi.from_buffer(ct + "[]", yb)
+        out.append((f"rfft batch (64, 1024) {ct}",
+                    lambda batch=batch, p=pb[0], px=pxb, py=pyb: batch(p, px, 1024, 0, py, 513, 64, 1024)))
+        dyn_keep.append((pb, xb, yb))
     # keep the buffers alive as long as the lambdas
-    out.append((None, (d, rows, sig, xs, ym, ca, cb, cy, cb2, taps2, hf2, mel)))
+    out.append((None, (d, rows, sig, xs, ym, ca, cb, cy, cb2, taps2, hf2, mel, dyn_keep)))
     return out
 
 

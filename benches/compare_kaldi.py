@@ -9,6 +9,11 @@ Rows (section "kaldi"):
   fbank batch 16 x 30 s 80 bins    sigkern.kaldi.fbank(batch, channel=None) vs torchaudio per
                                    clip, 15x
   mfcc 30 s 16k                    sigkern.kaldi.mfcc(x)                  vs torchaudio, 10x
+  online fbank 10 ms chunks 30 s   sigkern.kaldi.OnlineFbank, 160-sample accept_waveform calls,
+                                   frames read as they come vs knf.OnlineFbank the same way, 3x
+  librosa mfcc 30 s 22.05k         sigkern.feature.mfcc(y=y, sr=22050)    vs librosa.feature.mfcc
+                                   (defaults), 10x
+  librosa delta (20, 2584)         sigkern.feature.delta(m)               vs librosa.feature.delta
 """
 
 import pathlib
@@ -69,6 +74,35 @@ def run(ctx):
         assert np.abs(knf_fbank() - sk.fbank(x, num_mel_bins=80)).max() < 1e-3
         pair("fbank 80 bins 30 s 16k knf", lambda: sk.fbank(x, num_mel_bins=80, out=out),
              knf_fbank, "kaldi_native_fbank.OnlineFbank", 5.0)
+        chunks = [x[i:i + 160] for i in range(0, x.size, 160)]
+        lists = [c.tolist() for c in chunks]
+
+        def knf_online():
+            f = knf.OnlineFbank(opts)
+            frames, done = [], 0
+            for c in lists:
+                f.accept_waveform(16000, c)
+                while done < f.num_frames_ready:
+                    frames.append(f.get_frame(done))
+                    done += 1
+            f.input_finished()
+            return frames
+
+        def sk_online():
+            f = sk.OnlineFbank(num_mel_bins=80)
+            parts = []
+            for c in chunks:
+                f.accept_waveform(16000, c)
+                got = f.get_frames()
+                if len(got):
+                    parts.append(got)
+                    f.pop(len(got))
+            f.input_finished()
+            return parts
+
+        assert np.abs(np.concatenate(sk_online()) - np.array(knf_online())).max() < 1e-3
+        pair("online fbank 10 ms chunks 30 s", sk_online, knf_online,
+             "kaldi_native_fbank.OnlineFbank", 3.0)
     batch = (0.1 * rng.standard_normal((16, 480000))).astype(np.float32)
     tb = torch.from_numpy(batch)
     bout = np.empty((16, 2998, 80), np.float32)
@@ -80,3 +114,19 @@ def run(ctx):
     mout = np.empty((2998, 13), np.float32)
     pair("mfcc 30 s 16k", lambda: sk.mfcc(x, out=mout), lambda: ref.mfcc(tx),
          "torchaudio.compliance.kaldi.mfcc", 10.0)
+    try:
+        import librosa
+    except ImportError:
+        print("librosa is not installed: its rows are skipped")
+        return
+    import sigkern.feature as feature
+
+    y = (0.1 * rng.standard_normal(22050 * 30)).astype(np.float32)
+    np.testing.assert_allclose(feature.mfcc(y=y, sr=22050), librosa.feature.mfcc(y=y, sr=22050),
+                               rtol=0, atol=1e-3 * 600)
+    pair("librosa mfcc 30 s 22.05k", lambda: feature.mfcc(y=y, sr=22050),
+         lambda: librosa.feature.mfcc(y=y, sr=22050), "librosa.feature.mfcc", 10.0)
+    m = rng.standard_normal((20, 2584))
+    np.testing.assert_allclose(feature.delta(m), librosa.feature.delta(m), rtol=0, atol=1e-9)
+    pair("librosa delta (20, 2584)", lambda: feature.delta(m), lambda: librosa.feature.delta(m),
+         "librosa.feature.delta", None)

@@ -118,6 +118,31 @@
 #define SK_CONV_FFT 2
 
 /**
+ * Delta edge mode: fit the polynomial to the first / last window (librosa's default `interp`).
+ */
+#define SK_DELTA_INTERP 0
+
+/**
+ * Delta edge mode: mirror about the end samples (`d c b | a b c d | c b a`).
+ */
+#define SK_DELTA_MIRROR 1
+
+/**
+ * Delta edge mode: `cval` outside the signal.
+ */
+#define SK_DELTA_CONSTANT 2
+
+/**
+ * Delta edge mode: repeat the end samples (`a a | a b c d | d d`).
+ */
+#define SK_DELTA_NEAREST 3
+
+/**
+ * Delta edge mode: periodic (`c d | a b c d | a b`).
+ */
+#define SK_DELTA_WRAP 4
+
+/**
  * RBJ low-pass (`sk_rbj_biquad` kind).
  */
 #define SK_RBJ_LOWPASS 0
@@ -206,6 +231,42 @@
  * zpk2sos pairing: scipy's `'minimal'` (the only one for analog filters).
  */
 #define SK_PAIRING_MINIMAL 2
+
+/**
+ * Descriptor bit: spectral centroid (`librosa.feature.spectral_centroid`).
+ */
+#define SK_FEATURE_CENTROID 1
+
+/**
+ * Descriptor bit: spectral bandwidth (`librosa.feature.spectral_bandwidth`).
+ */
+#define SK_FEATURE_BANDWIDTH 2
+
+/**
+ * Descriptor bit: spectral roll-off (`librosa.feature.spectral_rolloff`).
+ */
+#define SK_FEATURE_ROLLOFF 4
+
+/**
+ * Descriptor bit: spectral flatness (`librosa.feature.spectral_flatness`).
+ */
+#define SK_FEATURE_FLATNESS 8
+
+/**
+ * Descriptor bit: zero-crossing rate (`librosa.feature.zero_crossing_rate`; audio input only).
+ */
+#define SK_FEATURE_ZCR 16
+
+/**
+ * Descriptor bit: framed RMS (`librosa.feature.rms(y=...)`; audio input only).
+ */
+#define SK_FEATURE_RMS 32
+
+/**
+ * Time-domain centre padding with the edge samples (numpy's `"edge"`); accepted by
+ * `sk_rms_frames_*` only, next to `SK_PAD_CONSTANT` and `SK_PAD_REFLECT`.
+ */
+#define SK_PAD_EDGE 2
 
 /**
  * Plan kind: real transforms (`sk_rfft_*`, `sk_irfft_*`), n reals ↔ n/2+1 complex bins.
@@ -334,6 +395,31 @@
  * Mel filter normalisation: Slaney (librosa `norm="slaney"`, its default), constant energy.
  */
 #define SK_MEL_NORM_SLANEY 1
+
+/**
+ * Onset aggregation: none (one channel per bin, librosa `aggregate=False`).
+ */
+#define SK_AGGREGATE_NONE 0
+
+/**
+ * Onset aggregation: mean over the channel's bins (`np.mean`, librosa's default).
+ */
+#define SK_AGGREGATE_MEAN 1
+
+/**
+ * Onset aggregation: median (`np.median`).
+ */
+#define SK_AGGREGATE_MEDIAN 2
+
+/**
+ * Onset aggregation: maximum (`np.max`).
+ */
+#define SK_AGGREGATE_MAX 3
+
+/**
+ * Onset aggregation: minimum (`np.min`).
+ */
+#define SK_AGGREGATE_MIN 4
 
 /**
  * Quality preset: passband to 0.70 of the lower Nyquist frequency, 60 dB stopband.
@@ -608,6 +694,12 @@ typedef struct SkFftPlan SkFftPlan;
 typedef struct SkFir SkFir;
 
 /**
+ * A Kaldi feature stream (opaque; `sk_kaldi_online_f32_new`/`sk_kaldi_online_f64_new`, freed
+ * with `sk_kaldi_online_free`).
+ */
+typedef struct SkKaldiOnline SkKaldiOnline;
+
+/**
  * Opaque handle of a transfer-function (`b`, `a`) filter (`float` or `double`), made by
  * `sk_lfilter_f32_new` or `sk_lfilter_f64_new` and released by `sk_lfilter_free`.
  */
@@ -848,6 +940,61 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * Per-utterance CMVN of `channels` feature matrices of `frames × feats` floats (row-major,
+ * one after the other), as Kaldi's `apply-cmvn`: each feature minus its mean over the
+ * utterance's frames; with `norm_vars` 1 also divided by its standard deviation
+ * (`var = Σx²/n − mean²` floored at 1e-20). Sums in double. `y == x` (in place) is allowed.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (norm_vars not 0/1), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (partial overlap),
+ * `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats floats.
+ */
+int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+/**
+ * Per-utterance CMVN of doubles. Rules as `sk_cmvn_f32`.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats doubles.
+ */
+int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+/**
+ * Sliding-window cepstral mean (and variance) normalisation of `channels` matrices of
+ * `frames × feats` floats, as `torchaudio.functional.sliding_window_cmn(x, cmn_window,
+ * min_cmn_window, center, norm_vars)`: frame `t` minus the mean over a window of up to
+ * `cmn_window` frames (the `cmn_window` frames before `t` and `t` itself, at least
+ * `min_cmn_window` at the start; centred on `t` with `center`), the window moved one frame at
+ * a time with running sums in float as torchaudio does; with `norm_vars` scaled by
+ * `(Σx²/n − (Σx)²/n²)^(−1/2)` (zeros where the window has one frame). `y == x` is allowed.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (center or norm_vars not 0/1), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is
+ * untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats floats.
+ */
+int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+/**
+ * Sliding-window CMN of doubles. Rules as `sk_sliding_cmn_f32`.
+ *
+ * Real-time safe: no (allocates its sums and a copy of the input).
+ *
+ * # Safety
+ * `x` readable and `y` writable for channels·frames·feats doubles.
+ */
+int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+/**
  * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and
  * `mode`, stored in `*n`. Returns `SK_OK`, `SK_ERR_LENGTH` (na or nb is 0, the full length
  * `na + nb − 1` overflows `size_t`, or the length is more floats than a buffer can hold,
@@ -914,6 +1061,93 @@ int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t
  * `a` readable for na, `b` for nb, `y` writable for y_len floats.
  */
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+/**
+ * DCT of `dct_type` 1 … 4 of `rows` rows of `n` floats, row `r` at `x + r·x_stride`
+ * (`x_stride ≥ 0`; 0 repeats one row), as `scipy.fft.dct(x, type, norm=..., orthogonalize=...)`
+ * along the rows: unnormalised sums (type II: `y_k = 2Σ x_j cos(πk(2j+1)/(2n))`), scaled by
+ * `norm` (`SK_NORM_BACKWARD`: 1, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: `1/M`, with
+ * `M = 2(n−1)` for type I and `2n` otherwise); `orthogonalize` 1 makes the ortho-scaled matrix
+ * orthogonal as scipy does (types I–III; scipy's default with `norm="ortho"`), 0 leaves it.
+ * Any `n ≥ 1` (type I: `n ≥ 2`), primes included, each row on one FFT of the library. `y`
+ * receives `(rows, n)` row-major; `y_len` is its capacity. Rows are split over up to
+ * `SIGKERN_THREADS` threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (dct_type, norm, orthogonalize, negative `x_stride`),
+ * `SK_ERR_LENGTH` (n = 0, type I with n = 1, n > 2^27), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * DCT of doubles. Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT as `scipy.fft.idct(x, type, norm=..., orthogonalize=...)`: type 2 ↔ the DCT-III
+ * and type 3 ↔ the DCT-II, types 1 and 4 themselves, scaled so that
+ * `idct(dct(x)) = x` for the same `dct_type`, `norm` and `orthogonalize` (`SK_NORM_BACKWARD`:
+ * `1/M`, `SK_NORM_ORTHO`: `1/√M`, `SK_NORM_FORWARD`: 1). Rules as `sk_dct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+/**
+ * Inverse DCT of doubles. Rules as `sk_idct_f32`.
+ *
+ * Real-time safe: no (plans on a first call and allocates working memory).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Delta features of `rows` signals of `n ≥ 1` floats, row `r` at `x + r·x_stride`
+ * (`x_stride ≥ 0`), as `librosa.feature.delta(x, width=width, order=order, mode=...)` along
+ * the rows, i.e. `scipy.signal.savgol_filter(x, width, polyorder, deriv=order, delta=delta,
+ * mode=..., cval=cval)`: the `order`-th derivative of the least-squares polynomial of degree
+ * `polyorder` (librosa: `polyorder = order`) over each window of `width` samples (odd, ≥ 3,
+ * ≤ 4097), divided by `delta^order`; `order > polyorder` gives zeros. `mode` `SK_DELTA_*`:
+ * `SK_DELTA_INTERP` (needs `n ≥ width`) differentiates the fit to the first / last window at
+ * the edge samples, the others extend the signal (`cval` for `SK_DELTA_CONSTANT`). `y`
+ * receives `(rows, n)` row-major; rows are split over up to `SIGKERN_THREADS` threads.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (width, order, polyorder ≥ width, mode, delta 0 or
+ * not finite, NaN cval, `n < width` with interp, negative `x_stride`), `SK_ERR_LENGTH`
+ * (n = 0), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates the filter weights).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for `y_len`.
+ */
+int32_t sk_delta_f32(const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
+
+/**
+ * Delta features of doubles. Rules as `sk_delta_f32`.
+ *
+ * Real-time safe: no (allocates the filter weights).
+ *
+ * # Safety
+ * `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for `y_len`.
+ */
+int32_t sk_delta_f64(const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
 
 /**
  * Designs one RBJ "Audio EQ Cookbook" biquad and writes it to `sos[0..6]` as
@@ -1498,6 +1732,272 @@ int32_t sk_abs_f32(const float *x, float *y, size_t n);
  * `x` readable and `y` writable for `n` elements.
  */
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+/**
+ * Frames of an n-sample signal framed by `frame_length` and `hop` after centre padding of
+ * `frame_length/2` samples each side when `center ≠ 0` (`librosa.util.frame` after librosa's
+ * padding): `1 + (n + 2·pad − frame_length) / hop`, stored in `*frames`. The count of
+ * `sk_zero_crossing_rate_*` and `sk_rms_frames_*` (with an even `n_fft`, also of the STFT).
+ * Returns `SK_OK`, `SK_ERR_LENGTH` (`frame_length = 0`, overflow), `SK_ERR_BAD_ARGUMENT`
+ * (`hop = 0`; the padded signal shorter than a frame), `SK_ERR_NULL_POINTER` /
+ * `SK_ERR_MISALIGNED` (`frames`); on error `*frames` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_feature_frames(size_t n, size_t frame_length, size_t hop, int32_t center, size_t *frames);
+
+/**
+ * The one-pass feature call: for every frame of every row of `y` (`batch` rows of `n`
+ * samples), librosa's STFT (`librosa.stft(y, n_fft=n_fft, hop_length=hop,
+ * win_length=win_length, window=window, center=center≠0, pad_mode=…)`) and, from its magnitude
+ * without storing the spectrogram, the descriptors selected by `which` (`SK_FEATURE_*` bits):
+ * `spectral_centroid(freq=freq)`, `spectral_bandwidth(p=p, norm=norm≠0)`,
+ * `spectral_rolloff(roll_percent=roll_percent)`, `spectral_flatness(amin=amin,
+ * power=power)`, plus from the same frame of the signal `zero_crossing_rate(frame_length=n_fft,
+ * hop_length=hop, center=center≠0, threshold=zcr_threshold, zero_pos=zcr_zero_pos≠0,
+ * pad=zcr_pad≠0)` (centre padding with the edge samples, as librosa) and `rms(y=y,
+ * frame_length=n_fft, hop_length=hop, center=center≠0, pad_mode=…)` (in the precision of
+ * the input; librosa's default `dtype=float32` is the caller's cast).
+ *
+ * Arguments: `window` holds `win_length` values (`scipy.signal.get_window(window,
+ * win_length, fftbins=True)`, zero-padded centred to n_fft as librosa); STFT rules as
+ * `sk_stft_frames` (`1 ≤ hop ≤ win_length ≤ n_fft`; `pad_mode` `SK_PAD_CONSTANT`, librosa's
+ * default, or `SK_PAD_REFLECT`); `sr > 0` when `freq` is NULL, else `freq` holds `n_fft/2+1`
+ * bin frequencies; `p > 0`, `0 < roll_percent < 1`, `amin > 0`, `power > 0`, all finite, for
+ * the bits that use them; a NaN `zcr_threshold` is `SK_ERR_BAD_ARGUMENT`. `out` receives the
+ * selected features in bit order (centroid, bandwidth, rolloff, flatness, zcr, rms), each a
+ * `batch × frames` block, frames `1 + n/hop` when centred (see `sk_stft_frames`); `out_len` is
+ * its capacity (else `SK_ERR_BUFFER_TOO_SMALL` stating the size). The audio must be finite
+ * (librosa's `valid_audio`): else `SK_ERR_NON_FINITE` naming the first bad sample. A silent
+ * frame has centroid, bandwidth and roll-off 0 and flatness 1.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`
+ * (`out` overlapping `y` or `window`), `SK_ERR_ALLOCATION`; on error `out` is untouched.
+ * Thread-safe (long inputs are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `window` for win_length, `freq` NULL or readable for
+ * n_fft/2+1 doubles, `out` writable for out_len floats.
+ */
+int32_t sk_spectral_features_f32(const float *y, size_t batch, size_t n, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_features_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `window` for win_length, `freq` NULL or readable for
+ * n_fft/2+1 doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_features_f64(const double *y, size_t batch, size_t n, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, double *out, size_t out_len);
+
+/**
+ * The spectral descriptors selected by `which` (`SK_FEATURE_CENTROID`, `_BANDWIDTH`,
+ * `_ROLLOFF`, `_FLATNESS`) of every frame of a magnitude spectrogram `S` (layout at the top
+ * of this section), as `librosa.feature.spectral_centroid(S=S, freq=freq)`,
+ * `spectral_bandwidth(S=S, freq=freq, centroid=centroid, norm=norm≠0, p=p)`,
+ * `spectral_rolloff(S=S, freq=freq, roll_percent=roll_percent)` and
+ * `spectral_flatness(S=S, amin=amin, power=power)`, in one pass.
+ *
+ * Arguments: `sr > 0` finite when `freq` is NULL (bins of `n_fft = 2·(n_freq − 1)`, so
+ * `n_freq ≥ 2`); `centroid` NULL or `batch × frames` values replacing the bandwidth's own
+ * centroid; parameter rules as `sk_spectral_features_f32`. `out` receives the selected
+ * descriptors in bit order, each a `batch × frames` block (librosa's `(..., 1, frames)`
+ * arrays one after the other). `S` must be non-negative (librosa: "only defined with
+ * non-negative energies"): a negative value is `SK_ERR_BAD_ARGUMENT` naming its index. NaN in a
+ * frame makes that frame's descriptors NaN (roll-off: the lowest bin whose running sum is not
+ * below the threshold, as librosa's comparisons). A frame whose sum is below the smallest
+ * normal number is not normalised (librosa's `normalize`): centroid, bandwidth, roll-off 0.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (`out` overlapping `S` or
+ * `centroid`), `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame-major temporary; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `centroid` NULL or readable for batch·frames floats, `out` writable for out_len floats.
+ */
+int32_t sk_spectral_descriptors_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const float *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_descriptors_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame-major temporary; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `centroid` NULL or readable for batch·frames doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_descriptors_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const double *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.spectral_contrast(S=S, sr=sr, freq=freq, fmin=fmin, n_bands=n_bands,
+ * quantile=quantile, linear=linear≠0)` of a magnitude spectrogram batch `S` (layout at the
+ * top of this section) into `out`, `(batch, n_bands + 1, frames)` row-major.
+ *
+ * Octave bands `[0, fmin]`, `[fmin, 2·fmin]`, … selected from the bin frequencies exactly as
+ * librosa does; per band and frame the mean of the `max(1, rint(quantile·count))` smallest
+ * (valley) and largest (peak) values; the result is `peak − valley` when `linear ≠ 0`, else
+ * `power_to_db(peak) − power_to_db(valley)` with librosa's defaults (`amin = 1e-10`, floor
+ * at the maximum − 80 dB taken over the whole batch, as librosa over its whole array).
+ * Arguments: `sr > 0` finite; `1 ≤ n_bands ≤ 64`; `fmin > 0` finite; `0 < quantile < 1`;
+ * `fmin·2^(n_bands−1) < sr/2` (librosa's "Frequency band exceeds Nyquist"); every band must
+ * hold a bin (else `SK_ERR_BAD_ARGUMENT`; librosa fails with an IndexError). NaN sorts last as
+ * in numpy and, in dB mode, makes the whole result NaN (as librosa's maximum).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len floats.
+ */
+int32_t sk_spectral_contrast_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, float *out, size_t out_len);
+
+/**
+ * `sk_spectral_contrast_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len doubles.
+ */
+int32_t sk_spectral_contrast_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.poly_features(S=S, sr=sr, freq=freq, order=order)`: per frame the
+ * least-squares polynomial of degree `order` through (freq, S[:, t]) as `np.polyfit`
+ * (column-scaled Vandermonde matrix; here a Householder QR computed once per call), into
+ * `out`, `(batch, order + 1, frames)` row-major, highest power first.
+ *
+ * Arguments: `order ≤ 16` and `n_freq ≥ order + 1` with distinct finite frequencies (else
+ * `SK_ERR_BAD_ARGUMENT` / `SK_ERR_NON_FINITE`; numpy warns and returns a minimum-norm fit);
+ * `sr > 0` when `freq` is NULL. NaN in a frame makes its coefficients NaN.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len floats.
+ */
+int32_t sk_poly_features_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, float *out, size_t out_len);
+
+/**
+ * `sk_poly_features_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `freq` NULL or readable for n_freq doubles,
+ * `out` writable for out_len doubles.
+ */
+int32_t sk_poly_features_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.zero_crossing_rate(y, frame_length=frame_length, hop_length=hop,
+ * center=center≠0, threshold=threshold, zero_pos=zero_pos≠0, pad=pad≠0)` of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames`, see `sk_feature_frames`).
+ *
+ * Centring pads `frame_length/2` edge samples on each side (as librosa). Per frame: samples
+ * with `−threshold ≤ y ≤ threshold` become +0, as librosa 0.11 (so at threshold 0 a −0.0 is
+ * +0; pass `threshold · ref_magnitude` for librosa's `ref_magnitude`); the sign is `signbit`
+ * (`zero_pos ≠ 0`, librosa's default) or
+ * `np.sign`; the rate is the number of neighbouring pairs of different sign (plus one when
+ * `pad ≠ 0`) over `frame_length`. The audio must be finite (librosa's `valid_audio`): else
+ * `SK_ERR_NON_FINITE`. A NaN threshold is `SK_ERR_BAD_ARGUMENT`; centring an empty signal
+ * too (no edge sample).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_zero_crossing_rate_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, float *out, size_t out_len);
+
+/**
+ * `sk_zero_crossing_rate_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_zero_crossing_rate_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.rms(y=y, frame_length=frame_length, hop_length=hop, center=center≠0,
+ * pad_mode=…)` of every row of `y` (`batch` rows of `n` samples) into `out` (`batch ×
+ * frames`, see `sk_feature_frames`): `sqrt(mean(frame²))`, accumulated in double.
+ *
+ * `pad_mode` (used when `center ≠ 0`): `SK_PAD_CONSTANT` (zeros, librosa's default),
+ * `SK_PAD_REFLECT`, `SK_PAD_EDGE` (numpy's modes; an empty signal with edge padding is
+ * `SK_ERR_BAD_ARGUMENT`). NaN and infinities propagate into their frames (librosa does not check).
+ * librosa's `dtype=np.float32` default is a cast of this result.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_rms_frames_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+/**
+ * `sk_rms_frames_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_rms_frames_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.rms(S=S, frame_length=frame_length)` of a spectrogram batch (layout at
+ * the top of this section): magnitudes, or powers `|S|²` when `squared ≠ 0` (pass
+ * `sk_spec_power_*` of a complex spectrogram); the DC bin and, for an even `frame_length`, the
+ * Nyquist bin count half; `sqrt(2·Σ / frame_length²)` per frame into `out` (`batch × frames`).
+ *
+ * Arguments: `n_freq = frame_length/2 + 1` (else `SK_ERR_BAD_ARGUMENT` naming both lengths
+ * that fit, as librosa). NaN propagates.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `out` writable for out_len floats.
+ */
+int32_t sk_rms_spec_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, float *out, size_t out_len);
+
+/**
+ * `sk_rms_spec_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame per worker; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_rms_spec_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, double *out, size_t out_len);
 
 /**
  * Creates a float FFT plan of `kind` (`SK_FFT_REAL` or `SK_FFT_COMPLEX`) for length `n ≥ 1`
@@ -2338,6 +2838,67 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
 
 /**
+ * Output length of `sk_griffinlim_*` for `frames` frames, stored in `*len`: `length` if it is
+ * not 0, else librosa's full inverse length `n_fft + hop·(frames − 1)` less `2·(n_fft/2)` with
+ * `center` (librosa treats `length=0` as no length too).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (hop = 0, hop > win_length, win_length outside
+ * 1..=n_fft, bad pad_mode, a length whose STFT does not have `frames` frames);
+ * `SK_ERR_LENGTH` (frames = 0, n_fft = 0 or > 2^28, sizes overflow);
+ * `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED` (len). On error `*len` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `len` writable.
+ */
+int32_t sk_griffinlim_len(size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t length, size_t *len);
+
+/**
+ * Griffin-Lim of `rows` magnitude spectrograms, equal to `librosa.griffinlim(S, n_iter=n_iter,
+ * hop_length=hop, win_length=win_length, n_fft=n_fft, window=window, center=center,
+ * length=length, pad_mode=pad_mode, momentum=momentum)` of each given the same initial phases.
+ *
+ * Arguments: `s` holds `rows` magnitude spectrograms of `frames × n_freq` floats (frame-major,
+ * one after the other; `n_freq = n_fft/2 + 1`); `init` the initial unit phasors, `rows ×
+ * frames × n_freq` complex floats (interleaved re/im; librosa's `init="random"` is
+ * `exp(2πi·u)`, `u` uniform in [0, 1), drawn by the caller), or NULL for librosa's
+ * `init=None` (phase 0); `window` win_length doubles (centred and zero-padded to n_fft);
+ * `length` the output length or 0 for the full inverse length (`sk_griffinlim_len`);
+ * `momentum ≥ 0` (librosa warns above 1). Each iteration: inverse STFT of the estimate
+ * (librosa's, divided by the overlap-added squared window where that exceeds the smallest
+ * normal float), its STFT, minus `momentum/(1+momentum)` times the previous iteration's STFT
+ * (from the second iteration on), normalised to unit modulus (`/(|v| + tiny)`) and scaled by
+ * `s`. The result is the inverse STFT of the last estimate, `rows × len` samples into `y`
+ * (`y_len` its capacity, at least that, else `SK_ERR_BUFFER_TOO_SMALL`). Computed in the
+ * element type, as librosa does. `rows = 0` writes nothing.
+ * Returns `SK_OK`, the errors of `sk_griffinlim_len`, `SK_ERR_BAD_ARGUMENT` (n_freq ≠
+ * n_fft/2 + 1, momentum negative or not finite, a non-finite window value),
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (y
+ * overlaps s, init or window), `SK_ERR_ALLOCATION` (scratch, taken before anything is
+ * written); on error `y` is untouched. Thread-safe (stateless; the transforms of each
+ * iteration are split across up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `s` readable for `rows·frames·n_freq` floats, `init` (unless NULL) for twice that,
+ * `window` for win_length doubles, `y` writable for `y_len` floats.
+ */
+int32_t sk_griffinlim_f32(const float *s, size_t n_freq, size_t frames, size_t rows, const float *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, float *y, size_t y_len);
+
+/**
+ * Griffin-Lim of doubles. Rules as `sk_griffinlim_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `s` readable for `rows·frames·n_freq` doubles, `init` (unless NULL) for twice that,
+ * `window` for win_length doubles, `y` writable for `y_len` doubles.
+ */
+int32_t sk_griffinlim_f64(const double *s, size_t n_freq, size_t frames, size_t rows, const double *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, double *y, size_t y_len);
+
+/**
  * Fills `*opts` with torchaudio's defaults (16 kHz, 25 ms frames every 10 ms, Povey window,
  * pre-emphasis 0.97, DC removal, raw energy with floor 1, no dither, 23 mel bands from 20 Hz
  * to Nyquist, 13 cepstra with lifter 22, `snip_edges`).
@@ -2396,6 +2957,143 @@ int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const floa
  * `opts` readable; `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for y_len.
  */
 int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+/**
+ * Creates a stream of Kaldi features of `kind` (`SK_KALDI_*`) with the options `*opts` (as
+ * `sk_kaldi_f32`; `subtract_mean` and `min_duration` need the whole signal and are refused).
+ * Feed it with `sk_kaldi_online_f32_accept`, end with `sk_kaldi_online_f32_finish`: each frame
+ * comes out as soon as its samples are there (Kaldi's online rule; without `snip_edges` the
+ * frames that reflect at the end come with the finish), and the frames, in order, equal one
+ * `sk_kaldi_f32` call on the whole signal bit for bit (dither included: frame `i` uses the
+ * noise of `(opts->seed, 0, i)`), whatever the chunk sizes. A signal shorter than one frame
+ * gets no frame from the finish.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (an option, named in the message), `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_ALLOCATION`; on error `*stream` is untouched.
+ * Free with `sk_kaldi_online_free`. One call at a time per stream (a concurrent call is
+ * refused); different streams are independent.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `opts` readable, `stream` writable.
+ */
+int32_t sk_kaldi_online_f32_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+/**
+ * Creates a stream of doubles. Rules as `sk_kaldi_online_f32_new`.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `opts` readable, `stream` writable.
+ */
+int32_t sk_kaldi_online_f64_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+/**
+ * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (frees memory).
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_kaldi_online_free(struct SkKaldiOnline *stream);
+
+/**
+ * Describes a stream: `*dim` values a frame, `*frames` frames returned so far, `*samples`
+ * samples accepted so far, `*finished` 1 after the finish (0 before). Any output pointer may be
+ * NULL (not written). Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * Each non-NULL output writable.
+ */
+int32_t sk_kaldi_online_info(const struct SkKaldiOnline *stream, size_t *dim, size_t *frames, size_t *samples, int32_t *finished);
+
+/**
+ * Number of frames an accept of `n` more samples would return now (`*frames`). Returns
+ * `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished),
+ * `SK_ERR_LENGTH` (the sample count overflows), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_kaldi_online_accept_frames(const struct SkKaldiOnline *stream, size_t *frames, size_t n);
+
+/**
+ * Number of frames the finish would return now (`*frames`; 0 once finished). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_kaldi_online_finish_frames(const struct SkKaldiOnline *stream, size_t *frames);
+
+/**
+ * Forgets the signal (and a finish): the stream starts a new one. Returns `SK_OK` or
+ * `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_kaldi_online_reset(struct SkKaldiOnline *stream);
+
+/**
+ * Appends `n` samples of `x` to the stream and writes every frame now complete to `y`
+ * (frame-major, `dim` values each; `y_len` its capacity), storing their count in `*frames`
+ * (possibly 0; `sk_kaldi_online_accept_frames` tells it in advance). If `y` is too small,
+ * returns `SK_ERR_BUFFER_TOO_SMALL` and consumes nothing. Other returns:
+ * `SK_ERR_INVALID_HANDLE` (NULL/freed/a double stream), `SK_ERR_BAD_ARGUMENT` (finished
+ * stream), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On
+ * error nothing is written and the stream is unchanged.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_kaldi_online_f32_accept(struct SkKaldiOnline *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Accept for a double stream. Rules as `sk_kaldi_online_f32_accept`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_kaldi_online_f64_accept(struct SkKaldiOnline *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Ends the input (kaldi_native_fbank's `input_finished`): writes the remaining frames (those
+ * that reflect at the end without `snip_edges`) to `y` and their count to `*frames`; later
+ * accepts fail until `sk_kaldi_online_reset`, a second finish returns 0 frames. Rules as
+ * `sk_kaldi_online_f32_accept`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len floats, `frames` writable.
+ */
+int32_t sk_kaldi_online_f32_finish(struct SkKaldiOnline *stream, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Finish for a double stream. Rules as `sk_kaldi_online_f32_finish`.
+ *
+ * Real-time safe: yes (the stream's buffers and FFT workspace are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len doubles, `frames` writable.
+ */
+int32_t sk_kaldi_online_f64_finish(struct SkKaldiOnline *stream, double *y, size_t y_len, size_t *frames);
 
 /**
  * Interleaves `nchannels` planar channels into frames: `y[f·nchannels + c] = channels[c][f]`
@@ -3485,6 +4183,77 @@ const char *sk_version(void);
 const char *sk_simd_level(void);
 
 /**
+ * The onset envelope of `librosa.onset.onset_strength_multi(S=S, lag=lag, max_size=max_size,
+ * ref=ref, detrend=detrend≠0, center=…, aggregate=…, channels=…)` for a batch `S` of `batch`
+ * row-major `(n_bins, frames)` spectrograms (librosa passes a dB mel spectrogram) into `out`,
+ * `(batch, channels, n_out)` row-major.
+ *
+ * Per bin: `max(0, S[f, t + lag] − ref[f, t])`, `ref` NULL meaning `S` filtered by a maximum
+ * over `max_size` neighbouring bins (`scipy.ndimage.maximum_filter1d`, "reflect" edges);
+ * then per channel the `aggregate` (`SK_AGGREGATE_*`) of its bins — channels are the ranges
+ * between consecutive `bounds` (`n_bounds ≥ 2` strictly increasing indices ≤ n_bins; NULL:
+ * one channel over every bin), or one channel per bin with `SK_AGGREGATE_NONE`; then
+ * `pad_left` zeros in front (librosa: `lag`, plus `n_fft / (2·hop)` when centred), the
+ * detrending filter `lfilter([1, −1], [1, −0.99])` when `detrend ≠ 0`, and at most `max_frames`
+ * frames kept (librosa's centring keeps `frames`; pass `SIZE_MAX` to keep all). So `n_out =
+ * min(frames − lag + pad_left, max_frames)`.
+ * Arguments: `lag ≥ 1`, `max_size ≥ 1`, `frames > lag`; `ref` NULL or the shape of `S`.
+ * NaN propagates. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames floats, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len floats.
+ */
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+/**
+ * `sk_onset_strength_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates per batch item; batches may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_bins·frames doubles, `ref` NULL or as `S`, `bounds` NULL or readable
+ * for n_bounds `size_t`s, `out` writable for out_len doubles.
+ */
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+/**
+ * `librosa.util.peak_pick(x, pre_max=pre_max, post_max=post_max, pre_avg=pre_avg,
+ * post_avg=post_avg, delta=delta, wait=wait, sparse=False)` of every row of `x` (`rows` rows
+ * of `n`): `peaks[i]` is 1 where a peak is picked, else 0.
+ *
+ * Frame `i` is a peak when `x[i] = max(x[i − pre_max : i + post_max])`, `x[i] ≥
+ * mean(x[i − pre_avg : i + post_avg]) + delta` (windows clipped to the row; the first frame
+ * compares with `x[:post_max]` and `x[:post_avg]`), and it lies more than `wait` frames after
+ * the previous peak (greedy, left to right). Means are running sums in double, as librosa's
+ * numba kernel. librosa's fractional window sizes are rounded up by the caller.
+ * Arguments: `post_max ≥ 1`, `post_avg ≥ 1`, `delta ≥ 0` (else `SK_ERR_BAD_ARGUMENT`);
+ * `peaks_len ≥ rows·n`. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `peaks` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n floats, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+/**
+ * `sk_peak_pick_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a row).
+ *
+ * # Safety
+ * `x` readable for rows·n doubles, `peaks` writable for peaks_len bytes.
+ */
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+/**
  * `y[i] = x[i] / 2^15` for `i < n` (int16_t codes → float): -32768 → -1.0, 32767 → 32767/32768.
  *
  * Arguments: pointers may be NULL only when `n == 0`; `y` 4-byte aligned.
@@ -4312,6 +5081,41 @@ int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_heig
  * `x` readable and `mask` writable for `rows·n`.
  */
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
+/**
+ * `librosa.yin(y, fmin=fmin, fmax=fmax, sr=sr, frame_length=frame_length, hop_length=hop,
+ * trough_threshold=trough_threshold, center=center≠0, pad_mode=…)` of every row of `y`
+ * (`batch` rows of `n` samples) into `out` (`batch × frames`, `frames = 1 + (n +
+ * 2·pad − frame_length) / hop`, `pad = frame_length/2` when centred), in Hz.
+ *
+ * Per frame: the autocorrelation by FFT, the difference `d(τ) = 2·(r₀ − r_τ) − Σ_{j<τ} y_j²`,
+ * its cumulative-mean normalisation for periods `floor(sr/fmax) … min(ceil(sr/fmin),
+ * frame_length − 1)`, the first local minimum below `trough_threshold` (else the global
+ * minimum), refined by parabolic interpolation; computed in double.
+ * Arguments: `0 < fmin < fmax ≤ sr/2`, finite; `4 ≤ frame_length ≤ 2^24`; `hop ≥ 1`; the
+ * period range must hold two lags; `pad_mode` `SK_PAD_CONSTANT` (librosa's default) or
+ * `SK_PAD_REFLECT`; the audio must be finite (`SK_ERR_NON_FINITE`, as librosa's
+ * `valid_audio`); a signal shorter than a frame without centring is `SK_ERR_BAD_ARGUMENT`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE`,
+ * `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
+ * `SK_ERR_ALLOCATION`; on error `out` is untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n floats, `out` writable for out_len floats.
+ */
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+/**
+ * `sk_yin_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `y` readable for batch·n doubles, `out` writable for out_len doubles.
+ */
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 /**
  * `*out = x[0] + … + x[n-1]`; `n == 0` gives 0.
@@ -6056,6 +6860,117 @@ int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, siz
  * other thread writes during the call; only the positions themselves are read or written.
  */
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+/**
+ * Number of frames of the phase vocoder's output for `frames` input frames at `rate`:
+ * `len(np.arange(0, frames, rate))` = `⌈frames / rate⌉`, stored in `*out_frames`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (rate not finite and positive); `SK_ERR_LENGTH`
+ * (frames = 0, or more than 2^52 output frames); `SK_ERR_NULL_POINTER`/`SK_ERR_MISALIGNED`
+ * (out_frames). On error `*out_frames` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `out_frames` writable.
+ */
+int32_t sk_phase_vocoder_frames(size_t frames, double rate, size_t *out_frames);
+
+/**
+ * Phase vocoder of `rows` spectrograms, equal to `librosa.phase_vocoder(D, rate=rate)` of
+ * each (float64, within 1e-12 relative of librosa's own float64 loop) and to
+ * `torchaudio.functional.phase_vocoder(D, rate, phase_advance)` for any `phase_advance`.
+ *
+ * Arguments: `d` holds `rows` spectrograms of `frames × n_freq` complex floats (interleaved
+ * re/im, frame-major, one after the other); `y` receives `rows × out_frames × n_freq` complex
+ * values, `out_frames` from `sk_phase_vocoder_frames`; `y_len` is y's capacity in complex
+ * values (at least that many, else `SK_ERR_BUFFER_TOO_SMALL` with the count). Output frame
+ * `t` reads input frames `⌊t·rate⌋` and the one after (zeros past the end): the magnitude is
+ * interpolated linearly by `t·rate mod 1`, the phase starts at frame 0's and advances by the
+ * phase difference of the two frames. Computed in double precision (a float result is the
+ * double one rounded; librosa's float32 path keeps its phase accumulator in float32 and is
+ * less accurate). A bin of magnitude 0 has phase 0 (π for a negative-zero real part), as
+ * `atan2`; a non-finite bin makes its frequency NaN from there on. `rows = 0` writes nothing.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (rate not finite and positive), `SK_ERR_LENGTH`
+ * (n_freq = 0, frames = 0, sizes overflow), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (y overlaps d), `SK_ERR_ALLOCATION` (scratch, taken
+ * before anything is written); on error `y` is untouched. Thread-safe (stateless; a long
+ * spectrogram's magnitudes are computed on up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `d` readable for `2·rows·frames·n_freq` floats, `y` writable for `2·y_len` floats.
+ */
+int32_t sk_phase_vocoder_f32(const float *d, size_t n_freq, size_t frames, size_t rows, double rate, float *y, size_t y_len);
+
+/**
+ * Phase vocoder of doubles. Rules as `sk_phase_vocoder_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `d` readable for `2·rows·frames·n_freq` doubles, `y` writable for `2·y_len` doubles.
+ */
+int32_t sk_phase_vocoder_f64(const double *d, size_t n_freq, size_t frames, size_t rows, double rate, double *y, size_t y_len);
+
+/**
+ * Length of `sk_time_stretch_*`'s output for an n-sample signal, librosa's: `round(n / rate)`
+ * (ties to even), or when that is 0 the inverse STFT's full length `n_fft + hop·(out_frames −
+ * 1)` less `2·(n_fft/2)` with `center` (librosa's `istft` then gets no `length`). Stored in
+ * `*len`.
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (rate not finite and positive, hop = 0, hop >
+ * win_length, win_length outside 1..=n_fft, bad pad_mode, reflect padding with n ≤ n_fft/2, a
+ * padded signal shorter than n_fft); `SK_ERR_LENGTH` (n = 0, n_fft = 0 or > 2^28, a length
+ * past 2^52 or past what a buffer of doubles can hold); `SK_ERR_NULL_POINTER`/
+ * `SK_ERR_MISALIGNED` (len). On error `*len` is untouched. Thread-safe.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `len` writable.
+ */
+int32_t sk_time_stretch_len(size_t n, double rate, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *len);
+
+/**
+ * Time-stretch of `rows` signals of n samples (one after the other in `x`), equal to
+ * `librosa.effects.time_stretch(x, rate=rate, n_fft=n_fft, hop_length=hop,
+ * win_length=win_length, window=window, center=center, pad_mode=pad_mode)` of each: STFT
+ * (`pad_mode` `SK_PAD_CONSTANT` is librosa's default), `sk_phase_vocoder_*`, then librosa's
+ * inverse STFT to `len` samples (`sk_time_stretch_len`): frames overlap-added with the window
+ * and divided by the overlap-added squared window where that exceeds the smallest normal
+ * double. `rate > 1` is faster (shorter). Computed in double precision (a float result is
+ * the double one rounded).
+ *
+ * Arguments: `window` holds win_length doubles (for both element types; centred and
+ * zero-padded to n_fft, e.g. a periodic Hann window for librosa's default `"hann"`); `y`
+ * receives `rows × len` samples, `y_len` its capacity (at least that, else
+ * `SK_ERR_BUFFER_TOO_SMALL` with the count). `rows = 0` writes nothing.
+ * Returns `SK_OK`, the errors of `sk_time_stretch_len`, `SK_ERR_BAD_ARGUMENT` (a non-finite
+ * window value), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_OVERLAP` (y overlaps x or window), `SK_ERR_ALLOCATION` (scratch, taken before
+ * anything is written); on error `y` is untouched. Thread-safe (stateless; the STFT of a long
+ * signal is split across up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `x` readable for `rows·n` floats, `window` for win_length doubles, `y` writable for `y_len`
+ * floats.
+ */
+int32_t sk_time_stretch_f32(const float *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, float *y, size_t y_len);
+
+/**
+ * Time-stretch of doubles. Rules as `sk_time_stretch_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `x` readable for `rows·n` doubles, `window` for win_length doubles, `y` writable for `y_len`
+ * doubles.
+ */
+int32_t sk_time_stretch_f64(const double *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double *y, size_t y_len);
 
 /**
  * Fills `w[0..n]` with a window equal to `scipy.signal.get_window(name, n, fftbins=periodic)`

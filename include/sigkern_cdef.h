@@ -40,6 +40,16 @@
 
 #define SK_CONV_FFT 2
 
+#define SK_DELTA_INTERP 0
+
+#define SK_DELTA_MIRROR 1
+
+#define SK_DELTA_CONSTANT 2
+
+#define SK_DELTA_NEAREST 3
+
+#define SK_DELTA_WRAP 4
+
 #define SK_RBJ_LOWPASS 0
 
 #define SK_RBJ_HIGHPASS 1
@@ -75,6 +85,20 @@
 #define SK_PAIRING_KEEP_ODD 1
 
 #define SK_PAIRING_MINIMAL 2
+
+#define SK_FEATURE_CENTROID 1
+
+#define SK_FEATURE_BANDWIDTH 2
+
+#define SK_FEATURE_ROLLOFF 4
+
+#define SK_FEATURE_FLATNESS 8
+
+#define SK_FEATURE_ZCR 16
+
+#define SK_FEATURE_RMS 32
+
+#define SK_PAD_EDGE 2
 
 #define SK_FFT_REAL 0
 
@@ -125,6 +149,16 @@
 #define SK_MEL_NORM_NONE 0
 
 #define SK_MEL_NORM_SLANEY 1
+
+#define SK_AGGREGATE_NONE 0
+
+#define SK_AGGREGATE_MEAN 1
+
+#define SK_AGGREGATE_MEDIAN 2
+
+#define SK_AGGREGATE_MAX 3
+
+#define SK_AGGREGATE_MIN 4
 
 #define SK_RESAMPLE_QUICK 0
 
@@ -230,6 +264,8 @@ typedef struct SkFftPlan SkFftPlan;
 
 typedef struct SkFir SkFir;
 
+typedef struct SkKaldiOnline SkKaldiOnline;
+
 typedef struct SkLfilter SkLfilter;
 
 typedef struct SkMelPlan SkMelPlan;
@@ -295,6 +331,14 @@ typedef struct SkResampleSpec {
     double attenuation_db;
 } SkResampleSpec;
 
+int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
+
+int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
 int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
 
 int32_t sk_convolve_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
@@ -304,6 +348,18 @@ int32_t sk_convolve_f32(const float *a, const float *b, int32_t mode, int32_t me
 int32_t sk_correlate_f64(const double *a, const double *b, int32_t mode, int32_t method, double *y, size_t na, size_t nb, size_t y_len);
 
 int32_t sk_correlate_f32(const float *a, const float *b, int32_t mode, int32_t method, float *y, size_t na, size_t nb, size_t y_len);
+
+int32_t sk_dct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_dct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f32(int32_t dct_type, int32_t norm, int32_t orthogonalize, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
+
+int32_t sk_idct_f64(int32_t dct_type, int32_t norm, int32_t orthogonalize, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_delta_f32(const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
+
+int32_t sk_delta_f64(const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n, size_t width, size_t order, size_t polyorder, int32_t mode, double cval, double delta);
 
 int32_t sk_rbj_biquad(int32_t kind, double fs, double f0, double q, double gain_db, double *sos);
 
@@ -378,6 +434,36 @@ int32_t sk_clip_f64(const double *x, double lo, double hi, double *y, size_t n);
 int32_t sk_abs_f32(const float *x, float *y, size_t n);
 
 int32_t sk_abs_f64(const double *x, double *y, size_t n);
+
+int32_t sk_feature_frames(size_t n, size_t frame_length, size_t hop, int32_t center, size_t *frames);
+
+int32_t sk_spectral_features_f32(const float *y, size_t batch, size_t n, const float *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, float *out, size_t out_len);
+
+int32_t sk_spectral_features_f64(const double *y, size_t batch, size_t n, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double sr, const double *freq, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double zcr_threshold, int32_t zcr_zero_pos, int32_t zcr_pad, double *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const float *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, float *out, size_t out_len);
+
+int32_t sk_spectral_descriptors_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, const double *centroid, uint32_t which, double p, int32_t norm, double roll_percent, double amin, double power, double *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, float *out, size_t out_len);
+
+int32_t sk_spectral_contrast_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, double fmin, size_t n_bands, double quantile, int32_t linear, double *out, size_t out_len);
+
+int32_t sk_poly_features_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, float *out, size_t out_len);
+
+int32_t sk_poly_features_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, const double *freq, size_t order, double *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, float *out, size_t out_len);
+
+int32_t sk_zero_crossing_rate_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, double threshold, int32_t zero_pos, int32_t pad, double *out, size_t out_len);
+
+int32_t sk_rms_frames_f32(const float *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_rms_frames_f64(const double *y, size_t batch, size_t n, size_t frame_length, size_t hop, int32_t center, int32_t pad_mode, double *out, size_t out_len);
+
+int32_t sk_rms_spec_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, float *out, size_t out_len);
+
+int32_t sk_rms_spec_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, int32_t squared, size_t frame_length, double *out, size_t out_len);
 
 int32_t sk_fft_plan_f32_new(int32_t kind, size_t n, struct SkFftPlan **plan);
 
@@ -499,6 +585,12 @@ int32_t sk_amp_to_db_f64(const double *x, double floor_db, double *y, size_t n);
 
 int32_t sk_db_to_amp_f64(const double *x, double *y, size_t n);
 
+int32_t sk_griffinlim_len(size_t frames, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t length, size_t *len);
+
+int32_t sk_griffinlim_f32(const float *s, size_t n_freq, size_t frames, size_t rows, const float *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, float *y, size_t y_len);
+
+int32_t sk_griffinlim_f64(const double *s, size_t n_freq, size_t frames, size_t rows, const double *init, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t n_iter, double momentum, size_t length, double *y, size_t y_len);
+
 int32_t sk_kaldi_options_init(struct SkKaldiOptions *opts);
 
 int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *frames, size_t *dim, size_t n);
@@ -506,6 +598,28 @@ int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *
 int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const float *x, ptrdiff_t x_stride, size_t rows, float *y, size_t y_len, size_t n);
 
 int32_t sk_kaldi_f64(int32_t kind, const struct SkKaldiOptions *opts, const double *x, ptrdiff_t x_stride, size_t rows, double *y, size_t y_len, size_t n);
+
+int32_t sk_kaldi_online_f32_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+int32_t sk_kaldi_online_f64_new(int32_t kind, const struct SkKaldiOptions *opts, struct SkKaldiOnline **stream);
+
+int32_t sk_kaldi_online_free(struct SkKaldiOnline *stream);
+
+int32_t sk_kaldi_online_info(const struct SkKaldiOnline *stream, size_t *dim, size_t *frames, size_t *samples, int32_t *finished);
+
+int32_t sk_kaldi_online_accept_frames(const struct SkKaldiOnline *stream, size_t *frames, size_t n);
+
+int32_t sk_kaldi_online_finish_frames(const struct SkKaldiOnline *stream, size_t *frames);
+
+int32_t sk_kaldi_online_reset(struct SkKaldiOnline *stream);
+
+int32_t sk_kaldi_online_f32_accept(struct SkKaldiOnline *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f64_accept(struct SkKaldiOnline *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f32_finish(struct SkKaldiOnline *stream, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_kaldi_online_f64_finish(struct SkKaldiOnline *stream, double *y, size_t y_len, size_t *frames);
 
 int32_t sk_interleave_f32(const float *const *channels, size_t nchannels, float *y, size_t frames);
 
@@ -657,6 +771,14 @@ const char *sk_version(void);
 
 const char *sk_simd_level(void);
 
+int32_t sk_onset_strength_f32(const float *s, size_t batch, size_t n_bins, size_t frames, const float *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, float *out, size_t out_len);
+
+int32_t sk_onset_strength_f64(const double *s, size_t batch, size_t n_bins, size_t frames, const double *reference, size_t lag, size_t max_size, int32_t aggregate, const size_t *bounds, size_t n_bounds, size_t pad_left, int32_t detrend, size_t max_frames, double *out, size_t out_len);
+
+int32_t sk_peak_pick_f32(const float *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
+int32_t sk_peak_pick_f64(const double *x, size_t rows, size_t n, size_t pre_max, size_t post_max, size_t pre_avg, size_t post_avg, double delta, size_t wait, uint8_t *peaks, size_t peaks_len);
+
 int32_t sk_pcm_from_i16_f32(const int16_t *x, float *y, size_t n);
 
 int32_t sk_pcm_from_i32_f32(const int32_t *x, float *y, size_t n);
@@ -752,6 +874,10 @@ int32_t sk_peak_prominences_f64(const double *x, const size_t *peaks, size_t wle
 int32_t sk_peak_widths_f64(const double *x, const size_t *peaks, double rel_height, const double *prom, const size_t *left_bases, const size_t *right_bases, double *widths_out, double *heights, double *left_ips, double *right_ips, size_t *zeros, size_t n, size_t np_);
 
 int32_t sk_relextrema_f64(const double *x, size_t order, int32_t greater, int32_t wrap, uint8_t *mask, size_t rows, size_t n);
+
+int32_t sk_yin_f32(const float *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, float *out, size_t out_len);
+
+int32_t sk_yin_f64(const double *y, size_t batch, size_t n, double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, double *out, size_t out_len);
 
 int32_t sk_sum_f32(const float *x, float *out, size_t n);
 
@@ -992,6 +1118,18 @@ int32_t sk_peak_strided_f64(const double *x, ptrdiff_t x_stride, double *out, si
 int32_t sk_rms_strided_f64(const double *x, ptrdiff_t x_stride, double *out, size_t n);
 
 int32_t sk_dot_strided_f64(const double *a, ptrdiff_t a_stride, const double *b, ptrdiff_t b_stride, double *out, size_t n);
+
+int32_t sk_phase_vocoder_frames(size_t frames, double rate, size_t *out_frames);
+
+int32_t sk_phase_vocoder_f32(const float *d, size_t n_freq, size_t frames, size_t rows, double rate, float *y, size_t y_len);
+
+int32_t sk_phase_vocoder_f64(const double *d, size_t n_freq, size_t frames, size_t rows, double rate, double *y, size_t y_len);
+
+int32_t sk_time_stretch_len(size_t n, double rate, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, size_t *len);
+
+int32_t sk_time_stretch_f32(const float *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, float *y, size_t y_len);
+
+int32_t sk_time_stretch_f64(const double *x, size_t n, size_t rows, double rate, const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double *y, size_t y_len);
 
 int32_t sk_window_f64(int32_t kind, double param, int32_t periodic, double *w, size_t n);
 

@@ -18,7 +18,11 @@ convolution), :mod:`sigkern.loudness` (BS.1770 / EBU R 128 meter, normalisation)
 (streaming and one-shot sample-rate conversion, ``resample_poly``), :mod:`sigkern.analysis`
 (``scipy.signal``'s spectral estimation and analytic signal), :mod:`sigkern.kaldi`
 (Kaldi spectrogram, fbank and MFCC as ``torchaudio.compliance.kaldi``; its names stay in their
-module: ``sigkern.kaldi.fbank``). Errors
+module: ``sigkern.kaldi.fbank``), :mod:`sigkern.effects` (``librosa.effects``' time_stretch and
+pitch_shift; its names stay in their module), :mod:`sigkern.feature` (``librosa.feature``'s
+names: frame-wise descriptors, ``mfcc``, ``delta``; they stay in their module),
+:mod:`sigkern.onset` (librosa's onset envelope and detection), :mod:`sigkern.pitch`
+(``sigkern.yin``). Errors
 raise :class:`SigkernError` subclasses; wrong types and dtypes raise ``TypeError``, wrong
 shapes ``ValueError``, before any C call.
 
@@ -32,9 +36,13 @@ from . import analysis
 from . import audio
 from . import core
 from . import dynamics
+from . import effects
+from . import feature
 from . import filters
 from . import kaldi
 from . import loudness
+from . import onset
+from . import pitch
 from . import spectral
 from . import resample as _resample  # the name `resample` is the function
 from ._errors import *  # noqa: F401,F403
@@ -46,6 +54,7 @@ from .core import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
 from .filters import *  # noqa: F401,F403
 from .loudness import *  # noqa: F401,F403
+from .pitch import *  # noqa: F401,F403
 from .spectral import *  # noqa: F401,F403
 from .resample import *  # noqa: F401,F403
 
@@ -60,6 +69,7 @@ __all__ = (
     + list(spectral.__all__)
     + list(_resample.__all__)
     + list(analysis.__all__)
+    + list(pitch.__all__)
 )
 
 _sk_version = cfunc("sk_version")

@@ -24,12 +24,13 @@ from . import _args as A
 from . import _buffers as B
 from ._args import F32, F64, SFX
 from ._errors import error
+from ._handle import Handle, closed_error
 from ._lib import cfunc, ffi
 
 if TYPE_CHECKING:
     from ._typing import Array, ArrayLike, FloatArray
 
-__all__ = ["spectrogram", "fbank", "mfcc"]
+__all__ = ["spectrogram", "fbank", "mfcc", "OnlineFbank", "OnlineMfcc"]
 
 _kaldi = {F32: cfunc("sk_kaldi_f32"), F64: cfunc("sk_kaldi_f64")}
 _shape = cfunc("sk_kaldi_shape")
@@ -285,3 +286,350 @@ def mfcc(waveform: ArrayLike, blackman_coeff: float = 0.42, cepstral_lifter: flo
                  snip_edges=snip_edges, subtract_mean=subtract_mean, use_energy=use_energy,
                  vtln_high=vtln_high, vtln_low=vtln_low, vtln_warp=vtln_warp)
     return _run(_MFCC, waveform, channel, o, out)
+
+
+_online_new = {F32: cfunc("sk_kaldi_online_f32_new"), F64: cfunc("sk_kaldi_online_f64_new")}
+_online_accept = {F32: cfunc("sk_kaldi_online_f32_accept"),
+                  F64: cfunc("sk_kaldi_online_f64_accept")}
+_online_finish = {F32: cfunc("sk_kaldi_online_f32_finish"),
+                  F64: cfunc("sk_kaldi_online_f64_finish")}
+_online_accept_frames = cfunc("sk_kaldi_online_accept_frames")
+_online_finish_frames = cfunc("sk_kaldi_online_finish_frames")
+_online_reset = cfunc("sk_kaldi_online_reset")
+_online_info = cfunc("sk_kaldi_online_info")
+
+
+class _Online(Handle, free="sk_kaldi_online_free"):
+    """The stream behind :class:`OnlineFbank` and :class:`OnlineMfcc`: frames are kept in
+    ``_frames``, whose row 0 is frame ``_base``; frames ``_first`` … ``_count − 1`` are
+    available."""
+
+    __slots__ = ("_h", "_dt", "_ct", "_dim", "_rate", "_shift", "_frames", "_base", "_count",
+                 "_first", "_finished", "_fr", "__weakref__")
+    _KIND = _FBANK
+    _NAME = "OnlineFbank"
+
+    def _setup(self, opts: Any, dtype: Any) -> None:
+        func = self._NAME
+        self._h = ffi.NULL
+        dt = A.float_dtype_arg(dtype, func)
+        pp = ffi.new("SkKaldiOnline **")
+        st = _online_new[dt](self._KIND, opts, pp)
+        if st:
+            raise error(st, f"sk_kaldi_online_{SFX[dt]}_new")
+        self._h = pp[0]
+        self._dt = dt
+        self._ct = "float[]" if dt == F32 else "double[]"
+        d = ffi.new("size_t *")
+        st = _online_info(self._h, d, ffi.NULL, ffi.NULL, ffi.NULL)
+        if st:
+            raise error(st, "sk_kaldi_online_info")
+        self._dim = int(d[0])
+        self._rate = float(opts.sample_frequency)
+        self._shift = int(opts.sample_frequency * opts.frame_shift / 1000.0) / self._rate
+        self._frames = np.empty((64, self._dim), dt)
+        self._base = self._count = self._first = 0
+        self._finished = False
+        self._fr = ffi.new("size_t *")
+
+    def _live(self, cname: str) -> None:
+        if self._h == ffi.NULL:
+            raise closed_error(-7, cname, f"this {self._NAME}")
+
+    def _grow(self, k: int) -> Any:
+        """The rows for ``k`` new frames (the available frames moved to the front of a larger
+        buffer when they do not fit)."""
+        keep = self._count - self._first
+        start = self._first - self._base
+        buf = self._frames
+        if start + keep + k > buf.shape[0]:
+            new = np.empty((max(64, 2 * (keep + k)), self._dim), self._dt)
+            new[:keep] = buf[start:start + keep]
+            self._frames = buf = new
+            self._base = self._first
+            start = 0
+        return buf[start + keep:start + keep + k]
+
+    @property
+    def dim(self) -> int:
+        """Values a frame."""
+        return self._dim
+
+    @property
+    def frame_shift_in_seconds(self) -> float:
+        """The frame shift in seconds."""
+        return self._shift
+
+    @property
+    def num_frames_ready(self) -> int:
+        """Frames computed so far (popped frames included, as kaldi_native_fbank counts)."""
+        return self._count
+
+    def accept_waveform(self, sample_rate: float, samples: ArrayLike) -> None:
+        """Appends samples; every frame whose samples are now all there is computed.
+
+        Parameters
+        ----------
+        sample_rate : float
+            Must equal the stream's ``sample_frequency``.
+        samples : ndarray, Tensor or sequence of floats, shape (n,)
+            Converted to the stream's dtype.
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank()
+        >>> f.accept_waveform(16000, np.zeros(800, np.float32)); f.num_frames_ready
+        3
+        """
+        func = f"{self._NAME}.accept_waveform"
+        self._live(f"sk_kaldi_online_{SFX[self._dt]}_accept")
+        if float(sample_rate) != self._rate:
+            raise ValueError(f"{func}: sample_rate {sample_rate} differs from the stream's "
+                             f"sample_frequency {self._rate}")
+        x: Any = samples.numpy() if A.is_tensor(samples) else samples
+        x = np.ascontiguousarray(x, dtype=self._dt)
+        if x.ndim != 1:
+            raise ValueError(f"{func}: samples must be one-dimensional, got shape {x.shape}")
+        n = x.size
+        st = _online_accept_frames(self._h, self._fr, n)
+        if st:
+            raise error(st, "sk_kaldi_online_accept_frames")
+        y = self._grow(int(self._fr[0]))
+        st = _online_accept[self._dt](self._h, ffi.from_buffer(self._ct, x), n,
+                                      ffi.from_buffer(self._ct, y, require_writable=True),
+                                      y.size, self._fr)
+        if st:
+            raise error(st, f"sk_kaldi_online_{SFX[self._dt]}_accept")
+        self._count += int(self._fr[0])
+
+    def input_finished(self) -> None:
+        """Ends the input: computes the last frames (those that reflect at the end without
+        ``snip_edges``). Later :meth:`accept_waveform` calls fail until :meth:`reset`.
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank(snip_edges=False)
+        >>> f.accept_waveform(16000, np.zeros(800, np.float32)); f.input_finished()
+        >>> f.num_frames_ready
+        5
+        """
+        self._live(f"sk_kaldi_online_{SFX[self._dt]}_finish")
+        st = _online_finish_frames(self._h, self._fr)
+        if st:
+            raise error(st, "sk_kaldi_online_finish_frames")
+        y = self._grow(int(self._fr[0]))
+        st = _online_finish[self._dt](self._h, ffi.from_buffer(self._ct, y, require_writable=True),
+                                      y.size, self._fr)
+        if st:
+            raise error(st, f"sk_kaldi_online_{SFX[self._dt]}_finish")
+        self._count += int(self._fr[0])
+        self._finished = True
+
+    def is_last_frame(self, frame: int) -> bool:
+        """Whether ``frame`` is the last frame of the signal (known after
+        :meth:`input_finished`).
+
+        Parameters
+        ----------
+        frame : int
+            A frame index from the stream's start.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank()
+        >>> f.accept_waveform(16000, np.zeros(400, np.float32)); f.input_finished()
+        >>> f.is_last_frame(0)
+        True
+        """
+        return self._finished and frame == self._count - 1
+
+    def get_frame(self, frame: int) -> FloatArray:
+        """Frame ``frame`` (an index from the stream's start; not popped), a copy.
+
+        Parameters
+        ----------
+        frame : int
+            A frame index from the stream's start (``IndexError`` if popped or not ready).
+
+        Returns
+        -------
+        ndarray, shape (dim,), the stream's dtype
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank(num_mel_bins=80)
+        >>> f.accept_waveform(16000, np.zeros(400, np.float32)); f.get_frame(0).shape
+        (80,)
+        """
+        i = A.index(frame, f"{self._NAME}.get_frame", "frame")
+        if not self._first <= i < self._count:
+            raise IndexError(f"{self._NAME}.get_frame: frame {frame} is not available (frames "
+                             f"{self._first} to {self._count - 1} are)")
+        return self._frames[i - self._base].copy()  # type: ignore[no-any-return]
+
+    def get_frames(self) -> FloatArray:
+        """Every available frame (computed and not popped) as one array (a copy).
+
+        Returns
+        -------
+        ndarray, shape (frames, dim), the stream's dtype
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank()
+        >>> f.accept_waveform(16000, np.zeros(16000, np.float32)); f.get_frames().shape
+        (98, 23)
+        """
+        s = self._first - self._base
+        return self._frames[s:s + self._count - self._first].copy()
+
+    def pop(self, n: int) -> None:
+        """Discards the ``n`` oldest available frames (their indices stay used).
+
+        Parameters
+        ----------
+        n : int
+            Frames to discard (at most the available ones are).
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank()
+        >>> f.accept_waveform(16000, np.zeros(800, np.float32)); f.pop(2); f.get_frames().shape
+        (1, 23)
+        """
+        n = A.index(n, f"{self._NAME}.pop", "n")
+        self._first = min(self._first + n, self._count)
+
+    def reset(self) -> None:
+        """Forgets the signal and its frames: the stream starts anew.
+
+        Examples
+        --------
+        >>> f = sigkern.kaldi.OnlineFbank()
+        >>> f.accept_waveform(16000, np.zeros(800, np.float32)); f.reset(); f.num_frames_ready
+        0
+        """
+        self._live("sk_kaldi_online_reset")
+        st = _online_reset(self._h)
+        if st:
+            raise error(st, "sk_kaldi_online_reset")
+        self._base = self._count = self._first = 0
+        self._finished = False
+
+
+class OnlineFbank(_Online):
+    """Streaming Kaldi filterbank features, modelled on ``kaldi_native_fbank.OnlineFbank``
+    (``sk_kaldi_online_*``): :meth:`accept_waveform` chunks of any size, each frame is computed
+    as soon as its samples are there, :meth:`input_finished` computes the last ones; the frames
+    equal :func:`fbank` on the whole signal bit for bit, whatever the chunking.
+
+    Parameters
+    ----------
+    blackman_coeff, dither, energy_floor, frame_length, frame_shift, high_freq, htk_compat,
+    low_freq, num_mel_bins, preemphasis_coefficient, raw_energy, remove_dc_offset,
+    round_to_power_of_two, sample_frequency, snip_edges, use_energy, use_log_fbank,
+    use_power, vtln_high, vtln_low, vtln_warp, window_type
+        As :func:`fbank` (torchaudio's names and defaults; ``subtract_mean`` and
+        ``min_duration`` need the whole signal and are not offered).
+    seed : int, optional
+        Seed of the dither noise, as :func:`fbank`.
+    dtype : np.float32 (default) or np.float64
+        The sample and feature type.
+
+    Notes
+    -----
+    One thread at a time per stream (a concurrent call raises :class:`InvalidHandleError`).
+    Frames are kept until :meth:`pop`; ``close()`` frees the C stream.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal(16000).astype(np.float32)
+    >>> f = sigkern.kaldi.OnlineFbank(num_mel_bins=80)
+    >>> for chunk in np.split(x, 10):
+    ...     f.accept_waveform(16000, chunk)
+    >>> f.input_finished()
+    >>> np.array_equal(f.get_frames(), sigkern.kaldi.fbank(x, num_mel_bins=80))
+    True
+    """
+
+    __slots__ = ()
+
+    def __init__(self, blackman_coeff: float = 0.42, dither: float = 0.0,
+                 energy_floor: float = 1.0, frame_length: float = 25.0,
+                 frame_shift: float = 10.0, high_freq: float = 0.0, htk_compat: bool = False,
+                 low_freq: float = 20.0, num_mel_bins: int = 23,
+                 preemphasis_coefficient: float = 0.97, raw_energy: bool = True,
+                 remove_dc_offset: bool = True, round_to_power_of_two: bool = True,
+                 sample_frequency: float = 16000.0, snip_edges: bool = True,
+                 use_energy: bool = False, use_log_fbank: bool = True, use_power: bool = True,
+                 vtln_high: float = -500.0, vtln_low: float = 100.0, vtln_warp: float = 1.0,
+                 window_type: str = "povey", *, seed: Optional[int] = None,
+                 dtype: Any = np.float32) -> None:
+        o = _options("OnlineFbank", sample_frequency, window_type, seed, dither,
+                     blackman_coeff=blackman_coeff, energy_floor=energy_floor,
+                     frame_length=frame_length, frame_shift=frame_shift, high_freq=high_freq,
+                     htk_compat=htk_compat, low_freq=low_freq, num_mel_bins=num_mel_bins,
+                     preemphasis_coefficient=preemphasis_coefficient, raw_energy=raw_energy,
+                     remove_dc_offset=remove_dc_offset,
+                     round_to_power_of_two=round_to_power_of_two, snip_edges=snip_edges,
+                     use_energy=use_energy, use_log_fbank=use_log_fbank, use_power=use_power,
+                     vtln_high=vtln_high, vtln_low=vtln_low, vtln_warp=vtln_warp)
+        self._setup(o, dtype)
+
+
+class OnlineMfcc(_Online):
+    """Streaming Kaldi MFCC, modelled on ``kaldi_native_fbank.OnlineMfcc``
+    (``sk_kaldi_online_*``); the frames equal :func:`mfcc` on the whole signal bit for bit.
+
+    Parameters
+    ----------
+    blackman_coeff, cepstral_lifter, dither, energy_floor, frame_length, frame_shift,
+    high_freq, htk_compat, low_freq, num_ceps, num_mel_bins, preemphasis_coefficient,
+    raw_energy, remove_dc_offset, round_to_power_of_two, sample_frequency, snip_edges,
+    use_energy, vtln_high, vtln_low, vtln_warp, window_type
+        As :func:`mfcc` (torchaudio's names and defaults).
+    seed : int, optional
+        Seed of the dither noise.
+    dtype : np.float32 (default) or np.float64
+
+    Notes
+    -----
+    As :class:`OnlineFbank`.
+
+    Examples
+    --------
+    >>> x = np.random.default_rng(0).standard_normal(16000).astype(np.float32)
+    >>> f = sigkern.kaldi.OnlineMfcc()
+    >>> f.accept_waveform(16000, x); f.input_finished(); f.get_frames().shape
+    (98, 13)
+    """
+
+    __slots__ = ()
+    _KIND = _MFCC
+    _NAME = "OnlineMfcc"
+
+    def __init__(self, blackman_coeff: float = 0.42, cepstral_lifter: float = 22.0,
+                 dither: float = 0.0, energy_floor: float = 1.0, frame_length: float = 25.0,
+                 frame_shift: float = 10.0, high_freq: float = 0.0, htk_compat: bool = False,
+                 low_freq: float = 20.0, num_ceps: int = 13, num_mel_bins: int = 23,
+                 preemphasis_coefficient: float = 0.97, raw_energy: bool = True,
+                 remove_dc_offset: bool = True, round_to_power_of_two: bool = True,
+                 sample_frequency: float = 16000.0, snip_edges: bool = True,
+                 use_energy: bool = False, vtln_high: float = -500.0, vtln_low: float = 100.0,
+                 vtln_warp: float = 1.0, window_type: str = "povey", *,
+                 seed: Optional[int] = None, dtype: Any = np.float32) -> None:
+        o = _options("OnlineMfcc", sample_frequency, window_type, seed, dither,
+                     blackman_coeff=blackman_coeff, cepstral_lifter=cepstral_lifter,
+                     energy_floor=energy_floor, frame_length=frame_length,
+                     frame_shift=frame_shift, high_freq=high_freq, htk_compat=htk_compat,
+                     low_freq=low_freq, num_ceps=num_ceps, num_mel_bins=num_mel_bins,
+                     preemphasis_coefficient=preemphasis_coefficient, raw_energy=raw_energy,
+                     remove_dc_offset=remove_dc_offset,
+                     round_to_power_of_two=round_to_power_of_two, snip_edges=snip_edges,
+                     use_energy=use_energy, vtln_high=vtln_high, vtln_low=vtln_low,
+                     vtln_warp=vtln_warp)
+        self._setup(o, dtype)

@@ -47,12 +47,15 @@ KINDS = {
     "resampler_f64": ("SkResampler", "a double resampler"),
     "meter": ("SkMeter", "a loudness meter"),
     "dynamics": ("SkDynamics", "a dynamics processor"),
+    "kaldi_online_f32": ("SkKaldiOnline", "a float Kaldi feature stream"),
+    "kaldi_online_f64": ("SkKaldiOnline", "a double Kaldi feature stream"),
 }
 
 FREE = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
         "SkLfilter": "sk_lfilter_free", "SkMelPlan": "sk_mel_plan_free",
         "SkStftStream": "sk_stft_stream_free", "SkResampler": "sk_resampler_free",
-        "SkMeter": "sk_meter_free", "SkDynamics": "sk_dynamics_free"}
+        "SkMeter": "sk_meter_free", "SkDynamics": "sk_dynamics_free",
+        "SkKaldiOnline": "sk_kaldi_online_free"}
 
 
 def elem_of(name: str) -> str | None:
@@ -124,6 +127,11 @@ def make(ffi, lib, kind):
         rc = getattr(lib, f"sk_resampler_{e}_new")(48000.0, 44100.0, 1, lib.SK_RESAMPLE_LOW, out)
     elif ctype == "SkMeter":
         rc = lib.sk_meter_new(ffi.NULL, 48000.0, 0, out, 1)
+    elif ctype == "SkKaldiOnline":
+        o = ffi.new("SkKaldiOptions *")
+        assert lib.sk_kaldi_options_init(o) == SK_OK
+        keep.append(o)
+        rc = getattr(lib, f"sk_kaldi_online_{e}_new")(lib.SK_KALDI_FBANK, o, out)
     else:
         rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     assert rc == SK_OK, (kind, rc)

@@ -89,7 +89,13 @@ VALID = {
     "group_delay": lambda: ((([0.5, 0.5], [1.0]),), {"fs": 48000.0}),
     **{name: lambda: ((2, 1.0, 1000.0), {"fs": 48000.0}) for name in ("cheby1", "cheby2")},
     "envelope": lambda: ((x(),), {"axis": -1}),
+    "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
+    **{name: lambda: ((x(),), {"axis": -1}) for name in ("dct", "idct")},
+    "griffinlim": lambda: ((np.ones((33, 8)),), {"n_iter": 2, "random_state": 0}),
 }
+
+#: functions whose ``rate`` is not a sample rate (phase_vocoder's is the time-stretch factor)
+NOT_SAMPLE_RATES = {"phase_vocoder"}
 
 #: functions whose fs/axis errors are scipy's own, which scipy's test classes check
 #: (python_tests/package/test_py_analysis_scipy.py): freqz & co. and the IIR designs raise
@@ -123,7 +129,9 @@ def params(obj):
 def cases(kind):
     for name, obj in public_callables():
         for p in params(obj):
-            if (kind == "axis" and p == "axis") or (kind == "rate" and p in RATE_PARAMS) or (
+            if (kind == "axis" and p == "axis") or (
+                kind == "rate" and p in RATE_PARAMS and name not in NOT_SAMPLE_RATES
+            ) or (
                 kind == "dtype" and p == "dtype"
             ):
                 yield pytest.param(name, obj, p, id=f"{name}-{p}")

@@ -13,7 +13,8 @@ import pytest
 
 import sigkern
 
-FAMILIES = ("core", "audio", "filters", "spectral", "loudness", "dynamics", "resample", "kaldi")
+FAMILIES = ("core", "audio", "filters", "spectral", "loudness", "dynamics", "resample", "kaldi",
+            "effects", "feature")
 #: a numpydoc section header: the name, then a line of dashes as long as it
 _SECTION = re.compile(r"^\s*(\w[\w ]*)\n\s*(-+)\s*$", re.M)
 

@@ -2,7 +2,7 @@
  *
  * For every streaming handle kind (biquad, FIR in direct and FFT form, lfilter, resampler with
  * ratio ramps and flushes, envelope, compressor with sidechain, gate, limiter, loudness meter
- * with true peak, STFT stream) and the stateful streaming functions (gain ramp, dither), in one
+ * with true peak, STFT stream, online Kaldi fbank) and the stateful streaming functions (gain ramp, dither), in one
  * and two channels, planar and interleaved where offered, and blocks of 1, 64, 512 and
  * RT_MAX_BLOCK frames: a child process creates the handle, reserves it for RT_MAX_BLOCK frames
  * (which also keeps its calls on the calling thread), runs 50 warm-up calls, then
@@ -300,6 +300,30 @@ static void run_case(const Case *c) {
             }
         }
         window_end();
+    } else if (!strcmp(k, "kaldi-online")) {
+        /* online fbank, snip_edges off and dither on (the most work per frame); a finish and a
+         * reset every 500 calls */
+        SkKaldiOptions o;
+        CHECK(sk_kaldi_options_init(&o));
+        o.num_mel_bins = 80;
+        o.snip_edges = 0;
+        o.dither = 1.0;
+        SkKaldiOnline *s;
+        CHECK(sk_kaldi_online_f32_new(SK_KALDI_FBANK, &o, &s));
+        size_t y_len = sizeof yf / sizeof yf[0], frames, need;
+        for (size_t i = 0; i < WARMUP + calls; i++) {
+            if (i == WARMUP) window_begin();
+            CHECK(sk_kaldi_online_accept_frames(s, &need, n));
+            CHECK(sk_kaldi_online_f32_accept(s, xf, n, yf, y_len, &frames));
+            if (frames != need) CHECK(SK_ERR_INTERNAL);
+            if (i % 500 == 499) {
+                CHECK(sk_kaldi_online_finish_frames(s, &need));
+                CHECK(sk_kaldi_online_f32_finish(s, yf, y_len, &frames));
+                if (frames != need) CHECK(SK_ERR_INTERNAL);
+                CHECK(sk_kaldi_online_reset(s));
+            }
+        }
+        window_end();
     } else if (!strcmp(k, "size-queries")) {
         /* the size queries a callback may size its buffers with: their error text is built
          * only when they fail, so a successful call allocates nothing */
@@ -344,11 +368,12 @@ int main(void) {
     static const char *kinds[] = {"biquad",   "fir-direct", "fir-fft", "lfilter",  "gain-ramp",
                                   "dither",   "resampler",  "resampler-f64", "resampler-vhq", "envelope",
                                   "compressor", "gate",     "limiter", "meter",    "stft",
-                                  "size-queries"};
+                                  "kaldi-online", "size-queries"};
     /* kinds with one channel only, or without an interleaved form */
-    static const char *mono_only[] = {"fir-direct", "fir-fft", "stft", "size-queries"};
+    static const char *mono_only[] = {"fir-direct", "fir-fft", "stft", "kaldi-online",
+                                      "size-queries"};
     static const char *planar_only[] = {"fir-direct", "fir-fft", "lfilter", "gain-ramp", "dither",
-                                        "stft",       "size-queries"};
+                                        "stft",       "kaldi-online", "size-queries"};
     const size_t blocks[] = {1, 64, 512, RT_MAX_BLOCK};
     int failures = 0, cases = 0, seccomp_ok = 1;
     const Case extra[] = {{"meter-long", 1, 0, RT_MAX_BLOCK}, {"meter-long", 2, 1, RT_MAX_BLOCK}};

@@ -43,7 +43,7 @@ def _numeric(a: np.ndarray, func: str, name: str) -> None:
         raise TypeError(f"{func}: {name} must hold numbers, got dtype {a.dtype}")
 
 
-def _real_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
+def _freq_dtype(dt: np.dtype[Any]) -> np.dtype[Any]:
     """The real dtype of scipy's frequencies for coefficients of dtype ``dt``."""
     return np.dtype(np.float32) if dt == np.complex64 else (dt if dt.kind == "f" else np.dtype(np.float64))
 
@@ -181,7 +181,7 @@ def freqz(
     if aa.dtype.kind in "iu":
         aa = aa.astype(np.float64)
     res_dtype = np.result_type(bb, aa)
-    real_dtype = _real_dtype(res_dtype)
+    real_dtype = _freq_dtype(res_dtype)
     bb = np.atleast_1d(bb)
     aa = np.atleast_1d(aa)
     fsv = _validate_fs(fs)
@@ -273,7 +273,7 @@ def freqz_sos(sos: ArrayLike, worN: Any = 512, whole: bool = False, fs: float = 
         N = operator.index(worN)
         if N < 0:
             raise ValueError(f"worN must be nonnegative, got {N}")
-        w = np.linspace(0, 2 * pi if whole else pi, N, endpoint=False, dtype=_real_dtype(res_dtype))
+        w = np.linspace(0, 2 * pi if whole else pi, N, endpoint=False, dtype=_freq_dtype(res_dtype))
     else:
         if isinstance(worN, complex):
             worN = worN.real

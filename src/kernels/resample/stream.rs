@@ -1362,12 +1362,6 @@ fn widen_into(v: &mut Vec<f64>, x: &[f32], xl: Layout, channels: usize, n: usize
     Ok(())
 }
 
-fn widen(x: &[f32], xl: Layout, channels: usize, n: usize) -> SkResult<Vec<f64>> {
-    let mut v = Vec::new();
-    widen_into(&mut v, x, xl, channels, n)?;
-    Ok(v)
-}
-
 /// `len` zeros in `v` (emptied first; allocates only when `v` has no room).
 fn zeros_into(v: &mut Vec<f64>, len: usize, what: &str) -> SkResult<()> {
     v.clear();
@@ -1451,35 +1445,59 @@ pub fn flush_wide(
     res
 }
 
-/// [`resample`] for `float` data on a `double` resampler.
+/// Frames per block of the `float` one-shot conversion on a `double` resampler: the `double`
+/// copies of a block stay in cache and are reused, instead of a `double` copy of the whole
+/// input and output (fresh memory the size of the signal, whose page faults cost more than the
+/// conversion to `double` itself).
+const WIDE_BLOCK: usize = 32_768;
+
+/// [`resample`] for `float` data on a `double` resampler, in blocks of [`WIDE_BLOCK`] frames
+/// (the stream is chunk-invariant, so the result is the one-shot `double` result rounded once).
 pub fn resample_wide(
     level: Level,
-    r: Resampler<f64>,
+    mut r: Resampler<f64>,
     x: &[f32],
     xl: Layout,
     n_in: usize,
     y: &mut [f32],
     yl: Layout,
 ) -> SkResult<usize> {
-    let ch = r.channels;
-    let xs = widen(x, xl, ch, n_in)?;
     let want = oneshot_len(&r, n_in) as usize;
-    let mut ys = try_zeros::<f64>(
-        want.checked_mul(ch)
-            .ok_or_else(|| SkError::Length("output size overflows".into()))?,
-        "the double output",
-    )?;
-    let n = resample(
-        level,
-        r,
-        &xs,
-        Layout::planar(n_in.max(1)),
-        n_in,
-        &mut ys,
-        Layout::planar(want.max(1)),
-    )?;
-    narrow(&ys, n, ch, y, yl);
-    Ok(n)
+    r.skip(r.latency);
+    let (mut done_in, mut done_out) = (0, 0);
+    while done_in < n_in && done_out < want {
+        let n = WIDE_BLOCK.min(n_in - done_in);
+        let (c, p) = process_wide(
+            &mut r,
+            level,
+            &x[done_in * xl.t..],
+            xl,
+            n,
+            &mut y[done_out * yl.t..],
+            yl,
+            want - done_out,
+        )?;
+        done_in += c;
+        done_out += p;
+        if c < n {
+            break;
+        }
+    }
+    let rest = want - done_out;
+    if rest > 0 {
+        if done_in < n_in {
+            return Err(SkError::Internal(
+                "one-shot resampling stopped before the end of the input".into(),
+            ));
+        }
+        let n = flush_wide(&mut r, level, &mut y[done_out * yl.t..], yl, rest)?;
+        if n != rest {
+            return Err(SkError::Internal(format!(
+                "one-shot resampling flushed {n} frames instead of {rest}"
+            )));
+        }
+    }
+    Ok(want)
 }
 
 #[cfg(test)]

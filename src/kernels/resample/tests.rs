@@ -527,6 +527,34 @@ fn wide_float_path_is_the_double_result_rounded() {
     }
 }
 
+/// The `float` one-shot path runs in blocks: over several blocks, planar and interleaved, it is
+/// still the `double` one-shot result rounded once.
+#[test]
+fn wide_float_blocks_are_the_double_result_rounded() {
+    let mut rng = Rng::new(12);
+    let n = 2 * 32_768 + 1_234;
+    let ch = 2;
+    let x32 = rng.vec_f32(n * ch, 1.0);
+    let x64: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+    for (fin, fout) in [(48000.0, 44100.0), (16000.0, 48000.0), (48000.0, 8000.0)] {
+        let r = Resampler::<f64>::new(fin, fout, ch, Quality::VeryHigh.spec()).unwrap();
+        let len = oneshot_len(&r, n) as usize;
+        for (xl, yl) in [
+            (Layout::interleaved(ch), Layout::interleaved(ch)),
+            (Layout::planar(n), Layout::planar(len)),
+        ] {
+            let mut want = vec![0f64; len * ch];
+            resample(current(), r.clone(), &x64, xl, n, &mut want, yl).unwrap();
+            let mut got = vec![f32::NAN; len * ch];
+            let k = super::stream::resample_wide(current(), r.clone(), &x32, xl, n, &mut got, yl);
+            assert_eq!(k.unwrap(), len);
+            for (a, b) in got.iter().zip(&want) {
+                assert_eq!(*a, *b as f32, "{fin}->{fout}");
+            }
+        }
+    }
+}
+
 /// Channels grouped to share coefficient loads give each channel exactly its mono result, for
 /// every group size (1 to 4 and a remainder) and every level.
 #[test]

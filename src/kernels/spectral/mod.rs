@@ -8,10 +8,13 @@
 
 pub mod batch;
 pub mod conv;
+pub mod dct;
 pub mod fft;
+pub mod griffinlim;
 pub mod logtail;
 pub mod mel;
 pub mod stft;
+pub mod vocoder;
 pub mod window;
 
 pub use rustfft::num_complex::Complex;

@@ -390,11 +390,13 @@ fn lanes_power_body<T: FftFloat>(
     // each lane width as a function of its own compiled for the transposer's level (see
     // `Transposer::call`): one instance per transposer, not one per transposer in every clone
     tile::with_transposer!(lv, |tr| match (lf, bufs) {
-        (LaneFrames::L16(p), LaneBufs::L16(v, ch)) => tr.call(
+        // only the width of `T` (64 bytes) is ever made (`LaneFrames::new`): the constant
+        // guards let the compiler drop the other width's instances
+        (LaneFrames::L16(p), LaneBufs::L16(v, ch)) if size_of::<T>() == 4 => tr.call(
             #[cfg_attr(not(debug_assertions), inline(always))]
             move || lanes_power(tr, p, k, srcs, v, ch, pw)
         ),
-        (LaneFrames::L8(p), LaneBufs::L8(v, ch)) => tr.call(
+        (LaneFrames::L8(p), LaneBufs::L8(v, ch)) if size_of::<T>() == 8 => tr.call(
             #[cfg_attr(not(debug_assertions), inline(always))]
             move || lanes_power(tr, p, k, srcs, v, ch, pw)
         ),

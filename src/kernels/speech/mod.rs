@@ -1,4 +1,8 @@
 //! Speech front ends: Kaldi's spectrogram / filterbank / MFCC features ([`kaldi`]), equal to
-//! `torchaudio.compliance.kaldi`.
+//! `torchaudio.compliance.kaldi`, offline and streaming ([`kaldi_online`]); librosa's deltas
+//! ([`delta`]); cepstral mean and variance normalisation ([`cmvn`]).
 
+pub mod cmvn;
+pub mod delta;
 pub mod kaldi;
+pub mod kaldi_online;

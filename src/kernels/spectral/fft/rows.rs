@@ -108,16 +108,19 @@ fn lanes_body<T: Float>(
     w: &mut LaneWork<T>,
 ) {
     // each lane width as a function of its own compiled for the transposer's level (see
-    // `Transposer::call`): one instance per transposer, not one per transposer in every clone
+    // `Transposer::call`): one instance per transposer, not one per transposer in every clone.
+    // Only the width of `T` is ever made (`RowLanes::from_passes`); the constant guards let the
+    // compiler drop the other width's instances (about 60 KiB of code each).
     tile::with_transposer!(lv, |tr| match rl {
-        RowLanes::L16(p) => tr.call(
+        RowLanes::L16(p) if RowLanes::<T>::LANES == 16 => tr.call(
             #[cfg_attr(not(debug_assertions), inline(always))]
             move || group(tr, p, n, dir, count, scale, &mut w.l16)
         ),
-        RowLanes::L8(p) => tr.call(
+        RowLanes::L8(p) if RowLanes::<T>::LANES == 8 => tr.call(
             #[cfg_attr(not(debug_assertions), inline(always))]
             move || group(tr, p, n, dir, count, scale, &mut w.l8)
         ),
+        _ => unreachable!("lane passes of another width than {}", RowLanes::<T>::LANES),
     })
 }
 

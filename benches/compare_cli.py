@@ -1,0 +1,146 @@
+"""The `sigkern` command line over a corpus of 25 files vs the Python code people write today.
+
+Discovered by benches/compare.py (`--only cli`); `run(ctx)` adds these rows:
+
+  loudness over a folder         `sigkern loudness DIR -j 1` (integrated, LRA, true and sample
+                                 peak)  vs  soundfile.read + pyloudnorm integrated loudness in
+                                 a loop; decode included in both, one process each
+  features --kind whisper        `sigkern features DIR --kind whisper --lufs -23 -j 1`  vs the
+                                 status-quo pipeline: soundfile.read, mono, soxr HQ to 16 kHz,
+                                 pyloudnorm to -23 LUFS, Whisper's log-mel in torch (one
+                                 thread), np.save; decode and writing included in both
+  features --jobs 2 vs --jobs 1  the same command with two worker processes (scaling; on a
+                                 machine whose two cores are busy with other work it cannot
+                                 reach 2x)
+
+The command runs in-process (`sigkern.cli.main`), so interpreter start-up is in neither side.
+Each time is the best of three interleaved runs. The one-process rows are repeated with the
+process's CPU time (informational, "cpu" in the name): on a machine shared with other work the
+wall time of a run of a second mostly measures waiting for a core.
+"""
+
+import io
+import os
+import shutil
+import tempfile
+import time
+
+SECTION = "cli"
+FILES = 25
+SECONDS = 6.0
+
+
+def _corpus(np, sf, d):
+    rng = np.random.default_rng(48)
+    for k in range(FILES):
+        rate = (48000, 44100)[k % 2]
+        n = int(SECONDS * rate)
+        t = np.arange(n) / rate
+        x = 0.1 * rng.standard_normal((n, 2)) + 0.2 * np.sin(2 * np.pi * (110 + 20 * k) * t)[:, None]
+        x *= 10 ** (rng.uniform(-12, 0) / 20)
+        sf.write(os.path.join(d, f"utt{k:02d}.wav"), x, rate, subtype="PCM_16")
+
+
+def _best(fns, rounds=3):
+    """Best wall and best process CPU seconds of each of fns, timed in turn."""
+    t = [float("inf")] * len(fns)
+    c = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, f in enumerate(fns):
+            t0, c0 = time.perf_counter(), time.process_time()
+            f()
+            t[i] = min(t[i], time.perf_counter() - t0)
+            c[i] = min(c[i], time.process_time() - c0)
+    return t, c
+
+
+def run(ctx):
+    if not ctx.selected(SECTION):
+        return
+    try:
+        import pyloudnorm
+        import soundfile as sf
+        import soxr
+        import torch
+        import librosa
+    except ImportError as e:
+        print(f"compare_cli: {e.name} not installed; skipped")
+        return
+    from sigkern.cli import main
+
+    np = ctx.np
+    work = tempfile.mkdtemp(prefix="sigkern-bench-cli-")
+    try:
+        corpus = os.path.join(work, "corpus")
+        os.mkdir(corpus)
+        _corpus(np, sf, corpus)
+        paths = sorted(os.path.join(corpus, f) for f in os.listdir(corpus))
+        audio_s = FILES * SECONDS
+
+        def cli(*args):
+            rc = main([*args, "-q"], out=io.StringIO(), err=io.StringIO())
+            assert rc == 0, args
+
+        # ---- loudness over a folder
+        def pyloudnorm_loop():
+            for p in paths:
+                x, rate = sf.read(p, dtype="float64")
+                pyloudnorm.Meter(rate).integrated_loudness(x)
+
+        if ctx.selected(SECTION, "loudness over a folder"):
+            (ts, tr, t2), (cs, cr, _) = _best([lambda: cli("loudness", corpus, "-j", "1"),
+                                               pyloudnorm_loop,
+                                               lambda: cli("loudness", corpus, "-j", "2")])
+            name = f"loudness over a folder ({FILES} files, {audio_s:.0f} s)"
+            ctx.row(SECTION, name, ts, tr, "soundfile + pyloudnorm loop", 10.0)
+            ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile + pyloudnorm loop", None)
+            ctx.row(SECTION, name + ", -j 2", t2, tr, "soundfile + pyloudnorm loop", None)
+
+        # ---- features, Whisper log-mel
+        window = torch.hann_window(400)
+        mel = torch.from_numpy(librosa.filters.mel(sr=16000, n_fft=400, n_mels=80))
+        out_ref = os.path.join(work, "ref")
+        os.mkdir(out_ref)
+
+        def status_quo():
+            with torch.inference_mode():
+                for p in paths:
+                    x, rate = sf.read(p, dtype="float32")
+                    x = x.mean(axis=1)
+                    y = soxr.resample(x, rate, 16000, quality="HQ")
+                    meter = pyloudnorm.Meter(16000)
+                    y = pyloudnorm.normalize.loudness(y, meter.integrated_loudness(y), -23.0)
+                    a = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
+                    stft = torch.stft(a, 400, 160, window=window, return_complex=True)
+                    spec = mel @ (stft[..., :-1].abs() ** 2)
+                    log = torch.clamp(spec, min=1e-10).log10()
+                    log = (torch.maximum(log, log.max() - 8.0) + 4.0) / 4.0
+                    np.save(os.path.join(out_ref, os.path.basename(p) + ".npy"), log.numpy())
+
+        out_sk = os.path.join(work, "feat")
+
+        def features(jobs):
+            return lambda: cli("features", corpus, "-o", out_sk, "--kind", "whisper", "--lufs",
+                               "-23", "--overwrite", "-j", str(jobs))
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            status_quo()
+            features(1)()
+            a = np.load(os.path.join(out_sk, "utt00.npy"))
+            b = np.load(os.path.join(out_ref, "utt00.wav.npy"))
+            assert a.shape == b.shape and np.abs(a - b).max() < 0.05, np.abs(a - b).max()
+            if ctx.selected(SECTION, "features --kind whisper"):
+                (ts, tr), (cs, cr) = _best([features(1), status_quo])
+                name = f"features --kind whisper --lufs -23 ({FILES} files)"
+                ctx.row(SECTION, name, ts, tr, "soundfile+soxr+pyloudnorm+torch", 3.0)
+                ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile+soxr+pyloudnorm+torch", None)
+            if ctx.selected(SECTION, "features --jobs 2"):
+                (t1, t2), _ = _best([features(1), features(2)])
+                ctx.row(SECTION, "features --jobs 2 vs --jobs 1 (scaling)", t2, t1,
+                        "sigkern features --jobs 1", 1.8)
+        finally:
+            torch.set_num_threads(threads)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

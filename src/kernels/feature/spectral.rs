@@ -1,0 +1,1096 @@
+//! Spectral descriptors as `librosa.feature` computes them, per frame of a magnitude
+//! spectrogram: centroid, bandwidth, roll-off, flatness (one pass, any subset), contrast and
+//! the polynomial fit; zero-crossing rate and RMS per frame of the signal; and the one-pass
+//! multi-feature call from audio (STFT → every selected descriptor, frame by frame, without
+//! storing the spectrogram).
+//!
+//! Work is in `f64` whatever the element type (a `float` frame is widened once). Layouts: a
+//! spectrogram batch is `(batch, n_freq, frames)` row-major (librosa's arrays), or frame-major
+//! `(batch, frames, n_freq)` (an STFT's memory); results are `(k, batch, frames)` for `k`
+//! selected descriptors, `(batch, rows, frames)` for contrast and the polynomial coefficients.
+
+use crate::error::{SkError, SkResult};
+use crate::kernels::alloc::try_vec;
+use crate::kernels::par::par_rows_with;
+use crate::kernels::spectral::fft::{FftFloat, PlanCache};
+use crate::kernels::spectral::stft::{FrameKernel, PadMode, StftParams};
+use crate::kernels::spectral::Complex;
+use crate::kernels::Float;
+
+/// Descriptor selection bit: spectral centroid.
+pub(crate) const CENTROID: u32 = 1;
+/// Descriptor selection bit: spectral bandwidth.
+pub(crate) const BANDWIDTH: u32 = 2;
+/// Descriptor selection bit: spectral roll-off.
+pub(crate) const ROLLOFF: u32 = 4;
+/// Descriptor selection bit: spectral flatness.
+pub(crate) const FLATNESS: u32 = 8;
+/// Descriptor selection bit: zero-crossing rate (audio input only).
+pub(crate) const ZCR: u32 = 16;
+/// Descriptor selection bit: framed RMS (audio input only).
+pub(crate) const RMS: u32 = 32;
+/// The bits computed from a spectrogram frame.
+pub(crate) const SPECTRAL_BITS: u32 = CENTROID | BANDWIDTH | ROLLOFF | FLATNESS;
+/// Every bit.
+pub(crate) const ALL_BITS: u32 = SPECTRAL_BITS | ZCR | RMS;
+
+/// Parameters of the frame descriptors (librosa's names and defaults in the docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DescParams {
+    /// Bandwidth order `p` (librosa default 2).
+    pub p: f64,
+    /// Bandwidth: normalise the frame to unit sum first (default true).
+    pub norm: bool,
+    /// Roll-off fraction in (0, 1) (default 0.85).
+    pub roll_percent: f64,
+    /// Flatness floor `amin > 0` (default 1e-10).
+    pub amin: f64,
+    /// Flatness exponent applied to the magnitude (default 2: power).
+    pub power: f64,
+}
+
+impl DescParams {
+    /// Checks the parameters the selected bits use.
+    pub fn check(&self, which: u32) -> SkResult<()> {
+        if which & BANDWIDTH != 0 && !(self.p.is_finite() && self.p > 0.0) {
+            return Err(SkError::BadArgument(format!(
+                "p = {} must be finite and > 0",
+                self.p
+            )));
+        }
+        if which & ROLLOFF != 0 && !(self.roll_percent > 0.0 && self.roll_percent < 1.0) {
+            return Err(SkError::BadArgument(format!(
+                "roll_percent = {} must lie in (0, 1)",
+                self.roll_percent
+            )));
+        }
+        if which & FLATNESS != 0 {
+            if !(self.amin.is_finite() && self.amin > 0.0) {
+                return Err(SkError::BadArgument(format!(
+                    "amin = {} must be finite and > 0",
+                    self.amin
+                )));
+            }
+            if !(self.power.is_finite() && self.power > 0.0) {
+                return Err(SkError::BadArgument(format!(
+                    "power = {} must be finite and > 0",
+                    self.power
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks a selection mask against the allowed bits.
+pub fn check_which(which: u32, allowed: u32) -> SkResult<usize> {
+    if which == 0 || which & !allowed != 0 {
+        return Err(SkError::BadArgument(format!(
+            "which = {which:#x} must be a non-empty combination of the bits {allowed:#x}"
+        )));
+    }
+    Ok(which.count_ones() as usize)
+}
+
+/// `librosa.fft_frequencies(sr=sr, n_fft=n_fft)` (numpy's `rfftfreq(n_fft, 1/sr)`, the same
+/// arithmetic), `n_fft/2 + 1` values.
+pub fn fft_frequencies(sr: f64, n_fft: usize) -> SkResult<Vec<f64>> {
+    let val = 1.0 / (n_fft as f64 * (1.0 / sr));
+    let mut v = try_vec(n_fft / 2 + 1, 0.0, "the bin frequencies")?;
+    for (k, f) in v.iter_mut().enumerate() {
+        *f = k as f64 * val;
+    }
+    Ok(v)
+}
+
+/// numpy's `tiny` of the element type (the normalisation threshold of `librosa.util.normalize`).
+fn tiny<T: Float>() -> f64 {
+    if T::NAME == "f32" {
+        f32::MIN_POSITIVE as f64
+    } else {
+        f64::MIN_POSITIVE
+    }
+}
+
+/// The selected spectral descriptors of one magnitude frame `s` (bins at `freq`), written in
+/// bit order to `out`. `centroid` replaces the computed centroid in the bandwidth when given.
+fn frame_descriptors(
+    s: &[f64],
+    freq: &[f64],
+    which: u32,
+    dp: &DescParams,
+    tiny: f64,
+    centroid: Option<f64>,
+    out: &mut [f64],
+) {
+    let mut k = 0;
+    let mut total = 0.0;
+    let mut num = 0.0;
+    for (&v, &f) in s.iter().zip(freq) {
+        total += v.abs();
+        num += v * f;
+    }
+    // librosa.util.normalize(S, norm=1): a column below `tiny` is left as is (divided by 1)
+    let len = if total < tiny { 1.0 } else { total };
+    let c = num / len;
+    if which & CENTROID != 0 {
+        out[k] = c;
+        k += 1;
+    }
+    if which & BANDWIDTH != 0 {
+        let c = centroid.unwrap_or(c);
+        let mut acc = 0.0;
+        if dp.p == 2.0 {
+            for (&v, &f) in s.iter().zip(freq) {
+                let d = (c - f).abs();
+                acc += v * (d * d);
+            }
+        } else if dp.p == 1.0 {
+            for (&v, &f) in s.iter().zip(freq) {
+                acc += v * (c - f).abs();
+            }
+        } else {
+            for (&v, &f) in s.iter().zip(freq) {
+                acc += v * (c - f).abs().powf(dp.p);
+            }
+        }
+        if dp.norm {
+            acc /= len;
+        }
+        out[k] = if dp.p == 2.0 {
+            acc.sqrt()
+        } else {
+            acc.powf(1.0 / dp.p)
+        };
+        k += 1;
+    }
+    if which & ROLLOFF != 0 {
+        // np.cumsum order; the first bin whose running sum reaches roll_percent·total
+        let mut cum = 0.0;
+        for &v in s {
+            cum += v;
+        }
+        let thr = dp.roll_percent * cum;
+        let mut r = f64::NAN;
+        let mut run = 0.0;
+        for (&v, &f) in s.iter().zip(freq) {
+            run += v;
+            // np.where(total < thr, nan, 1) * freq, then nanmin over the remaining bins
+            let reached = run >= thr || run.is_nan() || thr.is_nan();
+            if reached && (r.is_nan() || f < r) {
+                r = f;
+            }
+        }
+        out[k] = r;
+        k += 1;
+    }
+    if which & FLATNESS != 0 {
+        let mut logs = 0.0;
+        let mut sum = 0.0;
+        let sq = dp.power == 2.0;
+        for &v in s {
+            let p = if sq { v * v } else { v.powf(dp.power) };
+            // np.maximum(amin, S**power) propagates NaN
+            let t = if p.is_nan() { p } else { p.max(dp.amin) };
+            logs += t.ln();
+            sum += t;
+        }
+        let n = s.len() as f64;
+        out[k] = (logs / n).exp() / (sum / n);
+    }
+}
+
+/// A batch of spectrogram frames (the input side of the spectrogram-input kernels).
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<'a, T> {
+    pub data: &'a [T],
+    pub batch: usize,
+    pub n_freq: usize,
+    pub frames: usize,
+    /// `(batch, frames, n_freq)` instead of librosa's `(batch, n_freq, frames)`.
+    pub frame_major: bool,
+}
+
+impl<T: Float> Spec<'_, T> {
+    fn check(&self) -> SkResult<()> {
+        let need = self
+            .batch
+            .checked_mul(self.n_freq)
+            .and_then(|v| v.checked_mul(self.frames))
+            .ok_or_else(|| SkError::Length("batch × n_freq × frames overflows".into()))?;
+        assert_eq!(self.data.len(), need, "spectrogram length");
+        if self.n_freq == 0 {
+            return Err(SkError::Length(
+                "n_freq = 0: a frame needs at least one bin".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Frame `t` of item `b` (global frame `g = b·frames + t`) widened into `buf`.
+    fn frame(&self, g: usize, buf: &mut [f64]) {
+        let (b, t) = (g / self.frames, g % self.frames);
+        let base = b * self.n_freq * self.frames;
+        if self.frame_major {
+            let s = &self.data[base + t * self.n_freq..base + (t + 1) * self.n_freq];
+            for (o, v) in buf.iter_mut().zip(s) {
+                *o = v.to_f64();
+            }
+        } else {
+            for (f, o) in buf.iter_mut().enumerate() {
+                *o = self.data[base + f * self.frames + t].to_f64();
+            }
+        }
+    }
+
+    /// Errors on the first negative value (librosa: "only defined with non-negative energies").
+    fn check_nonnegative(&self) -> SkResult<()> {
+        if let Some(i) = self.data.iter().position(|v| *v < T::ZERO) {
+            return Err(SkError::BadArgument(format!(
+                "S[{i}] = {:?} is negative: the descriptors take a magnitude spectrogram \
+                 (non-negative values)",
+                self.data[i]
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Scatters frame-major `k`-vectors `tmp[(g, i)]` into `out[(i, g)]` (k outputs of `g_len`).
+fn scatter<T: Float>(tmp: &[f64], k: usize, out: &mut [T]) {
+    let g_len = out.len() / k.max(1);
+    for (g, row) in tmp.chunks_exact(k).enumerate() {
+        for (i, v) in row.iter().enumerate() {
+            out[i * g_len + g] = T::from_f64(*v);
+        }
+    }
+}
+
+fn check_freq(freq: &[f64], n_freq: usize) -> SkResult<()> {
+    if freq.len() != n_freq {
+        return Err(SkError::BadArgument(format!(
+            "freq has {} values but the spectrogram has n_freq = {n_freq} bins",
+            freq.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The selected descriptors (`which` ⊆ [`SPECTRAL_BITS`]) of every frame of `s` into `out`
+/// (`(k, batch, frames)`). `centroid` (`batch × frames`) replaces the bandwidth's centroid.
+pub fn spectral_from_spec<T: Float>(
+    s: &Spec<'_, T>,
+    freq: &[f64],
+    which: u32,
+    dp: &DescParams,
+    centroid: Option<&[T]>,
+    out: &mut [T],
+) -> SkResult<()> {
+    let k = check_which(which, SPECTRAL_BITS)?;
+    dp.check(which)?;
+    s.check()?;
+    check_freq(freq, s.n_freq)?;
+    s.check_nonnegative()?;
+    let g_len = s.batch * s.frames;
+    assert_eq!(out.len(), k * g_len, "descriptor output length");
+    if let Some(c) = centroid {
+        assert_eq!(c.len(), g_len, "centroid length");
+    }
+    let mut tmp = try_vec(k * g_len, 0.0f64, "the descriptor temporary")?;
+    let tiny = tiny::<T>();
+    par_rows_with(
+        &mut tmp,
+        k,
+        g_len.saturating_mul(s.n_freq).saturating_mul(8),
+        || try_vec(s.n_freq, 0.0f64, "a frame"),
+        |buf, first, chunk| {
+            for (i, o) in chunk.chunks_exact_mut(k).enumerate() {
+                let g = first + i;
+                s.frame(g, buf);
+                let c = centroid.map(|c| c[g].to_f64());
+                frame_descriptors(buf, freq, which, dp, tiny, c, o);
+            }
+        },
+    )?;
+    scatter(&tmp, k, out);
+    Ok(())
+}
+
+/// Zero-crossing parameters (`librosa.feature.zero_crossing_rate` / `zero_crossings`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ZcrParams {
+    /// Values with `−threshold ≤ y ≤ threshold` count as +0 (librosa 0.11).
+    pub threshold: f64,
+    /// Zero counts as positive (`signbit`); else `np.sign` classes (−1, 0, +1).
+    pub zero_pos: bool,
+    /// The first sample of a frame counts as a crossing (librosa `pad=True`).
+    pub pad: bool,
+}
+
+/// Sign class of a sample for `zero_crossings` (`None`: NaN, unequal to everything).
+#[inline(always)]
+fn sign_class(v: f64, zp: &ZcrParams) -> Option<i8> {
+    // librosa 0.11's stencil: −threshold ≤ v ≤ threshold becomes +0 (also −0.0 at threshold 0)
+    let v = if v.abs() <= zp.threshold { 0.0 } else { v };
+    if zp.zero_pos {
+        Some(v.is_sign_negative() as i8)
+    } else if v.is_nan() {
+        None
+    } else if v > 0.0 {
+        Some(1)
+    } else if v < 0.0 {
+        Some(-1)
+    } else {
+        Some(0)
+    }
+}
+
+/// The crossing rate of one frame of samples.
+fn frame_zcr(seg: &[f64], zp: &ZcrParams) -> f64 {
+    let mut count = usize::from(zp.pad);
+    let mut prev = seg.first().map(|&v| sign_class(v, zp));
+    for &v in seg.iter().skip(1) {
+        let c = Some(sign_class(v, zp));
+        let differ = match (prev, c) {
+            (Some(Some(a)), Some(Some(b))) => a != b,
+            _ => true,
+        };
+        count += usize::from(differ);
+        prev = c;
+    }
+    count as f64 / seg.len() as f64
+}
+
+/// How the time-domain features pad a centred signal (`np.pad` modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimePad {
+    Constant,
+    Edge,
+    Reflect,
+}
+
+/// Framing of the time-domain features: `frame_length`, `hop`, `center` (pads
+/// `frame_length/2` each side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    pub frame_length: usize,
+    pub hop: usize,
+    pub center: bool,
+}
+
+impl Framing {
+    /// `1 + (n + 2·pad − frame_length) / hop` (`librosa.util.frame` after the padding); a
+    /// padded signal shorter than a frame is `SK_ERR_BAD_ARGUMENT`, as librosa.
+    pub fn frames(&self, n: usize) -> SkResult<usize> {
+        if self.frame_length == 0 {
+            return Err(SkError::Length("frame_length = 0".into()));
+        }
+        if self.hop == 0 {
+            return Err(SkError::BadArgument(
+                "hop_length = 0: frames would never advance".into(),
+            ));
+        }
+        let pad = if self.center {
+            self.frame_length / 2
+        } else {
+            0
+        };
+        let padded = n
+            .checked_add(2 * pad)
+            .ok_or_else(|| SkError::Length("n plus the centre padding overflows".into()))?;
+        if padded < self.frame_length {
+            return Err(SkError::BadArgument(format!(
+                "signal of n = {n} samples (padded to {padded}) is shorter than frame_length = {}",
+                self.frame_length
+            )));
+        }
+        Ok(1 + (padded - self.frame_length) / self.hop)
+    }
+
+    /// The `frame_length` samples of frame `t` of the padded `x`, widened into `buf`.
+    fn fill<T: Float>(&self, x: &[T], t: usize, mode: TimePad, buf: &mut [f64]) {
+        let pad = if self.center {
+            self.frame_length / 2
+        } else {
+            0
+        } as isize;
+        let n = x.len() as isize;
+        let s = (t * self.hop) as isize - pad;
+        if s >= 0 && s + self.frame_length as isize <= n {
+            for (o, v) in buf.iter_mut().zip(&x[s as usize..]) {
+                *o = v.to_f64();
+            }
+            return;
+        }
+        for (i, o) in buf.iter_mut().enumerate() {
+            let j = s + i as isize;
+            *o = if (0..n).contains(&j) {
+                x[j as usize].to_f64()
+            } else {
+                match mode {
+                    TimePad::Constant => 0.0,
+                    TimePad::Edge => x[if j < 0 { 0 } else { n as usize - 1 }].to_f64(),
+                    TimePad::Reflect => {
+                        // numpy's "reflect" (no edge repeat), periodic for long pads
+                        if n == 1 {
+                            x[0].to_f64()
+                        } else {
+                            let period = 2 * (n - 1);
+                            let mut r = j.rem_euclid(period);
+                            if r >= n {
+                                r = period - r;
+                            }
+                            x[r as usize].to_f64()
+                        }
+                    }
+                }
+            };
+        }
+    }
+}
+
+/// Errors on the first non-finite sample (librosa's `valid_audio`).
+fn check_finite<T: Float>(x: &[T], name: &str) -> SkResult<()> {
+    if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+        return Err(SkError::NonFinite(format!(
+            "{name}[{i}] = {:?}: audio must be finite everywhere (as librosa's valid_audio)",
+            x[i]
+        )));
+    }
+    Ok(())
+}
+
+/// The time-domain kernels' shared driver: `per(frame samples) -> value` for every frame of
+/// every row of `x` (`batch × n`) into `out` (`batch × frames`).
+fn time_frames<T: Float>(
+    x: &[T],
+    batch: usize,
+    fr: &Framing,
+    mode: TimePad,
+    out: &mut [T],
+    per: impl Fn(&[f64]) -> f64 + Sync,
+) -> SkResult<()> {
+    let n = x.len().checked_div(batch).unwrap_or(0);
+    let frames = fr.frames(n)?;
+    assert_eq!(out.len(), batch * frames, "frame output length");
+    if mode == TimePad::Edge && fr.center && n == 0 {
+        return Err(SkError::BadArgument(
+            "edge padding of an empty signal".into(),
+        ));
+    }
+    par_rows_with(
+        out,
+        1,
+        (batch * frames).saturating_mul(fr.frame_length),
+        || try_vec(fr.frame_length, 0.0f64, "a frame"),
+        |buf, first, chunk| {
+            for (i, o) in chunk.iter_mut().enumerate() {
+                let g = first + i;
+                let (b, t) = (g / frames, g % frames);
+                fr.fill(&x[b * n..(b + 1) * n], t, mode, buf);
+                *o = T::from_f64(per(buf));
+            }
+        },
+    )
+}
+
+/// `librosa.feature.zero_crossing_rate` of every row of `x` (`batch × n`, finite) into `out`
+/// (`batch × frames`); centring pads with the edge samples, as librosa.
+pub fn zero_crossing_rate<T: Float>(
+    x: &[T],
+    batch: usize,
+    fr: &Framing,
+    zp: &ZcrParams,
+    out: &mut [T],
+) -> SkResult<()> {
+    if zp.threshold.is_nan() {
+        return Err(SkError::BadArgument("threshold is NaN".into()));
+    }
+    fr.frames(x.len().checked_div(batch).unwrap_or(0))?;
+    check_finite(x, "y")?;
+    time_frames(x, batch, fr, TimePad::Edge, out, |s| frame_zcr(s, zp))
+}
+
+/// `librosa.feature.rms(y=...)` of every row of `x` (`batch × n`) into `out` (`batch ×
+/// frames`); NaN propagates.
+pub fn rms_frames<T: Float>(
+    x: &[T],
+    batch: usize,
+    fr: &Framing,
+    mode: TimePad,
+    out: &mut [T],
+) -> SkResult<()> {
+    let fl = fr.frame_length as f64;
+    time_frames(x, batch, fr, mode, out, |s| {
+        (s.iter().map(|v| v * v).sum::<f64>() / fl).sqrt()
+    })
+}
+
+/// `librosa.feature.rms(S=...)`: `S` magnitudes (or powers when `squared`), `n_freq =
+/// frame_length/2 + 1` bins, into `out` (`batch × frames`).
+pub fn rms_spec<T: Float>(
+    s: &Spec<'_, T>,
+    squared: bool,
+    frame_length: usize,
+    out: &mut [T],
+) -> SkResult<()> {
+    s.check()?;
+    if frame_length / 2 + 1 != s.n_freq {
+        return Err(SkError::BadArgument(format!(
+            "S has n_freq = {} bins, so frame_length must be {} or {}; got {frame_length}",
+            s.n_freq,
+            2 * s.n_freq - 2,
+            2 * s.n_freq - 1
+        )));
+    }
+    let g_len = s.batch * s.frames;
+    assert_eq!(out.len(), g_len, "rms output length");
+    let even = frame_length.is_multiple_of(2);
+    let nf = s.n_freq;
+    let scale = 2.0 / (frame_length as f64 * frame_length as f64);
+    par_rows_with(
+        out,
+        1,
+        g_len.saturating_mul(nf),
+        || try_vec(nf, 0.0f64, "a frame"),
+        |buf, first, chunk| {
+            for (i, o) in chunk.iter_mut().enumerate() {
+                s.frame(first + i, buf);
+                let mut acc = 0.0;
+                for (f, &v) in buf.iter().enumerate() {
+                    let mut p = if squared { v } else { v * v };
+                    if f == 0 || (even && f == nf - 1) {
+                        p *= 0.5;
+                    }
+                    acc += p;
+                }
+                *o = T::from_f64((scale * acc).sqrt());
+            }
+        },
+    )
+}
+
+/// Contrast parameters (`librosa.feature.spectral_contrast`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContrastParams {
+    pub sr: f64,
+    pub fmin: f64,
+    pub n_bands: usize,
+    pub quantile: f64,
+    pub linear: bool,
+}
+
+/// The bins of each of the `n_bands + 1` sub-bands and its quantile count, as librosa selects
+/// them (a band's mask grows by the bin below it, the last band takes every bin above it, every
+/// band but the last drops its top bin).
+fn contrast_bands(freq: &[f64], cp: &ContrastParams) -> SkResult<Vec<(Vec<usize>, usize)>> {
+    if cp.n_bands == 0 || cp.n_bands > 64 {
+        return Err(SkError::BadArgument(format!(
+            "n_bands = {} must be between 1 and 64",
+            cp.n_bands
+        )));
+    }
+    if !(cp.quantile > 0.0 && cp.quantile < 1.0) {
+        return Err(SkError::BadArgument(format!(
+            "quantile = {} must lie in (0, 1)",
+            cp.quantile
+        )));
+    }
+    if !(cp.fmin.is_finite() && cp.fmin > 0.0) {
+        return Err(SkError::BadArgument(format!(
+            "fmin = {} must be finite and > 0",
+            cp.fmin
+        )));
+    }
+    if !(cp.sr.is_finite() && cp.sr > 0.0) {
+        return Err(SkError::BadArgument(format!(
+            "sr = {} must be finite and > 0",
+            cp.sr
+        )));
+    }
+    let nb = cp.n_bands;
+    let mut octa = vec![0.0; nb + 2];
+    for (i, o) in octa.iter_mut().enumerate().skip(1) {
+        *o = cp.fmin * 2f64.powi(i as i32 - 1);
+    }
+    if octa[..nb + 1].iter().any(|&o| o >= 0.5 * cp.sr) {
+        return Err(SkError::BadArgument(format!(
+            "frequency band exceeds Nyquist: fmin·2^(n_bands−1) = {} ≥ sr/2 = {}; reduce fmin \
+             or n_bands",
+            octa[nb],
+            0.5 * cp.sr
+        )));
+    }
+    let nf = freq.len();
+    let mut bands = Vec::with_capacity(nb + 1);
+    for k in 0..=nb {
+        let (lo, hi) = (octa[k], octa[k + 1]);
+        let mut mask: Vec<bool> = freq.iter().map(|&f| f >= lo && f <= hi).collect();
+        let first = mask.iter().position(|&m| m);
+        let last = mask.iter().rposition(|&m| m);
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(SkError::BadArgument(format!(
+                "contrast band {k} ({lo} Hz to {hi} Hz) holds no frequency bin: use a longer \
+                 n_fft, a higher fmin or fewer bands"
+            )));
+        };
+        if k > 0 {
+            // numpy: index first − 1, where −1 is the last bin
+            let j = if first == 0 { nf - 1 } else { first - 1 };
+            mask[j] = true;
+        }
+        if k == nb {
+            for m in &mut mask[last + 1..] {
+                *m = true;
+            }
+        }
+        let count = mask.iter().filter(|&&m| m).count();
+        let mut idx: Vec<usize> = (0..nf).filter(|&i| mask[i]).collect();
+        if k < nb {
+            idx.pop();
+        }
+        let q = (cp.quantile * count as f64).round_ties_even().max(1.0) as usize;
+        bands.push((idx, q));
+    }
+    Ok(bands)
+}
+
+/// numpy's sort order: NaN after every number.
+fn nan_last(a: &f64, b: &f64) -> std::cmp::Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (false, false) => a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal),
+        (x, y) => x.cmp(&y),
+    }
+}
+
+/// The mean of the `q` smallest and of the `q` largest values of `v` (reordered), as
+/// `np.mean(np.sort(v)[:q])`, `np.mean(np.sort(v)[-q:])` (fewer when `v` is shorter; NaN when
+/// empty).
+fn valley_peak(v: &mut [f64], q: usize) -> (f64, f64) {
+    let n = v.len();
+    let m = q.min(n);
+    if m == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    v.sort_unstable_by(nan_last);
+    let lo = v[..m].iter().sum::<f64>() / m as f64;
+    let hi = v[n - m..].iter().sum::<f64>() / m as f64;
+    (lo, hi)
+}
+
+/// `10·log10(max(1e-10, x))` (`librosa.power_to_db` with ref 1).
+fn db(x: f64) -> f64 {
+    10.0 * (if x.is_nan() { x } else { x.max(1e-10) }).log10()
+}
+
+/// `librosa.feature.spectral_contrast(S=...)` into `out` (`(batch, n_bands + 1, frames)`);
+/// the dB floor (`max − 80`) is taken over the whole batch, as librosa over the whole array.
+pub fn spectral_contrast<T: Float>(
+    s: &Spec<'_, T>,
+    freq: &[f64],
+    cp: &ContrastParams,
+    out: &mut [T],
+) -> SkResult<()> {
+    s.check()?;
+    check_freq(freq, s.n_freq)?;
+    let bands = contrast_bands(freq, cp)?;
+    let rows = cp.n_bands + 1;
+    let g_len = s.batch * s.frames;
+    assert_eq!(out.len(), rows * g_len, "contrast output length");
+    // (g, band, valley/peak) frame-major
+    let mut tmp = try_vec(g_len * rows * 2, 0.0f64, "the contrast temporary")?;
+    par_rows_with(
+        &mut tmp,
+        rows * 2,
+        g_len.saturating_mul(s.n_freq).saturating_mul(16),
+        || {
+            Ok((
+                try_vec(s.n_freq, 0.0f64, "a frame")?,
+                try_vec(s.n_freq, 0.0f64, "a band")?,
+            ))
+        },
+        |(buf, band), first, chunk| {
+            for (i, o) in chunk.chunks_exact_mut(rows * 2).enumerate() {
+                s.frame(first + i, buf);
+                for (k, (idx, q)) in bands.iter().enumerate() {
+                    let v = &mut band[..idx.len()];
+                    for (d, &j) in v.iter_mut().zip(idx) {
+                        *d = buf[j];
+                    }
+                    let (lo, hi) = valley_peak(v, *q);
+                    o[2 * k] = lo;
+                    o[2 * k + 1] = hi;
+                }
+            }
+        },
+    )?;
+    let (mut vmax, mut pmax) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    if !cp.linear {
+        for pair in tmp.chunks_exact(2) {
+            let (v, p) = (db(pair[0]), db(pair[1]));
+            // ndarray.max propagates NaN
+            vmax = if v.is_nan() || vmax.is_nan() {
+                f64::NAN
+            } else {
+                vmax.max(v)
+            };
+            pmax = if p.is_nan() || pmax.is_nan() {
+                f64::NAN
+            } else {
+                pmax.max(p)
+            };
+        }
+    }
+    let floor = |x: f64, m: f64| {
+        let f = m - 80.0;
+        if x.is_nan() || f.is_nan() {
+            f64::NAN
+        } else {
+            x.max(f)
+        }
+    };
+    for g in 0..g_len {
+        let (b, t) = (g / s.frames, g % s.frames);
+        for k in 0..rows {
+            let (v, p) = (tmp[(g * rows + k) * 2], tmp[(g * rows + k) * 2 + 1]);
+            let c = if cp.linear {
+                p - v
+            } else {
+                floor(db(p), pmax) - floor(db(v), vmax)
+            };
+            out[(b * rows + k) * s.frames + t] = T::from_f64(c);
+        }
+    }
+    Ok(())
+}
+
+/// The `(order+1) × n` least-squares operator of `np.polyfit(freq, ·, order)`: column-scaled
+/// Vandermonde matrix, Householder QR, `R⁻¹Qᵀ`, rows divided by the column scales (highest
+/// power first, as numpy).
+fn polyfit_operator(freq: &[f64], order: usize) -> SkResult<Vec<f64>> {
+    let n = freq.len();
+    let m = order + 1;
+    if n < m {
+        return Err(SkError::BadArgument(format!(
+            "order = {order} needs at least order + 1 = {m} frequency bins, got {n}"
+        )));
+    }
+    // A (n × m), column j = freq^(order − j)
+    let mut a = try_vec(n * m, 0.0f64, "the Vandermonde matrix")?;
+    for (i, &f) in freq.iter().enumerate() {
+        for j in 0..m {
+            a[i * m + j] = f.powi((order - j) as i32);
+        }
+    }
+    let mut scale = vec![0.0; m];
+    for (j, sc) in scale.iter_mut().enumerate() {
+        *sc = (0..n)
+            .map(|i| a[i * m + j] * a[i * m + j])
+            .sum::<f64>()
+            .sqrt();
+        if !(*sc > 0.0 && sc.is_finite()) {
+            return Err(SkError::BadArgument(format!(
+                "the frequencies give a degenerate column {j} in the polynomial fit"
+            )));
+        }
+        for i in 0..n {
+            a[i * m + j] /= *sc;
+        }
+    }
+    // Q as n × n would be big: apply the reflections to the identity's first… instead solve
+    // for the operator by applying Qᵀ to the unit vectors implicitly: keep the reflectors.
+    let mut vs: Vec<Vec<f64>> = Vec::with_capacity(m);
+    for j in 0..m {
+        let norm = (j..n)
+            .map(|i| a[i * m + j] * a[i * m + j])
+            .sum::<f64>()
+            .sqrt();
+        let alpha = if a[j * m + j] > 0.0 { -norm } else { norm };
+        let mut v: Vec<f64> = (j..n).map(|i| a[i * m + j]).collect();
+        v[0] -= alpha;
+        let vn = v.iter().map(|x| x * x).sum::<f64>();
+        if vn > 0.0 {
+            for c in j..m {
+                let d: f64 = (j..n).map(|i| v[i - j] * a[i * m + c]).sum::<f64>() * 2.0 / vn;
+                for i in j..n {
+                    a[i * m + c] -= d * v[i - j];
+                }
+            }
+        }
+        vs.push(v);
+        if a[j * m + j].abs() <= n as f64 * f64::EPSILON * a[0].abs().max(1e-300) {
+            return Err(SkError::BadArgument(
+                "the frequencies make the polynomial fit rank-deficient".into(),
+            ));
+        }
+    }
+    // operator row r = (R⁻¹ Qᵀ)[r, :]: Qᵀ e_i for each i, then back-substitution
+    let mut op = try_vec(m * n, 0.0f64, "the polynomial-fit operator")?;
+    let mut e = vec![0.0; n];
+    let mut z = vec![0.0; m];
+    for i in 0..n {
+        e.iter_mut().for_each(|x| *x = 0.0);
+        e[i] = 1.0;
+        for (j, v) in vs.iter().enumerate() {
+            let vn = v.iter().map(|x| x * x).sum::<f64>();
+            if vn > 0.0 {
+                let d: f64 = (j..n).map(|r| v[r - j] * e[r]).sum::<f64>() * 2.0 / vn;
+                for r in j..n {
+                    e[r] -= d * v[r - j];
+                }
+            }
+        }
+        for r in (0..m).rev() {
+            let mut acc = e[r];
+            for c in r + 1..m {
+                acc -= a[r * m + c] * z[c];
+            }
+            z[r] = acc / a[r * m + r];
+        }
+        for r in 0..m {
+            op[r * n + i] = z[r] / scale[r];
+        }
+    }
+    Ok(op)
+}
+
+/// `librosa.feature.poly_features(S=..., order=order, freq=freq)` into `out` (`(batch,
+/// order + 1, frames)`, highest power first).
+pub fn poly_features<T: Float>(
+    s: &Spec<'_, T>,
+    freq: &[f64],
+    order: usize,
+    out: &mut [T],
+) -> SkResult<()> {
+    s.check()?;
+    check_freq(freq, s.n_freq)?;
+    if order > 16 {
+        return Err(SkError::BadArgument(format!(
+            "order = {order}: at most 16 is supported"
+        )));
+    }
+    if freq.iter().any(|f| !f.is_finite()) {
+        return Err(SkError::NonFinite("freq has a non-finite value".into()));
+    }
+    let op = polyfit_operator(freq, order)?;
+    let m = order + 1;
+    let nf = s.n_freq;
+    let g_len = s.batch * s.frames;
+    assert_eq!(out.len(), m * g_len, "poly_features output length");
+    let mut tmp = try_vec(g_len * m, 0.0f64, "the coefficient temporary")?;
+    par_rows_with(
+        &mut tmp,
+        m,
+        g_len.saturating_mul(nf).saturating_mul(m),
+        || try_vec(nf, 0.0f64, "a frame"),
+        |buf, first, chunk| {
+            for (i, o) in chunk.chunks_exact_mut(m).enumerate() {
+                s.frame(first + i, buf);
+                for (r, c) in o.iter_mut().enumerate() {
+                    *c = op[r * nf..(r + 1) * nf]
+                        .iter()
+                        .zip(buf.iter())
+                        .map(|(a, b)| a * b)
+                        .sum();
+                }
+            }
+        },
+    )?;
+    for g in 0..g_len {
+        let (b, t) = (g / s.frames, g % s.frames);
+        for r in 0..m {
+            out[(b * m + r) * s.frames + t] = T::from_f64(tmp[g * m + r]);
+        }
+    }
+    Ok(())
+}
+
+/// The one-pass multi-feature call: every frame of every row of `x` (`batch × n`) goes through
+/// the STFT (`window`, `sp`; librosa's `stft`), its magnitude gives the selected spectral
+/// descriptors, and the same frame of the signal its ZCR (edge-padded, `frame_length = n_fft`)
+/// and RMS (padded as the STFT): `out` is `(k, batch, frames)` in bit order.
+#[allow(clippy::too_many_arguments)]
+pub fn features_from_audio<T: FftFloat + PlanCache>(
+    x: &[T],
+    batch: usize,
+    window: &[T],
+    sp: &StftParams,
+    freq: &[f64],
+    which: u32,
+    dp: &DescParams,
+    zp: &ZcrParams,
+    out: &mut [T],
+) -> SkResult<()> {
+    let k = check_which(which, ALL_BITS)?;
+    dp.check(which)?;
+    if which & ZCR != 0 && zp.threshold.is_nan() {
+        return Err(SkError::BadArgument("threshold is NaN".into()));
+    }
+    let n = x.len().checked_div(batch).unwrap_or(0);
+    let frames = sp.frames(n)?;
+    let nf = sp.n_freq();
+    check_freq(freq, nf)?;
+    check_finite(x, "y")?;
+    if which & ZCR != 0 && sp.center && n == 0 {
+        return Err(SkError::BadArgument(
+            "the zero-crossing rate edge-pads the signal, which needs n ≥ 1".into(),
+        ));
+    }
+    let g_len = batch * frames;
+    assert_eq!(out.len(), k * g_len, "features output length");
+    let kern = FrameKernel::new(sp, window)?;
+    let fr = Framing {
+        frame_length: sp.n_fft,
+        hop: sp.hop,
+        center: sp.center,
+    };
+    let rms_pad = match sp.pad_mode {
+        PadMode::Constant => TimePad::Constant,
+        PadMode::Reflect => TimePad::Reflect,
+    };
+    let spec_bits = which & SPECTRAL_BITS;
+    let ks = spec_bits.count_ones() as usize;
+    let tiny = tiny::<T>();
+    let mut tmp = try_vec(k * g_len, 0.0f64, "the feature temporary")?;
+    par_rows_with(
+        &mut tmp,
+        k,
+        g_len.saturating_mul(sp.n_fft).saturating_mul(8),
+        || {
+            let (ws, edge) = kern.scratch()?;
+            let spec = try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
+            let mag = try_vec(nf, 0.0f64, "a frame")?;
+            let seg = try_vec(sp.n_fft, 0.0f64, "a frame")?;
+            Ok((ws, edge, spec, mag, seg))
+        },
+        |(ws, edge, spec, mag, seg), first, chunk| {
+            for (i, o) in chunk.chunks_exact_mut(k).enumerate() {
+                let g = first + i;
+                let (b, t) = (g / frames, g % frames);
+                let row = &x[b * n..(b + 1) * n];
+                if spec_bits != 0 {
+                    kern.frame_at(row, t, edge, spec, ws);
+                    for (m, c) in mag.iter_mut().zip(spec.iter()) {
+                        let (re, im) = (c.re.to_f64(), c.im.to_f64());
+                        *m = (re * re + im * im).sqrt();
+                    }
+                    frame_descriptors(mag, freq, spec_bits, dp, tiny, None, &mut o[..ks]);
+                }
+                let mut j = ks;
+                if which & ZCR != 0 {
+                    fr.fill(row, t, TimePad::Edge, seg);
+                    o[j] = frame_zcr(seg, zp);
+                    j += 1;
+                }
+                if which & RMS != 0 {
+                    fr.fill(row, t, rms_pad, seg);
+                    o[j] = (seg.iter().map(|v| v * v).sum::<f64>() / sp.n_fft as f64).sqrt();
+                }
+            }
+        },
+    )?;
+    scatter(&tmp, k, out);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(data: &[f64], n_freq: usize, frames: usize) -> Spec<'_, f64> {
+        Spec {
+            data,
+            batch: 1,
+            n_freq,
+            frames,
+            frame_major: false,
+        }
+    }
+
+    const DP: DescParams = DescParams {
+        p: 2.0,
+        norm: true,
+        roll_percent: 0.85,
+        amin: 1e-10,
+        power: 2.0,
+    };
+
+    #[test]
+    fn centroid_of_one_bin_is_its_frequency() {
+        let freq = [0.0, 10.0, 20.0, 30.0];
+        let s = [0.0, 0.0, 3.0, 0.0];
+        let mut out = [0.0; 4];
+        spectral_from_spec(&spec(&s, 4, 1), &freq, SPECTRAL_BITS, &DP, None, &mut out).unwrap();
+        assert_eq!(out[0], 20.0);
+        assert_eq!(out[1], 0.0);
+        assert_eq!(out[2], 20.0);
+        // flatness of one bin among three floors: (9·1e-30)^(1/4) / ((9 + 3e-10)/4)
+        let want = (9.0f64 * 1e-30).powf(0.25) / ((9.0 + 3e-10) / 4.0);
+        assert!((out[3] - want).abs() <= 1e-12 * want);
+    }
+
+    #[test]
+    fn silence_and_negative() {
+        let freq = [0.0, 10.0];
+        let mut out = [1.0; 2];
+        spectral_from_spec(
+            &spec(&[0.0, 0.0], 2, 1),
+            &freq,
+            CENTROID | ROLLOFF,
+            &DP,
+            None,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out, [0.0, 0.0]);
+        let e = spectral_from_spec(
+            &spec(&[0.0, -1.0], 2, 1),
+            &freq,
+            CENTROID,
+            &DP,
+            None,
+            &mut out[..1],
+        );
+        assert!(matches!(e, Err(SkError::BadArgument(_))));
+    }
+
+    #[test]
+    fn zcr_counts_sign_changes() {
+        let zp = ZcrParams {
+            threshold: 1e-10,
+            zero_pos: true,
+            pad: false,
+        };
+        assert_eq!(frame_zcr(&[1.0, -1.0, 1.0, -1.0], &zp), 0.75);
+        assert_eq!(frame_zcr(&[1.0, 0.0, -0.0, 1e-11, -1e-11], &zp), 0.0);
+        assert_eq!(frame_zcr(&[1.0, 0.0, -1.0, 1.0], &zp), 0.5);
+    }
+
+    #[test]
+    fn polyfit_recovers_a_line() {
+        let freq: Vec<f64> = (0..9).map(|i| i as f64 * 100.0).collect();
+        let s: Vec<f64> = freq.iter().map(|f| 3.0 - 0.002 * f).collect();
+        let mut out = [0.0; 2];
+        poly_features(&spec(&s, 9, 1), &freq, 1, &mut out).unwrap();
+        assert!(
+            (out[0] + 0.002).abs() < 1e-15 && (out[1] - 3.0).abs() < 1e-12,
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn framing_counts() {
+        let fr = Framing {
+            frame_length: 4,
+            hop: 2,
+            center: true,
+        };
+        assert_eq!(fr.frames(10).unwrap(), 6);
+        let fr = Framing {
+            center: false,
+            ..fr
+        };
+        assert_eq!(fr.frames(10).unwrap(), 4);
+        assert!(fr.frames(3).is_err());
+    }
+}
