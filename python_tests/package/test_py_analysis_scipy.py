@@ -71,6 +71,13 @@ _CLASSES = {
     "TestIIRNotch": (_fd, ("iirnotch",)),
     "TestIIRPeak": (_fd, ("iirpeak",)),
     "TestIIRComb": (_fd, ("iircomb",)),
+    "TestTf2zpk": (_fd, ("tf2zpk", "BadCoefficients")),
+    "TestZpk2Tf": (_fd, ("zpk2tf",)),
+    "TestSos2Zpk": (_fd, ("sos2zpk", "BadCoefficients")),
+    "TestSos2Tf": (_fd, ("sos2tf",)),
+    "TestTf2Sos": (_fd, ("tf2sos",)),
+    "TestBilinear": (_fd, ("bilinear", "BadCoefficients")),
+    "TestBilinear_zpk": (_fd, ("bilinear_zpk",)),
 }
 
 #: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a

@@ -7,7 +7,9 @@ filtering, streaming FIR, filter design (C: ``sk_sosfilt_*``, ``sk_biquad_*``, `
 Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`lfilter`, :func:`filtfilt`,
 :func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`cheby1`,
 :func:`cheby2`, :func:`ellip`, :func:`bessel`, :func:`iirfilter`, :func:`iirnotch`, :func:`iirpeak`,
-:func:`iircomb`, :func:`zpk2sos`, :func:`firwin`.
+:func:`iircomb`, :func:`zpk2sos` and the conversions :func:`zpk2tf`, :func:`tf2zpk`,
+:func:`tf2sos`, :func:`sos2tf`, :func:`sos2zpk`, :func:`bilinear`, :func:`bilinear_zpk`,
+:func:`firwin`.
 Stateful filters are objects over a C handle: :class:`Biquad` (alias :class:`SosFilter`) for
 multi-channel SOS cascades, :class:`Fir` for one FIR stream. Signals are float32 or float64
 numpy arrays or CPU torch tensors; the last axis is time, leading axes are channels. Filter
@@ -26,6 +28,7 @@ from __future__ import annotations
 # One module per family of the C library (``src/kernels/filter/``): the names start with an
 # underscore, as in scipy.signal, because a module ``lfilter`` or ``firwin`` would be shadowed
 # by the function of that name; every public name is re-exported here.
+from ._convert import BadCoefficients, bilinear, bilinear_zpk, sos2tf, sos2zpk, tf2sos, tf2zpk, zpk2tf
 from ._design import bessel, butter, cheby1, cheby2, ellip, iirfilter, rbj_biquad, zpk2sos
 from ._filtfilt import filtfilt, sosfiltfilt
 from ._fir import Fir
@@ -49,6 +52,14 @@ __all__ = [
     "bessel",
     "iirfilter",
     "zpk2sos",
+    "zpk2tf",
+    "tf2zpk",
+    "tf2sos",
+    "sos2tf",
+    "sos2zpk",
+    "bilinear",
+    "bilinear_zpk",
+    "BadCoefficients",
     "iirnotch",
     "iirpeak",
     "iircomb",
