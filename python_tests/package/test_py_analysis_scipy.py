@@ -78,6 +78,10 @@ _CLASSES = {
     "TestTf2Sos": (_fd, ("tf2sos",)),
     "TestBilinear": (_fd, ("bilinear", "BadCoefficients")),
     "TestBilinear_zpk": (_fd, ("bilinear_zpk",)),
+    "TestButtord": (_fd, ("buttord",)),
+    "TestCheb1ord": (_fd, ("cheb1ord",)),
+    "TestCheb2ord": (_fd, ("cheb2ord",)),
+    "TestEllipord": (_fd, ("ellipord",)),
 }
 
 #: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a

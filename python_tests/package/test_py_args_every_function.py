@@ -95,6 +95,8 @@ VALID = {
     **{name: lambda: ((1000.0, 30.0), {"fs": 48000.0}) for name in ("iirnotch", "iirpeak", "iircomb")},
     "bilinear": lambda: (([1.0], [1.0, 1.0]), {"fs": 48000.0}),
     "bilinear_zpk": lambda: (([], [-1.0], 1.0), {"fs": 48000.0}),
+    **{name: lambda: ((1000.0, 2000.0, 3.0, 40.0), {"fs": 48000.0})
+       for name in ("buttord", "cheb1ord", "cheb2ord", "ellipord")},
     "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
     **{name: lambda: ((x(),), {"axis": -1}) for name in ("dct", "idct")},
     "griffinlim": lambda: ((np.ones((33, 8)),), {"n_iter": 2, "random_state": 0}),
@@ -108,7 +110,8 @@ NOT_SAMPLE_RATES = {"phase_vocoder"}
 #: scipy's ValueError for an fs that is not a scalar (and accept what float() accepts),
 #: envelope scipy's ValueError for a bad axis
 SCIPY_ERRORS = {"freqz", "freqz_sos", "sosfreqz", "group_delay", "envelope", "butter", "cheby1", "cheby2",
-                "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "iircomb", "bilinear", "bilinear_zpk"}
+                "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "iircomb", "bilinear", "bilinear_zpk",
+                "buttord", "cheb1ord", "cheb2ord", "ellipord"}
 
 
 def public_callables():

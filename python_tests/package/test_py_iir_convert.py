@@ -1,5 +1,6 @@
 """The representation conversions (zpk2tf, tf2zpk, tf2sos, sos2tf, sos2zpk, bilinear,
-bilinear_zpk) against scipy.signal: equal bit for bit on random filters (the same numpy
+bilinear_zpk) and the order selections (buttord, cheb1ord, cheb2ord, ellipord) against
+scipy.signal: equal bit for bit on random filters and specifications (the same numpy/math
 operations), scipy's warnings and errors."""
 
 import warnings
@@ -58,3 +59,28 @@ def test_conversions_equal_scipy():
         sigkern.bilinear_zpk([1.0, 2.0], [3.0], 1.0, 10.0)
     with pytest.raises(ValueError, match="shape"):
         sigkern.sos2tf(np.ones((2, 5)))
+
+
+def test_order_selection_equal_scipy():
+    rng = np.random.default_rng(5)
+    specs = []
+    for _ in range(6):
+        a, b, c, d = np.sort(rng.uniform(0.05, 0.9, 4))
+        gp = float(rng.uniform(0.1, 3.0))
+        gs = float(rng.uniform(20.0, 80.0))
+        specs += [(a, b, gp, gs), (b, a, gp, gs), ([b, c], [a, d], gp, gs), ([a, d], [b, c], gp, gs)]
+    for name in ("buttord", "cheb1ord", "cheb2ord", "ellipord"):
+        for wp, ws, gp, gs in specs:
+            for kwargs in ({}, {"analog": True}, {"fs": 3.0}):
+                sc = 10.0 if kwargs.get("analog") else 1.0
+                wpv, wsv = np.multiply(wp, sc), np.multiply(ws, sc)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    got = getattr(sigkern, name)(wpv, wsv, gp, gs, **kwargs)
+                    want = getattr(ss, name)(wpv, wsv, gp, gs, **kwargs)
+                assert got[0] == want[0], (name, wp, ws, gp, gs, kwargs)
+                np.testing.assert_array_equal(got[1], want[1])
+    with pytest.raises(ValueError, match="gpass should be smaller than gstop"):
+        sigkern.ellipord(0.2, 0.3, 50.0, 40.0)
+    with pytest.raises(ValueError, match="fs cannot be specified"):
+        sigkern.buttord(0.2, 0.3, 3.0, 40.0, analog=True, fs=2.0)

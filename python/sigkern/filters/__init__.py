@@ -8,7 +8,8 @@ Names and defaults follow scipy.signal: :func:`sosfilt`, :func:`lfilter`, :func:
 :func:`sosfiltfilt`, :func:`lfilter_zi`, :func:`sosfilt_zi`, :func:`butter`, :func:`cheby1`,
 :func:`cheby2`, :func:`ellip`, :func:`bessel`, :func:`iirfilter`, :func:`iirnotch`, :func:`iirpeak`,
 :func:`iircomb`, :func:`zpk2sos` and the conversions :func:`zpk2tf`, :func:`tf2zpk`,
-:func:`tf2sos`, :func:`sos2tf`, :func:`sos2zpk`, :func:`bilinear`, :func:`bilinear_zpk`,
+:func:`tf2sos`, :func:`sos2tf`, :func:`sos2zpk`, :func:`bilinear`, :func:`bilinear_zpk`, the
+order selection :func:`buttord`, :func:`cheb1ord`, :func:`cheb2ord`, :func:`ellipord`, and
 :func:`firwin`.
 Stateful filters are objects over a C handle: :class:`Biquad` (alias :class:`SosFilter`) for
 multi-channel SOS cascades, :class:`Fir` for one FIR stream. Signals are float32 or float64
@@ -33,6 +34,7 @@ from ._design import bessel, butter, cheby1, cheby2, ellip, iirfilter, rbj_biqua
 from ._filtfilt import filtfilt, sosfiltfilt
 from ._fir import Fir
 from ._firwin import firwin
+from ._iirord import buttord, cheb1ord, cheb2ord, ellipord
 from ._notch import iircomb, iirnotch, iirpeak
 from ._lfilter import Lfilter, lfilter, lfilter_zi
 from ._sos import Biquad, SosFilter, sosfilt, sosfilt_zi
@@ -63,6 +65,10 @@ __all__ = [
     "iirnotch",
     "iirpeak",
     "iircomb",
+    "buttord",
+    "cheb1ord",
+    "cheb2ord",
+    "ellipord",
     "firwin",
     "rbj_biquad",
     "Biquad",
