@@ -228,6 +228,27 @@
 #define SK_IIR_CHEBY2 2
 
 /**
+ * IIR prototype: elliptic (Cauer; `rp` pass-band ripple, `rs` stop-band attenuation, dB;
+ * `sk_iirfilter_zpk`, `sk_iirfilter_sos`).
+ */
+#define SK_IIR_ELLIP 3
+
+/**
+ * IIR prototype: Bessel–Thomson, phase-normalised (scipy's `norm='phase'`).
+ */
+#define SK_IIR_BESSEL_PHASE 4
+
+/**
+ * IIR prototype: Bessel–Thomson, delay-normalised (scipy's `norm='delay'`).
+ */
+#define SK_IIR_BESSEL_DELAY 5
+
+/**
+ * IIR prototype: Bessel–Thomson, magnitude-normalised (scipy's `norm='mag'`).
+ */
+#define SK_IIR_BESSEL_MAG 6
+
+/**
  * zpk2sos pairing: scipy's `'nearest'` (the digital default).
  */
 #define SK_PAIRING_NEAREST 0
@@ -1539,6 +1560,49 @@ int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_typ
  * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
  */
 int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+/**
+ * Designs any of scipy's IIR filters as zeros, poles and gain, equal (to about 1e-12
+ * relative) to `scipy.signal.iirfilter(order, Wn, rp, rs, btype, analog, ftype,
+ * output='zpk')`: `sk_iir_zpk` with both ripple parameters and every prototype.
+ *
+ * - `kind`: `SK_IIR_BUTTER`, `SK_IIR_CHEBY1` (uses `rp`), `SK_IIR_CHEBY2` (uses `rs`),
+ *   `SK_IIR_ELLIP` (uses both: scipy's `ellipap`, Landen transformation and Jacobian elliptic
+ *   functions as scipy computes them), `SK_IIR_BESSEL_PHASE`, `SK_IIR_BESSEL_DELAY`,
+ *   `SK_IIR_BESSEL_MAG` (scipy's `besselap` with `norm` 'phase', 'delay', 'mag': its
+ *   starting points, Aberth iteration and Newton polishing; the poles agree with scipy's to
+ *   about 1e-14 relative, not bit for bit). `rp`, `rs` in dB, finite ≥ 0 (ignored where
+ *   unused); an elliptic design of order ≥ 2 needs both > 0 and not so far apart that the
+ *   selectivity underflows (scipy's "Cannot design a filter with given rp and rs"), order 1
+ *   needs `rp` > 0. `order` 0..=64 (0..=35 for Bessel designs: above,
+ *   the Bessel polynomial's zeros are too ill-conditioned for the double-double evaluation
+ *   used; scipy goes further).
+ * - Every other parameter, the outputs and the errors as `sk_iir_zpk`.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `z` and `p` writable for `2·cap` doubles, `nz`, `np_`, `k` writable.
+ */
+int32_t sk_iirfilter_zpk(int32_t kind, uint32_t order, double rp, double rs, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+/**
+ * Designs any of scipy's IIR filters as second-order sections, equal (to about 1e-12
+ * relative) to `scipy.signal.iirfilter(..., output='sos')`: the design of `sk_iirfilter_zpk`
+ * (same parameters) paired as in `sk_iir_sos` (`'nearest'` digital, `'minimal'` analog; ties
+ * between equally placed poles as documented there). `sos` needs
+ * `6·⌈sk_iir_roots(order, band_type)/2⌉` doubles (one section for order 0).
+ *
+ * - Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (as `sk_iirfilter_zpk`); `SK_ERR_BUFFER_TOO_SMALL`;
+ *   `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`. On error nothing is written.
+ *   Thread-safe.
+ *
+ * Real-time safe: no (allocates the design before copying it out).
+ *
+ * # Safety
+ * `sos` writable for `sos_len` doubles; `n_sections` NULL or writable.
+ */
+int32_t sk_iirfilter_sos(int32_t kind, uint32_t order, double rp, double rs, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 
 /**
  * Second-order sections of a filter given by zeros, poles and gain, equal to

@@ -84,6 +84,14 @@
 
 #define SK_IIR_CHEBY2 2
 
+#define SK_IIR_ELLIP 3
+
+#define SK_IIR_BESSEL_PHASE 4
+
+#define SK_IIR_BESSEL_DELAY 5
+
+#define SK_IIR_BESSEL_MAG 6
+
 #define SK_PAIRING_NEAREST 0
 
 #define SK_PAIRING_KEEP_ODD 1
@@ -408,6 +416,10 @@ size_t sk_iir_roots(uint32_t order, int32_t band_type);
 int32_t sk_iir_zpk(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
 
 int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
+
+int32_t sk_iirfilter_zpk(int32_t kind, uint32_t order, double rp, double rs, int32_t band_type, double w1, double w2, int32_t analog, double *z, double *p, size_t cap, size_t *nz, size_t *np_, double *k);
+
+int32_t sk_iirfilter_sos(int32_t kind, uint32_t order, double rp, double rs, int32_t band_type, double w1, double w2, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 
 int32_t sk_zpk2sos(const double *z, size_t nz, const double *p, size_t np_, double k, int32_t pairing, int32_t analog, double *sos, size_t *n_sections, size_t sos_len);
 

@@ -28,6 +28,8 @@ __all__ = [
     "Btype",
     "FilterOutput",
     "IirOutput",
+    "IirFtype",
+    "BesselNorm",
     "RbjKind",
     "MelNorm",
     "ConvMethod",
@@ -58,6 +60,14 @@ Btype = Literal[
 FilterOutput = Literal["ba", "sos"]
 #: ``output=`` of the IIR designs (butter, cheby1, cheby2)
 IirOutput = Literal["ba", "zpk", "sos"]
+#: ``ftype=`` of iirfilter (scipy's names)
+IirFtype = Literal[
+    "butter", "butterworth", "cheby1", "chebyshev1", "chebyshevi", "cheby2", "chebyshev2",
+    "chebyshevii", "ellip", "elliptic", "cauer", "bessel", "bessel_phase", "bessel_delay",
+    "bessel_mag",
+]
+#: ``norm=`` of bessel
+BesselNorm = Literal["phase", "delay", "mag"]
 #: RBJ cookbook biquad kinds
 RbjKind = Literal[
     "lowpass", "highpass", "bandpass", "notch", "allpass", "peaking", "lowshelf", "highshelf"

@@ -258,3 +258,51 @@ def test_iir_zpk_sos_and_zpk2sos(sk, ffi):
                          nz, np_, k) == SK_ERR_BUFFER_TOO_SMALL
     assert sk.sk_iir_zpk(sk.SK_IIR_BUTTER, 5, 0.0, 0, 0.2, 0.0, 0, ffi.NULL, fb(p.view(float)), 5,
                          nz, np_, k) == SK_ERR_NULL_POINTER
+
+
+def test_iirfilter_zpk_sos_every_prototype(sk, ffi):
+    """sk_iirfilter_zpk/sos: the elliptic and Bessel prototypes (and the others through the same
+    entry) against scipy; errors write nothing."""
+    fb = lambda a: ffi.from_buffer("double[]", a)  # noqa: E731
+    nz, np_, k = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("double *")
+    cnt = ffi.new("size_t *")
+    cases = [
+        (sk.SK_IIR_ELLIP, lambda: ss.ellip(5, 0.5, 60.0, [0.2, 0.5], "bandstop", output="zpk"),
+         lambda: ss.ellip(5, 0.5, 60.0, [0.2, 0.5], "bandstop", output="sos"), 0),
+        (sk.SK_IIR_BESSEL_PHASE, lambda: ss.bessel(5, [0.2, 0.5], "bandstop", output="zpk"),
+         lambda: ss.bessel(5, [0.2, 0.5], "bandstop", output="sos"), 0),
+        (sk.SK_IIR_BESSEL_DELAY, lambda: ss.bessel(5, [0.2, 0.5], "bandstop", analog=True, norm="delay",
+                                                   output="zpk"),
+         lambda: ss.bessel(5, [0.2, 0.5], "bandstop", analog=True, norm="delay", output="sos"), 1),
+        (sk.SK_IIR_BESSEL_MAG, lambda: ss.bessel(5, [0.2, 0.5], "bandstop", norm="mag", output="zpk"),
+         lambda: ss.bessel(5, [0.2, 0.5], "bandstop", norm="mag", output="sos"), 0),
+        (sk.SK_IIR_CHEBY2, lambda: ss.cheby2(5, 60.0, [0.2, 0.5], "bandstop", output="zpk"),
+         lambda: ss.cheby2(5, 60.0, [0.2, 0.5], "bandstop", output="sos"), 0),
+    ]
+    for kind, zpk, sos_ref, analog in cases:
+        z, p = np.zeros(10, complex), np.zeros(10, complex)
+        assert sk.sk_iirfilter_zpk(kind, 5, 0.5, 60.0, BANDS["bandstop"], 0.2, 0.5, analog, fb(z.view(float)),
+                                   fb(p.view(float)), 10, nz, np_, k) == SK_OK
+        zr, pr, kr = zpk()
+        np.testing.assert_allclose(z[:nz[0]], zr, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(p[:np_[0]], pr, rtol=1e-12, atol=1e-14)
+        assert k[0] == pytest.approx(kr, rel=1e-12)
+        sos = np.zeros((5, 6))
+        assert sk.sk_iirfilter_sos(kind, 5, 0.5, 60.0, BANDS["bandstop"], 0.2, 0.5, analog, fb(sos), cnt,
+                                   sos.size) == SK_OK
+        assert_sos_close(sos[:cnt[0]], sos_ref())
+    sos = np.full((5, 6), 7.0)
+    for call in (
+        lambda: sk.sk_iirfilter_sos(7, 5, 1.0, 40.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),  # unknown kind
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, -1.0, 40.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, 0.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, 1e4, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, float("nan"), 0, 0.2, 0.0, 0, fb(sos), cnt,
+                                    sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_BESSEL_MAG, 65, 0.0, 0.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+    ):
+        assert call() == SK_ERR_BAD_ARGUMENT
+        assert (sos == 7.0).all()
+    assert sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, 40.0, 0, 0.2, 0.0, 0, fb(sos), cnt,
+                               12) == SK_ERR_BUFFER_TOO_SMALL
+    assert (sos == 7.0).all()

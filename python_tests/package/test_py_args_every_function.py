@@ -89,6 +89,14 @@ VALID = {
     "group_delay": lambda: ((([0.5, 0.5], [1.0]),), {"fs": 48000.0}),
     **{name: lambda: ((2, 1.0, 1000.0), {"fs": 48000.0}) for name in ("cheby1", "cheby2")},
     "envelope": lambda: ((x(),), {"axis": -1}),
+    "ellip": lambda: ((3, 1.0, 40.0, 1000.0), {"fs": 48000.0}),
+    "bessel": lambda: ((3, 1000.0), {"fs": 48000.0}),
+    "iirfilter": lambda: ((3, 1000.0), {"btype": "low", "fs": 48000.0}),
+    **{name: lambda: ((1000.0, 30.0), {"fs": 48000.0}) for name in ("iirnotch", "iirpeak", "iircomb")},
+    "bilinear": lambda: (([1.0], [1.0, 1.0]), {"fs": 48000.0}),
+    "bilinear_zpk": lambda: (([], [-1.0], 1.0), {"fs": 48000.0}),
+    **{name: lambda: ((1000.0, 2000.0, 3.0, 40.0), {"fs": 48000.0})
+       for name in ("buttord", "cheb1ord", "cheb2ord", "ellipord")},
     "yin": lambda: ((np.ones(4096),), {"fmin": 65.0, "fmax": 1000.0}),
     "pyin": lambda: ((tone()[:8192],), {"fmin": 65.0, "fmax": 1000.0}),
     "chroma_filters": lambda: ((), {"sr": 22050, "n_fft": 512}),
@@ -105,7 +113,9 @@ NOT_SAMPLE_RATES = {"phase_vocoder"}
 #: (python_tests/package/test_py_analysis_scipy.py): freqz & co. and the IIR designs raise
 #: scipy's ValueError for an fs that is not a scalar (and accept what float() accepts),
 #: envelope scipy's ValueError for a bad axis
-SCIPY_ERRORS = {"freqz", "freqz_sos", "sosfreqz", "group_delay", "envelope", "butter", "cheby1", "cheby2"}
+SCIPY_ERRORS = {"freqz", "freqz_sos", "sosfreqz", "group_delay", "envelope", "butter", "cheby1", "cheby2",
+                "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "iircomb", "bilinear", "bilinear_zpk",
+                "buttord", "cheb1ord", "cheb2ord", "ellipord"}
 
 
 def public_callables():

@@ -1,6 +1,8 @@
-"""IIR filter design (C: ``sk_iir_zpk``, ``sk_iir_sos``, ``sk_zpk2sos``, ``sk_rbj_biquad``;
-Rust: ``src/kernels/filter/design.rs``): ``scipy.signal``'s :func:`butter`, :func:`cheby1`,
-:func:`cheby2`, :func:`zpk2sos` and the Audio EQ Cookbook's :func:`rbj_biquad`."""
+"""IIR filter design (C: ``sk_iir_zpk``, ``sk_iir_sos``, ``sk_iirfilter_zpk``,
+``sk_iirfilter_sos``, ``sk_zpk2sos``, ``sk_rbj_biquad``; Rust: ``src/kernels/filter/design.rs``,
+``src/kernels/filter/iirproto.rs``): ``scipy.signal``'s :func:`butter`, :func:`cheby1`,
+:func:`cheby2`, :func:`ellip`, :func:`bessel`, :func:`iirfilter`, :func:`zpk2sos` and the Audio
+EQ Cookbook's :func:`rbj_biquad`."""
 
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ from .._lib import cfunc, ffi, lib
 from ._common import _fb
 
 if TYPE_CHECKING:
-    from .._typing import ArrayLike, Btype, F64Array, FloatArray, IirOutput, RbjKind
+    from .._typing import ArrayLike, BesselNorm, Btype, F64Array, FloatArray, IirFtype, IirOutput, RbjKind
 
-__all__ = ["butter", "cheby1", "cheby2", "zpk2sos", "rbj_biquad"]
+__all__ = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "zpk2sos", "rbj_biquad"]
 
 _rbj = cfunc("sk_rbj_biquad")
 _BTYPES = {
@@ -92,7 +94,7 @@ def butter(
     (4, 6)
     >>> b, a = sigkern.butter(2, [0.1, 0.4], "bandpass")
     """
-    return _iirfilter(lib.SK_IIR_BUTTER, "butter", N, 0.0, Wn, btype, analog, output, fs)
+    return _iirfilter(lib.SK_IIR_BUTTER, "butter", N, None, None, Wn, btype, analog, output, fs)
 
 
 _RBJ = {
@@ -158,6 +160,18 @@ _butter_sos = cfunc("sk_butter_sos")
 _iir_roots = cfunc("sk_iir_roots")
 _iir_zpk = cfunc("sk_iir_zpk")
 _iir_sos = cfunc("sk_iir_sos")
+_iirf_zpk = cfunc("sk_iirfilter_zpk")
+_iirf_sos = cfunc("sk_iirfilter_sos")
+_BESSEL = (lib.SK_IIR_BESSEL_PHASE, lib.SK_IIR_BESSEL_DELAY, lib.SK_IIR_BESSEL_MAG)
+#: scipy's ``filter_dict`` names → prototype
+_FTYPES = {
+    "butter": lib.SK_IIR_BUTTER, "butterworth": lib.SK_IIR_BUTTER,
+    "cauer": lib.SK_IIR_ELLIP, "elliptic": lib.SK_IIR_ELLIP, "ellip": lib.SK_IIR_ELLIP,
+    "bessel": lib.SK_IIR_BESSEL_PHASE, "bessel_phase": lib.SK_IIR_BESSEL_PHASE,
+    "bessel_delay": lib.SK_IIR_BESSEL_DELAY, "bessel_mag": lib.SK_IIR_BESSEL_MAG,
+    "cheby1": lib.SK_IIR_CHEBY1, "chebyshev1": lib.SK_IIR_CHEBY1, "chebyshevi": lib.SK_IIR_CHEBY1,
+    "cheby2": lib.SK_IIR_CHEBY2, "chebyshev2": lib.SK_IIR_CHEBY2, "chebyshevii": lib.SK_IIR_CHEBY2,
+}
 _zpk2sos_c = cfunc("sk_zpk2sos")
 _C = CARRAY[F64]
 _PAIRING = {"nearest": lib.SK_PAIRING_NEAREST, "keep_odd": lib.SK_PAIRING_KEEP_ODD,
@@ -201,9 +215,10 @@ def _fs_opt(fs: Any) -> Optional[float]:
     return float(cast(Any, fs))
 
 
-def _iirfilter(kind: int, func: str, N: Any, ripple: float, Wn: Any, btype: Any, analog: bool,
-               output: Any, fs: Any) -> Any:
-    """scipy's ``iirfilter`` checks (in its order, with its messages), the design in C."""
+def _iirfilter(kind: Optional[int], func: str, N: Any, rp: Any, rs: Any, Wn: Any, btype: Any,
+               analog: bool, output: Any, fs: Any, ftype: str = "") -> Any:
+    """scipy's ``iirfilter`` checks (in its order, with its messages), the design in C.
+    ``kind`` None: ``ftype`` names no prototype (scipy's error at its place in the order)."""
     w = np.asarray(Wn, dtype=np.float64)
     fsv = _fs_opt(fs)
     if not isinstance(btype, str) or not isinstance(output, str):
@@ -220,12 +235,20 @@ def _iirfilter(kind: int, func: str, N: Any, ripple: float, Wn: Any, btype: Any,
     band = _BTYPES.get(bt)
     if band is None:
         raise ValueError(f"'{btype}' is an invalid bandtype for filter.")
+    if kind is None:
+        raise ValueError(f"'{ftype}' is not a valid basic IIR filter.")
     if out not in ("ba", "zpk", "sos"):
         raise ValueError(f"'{output}' is not a valid output form.")
-    if kind == lib.SK_IIR_CHEBY1 and ripple < 0:
+    if rp is not None and rp < 0:
         raise ValueError("passband ripple (rp) must be positive")
-    if kind == lib.SK_IIR_CHEBY2 and ripple < 0:
+    if rs is not None and rs < 0:
         raise ValueError("stopband attenuation (rs) must be positive")
+    if kind == lib.SK_IIR_CHEBY1 and rp is None:
+        raise ValueError("passband ripple (rp) must be provided to design a Chebyshev I filter.")
+    if kind == lib.SK_IIR_CHEBY2 and rs is None:
+        raise ValueError("stopband attenuation (rs) must be provided to design an Chebyshev II filter.")
+    if kind == lib.SK_IIR_ELLIP and (rs is None or rp is None):
+        raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
     try:
         order = operator.index(N)
     except TypeError:
@@ -247,6 +270,8 @@ def _iirfilter(kind: int, func: str, N: Any, ripple: float, Wn: Any, btype: Any,
         raise ValueError("Must specify a single critical frequency Wn for lowpass or highpass filter")
     w1 = float(w.flat[0])
     w2 = float(w.flat[1]) if band in _TWO_EDGES else 0.0
+    rpv = 0.0 if rp is None else float(rp)
+    rsv = 0.0 if rs is None else float(rs)
     roots = _iir_roots(order, band)
     an = 1 if analog else 0
     if out == "sos" and kind == lib.SK_IIR_BUTTER and not analog:
@@ -260,24 +285,25 @@ def _iirfilter(kind: int, func: str, N: Any, ripple: float, Wn: Any, btype: Any,
     if out == "sos":
         sos = np.empty((max(1, (roots + 1) // 2), 6), np.float64)
         cnt = ffi.new("size_t *")
-        st = _iir_sos(kind, order, float(ripple), band, w1, w2, an, _fb(_C, sos, True), cnt, sos.size)
+        st = _iirf_sos(kind, order, rpv, rsv, band, w1, w2, an, _fb(_C, sos, True), cnt, sos.size)
         if st:
-            raise error(st, "sk_iir_sos")
+            raise error(st, "sk_iirfilter_sos")
         return sos[: cnt[0]]
     z = np.empty(max(roots, 1), np.complex128)
     p = np.empty(max(roots, 1), np.complex128)
     nz, npp, kk = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("double *")
-    st = _iir_zpk(kind, order, float(ripple), band, w1, w2, an, _fb(_C, z.view(np.float64), True),
-                  _fb(_C, p.view(np.float64), True), z.size, nz, npp, kk)
+    st = _iirf_zpk(kind, order, rpv, rsv, band, w1, w2, an, _fb(_C, z.view(np.float64), True),
+                   _fb(_C, p.view(np.float64), True), z.size, nz, npp, kk)
     if st:
-        raise error(st, "sk_iir_zpk")
+        raise error(st, "sk_iirfilter_zpk")
     zs, ps = z[: nz[0]].copy(), p[: npp[0]].copy()
-    if kind != lib.SK_IIR_CHEBY2 and band not in _TWO_EDGES:
+    if kind not in (lib.SK_IIR_CHEBY2, lib.SK_IIR_ELLIP) and band not in _TWO_EDGES:
         zs = zs.real.copy()  # scipy's zeros are real arrays on this path (none, 0 or -1)
     # scipy's gain is a numpy float64 except where its steps only multiply Python floats (an
-    # analog Butterworth low/band-pass, an order-0 prototype): then a float
+    # analog low/band-pass from a prototype whose gain is a float: Butterworth, elliptic,
+    # Bessel, or order 0)
     plain = analog and band in (lib.SK_BAND_LOWPASS, lib.SK_BAND_BANDPASS) and (
-        kind == lib.SK_IIR_BUTTER or order == 0)
+        kind in (lib.SK_IIR_BUTTER, lib.SK_IIR_ELLIP) + _BESSEL or order == 0)
     k: Any = float(kk[0]) if plain else np.float64(kk[0])
     if out == "zpk":
         return zs, ps, k
@@ -332,7 +358,7 @@ def cheby1(
     >>> sos.shape
     (2, 6)
     """
-    return _iirfilter(lib.SK_IIR_CHEBY1, "cheby1", N, rp, Wn, btype, analog, output, fs)
+    return _iirfilter(lib.SK_IIR_CHEBY1, "cheby1", N, rp, None, Wn, btype, analog, output, fs)
 
 
 def cheby2(
@@ -377,7 +403,159 @@ def cheby2(
     >>> len(z), len(p)
     (3, 3)
     """
-    return _iirfilter(lib.SK_IIR_CHEBY2, "cheby2", N, rs, Wn, btype, analog, output, fs)
+    return _iirfilter(lib.SK_IIR_CHEBY2, "cheby2", N, None, rs, Wn, btype, analog, output, fs)
+
+
+def ellip(
+    N: int,
+    rp: float,
+    rs: float,
+    Wn: ArrayLike,
+    btype: Btype = "low",
+    analog: bool = False,
+    output: IirOutput = "ba",
+    fs: Optional[float] = None,
+) -> Any:
+    """Elliptic (Cauer) filter design, ``scipy.signal.ellip`` (C: ``sk_iirfilter_zpk``,
+    ``sk_iirfilter_sos``; scipy's ``ellipap`` step by step, equal to scipy's to about 1e-12
+    relative).
+
+    Parameters
+    ----------
+    N : int
+        Order, 0 to 64.
+    rp : float
+        Pass-band ripple in dB (>= 0; > 0 for a design of order >= 1).
+    rs : float
+        Stop-band attenuation in dB (>= 0; > 0 for a design of order >= 2).
+    Wn : float or pair of floats
+        Critical frequency (low/high-pass) or ``[low, high]`` edges (band-pass/stop): where the
+        gain first drops below ``-rp``. Units as :func:`cheby1`.
+    btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
+    analog : bool, default False
+    output : {"ba", "zpk", "sos"}, default "ba"
+    fs : float, optional
+
+    Returns
+    -------
+    (b, a), (z, p, k) or sos
+        As :func:`cheby1`; the zeros are complex.
+
+    Raises
+    ------
+    ValueError
+        scipy's checks; :class:`BadArgumentError` (a ``ValueError``) where scipy's design fails
+        too ("Cannot design a filter with given rp and rs", or a ripple of exactly 0, where
+        scipy divides by zero).
+
+    Examples
+    --------
+    >>> sos = sigkern.ellip(4, 0.5, 60.0, 0.25, output="sos")
+    >>> sos.shape
+    (2, 6)
+    """
+    return _iirfilter(lib.SK_IIR_ELLIP, "ellip", N, rp, rs, Wn, btype, analog, output, fs)
+
+
+def bessel(
+    N: int,
+    Wn: ArrayLike,
+    btype: Btype = "low",
+    analog: bool = False,
+    output: IirOutput = "ba",
+    norm: BesselNorm = "phase",
+    fs: Optional[float] = None,
+) -> Any:
+    """Bessel–Thomson filter design, ``scipy.signal.bessel`` (C: ``sk_iirfilter_zpk``,
+    ``sk_iirfilter_sos``; scipy's ``besselap``: its starting points, Aberth iteration, Newton
+    polishing and normalisations; equal to scipy's to about 1e-12 relative).
+
+    Parameters
+    ----------
+    N : int
+        Order, 0 to 35 (scipy allows higher orders; above 35 the Bessel polynomial's zeros
+        are too ill-conditioned for the double-double evaluation used here:
+        :class:`BadArgumentError`).
+    Wn : float or pair of floats
+        Critical frequency or band edges (meaning set by ``norm``). Units as :func:`butter`.
+    btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
+    analog : bool, default False
+    output : {"ba", "zpk", "sos"}, default "ba"
+    norm : {"phase", "delay", "mag"}, default "phase"
+        "phase": the phase response reaches its midpoint at ``Wn``; "delay": group delay
+        ``1/Wn`` in the pass band; "mag": gain -3 dB at ``Wn``.
+    fs : float, optional
+
+    Returns
+    -------
+    (b, a), (z, p, k) or sos
+        As :func:`butter` (no finite analog zeros).
+
+    Raises
+    ------
+    ValueError
+        scipy's checks (an unknown ``norm`` is scipy's "not a valid basic IIR filter").
+
+    Examples
+    --------
+    >>> b, a = sigkern.bessel(4, 0.2)
+    >>> len(a)
+    5
+    """
+    ftype = "bessel_" + str(norm)
+    return _iirfilter(_FTYPES.get(ftype), "bessel", N, None, None, Wn, btype, analog, output, fs, ftype)
+
+
+def iirfilter(
+    N: int,
+    Wn: ArrayLike,
+    rp: Optional[float] = None,
+    rs: Optional[float] = None,
+    btype: Btype = "band",
+    analog: bool = False,
+    ftype: IirFtype = "butter",
+    output: IirOutput = "ba",
+    fs: Optional[float] = None,
+) -> Any:
+    """IIR design from an analog prototype, ``scipy.signal.iirfilter`` (C:
+    ``sk_iirfilter_zpk``, ``sk_iirfilter_sos``).
+
+    Parameters
+    ----------
+    N : int
+        Order, 0 to 64.
+    Wn : float or pair of floats
+        Critical frequency or band edges; units as :func:`butter`.
+    rp, rs : float, optional
+        Pass-band ripple and stop-band attenuation in dB, for the prototypes that use them
+        (cheby1: ``rp``; cheby2: ``rs``; elliptic: both).
+    btype : {"bandpass", "lowpass", "highpass", "bandstop"}, default "band"
+    analog : bool, default False
+    ftype : str, default "butter"
+        scipy's names: "butter"/"butterworth", "cheby1"/"chebyshev1"/"chebyshevi",
+        "cheby2"/"chebyshev2"/"chebyshevii", "ellip"/"elliptic"/"cauer",
+        "bessel"/"bessel_phase"/"bessel_delay"/"bessel_mag".
+    output : {"ba", "zpk", "sos"}, default "ba"
+    fs : float, optional
+
+    Returns
+    -------
+    (b, a), (z, p, k) or sos
+        As the design functions.
+
+    Raises
+    ------
+    ValueError
+        scipy's checks and messages (unknown ``ftype``, a missing ``rp``/``rs``, ...).
+
+    Examples
+    --------
+    >>> sos = sigkern.iirfilter(4, [0.1, 0.3], rs=60, ftype="cheby2", output="sos")
+    >>> sos.shape
+    (4, 6)
+    """
+    kind = _FTYPES.get(ftype) if isinstance(ftype, str) else None
+    return _iirfilter(kind, "iirfilter", N, rp, rs, Wn, btype, analog, output, fs, str(ftype))
 
 
 def zpk2sos(z: ArrayLike, p: ArrayLike, k: ArrayLike, pairing: Optional[str] = None, *,

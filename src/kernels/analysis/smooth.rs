@@ -317,7 +317,50 @@ pub fn correlate_ext<T: Float>(
             try_vec(BLOCK, 0.0, "a block sum")?,
         ))
     };
+    // Output samples `s .. s + b` of one row (b ≤ BLOCK): the extended input gathered into `p`
+    // (a plain copy inside the row), the taps summed in double, block-wise (vectorisable).
+    let block = |p: &mut [f64], acc: &mut [f64], row: &[T], s: usize, o: &mut [T]| {
+        let b = o.len();
+        let base = s as isize - left as isize;
+        let span = &mut p[..b + m - 1];
+        if base >= 0 && base as usize + b + m - 1 <= n {
+            let src = &row[base as usize..base as usize + b + m - 1];
+            for (v, &x) in span.iter_mut().zip(src) {
+                *v = x.to_f64();
+            }
+        } else {
+            for (t, v) in span.iter_mut().enumerate() {
+                *v = ext_at(row, base + t as isize, mode).to_f64();
+            }
+        }
+        let acc = &mut acc[..b];
+        acc.fill(0.0);
+        for (j, &w) in taps.iter().enumerate() {
+            for (a, &v) in acc.iter_mut().zip(&p[j..j + b]) {
+                *a += w * v;
+            }
+        }
+        for (d, &a) in o.iter_mut().zip(acc.iter()) {
+            *d = T::from_f64(a);
+        }
+    };
     let work = rows.saturating_mul(n).saturating_mul(m);
+    if rows == 1 {
+        // one long row: its blocks are split over the threads (each block is computed as on
+        // one thread, so the result does not depend on the split)
+        let row = &x[..n];
+        return par_rows_with(
+            &mut out[..n],
+            BLOCK,
+            work,
+            make,
+            |(p, acc), first, chunk| {
+                for (bi, o) in chunk.chunks_mut(BLOCK).enumerate() {
+                    block(p, acc, row, (first + bi) * BLOCK, o);
+                }
+            },
+        );
+    }
     par_rows_with(
         &mut out[..rows * n],
         n,
@@ -330,20 +373,7 @@ pub fn correlate_ext<T: Float>(
                 let mut s = 0;
                 while s < n {
                     let b = BLOCK.min(n - s);
-                    let base = s as isize - left as isize;
-                    for (t, v) in p[..b + m - 1].iter_mut().enumerate() {
-                        *v = ext_at(row, base + t as isize, mode).to_f64();
-                    }
-                    let acc = &mut acc[..b];
-                    acc.fill(0.0);
-                    for (j, &w) in taps.iter().enumerate() {
-                        for (a, &v) in acc.iter_mut().zip(&p[j..j + b]) {
-                            *a += w * v;
-                        }
-                    }
-                    for (d, &a) in o[s..s + b].iter_mut().zip(acc.iter()) {
-                        *d = T::from_f64(a);
-                    }
+                    block(p, acc, row, s, &mut o[s..s + b]);
                     s += b;
                 }
             }

@@ -8,10 +8,12 @@
 //! - [`firwin`]: windowed-sinc FIR filters as `scipy.signal.firwin` (hamming, hann, blackman,
 //!   kaiser windows; scaled to unit gain at the centre of the first passband).
 
+use super::cplx::{c, np_div, C};
+pub use super::iirproto::BesselNorm;
+use super::iirproto::{besselap, ellipap};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_vec};
 use std::f64::consts::PI;
-use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// The cookbook biquads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,87 +156,6 @@ pub fn rbj(kind: Rbj, fs: f64, f0: f64, q: f64, gain_db: f64) -> SkResult<[f64; 
 
 // ---------------------------------------------------------------------------------------------
 // Butterworth, scipy's way.
-
-/// Minimal complex arithmetic for the design code.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct C {
-    re: f64,
-    im: f64,
-}
-
-const fn c(re: f64, im: f64) -> C {
-    C { re, im }
-}
-
-impl Add for C {
-    type Output = C;
-    fn add(self, o: C) -> C {
-        c(self.re + o.re, self.im + o.im)
-    }
-}
-impl Sub for C {
-    type Output = C;
-    fn sub(self, o: C) -> C {
-        c(self.re - o.re, self.im - o.im)
-    }
-}
-impl Mul for C {
-    type Output = C;
-    fn mul(self, o: C) -> C {
-        c(
-            self.re * o.re - self.im * o.im,
-            self.re * o.im + self.im * o.re,
-        )
-    }
-}
-impl Div for C {
-    type Output = C;
-    fn div(self, o: C) -> C {
-        // Smith's algorithm, as numpy's complex division
-        if o.re.abs() >= o.im.abs() {
-            let r = o.im / o.re;
-            let d = o.re + o.im * r;
-            c((self.re + self.im * r) / d, (self.im - self.re * r) / d)
-        } else {
-            let r = o.re / o.im;
-            let d = o.re * r + o.im;
-            c((self.re * r + self.im) / d, (self.im * r - self.re) / d)
-        }
-    }
-}
-impl Neg for C {
-    type Output = C;
-    fn neg(self) -> C {
-        c(-self.re, -self.im)
-    }
-}
-impl C {
-    fn abs(self) -> f64 {
-        self.re.hypot(self.im)
-    }
-    fn conj(self) -> C {
-        c(self.re, -self.im)
-    }
-    fn scale(self, s: f64) -> C {
-        c(self.re * s, self.im * s)
-    }
-    fn is_real(self) -> bool {
-        self.im == 0.0
-    }
-    /// Principal square root.
-    fn sqrt(self) -> C {
-        let r = self.abs();
-        if r == 0.0 {
-            return c(0.0, 0.0);
-        }
-        let t = ((r + self.re.abs()) / 2.0).sqrt();
-        if self.re >= 0.0 {
-            c(t, self.im / (2.0 * t))
-        } else {
-            c(self.im.abs() / (2.0 * t), t.copysign(self.im))
-        }
-    }
-}
 
 fn prod(v: &[C]) -> C {
     v.iter().fold(c(1.0, 0.0), |a, &b| a * b)
@@ -609,7 +530,8 @@ pub fn butter_sos(order: usize, band: Band, f1: f64, f2: f64, fs: f64) -> SkResu
 // The IIR family, scipy's way: analog prototype, frequency transform, bilinear transform,
 // zpk2sos.
 
-/// Analog low-pass prototypes (cutoff 1 rad/s): scipy's `buttap`, `cheb1ap`, `cheb2ap`.
+/// Analog low-pass prototypes (cutoff 1 rad/s): scipy's `buttap`, `cheb1ap`, `cheb2ap`,
+/// `ellipap`, `besselap`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Proto {
     Butter,
@@ -617,6 +539,11 @@ pub enum Proto {
     Cheby1(f64),
     /// Chebyshev type II, `rs` dB of stop-band attenuation (≥ 0).
     Cheby2(f64),
+    /// Elliptic (Cauer): `rp` dB of pass-band ripple, `rs` dB of stop-band attenuation (both
+    /// > 0 from order 2 on; order 1 needs `rp` > 0 only).
+    Ellip(f64, f64),
+    /// Bessel–Thomson with scipy's normalisation.
+    Bessel(BesselNorm),
 }
 
 /// Largest order of an IIR design.
@@ -638,13 +565,15 @@ fn csinh(v: C) -> C {
     c(v.re.sinh() * v.im.cos(), v.re.cosh() * v.im.sin())
 }
 
-fn prototype(order: usize, proto: Proto) -> (Vec<C>, Vec<C>, f64) {
+fn prototype(order: usize, proto: Proto) -> SkResult<(Vec<C>, Vec<C>, f64)> {
     let n = order as f64;
     let ms = |i: usize| -(n - 1.0) + 2.0 * i as f64; // arange(-N+1, N, 2)
-    match proto {
+    Ok(match proto {
+        Proto::Ellip(rp, rs) => return ellipap(order, rp, rs),
+        Proto::Bessel(norm) => return besselap(order, norm),
         Proto::Butter => {
             if order == 0 {
-                return (Vec::new(), Vec::new(), 1.0);
+                return Ok((Vec::new(), Vec::new(), 1.0));
             }
             let p = (0..order)
                 .map(|i| {
@@ -656,7 +585,7 @@ fn prototype(order: usize, proto: Proto) -> (Vec<C>, Vec<C>, f64) {
         }
         Proto::Cheby1(rp) => {
             if order == 0 {
-                return (Vec::new(), Vec::new(), 10f64.powf(-rp / 20.0));
+                return Ok((Vec::new(), Vec::new(), 10f64.powf(-rp / 20.0)));
             }
             let eps = (10f64.powf(0.1 * rp) - 1.0).sqrt();
             let mu = 1.0 / n * (1.0 / eps).asinh();
@@ -671,7 +600,7 @@ fn prototype(order: usize, proto: Proto) -> (Vec<C>, Vec<C>, f64) {
         }
         Proto::Cheby2(rs) => {
             if order == 0 {
-                return (Vec::new(), Vec::new(), 1.0);
+                return Ok((Vec::new(), Vec::new(), 1.0));
             }
             let de = 1.0 / (10f64.powf(0.1 * rs) - 1.0).sqrt();
             let mu = (1.0 / de).asinh() / n;
@@ -694,7 +623,7 @@ fn prototype(order: usize, proto: Proto) -> (Vec<C>, Vec<C>, f64) {
             let kz = prod(&z.iter().map(|v| -*v).collect::<Vec<_>>());
             (z, p, (kp / kz).re)
         }
-    }
+    })
 }
 
 /// scipy's `lp2lp_zpk`, `lp2hp_zpk`, `lp2bp_zpk`, `lp2bs_zpk` with edges `w1` (and `w2`).
@@ -724,8 +653,11 @@ fn transform(z: Vec<C>, p: Vec<C>, k: f64, band: Band, w1: f64, w2: f64) -> (Vec
                 out
             };
             if band == Band::Bandpass {
-                let zl: Vec<C> = z.iter().map(|v| v.scale(bw / 2.0)).collect();
-                let pl: Vec<C> = p.iter().map(|v| v.scale(bw / 2.0)).collect();
+                // numpy's `z * bw / 2`: a complex product, then a complex division (the sign
+                // of a zero imaginary part decides the square root's branch below)
+                let half = |v: &C| np_div(*v * c(bw, 0.0), c(2.0, 0.0));
+                let zl: Vec<C> = z.iter().map(half).collect();
+                let pl: Vec<C> = p.iter().map(half).collect();
                 let mut zb = split(&zl);
                 zb.extend(std::iter::repeat_n(c(0.0, 0.0), degree));
                 (zb, split(&pl), k * bw.powi(degree as i32))
@@ -804,6 +736,11 @@ pub fn iir_zpk(
                 "the ripple/attenuation = {r} dB must be finite and not negative"
             )));
         }
+        Proto::Ellip(rp, rs) if !(rp.is_finite() && rp >= 0.0 && rs.is_finite() && rs >= 0.0) => {
+            return Err(SkError::BadArgument(format!(
+                "rp = {rp} dB and rs = {rs} dB must be finite and not negative"
+            )));
+        }
         _ => {}
     }
     let two = matches!(band, Band::Bandpass | Band::Bandstop);
@@ -830,7 +767,7 @@ pub fn iir_zpk(
             "w2 = {w2} must be greater than w1 = {w1}"
         )));
     }
-    let (z, p, k) = prototype(order, proto);
+    let (z, p, k) = prototype(order, proto)?;
     let warp = |w: f64| {
         if analog {
             w

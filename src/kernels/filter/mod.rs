@@ -15,10 +15,12 @@
 
 pub mod arith;
 pub mod coeffs;
+mod cplx;
 pub mod design;
 pub mod filtfilt;
 pub mod fir;
 pub mod firwin;
+mod iirproto;
 pub(crate) mod lanes;
 pub mod lfilter;
 pub(crate) mod mono;
