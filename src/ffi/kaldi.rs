@@ -4,6 +4,7 @@
 use super::guard::{alias, check_capacity, check_out_scalar, ffi_boundary, size_result, Buf};
 use crate::error::{SkError, SkResult};
 use crate::kernels::speech::kaldi::{Feature, KaldiFloat, KaldiOptions, KaldiPlan, KaldiWindow};
+use std::sync::Arc;
 
 /// Feature kind: log power spectrum with the log energy in column 0
 /// (`torchaudio.compliance.kaldi.spectrogram`; `padded/2 + 1` values a frame).
@@ -207,7 +208,7 @@ impl SkKaldiOptions {
 pub(crate) unsafe fn read_plan<T: KaldiFloat>(
     kind: i32,
     opts: *const SkKaldiOptions,
-) -> SkResult<KaldiPlan<T>> {
+) -> SkResult<Arc<KaldiPlan<T>>> {
     let f = feature(kind)?;
     let b = Buf::new("opts", opts, 1);
     if opts.is_null() {
@@ -219,7 +220,7 @@ pub(crate) unsafe fn read_plan<T: KaldiFloat>(
     // SAFETY: `b.check()` passed (non-NULL, aligned, one element in range); readable is the
     // caller's `# Safety` obligation; the struct is plain data copied out here.
     let o = unsafe { *opts };
-    KaldiPlan::new(f, o.to_core()?)
+    KaldiPlan::cached(f, o.to_core()?)
 }
 
 /// Fills `*opts` with torchaudio's defaults (16 kHz, 25 ms frames every 10 ms, Povey window,
@@ -249,7 +250,8 @@ pub unsafe extern "C" fn sk_kaldi_options_init(opts: *mut SkKaldiOptions) -> i32
 /// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
 /// `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error nothing is written. Thread-safe.
 ///
-/// Real-time safe: no (builds the filterbank to check the options).
+/// Real-time safe: no (makes the plan, or takes it from a process-wide cache under a lock, to
+/// check the options).
 ///
 /// # Safety
 /// `opts` readable, `frames` and `dim` writable.
@@ -342,7 +344,8 @@ unsafe fn kaldi_ffi<T: KaldiFloat>(
 /// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`,
 /// `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
 ///
-/// Real-time safe: no (allocates the filterbank and its working memory).
+/// Real-time safe: no (makes the plan or takes it from a process-wide cache under a lock;
+/// allocates working memory).
 ///
 /// # Safety
 /// `opts` readable; `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for y_len.
@@ -365,7 +368,8 @@ pub unsafe extern "C" fn sk_kaldi_f32(
 
 /// Kaldi features of doubles. Rules as `sk_kaldi_f32`.
 ///
-/// Real-time safe: no (allocates the filterbank and its working memory).
+/// Real-time safe: no (makes the plan or takes it from a process-wide cache under a lock;
+/// allocates working memory).
 ///
 /// # Safety
 /// `opts` readable; `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for y_len.

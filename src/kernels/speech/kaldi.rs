@@ -18,7 +18,9 @@ use crate::kernels::alloc::{try_vec, try_with_capacity};
 use crate::kernels::par::par_rows_with;
 use crate::kernels::spectral::fft::{FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
 use crate::kernels::spectral::Complex;
-use std::sync::Arc;
+use std::any::{Any, TypeId};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// `numeric_limits<float>::epsilon()`, Kaldi's floor under every logarithm.
 const EPSILON: f64 = 1.192_092_895_507_812_5e-7;
@@ -80,6 +82,73 @@ pub struct KaldiOptions {
     pub htk_compat: bool,
     pub subtract_mean: bool,
     pub min_duration: f64,
+}
+
+impl KaldiOptions {
+    /// Every option as bits: equal arrays for equal options (the plan cache's key; `-0.0` and
+    /// `0.0` differ, which only costs a second plan).
+    fn bits(&self) -> [u64; 27] {
+        // destructured, so that a new option cannot be left out of the key
+        let KaldiOptions {
+            sample_frequency,
+            frame_length,
+            frame_shift,
+            window,
+            blackman_coeff,
+            preemphasis_coefficient,
+            remove_dc_offset,
+            dither,
+            seed,
+            round_to_power_of_two,
+            snip_edges,
+            raw_energy,
+            energy_floor,
+            use_energy,
+            use_log_fbank,
+            use_power,
+            num_mel_bins,
+            low_freq,
+            high_freq,
+            vtln_warp,
+            vtln_low,
+            vtln_high,
+            num_ceps,
+            cepstral_lifter,
+            htk_compat,
+            subtract_mean,
+            min_duration,
+        } = *self;
+        let f = f64::to_bits;
+        [
+            f(sample_frequency),
+            f(frame_length),
+            f(frame_shift),
+            window as u64,
+            f(blackman_coeff),
+            f(preemphasis_coefficient),
+            u64::from(remove_dc_offset),
+            f(dither),
+            seed,
+            u64::from(round_to_power_of_two),
+            u64::from(snip_edges),
+            u64::from(raw_energy),
+            f(energy_floor),
+            u64::from(use_energy),
+            u64::from(use_log_fbank),
+            u64::from(use_power),
+            num_mel_bins as u64,
+            f(low_freq),
+            f(high_freq),
+            f(vtln_warp),
+            f(vtln_low),
+            f(vtln_high),
+            num_ceps as u64,
+            f(cepstral_lifter),
+            u64::from(htk_compat),
+            u64::from(subtract_mean),
+            f(min_duration),
+        ]
+    }
 }
 
 impl Default for KaldiOptions {
@@ -164,6 +233,48 @@ fn maxp<T: KaldiFloat>(a: T, b: T) -> T {
     } else {
         b
     }
+}
+
+/// `Σ f(v)` in 8 interleaved partial sums added pairwise at the end: a fixed order (every
+/// path, the batch and the stream, gives the same bits) that the compiler vectorizes, where one
+/// running sum is a chain of dependent additions. Index loops, not iterator adaptors, so that
+/// it compiles to the same code with or without cross-crate inlining.
+#[inline(always)]
+fn sum8<T: KaldiFloat>(v: &[T], f: impl Fn(T) -> T) -> T {
+    let mut acc = [T::ZERO; 8];
+    let n = v.len();
+    let mut i = 0;
+    while i + 8 <= n {
+        for k in 0..8 {
+            acc[k] = acc[k] + f(v[i + k]);
+        }
+        i += 8;
+    }
+    for k in 0..n - i {
+        acc[k] = acc[k] + f(v[i + k]);
+    }
+    ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]))
+}
+
+/// `Σ a·b` (equal lengths) in 4 interleaved partial sums, a fixed order as [`sum8`]: a band of
+/// the mel filterbank is a few to a few dozen bins, where one running sum would wait on every
+/// addition.
+#[inline(always)]
+fn dot4<T: KaldiFloat>(a: &[T], b: &[T]) -> T {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [T::ZERO; 4];
+    let mut i = 0;
+    while i + 4 <= n {
+        for k in 0..4 {
+            acc[k] = acc[k] + a[i + k] * b[i + k];
+        }
+        i += 4;
+    }
+    for k in 0..n - i {
+        acc[k] = acc[k] + a[i + k] * b[i + k];
+    }
+    (acc[0] + acc[2]) + (acc[1] + acc[3])
 }
 
 /// The splitmix64 finaliser.
@@ -550,6 +661,7 @@ pub struct FrameScratch<T: KaldiFloat> {
     pub buf: Vec<T>,
     spec: Vec<Complex<T>>,
     mel: Vec<T>,
+    power: Vec<T>,
     ws: Workspace<T>,
 }
 
@@ -601,6 +713,33 @@ impl<T: KaldiFloat> KaldiPlan<T> {
             eps: fc::<T>(EPSILON),
             log_floor,
         })
+    }
+
+    /// The plan of `(feature, opts)` from a process-wide cache (made and cached on a miss, as
+    /// FFT plans are): a one-shot call then costs no window, filterbank or DCT design, which
+    /// for a few seconds of audio take longer than the features. Bounded: cleared when it holds
+    /// more than 32 plans. Refused options are refused as by [`KaldiPlan::new`] (and not cached).
+    pub fn cached(feature: Feature, opts: KaldiOptions) -> SkResult<Arc<Self>> {
+        type Key = (TypeId, u8, [u64; 27]);
+        type Cache = Mutex<BTreeMap<Key, Arc<dyn Any + Send + Sync>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let key = (TypeId::of::<T>(), feature as u8, opts.bits());
+        let cache = CACHE.get_or_init(Default::default);
+        let hit = cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        if let Some(p) = hit.and_then(|p| p.downcast::<Self>().ok()) {
+            return Ok(p);
+        }
+        let plan = Arc::new(Self::new(feature, opts)?);
+        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if c.len() >= 32 {
+            c.clear();
+        }
+        c.insert(key, plan.clone());
+        Ok(plan)
     }
 
     /// Values per frame.
@@ -658,6 +797,7 @@ impl<T: KaldiFloat> KaldiPlan<T> {
                 "the spectrum",
             )?,
             mel: try_vec(self.opts.num_mel_bins.max(1), T::ZERO, "the mel energies")?,
+            power: try_vec(self.padded / 2 + 1, T::ZERO, "the power spectrum")?,
             ws: self.fft.workspace()?,
         })
     }
@@ -689,10 +829,7 @@ impl<T: KaldiFloat> KaldiPlan<T> {
 
     /// `ln(max(Σ v², ε))`, floored at `ln(energy_floor)`.
     fn log_energy(&self, v: &[T]) -> T {
-        let mut e = T::ZERO;
-        for &a in v {
-            e = e + a * a;
-        }
+        let e = sum8(v, |a| a * a);
         let le = maxp(e, self.eps).ln();
         match self.log_floor {
             Some(f) => maxp(le, f),
@@ -718,10 +855,7 @@ impl<T: KaldiFloat> KaldiPlan<T> {
             }
         }
         if o.remove_dc_offset {
-            let mut sum = T::ZERO;
-            for &v in frame.iter() {
-                sum = sum + v;
-            }
+            let sum = sum8(frame, |v| v);
             let mean = sum / fc::<T>(size as f64);
             for v in frame.iter_mut() {
                 *v = *v - mean;
@@ -734,13 +868,18 @@ impl<T: KaldiFloat> KaldiPlan<T> {
         };
         if o.preemphasis_coefficient != 0.0 {
             let c = fc::<T>(o.preemphasis_coefficient);
-            for j in (1..size).rev() {
-                frame[j] = frame[j] - c * frame[j - 1];
+            // forward, carrying the previous input sample (a first-order recurrence the
+            // compiler vectorizes), fused with the window
+            let mut prev = frame[0];
+            for (v, &w) in frame.iter_mut().zip(&self.window) {
+                let cur = *v;
+                *v = (cur - c * prev) * w;
+                prev = cur;
             }
-            frame[0] = frame[0] - c * frame[0];
-        }
-        for (v, &w) in frame.iter_mut().zip(&self.window) {
-            *v = *v * w;
+        } else {
+            for (v, &w) in frame.iter_mut().zip(&self.window) {
+                *v = *v * w;
+            }
         }
         buf[size..].fill(T::ZERO);
         let energy = if o.raw_energy {
@@ -759,14 +898,18 @@ impl<T: KaldiFloat> KaldiPlan<T> {
                 }
             }
             Feature::Fbank | Feature::Mfcc => {
-                let power = o.use_power;
-                for (m, b) in s.mel.iter_mut().zip(&self.bands) {
-                    let mut acc = T::ZERO;
-                    for (c, &w) in spec[b.first..b.first + b.w.len()].iter().zip(&b.w) {
-                        let p = c.re * c.re + c.im * c.im;
-                        acc = acc + w * if power { p } else { p.sqrt() };
+                // the power (or magnitude) spectrum once: neighbouring bands share bins
+                let pw = &mut s.power[..spec.len()];
+                for (p, c) in pw.iter_mut().zip(spec.iter()) {
+                    *p = c.re * c.re + c.im * c.im;
+                }
+                if !o.use_power {
+                    for p in pw.iter_mut() {
+                        *p = p.sqrt();
                     }
-                    *m = acc;
+                }
+                for (m, b) in s.mel.iter_mut().zip(&self.bands) {
+                    *m = dot4(&pw[b.first..b.first + b.w.len()], &b.w);
                 }
                 let mel = &mut s.mel[..o.num_mel_bins];
                 if self.feature == Feature::Mfcc || o.use_log_fbank {
@@ -1053,6 +1196,37 @@ mod tests {
         let p2 = KaldiPlan::<f32>::new(Feature::Fbank, o2).unwrap();
         p2.compute(&x[..n], n, 1, n, &mut one).unwrap();
         assert_ne!(&all[..fr * d], &one[..]);
+    }
+
+    #[test]
+    fn plans_are_cached_per_type_feature_and_options() {
+        let o = KaldiOptions {
+            num_mel_bins: 37,
+            ..KaldiOptions::default()
+        };
+        let a = KaldiPlan::<f32>::cached(Feature::Fbank, o).unwrap();
+        assert!(Arc::ptr_eq(
+            &a,
+            &KaldiPlan::<f32>::cached(Feature::Fbank, o).unwrap()
+        ));
+        let b = KaldiPlan::<f32>::cached(Feature::Mfcc, o).unwrap();
+        assert!(b.feature == Feature::Mfcc && b.dim() == o.num_ceps);
+        let seeded = KaldiOptions { seed: 9, ..o };
+        assert_eq!(
+            KaldiPlan::<f32>::cached(Feature::Fbank, seeded)
+                .unwrap()
+                .opts
+                .seed,
+            9
+        );
+        let d = KaldiPlan::<f64>::cached(Feature::Fbank, o).unwrap();
+        assert_eq!(d.dim(), 37);
+        let bad = KaldiOptions {
+            frame_shift: 0.0,
+            ..o
+        };
+        assert!(KaldiPlan::<f32>::cached(Feature::Fbank, bad).is_err());
+        assert!(KaldiPlan::<f32>::cached(Feature::Fbank, bad).is_err());
     }
 
     #[test]
