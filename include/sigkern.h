@@ -1206,6 +1206,130 @@ int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *
 int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
 
 /**
+ * `librosa.filters.chroma(sr=sr, n_fft=n_fft, n_chroma=n_chroma, tuning=tuning,
+ * ctroct=ctroct, octwidth=octwidth, norm=norm, base_c=base_c≠0, dtype=np.float64)` into `out`
+ * (`n_chroma × (n_fft/2 + 1)` doubles, row-major): Gaussian bumps around each chroma bin per
+ * FFT bin, each column normalised by `norm`, weighted by a Gaussian of width `octwidth`
+ * octaves around octave `ctroct`, rotated to start at C when `base_c ≠ 0`; computed with
+ * numpy's arithmetic (within a few units in the last place of librosa's).
+ *
+ * `norm`: `INFINITY`, `-INFINITY`, `0` (count of non-zeros), a positive `p`, or NaN for
+ * librosa's `None` (no normalisation); `octwidth` `0` for librosa's `None` (no octave
+ * weighting), else finite and `> 0`. Arguments: `sr > 0` finite, `2 ≤ n_fft ≤ 2^24`,
+ * `1 ≤ n_chroma ≤ 65536`, `tuning` and `ctroct` finite; `out_len` is `out`'s capacity.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `out` is
+ * untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `out` writable for out_len doubles.
+ */
+int32_t sk_chroma_filters(double sr, size_t n_fft, size_t n_chroma, double tuning, double ctroct, double octwidth, double norm, int32_t base_c, double *out, size_t out_len);
+
+/**
+ * `librosa.feature.chroma_stft(S=S, norm=norm, ...)` after its filter bank: for every frame of
+ * the power spectrogram `S` (`batch × n_freq × frames`, layout by `frame_major`, finite),
+ * `fb` (`n_chroma × n_freq` doubles, row-major, e.g. from `sk_chroma_filters`; librosa's
+ * default `float32` bank is the caller's rounding) times the frame, accumulated in double and
+ * rounded to the element type, then normalised over the chroma bins as
+ * `librosa.util.normalize(norm=norm, axis=-2)` (`norm` as `sk_chroma_filters`; frames whose
+ * norm is below the smallest normal number of the element type are left unnormalised), into
+ * `out` (`batch × n_chroma × frames`, row-major).
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NON_FINITE` (a non-finite
+ * value of `S` or `fb`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error `out` is untouched.
+ * Thread-safe (long inputs are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `fb` for n_chroma·n_freq doubles, `out`
+ * writable for out_len floats.
+ */
+int32_t sk_chroma_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, const double *fb, size_t n_chroma, double norm, float *out, size_t out_len);
+
+/**
+ * `sk_chroma_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory; long inputs may be split over the worker threads).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `fb` for n_chroma·n_freq doubles, `out`
+ * writable for out_len doubles.
+ */
+int32_t sk_chroma_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, const double *fb, size_t n_chroma, double norm, double *out, size_t out_len);
+
+/**
+ * `librosa.piptrack(S=S, sr=sr, n_fft=n_fft, fmin=fmin, fmax=fmax, threshold=threshold,
+ * ref=…)`: in every frame of `S` (`batch × n_freq × frames`, layout by `frame_major`; its
+ * absolute values are used), the local maxima of the bins above the frame's reference inside
+ * `max(fmin, 0) ≤ f < min(fmax, sr/2)`, refined by parabolic interpolation: their frequency
+ * into `pitches` and interpolated magnitude into `mags` (both laid out as `S`, zero elsewhere),
+ * computed in the element type as librosa computes its arrays.
+ *
+ * The reference: `reference` NULL for librosa's default `threshold × max(S[:, t])` per frame,
+ * else `reference` holds one value per frame (`batch × frames`; librosa's `threshold ×
+ * ref(S, axis=-2)` for a callable `ref`, `|ref|` for a number). Arguments: `sr > 0`
+ * finite; `n_fft/2 + 1 = n_freq ≥ 2`; `fmin`, `fmax`, `threshold` not NaN; `out_len` the
+ * capacity of each of `pitches` and `mags`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on
+ * error the outputs are untouched. Thread-safe.
+ *
+ * Real-time safe: no (allocates a frame).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats, `reference` NULL or readable for batch·frames
+ * floats, `pitches` and `mags` writable for out_len floats each.
+ */
+int32_t sk_piptrack_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, const float *reference, float *pitches, float *mags, size_t out_len);
+
+/**
+ * `sk_piptrack_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates a frame).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles, `reference` NULL or readable for
+ * batch·frames doubles, `pitches` and `mags` writable for out_len doubles each.
+ */
+int32_t sk_piptrack_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, const double *reference, double *pitches, double *mags, size_t out_len);
+
+/**
+ * `librosa.estimate_tuning(S=S, sr=sr, n_fft=n_fft, resolution=resolution,
+ * bins_per_octave=bins_per_octave, fmin=fmin, fmax=fmax, threshold=threshold)` (librosa's
+ * `ref=None`): the peaks of every frame of `S` as `sk_piptrack_*` finds them, those whose
+ * magnitude is at least the median peak magnitude, and their deviation from the equal-tempered
+ * grid in fractions of a bin (`librosa.pitch_tuning`: a histogram of `resolution`-wide bins
+ * from −0.5 to 0.5, its first fullest bin's left edge) into `*tuning`; `*count` receives how
+ * many peak frequencies went into the histogram (0: none, `*tuning` is 0, where librosa
+ * warns). One estimate for the whole batch, as librosa for a multichannel input.
+ * Arguments as `sk_piptrack_f32`, plus `0 < resolution ≤ 1` (at most 2^24 bins) and
+ * `bins_per_octave ≥ 1`.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `*tuning` and `*count` are untouched.
+ * Thread-safe.
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames floats; `tuning` and `count` writable.
+ */
+int32_t sk_estimate_tuning_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, double resolution, size_t bins_per_octave, double *tuning, size_t *count);
+
+/**
+ * `sk_estimate_tuning_f32` on doubles. Same rules.
+ *
+ * Real-time safe: no (allocates its working memory).
+ *
+ * # Safety
+ * `S` readable for batch·n_freq·frames doubles; `tuning` and `count` writable.
+ */
+int32_t sk_estimate_tuning_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, double resolution, size_t bins_per_octave, double *tuning, size_t *count);
+
+/**
  * Per-utterance CMVN of `channels` feature matrices of `frames × feats` floats (row-major,
  * one after the other), as Kaldi's `apply-cmvn`: each feature minus its mean over the
  * utterance's frames; with `norm_vars` 1 also divided by its standard deviation
@@ -3229,7 +3353,8 @@ int32_t sk_kaldi_options_init(struct SkKaldiOptions *opts);
  * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`,
  * `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error nothing is written. Thread-safe.
  *
- * Real-time safe: no (builds the filterbank to check the options).
+ * Real-time safe: no (makes the plan, or takes it from a process-wide cache under a lock, to
+ * check the options).
  *
  * # Safety
  * `opts` readable, `frames` and `dim` writable.
@@ -3250,7 +3375,8 @@ int32_t sk_kaldi_shape(int32_t kind, const struct SkKaldiOptions *opts, size_t *
  * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`,
  * `SK_ERR_ALLOCATION`; on error `y` is untouched. Thread-safe.
  *
- * Real-time safe: no (allocates the filterbank and its working memory).
+ * Real-time safe: no (makes the plan or takes it from a process-wide cache under a lock;
+ * allocates working memory).
  *
  * # Safety
  * `opts` readable; `x` readable for `(rows−1)·x_stride + n` floats; `y` writable for y_len.
@@ -3260,7 +3386,8 @@ int32_t sk_kaldi_f32(int32_t kind, const struct SkKaldiOptions *opts, const floa
 /**
  * Kaldi features of doubles. Rules as `sk_kaldi_f32`.
  *
- * Real-time safe: no (allocates the filterbank and its working memory).
+ * Real-time safe: no (makes the plan or takes it from a process-wide cache under a lock;
+ * allocates working memory).
  *
  * # Safety
  * `opts` readable; `x` readable for `(rows−1)·x_stride + n` doubles; `y` writable for y_len.

@@ -373,6 +373,20 @@ int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *
 
 int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
 
+int32_t sk_chroma_filters(double sr, size_t n_fft, size_t n_chroma, double tuning, double ctroct, double octwidth, double norm, int32_t base_c, double *out, size_t out_len);
+
+int32_t sk_chroma_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, const double *fb, size_t n_chroma, double norm, float *out, size_t out_len);
+
+int32_t sk_chroma_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, const double *fb, size_t n_chroma, double norm, double *out, size_t out_len);
+
+int32_t sk_piptrack_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, const float *reference, float *pitches, float *mags, size_t out_len);
+
+int32_t sk_piptrack_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, const double *reference, double *pitches, double *mags, size_t out_len);
+
+int32_t sk_estimate_tuning_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, double resolution, size_t bins_per_octave, double *tuning, size_t *count);
+
+int32_t sk_estimate_tuning_f64(const double *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, double sr, size_t n_fft, double fmin, double fmax, double threshold, double resolution, size_t bins_per_octave, double *tuning, size_t *count);
+
 int32_t sk_cmvn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
 
 int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, int32_t norm_vars);
