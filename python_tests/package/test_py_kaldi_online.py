@@ -92,4 +92,7 @@ def test_matches_kaldi_native_fbank():
         ref.input_finished()
         ours.input_finished()
         want = np.array([ref.get_frame(i) for i in range(ref.num_frames_ready)])
-        np.testing.assert_allclose(ours.get_frames(), want, rtol=1e-5, atol=1e-4)
+        # float32 cepstra are sums over every band's log energy: their rounding scales with the
+        # frame's largest coefficient (|c0| ~ 30 here), not with each coefficient
+        np.testing.assert_allclose(ours.get_frames(), want, rtol=1e-5,
+                                   atol=5e-6 * np.abs(want).max())
