@@ -7,6 +7,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 pub mod alloc;
 pub mod analysis;
 pub mod augment;
+pub(crate) mod cache;
 pub mod dynamics;
 pub mod elementwise;
 pub mod fastmath;

@@ -18,12 +18,11 @@ use super::fft::{FftFloat, FftKind, FftPlan, Norm, PlanCache, Workspace};
 use super::Complex;
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
+use crate::kernels::cache::PlanStore;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::Float;
-use std::any::{Any, TypeId};
-use std::collections::BTreeMap;
 use std::f64::consts::{PI, SQRT_2};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 /// Largest DCT length (the FFT's limit, with room for type IV's doubled length).
 pub(crate) const MAX_DCT_LEN: usize = 1 << 27;
@@ -123,25 +122,8 @@ impl<T: FftFloat + PlanCache> DctPlan<T> {
 
     /// The plan of `(ty, n)` from a process-wide cache (made and cached on a miss).
     pub fn cached(ty: u8, n: usize) -> SkResult<Arc<Self>> {
-        type Cache = Mutex<BTreeMap<(TypeId, u8, usize), Arc<dyn Any + Send + Sync>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let key = (TypeId::of::<T>(), ty, n);
-        let cache = CACHE.get_or_init(Default::default);
-        let hit = cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-            .cloned();
-        if let Some(p) = hit.and_then(|p| p.downcast::<Self>().ok()) {
-            return Ok(p);
-        }
-        let plan = Arc::new(Self::new(ty, n)?);
-        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if c.len() >= 64 {
-            c.clear();
-        }
-        c.insert(key, plan.clone());
-        Ok(plan)
+        static CACHE: PlanStore<(u8, usize)> = PlanStore::new(64);
+        CACHE.get_or_make((ty, n), || Self::new(ty, n))
     }
 
     /// The type (1 … 4).

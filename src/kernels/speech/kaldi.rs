@@ -15,12 +15,11 @@
 
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_vec, try_with_capacity};
+use crate::kernels::cache::PlanStore;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::spectral::fft::{FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
 use crate::kernels::spectral::Complex;
-use std::any::{Any, TypeId};
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 /// `numeric_limits<float>::epsilon()`, Kaldi's floor under every logarithm.
 const EPSILON: f64 = 1.192_092_895_507_812_5e-7;
@@ -720,26 +719,8 @@ impl<T: KaldiFloat> KaldiPlan<T> {
     /// for a few seconds of audio take longer than the features. Bounded: cleared when it holds
     /// more than 32 plans. Refused options are refused as by [`KaldiPlan::new`] (and not cached).
     pub fn cached(feature: Feature, opts: KaldiOptions) -> SkResult<Arc<Self>> {
-        type Key = (TypeId, u8, [u64; 27]);
-        type Cache = Mutex<BTreeMap<Key, Arc<dyn Any + Send + Sync>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let key = (TypeId::of::<T>(), feature as u8, opts.bits());
-        let cache = CACHE.get_or_init(Default::default);
-        let hit = cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-            .cloned();
-        if let Some(p) = hit.and_then(|p| p.downcast::<Self>().ok()) {
-            return Ok(p);
-        }
-        let plan = Arc::new(Self::new(feature, opts)?);
-        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if c.len() >= 32 {
-            c.clear();
-        }
-        c.insert(key, plan.clone());
-        Ok(plan)
+        static CACHE: PlanStore<(u8, [u64; 27])> = PlanStore::new(32);
+        CACHE.get_or_make((feature as u8, opts.bits()), || Self::new(feature, opts))
     }
 
     /// Values per frame.
