@@ -176,15 +176,15 @@ def cases(ffi, lib):
     # batched real FFTs (the rows in SIMD lanes)
     for ct, new in (("float", lib.sk_fft_plan_f32_new), ("double", lib.sk_fft_plan_f64_new)):
         dt = np.float32 if ct == "float" else np.float64
-        pb = ffi.new("SkFftPlan **")
-        assert new(0, 1024, pb) == 0
+        bplan = ffi.new("SkFftPlan **")
+        assert new(0, 1024, bplan) == 0
         xb = rng.standard_normal((64, 1024)).astype(dt)
         yb = np.empty((64, 2 * 513), dt)
         batch = lib.sk_rfft_batch_f32 if ct == "float" else lib.sk_rfft_batch_f64
         pxb, pyb = ffi.from_buffer(ct + "[]", xb), ffi.from_buffer(ct + "[]", yb)
         out.append((f"rfft batch (64, 1024) {ct}",
-                    lambda batch=batch, p=pb[0], px=pxb, py=pyb: batch(p, px, 1024, 0, py, 513, 64, 1024)))
-        dyn_keep.append((pb, xb, yb))
+                    lambda batch=batch, p=bplan[0], px=pxb, py=pyb: batch(p, px, 1024, 0, py, 513, 64, 1024)))
+        dyn_keep.append((bplan, xb, yb))
     # keep the buffers alive as long as the lambdas
     out.append((None, (d, rows, sig, xs, ym, ca, cb, cy, cb2, taps2, hf2, mel, dyn_keep)))
     return out
