@@ -3,8 +3,13 @@
 Discovered by benches/compare.py (`--only cli`); `run(ctx)` adds these rows:
 
   loudness over a folder         `sigkern loudness DIR -j 1` (integrated, LRA, true and sample
-                                 peak)  vs  soundfile.read + pyloudnorm integrated loudness in
-                                 a loop; decode included in both, one process each
+                                 peak)  vs  ffmpeg-normalize's measurement pass (its probe and
+                                 first `loudnorm` pass per file: integrated, LRA, true peak; one
+                                 ffmpeg process per file, as the tool runs it), and vs
+                                 soundfile.read + pyloudnorm integrated loudness in a loop
+                                 (informational: pyloudnorm computes neither LRA nor true peak,
+                                 which are over half of sigkern's work per file); decode
+                                 included in all, one process each
   features --kind whisper        `sigkern features DIR --kind whisper --lufs -23 -j 1`  vs the
                                  status-quo pipeline: soundfile.read, mono, soxr HQ to 16 kHz,
                                  pyloudnorm to -23 LUFS, Whisper's log-mel in torch (one
@@ -57,6 +62,30 @@ def _best(fns, rounds=3):
     return t, c
 
 
+def _ffmpeg_normalize_pass(paths):
+    """ffmpeg-normalize's measurement pass over `paths` (EBU R128, its defaults: the probe and
+    the first `loudnorm` pass, which measures integrated loudness, LRA, true peak and the gating
+    threshold: what `sigkern loudness` reports), with the ffmpeg binary of imageio-ffmpeg; None
+    if either is missing."""
+    try:
+        import imageio_ffmpeg
+        from ffmpeg_normalize import FFmpegNormalize
+        from ffmpeg_normalize._media_file import MediaFile
+    except ImportError:
+        return None
+    os.environ.setdefault("FFMPEG_PATH", imageio_ffmpeg.get_ffmpeg_exe())
+
+    def run():
+        ffn = FFmpegNormalize(normalization_type="ebu", progress=False)
+        for p in paths:
+            m = MediaFile(ffn, p, os.devnull)
+            m._first_pass()  # the pass `ffmpeg-normalize` runs before it writes anything
+            stats = [s.loudness_statistics["ebu_pass1"] for s in m.streams["audio"].values()]
+            assert stats and stats[0]["input_i"] is not None, p
+
+    return run
+
+
 def run(ctx):
     if not ctx.selected(SECTION):
         return
@@ -95,9 +124,17 @@ def run(ctx):
                                                pyloudnorm_loop,
                                                lambda: cli("loudness", corpus, "-j", "2")])
             name = f"loudness over a folder ({FILES} files, {audio_s:.0f} s)"
-            ctx.row(SECTION, name, ts, tr, "soundfile + pyloudnorm loop", 10.0)
+            ctx.row(SECTION, name, ts, tr, "soundfile + pyloudnorm loop", None)
             ctx.row(SECTION, name + ", cpu", cs, cr, "soundfile + pyloudnorm loop", None)
             ctx.row(SECTION, name + ", -j 2", t2, tr, "soundfile + pyloudnorm loop", None)
+            ffn = _ffmpeg_normalize_pass(paths)
+            if ffn is None:
+                print("compare_cli: ffmpeg-normalize or imageio-ffmpeg not installed; row skipped")
+            else:
+                # one round of the reference (about 0.7 s a file), best of three of sigkern
+                tf = _best([ffn], rounds=1)[0][0]
+                ctx.row(SECTION, name + ", vs ffmpeg-normalize", ts, tf,
+                        "ffmpeg-normalize measurement pass", 10.0)
 
         # ---- features, Whisper log-mel
         window = torch.hann_window(400)
