@@ -96,7 +96,7 @@ def cases(ffi, lib):
     pxr, pyr = ffi.from_buffer("double[]", xr), ffi.from_buffer("double[]", yr)
     out.append(("rfft double 4096", lambda: lib.sk_rfft_f64(plan[0], pxr, 0, pyr, 4096)))
     # strided reductions: the fixed-stride kernels (±2…±4) and the gathered rest
-    for st in (2, 3, -2, 5):
+    for st in (2, 3, 4, -1, -2, -3, -4, 5):
         m = a.size // abs(st)
         first = 0 if st > 0 else (m - 1) * -st
         pfirst = pa + first
@@ -104,7 +104,11 @@ def cases(ffi, lib):
                     lambda pfirst=pfirst, st=st, m=m: lib.sk_sum_strided_f32(pfirst, st, s, m)))
     d = rng.standard_normal(1 << 19)
     pd, sd = ffi.from_buffer("double[]", d), ffi.new("double *")
-    out.append(("sum x[::2] double 256k", lambda: lib.sk_sum_strided_f64(pd, 2, sd, d.size // 2)))
+    for st in (2, 3, -1, -2):
+        m = d.size // abs(st)
+        first = 0 if st > 0 else (m - 1) * -st
+        out.append((f"sum x[::{st}] double {m // 1024}k",
+                    lambda pf=pd + first, st=st, m=m: lib.sk_sum_strided_f64(pf, st, sd, m)))
     # per-row reductions (threaded)
     rows = rng.standard_normal((64, 48_000)).astype(np.float32)
     prow, rout = ffi.from_buffer("float[]", rows), ffi.new("float[64]")

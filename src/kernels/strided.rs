@@ -670,7 +670,7 @@ impl<T: Float> reduce::Blocks for GatherSum<'_, '_, T> {
     }
 }
 
-/// The in-place kernels of strides ±2…±4 (`K` names one), run through `reduce::pairwise` like
+/// The in-place kernels of strides −1 and ±2…±4 (`K` names one), run through `reduce::pairwise` like
 /// [`GatherSum`]. The stride is chosen once per call ([`sum_lanes`]), not once per block, so
 /// each `pairwise` holds one kernel: with the choice inside every block, all seven kernels were
 /// inlined at each of the grouping's block calls.
@@ -690,6 +690,7 @@ impl<T: Float, const K: i8> reduce::Blocks for FixedSum<'_, T, K> {
             2 => block_sum_deint::<T, 2>(&self.x, r),
             3 => block_sum_deint::<T, 3>(&self.x, r),
             4 => block_sum_pos::<T, 4>(&self.x, r),
+            -1 => block_sum_neg::<T, 1>(&self.x, r),
             -2 => block_sum_neg::<T, 2>(&self.x, r),
             -3 => block_sum_neg::<T, 3>(&self.x, r),
             _ => block_sum_neg::<T, 4>(&self.x, r),
@@ -850,8 +851,13 @@ fn block_sum_neg<T: Float, const S: usize>(
     for c in 0..fast {
         let lo = top - S * (L * c + L - 1);
         let seg = &x.span[lo..lo + S * (L - 1) + 1];
+        // copied out first, then added whole (as in `block_sum_deint`): loads plus shuffles
+        let mut t = [T::ZERO; L];
         for p in 0..L {
-            accr[p] = accr[p] + seg[p * S];
+            t[p] = seg[p * S];
+        }
+        for p in 0..L {
+            accr[p] = accr[p] + t[p];
         }
     }
     let mut acc = [T::ZERO; L];
@@ -876,6 +882,7 @@ fn sum_lanes<T: Float>(x: StridedRef<'_, T>) -> f64 {
         2 => return reduce::pairwise(&mut FixedSum::<T, 2> { x }),
         3 => return reduce::pairwise(&mut FixedSum::<T, 3> { x }),
         4 => return reduce::pairwise(&mut FixedSum::<T, 4> { x }),
+        -1 => return reduce::pairwise(&mut FixedSum::<T, -1> { x }),
         -2 => return reduce::pairwise(&mut FixedSum::<T, -2> { x }),
         -3 => return reduce::pairwise(&mut FixedSum::<T, -3> { x }),
         -4 => return reduce::pairwise(&mut FixedSum::<T, -4> { x }),
