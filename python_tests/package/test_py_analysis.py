@@ -215,6 +215,15 @@ def test_prominences_widths_and_warnings():
         got = sigkern.peak_prominences(x, pk, wlen=wlen)
         want = signal.peak_prominences(x, pk, wlen=wlen)
         assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    # every index a "peak" (sorted: the O(n) stack pass; shuffled: the scan), NaN and a ramp
+    y = np.concatenate([peaky(300, 5), np.arange(50.0)])
+    y[[10, 150]] = np.nan
+    for idx in (np.arange(y.size), np.random.default_rng(6).permutation(y.size)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = sigkern.peak_prominences(y, idx)
+            want = signal.peak_prominences(y, idx)
+        assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(got, want))
     for rh in (0.0, 0.5, 1.0, 2.0):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -11,6 +11,7 @@ makes one pass shows up as a failure, so the list cannot go stale). Everything e
 from __future__ import annotations
 
 import functools
+import os
 
 import pytest
 
@@ -82,7 +83,23 @@ _CLASSES = {
     "TestCheb1ord": (_fd, ("cheb1ord",)),
     "TestCheb2ord": (_fd, ("cheb2ord",)),
     "TestEllipord": (_fd, ("ellipord",)),
+    "TestConvolve": (_ts, ("convolve",)),
+    "TestFFTConvolve": (_ts, ("fftconvolve",)),
+    "TestOAConvolve": (_ts, ("oaconvolve",)),
+    "TestCorrelateReal": (_ts, ("correlate",)),
+    "TestCorrelate": (_ts, ("correlate",)),
+    "TestCorrelateComplex": (_ts, ("correlate",)),
+    "TestAllFreqConvolves": (_ts, ("fftconvolve", "oaconvolve")),
 }
+
+#: classes whose tests take the function as a parameter (``convapproach``): mapped to sigkern's
+_PARAM_FUNC = {"TestAllFreqConvolves": "convapproach"}
+
+#: scipy's ``slow``-marked sweeps in these classes (TestFFTConvolve.test_many_sizes, the
+#: TestOAConvolve shape grids: about 11 000 cases, 60 s, all passing) run only with
+#: SIGKERN_SCIPY_SLOW=1; their unmarked tests always run
+_SLOW_OPT_IN = {"TestFFTConvolve", "TestOAConvolve"}
+_RUN_SLOW = os.environ.get("SIGKERN_SCIPY_SLOW") == "1"
 
 #: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a
 #: private helper) and the correlation_lags tests
@@ -104,10 +121,33 @@ def _xfail(base: type, name: str, reason: str) -> object:
     return pytest.mark.xfail(reason=reason, strict=True)(wrapper)
 
 
+def _param_mapped(orig: object, arg: object) -> object:
+    """``orig`` with its function parameter ``arg`` (scipy's function) replaced by sigkern's."""
+
+    @functools.wraps(orig)  # type: ignore[arg-type]
+    def wrapper(*args: object, **kwargs: object) -> object:
+        if arg is not None:
+            kwargs[arg] = getattr(sigkern, kwargs[arg].__name__)  # type: ignore[union-attr]
+        return orig(*args, **kwargs)  # type: ignore[operator]
+
+    return wrapper
+
+
 def _subclass(cls_name: str) -> type:
     mod, names = _CLASSES[cls_name]
     base = getattr(mod, cls_name)
     attrs: dict[str, object] = {"_SWAP": (mod, names)}
+    arg = _PARAM_FUNC.get(cls_name)
+    for m in dir(base):
+        if not m.startswith("test_"):
+            continue
+        orig = getattr(base, m)
+        if arg is not None:
+            attrs[m] = _param_mapped(orig, arg)
+        if cls_name in _SLOW_OPT_IN and not _RUN_SLOW and any(
+            mk.name == "slow" for mk in getattr(orig, "pytestmark", [])
+        ):
+            attrs[m] = None  # not collected (collecting the sweeps alone takes 20 s)
     for key, reason in XFAIL.items():
         c, _, m = key.partition(".")
         if c == cls_name:

@@ -1076,24 +1076,111 @@ def test_convolve_torch_out_empty_and_nonfinite():
 def test_convolve_errors(monkeypatch):
     a, b = np.ones(10), np.ones(3)
     with NoC(monkeypatch):
-        with pytest.raises(ValueError, match="1-D"):
+        with pytest.raises(ValueError, match="same dimensionality"):
             sigkern.convolve(np.ones((2, 10)), b)
-        with pytest.raises(ValueError, match="1-D"):
+        with pytest.raises(ValueError, match="same dimensionality"):
             sigkern.correlate(a, np.float64(2.0))
-        with pytest.raises(TypeError, match="one dtype"):
-            sigkern.convolve(a, b.astype(np.float32))
-        with pytest.raises(TypeError, match="real"):
-            sigkern.convolve(a.astype(np.complex128), b)
         with pytest.raises(ValueError, match="mode"):
             sigkern.convolve(a, b, mode="circular")
+        with pytest.raises(ValueError, match="mode"):
+            sigkern.convolve(np.ones((2, 2)), np.ones((2, 2)), mode="circular")
         with pytest.raises(ValueError, match="method"):
             sigkern.correlate(a, b, method="overlap-add")
-        with pytest.raises(ValueError, match="C-contiguous"):
-            sigkern.convolve(np.ones(20)[::2], b)
         with pytest.raises(ValueError, match="shape"):
             sigkern.convolve(a, b, out=np.empty(10))
         with pytest.raises(ValueError, match="meta"):
             sigkern.convolve(meta_tensor(), meta_tensor())
+        with pytest.raises(ValueError, match="every dimension"):
+            sigkern.convolve(np.ones((2, 3)), np.ones((3, 2)), "valid")
+        with pytest.raises(TypeError, match="long|dtype"):
+            sigkern.convolve(np.ones((2, 2), np.longdouble), np.ones((2, 2)))
+        with pytest.raises(TypeError, match="dtype"):
+            sigkern.convolve(np.array(["a", "b"]), np.array(["c"]))
+        with pytest.raises(ValueError, match="2\\*\\*53"):  # not exact in float64
+            sigkern.convolve(np.full(3, 2**40), np.full(3, 2**20))
+        for f in (sigkern.fftconvolve, sigkern.oaconvolve):
+            with pytest.raises(ValueError, match="incompatible shapes"):
+                f(np.ones((2, 3)), np.ones((3, 3)), axes=1)
+            with pytest.raises(ValueError, match="axes exceeds"):
+                f(np.ones(3), np.ones(3), axes=1)
+            with pytest.raises(ValueError, match="acceptable mode"):
+                f(np.ones(3), np.ones(3), mode="nope")
+
+
+# N-D: the 1-D C kernels over flattened padded rows (FFT) or pairs of rows (direct)
+ND_SHAPES = [((5, 7), (3, 4)), ((3, 4), (5, 7)), ((6, 1, 9), (2, 3, 4)), ((4, 33), (4, 33)), ((1, 50), (3, 1))]
+
+
+@pytest.mark.parametrize("method", ["auto", "direct", "fft"])
+def test_convolve_correlate_nd_match_scipy(method):
+    r = rng(35)
+    for s1, s2 in ND_SHAPES:
+        for dt in (F64, F32, np.complex128):
+            a = r.standard_normal(s1).astype(dt)
+            b = r.standard_normal(s2).astype(dt)
+            if dt == np.complex128:
+                a = a + 1j * r.standard_normal(s1)
+                b = b - 1j * r.standard_normal(s2)
+            tol = (1e-13 if dt != F32 else 1e-5) * np.abs(a).sum() * np.abs(b).max() + 1e-300
+            for mode in ("full", "same", "valid"):
+                if mode == "valid" and not (all(x >= y for x, y in zip(s1, s2)) or all(x <= y for x, y in zip(s1, s2))):
+                    continue
+                for ours, ref in ((sigkern.convolve, signal.convolve), (sigkern.correlate, signal.correlate)):
+                    got = ours(a, b, mode, method)
+                    want = ref(a.astype(np.complex128), b.astype(np.complex128), mode, method="direct")
+                    assert got.dtype == dt and got.shape == want.shape, (ours.__name__, s1, s2, mode)
+                    assert np.max(np.abs(got - want), initial=0.0) <= tol, (ours.__name__, s1, s2, mode, dt)
+
+
+def test_convolve_nd_integers_exact_and_nan_local():
+    r = rng(36)
+    a = r.integers(-1000, 1000, (20, 30)).astype(np.int32)
+    b = r.integers(-1000, 1000, (7, 5)).astype(np.int32)
+    b16 = b.astype(np.int16)  # mixed integer dtypes: scipy's direct path refuses, sigkern promotes
+    assert np.array_equal(sigkern.convolve(a, b16, method="direct"), signal.convolve(a, b))
+    for mode in ("full", "same", "valid"):
+        for method in ("auto", "direct"):
+            got = sigkern.convolve(a, b, mode, method)
+            want = signal.convolve(a, b, mode, method="direct")
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+        got = sigkern.correlate(a, b, mode, "direct")
+        assert np.array_equal(got, signal.correlate(a, b, mode, "direct"))
+    u = r.integers(0, 2, 24).astype(bool)  # bool: scipy's N-D direct path refuses it, 1-D is numpy's
+    got = sigkern.convolve(u, u[:5])
+    assert got.dtype == bool and np.array_equal(got, signal.convolve(u, u[:5]))
+    big = np.array([2**40], np.int64)  # one element: integer arithmetic (wraps as scipy's)
+    assert np.array_equal(sigkern.convolve(big, big), signal.convolve(big, big))
+    # direct: a NaN reaches only the outputs its kernel footprint covers, as in scipy
+    x = r.standard_normal((9, 9))
+    x[4, 4] = np.nan
+    k = r.standard_normal((3, 3))
+    assert np.array_equal(np.isnan(sigkern.convolve(x, k, "same", "direct")),
+                          np.isnan(signal.convolve(x, k, "same", "direct")))
+    with pytest.warns(RuntimeWarning, match="fft convolution"):
+        sigkern.convolve(np.full(5, np.nan), np.ones(2), method="fft")
+
+
+def test_fftconvolve_axes_broadcast():
+    r = rng(37)
+    x = r.standard_normal((3, 200, 2))
+    h = r.standard_normal((1, 31, 2))
+    for f, ref in ((sigkern.fftconvolve, signal.fftconvolve), (sigkern.oaconvolve, signal.oaconvolve)):
+        for axes in (1, [1], [0, 1], None, -2):
+            for mode in ("full", "same", "valid"):
+                got = f(x, h, mode, axes=axes)
+                want = ref(x, h, mode, axes=axes)
+                assert got.shape == want.shape and got.dtype == want.dtype, (axes, mode)
+                assert np.allclose(got, want, rtol=0, atol=1e-12 * np.abs(x).sum() * np.abs(h).max())
+    x32 = x.astype(np.float32)
+    got = sigkern.fftconvolve(x32, h.astype(np.complex64), axes=1)
+    assert got.dtype == np.complex64
+    assert np.allclose(got, signal.fftconvolve(x, h, axes=1), atol=1e-4)
+    assert sigkern.fftconvolve(np.array([]), np.ones(3)).shape == (0,)
+    assert sigkern.fftconvolve(np.float64(3.0), np.float64(2.0)) == 6.0
+    t = sigkern.convolve(torch.ones(2, 3, dtype=torch.float64), torch.ones(1, 2, dtype=torch.float64))
+    assert isinstance(t, torch.Tensor) and t.shape == (2, 4)
+    out = np.empty((2, 4))
+    assert sigkern.correlate(np.ones((2, 3)), np.ones((1, 2)), out=out) is out and out[0, 1] == 2.0
 
 
 def test_every_spectral_c_function_is_bound():

@@ -86,6 +86,9 @@ def _wlen(value: Any) -> int:
 
 
 def _uidx(a: np.ndarray) -> np.ndarray:
+    """Non-negative indices as ``size_t`` (an intp array is viewed, not copied)."""
+    if a.dtype == np.intp:
+        return np.ascontiguousarray(a).view(np.uintp)
     return np.ascontiguousarray(a, dtype=np.uintp)
 
 
@@ -105,7 +108,7 @@ def _prominences(x: np.ndarray, peaks: np.ndarray, wlen: int) -> Tuple[np.ndarra
             _raise(st, "sk_peak_prominences_f64")
     if zeros[0]:
         _warn("some peaks have a prominence of 0")
-    return prom, lb.astype(np.intp), rb.astype(np.intp)
+    return prom, lb.view(np.intp), rb.view(np.intp)  # indices < x.size: the same bits
 
 
 def _widths(x: np.ndarray, peaks: np.ndarray, rel_height: float, prom: Any, lb: Any,

@@ -27,7 +27,7 @@ from __future__ import annotations
 # One module per family of the C library (``src/kernels/spectral/``): the names start with an
 # underscore, as in scipy.signal, because a module ``fft`` or ``stft`` would be shadowed by the
 # function of that name; every public name is re-exported here.
-from ._conv import convolve, correlate, correlation_lags
+from ._conv import convolve, correlate, correlation_lags, fftconvolve, oaconvolve
 from ._dct import dct, idct
 from ._fft import FftPlan, fft, ifft, irfft, rfft
 from ._mel import MelSpectrogram, log_mel_spectrogram, mel_filters, melspectrogram
@@ -61,4 +61,6 @@ __all__ = [
     "convolve",
     "correlation_lags",
     "correlate",
+    "fftconvolve",
+    "oaconvolve",
 ]
