@@ -208,7 +208,7 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         lib.sk_kaldi_options_init(opts)
         rc = getattr(lib, f"sk_kaldi_online_{sfx}_new")(lib.SK_KALDI_FBANK, opts, out)
     elif handle_type == "SkSlidingCmnStream":
-        rc = getattr(lib, f"sk_sliding_cmn_stream_{sfx}_new")(4, 8, 2, 0, 1, out)
+        rc = getattr(lib, f"sk_sliding_cmn_stream_{sfx}_new")(1, 8, 2, 0, 1, out)
     else:
         return None
     if rc != 0:

@@ -116,13 +116,23 @@ impl<T: Float> SlidingCmnStream<T> {
         end.max(t + 1)
     }
 
-    /// How many frames come out once `total` frames are in (not finishing).
+    /// How many frames come out once `total` frames are in (not finishing): the frames `t`
+    /// with [`SlidingCmnStream::need`]`(t) ≤ total`, in closed form (`need` never decreases).
     fn ready(&self, total: usize) -> usize {
-        let mut t = self.done;
-        while t < total && self.need(t) <= total {
-            t += 1;
-        }
-        t - self.done
+        let end = if self.center {
+            // need(t) = max(t + 1, max(t − cmn/2, 0) + cmn)
+            if total < self.cmn {
+                0
+            } else {
+                total.min((total - self.cmn + self.cmn / 2).saturating_add(1))
+            }
+        } else if total < self.min_cmn {
+            // need(t) = max(t + 1, min_cmn)
+            0
+        } else {
+            total
+        };
+        end.saturating_sub(self.done)
     }
 
     /// Frames a [`SlidingCmnStream::push`] of `n` more frames returns.
@@ -293,6 +303,22 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn ready_counts_the_frames_whose_window_is_complete() {
+        for (cw, mw) in [(0, 0), (1, 1), (4, 0), (7, 20), (10, 3), (9, 4)] {
+            for center in [false, true] {
+                let s = SlidingCmnStream::<f64>::new(1, cw, mw, center, false, pow64).unwrap();
+                for total in 0..40 {
+                    let want = (0..total).take_while(|&t| s.need(t) <= total).count();
+                    assert_eq!(s.ready(total), want, "{cw} {mw} {center} {total}");
+                }
+                // a count beyond any buffer is answered at once
+                assert!(s.push_frames(usize::MAX / 2).unwrap() <= usize::MAX / 2);
+                assert_eq!(s.push_frames(usize::MAX).unwrap(), s.ready(usize::MAX));
             }
         }
     }
