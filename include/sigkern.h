@@ -1437,7 +1437,8 @@ int32_t sk_sliding_cmn_stream_free(struct SkSlidingCmnStream *stream);
 /**
  * Number of frames a push of `n` more frames would return now (`*frames`). Returns `SK_OK`,
  * `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished), `SK_ERR_LENGTH`
- * (the frame count overflows), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ * (the frame count overflows, or its values would not fit in the address space),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
  *
  * Real-time safe: yes.
  *

@@ -1,7 +1,7 @@
 //! Streaming sliding-window CMN (`sk_sliding_cmn_stream_*`): frames normalised as soon as their
 //! window is complete, equal bit for bit to `sk_sliding_cmn_*` on the whole sequence.
 
-use super::guard::{alias, check_capacity, check_out_scalar, ffi_boundary, Buf};
+use super::guard::{alias, check_capacity, check_out_scalar, ffi_boundary, size_result, Buf};
 use super::handle::{self, handle_kind, Either, Kind};
 use crate::error::{SkError, SkResult};
 use crate::kernels::speech::cmvn_stream::SlidingCmnStream;
@@ -163,7 +163,8 @@ fn with_stream<R>(
 
 /// Number of frames a push of `n` more frames would return now (`*frames`). Returns `SK_OK`,
 /// `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished), `SK_ERR_LENGTH`
-/// (the frame count overflows), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+/// (the frame count overflows, or its values would not fit in the address space),
+/// `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
 ///
 /// Real-time safe: yes.
 ///
@@ -177,7 +178,12 @@ pub unsafe extern "C" fn sk_sliding_cmn_stream_push_frames(
 ) -> i32 {
     ffi_boundary!("sk_sliding_cmn_stream_push_frames", {
         check_out_scalar("frames", frames)?;
-        let f = with_stream(stream, |s| s.push_frames(n), |s| s.push_frames(n))?;
+        let (f, bytes) = with_stream(
+            stream,
+            |s| Ok((s.push_frames(n)?, s.feats().saturating_mul(4))),
+            |s| Ok((s.push_frames(n)?, s.feats().saturating_mul(8))),
+        )?;
+        let f = size_result("the frame count", Some(f), bytes, "frames")?;
         // SAFETY: checked non-NULL and aligned above; writable per the contract.
         unsafe { *frames = f };
         Ok(())
