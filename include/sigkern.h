@@ -783,6 +783,12 @@ typedef struct SkMeter SkMeter;
 typedef struct SkResampler SkResampler;
 
 /**
+ * A sliding-window CMN stream (opaque; `sk_sliding_cmn_stream_f32_new` /
+ * `sk_sliding_cmn_stream_f64_new`, freed with `sk_sliding_cmn_stream_free`).
+ */
+typedef struct SkSlidingCmnStream SkSlidingCmnStream;
+
+/**
  * A streaming STFT (opaque; `sk_stft_stream_f32_new`/`sk_stft_stream_f64_new`, freed with
  * `sk_stft_stream_free`).
  */
@@ -1383,6 +1389,135 @@ int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t fra
  * `x` readable and `y` writable for channels·frames·feats doubles.
  */
 int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+/**
+ * Creates a stream of `torchaudio.functional.sliding_window_cmn(x, cmn_window, min_cmn_window,
+ * center, norm_vars)` over frames of `feats` floats (rules as `sk_sliding_cmn_f32`). Feed it
+ * with `sk_sliding_cmn_stream_f32_push`, end with `sk_sliding_cmn_stream_f32_finish`: the
+ * frames out, in order, equal one `sk_sliding_cmn_f32` call on the whole sequence bit for bit,
+ * whatever the block sizes. Frame `t` comes out as soon as its window is complete: without
+ * `center` once `max(t + 1, min_cmn_window)` frames are in (after the first `min_cmn_window`
+ * frames, each frame comes out with itself); with `center` once
+ * `max(t + cmn_window − cmn_window/2, cmn_window)` frames are in (a latency of
+ * `⌈cmn_window/2⌉ − 1` frames); the frames whose window reaches past the last frame come with
+ * the finish. The stream holds `max(cmn_window, min_cmn_window) + 2` frames, whatever the
+ * block size. Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (feats 0, center or norm_vars not 0/1),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH` (windows too long),
+ * `SK_ERR_ALLOCATION`; on error `*stream` is untouched. Free with
+ * `sk_sliding_cmn_stream_free`. One call at a time per stream (a concurrent call is refused).
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `stream` writable.
+ */
+int32_t sk_sliding_cmn_stream_f32_new(size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars, struct SkSlidingCmnStream **stream);
+
+/**
+ * Creates a stream of doubles. Rules as `sk_sliding_cmn_stream_f32_new`.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `stream` writable.
+ */
+int32_t sk_sliding_cmn_stream_f64_new(size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars, struct SkSlidingCmnStream **stream);
+
+/**
+ * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (frees memory).
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_sliding_cmn_stream_free(struct SkSlidingCmnStream *stream);
+
+/**
+ * Number of frames a push of `n` more frames would return now (`*frames`). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished), `SK_ERR_LENGTH`
+ * (the frame count overflows, or its values would not fit in the address space),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_push_frames(const struct SkSlidingCmnStream *stream, size_t *frames, size_t n);
+
+/**
+ * Number of frames the finish would return now (`*frames`; 0 once finished). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_finish_frames(const struct SkSlidingCmnStream *stream, size_t *frames);
+
+/**
+ * Forgets the sequence (and a finish): the stream starts a new one. Returns `SK_OK` or
+ * `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_sliding_cmn_stream_reset(struct SkSlidingCmnStream *stream);
+
+/**
+ * Appends `n` frames of `x` (frame-major, `feats` floats each) to the stream and writes every
+ * frame whose window is now complete, normalised, to `y` (frame-major; `y_len` its capacity in
+ * floats), storing their count in `*frames` (possibly 0;
+ * `sk_sliding_cmn_stream_push_frames` tells it in advance). If `y` is too small, returns
+ * `SK_ERR_BUFFER_TOO_SMALL` and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE`
+ * (NULL/freed/a double stream), `SK_ERR_BAD_ARGUMENT` (finished stream),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`. On error
+ * nothing is written and the stream is unchanged.
+ *
+ * Real-time safe: yes (the stream's frames and sums are made with it, for any block size).
+ *
+ * # Safety
+ * `x` readable for n·feats floats, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_f32_push(struct SkSlidingCmnStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Push for a double stream. Rules as `sk_sliding_cmn_stream_f32_push`.
+ *
+ * Real-time safe: yes (the stream's frames and sums are made with it, for any block size).
+ *
+ * # Safety
+ * `x` readable for n·feats doubles, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_f64_push(struct SkSlidingCmnStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Ends the sequence: writes its remaining frames (those whose window reaches past its last
+ * frame; their windows end there, as offline) to `y` and their count to `*frames`; later
+ * pushes fail until `sk_sliding_cmn_stream_reset`, a second finish returns 0 frames. Rules as
+ * `sk_sliding_cmn_stream_f32_push`.
+ *
+ * Real-time safe: yes (the stream's frames and sums are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len floats, `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_f32_finish(struct SkSlidingCmnStream *stream, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Finish for a double stream. Rules as `sk_sliding_cmn_stream_f32_finish`.
+ *
+ * Real-time safe: yes (the stream's frames and sums are made with it).
+ *
+ * # Safety
+ * `y` writable for y_len doubles, `frames` writable.
+ */
+int32_t sk_sliding_cmn_stream_f64_finish(struct SkSlidingCmnStream *stream, double *y, size_t y_len, size_t *frames);
 
 /**
  * Output length of `sk_convolve_*`/`sk_correlate_*` for inputs of `na`, `nb` samples and

@@ -296,6 +296,8 @@ typedef struct SkMeter SkMeter;
 
 typedef struct SkResampler SkResampler;
 
+typedef struct SkSlidingCmnStream SkSlidingCmnStream;
+
 typedef struct SkStftStream SkStftStream;
 
 typedef struct SkKaldiOptions {
@@ -394,6 +396,26 @@ int32_t sk_cmvn_f64(const double *x, double *y, size_t channels, size_t frames, 
 int32_t sk_sliding_cmn_f32(const float *x, float *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
 
 int32_t sk_sliding_cmn_f64(const double *x, double *y, size_t channels, size_t frames, size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars);
+
+int32_t sk_sliding_cmn_stream_f32_new(size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars, struct SkSlidingCmnStream **stream);
+
+int32_t sk_sliding_cmn_stream_f64_new(size_t feats, size_t cmn_window, size_t min_cmn_window, int32_t center, int32_t norm_vars, struct SkSlidingCmnStream **stream);
+
+int32_t sk_sliding_cmn_stream_free(struct SkSlidingCmnStream *stream);
+
+int32_t sk_sliding_cmn_stream_push_frames(const struct SkSlidingCmnStream *stream, size_t *frames, size_t n);
+
+int32_t sk_sliding_cmn_stream_finish_frames(const struct SkSlidingCmnStream *stream, size_t *frames);
+
+int32_t sk_sliding_cmn_stream_reset(struct SkSlidingCmnStream *stream);
+
+int32_t sk_sliding_cmn_stream_f32_push(struct SkSlidingCmnStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_sliding_cmn_stream_f64_push(struct SkSlidingCmnStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_sliding_cmn_stream_f32_finish(struct SkSlidingCmnStream *stream, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_sliding_cmn_stream_f64_finish(struct SkSlidingCmnStream *stream, double *y, size_t y_len, size_t *frames);
 
 int32_t sk_convolve_len(int32_t mode, size_t *n, size_t na, size_t nb);
 

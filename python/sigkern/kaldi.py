@@ -23,7 +23,7 @@ import numpy as np
 from . import _args as A
 from . import _buffers as B
 from ._args import F32, F64, SFX
-from ._errors import error
+from ._errors import BufferTooSmallError, error
 from ._handle import Handle, closed_error
 from ._lib import cfunc, ffi
 
@@ -297,6 +297,7 @@ _online_accept_frames = cfunc("sk_kaldi_online_accept_frames")
 _online_finish_frames = cfunc("sk_kaldi_online_finish_frames")
 _online_reset = cfunc("sk_kaldi_online_reset")
 _online_info = cfunc("sk_kaldi_online_info")
+_TOO_SMALL = BufferTooSmallError.code
 
 
 class _Online(Handle, free="sk_kaldi_online_free"):
@@ -304,8 +305,8 @@ class _Online(Handle, free="sk_kaldi_online_free"):
     ``_frames``, whose row 0 is frame ``_base``; frames ``_first`` … ``_count − 1`` are
     available."""
 
-    __slots__ = ("_h", "_dt", "_ct", "_dim", "_rate", "_shift", "_frames", "_base", "_count",
-                 "_first", "_finished", "_fr", "__weakref__")
+    __slots__ = ("_h", "_dt", "_ct", "_dim", "_rate", "_shift", "_hop", "_frames", "_yp",
+                 "_base", "_count", "_first", "_finished", "_fr", "__weakref__")
     _KIND = _FBANK
     _NAME = "OnlineFbank"
 
@@ -326,8 +327,10 @@ class _Online(Handle, free="sk_kaldi_online_free"):
             raise error(st, "sk_kaldi_online_info")
         self._dim = int(d[0])
         self._rate = float(opts.sample_frequency)
-        self._shift = int(opts.sample_frequency * opts.frame_shift / 1000.0) / self._rate
+        self._hop = int(opts.sample_frequency * opts.frame_shift / 1000.0)
+        self._shift = self._hop / self._rate
         self._frames = np.empty((64, self._dim), dt)
+        self._yp = ffi.from_buffer(self._ct, self._frames, require_writable=True)
         self._base = self._count = self._first = 0
         self._finished = False
         self._fr = ffi.new("size_t *")
@@ -336,19 +339,25 @@ class _Online(Handle, free="sk_kaldi_online_free"):
         if self._h == ffi.NULL:
             raise closed_error(-7, cname, f"this {self._NAME}")
 
-    def _grow(self, k: int) -> Any:
-        """The rows for ``k`` new frames (the available frames moved to the front of a larger
-        buffer when they do not fit)."""
+    def _room(self, k: int) -> int:
+        """The row of ``_frames`` where ``k`` new frames go (the available frames moved to the
+        front of a larger buffer when they do not fit)."""
         keep = self._count - self._first
         start = self._first - self._base
         buf = self._frames
         if start + keep + k > buf.shape[0]:
             new = np.empty((max(64, 2 * (keep + k)), self._dim), self._dt)
             new[:keep] = buf[start:start + keep]
-            self._frames = buf = new
+            self._frames = new
+            self._yp = ffi.from_buffer(self._ct, new, require_writable=True)
             self._base = self._first
             start = 0
-        return buf[start + keep:start + keep + k]
+        return start + keep
+
+    def _grow(self, k: int) -> Any:
+        """The rows for ``k`` new frames (see :meth:`_room`)."""
+        r = self._room(k)
+        return self._frames[r:r + k]
 
     @property
     def dim(self) -> int:
@@ -381,26 +390,36 @@ class _Online(Handle, free="sk_kaldi_online_free"):
         >>> f.accept_waveform(16000, np.zeros(800, np.float32)); f.num_frames_ready
         3
         """
-        func = f"{self._NAME}.accept_waveform"
-        self._live(f"sk_kaldi_online_{SFX[self._dt]}_accept")
-        if float(sample_rate) != self._rate:
-            raise ValueError(f"{func}: sample_rate {sample_rate} differs from the stream's "
-                             f"sample_frequency {self._rate}")
-        x: Any = samples.numpy() if A.is_tensor(samples) else samples
-        x = np.ascontiguousarray(x, dtype=self._dt)
-        if x.ndim != 1:
-            raise ValueError(f"{func}: samples must be one-dimensional, got shape {x.shape}")
+        if self._h == ffi.NULL:
+            self._live(f"sk_kaldi_online_{SFX[self._dt]}_accept")
+        if sample_rate != self._rate and float(sample_rate) != self._rate:
+            raise ValueError(f"{self._NAME}.accept_waveform: sample_rate {sample_rate} differs "
+                             f"from the stream's sample_frequency {self._rate}")
+        x: Any = samples
+        if not (type(x) is np.ndarray and x.dtype == self._dt and x.ndim == 1
+                and x.flags.c_contiguous):
+            x = np.ascontiguousarray(x.numpy() if A.is_tensor(x) else x, dtype=self._dt)
+            if x.ndim != 1:
+                raise ValueError(f"{self._NAME}.accept_waveform: samples must be "
+                                 f"one-dimensional, got shape {x.shape}")
         n = x.size
-        st = _online_accept_frames(self._h, self._fr, n)
-        if st:
-            raise error(st, "sk_kaldi_online_accept_frames")
-        y = self._grow(int(self._fr[0]))
-        st = _online_accept[self._dt](self._h, ffi.from_buffer(self._ct, x), n,
-                                      ffi.from_buffer(self._ct, y, require_writable=True),
-                                      y.size, self._fr)
+        d = self._dim
+        # room for the most frames n samples can complete (n // hop + 2), so that one call
+        # usually does; a stream that needs more says so and consumes nothing
+        k = n // self._hop + 2
+        r = self._room(k)
+        px = ffi.from_buffer(self._ct, x)
+        st = _online_accept[self._dt](self._h, px, n, self._yp + r * d, k * d, self._fr)
+        if st == _TOO_SMALL:
+            st = _online_accept_frames(self._h, self._fr, n)
+            if st:
+                raise error(st, "sk_kaldi_online_accept_frames")
+            k = int(self._fr[0])
+            r = self._room(k)
+            st = _online_accept[self._dt](self._h, px, n, self._yp + r * d, k * d, self._fr)
         if st:
             raise error(st, f"sk_kaldi_online_{SFX[self._dt]}_accept")
-        self._count += int(self._fr[0])
+        self._count += self._fr[0]
 
     def input_finished(self) -> None:
         """Ends the input: computes the last frames (those that reflect at the end without

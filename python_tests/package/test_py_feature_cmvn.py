@@ -112,3 +112,81 @@ def test_cmvn_is_kaldis_apply_cmvn():
     assert sigkern.feature.cmvn(x.astype(np.float32)).dtype == np.float32
     with pytest.raises(ValueError):
         sigkern.feature.cmvn(np.ones(5))
+
+
+def _stream_all(s, x, rng):
+    """Pushes x in random blocks (0 to 40 frames) and finishes; returns the frames out."""
+    parts, at = [], 0
+    while at < len(x):
+        k = int(rng.integers(0, 41))
+        parts.append(s.push(x[at:at + k]))
+        at += k
+    parts.append(s.finish())
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize("norm_vars", [False, True])
+def test_stream_equals_offline_and_torchaudio(center, norm_vars):
+    """Random blockings: bit for bit the offline call; float64 within 1e-10 of torchaudio."""
+    rng = np.random.default_rng(10 + int(center) + 2 * norm_vars)
+    x = rng.standard_normal((157, 13)) * 3 + 10
+    for cw, mw in ((600, 100), (50, 10), (20, 30), (7, 1), (1, 1), (300, 0)):
+        s = sigkern.feature.SlidingWindowCmnStream(13, cw, mw, center, norm_vars)
+        for _ in range(2):  # a reset stream starts anew
+            got = _stream_all(s, x, rng)
+            assert np.array_equal(got, sigkern.feature.sliding_window_cmn(x, cw, mw, center, norm_vars))
+            want = _torchaudio_sliding_window_cmn(torch.from_numpy(x), cw, mw, center, norm_vars).numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10, err_msg=f"{cw} {mw}")
+            s.reset()
+    x32 = x.astype(np.float32)
+    s = sigkern.feature.SlidingWindowCmnStream(13, 50, 10, center, norm_vars, dtype=np.float32)
+    got = _stream_all(s, x32, rng)
+    assert got.dtype == np.float32
+    assert np.array_equal(got, sigkern.feature.sliding_window_cmn(x32, 50, 10, center, norm_vars))
+
+
+@pytest.mark.parametrize("center", [False, True])
+def test_stream_emits_each_frame_as_soon_as_its_window_is_complete(center):
+    """Frame by frame: after n frames in, exactly the frames t with
+    n >= max(t + 1, min_cmn_window) (causal) or n >= max(t + cmn_window - cmn_window // 2,
+    cmn_window) (centred) are out; the rest come with the finish."""
+    cw, mw, n = 9, 4, 30
+    x = np.random.default_rng(3).standard_normal((n, 2))
+    s = sigkern.feature.SlidingWindowCmnStream(2, cw, mw, center)
+    assert s.latency == (cw - cw // 2 - 1 if center else 0)
+    out = 0
+    for i in range(n):
+        out += len(s.push(x[i:i + 1]))
+        have = i + 1
+        if center:
+            want = sum(1 for t in range(have) if have >= max(t + cw - cw // 2, cw))
+        else:
+            want = sum(1 for t in range(have) if have >= max(t + 1, mw))
+        assert out == want, (i, out, want)
+        if have >= (cw if center else mw):  # then the lag is the stated latency
+            assert out == have - s.latency
+    tail = s.finish()
+    assert out + len(tail) == n
+    assert len(tail) == s.latency
+
+
+def test_stream_misuse():
+    s = sigkern.feature.SlidingWindowCmnStream(3, 10, 2)
+    with pytest.raises(ValueError):
+        s.push(np.ones((4, 2)))
+    with pytest.raises(TypeError):
+        s.push(np.ones((4, 3), np.float32))
+    with pytest.raises(ValueError):
+        sigkern.feature.SlidingWindowCmnStream(3, -1)
+    with pytest.raises(sigkern.BadArgumentError):
+        sigkern.feature.SlidingWindowCmnStream(0)
+    assert s.push(np.ones((0, 3))).shape == (0, 3)
+    s.finish()
+    with pytest.raises(sigkern.BadArgumentError):
+        s.push(np.ones((1, 3)))
+    assert s.finish().shape == (0, 3)
+    s.close()
+    with pytest.raises(sigkern.InvalidHandleError):
+        s.reset()
+

@@ -201,14 +201,15 @@ impl SkKaldiOptions {
     }
 }
 
-/// Reads and checks `*opts` and makes the plan of `kind`.
+/// Reads and checks `*opts`, makes the plan of `kind` (cached; its seed is 0) and returns it
+/// with the options' dither seed.
 ///
 /// # Safety
 /// `opts` NULL, misaligned (both refused here) or readable for one `SkKaldiOptions`.
 pub(crate) unsafe fn read_plan<T: KaldiFloat>(
     kind: i32,
     opts: *const SkKaldiOptions,
-) -> SkResult<Arc<KaldiPlan<T>>> {
+) -> SkResult<(Arc<KaldiPlan<T>>, u64)> {
     let f = feature(kind)?;
     let b = Buf::new("opts", opts, 1);
     if opts.is_null() {
@@ -220,7 +221,7 @@ pub(crate) unsafe fn read_plan<T: KaldiFloat>(
     // SAFETY: `b.check()` passed (non-NULL, aligned, one element in range); readable is the
     // caller's `# Safety` obligation; the struct is plain data copied out here.
     let o = unsafe { *opts };
-    KaldiPlan::cached(f, o.to_core()?)
+    Ok((KaldiPlan::cached(f, o.to_core()?)?, o.seed))
 }
 
 /// Fills `*opts` with torchaudio's defaults (16 kHz, 25 ms frames every 10 ms, Povey window,
@@ -265,7 +266,7 @@ pub unsafe extern "C" fn sk_kaldi_shape(
 ) -> i32 {
     ffi_boundary!("sk_kaldi_shape", {
         // SAFETY: `opts` per this function's contract; NULL and alignment are checked inside.
-        let p = unsafe { read_plan::<f64>(kind, opts)? };
+        let (p, _) = unsafe { read_plan::<f64>(kind, opts)? };
         check_out_scalar("frames", frames)?;
         check_out_scalar("dim", dim)?;
         let fr = p.frames(n)?;
@@ -301,7 +302,7 @@ unsafe fn kaldi_ffi<T: KaldiFloat>(
     n: usize,
 ) -> SkResult<()> {
     // SAFETY: `opts` per the caller's contract; NULL and alignment are checked inside.
-    let p = unsafe { read_plan::<T>(kind, opts)? };
+    let (p, seed) = unsafe { read_plan::<T>(kind, opts)? };
     let xl = super::fft::extent("x", rows, n, x_stride, false, 0)?;
     let xb = Buf::new("x", x, xl);
     xb.check()?;
@@ -328,7 +329,7 @@ unsafe fn kaldi_ffi<T: KaldiFloat>(
     // (≤ `y_len`); readable / writable per the caller's contract; `alias` proved them disjoint;
     // the slices die with this call.
     let (xs, ys) = unsafe { (xb.slice(), yb.slice_mut()) };
-    p.compute(xs, x_stride as usize, rows, n, ys)
+    p.compute_seeded(seed, xs, x_stride as usize, rows, n, ys)
 }
 
 /// Kaldi features of `rows` signals of `n` floats, row `r` at `x + r·x_stride` (`x_stride ≥ 0`;

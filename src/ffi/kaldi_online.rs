@@ -5,7 +5,7 @@ use super::guard::{alias, check_capacity, check_out_scalar, ffi_boundary, Buf};
 use super::handle::{self, handle_kind, Either, Kind};
 use super::kaldi::{read_plan, SkKaldiOptions};
 use crate::error::{SkError, SkResult};
-use crate::kernels::speech::kaldi::KaldiFloat;
+use crate::kernels::speech::kaldi::{KaldiFloat, KaldiOptions};
 use crate::kernels::speech::kaldi_online::KaldiOnline;
 
 /// A Kaldi feature stream (opaque; `sk_kaldi_online_f32_new`/`sk_kaldi_online_f64_new`, freed
@@ -50,9 +50,9 @@ unsafe fn online_new<T: OnlineElem>(
     stream: *mut *mut SkKaldiOnline,
 ) -> SkResult<()> {
     // SAFETY: `opts` per the caller's contract; NULL and alignment are checked inside.
-    let p = unsafe { read_plan::<T>(kind, opts)? };
+    let (p, seed) = unsafe { read_plan::<T>(kind, opts)? };
     check_out_scalar("stream", stream)?;
-    let s = KaldiOnline::<T>::new(p.feature, p.opts)?;
+    let s = KaldiOnline::<T>::new(p.feature, KaldiOptions { seed, ..p.opts })?;
     // SAFETY: `stream` checked non-NULL and aligned above; writable per the contract.
     unsafe { handle::publish::<T::Kind>(s, stream) }
 }

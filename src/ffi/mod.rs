@@ -8,6 +8,7 @@ pub mod guard;
 pub mod augment;
 pub mod chroma;
 pub mod cmvn;
+pub mod cmvn_stream;
 pub mod conv;
 pub mod dct;
 pub mod delta;

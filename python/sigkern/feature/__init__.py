@@ -2,7 +2,8 @@
 features of audio and spectrograms (C: ``sk_spectral_features_*``, ``sk_spectral_descriptors_*``,
 ``sk_spectral_contrast_*``, ``sk_poly_features_*``, ``sk_zero_crossing_rate_*``,
 ``sk_rms_frames_*``, ``sk_rms_spec_*``), :func:`mfcc` and :func:`delta`; torchaudio's
-:func:`compute_deltas` and :func:`sliding_window_cmn`; per-utterance :func:`cmvn`.
+:func:`compute_deltas` and :func:`sliding_window_cmn` (streamed by
+:class:`SlidingWindowCmnStream`); per-utterance :func:`cmvn`.
 
 The names, parameters and defaults are librosa's (``sigkern.feature.spectral_centroid`` for
 ``librosa.feature.spectral_centroid``); audio ``y`` of shape ``(..., n)`` or a spectrogram
@@ -13,7 +14,7 @@ The names, parameters and defaults are librosa's (``sigkern.feature.spectral_cen
 from __future__ import annotations
 
 from ._chroma import chroma_stft
-from ._cmvn import cmvn, sliding_window_cmn
+from ._cmvn import SlidingWindowCmnStream, cmvn, sliding_window_cmn
 from ._delta import compute_deltas, delta
 from ._mfcc import mfcc
 from ._spectral import (
@@ -29,4 +30,5 @@ from ._spectral import (
 )
 from ._spectral import __all__ as _spectral_all
 
-__all__ = list(_spectral_all) + ["chroma_stft", "mfcc", "delta", "compute_deltas", "cmvn", "sliding_window_cmn"]
+__all__ = list(_spectral_all) + ["chroma_stft", "mfcc", "delta", "compute_deltas", "cmvn", "sliding_window_cmn",
+                                      "SlidingWindowCmnStream"]

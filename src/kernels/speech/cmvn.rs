@@ -59,8 +59,15 @@ fn frame<T>(x: &[T], feats: usize, i: usize) -> &[T] {
     &x[i * feats..(i + 1) * feats]
 }
 
-/// The window of frame `t` by torchaudio's rule: `[start, end)`.
-fn window(t: usize, frames: usize, cmn: usize, min_cmn: usize, center: bool) -> (usize, usize) {
+/// The window of frame `t` by torchaudio's rule: `[start, end)`. `frames` only clamps the end:
+/// a window that ends within `frames` is the same for every longer signal.
+pub(crate) fn window(
+    t: usize,
+    frames: usize,
+    cmn: usize,
+    min_cmn: usize,
+    center: bool,
+) -> (usize, usize) {
     let t = t as i64;
     let (cmn, min_cmn, n) = (cmn as i64, min_cmn as i64, frames as i64);
     let (mut start, mut end) = if center {
@@ -83,6 +90,80 @@ fn window(t: usize, frames: usize, cmn: usize, min_cmn: usize, center: bool) -> 
         }
     }
     (start as usize, end as usize)
+}
+
+/// torchaudio's running sums moved from the previous window `last` to `[start, end)` (the
+/// first window summed whole, then one frame out and one frame in per step), `row(i)` giving
+/// frame `i`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn advance<'a, T: Float + 'a>(
+    sum: &mut [T],
+    sq: &mut [T],
+    last: Option<(usize, usize)>,
+    start: usize,
+    end: usize,
+    norm_vars: bool,
+    row: impl Fn(usize) -> &'a [T],
+) {
+    match last {
+        None => {
+            for i in start..end {
+                for (s, &v) in sum.iter_mut().zip(row(i)) {
+                    *s = *s + v;
+                }
+            }
+            if norm_vars {
+                for i in start..end {
+                    for (q, &v) in sq.iter_mut().zip(row(i)) {
+                        *q = *q + v * v;
+                    }
+                }
+            }
+        }
+        Some((ls, le)) => {
+            if start > ls {
+                for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row(ls)) {
+                    *s = *s - v;
+                    if norm_vars {
+                        *q = *q - v * v;
+                    }
+                }
+            }
+            if end > le {
+                for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row(le)) {
+                    *s = *s + v;
+                    if norm_vars {
+                        *q = *q + v * v;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Output frame `out` of input frame `x` over a window of `len` frames with the running sums
+/// (torchaudio's arithmetic).
+pub(crate) fn normalise<T: Float>(
+    out: &mut [T],
+    x: &[T],
+    sum: &[T],
+    sq: &[T],
+    len: usize,
+    norm_vars: bool,
+    pow: fn(T) -> T,
+) {
+    let wf = T::from_f64(len as f64);
+    for (j, (o, &v)) in out.iter_mut().zip(x).enumerate() {
+        *o = v - sum[j] / wf;
+        if norm_vars {
+            if len == 1 {
+                *o = T::ZERO;
+            } else {
+                let var = sq[j] / wf - (sum[j] * sum[j]) / (wf * wf);
+                *o = *o * pow(var);
+            }
+        }
+    }
 }
 
 /// `torchaudio.functional.sliding_window_cmn(x, cmn_window, min_cmn_window, center,
@@ -113,58 +194,23 @@ pub fn sliding_window_cmn<T: Float>(
         let yc = &mut y[c * per..(c + 1) * per];
         sum.fill(T::ZERO);
         sq.fill(T::ZERO);
-        let row = |i: usize| frame(xc, feats, i);
         let mut last: Option<(usize, usize)> = None;
         for t in 0..frames {
             let (start, end) = window(t, frames, cmn_window, min_cmn_window, center);
-            match last {
-                None => {
-                    for i in start..end {
-                        for (s, &v) in sum.iter_mut().zip(row(i)) {
-                            *s = *s + v;
-                        }
-                    }
-                    if norm_vars {
-                        for i in start..end {
-                            for (q, &v) in sq.iter_mut().zip(row(i)) {
-                                *q = *q + v * v;
-                            }
-                        }
-                    }
-                }
-                Some((ls, le)) => {
-                    if start > ls {
-                        for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row(ls)) {
-                            *s = *s - v;
-                            if norm_vars {
-                                *q = *q - v * v;
-                            }
-                        }
-                    }
-                    if end > le {
-                        for ((s, q), &v) in sum.iter_mut().zip(sq.iter_mut()).zip(row(le)) {
-                            *s = *s + v;
-                            if norm_vars {
-                                *q = *q + v * v;
-                            }
-                        }
-                    }
-                }
-            }
+            advance(&mut sum, &mut sq, last, start, end, norm_vars, |i| {
+                frame(xc, feats, i)
+            });
             last = Some((start, end));
-            let wf = T::from_f64((end - start) as f64);
             let out = &mut yc[t * feats..(t + 1) * feats];
-            for (j, (o, &v)) in out.iter_mut().zip(row(t)).enumerate() {
-                *o = v - sum[j] / wf;
-                if norm_vars {
-                    if end - start == 1 {
-                        *o = T::ZERO;
-                    } else {
-                        let var = sq[j] / wf - (sum[j] * sum[j]) / (wf * wf);
-                        *o = *o * pow(var);
-                    }
-                }
-            }
+            normalise(
+                out,
+                frame(xc, feats, t),
+                &sum,
+                &sq,
+                end - start,
+                norm_vars,
+                pow,
+            );
         }
     }
     Ok(())

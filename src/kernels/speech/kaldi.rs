@@ -18,7 +18,9 @@ use crate::kernels::alloc::{try_vec, try_with_capacity};
 use crate::kernels::cache::PlanStore;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::spectral::fft::{FftFloat, FftPlan, Norm, PlanCache, Workspace, MAX_FFT_LEN};
+use crate::kernels::spectral::logtail::LnFast;
 use crate::kernels::spectral::Complex;
+use crate::simd::{multiversion, Level};
 use std::sync::Arc;
 
 /// `numeric_limits<float>::epsilon()`, Kaldi's floor under every logarithm.
@@ -186,7 +188,7 @@ impl Default for KaldiOptions {
 }
 
 /// The element types: an FFT type with the elementary functions the recipe uses.
-pub trait KaldiFloat: FftFloat + PlanCache {
+pub trait KaldiFloat: FftFloat + PlanCache + LnFast {
     fn ln(self) -> Self;
     fn sqrt(self) -> Self;
     fn cos(self) -> Self;
@@ -274,6 +276,107 @@ fn dot4<T: KaldiFloat>(a: &[T], b: &[T]) -> T {
         acc[k] = acc[k] + a[i + k] * b[i + k];
     }
     (acc[0] + acc[2]) + (acc[1] + acc[3])
+}
+
+/// `ln(max(v, eps))` of every value in place (torch's `max(x, eps).log()`; `eps` positive
+/// normal), branch-free so that the loop vectorises: the library's fast logarithm
+/// ([`crate::kernels::fastmath`]: `f32` within 2 ulp of `ln`, `f64` a few ulp) on every lane,
+/// then the lanes `max` lets through non-finite (`+inf`, NaN) keep their value, as `ln` gives
+/// them. Every SIMD level gives the same bits.
+#[inline(always)]
+fn log_floor_lanes<T: KaldiFloat>(v: &mut [T], eps: T) {
+    for x in v.iter_mut() {
+        let m = maxp(*x, eps);
+        let l = m.ln_fast();
+        *x = if m < <T as LnFast>::INFINITY { l } else { m };
+    }
+}
+
+multiversion! {
+    /// [`log_floor_lanes`] compiled for each SIMD level.
+    fn log_floor<T: KaldiFloat>(v: &mut [T], eps: T) -> ();
+    scalar = log_floor_lanes; simd = log_floor_lanes;
+}
+
+/// `|c|²` of every bin (`p` as long as `spec`).
+#[inline(always)]
+fn power_lanes<T: KaldiFloat>(spec: &[Complex<T>], p: &mut [T]) {
+    for (p, c) in p.iter_mut().zip(spec) {
+        *p = c.re * c.re + c.im * c.im;
+    }
+}
+
+multiversion! {
+    /// [`power_lanes`] compiled for each SIMD level.
+    fn power<T: KaldiFloat>(spec: &[Complex<T>], p: &mut [T]) -> ();
+    scalar = power_lanes; simd = power_lanes;
+}
+
+/// Each band's weighted sum of the power spectrum `pw` into `mel` ([`dot4`] per band).
+#[inline(always)]
+fn mel_lanes<T: KaldiFloat>(pw: &[T], bands: &[Band<T>], mel: &mut [T]) {
+    for (m, b) in mel.iter_mut().zip(bands) {
+        *m = dot4(&pw[b.first..b.first + b.w.len()], &b.w);
+    }
+}
+
+multiversion! {
+    /// [`mel_lanes`] compiled for each SIMD level.
+    fn mel_sums<T: KaldiFloat>(pw: &[T], bands: &[Band<T>], mel: &mut [T]) -> ();
+    scalar = mel_lanes; simd = mel_lanes;
+}
+
+/// The time-domain steps of a frame before the FFT, in place: DC removal (`dc`), the raw
+/// energy's sum of squares (returned when `energy`, else 0), then pre-emphasis (`pre`) with
+/// coefficient `c` (forward, carrying the previous input sample: a first-order recurrence the
+/// compiler vectorises) fused with the window.
+#[inline(always)]
+fn prepare_lanes<T: KaldiFloat>(
+    frame: &mut [T],
+    window: &[T],
+    dc: bool,
+    energy: bool,
+    pre: bool,
+    c: T,
+) -> T {
+    if dc {
+        let sum = sum8(frame, |v| v);
+        let mean = sum / fc::<T>(frame.len() as f64);
+        for v in frame.iter_mut() {
+            *v = *v - mean;
+        }
+    }
+    let e = if energy {
+        sum8(frame, |a| a * a)
+    } else {
+        T::ZERO
+    };
+    if pre {
+        let mut prev = frame[0];
+        for (v, &w) in frame.iter_mut().zip(window) {
+            let cur = *v;
+            *v = (cur - c * prev) * w;
+            prev = cur;
+        }
+    } else {
+        for (v, &w) in frame.iter_mut().zip(window) {
+            *v = *v * w;
+        }
+    }
+    e
+}
+
+multiversion! {
+    /// [`prepare_lanes`] compiled for each SIMD level.
+    fn prepare<T: KaldiFloat>(
+        frame: &mut [T],
+        window: &[T],
+        dc: bool,
+        energy: bool,
+        pre: bool,
+        c: T,
+    ) -> T;
+    scalar = prepare_lanes; simd = prepare_lanes;
 }
 
 /// The splitmix64 finaliser.
@@ -718,8 +821,12 @@ impl<T: KaldiFloat> KaldiPlan<T> {
     /// FFT plans are): a one-shot call then costs no window, filterbank or DCT design, which
     /// for a few seconds of audio take longer than the features. Bounded: cleared when it holds
     /// more than 32 plans. Refused options are refused as by [`KaldiPlan::new`] (and not cached).
+    ///
+    /// The dither seed is not part of the plan: the cached plan has seed 0 and a call passes
+    /// its seed to [`KaldiPlan::compute_seeded`], so that calls with fresh seeds share one plan.
     pub fn cached(feature: Feature, opts: KaldiOptions) -> SkResult<Arc<Self>> {
         static CACHE: PlanStore<(u8, [u64; 27])> = PlanStore::new(32);
+        let opts = KaldiOptions { seed: 0, ..opts };
         CACHE.get_or_make((feature as u8, opts.bits()), || Self::new(feature, opts))
     }
 
@@ -810,7 +917,11 @@ impl<T: KaldiFloat> KaldiPlan<T> {
 
     /// `ln(max(Σ v², ε))`, floored at `ln(energy_floor)`.
     fn log_energy(&self, v: &[T]) -> T {
-        let e = sum8(v, |a| a * a);
+        self.log_of_energy(sum8(v, |a| a * a))
+    }
+
+    /// The log energy of a frame whose sum of squares is `e`.
+    fn log_of_energy(&self, e: T) -> T {
         let le = maxp(e, self.eps).ln();
         match self.log_floor {
             Some(f) => maxp(le, f),
@@ -835,33 +946,22 @@ impl<T: KaldiFloat> KaldiPlan<T> {
                 }
             }
         }
-        if o.remove_dc_offset {
-            let sum = sum8(frame, |v| v);
-            let mean = sum / fc::<T>(size as f64);
-            for v in frame.iter_mut() {
-                *v = *v - mean;
-            }
-        }
+        let level: Level = crate::simd::current();
+        let c = fc::<T>(o.preemphasis_coefficient);
+        let sq = prepare(
+            level,
+            frame,
+            &self.window,
+            o.remove_dc_offset,
+            o.raw_energy,
+            o.preemphasis_coefficient != 0.0,
+            c,
+        );
         let raw = if o.raw_energy {
-            self.log_energy(frame)
+            self.log_of_energy(sq)
         } else {
             T::ZERO
         };
-        if o.preemphasis_coefficient != 0.0 {
-            let c = fc::<T>(o.preemphasis_coefficient);
-            // forward, carrying the previous input sample (a first-order recurrence the
-            // compiler vectorizes), fused with the window
-            let mut prev = frame[0];
-            for (v, &w) in frame.iter_mut().zip(&self.window) {
-                let cur = *v;
-                *v = (cur - c * prev) * w;
-                prev = cur;
-            }
-        } else {
-            for (v, &w) in frame.iter_mut().zip(&self.window) {
-                *v = *v * w;
-            }
-        }
         buf[size..].fill(T::ZERO);
         let energy = if o.raw_energy {
             raw
@@ -874,29 +974,23 @@ impl<T: KaldiFloat> KaldiPlan<T> {
         match self.feature {
             Feature::Spectrogram => {
                 out[0] = energy;
-                for (y, c) in out[1..].iter_mut().zip(&spec[1..]) {
-                    *y = maxp(c.re * c.re + c.im * c.im, self.eps).ln();
-                }
+                let n = out.len() - 1;
+                power(level, &spec[1..1 + n], &mut out[1..]);
+                log_floor(level, &mut out[1..], self.eps);
             }
             Feature::Fbank | Feature::Mfcc => {
                 // the power (or magnitude) spectrum once: neighbouring bands share bins
                 let pw = &mut s.power[..spec.len()];
-                for (p, c) in pw.iter_mut().zip(spec.iter()) {
-                    *p = c.re * c.re + c.im * c.im;
-                }
+                power(level, spec, pw);
                 if !o.use_power {
                     for p in pw.iter_mut() {
                         *p = p.sqrt();
                     }
                 }
-                for (m, b) in s.mel.iter_mut().zip(&self.bands) {
-                    *m = dot4(&pw[b.first..b.first + b.w.len()], &b.w);
-                }
+                mel_sums(level, pw, &self.bands, &mut s.mel);
                 let mel = &mut s.mel[..o.num_mel_bins];
                 if self.feature == Feature::Mfcc || o.use_log_fbank {
-                    for m in mel.iter_mut() {
-                        *m = maxp(*m, self.eps).ln();
-                    }
+                    log_floor(level, mel, self.eps);
                 }
                 if self.feature == Feature::Fbank {
                     let (e_at, m_at) = match (o.use_energy, o.htk_compat) {
@@ -976,6 +1070,19 @@ impl<T: KaldiFloat> KaldiPlan<T> {
         n: usize,
         y: &mut [T],
     ) -> SkResult<()> {
+        self.compute_seeded(self.opts.seed, x, x_stride, rows, n, y)
+    }
+
+    /// [`KaldiPlan::compute`] with the dither seed `seed` in place of the plan's.
+    pub fn compute_seeded(
+        &self,
+        seed: u64,
+        x: &[T],
+        x_stride: usize,
+        rows: usize,
+        n: usize,
+        y: &mut [T],
+    ) -> SkResult<()> {
         let frames = self.frames(n)?;
         let d = self.dim;
         let total = rows * frames;
@@ -995,7 +1102,7 @@ impl<T: KaldiFloat> KaldiPlan<T> {
                     let (r, i) = (g / frames, g % frames);
                     let xr = &x[r * x_stride..r * x_stride + n];
                     self.extract(xr, i, s);
-                    self.frame(s, dither_key(self.opts.seed, r as u64, i as u64), out);
+                    self.frame(s, dither_key(seed, r as u64, i as u64), out);
                 }
             },
         )?;
@@ -1012,6 +1119,63 @@ impl<T: KaldiFloat> KaldiPlan<T> {
 mod tests {
     use super::*;
     use crate::kernels::testutil::Rng;
+
+    #[test]
+    fn log_floor_is_ln_of_the_floored_value_at_every_level() {
+        let eps = EPSILON as f32;
+        let mut x: Vec<f32> = vec![
+            0.0,
+            -0.0,
+            -1.0,
+            1e-45,
+            1e-38,
+            eps,
+            1.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut rng = Rng::new(5);
+        x.extend((0..200).map(|_| (rng.vec_f64(1, 40.0)[0] as f32).exp()));
+        let mut want: Vec<f32> = x.iter().map(|&v| maxp(v, eps).ln()).collect();
+        let first = {
+            let mut v = x.clone();
+            log_floor(Level::Scalar, &mut v, eps);
+            v
+        };
+        for (&g, w) in first.iter().zip(want.iter_mut()) {
+            if w.is_nan() {
+                assert!(g.is_nan());
+            } else if w.is_infinite() {
+                assert_eq!(g, *w);
+            } else {
+                assert!(
+                    (g - *w).abs() <= 2.0 * f32::EPSILON * w.abs().max(1.0),
+                    "{g} {w}"
+                );
+            }
+        }
+        for level in crate::simd::available() {
+            let mut v = x.clone();
+            log_floor(level, &mut v, eps);
+            assert!(v
+                .iter()
+                .zip(&first)
+                .all(|(a, b)| a.to_bits() == b.to_bits()));
+            let mut d: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+            log_floor(level, &mut d, EPSILON);
+            for (&g, &xv) in d.iter().zip(&x) {
+                let w = maxp(xv as f64, EPSILON).ln();
+                assert!(
+                    g.to_bits() == w.to_bits()
+                        || (g.is_nan() && w.is_nan())
+                        || (g - w).abs() <= 1e-15 * w.abs().max(1.0),
+                    "{g} {w}"
+                );
+            }
+        }
+    }
 
     /// A plain f64 transcription of the recipe (naive DFT), torchaudio's steps one by one.
     fn reference(o: &KaldiOptions, feature: Feature, x: &[f64]) -> Vec<Vec<f64>> {
@@ -1192,14 +1356,12 @@ mod tests {
         ));
         let b = KaldiPlan::<f32>::cached(Feature::Mfcc, o).unwrap();
         assert!(b.feature == Feature::Mfcc && b.dim() == o.num_ceps);
+        // the seed is the call's, not the plan's: one plan serves every seed
         let seeded = KaldiOptions { seed: 9, ..o };
-        assert_eq!(
-            KaldiPlan::<f32>::cached(Feature::Fbank, seeded)
-                .unwrap()
-                .opts
-                .seed,
-            9
-        );
+        assert!(Arc::ptr_eq(
+            &a,
+            &KaldiPlan::<f32>::cached(Feature::Fbank, seeded).unwrap()
+        ));
         let d = KaldiPlan::<f64>::cached(Feature::Fbank, o).unwrap();
         assert_eq!(d.dim(), 37);
         let bad = KaldiOptions {
