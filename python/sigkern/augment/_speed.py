@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def speed(waveform: np.ndarray, orig_freq: int, factor: float,
                                                       else np.int64)
     if src == dst:
         return waveform, out_lengths
-    y: np.ndarray = _resample(waveform, src, dst, quality)
+    y: Any = _resample(waveform, src, dst, cast(Any, quality))
     return y, out_lengths
 
 

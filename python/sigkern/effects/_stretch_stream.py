@@ -106,7 +106,7 @@ class TimeStretchStream(Handle, free="sk_stretch_stream_free"):
         st = _max_out(self._h, m)
         if st:
             _raise(st, "sk_stretch_stream_max_out")
-        self._y: FloatArray = np.empty(int(m[0]), dt)
+        self._y: Any = np.empty(int(m[0]), dt)
         self._w = _new("size_t *")
         self._lock = threading.Lock()
 
