@@ -795,6 +795,12 @@ typedef struct SkSlidingCmnStream SkSlidingCmnStream;
 typedef struct SkStftStream SkStftStream;
 
 /**
+ * Opaque handle of a streaming time-stretch, made by `sk_stretch_stream_new` and released by
+ * `sk_stretch_stream_free`.
+ */
+typedef struct SkStretchStream SkStretchStream;
+
+/**
  * The options of a Kaldi feature computation, with the names and meanings of
  * `torchaudio.compliance.kaldi` (flags are 0 or 1). `sk_kaldi_options_init` fills in
  * torchaudio's defaults.
@@ -1210,6 +1216,36 @@ int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *
  * `noise_rows·n`, `level_db` readable for `rows`.
  */
 int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
+
+/**
+ * Standard normal noise: fills `y` (`rows × n`, row-major) with N(0, 1) draws, row `r` from
+ * its own stream of `seed`, so a call is reproducible from the seed and independent of the
+ * thread count. The generator: xoshiro256++ whose state is the first four SplitMix64 outputs
+ * from `seed + r·0xD1B54A32D192ED03` (wrapping), and Marsaglia and Tsang's 128-layer
+ * ziggurat on the upper 32 bits of each output (exact tail; values of 32-bit resolution),
+ * computed in double and rounded to float.
+ *
+ * Returns `SK_OK`, `SK_ERR_NULL_POINTER` (y NULL with `rows·n > 0`), `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH` (`rows·n` overflows or passes the address space); on error nothing is
+ * written. Thread-safe (large batches are split over up to `SIGKERN_THREADS` threads).
+ *
+ * Real-time safe: no (may use the worker threads).
+ *
+ * # Safety
+ * `y` writable for `rows·n` floats.
+ */
+int32_t sk_augment_normal_f32(uint64_t seed, float *y, size_t rows, size_t n);
+
+/**
+ * Standard normal noise in doubles: the values of `sk_augment_normal_f32` before rounding.
+ * Rules as `sk_augment_normal_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (may use the worker threads).
+ *
+ * # Safety
+ * `y` writable for `rows·n` doubles.
+ */
+int32_t sk_augment_normal_f64(uint64_t seed, double *y, size_t rows, size_t n);
 
 /**
  * `librosa.filters.chroma(sr=sr, n_fft=n_fft, n_chroma=n_chroma, tuning=tuning,
@@ -7088,6 +7124,154 @@ int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t
  * None beyond passing a pointer value.
  */
 int32_t sk_stft_stream_reserve(struct SkStftStream *stream, size_t max_block);
+
+/**
+ * Creates a streaming time-stretch: blocks pushed with `sk_stretch_stream_process_*` and ended
+ * with `sk_stretch_stream_flush_*` give, concatenated, `sk_time_stretch_*` of the whole signal
+ * with the same parameters (bit for bit, while the rate is not changed). `rate` may be changed
+ * between blocks with `sk_stretch_stream_set_rate`, within `[min_rate, max_rate]`.
+ *
+ * Arguments: `window` holds win_length doubles (copied); `n_fft`, `hop`, `win_length`,
+ * `center`, `pad_mode` as `sk_time_stretch_f32`; `max_block`: the most samples one process call
+ * takes (1..=2^24). All memory is taken here; the output capacity each call needs is
+ * `sk_stretch_stream_max_out`.
+ *
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (rates not finite and positive or not `min_rate <=
+ * rate <= max_rate <= 1024`, max_block, an output capacity past 2^28 samples, STFT parameters as `sk_time_stretch_len`, a non-finite
+ * window value), `SK_ERR_LENGTH`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_ALLOCATION`; on error `*stream` is untouched. Free with `sk_stretch_stream_free`.
+ * Calls on one handle run one at a time (another thread's concurrent call gets
+ * `SK_ERR_INVALID_HANDLE`, "in use").
+ *
+ * Real-time safe: no (allocates).
+ *
+ * # Safety
+ * `window` readable for win_length doubles, `stream` writable.
+ */
+int32_t sk_stretch_stream_new(const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double rate, double min_rate, double max_rate, size_t max_block, struct SkStretchStream **stream);
+
+/**
+ * Frees a streaming time-stretch. NULL is accepted (no-op, `SK_OK`). A handle that is not
+ * live (already freed, never created) or of another kind is `SK_ERR_INVALID_HANDLE`, detected
+ * without reading it.
+ *
+ * Real-time safe: no (frees).
+ *
+ * # Safety
+ * None beyond passing a pointer value; it is never dereferenced.
+ */
+int32_t sk_stretch_stream_free(struct SkStretchStream *stream);
+
+/**
+ * Stores in `*out` the output capacity (samples) every `sk_stretch_stream_process_*` and
+ * `sk_stretch_stream_flush_*` call needs, fixed at creation from max_block, n_fft, hop,
+ * min_rate and max_rate.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_stretch_stream_max_out(struct SkStretchStream *stream, size_t *out);
+
+/**
+ * Stores in `*out` the number of output frames (hops) made since the signal started. The
+ * rate set by `sk_stretch_stream_set_rate` applies from frame `*out` on: that frame reads the
+ * input position of frame `*out − 1` plus the new rate.
+ *
+ * Returns `SK_OK`, `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `out` writable.
+ */
+int32_t sk_stretch_stream_frames(struct SkStretchStream *stream, size_t *out);
+
+/**
+ * Sets the rate (> 1 faster) of the output frames made from now on: the next output frame
+ * reads the input one `rate` of frames after the previous output frame's position. At the
+ * end of the signal its length is the input length mapped through the rates' piecewise
+ * clock, `round(hop·t0 + (n − hop·s0) / rate)` with `t0` the output frame of the last change and
+ * `s0` its input position (`round(n / rate)` without a change), and never less than what was
+ * already returned.
+ *
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (not finite, or outside the `[min_rate, max_rate]`
+ * given at creation; the rate is then unchanged), `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_stretch_stream_set_rate(struct SkStretchStream *stream, double rate);
+
+/**
+ * Forgets the signal (the next block starts a new one); the rate stays.
+ * Returns `SK_OK` or `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing a pointer value.
+ */
+int32_t sk_stretch_stream_reset(struct SkStretchStream *stream);
+
+/**
+ * Appends `n` float samples (at most max_block) and writes the output samples now final to
+ * `y`, their count to `*written` (0 while the first frames fill). `y_len` must be at least
+ * `sk_stretch_stream_max_out` (else `SK_ERR_BUFFER_TOO_SMALL`, with nothing consumed).
+ *
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (n > max_block), `SK_ERR_BUFFER_TOO_SMALL`,
+ * `SK_ERR_LENGTH` (y_len past the address space), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP` (y overlaps x),
+ * `SK_ERR_INVALID_HANDLE`; on error the stream and `y` are unchanged.
+ *
+ * Real-time safe: yes (after creation, for blocks of up to max_block samples).
+ *
+ * # Safety
+ * `x` readable for `n` floats, `y` writable for `y_len` floats, `written` writable.
+ */
+int32_t sk_stretch_stream_process_f32(struct SkStretchStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *written);
+
+/**
+ * Process of doubles. Rules as `sk_stretch_stream_process_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes (after creation, for blocks of up to max_block samples).
+ *
+ * # Safety
+ * `x` readable for `n` doubles, `y` writable for `y_len` doubles, `written` writable.
+ */
+int32_t sk_stretch_stream_process_f64(struct SkStretchStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *written);
+
+/**
+ * Ends the signal: pads its end, writes the remaining output samples to `y` and their count
+ * to `*written`; the stream then starts a new signal at the current rate. `y_len` must be at
+ * least `sk_stretch_stream_max_out`.
+ *
+ * Returns `SK_OK`, `SK_ERR_LENGTH` (no samples since the start), `SK_ERR_BAD_ARGUMENT` (a
+ * signal shorter than a frame, as `sk_time_stretch_len`), `SK_ERR_BUFFER_TOO_SMALL`, `SK_ERR_LENGTH`
+ * (y_len past the address space),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_INVALID_HANDLE`; on error the stream and
+ * `y` are unchanged.
+ *
+ * Real-time safe: yes (after creation).
+ *
+ * # Safety
+ * `y` writable for `y_len` floats, `written` writable.
+ */
+int32_t sk_stretch_stream_flush_f32(struct SkStretchStream *stream, float *y, size_t y_len, size_t *written);
+
+/**
+ * Flush of doubles. Rules as `sk_stretch_stream_flush_f32` (8-byte alignment).
+ *
+ * Real-time safe: yes (after creation).
+ *
+ * # Safety
+ * `y` writable for `y_len` doubles, `written` writable.
+ */
+int32_t sk_stretch_stream_flush_f64(struct SkStretchStream *stream, double *y, size_t y_len, size_t *written);
 
 /**
  * `y[i·y_stride] = x[i·x_stride]` for `i < n` (strides in elements, negative allowed).

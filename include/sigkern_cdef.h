@@ -300,6 +300,8 @@ typedef struct SkSlidingCmnStream SkSlidingCmnStream;
 
 typedef struct SkStftStream SkStftStream;
 
+typedef struct SkStretchStream SkStretchStream;
+
 typedef struct SkKaldiOptions {
     double sample_frequency;
     double frame_length;
@@ -374,6 +376,10 @@ int32_t sk_augment_bitcrush_f64(const double *x, const double *q, double *y, siz
 int32_t sk_augment_fade_f64(const double *x, const ptrdiff_t *t0, const size_t *len, const double *db0, const double *db1, double *y, size_t rows, size_t n);
 
 int32_t sk_augment_mix_f64(const double *x, const double *noise, size_t noise_rows, const double *level_db, int32_t mode, int32_t measure, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_normal_f32(uint64_t seed, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_normal_f64(uint64_t seed, double *y, size_t rows, size_t n);
 
 int32_t sk_chroma_filters(double sr, size_t n_fft, size_t n_chroma, double tuning, double ctroct, double octwidth, double norm, int32_t base_c, double *out, size_t out_len);
 
@@ -1152,6 +1158,26 @@ int32_t sk_stft_stream_f32_finish(struct SkStftStream *stream, float *y, size_t 
 int32_t sk_stft_stream_f64_finish(struct SkStftStream *stream, double *y, size_t y_len, size_t *frames);
 
 int32_t sk_stft_stream_reserve(struct SkStftStream *stream, size_t max_block);
+
+int32_t sk_stretch_stream_new(const double *window, size_t n_fft, size_t hop, size_t win_length, int32_t center, int32_t pad_mode, double rate, double min_rate, double max_rate, size_t max_block, struct SkStretchStream **stream);
+
+int32_t sk_stretch_stream_free(struct SkStretchStream *stream);
+
+int32_t sk_stretch_stream_max_out(struct SkStretchStream *stream, size_t *out);
+
+int32_t sk_stretch_stream_frames(struct SkStretchStream *stream, size_t *out);
+
+int32_t sk_stretch_stream_set_rate(struct SkStretchStream *stream, double rate);
+
+int32_t sk_stretch_stream_reset(struct SkStretchStream *stream);
+
+int32_t sk_stretch_stream_process_f32(struct SkStretchStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *written);
+
+int32_t sk_stretch_stream_process_f64(struct SkStretchStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *written);
+
+int32_t sk_stretch_stream_flush_f32(struct SkStretchStream *stream, float *y, size_t y_len, size_t *written);
+
+int32_t sk_stretch_stream_flush_f64(struct SkStretchStream *stream, double *y, size_t y_len, size_t *written);
 
 int32_t sk_copy_strided_f32(const float *x, ptrdiff_t x_stride, float *y, ptrdiff_t y_stride, size_t n);
 

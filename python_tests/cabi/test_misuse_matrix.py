@@ -202,6 +202,10 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     elif handle_type == "SkResampler":
         rc = getattr(lib, f"sk_resampler_{sfx}_new")(48000.0, 44100.0, 1, lib.SK_RESAMPLE_HIGH, out)
+    elif handle_type == "SkStretchStream":
+        w = ffi.new("double[]", [1.0] * BASE_SIZE)
+        keep.append(w)
+        rc = lib.sk_stretch_stream_new(w, BASE_SIZE, 4, BASE_SIZE, 1, 0, 1.0, 0.5, 2.0, 64, out)
     elif handle_type == "SkKaldiOnline":
         opts = ffi.new("struct SkKaldiOptions *")
         keep.append(opts)
@@ -220,7 +224,8 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
                 "SkLfilter": "sk_lfilter_free", "SkMeter": "sk_meter_free",
                 "SkResampler": "sk_resampler_free", "SkDynamics": "sk_dynamics_free",
                 "SkKaldiOnline": "sk_kaldi_online_free",
-                "SkSlidingCmnStream": "sk_sliding_cmn_stream_free"}[handle_type]
+                "SkSlidingCmnStream": "sk_sliding_cmn_stream_free",
+                "SkStretchStream": "sk_stretch_stream_free"}[handle_type]
         getattr(lib, free)(h)
     return h
 
@@ -228,7 +233,8 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
 OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPlan",
                 "SkMelPlan": "SkStftStream", "SkStftStream": "SkLfilter", "SkLfilter": "SkMeter",
                 "SkMeter": "SkResampler", "SkResampler": "SkDynamics", "SkDynamics": "SkKaldiOnline",
-                "SkKaldiOnline": "SkSlidingCmnStream", "SkSlidingCmnStream": "SkFftPlan"}
+                "SkKaldiOnline": "SkSlidingCmnStream", "SkSlidingCmnStream": "SkStretchStream",
+                "SkStretchStream": "SkFftPlan"}
 
 #: baseline sizes other than BASE_SIZE, for functions whose buffers hold the product of three
 #: sizes (BASE_SIZE for each, or BASE_SIZE − 1 for one of them, would make the call itself reach

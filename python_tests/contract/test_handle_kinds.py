@@ -51,13 +51,15 @@ KINDS = {
     "kaldi_online_f64": ("SkKaldiOnline", "a double Kaldi feature stream"),
     "cmn_stream_f32": ("SkSlidingCmnStream", "a float sliding-window CMN stream"),
     "cmn_stream_f64": ("SkSlidingCmnStream", "a double sliding-window CMN stream"),
+    "stretch": ("SkStretchStream", "a streaming time-stretch"),
 }
 
 FREE = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
         "SkLfilter": "sk_lfilter_free", "SkMelPlan": "sk_mel_plan_free",
         "SkStftStream": "sk_stft_stream_free", "SkResampler": "sk_resampler_free",
         "SkMeter": "sk_meter_free", "SkDynamics": "sk_dynamics_free",
-        "SkKaldiOnline": "sk_kaldi_online_free", "SkSlidingCmnStream": "sk_sliding_cmn_stream_free"}
+        "SkKaldiOnline": "sk_kaldi_online_free", "SkSlidingCmnStream": "sk_sliding_cmn_stream_free",
+        "SkStretchStream": "sk_stretch_stream_free"}
 
 
 def elem_of(name: str) -> str | None:
@@ -136,6 +138,10 @@ def make(ffi, lib, kind):
         rc = getattr(lib, f"sk_kaldi_online_{e}_new")(lib.SK_KALDI_FBANK, o, out)
     elif ctype == "SkSlidingCmnStream":
         rc = getattr(lib, f"sk_sliding_cmn_stream_{e}_new")(4, 8, 2, 0, 1, out)
+    elif ctype == "SkStretchStream":
+        w = ffi.new("double[]", [1.0] * SIZE)
+        keep.append(w)
+        rc = lib.sk_stretch_stream_new(w, SIZE, 4, SIZE, 1, 0, 1.0, 0.5, 2.0, 64, out)
     else:
         rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     assert rc == SK_OK, (kind, rc)

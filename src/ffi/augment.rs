@@ -1,5 +1,5 @@
 //! Data augmentation over a batch of rows: `sk_augment_gain_*`, `sk_augment_clip_*`,
-//! `sk_augment_bitcrush_*`, `sk_augment_fade_*`, `sk_augment_mix_*`.
+//! `sk_augment_bitcrush_*`, `sk_augment_fade_*`, `sk_augment_mix_*`, `sk_augment_normal_*`.
 //!
 //! Every function takes `x` and writes `y`, both `rows × n` row-major (`y == x` is in place; any
 //! other overlap is `SK_ERR_OVERLAP`), with one parameter per row. The parameters are chosen by
@@ -681,5 +681,66 @@ pub unsafe extern "C" fn sk_augment_mix_f64(
                 |ys, (nz, l)| mix_rows(ys, nz, noise_rows, n, l, level, measure == 1),
             )
         }
+    })
+}
+
+/// Fills `y` with seeded standard normal draws.
+///
+/// # Safety
+/// `y` writable for `rows·n` elements.
+unsafe fn normal<T: Float>(seed: u64, y: *mut T, rows: usize, n: usize) -> SkResult<()> {
+    let yb = Buf::out("y", y, total(rows, n)?);
+    yb.check()?;
+    // SAFETY: checked above; writable is the caller's obligation.
+    let ys = unsafe { yb.slice_mut() };
+    crate::kernels::augment::normal::normal_rows(ys, n, seed);
+    Ok(())
+}
+
+/// Standard normal noise: fills `y` (`rows × n`, row-major) with N(0, 1) draws, row `r` from
+/// its own stream of `seed`, so a call is reproducible from the seed and independent of the
+/// thread count. The generator: xoshiro256++ whose state is the first four SplitMix64 outputs
+/// from `seed + r·0xD1B54A32D192ED03` (wrapping), and Marsaglia and Tsang's 128-layer
+/// ziggurat on the upper 32 bits of each output (exact tail; values of 32-bit resolution),
+/// computed in double and rounded to float.
+///
+/// Returns `SK_OK`, `SK_ERR_NULL_POINTER` (y NULL with `rows·n > 0`), `SK_ERR_MISALIGNED`,
+/// `SK_ERR_LENGTH` (`rows·n` overflows or passes the address space); on error nothing is
+/// written. Thread-safe (large batches are split over up to `SIGKERN_THREADS` threads).
+///
+/// Real-time safe: no (may use the worker threads).
+///
+/// # Safety
+/// `y` writable for `rows·n` floats.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_normal_f32(
+    seed: u64,
+    y: *mut f32,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_normal_f32", {
+        // SAFETY: this function's `# Safety` contract is `normal`'s.
+        unsafe { normal(seed, y, rows, n) }
+    })
+}
+
+/// Standard normal noise in doubles: the values of `sk_augment_normal_f32` before rounding.
+/// Rules as `sk_augment_normal_f32` (8-byte alignment).
+///
+/// Real-time safe: no (may use the worker threads).
+///
+/// # Safety
+/// `y` writable for `rows·n` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_normal_f64(
+    seed: u64,
+    y: *mut f64,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_normal_f64", {
+        // SAFETY: this function's `# Safety` contract is `normal`'s.
+        unsafe { normal(seed, y, rows, n) }
     })
 }

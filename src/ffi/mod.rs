@@ -44,6 +44,7 @@ pub mod smooth;
 pub mod spec;
 pub mod spectral_est;
 pub mod stft;
+pub mod stretch_stream;
 pub mod strided;
 pub mod trim;
 pub mod vocoder;

@@ -300,6 +300,28 @@ static void run_case(const Case *c) {
             }
         }
         window_end();
+    } else if (!strcmp(k, "stretch")) {
+        /* streaming time-stretch: the rate changed every 100 calls, a flush every 500 */
+        enum { NFFT = 512, HOP = 128 };
+        static double win[NFFT];
+        for (size_t i = 0; i < NFFT; i++) win[i] = 0.5 - 0.5 * cos(2 * M_PI * i / NFFT);
+        SkStretchStream *s;
+        CHECK(sk_stretch_stream_new(win, NFFT, HOP, NFFT, 1, 0, 1.25, 0.8, 1.25, RT_MAX_BLOCK, &s));
+        size_t y_len = sizeof yf / sizeof yf[0], max_out, got, total = 0;
+        CHECK(sk_stretch_stream_max_out(s, &max_out));
+        if (max_out > y_len) CHECK(SK_ERR_INTERNAL);
+        for (size_t i = 0; i < WARMUP + calls; i++) {
+            if (i == WARMUP) window_begin();
+            if (i % 100 == 99) CHECK(sk_stretch_stream_set_rate(s, (i / 100) % 2 ? 1.25 : 0.8));
+            CHECK(sk_stretch_stream_process_f32(s, xf, n, yf, y_len, &got));
+            total += got;
+            if (i % 500 == 499) {
+                CHECK(sk_stretch_stream_flush_f32(s, yf, y_len, &got));
+                total += got;
+            }
+        }
+        if (total == 0) CHECK(SK_ERR_INTERNAL);
+        window_end();
     } else if (!strcmp(k, "kaldi-online")) {
         /* online fbank, snip_edges off and dither on (the most work per frame); a finish and a
          * reset every 500 calls */
@@ -387,13 +409,13 @@ int main(void) {
     static const char *kinds[] = {"biquad",   "fir-direct", "fir-fft", "lfilter",  "gain-ramp",
                                   "dither",   "resampler",  "resampler-f64", "resampler-vhq", "envelope",
                                   "compressor", "gate",     "limiter", "meter",    "stft",
-                                  "kaldi-online", "sliding-cmn", "size-queries"};
+                                  "kaldi-online", "sliding-cmn", "stretch", "size-queries"};
     /* kinds with one channel only, or without an interleaved form */
     static const char *mono_only[] = {"fir-direct", "fir-fft", "stft", "kaldi-online",
-                                      "sliding-cmn", "size-queries"};
+                                      "sliding-cmn", "stretch", "size-queries"};
     static const char *planar_only[] = {"fir-direct", "fir-fft", "lfilter", "gain-ramp", "dither",
                                         "stft",       "kaldi-online", "sliding-cmn",
-                                        "size-queries"};
+                                        "stretch", "size-queries"};
     const size_t blocks[] = {1, 64, 512, RT_MAX_BLOCK};
     int failures = 0, cases = 0, seccomp_ok = 1;
     const Case extra[] = {{"meter-long", 1, 0, RT_MAX_BLOCK}, {"meter-long", 2, 1, RT_MAX_BLOCK}};

@@ -20,6 +20,7 @@ from ._level import BitCrush, ClippingDistortion, Gain, GainTransition, Normaliz
 from ._noise import (AddBackgroundNoise, AddColorNoise, AddGaussianNoise, AddGaussianSNR,
                      colored_noise)
 from ._room import ApplyImpulseResponse
+from ._speed import SpeedPerturbation, speed
 from ._time import PitchShift, Shift, TimeStretch
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "BitCrush", "Normalize", "LowPassFilter", "HighPassFilter", "BandPassFilter",
     "BandStopFilter", "SevenBandParametricEQ", "TimeStretch", "PitchShift", "Shift",
     "add_noise", "fade", "mask_along_axis", "mask_along_axis_iid", "colored_noise", "eq_section",
+    "speed", "SpeedPerturbation",
 ]

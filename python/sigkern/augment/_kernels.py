@@ -95,3 +95,18 @@ def mix(x: np.ndarray, noise: np.ndarray, level_db: Any, mode: int, measure: boo
                   _ptr(y, dt, True), rows, n)
     _check(st, "mix", dt)
     return y
+
+
+_NORMAL = _fns("normal")
+
+
+def normal(shape: Any, dtype: Any, seed: int) -> np.ndarray:
+    """Standard normal draws of shape ``(..., n)``, each row (leading index, C order) from its
+    own stream of ``seed`` (``sk_augment_normal_*``: xoshiro256++ and a ziggurat; see
+    ``docs/augment.md``)."""
+    dt = np.dtype(dtype)
+    y = np.empty(tuple(shape), dt)
+    n = y.shape[-1] if y.ndim else 1
+    rows = y.size // n if n else 0
+    _check(_NORMAL[dt](int(seed), _ptr(y, dt, True), rows, n), "normal", dt)
+    return y

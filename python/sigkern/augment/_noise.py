@@ -59,7 +59,7 @@ class AddGaussianNoise(BaseWaveformTransform):
         return {"amplitude": _uniform(self.rng, self.min_amplitude, self.max_amplitude, rows)}
 
     def _apply(self, x: np.ndarray, sample_rate: int, prm: Dict[str, np.ndarray]) -> np.ndarray:
-        z = self.rng.standard_normal(x.shape, dtype=x.dtype)
+        z = K.normal(x.shape, x.dtype, int(self.rng.integers(0, 2**63)))
         return _add_std_noise(x, z, prm["amplitude"])
 
 
@@ -81,7 +81,7 @@ class AddGaussianSNR(BaseWaveformTransform):
     ``parameters``: ``snr_db`` and audiomentations' ``noise_std`` (computed from the clip's RMS
     when drawn; a frozen ``noise_std`` is reused as is, as in audiomentations). As there, the
     noise's own RMS only approximates ``noise_std`` (a random draw); the noise itself comes from
-    the transform's generator (``standard_normal`` in the samples' dtype), so it differs from
+    ``sk_augment_normal_*``, seeded by the transform's generator, so it differs from
     audiomentations' ``np.random.normal``: equality holds given the same noise.
 
     Examples
@@ -102,7 +102,7 @@ class AddGaussianSNR(BaseWaveformTransform):
         return {"snr_db": snr, "noise_std": _rows_rms(x) / 10.0 ** (snr / 20.0)}
 
     def _apply(self, x: np.ndarray, sample_rate: int, prm: Dict[str, np.ndarray]) -> np.ndarray:
-        z = self.rng.standard_normal(x.shape, dtype=x.dtype)
+        z = K.normal(x.shape, x.dtype, int(self.rng.integers(0, 2**63)))
         return _add_std_noise(x, z, prm["noise_std"])
 
 

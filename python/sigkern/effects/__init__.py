@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ._stretch import pitch_shift, time_stretch
+from ._stretch_stream import TimeStretchStream
 from ._trim import split, trim
 
-__all__ = ["time_stretch", "pitch_shift", "trim", "split"]
+__all__ = ["time_stretch", "pitch_shift", "trim", "split", "TimeStretchStream"]

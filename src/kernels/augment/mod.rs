@@ -4,6 +4,8 @@
 //! (the FFI layer copies the input there first); the parameters are drawn by the caller, so the
 //! kernels are deterministic.
 
+pub mod normal;
+
 use super::Float;
 
 /// How [`mix_rows`] scales the noise of a row.

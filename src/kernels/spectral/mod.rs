@@ -14,6 +14,7 @@ pub mod griffinlim;
 pub mod logtail;
 pub mod mel;
 pub mod stft;
+pub mod stretch_stream;
 pub mod vocoder;
 pub mod window;
 

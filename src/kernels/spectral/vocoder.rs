@@ -69,7 +69,7 @@ fn polar_slow(c: Complex<f64>) -> (f64, Complex<f64>) {
 
 /// Magnitudes and unit phasors of one frame: a vectorisable pass for the usual range, then the
 /// careful path for values whose squared magnitude is not a normal double well inside range.
-fn polar_frame(d: &[Complex<f64>], mag: &mut [f64], unit: &mut [Complex<f64>]) {
+pub(crate) fn polar_frame(d: &[Complex<f64>], mag: &mut [f64], unit: &mut [Complex<f64>]) {
     let mut odd = false;
     for ((c, m), u) in d.iter().zip(mag.iter_mut()).zip(unit.iter_mut()) {
         let ss = c.re * c.re + c.im * c.im;
