@@ -99,6 +99,10 @@ _PARAM_FUNC = {"TestAllFreqConvolves": "convapproach"}
 #: TestOAConvolve shape grids: about 11 000 cases, 60 s, all passing) run only with
 #: SIGKERN_SCIPY_SLOW=1; their unmarked tests always run
 _SLOW_OPT_IN = {"TestFFTConvolve", "TestOAConvolve"}
+#: scipy's unmarked shape grids of the same kind (960 cases between them, most of the classes'
+#: collection and run time), also opt-in with SIGKERN_SCIPY_SLOW=1; without them, oaconvolve's
+#: ``axes=`` is checked against scipy by test_py_spectral.py's N-D tests
+_GRIDS_OPT_IN = {("TestOAConvolve", "test_1d_axes"), ("TestOAConvolve", "test_2d_axes")}
 _RUN_SLOW = os.environ.get("SIGKERN_SCIPY_SLOW") == "1"
 
 #: scipy's module-level tests → (module, names swapped): the savgol tests (test_polyder tests a
@@ -144,8 +148,9 @@ def _subclass(cls_name: str) -> type:
         orig = getattr(base, m)
         if arg is not None:
             attrs[m] = _param_mapped(orig, arg)
-        if cls_name in _SLOW_OPT_IN and not _RUN_SLOW and any(
-            mk.name == "slow" for mk in getattr(orig, "pytestmark", [])
+        if cls_name in _SLOW_OPT_IN and not _RUN_SLOW and (
+            any(mk.name == "slow" for mk in getattr(orig, "pytestmark", []))
+            or (cls_name, m) in _GRIDS_OPT_IN
         ):
             attrs[m] = None  # not collected (collecting the sweeps alone takes 20 s)
     for key, reason in XFAIL.items():
