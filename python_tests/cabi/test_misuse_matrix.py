@@ -207,6 +207,9 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         keep.append(opts)
         lib.sk_kaldi_options_init(opts)
         rc = getattr(lib, f"sk_kaldi_online_{sfx}_new")(lib.SK_KALDI_FBANK, opts, out)
+    elif handle_type == "SkYinStream":
+        rc = getattr(lib, f"sk_yin_stream_{sfx}_new")(16000.0, 1000.0, 4000.0, BASE_SIZE, 4, 0.1, 1,
+                                                      0, out)
     else:
         return None
     if rc != 0:
@@ -217,7 +220,8 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
                 "SkMelPlan": "sk_mel_plan_free", "SkStftStream": "sk_stft_stream_free",
                 "SkLfilter": "sk_lfilter_free", "SkMeter": "sk_meter_free",
                 "SkResampler": "sk_resampler_free", "SkDynamics": "sk_dynamics_free",
-                "SkKaldiOnline": "sk_kaldi_online_free"}[handle_type]
+                "SkKaldiOnline": "sk_kaldi_online_free",
+                "SkYinStream": "sk_yin_stream_free"}[handle_type]
         getattr(lib, free)(h)
     return h
 
@@ -225,7 +229,7 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
 OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPlan",
                 "SkMelPlan": "SkStftStream", "SkStftStream": "SkLfilter", "SkLfilter": "SkMeter",
                 "SkMeter": "SkResampler", "SkResampler": "SkDynamics", "SkDynamics": "SkKaldiOnline",
-                "SkKaldiOnline": "SkFftPlan"}
+                "SkKaldiOnline": "SkYinStream", "SkYinStream": "SkFftPlan"}
 
 #: baseline sizes other than BASE_SIZE, for functions whose buffers hold the product of three
 #: sizes (BASE_SIZE for each, or BASE_SIZE − 1 for one of them, would make the call itself reach

@@ -49,13 +49,15 @@ KINDS = {
     "dynamics": ("SkDynamics", "a dynamics processor"),
     "kaldi_online_f32": ("SkKaldiOnline", "a float Kaldi feature stream"),
     "kaldi_online_f64": ("SkKaldiOnline", "a double Kaldi feature stream"),
+    "yin_stream_f32": ("SkYinStream", "a float YIN stream"),
+    "yin_stream_f64": ("SkYinStream", "a double YIN stream"),
 }
 
 FREE = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
         "SkLfilter": "sk_lfilter_free", "SkMelPlan": "sk_mel_plan_free",
         "SkStftStream": "sk_stft_stream_free", "SkResampler": "sk_resampler_free",
         "SkMeter": "sk_meter_free", "SkDynamics": "sk_dynamics_free",
-        "SkKaldiOnline": "sk_kaldi_online_free"}
+        "SkKaldiOnline": "sk_kaldi_online_free", "SkYinStream": "sk_yin_stream_free"}
 
 
 def elem_of(name: str) -> str | None:
@@ -132,6 +134,8 @@ def make(ffi, lib, kind):
         assert lib.sk_kaldi_options_init(o) == SK_OK
         keep.append(o)
         rc = getattr(lib, f"sk_kaldi_online_{e}_new")(lib.SK_KALDI_FBANK, o, out)
+    elif ctype == "SkYinStream":
+        rc = getattr(lib, f"sk_yin_stream_{e}_new")(16000.0, 1000.0, 4000.0, SIZE, 4, 0.1, 1, 0, out)
     else:
         rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     assert rc == SK_OK, (kind, rc)

@@ -47,3 +47,4 @@ pub mod strided;
 pub mod trim;
 pub mod vocoder;
 pub mod window;
+pub mod yin_stream;

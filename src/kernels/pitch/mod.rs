@@ -12,6 +12,7 @@ use crate::kernels::Float;
 use std::sync::Arc;
 
 pub mod pyin;
+pub mod stream;
 
 /// YIN parameters (librosa's names).
 #[derive(Clone, Copy, Debug, PartialEq)]
