@@ -213,6 +213,9 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
         rc = getattr(lib, f"sk_kaldi_online_{sfx}_new")(lib.SK_KALDI_FBANK, opts, out)
     elif handle_type == "SkSlidingCmnStream":
         rc = getattr(lib, f"sk_sliding_cmn_stream_{sfx}_new")(1, 8, 2, 0, 1, out)
+    elif handle_type == "SkYinStream":
+        rc = getattr(lib, f"sk_yin_stream_{sfx}_new")(16000.0, 1000.0, 4000.0, BASE_SIZE, 4, 0.1, 1,
+                                                      0, out)
     else:
         return None
     if rc != 0:
@@ -225,7 +228,8 @@ def make_handle(ffi, lib, handle_type, name, dtype, freed=False):
                 "SkResampler": "sk_resampler_free", "SkDynamics": "sk_dynamics_free",
                 "SkKaldiOnline": "sk_kaldi_online_free",
                 "SkSlidingCmnStream": "sk_sliding_cmn_stream_free",
-                "SkStretchStream": "sk_stretch_stream_free"}[handle_type]
+                "SkStretchStream": "sk_stretch_stream_free",
+                "SkYinStream": "sk_yin_stream_free"}[handle_type]
         getattr(lib, free)(h)
     return h
 
@@ -234,7 +238,8 @@ OTHER_HANDLE = {"SkFftPlan": "SkBiquad", "SkBiquad": "SkFir", "SkFir": "SkMelPla
                 "SkMelPlan": "SkStftStream", "SkStftStream": "SkLfilter", "SkLfilter": "SkMeter",
                 "SkMeter": "SkResampler", "SkResampler": "SkDynamics", "SkDynamics": "SkKaldiOnline",
                 "SkKaldiOnline": "SkSlidingCmnStream", "SkSlidingCmnStream": "SkStretchStream",
-                "SkStretchStream": "SkFftPlan"}
+                "SkStretchStream": "SkYinStream",
+                "SkYinStream": "SkFftPlan"}
 
 #: baseline sizes other than BASE_SIZE, for functions whose buffers hold the product of three
 #: sizes (BASE_SIZE for each, or BASE_SIZE − 1 for one of them, would make the call itself reach

@@ -52,6 +52,8 @@ KINDS = {
     "cmn_stream_f32": ("SkSlidingCmnStream", "a float sliding-window CMN stream"),
     "cmn_stream_f64": ("SkSlidingCmnStream", "a double sliding-window CMN stream"),
     "stretch": ("SkStretchStream", "a streaming time-stretch"),
+    "yin_stream_f32": ("SkYinStream", "a float YIN stream"),
+    "yin_stream_f64": ("SkYinStream", "a double YIN stream"),
 }
 
 FREE = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": "sk_fir_free",
@@ -59,7 +61,8 @@ FREE = {"SkFftPlan": "sk_fft_plan_free", "SkBiquad": "sk_biquad_free", "SkFir": 
         "SkStftStream": "sk_stft_stream_free", "SkResampler": "sk_resampler_free",
         "SkMeter": "sk_meter_free", "SkDynamics": "sk_dynamics_free",
         "SkKaldiOnline": "sk_kaldi_online_free", "SkSlidingCmnStream": "sk_sliding_cmn_stream_free",
-        "SkStretchStream": "sk_stretch_stream_free"}
+        "SkStretchStream": "sk_stretch_stream_free",
+        "SkYinStream": "sk_yin_stream_free"}
 
 
 def elem_of(name: str) -> str | None:
@@ -142,6 +145,8 @@ def make(ffi, lib, kind):
         w = ffi.new("double[]", [1.0] * SIZE)
         keep.append(w)
         rc = lib.sk_stretch_stream_new(w, SIZE, 4, SIZE, 1, 0, 1.0, 0.5, 2.0, 64, out)
+    elif ctype == "SkYinStream":
+        rc = getattr(lib, f"sk_yin_stream_{e}_new")(16000.0, 1000.0, 4000.0, SIZE, 4, 0.1, 1, 0, out)
     else:
         rc = lib.sk_compressor_new(48000.0, -20.0, 4.0, 0.0, 1.0, 100.0, 0.0, 0, 0, out, 1)
     assert rc == SK_OK, (kind, rc)

@@ -49,3 +49,4 @@ pub mod strided;
 pub mod trim;
 pub mod vocoder;
 pub mod window;
+pub mod yin_stream;

@@ -7,6 +7,17 @@ use crate::kernels::pitch::pyin::PyinParams;
 use crate::kernels::pitch::{self, YinParams};
 use crate::kernels::Float;
 
+/// Whether `pad_mode` (`SK_PAD_CONSTANT` or `SK_PAD_REFLECT`) reflects.
+pub(super) fn pad_reflect(pad_mode: i32) -> SkResult<bool> {
+    match pad_mode {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(SkError::BadArgument(format!(
+            "pad_mode = {pad_mode} is not SK_PAD_CONSTANT (0) or SK_PAD_REFLECT (1)"
+        ))),
+    }
+}
+
 /// # Safety
 /// As `sk_yin_f32`.
 #[allow(clippy::too_many_arguments)]
@@ -25,15 +36,7 @@ unsafe fn yin_ffi<T: Float>(
     out: *mut T,
     out_len: usize,
 ) -> SkResult<()> {
-    let reflect = match pad_mode {
-        0 => false,
-        1 => true,
-        _ => {
-            return Err(SkError::BadArgument(format!(
-                "pad_mode = {pad_mode} is not SK_PAD_CONSTANT (0) or SK_PAD_REFLECT (1)"
-            )))
-        }
-    };
+    let reflect = pad_reflect(pad_mode)?;
     let p = YinParams {
         sr,
         fmin,
@@ -187,15 +190,7 @@ unsafe fn pyin_ffi<T: Float>(
     voiced_prob: *mut T,
     out_len: usize,
 ) -> SkResult<()> {
-    let reflect = match opts.pad_mode {
-        0 => false,
-        1 => true,
-        m => {
-            return Err(SkError::BadArgument(format!(
-                "pad_mode = {m} is not SK_PAD_CONSTANT (0) or SK_PAD_REFLECT (1)"
-            )))
-        }
-    };
+    let reflect = pad_reflect(opts.pad_mode)?;
     let p = PyinParams {
         yin: YinParams {
             sr: opts.sr,

@@ -2,7 +2,7 @@
  *
  * For every streaming handle kind (biquad, FIR in direct and FFT form, lfilter, resampler with
  * ratio ramps and flushes, envelope, compressor with sidechain, gate, limiter, loudness meter
- * with true peak, STFT stream, online Kaldi fbank, sliding-window CMN stream) and the stateful streaming functions (gain ramp, dither), in one
+ * with true peak, STFT stream, online Kaldi fbank, sliding-window CMN stream, YIN stream, time-stretch stream) and the stateful streaming functions (gain ramp, dither), in one
  * and two channels, planar and interleaved where offered, and blocks of 1, 64, 512 and
  * RT_MAX_BLOCK frames: a child process creates the handle, reserves it for RT_MAX_BLOCK frames
  * (which also keeps its calls on the calling thread), runs 50 warm-up calls, then
@@ -365,6 +365,25 @@ static void run_case(const Case *c) {
             }
         }
         window_end();
+    } else if (!strcmp(k, "yin-stream")) {
+        /* centred with reflection (the start's reflection and the end's), a finish and a reset
+         * every 500 calls */
+        SkYinStream *s;
+        CHECK(sk_yin_stream_f32_new(22050, 65, 1000, 1024, 256, 0.1, 1, SK_PAD_REFLECT, &s));
+        size_t y_len = sizeof yf / sizeof yf[0], frames, need;
+        for (size_t i = 0; i < WARMUP + calls; i++) {
+            if (i == WARMUP) window_begin();
+            CHECK(sk_yin_stream_push_frames(s, &need, n));
+            CHECK(sk_yin_stream_f32_push(s, xf, n, yf, y_len, &frames));
+            if (frames != need) CHECK(SK_ERR_INTERNAL);
+            if (i % 500 == 499) {
+                CHECK(sk_yin_stream_finish_frames(s, &need));
+                CHECK(sk_yin_stream_f32_finish(s, yf, y_len, &frames));
+                if (frames != need) CHECK(SK_ERR_INTERNAL);
+                CHECK(sk_yin_stream_reset(s));
+            }
+        }
+        window_end();
     } else if (!strcmp(k, "size-queries")) {
         /* the size queries a callback may size its buffers with: their error text is built
          * only when they fail, so a successful call allocates nothing */
@@ -409,13 +428,14 @@ int main(void) {
     static const char *kinds[] = {"biquad",   "fir-direct", "fir-fft", "lfilter",  "gain-ramp",
                                   "dither",   "resampler",  "resampler-f64", "resampler-vhq", "envelope",
                                   "compressor", "gate",     "limiter", "meter",    "stft",
-                                  "kaldi-online", "sliding-cmn", "stretch", "size-queries"};
+                                  "kaldi-online", "sliding-cmn", "stretch", "yin-stream",
+                                  "size-queries"};
     /* kinds with one channel only, or without an interleaved form */
     static const char *mono_only[] = {"fir-direct", "fir-fft", "stft", "kaldi-online",
-                                      "sliding-cmn", "stretch", "size-queries"};
+                                      "sliding-cmn", "stretch", "yin-stream", "size-queries"};
     static const char *planar_only[] = {"fir-direct", "fir-fft", "lfilter", "gain-ramp", "dither",
                                         "stft",       "kaldi-online", "sliding-cmn",
-                                        "stretch", "size-queries"};
+                                        "stretch", "yin-stream", "size-queries"};
     const size_t blocks[] = {1, 64, 512, RT_MAX_BLOCK};
     int failures = 0, cases = 0, seccomp_ok = 1;
     const Case extra[] = {{"meter-long", 1, 0, RT_MAX_BLOCK}, {"meter-long", 2, 1, RT_MAX_BLOCK}};

@@ -124,9 +124,20 @@ fn frame_descriptors(
     out: &mut [f64],
 ) {
     let mut k = 0;
-    let mut total = 0.0;
-    let mut num = 0.0;
-    for (&v, &f) in s.iter().zip(freq) {
+    // four independent partial sums (vectorisable)
+    let (mut t4, mut n4) = ([0.0f64; 4], [0.0f64; 4]);
+    let n = s.len().min(freq.len());
+    let (sc, fc) = (s[..n].chunks_exact(4), freq[..n].chunks_exact(4));
+    let (sr, fr) = (sc.remainder(), fc.remainder());
+    for (v, f) in sc.zip(fc) {
+        for l in 0..4 {
+            t4[l] += v[l].abs();
+            n4[l] += v[l] * f[l];
+        }
+    }
+    let mut total = (t4[0] + t4[1]) + (t4[2] + t4[3]);
+    let mut num = (n4[0] + n4[1]) + (n4[2] + n4[3]);
+    for (&v, &f) in sr.iter().zip(fr) {
         total += v.abs();
         num += v * f;
     }
@@ -141,8 +152,18 @@ fn frame_descriptors(
         let c = centroid.unwrap_or(c);
         let mut acc = 0.0;
         if dp.p == 2.0 {
-            for (&v, &f) in s.iter().zip(freq) {
-                let d = (c - f).abs();
+            let mut a4 = [0.0f64; 4];
+            let (sc, fc) = (s[..n].chunks_exact(4), freq[..n].chunks_exact(4));
+            let (sr, fr) = (sc.remainder(), fc.remainder());
+            for (v, f) in sc.zip(fc) {
+                for l in 0..4 {
+                    let d = c - f[l];
+                    a4[l] += v[l] * (d * d);
+                }
+            }
+            acc = (a4[0] + a4[1]) + (a4[2] + a4[3]);
+            for (&v, &f) in sr.iter().zip(fr) {
+                let d = c - f;
                 acc += v * (d * d);
             }
         } else if dp.p == 1.0 {
@@ -171,13 +192,21 @@ fn frame_descriptors(
             cum += v;
         }
         let thr = dp.roll_percent * cum;
-        let mut r = f64::NAN;
+        // np.where(total < thr, nan, 1) * freq, then nanmin over the remaining bins; the
+        // values are non-negative (or NaN), so once the running sum reaches the threshold
+        // every later bin does too
         let mut run = 0.0;
-        for (&v, &f) in s.iter().zip(freq) {
+        let mut i0 = s.len();
+        for (i, &v) in s.iter().enumerate() {
             run += v;
-            // np.where(total < thr, nan, 1) * freq, then nanmin over the remaining bins
-            let reached = run >= thr || run.is_nan() || thr.is_nan();
-            if reached && (r.is_nan() || f < r) {
+            if run >= thr || run.is_nan() || thr.is_nan() {
+                i0 = i;
+                break;
+            }
+        }
+        let mut r = f64::NAN;
+        for &f in freq.iter().take(s.len()).skip(i0) {
+            if r.is_nan() || f < r {
                 r = f;
             }
         }
@@ -185,19 +214,69 @@ fn frame_descriptors(
         k += 1;
     }
     if which & FLATNESS != 0 {
-        let mut logs = 0.0;
-        let mut sum = 0.0;
-        let sq = dp.power == 2.0;
-        for &v in s {
-            let p = if sq { v * v } else { v.powf(dp.power) };
-            // np.maximum(amin, S**power) propagates NaN
-            let t = if p.is_nan() { p } else { p.max(dp.amin) };
-            logs += t.ln();
-            sum += t;
-        }
-        let n = s.len() as f64;
-        out[k] = (logs / n).exp() / (sum / n);
+        out[k] = flatness(s, dp);
     }
+}
+
+/// `np.maximum(amin, S**power)` of one value (NaN propagates).
+#[inline(always)]
+fn floored(v: f64, dp: &DescParams) -> f64 {
+    let p = if dp.power == 2.0 {
+        v * v
+    } else {
+        v.powf(dp.power)
+    };
+    if p.is_nan() {
+        p
+    } else {
+        p.max(dp.amin)
+    }
+}
+
+/// The spectral flatness of one frame: `exp(mean(ln t)) / mean(t)`, `t` the floored powers.
+/// The sum of logarithms is taken as the logarithm of a product kept in four lanes of
+/// mantissa in [1, 2) and binary exponent (one `ln` per frame instead of one per bin); a
+/// frame with a value the lanes cannot carry (non-finite, or below 2^-500) takes the
+/// logarithms one by one.
+fn flatness(s: &[f64], dp: &DescParams) -> f64 {
+    const MANT: u64 = (1 << 52) - 1;
+    const ONE: u64 = 1023 << 52;
+    let n = s.len() as f64;
+    let (mut m4, mut e4, mut s4) = ([1.0f64; 4], [0i64; 4], [0.0f64; 4]);
+    let mut lo = f64::INFINITY;
+    let mut c = s.chunks_exact(4);
+    for v in &mut c {
+        for (l, &x) in v.iter().enumerate() {
+            let t = floored(x, dp);
+            s4[l] += t;
+            lo = lo.min(t);
+            // m·t stays normal and finite for t in [2^-500, 2^1020)
+            let b = (m4[l] * t).to_bits();
+            e4[l] += ((b >> 52) & 0x7FF) as i64 - 1023;
+            m4[l] = f64::from_bits((b & MANT) | ONE);
+        }
+    }
+    let mut sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    let (mut m, mut e) = (1.0f64, e4.iter().sum::<i64>());
+    for &ml in &m4 {
+        let b = (m * ml).to_bits();
+        e += ((b >> 52) & 0x7FF) as i64 - 1023;
+        m = f64::from_bits((b & MANT) | ONE);
+    }
+    for &v in c.remainder() {
+        let t = floored(v, dp);
+        sum += t;
+        lo = lo.min(t);
+        let b = (m * t).to_bits();
+        e += ((b >> 52) & 0x7FF) as i64 - 1023;
+        m = f64::from_bits((b & MANT) | ONE);
+    }
+    let logs = if sum.is_finite() && lo >= f64::powi(2.0, -500) && sum < f64::powi(2.0, 1020) {
+        m.ln() + e as f64 * std::f64::consts::LN_2
+    } else {
+        s.iter().map(|&v| floored(v, dp).ln()).sum()
+    };
+    (logs / n).exp() / (sum / n)
 }
 
 /// A batch of spectrogram frames (the input side of the spectrogram-input kernels).
@@ -345,20 +424,34 @@ fn sign_class(v: f64, zp: &ZcrParams) -> Option<i8> {
     }
 }
 
-/// The crossing rate of one frame of samples.
+/// The crossing rate of one frame of samples. Branch-free over sample pairs (vectorisable): a
+/// pair crosses when its sign classes differ (with `np.sign` classes, also when either sample
+/// is NaN).
 fn frame_zcr(seg: &[f64], zp: &ZcrParams) -> f64 {
+    let cls = |v: f64| sign_class(v, zp).unwrap_or(0);
     let mut count = usize::from(zp.pad);
-    let mut prev = seg.first().map(|&v| sign_class(v, zp));
-    for &v in seg.iter().skip(1) {
-        let c = Some(sign_class(v, zp));
-        let differ = match (prev, c) {
-            (Some(Some(a)), Some(Some(b))) => a != b,
-            _ => true,
-        };
+    for w in seg.windows(2) {
+        let nan = !zp.zero_pos && (w[0].is_nan() || w[1].is_nan());
+        let differ = cls(w[0]) != cls(w[1]) || nan;
         count += usize::from(differ);
-        prev = c;
     }
     count as f64 / seg.len() as f64
+}
+
+/// `Σ v²` over four independent partial sums (vectorisable; the frame RMS).
+fn sum_sq(s: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let mut it = s.chunks_exact(4);
+    for c in &mut it {
+        for (a, v) in acc.iter_mut().zip(c) {
+            *a += v * v;
+        }
+    }
+    let mut tail = 0.0;
+    for v in it.remainder() {
+        tail += v * v;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// How the time-domain features pad a centred signal (`np.pad` modes).
@@ -423,28 +516,32 @@ impl Framing {
             return;
         }
         for (i, o) in buf.iter_mut().enumerate() {
-            let j = s + i as isize;
-            *o = if (0..n).contains(&j) {
-                x[j as usize].to_f64()
+            *o = padded(x, s + i as isize, mode);
+        }
+    }
+}
+
+/// Sample `j` of `x` padded by `mode` on both sides (`x` non-empty unless `mode` is constant).
+fn padded<T: Float>(x: &[T], j: isize, mode: TimePad) -> f64 {
+    let n = x.len() as isize;
+    if (0..n).contains(&j) {
+        return x[j as usize].to_f64();
+    }
+    match mode {
+        TimePad::Constant => 0.0,
+        TimePad::Edge => x[if j < 0 { 0 } else { n as usize - 1 }].to_f64(),
+        TimePad::Reflect => {
+            // numpy's "reflect" (no edge repeat), periodic for long pads
+            if n == 1 {
+                x[0].to_f64()
             } else {
-                match mode {
-                    TimePad::Constant => 0.0,
-                    TimePad::Edge => x[if j < 0 { 0 } else { n as usize - 1 }].to_f64(),
-                    TimePad::Reflect => {
-                        // numpy's "reflect" (no edge repeat), periodic for long pads
-                        if n == 1 {
-                            x[0].to_f64()
-                        } else {
-                            let period = 2 * (n - 1);
-                            let mut r = j.rem_euclid(period);
-                            if r >= n {
-                                r = period - r;
-                            }
-                            x[r as usize].to_f64()
-                        }
-                    }
+                let period = 2 * (n - 1);
+                let mut r = j.rem_euclid(period);
+                if r >= n {
+                    r = period - r;
                 }
-            };
+                x[r as usize].to_f64()
+            }
         }
     }
 }
@@ -521,9 +618,56 @@ pub fn rms_frames<T: Float>(
     out: &mut [T],
 ) -> SkResult<()> {
     let fl = fr.frame_length as f64;
-    time_frames(x, batch, fr, mode, out, |s| {
-        (s.iter().map(|v| v * v).sum::<f64>() / fl).sqrt()
-    })
+    let n = x.len().checked_div(batch).unwrap_or(0);
+    let frames = fr.frames(n)?;
+    let (hop, r) = (fr.hop, fr.frame_length / fr.hop.max(1));
+    if n == 0 || r == 0 || r * hop != fr.frame_length {
+        return time_frames(x, batch, fr, mode, out, |s| (sum_sq(s) / fl).sqrt());
+    }
+    // hop divides the frame: each frame sums the squares of `r` blocks of `hop` samples, and
+    // every block is squared once (instead of `r` times)
+    assert_eq!(out.len(), batch * frames, "frame output length");
+    let pad = if fr.center { fr.frame_length / 2 } else { 0 } as isize;
+    let mut blocks = try_vec(frames - 1 + r, 0.0f64, "the block sums")?;
+    for (row, o) in x.chunks_exact(n.max(1)).zip(out.chunks_exact_mut(frames)) {
+        let row = &row[..n];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            let s = (i * hop) as isize - pad;
+            *b = if s >= 0 && s as usize + hop <= n {
+                sum_sq_t(&row[s as usize..s as usize + hop])
+            } else {
+                (s..s + hop as isize)
+                    .map(|j| {
+                        let v = padded(row, j, mode);
+                        v * v
+                    })
+                    .sum()
+            };
+        }
+        for (t, o) in o.iter_mut().enumerate() {
+            let e: f64 = blocks[t..t + r].iter().sum();
+            *o = T::from_f64((e / fl).sqrt());
+        }
+    }
+    Ok(())
+}
+
+/// `Σ v²` of samples widened to `f64`, in four partial sums.
+fn sum_sq_t<T: Float>(s: &[T]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let mut it = s.chunks_exact(4);
+    for c in &mut it {
+        for (a, v) in acc.iter_mut().zip(c) {
+            let v = v.to_f64();
+            *a += v * v;
+        }
+    }
+    let mut tail = 0.0;
+    for v in it.remainder() {
+        let v = v.to_f64();
+        tail += v * v;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
 
 /// `librosa.feature.rms(S=...)`: `S` magnitudes (or powers when `squared`), `n_freq =
@@ -963,40 +1107,62 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
     let ks = spec_bits.count_ones() as usize;
     let tiny = tiny::<T>();
     let mut tmp = try_vec(k * g_len, 0.0f64, "the feature temporary")?;
+    // runs of frames of one row go through the FFT together on SIMD lanes when the plan has
+    // lane passes (the same spectra as one frame at a time)
+    let rl = kern.row_lanes(frames)?;
+    let lanes = if rl.is_some() { kern.group_lanes() } else { 1 };
     par_rows_with(
         &mut tmp,
         k,
         g_len.saturating_mul(sp.n_fft).saturating_mul(8),
         || {
-            let (ws, edge) = kern.scratch()?;
-            let spec = try_vec(nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
+            let (ws, edge, win) = match rl {
+                Some(rl) => kern.group_scratch(rl)?,
+                None => {
+                    let (ws, edge) = kern.scratch()?;
+                    (ws, edge, Vec::new())
+                }
+            };
+            let spec = try_vec(lanes * nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
             let mag = try_vec(nf, 0.0f64, "a frame")?;
             let seg = try_vec(sp.n_fft, 0.0f64, "a frame")?;
-            Ok((ws, edge, spec, mag, seg))
+            Ok((ws, edge, win, spec, mag, seg))
         },
-        |(ws, edge, spec, mag, seg), first, chunk| {
-            for (i, o) in chunk.chunks_exact_mut(k).enumerate() {
+        |(ws, edge, win, spec, mag, seg), first, chunk| {
+            let count = chunk.len() / k;
+            let mut i = 0;
+            while i < count {
                 let g = first + i;
                 let (b, t) = (g / frames, g % frames);
+                let m = (count - i).min(frames - t).min(lanes);
                 let row = &x[b * n..(b + 1) * n];
                 if spec_bits != 0 {
-                    kern.frame_at(row, t, edge, spec, ws);
-                    for (m, c) in mag.iter_mut().zip(spec.iter()) {
-                        let (re, im) = (c.re.to_f64(), c.im.to_f64());
-                        *m = (re * re + im * im).sqrt();
+                    match rl {
+                        Some(rl) => kern.group_at(rl, row, t, edge, win, &mut spec[..m * nf], ws),
+                        None => kern.frame_at(row, t, edge, &mut spec[..nf], ws),
                     }
-                    frame_descriptors(mag, freq, spec_bits, dp, tiny, None, &mut o[..ks]);
                 }
-                let mut j = ks;
-                if which & ZCR != 0 {
-                    fr.fill(row, t, TimePad::Edge, seg);
-                    o[j] = frame_zcr(seg, zp);
-                    j += 1;
+                for j in 0..m {
+                    let o = &mut chunk[(i + j) * k..(i + j + 1) * k];
+                    if spec_bits != 0 {
+                        for (mg, c) in mag.iter_mut().zip(&spec[j * nf..(j + 1) * nf]) {
+                            let (re, im) = (c.re.to_f64(), c.im.to_f64());
+                            *mg = (re * re + im * im).sqrt();
+                        }
+                        frame_descriptors(mag, freq, spec_bits, dp, tiny, None, &mut o[..ks]);
+                    }
+                    let mut jj = ks;
+                    if which & ZCR != 0 {
+                        fr.fill(row, t + j, TimePad::Edge, seg);
+                        o[jj] = frame_zcr(seg, zp);
+                        jj += 1;
+                    }
+                    if which & RMS != 0 {
+                        fr.fill(row, t + j, rms_pad, seg);
+                        o[jj] = (sum_sq(seg) / sp.n_fft as f64).sqrt();
+                    }
                 }
-                if which & RMS != 0 {
-                    fr.fill(row, t, rms_pad, seg);
-                    o[j] = (seg.iter().map(|v| v * v).sum::<f64>() / sp.n_fft as f64).sqrt();
-                }
+                i += m;
             }
         },
     )?;
@@ -1081,6 +1247,127 @@ mod tests {
             &mut out[..1],
         );
         assert!(matches!(e, Err(SkError::BadArgument(_))));
+    }
+
+    #[test]
+    fn flatness_product_equals_the_sum_of_logs() {
+        let one_by_one = |s: &[f64], dp: &DescParams| {
+            let n = s.len() as f64;
+            let logs: f64 = s.iter().map(|&v| floored(v, dp).ln()).sum();
+            let sum: f64 = s.iter().map(|&v| floored(v, dp)).sum();
+            (logs / n).exp() / (sum / n)
+        };
+        let mut dp = DP;
+        for len in [0usize, 1, 3, 4, 7, 1025] {
+            let s: Vec<f64> = (0..len)
+                .map(|i| ((i * 7919 + 3) % 1013) as f64 * 10f64.powi((i % 9) as i32 - 6))
+                .collect();
+            for (power, amin) in [(2.0, 1e-10), (1.0, 1e-300), (1.5, 1e-5)] {
+                dp.power = power;
+                dp.amin = amin;
+                let (a, b) = (flatness(&s, &dp), one_by_one(&s, &dp));
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs() || (a.is_nan() && b.is_nan()),
+                    "{len} {a} {b}"
+                );
+            }
+        }
+        // values beyond the lanes' range and NaN take the one-by-one path
+        dp.power = 2.0;
+        dp.amin = 1e-10;
+        for s in [
+            vec![1e200, 2.0, 3.0, 4.0, 5.0],
+            vec![1.0, f64::NAN, 2.0, 3.0, 4.0],
+        ] {
+            let (a, b) = (flatness(&s, &dp), one_by_one(&s, &dp));
+            assert!(a == b || (a.is_nan() && b.is_nan()), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn one_pass_features_equal_the_spectrogram_route() {
+        // batch 2 and a frame count that is no multiple of the FFT lane groups
+        let n = 5000;
+        let x: Vec<f64> = (0..2 * n)
+            .map(|i| ((i * 7919 % 1013) as f64 - 506.0) / 300.0 + (i as f64 * 0.05).sin())
+            .collect();
+        let sp = StftParams {
+            n_fft: 256,
+            hop: 64,
+            win_length: 256,
+            center: true,
+            pad_mode: PadMode::Constant,
+            onesided: true,
+            normalized: false,
+        };
+        let window: Vec<f64> = (0..256)
+            .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / 256.0).cos())
+            .collect();
+        let frames = sp.frames(n).unwrap();
+        let nf = sp.n_freq();
+        let freq = fft_frequencies(22050.0, 256).unwrap();
+        let which = CENTROID | BANDWIDTH | FLATNESS;
+        let zp = ZcrParams {
+            threshold: 1e-10,
+            zero_pos: true,
+            pad: false,
+        };
+        let mut got = vec![0.0; 3 * 2 * frames];
+        features_from_audio(&x, 2, &window, &sp, &freq, which, &DP, &zp, &mut got).unwrap();
+        let mut mags = vec![0.0; 2 * frames * nf];
+        for b in 0..2 {
+            let mut y = vec![Complex::new(0.0, 0.0); frames * nf];
+            crate::kernels::spectral::stft::stft(&x[b * n..(b + 1) * n], &window, &sp, &mut y)
+                .unwrap();
+            for (m, c) in mags[b * frames * nf..].iter_mut().zip(&y) {
+                *m = (c.re * c.re + c.im * c.im).sqrt();
+            }
+        }
+        let s = Spec {
+            data: &mags,
+            batch: 2,
+            n_freq: nf,
+            frames,
+            frame_major: true,
+        };
+        let mut want = vec![0.0; 3 * 2 * frames];
+        spectral_from_spec(&s, &freq, which, &DP, None, &mut want).unwrap();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn block_rms_equals_the_frame_rms() {
+        let x: Vec<f64> = (0..1001)
+            .map(|i| ((i * 37 % 101) as f64 - 50.0) / 7.0)
+            .collect();
+        for (fl, hop, center) in [
+            (64, 16, true),
+            (64, 16, false),
+            (60, 20, true),
+            (64, 64, true),
+        ] {
+            for mode in [TimePad::Constant, TimePad::Reflect, TimePad::Edge] {
+                let fr = Framing {
+                    frame_length: fl,
+                    hop,
+                    center,
+                };
+                let frames = fr.frames(x.len()).unwrap();
+                let (mut got, mut want) = (vec![0.0; 2 * frames], vec![0.0; 2 * frames]);
+                let xx = [x.clone(), x.iter().map(|v| v * 1e-3).collect()].concat();
+                rms_frames(&xx, 2, &fr, mode, &mut got).unwrap();
+                time_frames(&xx, 2, &fr, mode, &mut want, |s| {
+                    (s.iter().map(|v| v * v).sum::<f64>() / fl as f64).sqrt()
+                })
+                .unwrap();
+                for (a, b) in got.iter().zip(&want) {
+                    assert!(
+                        (a - b).abs() <= 1e-14 * b,
+                        "{fl} {hop} {center} {mode:?}: {a} {b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::kernels::Float;
 use std::sync::Arc;
 
 pub mod pyin;
+pub mod stream;
 
 /// YIN parameters (librosa's names).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -186,8 +187,16 @@ pub(crate) fn scratch(
 pub(crate) fn load_frame<T: Float>(p: &YinParams, row: &[T], t: usize, s: &mut Scratch) {
     let pad = if p.center { p.frame_length / 2 } else { 0 } as isize;
     let start = (t * p.hop) as isize - pad;
-    for (k, v) in s.frame[..p.frame_length].iter_mut().enumerate() {
-        *v = p.sample(row, start + k as isize);
+    let fl = p.frame_length;
+    if start >= 0 && start as usize + fl <= row.len() {
+        // inside the signal: a plain widening copy
+        for (v, x) in s.frame[..fl].iter_mut().zip(&row[start as usize..]) {
+            *v = x.to_f64();
+        }
+    } else {
+        for (k, v) in s.frame[..fl].iter_mut().enumerate() {
+            *v = p.sample(row, start + k as isize);
+        }
     }
     s.frame[p.frame_length..].iter_mut().for_each(|v| *v = 0.0);
 }

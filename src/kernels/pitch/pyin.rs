@@ -531,29 +531,48 @@ impl Model {
     }
 }
 
-/// The largest `v[o] + l[o]` and its first index (`np.argmax` of the sums): the maximum over
-/// four independent lanes (vectorisable), then the first index that attains it.
+/// The largest `v[o] + l[o]` and its first index (`np.argmax` of the sums), in one pass: four
+/// independent lanes keep their maximum and its first index (vectorisable), then the lanes'
+/// largest value with the smallest index wins.
 fn band_argmax(v: &[f64], l: &[f64]) -> (f64, usize) {
     let n = v.len().min(l.len());
-    let mut m = [f64::NEG_INFINITY; 4];
-    let mut i = 0;
+    if n < 4 {
+        let mut best = (v[0] + l[0], 0);
+        for k in 1..n {
+            let s = v[k] + l[k];
+            if s > best.0 {
+                best = (s, k);
+            }
+        }
+        return best;
+    }
+    let mut m = [v[0] + l[0], v[1] + l[1], v[2] + l[2], v[3] + l[3]];
+    let mut ix = [0u64, 1, 2, 3];
+    let mut i = 4;
     while i + 4 <= n {
         for k in 0..4 {
             let s = v[i + k] + l[i + k];
-            m[k] = if s > m[k] { s } else { m[k] };
+            let gt = s > m[k];
+            m[k] = if gt { s } else { m[k] };
+            ix[k] = if gt { (i + k) as u64 } else { ix[k] };
         }
         i += 4;
     }
-    let mut mx = m[0].max(m[1]).max(m[2].max(m[3]));
+    let mut best = (m[0], ix[0] as usize);
+    for k in 1..4 {
+        let c = (m[k], ix[k] as usize);
+        if c.0 > best.0 || (c.0 == best.0 && c.1 < best.1) {
+            best = c;
+        }
+    }
     while i < n {
         let s = v[i] + l[i];
-        if s > mx {
-            mx = s;
+        if s > best.0 {
+            best = (s, i);
         }
         i += 1;
     }
-    let o = (0..n).position(|k| v[k] + l[k] == mx).unwrap_or(0);
-    (v[o] + l[o], o)
+    best
 }
 
 /// `librosa.pyin(x, ...)` of every row of `x` (`batch × n`, finite): `f0` (Hz; unvoiced frames
@@ -674,6 +693,20 @@ mod tests {
         assert_eq!(band_argmax(&v, &l), (3.0, 5));
         assert_eq!(band_argmax(&v[..5], &l[..5]), (2.0, 1));
         assert_eq!(band_argmax(&v[..1], &l[..1]), (1.0, 0));
+        // many ties in every lane position: the first maximum, as a plain scan finds it
+        for n in 1..24 {
+            for seed in 0..20usize {
+                let v: Vec<f64> = (0..n).map(|i| ((i * 7 + seed * 13) % 5) as f64).collect();
+                let l: Vec<f64> = (0..n).map(|i| ((i * 3 + seed) % 3) as f64).collect();
+                let mut want = (v[0] + l[0], 0);
+                for k in 1..n {
+                    if v[k] + l[k] > want.0 {
+                        want = (v[k] + l[k], k);
+                    }
+                }
+                assert_eq!(band_argmax(&v, &l), want, "{n} {seed}");
+            }
+        }
     }
 
     #[test]

@@ -194,10 +194,24 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
         }
     }
 
+    /// The lane passes that transform groups of frames at once, when the plan has them and
+    /// there are at least two `frames` (see [`FrameKernel::group_at`]).
+    pub(crate) fn row_lanes(&self, frames: usize) -> SkResult<Option<&RowLanes<T>>> {
+        self.plan.row_lanes(frames)
+    }
+
+    /// Frames a group holds.
+    pub(crate) fn group_lanes(&self) -> usize {
+        RowLanes::<T>::LANES
+    }
+
     /// The scratch of one thread's frame groups: an FFT workspace with the lane buffers of
     /// `rl`, room for an edge frame, and one windowed row per lane.
     #[allow(clippy::type_complexity)]
-    fn group_scratch(&self, rl: &RowLanes<T>) -> SkResult<(Workspace<T>, Vec<T>, Vec<T>)> {
+    pub(crate) fn group_scratch(
+        &self,
+        rl: &RowLanes<T>,
+    ) -> SkResult<(Workspace<T>, Vec<T>, Vec<T>)> {
         let n = self.p.n_fft;
         let mut ws = Workspace::default();
         rl.reserve(n, &mut ws.lanes)?;
@@ -214,7 +228,7 @@ impl<T: FftFloat + PlanCache> FrameKernel<T> {
     /// of them), through the lane passes `rl` of this kernel's plan: each row equals
     /// [`FrameKernel::frame_at`]'s (same windowing, transform, normalisation and mirror).
     #[allow(clippy::too_many_arguments)]
-    fn group_at(
+    pub(crate) fn group_at(
         &self,
         rl: &RowLanes<T>,
         x: &[T],
