@@ -801,6 +801,12 @@ typedef struct SkStftStream SkStftStream;
 typedef struct SkStretchStream SkStretchStream;
 
 /**
+ * A YIN stream (opaque; `sk_yin_stream_f32_new`/`sk_yin_stream_f64_new`, freed with
+ * `sk_yin_stream_free`).
+ */
+typedef struct SkYinStream SkYinStream;
+
+/**
  * The options of a Kaldi feature computation, with the names and meanings of
  * `torchaudio.compliance.kaldi` (flags are 0 or 1). `sk_kaldi_options_init` fills in
  * torchaudio's defaults.
@@ -7917,6 +7923,134 @@ int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodi
  * `params` readable for `n_params` doubles; `w` writable for `n` floats.
  */
 int32_t sk_window_params_f32(int32_t kind, const double *params, int32_t periodic, float *w, size_t n_params, size_t n);
+
+/**
+ * Creates a stream computing `sk_yin_f32` with these arguments (same meanings and rules) on
+ * one signal that arrives in chunks: feed it with `sk_yin_stream_f32_push`, end it with
+ * `sk_yin_stream_f32_finish`. Each frame's f0 comes out as soon as its samples are there (with
+ * `center≠0` the first frames start in the zero or reflected padding, and the frames whose
+ * window reaches past the end come with the finish), and the values, in order, equal one
+ * `sk_yin_f32` call on the whole signal bit for bit, whatever the chunk sizes. Where
+ * `sk_yin_f32` refuses a signal too short for one frame, the finish returns no frame.
+ * The stream keeps the last `frame_length` samples and one frame's FFT scratch, made here.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT` (an argument, named in the message),
+ * `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_ALLOCATION`; on error `*stream` is
+ * untouched. Free with `sk_yin_stream_free`. One call at a time per stream (a concurrent call
+ * is refused); different streams are independent.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `stream` writable.
+ */
+int32_t sk_yin_stream_f32_new(double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, struct SkYinStream **stream);
+
+/**
+ * Creates a stream of doubles. Rules as `sk_yin_stream_f32_new`.
+ *
+ * Real-time safe: no (allocates the stream).
+ *
+ * # Safety
+ * `stream` writable.
+ */
+int32_t sk_yin_stream_f64_new(double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, struct SkYinStream **stream);
+
+/**
+ * Frees a stream (float or double). NULL is a no-op; a freed or foreign handle is
+ * `SK_ERR_INVALID_HANDLE` (detected, nothing freed). Thread-safe.
+ *
+ * Real-time safe: no (frees memory).
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_yin_stream_free(struct SkYinStream *stream);
+
+/**
+ * Number of frames a push of `n` more samples would return now (`*frames`). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_BAD_ARGUMENT` (the input was finished), `SK_ERR_LENGTH`
+ * (the sample count overflows), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_yin_stream_push_frames(const struct SkYinStream *stream, size_t *frames, size_t n);
+
+/**
+ * Number of frames the finish would return now (`*frames`; 0 once finished). Returns `SK_OK`,
+ * `SK_ERR_INVALID_HANDLE`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * `frames` writable.
+ */
+int32_t sk_yin_stream_finish_frames(const struct SkYinStream *stream, size_t *frames);
+
+/**
+ * Forgets the signal (and a finish): the stream starts a new one. Returns `SK_OK` or
+ * `SK_ERR_INVALID_HANDLE`.
+ *
+ * Real-time safe: yes.
+ *
+ * # Safety
+ * None beyond passing any pointer value.
+ */
+int32_t sk_yin_stream_reset(struct SkYinStream *stream);
+
+/**
+ * Appends `n` samples of `x` to the stream and writes the f0 (Hz) of every frame now complete
+ * to `y` (`y_len` its capacity), storing their count in `*frames` (possibly 0;
+ * `sk_yin_stream_push_frames` tells it in advance). If `y` is too small, returns
+ * `SK_ERR_BUFFER_TOO_SMALL` and consumes nothing. Other returns: `SK_ERR_INVALID_HANDLE`
+ * (NULL/freed/a double stream), `SK_ERR_BAD_ARGUMENT` (finished stream), `SK_ERR_NON_FINITE`
+ * (a NaN or infinity in `x`), `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
+ * `SK_ERR_OVERLAP`. On error nothing is written and the stream is unchanged.
+ *
+ * Real-time safe: yes (the stream's sample ring and FFT scratch are made with it; runs on the
+ * calling thread).
+ *
+ * # Safety
+ * `x` readable for n floats, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_yin_stream_f32_push(struct SkYinStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Push for a double stream. Rules as `sk_yin_stream_f32_push`.
+ *
+ * Real-time safe: yes (the stream's sample ring and FFT scratch are made with it; runs on the
+ * calling thread).
+ *
+ * # Safety
+ * `x` readable for n doubles, `y` writable for y_len, `frames` writable.
+ */
+int32_t sk_yin_stream_f64_push(struct SkYinStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+/**
+ * Ends the signal: writes the f0 of the remaining frames (those reaching into the end
+ * padding with `center≠0`) to `y` and their count to `*frames`; later pushes fail until
+ * `sk_yin_stream_reset`, a second finish returns 0 frames. Rules as `sk_yin_stream_f32_push`.
+ *
+ * Real-time safe: yes (the stream's sample ring and FFT scratch are made with it; runs on the
+ * calling thread).
+ *
+ * # Safety
+ * `y` writable for y_len floats, `frames` writable.
+ */
+int32_t sk_yin_stream_f32_finish(struct SkYinStream *stream, float *y, size_t y_len, size_t *frames);
+
+/**
+ * Finish for a double stream. Rules as `sk_yin_stream_f32_finish`.
+ *
+ * Real-time safe: yes (the stream's sample ring and FFT scratch are made with it; runs on the
+ * calling thread).
+ *
+ * # Safety
+ * `y` writable for y_len doubles, `frames` writable.
+ */
+int32_t sk_yin_stream_f64_finish(struct SkYinStream *stream, double *y, size_t y_len, size_t *frames);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -302,6 +302,8 @@ typedef struct SkStftStream SkStftStream;
 
 typedef struct SkStretchStream SkStretchStream;
 
+typedef struct SkYinStream SkYinStream;
+
 typedef struct SkKaldiOptions {
     double sample_frequency;
     double frame_length;
@@ -1256,3 +1258,23 @@ int32_t sk_window_f32(int32_t kind, double param, int32_t periodic, float *w, si
 int32_t sk_window_params_f64(int32_t kind, const double *params, int32_t periodic, double *w, size_t n_params, size_t n);
 
 int32_t sk_window_params_f32(int32_t kind, const double *params, int32_t periodic, float *w, size_t n_params, size_t n);
+
+int32_t sk_yin_stream_f32_new(double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, struct SkYinStream **stream);
+
+int32_t sk_yin_stream_f64_new(double sr, double fmin, double fmax, size_t frame_length, size_t hop, double trough_threshold, int32_t center, int32_t pad_mode, struct SkYinStream **stream);
+
+int32_t sk_yin_stream_free(struct SkYinStream *stream);
+
+int32_t sk_yin_stream_push_frames(const struct SkYinStream *stream, size_t *frames, size_t n);
+
+int32_t sk_yin_stream_finish_frames(const struct SkYinStream *stream, size_t *frames);
+
+int32_t sk_yin_stream_reset(struct SkYinStream *stream);
+
+int32_t sk_yin_stream_f32_push(struct SkYinStream *stream, const float *x, size_t n, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_yin_stream_f64_push(struct SkYinStream *stream, const double *x, size_t n, double *y, size_t y_len, size_t *frames);
+
+int32_t sk_yin_stream_f32_finish(struct SkYinStream *stream, float *y, size_t y_len, size_t *frames);
+
+int32_t sk_yin_stream_f64_finish(struct SkYinStream *stream, double *y, size_t y_len, size_t *frames);
