@@ -78,6 +78,7 @@ VALID = {
     "FftPlan": lambda: ((8,), {}),
     "get_window": lambda: (("hann", 8), {}),
     "StftStream": lambda: ((64,), {}),
+    "YinStream": lambda: ((), {"fmin": 100.0, "fmax": 1000.0}),
     **{name: lambda: ((x(),), {"axis": -1, "nperseg": 64}) for name in ("welch", "spectrogram")},
     "periodogram": lambda: ((x(),), {"axis": -1}),
     **{name: lambda: ((x(), x()), {"axis": -1, "nperseg": 64}) for name in ("csd", "coherence")},
