@@ -162,6 +162,7 @@ HANDLE_MAKERS = {
     "Resampler": lambda: sigkern.Resampler(48000, 44100),
     "FftPlan": lambda: sigkern.FftPlan(8),
     "StftStream": lambda: sigkern.StftStream(64),
+    "YinStream": lambda: sigkern.YinStream(fmin=100.0, fmax=1000.0),
     "MelSpectrogram": lambda: sigkern.MelSpectrogram(),
     "EnvelopeFollower": lambda: sigkern.EnvelopeFollower(48000),
     "Compressor": lambda: sigkern.Compressor(48000),
