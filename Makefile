@@ -304,8 +304,14 @@ c-install-test: $(LIB_SO) $(LIB_A)
 	bash tests/install/run.sh
 
 # ------------------------------------------------------------------ python
+# The Python suites run on up to 4 worker processes (pytest-xdist), one per core: PYTEST_WORKERS=0
+# runs them in this process, one test after another.
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); if [ "$$n" -gt 4 ]; then n=4; fi; \
+	if [ "$$n" -le 1 ]; then n=0; fi; echo $$n)
+PYTEST_ARGS := -q -n $(PYTEST_WORKERS)
+
 python-test: py-install
-	$(PYTHON) -m pytest python_tests -q
+	$(PYTHON) -m pytest python_tests $(PYTEST_ARGS)
 
 # The misuse matrix (python_tests/cabi/test_misuse_matrix.py, generated from the header) runs in
 # python-test at the default SIMD level; this target runs it at every level.
@@ -324,7 +330,7 @@ DEBUG_LIB_TESTS := python_tests/cabi/test_misuse_matrix.py python_tests/cabi/tes
 .PHONY: test-debug-lib
 test-debug-lib: venv
 	$(CARGO) build
-	SIGKERN_LIB=$(CURDIR)/target/debug/libsigkern.so $(PYTHON) -m pytest $(DEBUG_LIB_TESTS) -q
+	SIGKERN_LIB=$(CURDIR)/target/debug/libsigkern.so $(PYTHON) -m pytest $(DEBUG_LIB_TESTS) $(PYTEST_ARGS)
 
 # Property tests (tests/properties.rs, proptest) run in rust-test with 48 cases per property;
 # this runs them with many more (PROPTEST_CASES=N to choose).
