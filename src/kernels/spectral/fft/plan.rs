@@ -126,6 +126,17 @@ pub(super) fn scale_cplx<T: Float>(y: &mut [Complex<T>], s: Option<f64>) {
 impl<T: FftFloat> FftPlan<T> {
     /// Plans a transform of `n ≥ 1` points (`SK_ERR_LENGTH` for n = 0).
     pub fn new(kind: FftKind, n: usize) -> SkResult<Self> {
+        Self::build(kind, n, false)
+    }
+
+    /// Plans a transform of `n ≥ 1` points on the crate's transforms at every length, double
+    /// ones too: the fastest plan, for callers that do not promise numpy's bits (its error is of
+    /// the same order, a few ε·log n of the signal's scale). Rules as [`FftPlan::new`].
+    pub fn new_fast(kind: FftKind, n: usize) -> SkResult<Self> {
+        Self::build(kind, n, true)
+    }
+
+    fn build(kind: FftKind, n: usize, fast: bool) -> SkResult<Self> {
         if n == 0 {
             return Err(SkError::Length(
                 "n = 0: an FFT needs at least one point".into(),
@@ -144,8 +155,10 @@ impl<T: FftFloat> FftPlan<T> {
             &format!("an FFT plan of {n} points"),
         )?;
         let inner = match kind {
-            FftKind::Real if !use_crate::<T>(kind, n) => Inner::OwnReal(OwnReal::new(n)?),
-            FftKind::Complex if !use_crate::<T>(kind, n) => Inner::OwnComplex(MixedFft::new(n)?),
+            FftKind::Real if !fast && !use_crate::<T>(kind, n) => Inner::OwnReal(OwnReal::new(n)?),
+            FftKind::Complex if !fast && !use_crate::<T>(kind, n) => {
+                Inner::OwnComplex(MixedFft::new(n)?)
+            }
             FftKind::Real => {
                 let even = if n.is_multiple_of(2) {
                     Some(EvenReal::new(n)?)
@@ -493,23 +506,41 @@ impl<T: FftFloat> FftPlan<T> {
 /// than 64 lengths.
 pub trait PlanCache: FftFloat {
     fn cached_real_plan(n: usize) -> SkResult<Arc<FftPlan<Self>>>;
+    /// As [`PlanCache::cached_real_plan`], for [`FftPlan::new_fast`] plans (a cache of its own).
+    fn cached_fast_real_plan(n: usize) -> SkResult<Arc<FftPlan<Self>>>;
+}
+
+type Cache<T> = OnceLock<Mutex<BTreeMap<usize, Arc<FftPlan<T>>>>>;
+
+/// The plan of `n` points in `cache`, made by `make` on a miss (outside the lock: planning is
+/// slow); the cache is cleared when it holds 64 lengths.
+fn cached<T: FftFloat>(
+    cache: &Cache<T>,
+    n: usize,
+    make: fn(FftKind, usize) -> SkResult<FftPlan<T>>,
+) -> SkResult<Arc<FftPlan<T>>> {
+    let cache = cache.get_or_init(Default::default);
+    if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&n) {
+        return Ok(p.clone());
+    }
+    let plan = Arc::new(make(FftKind::Real, n)?);
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if c.len() >= 64 {
+        c.clear();
+    }
+    Ok(c.entry(n).or_insert(plan).clone())
 }
 
 macro_rules! impl_cache {
     ($t:ty) => {
         impl PlanCache for $t {
             fn cached_real_plan(n: usize) -> SkResult<Arc<FftPlan<$t>>> {
-                static CACHE: OnceLock<Mutex<BTreeMap<usize, Arc<FftPlan<$t>>>>> = OnceLock::new();
-                let cache = CACHE.get_or_init(Default::default);
-                if let Some(p) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&n) {
-                    return Ok(p.clone());
-                }
-                let plan = Arc::new(FftPlan::new(FftKind::Real, n)?);
-                let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
-                if c.len() >= 64 {
-                    c.clear();
-                }
-                Ok(c.entry(n).or_insert(plan).clone())
+                static CACHE: Cache<$t> = OnceLock::new();
+                cached(&CACHE, n, FftPlan::new)
+            }
+            fn cached_fast_real_plan(n: usize) -> SkResult<Arc<FftPlan<$t>>> {
+                static CACHE: Cache<$t> = OnceLock::new();
+                cached(&CACHE, n, FftPlan::new_fast)
             }
         }
     };
