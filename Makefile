@@ -304,14 +304,16 @@ c-install-test: $(LIB_SO) $(LIB_A)
 	bash tests/install/run.sh
 
 # ------------------------------------------------------------------ python
-# The Python suites run on up to 4 worker processes (pytest-xdist), one per core: PYTEST_WORKERS=0
-# runs them in this process, one test after another.
+# The Python suites run on up to 4 worker processes (pytest-xdist), one per core:
+# PYTEST_WORKERS=0 runs them in this process, one test after another. The whole suite hands out
+# whole test files (module fixtures such as the wheel build must run once); the debug-library
+# suites, single tests.
 PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); if [ "$$n" -gt 4 ]; then n=4; fi; \
 	if [ "$$n" -le 1 ]; then n=0; fi; echo $$n)
 PYTEST_ARGS := -q -n $(PYTEST_WORKERS)
 
 python-test: py-install
-	$(PYTHON) -m pytest python_tests $(PYTEST_ARGS)
+	$(PYTHON) -m pytest python_tests $(PYTEST_ARGS) --dist loadfile
 
 # The misuse matrix (python_tests/cabi/test_misuse_matrix.py, generated from the header) runs in
 # python-test at the default SIMD level; this target runs it at every level.
