@@ -297,6 +297,27 @@ fn prefix_argmin<T: Float>(x: &[T], a: usize) -> usize {
     at
 }
 
+/// Pops the peaks not higher than `h` off `stack`, merging their minima into the valley minimum
+/// `(m, at)` (a popped one, farther from the new peak, wins only when strictly lower).
+#[inline]
+fn pop_lower<T: Float>(
+    stack: &mut Vec<(T, T, usize)>,
+    h: T,
+    mut m: T,
+    mut at: usize,
+) -> (T, usize) {
+    while let Some(&(sh, sm, sat)) = stack.last() {
+        if sh > h {
+            break;
+        }
+        let lower = sm < m;
+        m = if lower { sm } else { m };
+        at = if lower { sat } else { at };
+        stack.pop();
+    }
+    (m, at)
+}
+
 /// [`prominences`] over the whole signal when `peaks` are exactly the local maxima of `x` (the
 /// midpoints [`local_maxima`] reports, in order, as `find_peaks` passes them): a stack over the
 /// peaks instead of over every sample. `Ok(None)` when `peaks` are not those maxima (the outputs
@@ -324,8 +345,8 @@ fn prominences_of_maxima<T: Float>(
     right_bases: &mut [usize],
 ) -> SkResult<Option<usize>> {
     let np = peaks.len();
-    // (height, index of the lowest sample between this peak and the next higher one)
-    let mut stack: Vec<(T, usize)> = try_with_capacity(np, "the prominence stack")?;
+    // (height, lowest sample between this peak and the next higher one, its index)
+    let mut stack: Vec<(T, T, usize)> = try_with_capacity(np, "the prominence stack")?;
     // nan_after[k]: a NaN lies between peak k and peak k + 1
     let mut nan_after: Vec<bool> = try_with_capacity(np, "the prominence walls")?;
     let mut prev_right: Option<usize> = None;
@@ -347,18 +368,10 @@ fn prominences_of_maxima<T: Float>(
                 stack.clear();
             }
         }
-        let mut at = last;
         let h = x[peak];
-        while let Some(&(sh, sat)) = stack.last() {
-            if sh > h {
-                break;
-            }
-            if x[sat] < x[at] {
-                at = sat;
-            }
-            stack.pop();
-        }
-        stack.push((h, at));
+        let (m, at) = pop_lower(&mut stack, h, x[last], last);
+        stack.push((h, m, at));
+        prom[k] = m; // the left minimum until the right pass
         left_bases[k] = at;
         prev_right = Some(r);
     }
@@ -377,19 +390,11 @@ fn prominences_of_maxima<T: Float>(
             stack.clear();
         }
         let h = x[peaks[k]];
-        let mut at = right_bases[k];
-        while let Some(&(sh, sat)) = stack.last() {
-            if sh > h {
-                break;
-            }
-            if x[sat] < x[at] {
-                at = sat;
-            }
-            stack.pop();
-        }
-        stack.push((h, at));
+        let valley = right_bases[k];
+        let (right_min, at) = pop_lower(&mut stack, h, x[valley], valley);
+        stack.push((h, right_min, at));
         right_bases[k] = at;
-        let (left_min, right_min) = (x[left_bases[k]], x[at]);
+        let left_min = prom[k];
         let base = if left_min > right_min {
             left_min
         } else {
