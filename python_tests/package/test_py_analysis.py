@@ -240,6 +240,39 @@ def test_prominences_widths_and_warnings():
     assert np.array_equal(sigkern.find_peaks(nan)[0], signal.find_peaks(nan)[0])
 
 
+def test_find_peaks_prominences_of_the_maxima():
+    # prominences over the whole signal come from a stack over the local maxima (picked from
+    # all of them after a height/threshold/distance selection): against scipy on noise,
+    # plateaus, NaN, ramps and lengths 0-2, the same warnings included
+    r = np.random.default_rng(50)
+    nan = peaky(400, 7)
+    nan[r.integers(0, 400, 12)] = np.nan
+    saw = np.arange(60.0) // 2 + (np.arange(60) % 2) * 3
+    cases = [np.zeros(0), np.ones(1), np.array([0.0, 1.0]), np.array([0.0, 1.0, 0.0]),
+             r.standard_normal(3000), peaky(2000, 8), nan, np.arange(40.0), saw, -saw]
+    kws = [{"prominence": 1}, {"prominence": (0.5, 4), "width": 1}, {"width": (1, None)},
+           {"height": 0.3, "prominence": 0.2}, {"distance": 4, "width": 1.5},
+           {"threshold": 0.1, "prominence": 0}]
+    for i, x in enumerate(cases):
+        for kw in kws:
+            with warnings.catch_warnings(record=True) as gw:
+                warnings.simplefilter("always")
+                got, gp = sigkern.find_peaks(x, **kw)
+            with warnings.catch_warnings(record=True) as ww:
+                warnings.simplefilter("always")
+                want, wp = signal.find_peaks(x, **kw)
+            assert np.array_equal(got, want) and got.dtype == want.dtype, (i, kw)
+            assert gp.keys() == wp.keys()
+            for k in wp:
+                assert np.array_equal(gp[k], wp[k]) and gp[k].dtype == wp[k].dtype, (i, kw, k)
+            assert sorted(map(str, (w.message for w in gw))) == sorted(
+                map(str, (w.message for w in ww))), (i, kw)
+        pk = signal.find_peaks(x)[0]
+        got = sigkern.peak_prominences(x, pk)
+        want = signal.peak_prominences(x, pk)
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want)), i
+
+
 @pytest.mark.parametrize("order, mode", [(1, "clip"), (3, "clip"), (2, "wrap")])
 def test_argrel(order, mode):
     x = peaky(300, 4).reshape(3, 100)

@@ -92,10 +92,14 @@ def _uidx(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.uintp)
 
 
-def _prominences(x: np.ndarray, peaks: np.ndarray, wlen: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    bad = (peaks < 0) | (peaks >= x.size)
-    if bad.any():
-        raise ValueError(f"peak {peaks[bad][0]} is not a valid index for `x`")
+def _prominences(x: np.ndarray, peaks: np.ndarray, wlen: int, check: bool = True,
+                 pick: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``peak_prominences`` of ``peaks``; with ``pick``, only the entries ``pick`` are returned
+    (and checked for zeros). ``check=False``: the peaks are known to be indices into ``x``."""
+    if check:
+        bad = (peaks < 0) | (peaks >= x.size)
+        if bad.any():
+            raise ValueError(f"peak {peaks[bad][0]} is not a valid index for `x`")
     m = peaks.size
     prom = np.empty(m)
     lb = np.empty(m, np.uintp)
@@ -106,25 +110,32 @@ def _prominences(x: np.ndarray, peaks: np.ndarray, wlen: int) -> Tuple[np.ndarra
                    _fb(_Z, lb, True), _fb(_Z, rb, True), zeros, x.size, m)
         if st:
             _raise(st, "sk_peak_prominences_f64")
+    if pick is not None:
+        prom, lb, rb = prom.take(pick), lb.take(pick), rb.take(pick)
+        if zeros[0] and not (prom == 0).any():
+            zeros[0] = 0
     if zeros[0]:
         _warn("some peaks have a prominence of 0")
     return prom, lb.view(np.intp), rb.view(np.intp)  # indices < x.size: the same bits
 
 
 def _widths(x: np.ndarray, peaks: np.ndarray, rel_height: float, prom: Any, lb: Any,
-            rb: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            rb: Any, check: bool = True) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``peak_widths`` from prominence data; ``check=False``: the data come from
+    :func:`_prominences` of the same ``x`` and ``peaks`` (valid by construction)."""
     if rel_height < 0:
         raise ValueError("`rel_height` must be greater or equal to 0.0")
-    if any(d is None for d in (prom, lb, rb)):
-        raise TypeError("prominence data must not hold None")
-    prom = np.ascontiguousarray(prom, dtype=np.float64)
-    lb = np.asarray(lb).astype(np.intp, casting="safe")
-    rb = np.asarray(rb).astype(np.intp, casting="safe")
-    if not (peaks.shape[0] == prom.shape[0] == lb.shape[0] == rb.shape[0]):
-        raise ValueError("arrays in `prominence_data` must have the same shape as `peaks`")
-    bad = ~((0 <= lb) & (lb <= peaks) & (peaks <= rb) & (rb < x.shape[0]))
-    if bad.any():
-        raise ValueError(f"prominence data is invalid for peak {peaks[bad][0]}")
+    if check:
+        if any(d is None for d in (prom, lb, rb)):
+            raise TypeError("prominence data must not hold None")
+        prom = np.ascontiguousarray(prom, dtype=np.float64)
+        lb = np.asarray(lb).astype(np.intp, casting="safe")
+        rb = np.asarray(rb).astype(np.intp, casting="safe")
+        if not (peaks.shape[0] == prom.shape[0] == lb.shape[0] == rb.shape[0]):
+            raise ValueError("arrays in `prominence_data` must have the same shape as `peaks`")
+        bad = ~((0 <= lb) & (lb <= peaks) & (peaks <= rb) & (rb < x.shape[0]))
+        if bad.any():
+            raise ValueError(f"prominence data is invalid for peak {peaks[bad][0]}")
     m = peaks.size
     outs = [np.empty(m) for _ in range(4)]
     zeros = ffi.new("size_t *")
@@ -230,7 +241,8 @@ def _local_maxima(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     if st:
         _raise(st, "sk_local_maxima_f64")
     c = count[0]
-    return mid[:c].astype(np.intp), left[:c].astype(np.intp), right[:c].astype(np.intp)
+    # indices < x.size: viewed as intp, the same bits
+    return mid[:c].view(np.intp), left[:c].view(np.intp), right[:c].view(np.intp)
 
 
 def _unpack(interval: Any, x: np.ndarray, peaks: np.ndarray) -> Tuple[Any, Any]:
@@ -302,12 +314,18 @@ def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
     if distance is not None and distance < 1:
         raise ValueError("`distance` must be greater or equal to 1")
     peaks, left_edges, right_edges = _local_maxima(xv)
+    maxima = peaks
     props: Dict[str, np.ndarray] = {}
+    pos: Optional[np.ndarray] = None  # where `peaks` are in `maxima` (None: all of them)
 
     def sel(keep: np.ndarray) -> None:
-        nonlocal peaks, props
-        peaks = peaks[keep]
-        props = {k: a[keep] for k, a in props.items()}
+        nonlocal peaks, props, pos
+        if keep.all():
+            return
+        idx = np.flatnonzero(keep)
+        peaks = peaks.take(idx)
+        props = {k: a.take(idx) for k, a in props.items()}
+        pos = idx if pos is None else pos.take(idx)
 
     if plateau_size is not None:
         sizes = right_edges - left_edges + 1
@@ -342,16 +360,22 @@ def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
                    _fb("uint8_t[]", keep8, True), peaks.size)
         if st:
             _raise(st, "sk_peak_distance_select")
-        sel(keep8.astype(bool))
+        sel(keep8.view(bool))
     if prominence is not None or width is not None:
-        pr, lb, rb = _prominences(xv, peaks, _wlen(wlen))
+        wl = _wlen(wlen)
+        if wl == 0 and pos is not None and peaks.size:
+            # over the whole signal the prominences of all the maxima take one pass (the C
+            # kernel's stack over the peaks); the kept ones are picked from them
+            pr, lb, rb = _prominences(xv, maxima, 0, check=False, pick=pos)
+        else:
+            pr, lb, rb = _prominences(xv, peaks, wl, check=False)
         props["prominences"], props["left_bases"], props["right_bases"] = pr, lb, rb
     if prominence is not None:
         pmin, pmax = _unpack(prominence, xv, peaks)
         sel(_by_property(props["prominences"], pmin, pmax))
     if width is not None:
         w = _widths(xv, peaks, rel_height, props["prominences"], props["left_bases"],
-                    props["right_bases"])
+                    props["right_bases"], check=False)
         props["widths"], props["width_heights"], props["left_ips"], props["right_ips"] = w
         wmin, wmax = _unpack(width, xv, peaks)
         sel(_by_property(props["widths"], wmin, wmax))

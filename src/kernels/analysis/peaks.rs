@@ -26,21 +26,41 @@ pub fn local_maxima<T: Float>(
     }
     let i_max = n - 1;
     let mut i = 1;
+    // Whether `i` starts a peak depends on the samples only (the scan below skips only indices
+    // that cannot), so blocks of candidates may go either way.
     while i < i_max {
-        if x[i - 1] < x[i] {
-            let mut ahead = i + 1;
-            while ahead < i_max && x[ahead] == x[i] {
-                ahead += 1;
+        let end = (i + 64).min(i_max);
+        // Without two equal neighbours among x[i..=end] every candidate in i..end is a plateau
+        // of one sample, a peak when both neighbours are smaller: counted without a branch
+        // (noise makes them unpredictable). The slot m is written for every candidate; it is
+        // below n / 2 (at most every other sample before it is a peak).
+        if !x[i..=end].windows(2).fold(false, |f, w| f | (w[0] == w[1])) {
+            for j in i..end {
+                let is_peak = (x[j - 1] < x[j]) & (x[j + 1] < x[j]);
+                mid[m] = j;
+                left[m] = j;
+                right[m] = j;
+                m += usize::from(is_peak);
             }
-            if x[ahead] < x[i] {
-                left[m] = i;
-                right[m] = ahead - 1;
-                mid[m] = (i + ahead - 1) / 2;
-                m += 1;
-                i = ahead;
-            }
+            i = end;
+            continue;
         }
-        i += 1;
+        while i < end {
+            if x[i - 1] < x[i] {
+                let mut ahead = i + 1;
+                while ahead < i_max && x[ahead] == x[i] {
+                    ahead += 1;
+                }
+                if x[ahead] < x[i] {
+                    left[m] = i;
+                    right[m] = ahead - 1;
+                    mid[m] = (i + ahead - 1) / 2;
+                    m += 1;
+                    i = ahead;
+                }
+            }
+            i += 1;
+        }
     }
     m
 }
@@ -121,6 +141,9 @@ pub fn prominences<T: Float>(
     let n = x.len();
     check_peaks(peaks, n)?;
     if wlen < 2 && peaks.windows(2).all(|w| w[0] < w[1]) {
+        if let Some(zeros) = prominences_of_maxima(x, peaks, prom, left_bases, right_bases)? {
+            return Ok(zeros);
+        }
         return prominences_stack(x, peaks, prom, left_bases, right_bases);
     }
     let mut zeros = 0;
@@ -189,6 +212,200 @@ fn prominences_stack<T: Float>(
         prom[pi] = x[peaks[pi]] - base;
     });
     Ok(prom.iter().filter(|&&p| p == T::ZERO).count())
+}
+
+/// The plateau edges of the local maximum (as [`local_maxima`] reports them) whose midpoint is
+/// `p`, if there is one.
+#[inline]
+fn maximum_at<T: Float>(x: &[T], p: usize) -> Option<(usize, usize)> {
+    let h = x[p];
+    let (mut l, mut r) = (p, p);
+    while l > 0 && x[l - 1] == h {
+        l -= 1;
+    }
+    while r + 1 < x.len() && x[r + 1] == h {
+        r += 1;
+    }
+    let is_max = l > 0 && r + 1 < x.len() && x[l - 1] < h && x[r + 1] < h;
+    (is_max && l + (r - l) / 2 == p).then_some((l, r))
+}
+
+/// Scans the samples `x[a..b]` (`a < b`) between two neighbouring local maxima (or a maximum
+/// and an end of `x`): `None` when a local maximum lies among them (a strict rise followed,
+/// after equal samples only, by a strict fall); else the first index of their minimum before
+/// any NaN (meaningful when `x[a]` is not NaN), the last index of their minimum after the last
+/// NaN (meaningful when `x[b - 1]` is not NaN), and whether a NaN occurs.
+#[inline]
+fn valley<T: Float>(x: &[T], a: usize, b: usize) -> Option<(usize, usize, bool)> {
+    let g = &x[a..b];
+    let (mut m, mut first, mut last) = (g[0], 0, 0);
+    let mut nan = g[0].is_nan();
+    let (mut rising, mut bad) = (false, false);
+    // no branch on the data: noise makes every one of them unpredictable
+    for j in 1..g.len() {
+        let (u, v) = (g[j - 1], g[j]);
+        bad |= rising & (u > v);
+        rising = (u < v) | (rising & (u == v));
+        nan |= v.is_nan();
+        let (le, lt) = (v <= m, v < m);
+        first = if lt { j } else { first };
+        last = if le { j } else { last };
+        m = if le { v } else { m };
+    }
+    if bad {
+        return None;
+    }
+    if nan {
+        let first = if g[0].is_nan() {
+            a
+        } else {
+            prefix_argmin(x, a)
+        };
+        return Some((first, suffix_argmin(x, a, b), true));
+    }
+    Some((a + first, a + last, false))
+}
+
+/// The last index of the minimum of `x[s..b]` after its last NaN (`s < b`, `x[b - 1]` not NaN),
+/// as the scan to the left of a peak at `b` finds it (only a strictly smaller value moves it).
+#[inline]
+fn suffix_argmin<T: Float>(x: &[T], s: usize, b: usize) -> usize {
+    let mut at = b - 1;
+    for j in (s..b - 1).rev() {
+        let v = x[j];
+        if v < x[at] {
+            at = j;
+        } else if v.is_nan() {
+            break;
+        }
+    }
+    at
+}
+
+/// The first index of the minimum of `x[a..]` before its first NaN (`x[a]` not NaN), as the
+/// scan to the right of a peak at `a - 1` finds it.
+#[inline]
+fn prefix_argmin<T: Float>(x: &[T], a: usize) -> usize {
+    let mut at = a;
+    for (j, &v) in x.iter().enumerate().skip(a + 1) {
+        if v < x[at] {
+            at = j;
+        } else if v.is_nan() {
+            break;
+        }
+    }
+    at
+}
+
+/// Pops the peaks not higher than `h` off `stack`, merging their minima into the valley minimum
+/// `(m, at)` (a popped one, farther from the new peak, wins only when strictly lower).
+#[inline]
+fn pop_lower<T: Float>(
+    stack: &mut Vec<(T, T, usize)>,
+    h: T,
+    mut m: T,
+    mut at: usize,
+) -> (T, usize) {
+    while let Some(&(sh, sm, sat)) = stack.last() {
+        if sh > h {
+            break;
+        }
+        let lower = sm < m;
+        m = if lower { sm } else { m };
+        at = if lower { sat } else { at };
+        stack.pop();
+    }
+    (m, at)
+}
+
+/// [`prominences`] over the whole signal when `peaks` are exactly the local maxima of `x` (the
+/// midpoints [`local_maxima`] reports, in order, as `find_peaks` passes them): a stack over the
+/// peaks instead of over every sample. `Ok(None)` when `peaks` are not those maxima (the outputs
+/// may then hold partial results; the caller computes them another way).
+///
+/// Why the bases are the scan's: between two consecutive maxima (right edge `r` of one, left
+/// edge `l` of the next) the NaN-free stretches of the valley `x[r+1..l]` fall and then rise
+/// (a rise followed by a fall with no NaN in between would hold a plateau with smaller
+/// neighbours, i.e. another maximum); the same holds before the first maximum and after the
+/// last. So the scan left from a peak (which walks its plateau at equal height first) reads the
+/// valley falling to its minimum (every sample below the peak) before it can meet a sample
+/// above the peak or a NaN: it takes in the valley's minimum, at the occurrence nearest the
+/// peak, and goes on into the next valley exactly when it crosses the previous peak's plateau,
+/// i.e. when that peak is not higher. A NaN stops it: only the valley part after the last NaN
+/// counts and no earlier peak is reached. The stack holds the peaks not yet exceeded, each with
+/// the lowest sample between it and the next higher peak; popping keeps the nearer occurrence
+/// on ties, as the scan's strict `<` does. The right side is the mirror image. Ends of the
+/// signal stop the scan as a higher sample would. The prominence is then `x[peak] − base` with
+/// the scan's comparison, so every value is bit-identical.
+fn prominences_of_maxima<T: Float>(
+    x: &[T],
+    peaks: &[usize],
+    prom: &mut [T],
+    left_bases: &mut [usize],
+    right_bases: &mut [usize],
+) -> SkResult<Option<usize>> {
+    let np = peaks.len();
+    // (height, lowest sample between this peak and the next higher one, its index)
+    let mut stack: Vec<(T, T, usize)> = try_with_capacity(np, "the prominence stack")?;
+    // nan_after[k]: a NaN lies between peak k and peak k + 1
+    let mut nan_after: Vec<bool> = try_with_capacity(np, "the prominence walls")?;
+    let mut prev_right: Option<usize> = None;
+    for (k, &peak) in peaks.iter().enumerate() {
+        let Some((l, r)) = maximum_at(x, peak) else {
+            return Ok(None);
+        };
+        let a = prev_right.map_or(0, |pr| pr + 1);
+        if a >= l {
+            return Ok(None); // two peaks on one plateau
+        }
+        let Some((first, last, nan)) = valley(x, a, l) else {
+            return Ok(None);
+        };
+        if k > 0 {
+            right_bases[k - 1] = first;
+            nan_after.push(nan);
+            if nan {
+                stack.clear();
+            }
+        }
+        let h = x[peak];
+        let (m, at) = pop_lower(&mut stack, h, x[last], last);
+        stack.push((h, m, at));
+        prom[k] = m; // the left minimum until the right pass
+        left_bases[k] = at;
+        prev_right = Some(r);
+    }
+    let Some(pr) = prev_right else {
+        return Ok(Some(0)); // no peaks: nothing to write
+    };
+    let Some((first, _, _)) = valley(x, pr + 1, x.len()) else {
+        return Ok(None);
+    };
+    right_bases[np - 1] = first;
+    nan_after.push(false);
+    stack.clear();
+    let mut zeros = 0;
+    for k in (0..np).rev() {
+        if nan_after[k] {
+            stack.clear();
+        }
+        let h = x[peaks[k]];
+        let valley = right_bases[k];
+        let (right_min, at) = pop_lower(&mut stack, h, x[valley], valley);
+        stack.push((h, right_min, at));
+        right_bases[k] = at;
+        let left_min = prom[k];
+        let base = if left_min > right_min {
+            left_min
+        } else {
+            right_min
+        };
+        prom[k] = h - base;
+        if prom[k] == T::ZERO {
+            zeros += 1;
+        }
+    }
+    Ok(Some(zeros))
 }
 
 /// Walks `order` (every index of `x`, one direction) keeping a stack of the samples not yet
@@ -334,6 +551,67 @@ mod tests {
         assert_eq!(local_maxima(&[1.0f64, 2.0], &mut m, &mut l, &mut r), 0);
     }
 
+    /// scipy's `_local_maxima_1d` sample by sample (the reference for the blocked scan).
+    fn local_maxima_scan(x: &[f64]) -> Vec<(usize, usize, usize)> {
+        let mut out = vec![];
+        let mut i = 1;
+        while i + 1 < x.len() {
+            if x[i - 1] < x[i] {
+                let mut ahead = i + 1;
+                while ahead < x.len() - 1 && x[ahead] == x[i] {
+                    ahead += 1;
+                }
+                if x[ahead] < x[i] {
+                    out.push(((i + ahead - 1) / 2, i, ahead - 1));
+                    i = ahead;
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn blocked_maxima_equal_the_scan() {
+        let mut rng = crate::kernels::testutil::Rng::new(51);
+        for n in [0usize, 1, 2, 3, 4, 63, 64, 65, 66, 130, 1000] {
+            for levels in [2.0, 3.0, 1e9] {
+                for nan in [false, true] {
+                    let mut x: Vec<f64> =
+                        (0..n).map(|_| (rng.uniform() * levels).floor()).collect();
+                    if nan && n > 0 {
+                        for _ in 0..(n / 10).max(1) {
+                            x[(rng.uniform() * n as f64) as usize % n] = f64::NAN;
+                        }
+                    }
+                    if levels > 2.5 && n > 70 {
+                        x[60..70].fill(5e9); // a plateau across a block boundary
+                    }
+                    let cap = max_peaks(n).max(1);
+                    let (mut m, mut l, mut r) = (vec![0; cap], vec![0; cap], vec![0; cap]);
+                    let c = local_maxima(&x, &mut m, &mut l, &mut r);
+                    let got: Vec<_> = (0..c).map(|k| (m[k], l[k], r[k])).collect();
+                    assert_eq!(
+                        got,
+                        local_maxima_scan(&x),
+                        "n = {n}, {levels} levels, {nan}"
+                    );
+                }
+            }
+        }
+        // every other sample a peak: the most there can be, written into exactly n / 2 slots
+        for n in [3usize, 4, 5, 200, 201] {
+            let x: Vec<f64> = (0..n).map(|i| (i % 2) as f64).collect();
+            let (mut m, mut l, mut r) = (vec![0; n / 2], vec![0; n / 2], vec![0; n / 2]);
+            let c = local_maxima(&x, &mut m, &mut l, &mut r);
+            assert_eq!(c, (n - 1) / 2);
+            assert_eq!(
+                m[..c].to_vec(),
+                (0..c).map(|k| 2 * k + 1).collect::<Vec<_>>()
+            );
+        }
+    }
+
     #[test]
     fn distance_keeps_the_highest() {
         let peaks = [1usize, 3, 6, 8];
@@ -366,6 +644,116 @@ mod tests {
                 assert!(a.to_bits() == b.to_bits(), "n = {n}: {a} vs {b}");
             }
         }
+    }
+
+    /// Prominences of the local maxima with the same outputs from all three ways: the stack over
+    /// the peaks, the stack over every sample, the scan per peak.
+    fn check_maxima_path(x: &[f64], what: &str) {
+        let cap = max_peaks(x.len()).max(1);
+        let (mut mid, mut l, mut r) = (vec![0; cap], vec![0; cap], vec![0; cap]);
+        let c = local_maxima(x, &mut mid, &mut l, &mut r);
+        let peaks = &mid[..c];
+        let outs = || (vec![0.0; c], vec![0; c], vec![0; c]);
+        let (mut p1, mut l1, mut r1) = outs();
+        let (mut p2, mut l2, mut r2) = outs();
+        let (mut p3, mut l3, mut r3) = outs();
+        let z1 = prominences_of_maxima(x, peaks, &mut p1, &mut l1, &mut r1)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{what}: the maxima did not take the peak stack"));
+        let z2 = prominences_stack(x, peaks, &mut p2, &mut l2, &mut r2).unwrap();
+        let wide = 2 * x.len() + 4;
+        let z3 = prominences(x, peaks, wide, &mut p3, &mut l3, &mut r3).unwrap();
+        assert_eq!((z1, &l1, &r1), (z2, &l2, &r2), "{what}");
+        assert_eq!((z1, &l1, &r1), (z3, &l3, &r3), "{what}");
+        let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&p1), bits(&p2), "{what}");
+        assert_eq!(bits(&p1), bits(&p3), "{what}");
+        // through the public entry (it picks the peak stack)
+        let (mut p4, mut l4, mut r4) = outs();
+        prominences(x, peaks, 0, &mut p4, &mut l4, &mut r4).unwrap();
+        assert_eq!((bits(&p4), &l4, &r4), (bits(&p1), &l1, &r1), "{what}");
+    }
+
+    #[test]
+    fn prominence_peak_stack_equals_the_scan() {
+        let mut rng = crate::kernels::testutil::Rng::new(50);
+        let mut cases: Vec<(String, Vec<f64>)> = vec![
+            ("empty".into(), vec![]),
+            ("one".into(), vec![1.0]),
+            ("two".into(), vec![1.0, 2.0]),
+            ("ramp up".into(), (0..40).map(f64::from).collect()),
+            ("ramp down".into(), (0..40).map(|i| -f64::from(i)).collect()),
+            (
+                "rising saw".into(),
+                (0..60).map(|i| f64::from(i / 2 + (i % 2) * 3)).collect(),
+            ),
+            (
+                "falling saw".into(),
+                (0..60)
+                    .map(|i| -f64::from(i / 2) + f64::from(i % 2) * 3.0)
+                    .collect(),
+            ),
+            (
+                "signed zeros and infinities".into(),
+                vec![
+                    0.0,
+                    1.0,
+                    -0.0,
+                    0.0,
+                    1.0,
+                    -0.0,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                    2.0,
+                    f64::NEG_INFINITY,
+                    3.0,
+                    0.0,
+                ],
+            ),
+        ];
+        for n in [3usize, 4, 5, 9, 31, 700] {
+            for levels in [2.0, 4.0, 1e9] {
+                let x: Vec<f64> = (0..n).map(|_| (rng.uniform() * levels).floor()).collect();
+                cases.push((format!("n = {n}, {levels} levels"), x.clone()));
+                let mut y = x;
+                for _ in 0..(n / 8).max(1) {
+                    let at = (rng.uniform() * n as f64) as usize % n;
+                    y[at] = f64::NAN;
+                }
+                cases.push((format!("n = {n}, {levels} levels, NaN"), y));
+            }
+        }
+        for (what, x) in &cases {
+            check_maxima_path(x, what);
+        }
+    }
+
+    #[test]
+    fn prominence_peak_stack_declines_other_peaks() {
+        let x = [0.0f64, 2.0, 1.0, 3.0, 0.0, 1.0, 0.0];
+        let (mut p, mut lb, mut rb) = ([0.0; 4], [0; 4], [0; 4]);
+        for peaks in [
+            &[1usize, 3][..],
+            &[1, 3, 5, 6],
+            &[1, 2, 5],
+            &[3, 5],
+            &[1, 1, 3, 5],
+        ] {
+            let k = peaks.len();
+            let got = prominences_of_maxima(&x, peaks, &mut p[..k], &mut lb[..k], &mut rb[..k]);
+            assert_eq!(got.unwrap(), None, "{peaks:?}");
+        }
+        let none: [usize; 0] = [];
+        let got = prominences_of_maxima(&x, &none, &mut p[..0], &mut lb[..0], &mut rb[..0]);
+        assert_eq!(got.unwrap(), Some(0));
+        let got = prominences_of_maxima(&x, &[1, 3, 5], &mut p, &mut lb, &mut rb).unwrap();
+        assert_eq!(got, Some(0));
+        assert_eq!(
+            (&p[..3], &lb[..3], &rb[..3]),
+            (&[1.0, 3.0, 1.0][..], &[0, 0, 4][..], &[2, 4, 6][..])
+        );
     }
 
     #[test]
