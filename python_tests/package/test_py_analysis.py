@@ -240,6 +240,18 @@ def test_prominences_widths_and_warnings():
     assert np.array_equal(sigkern.find_peaks(nan)[0], signal.find_peaks(nan)[0])
 
 
+def test_find_peaks_results_own_their_memory():
+    """Two peaks of a long signal: the results are their own small arrays, not views of the
+    local-maxima buffers (n/2 entries each)."""
+    x = np.zeros(100_000)
+    x[[10, 50_000]] = [1.0, 2.0]
+    for kw in ({}, {"plateau_size": 1}, {"prominence": 0.5, "width": 0}):
+        p, props = sigkern.find_peaks(x, **kw)
+        assert p.tolist() == [10, 50_000]
+        for a in [p, *props.values()]:
+            assert a.base is None or a.base.nbytes <= 2 * a.nbytes
+
+
 def test_find_peaks_prominences_of_the_maxima():
     # prominences over the whole signal come from a stack over the local maxima (picked from
     # all of them after a height/threshold/distance selection): against scipy on noise,

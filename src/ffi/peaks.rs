@@ -124,9 +124,11 @@ pub unsafe extern "C" fn sk_peak_distance_select(
 ///
 /// Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a peak index ≥ n; message "peak P is not a valid
 /// index for `x`"); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
-/// `SK_ERR_OVERLAP`. On error nothing is written. Thread-safe.
+/// `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (the search stack without `wlen`). On error nothing is
+/// written. Thread-safe.
 ///
-/// Real-time safe: yes (no allocation, no locks).
+/// Real-time safe: no (without `wlen` the search over the whole signal allocates a stack of up
+/// to `n` entries).
 ///
 /// # Safety
 /// `x` readable for `n`, `peaks` for `np_`; `prom`, `left_bases`, `right_bases` writable for

@@ -379,7 +379,16 @@ def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
         props["widths"], props["width_heights"], props["left_ips"], props["right_ips"] = w
         wmin, wmax = _unpack(width, xv, peaks)
         sel(_by_property(props["widths"], wmin, wmax))
-    return peaks, props
+    # an array still viewing a larger buffer (the local maxima's hold n/2 entries) is copied
+    # out, so that the result does not keep the buffer alive
+    return _own(peaks), {k: _own(a) for k, a in props.items()}
+
+
+def _own(a: np.ndarray) -> np.ndarray:
+    base = a.base
+    if isinstance(base, np.ndarray) and base.nbytes > 2 * a.nbytes:
+        return a.copy()
+    return a
 
 
 def argrelextrema(data: ArrayLike, comparator: Any, axis: int = 0, order: int = 1,
