@@ -210,6 +210,18 @@ fn detrend_in_place<T: FftFloat>(seg: &mut [T], d: Detrend) {
 /// Segments whose spectra are kept together before a spectrogram writes them out.
 const TILE: usize = 8;
 
+/// The most bytes of spectra one tile holds: long transforms are written one segment at a
+/// time (their tile would outgrow the cache, and the scratch the memory of one spectrum).
+const TILE_BYTES: usize = 256 << 10;
+
+/// Segments per tile of a spectrogram with `bins` bins per spectrum and `segs` segments.
+fn tile_segments<T>(bins: usize, segs: usize) -> usize {
+    let per = bins
+        .saturating_mul(std::mem::size_of::<Complex<T>>())
+        .max(1);
+    TILE.min(TILE_BYTES / per).min(segs).max(1)
+}
+
 /// One thread's scratch: FFT workspace, a padded frame, the spectra and the per-row buffers.
 struct Scratch<T> {
     ws: Workspace<T>,
@@ -217,7 +229,7 @@ struct Scratch<T> {
     xf: Vec<Complex<T>>,
     yf: Vec<Complex<T>>,
     /// Mean: the running sums (`bins` complex); median: every segment's values
-    /// (`segments × bins` complex); kept segments: a tile of `TILE × bins`.
+    /// (`segments × bins` complex); kept segments: a tile of `tile × bins`.
     acc: Vec<Complex<T>>,
     sel: Vec<T>,
 }
@@ -229,6 +241,8 @@ struct Job<'a, T: FftFloat> {
     win: &'a [T],
     n: usize,
     segs: usize,
+    /// Segments per tile of kept segments ([`tile_segments`]).
+    tile: usize,
 }
 
 impl<T: FftFloat> Job<'_, T> {
@@ -333,10 +347,10 @@ impl<T: FftFloat> Job<'_, T> {
                 // up to TILE segments' spectra in `acc`, then written bin by bin: the
                 // frequency-major output gets runs of TILE consecutive values (a cache line of
                 // doubles) instead of one value per bin row per segment
-                let tile = &mut acc[..TILE * bins];
+                let tile = &mut acc[..self.tile * bins];
                 let mut s0 = 0;
                 while s0 < segs {
-                    let ts = TILE.min(segs - s0);
+                    let ts = self.tile.min(segs - s0);
                     for (t, vals) in tile.chunks_exact_mut(bins).take(ts).enumerate() {
                         self.spectrum(x, s0 + t, frame, vals, ws);
                         if let Some(y) = y {
@@ -473,13 +487,15 @@ pub fn spectral_est<T: FftFloat + PlanCache>(
         win,
         n,
         segs,
+        tile: tile_segments::<T>(p.bins(), segs),
     };
     let bins = p.bins();
     let acc_len = match p.average {
         Average::Median => segs
             .checked_mul(bins)
             .ok_or_else(|| SkError::Length("segments × bins overflow".into()))?,
-        Average::None => TILE
+        Average::None => job
+            .tile
             .checked_mul(bins)
             .ok_or_else(|| SkError::Length("a tile of spectra overflows".into()))?,
         Average::Mean => bins,
@@ -672,6 +688,35 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn long_transforms_are_written_one_segment_at_a_time() {
+        assert_eq!(tile_segments::<f64>(513, 535), 8);
+        assert_eq!(tile_segments::<f64>(513, 3), 3);
+        assert_eq!(tile_segments::<f32>(10_001, 9), 3);
+        assert_eq!(tile_segments::<f64>(20_001, 9), 1);
+        assert_eq!(tile_segments::<f64>(usize::MAX, 9), 1);
+        // nfft 40000 (one segment per tile): each column equals the one-segment estimate
+        let mut r = Rng::new(4);
+        let (np, step, nfft, n) = (10, 4, 40_000, 22);
+        let x: Vec<f64> = (0..n).map(|_| r.uniform()).collect();
+        let win = vec![1.0; np];
+        let p = params(np, step, nfft, Average::None, EstOutput::Power);
+        let segs = p.segments(n);
+        assert_eq!(segs, 4);
+        let mut all = vec![f64::NAN; p.row_len(n).unwrap()];
+        spectral_est(&x, None, 1, n, &win, &p, &mut all).unwrap();
+        let mut one = p;
+        one.average = Average::Mean;
+        for s in 0..segs {
+            let mut o = vec![0.0; p.n_out()];
+            let seg = &x[s * step..s * step + np];
+            spectral_est(seg, None, 1, np, &win, &one, &mut o).unwrap();
+            for k in 0..p.n_out() {
+                assert_eq!(all[k * segs + s], o[k]);
             }
         }
     }
