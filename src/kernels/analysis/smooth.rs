@@ -10,6 +10,7 @@ use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::Float;
+use crate::simd::Level;
 
 /// `if a < b { a } else { b }` (compiles to one vector min: no NaN special case).
 #[inline(always)]
@@ -283,9 +284,107 @@ fn ext_at<T: Float>(x: &[T], i: isize, mode: Extend) -> T {
     x[j as usize]
 }
 
+/// Outputs per register block of [`fir_lanes`]: 4 AVX-512 or 8 AVX2 accumulators.
+const FIR_LANES: usize = 32;
+
+/// `acc[i] = Σ_j taps[j]·p[i + j]` for every `i < acc.len()` (`p` holds at least `acc.len() +
+/// taps.len() − 1` values), summed in tap order from zero, one tap over the whole block at a
+/// time. The reference of [`fir_block_at`].
+fn fir_scalar(taps: &[f64], p: &[f64], acc: &mut [f64]) {
+    let b = acc.len();
+    acc.fill(0.0);
+    for (j, &w) in taps.iter().enumerate() {
+        for (a, &v) in acc.iter_mut().zip(&p[j..j + b]) {
+            *a += w * v;
+        }
+    }
+}
+
+/// [`fir_scalar`] register-blocked: [`FIR_LANES`] outputs stay in registers while every tap
+/// is applied (one load and one multiply-add per tap and output, instead of a load and store
+/// of the partial sum too). Each output is summed in the same tap order from zero; `FUSED`
+/// rounds each multiply-add once (the FMA levels), otherwise as [`fir_scalar`] (bit-equal).
+#[inline(always)]
+fn fir_lanes<const FUSED: bool>(taps: &[f64], p: &[f64], acc: &mut [f64]) {
+    #[inline(always)]
+    fn madd<const FUSED: bool>(w: f64, v: f64, a: f64) -> f64 {
+        if FUSED {
+            w.mul_add(v, a)
+        } else {
+            a + w * v
+        }
+    }
+    let b = acc.len();
+    let m = taps.len();
+    assert!(p.len() >= b + m - 1, "fir block input");
+    let mut i = 0;
+    while i + FIR_LANES <= b {
+        let mut a = [0.0f64; FIR_LANES];
+        for (j, &w) in taps.iter().enumerate() {
+            let src: &[f64; FIR_LANES] = p[i + j..i + j + FIR_LANES].try_into().unwrap();
+            for k in 0..FIR_LANES {
+                a[k] = madd::<FUSED>(w, src[k], a[k]);
+            }
+        }
+        acc[i..i + FIR_LANES].copy_from_slice(&a);
+        i += FIR_LANES;
+    }
+    for (t, o) in acc.iter_mut().enumerate().skip(i) {
+        let mut a = 0.0;
+        for (&w, &v) in taps.iter().zip(&p[t..t + m]) {
+            a = madd::<FUSED>(w, v, a);
+        }
+        *o = a;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,popcnt")]
+fn fir_avx512(taps: &[f64], p: &[f64], acc: &mut [f64]) {
+    fir_lanes::<true>(taps, p, acc)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,popcnt")]
+fn fir_avx2(taps: &[f64], p: &[f64], acc: &mut [f64]) {
+    fir_lanes::<true>(taps, p, acc)
+}
+
+/// `acc[i] = Σ_j taps[j]·p[i + j]` at `level`: [`fir_scalar`] at `Scalar`, the register-blocked
+/// [`fir_lanes`] above it (bit-equal to the scalar sums at the baseline; with one rounding per
+/// multiply-add at the FMA levels, where the sums differ from the scalar ones by rounding
+/// only).
+fn fir_block_at(level: Level, taps: &[f64], p: &[f64], acc: &mut [f64]) {
+    match crate::simd::effective(level) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX-512.
+        Level::Avx512 => unsafe { fir_avx512(taps, p, acc) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the level was clamped to the detected one, so the CPU has AVX2 + FMA.
+        Level::Avx2 => unsafe { fir_avx2(taps, p, acc) },
+        Level::Scalar => fir_scalar(taps, p, acc),
+        _ => fir_lanes::<false>(taps, p, acc),
+    }
+}
+
 /// Correlation of each of `rows` rows of `n` values with `taps`, the row extended by `mode`:
 /// `out[i] = Σ_j taps[j]·x̃[i + j − left]` (`left < taps.len()`), summed in double.
 pub fn correlate_ext<T: Float>(
+    x: &[T],
+    rows: usize,
+    n: usize,
+    taps: &[f64],
+    left: usize,
+    mode: Extend,
+    out: &mut [T],
+) -> SkResult<()> {
+    correlate_ext_at(crate::simd::current(), x, rows, n, taps, left, mode, out)
+}
+
+/// [`correlate_ext`] with its sums at `level` ([`fir_block_at`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn correlate_ext_at<T: Float>(
+    level: Level,
     x: &[T],
     rows: usize,
     n: usize,
@@ -334,12 +433,7 @@ pub fn correlate_ext<T: Float>(
             }
         }
         let acc = &mut acc[..b];
-        acc.fill(0.0);
-        for (j, &w) in taps.iter().enumerate() {
-            for (a, &v) in acc.iter_mut().zip(&p[j..j + b]) {
-                *a += w * v;
-            }
-        }
+        fir_block_at(level, taps, &p[..b + m - 1], acc);
         for (d, &a) in o.iter_mut().zip(acc.iter()) {
             *d = T::from_f64(a);
         }
@@ -572,6 +666,93 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, [3.0, 6.0, 5.0]);
+    }
+
+    #[test]
+    fn fir_levels_match_the_reference() {
+        use crate::kernels::testutil::{lengths, same};
+        let mut rng = Rng::new(31);
+        for m in [1usize, 2, 5, 31, 33] {
+            let taps = rng.vec_f64(m, 1.0);
+            for b in lengths().into_iter().filter(|&b| b <= 2100) {
+                let mut p = rng.vec_f64(b + m - 1, 3.0);
+                if b > 3 {
+                    p[b / 2] = 1e-310; // a denormal
+                }
+                let mut want = vec![0.0; b];
+                fir_scalar(&taps, &p, &mut want);
+                // the FMA levels: one rounding per multiply-add, in the same tap order
+                let fused: Vec<f64> = (0..b)
+                    .map(|i| {
+                        taps.iter()
+                            .zip(&p[i..i + m])
+                            .fold(0.0, |a, (&w, &v)| w.mul_add(v, a))
+                    })
+                    .collect();
+                for level in crate::simd::available() {
+                    let mut got = vec![f64::NAN; b];
+                    fir_block_at(level, &taps, &p, &mut got);
+                    let r: &[f64] = if level >= Level::Avx2 { &fused } else { &want };
+                    assert!(same(&got, r), "{level:?} m {m} b {b}");
+                    for (g, w) in got.iter().zip(&want) {
+                        assert!((g - w).abs() <= 1e-13 * (m as f64) * 3.0, "{level:?}");
+                    }
+                }
+            }
+        }
+        // NaN and infinity propagate at every level
+        let taps = [0.5, 0.25, 0.25];
+        let mut p = vec![1.0; 40];
+        p[20] = f64::NAN;
+        p[5] = f64::INFINITY;
+        for level in crate::simd::available() {
+            let mut got = vec![0.0; 38];
+            fir_block_at(level, &taps, &p, &mut got);
+            assert!((3..=5).all(|i| got[i] == f64::INFINITY), "{level:?}");
+            assert!((18..=20).all(|i| got[i].is_nan()), "{level:?}");
+            assert_eq!(got[0], 1.0);
+        }
+    }
+
+    #[test]
+    fn correlate_levels_agree_on_long_rows() {
+        let mut rng = Rng::new(5);
+        let taps = rng.vec_f64(31, 0.2);
+        for (rows, n) in [(1usize, 70_001usize), (3, 4099), (2, 7)] {
+            let x = rng.vec_f64(rows * n, 1.0);
+            let naive: Vec<f64> = (0..rows * n)
+                .map(|k| {
+                    let (r, i) = (k / n, k % n);
+                    let row = &x[r * n..(r + 1) * n];
+                    (0..31)
+                        .map(|j| {
+                            taps[j] * ext_at(row, i as isize + j as isize - 15, Extend::Mirror)
+                        })
+                        .sum()
+                })
+                .collect();
+            let mut first: Option<Vec<f64>> = None;
+            for level in crate::simd::available() {
+                let mut out = vec![0.0; rows * n];
+                correlate_ext_at(level, &x, rows, n, &taps, 15, Extend::Mirror, &mut out).unwrap();
+                for (g, w) in out.iter().zip(&naive) {
+                    assert!((g - w).abs() <= 1e-14 * 31.0, "{level:?} {rows}×{n}");
+                }
+                if level == Level::Scalar {
+                    first = Some(out);
+                } else if level == Level::Baseline {
+                    assert_eq!(first.as_ref(), Some(&out), "baseline equals scalar");
+                }
+            }
+            // float rows summed in double, rounded once
+            let xf: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+            let mut of = vec![0.0f32; rows * n];
+            correlate_ext(&xf, rows, n, &taps, 15, Extend::Mirror, &mut of).unwrap();
+            let mut od = vec![0.0; rows * n];
+            let xd: Vec<f64> = xf.iter().map(|&v| v as f64).collect();
+            correlate_ext(&xd, rows, n, &taps, 15, Extend::Mirror, &mut od).unwrap();
+            assert!(of.iter().zip(&od).all(|(&a, &b)| a == b as f32));
+        }
     }
 
     #[test]

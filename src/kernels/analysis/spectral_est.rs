@@ -159,17 +159,30 @@ pub fn median_bias(n: usize) -> f64 {
     1.0 + s
 }
 
+/// The mean of `seg` (not empty), summed in double over 8 interleaved partial sums (independent
+/// additions the compiler vectorises, instead of one chain of dependent ones), rounded to `T`.
+fn mean_of<T: FftFloat>(seg: &[T]) -> T {
+    let mut l = [0.0f64; 8];
+    let mut ch = seg.chunks_exact(8);
+    for c in &mut ch {
+        for (a, &v) in l.iter_mut().zip(c) {
+            *a += v.to_f64();
+        }
+    }
+    let mut s = ((l[0] + l[4]) + (l[1] + l[5])) + ((l[2] + l[6]) + (l[3] + l[7]));
+    for &v in ch.remainder() {
+        s += v.to_f64();
+    }
+    <T as Float>::from_f64(s / seg.len() as f64)
+}
+
 /// Removes the trend of `seg` in place.
 fn detrend_in_place<T: FftFloat>(seg: &mut [T], d: Detrend) {
     let n = seg.len();
     match d {
         Detrend::None => {}
         Detrend::Constant => {
-            let mut s = 0.0f64;
-            for &v in seg.iter() {
-                s += v.to_f64();
-            }
-            let m = <T as Float>::from_f64(s / n as f64);
+            let m = mean_of(seg);
             for v in seg.iter_mut() {
                 *v = *v - m;
             }
@@ -194,6 +207,21 @@ fn detrend_in_place<T: FftFloat>(seg: &mut [T], d: Detrend) {
     }
 }
 
+/// Segments whose spectra are kept together before a spectrogram writes them out.
+const TILE: usize = 8;
+
+/// The most bytes of spectra one tile holds: long transforms are written one segment at a
+/// time (their tile would outgrow the cache, and the scratch the memory of one spectrum).
+const TILE_BYTES: usize = 256 << 10;
+
+/// Segments per tile of a spectrogram with `bins` bins per spectrum and `segs` segments.
+fn tile_segments<T>(bins: usize, segs: usize) -> usize {
+    let per = bins
+        .saturating_mul(std::mem::size_of::<Complex<T>>())
+        .max(1);
+    TILE.min(TILE_BYTES / per).min(segs).max(1)
+}
+
 /// One thread's scratch: FFT workspace, a padded frame, the spectra and the per-row buffers.
 struct Scratch<T> {
     ws: Workspace<T>,
@@ -201,7 +229,7 @@ struct Scratch<T> {
     xf: Vec<Complex<T>>,
     yf: Vec<Complex<T>>,
     /// Mean: the running sums (`bins` complex); median: every segment's values
-    /// (`segments × bins` complex).
+    /// (`segments × bins` complex); kept segments: a tile of `tile × bins`.
     acc: Vec<Complex<T>>,
     sel: Vec<T>,
 }
@@ -213,6 +241,8 @@ struct Job<'a, T: FftFloat> {
     win: &'a [T],
     n: usize,
     segs: usize,
+    /// Segments per tile of kept segments ([`tile_segments`]).
+    tile: usize,
 }
 
 impl<T: FftFloat> Job<'_, T> {
@@ -227,10 +257,26 @@ impl<T: FftFloat> Job<'_, T> {
     ) {
         let np = self.p.nperseg;
         let seg = &row[s * self.p.step..s * self.p.step + np];
-        frame[..np].copy_from_slice(seg);
-        detrend_in_place(&mut frame[..np], self.p.detrend);
-        for (v, &w) in frame[..np].iter_mut().zip(self.win) {
-            *v = *v * w;
+        // the copy, the detrend and the window in one pass where the detrend is one number
+        match self.p.detrend {
+            Detrend::None => {
+                for ((v, &x), &w) in frame[..np].iter_mut().zip(seg).zip(self.win) {
+                    *v = x * w;
+                }
+            }
+            Detrend::Constant => {
+                let m = mean_of(seg);
+                for ((v, &x), &w) in frame[..np].iter_mut().zip(seg).zip(self.win) {
+                    *v = (x - m) * w;
+                }
+            }
+            Detrend::Linear => {
+                frame[..np].copy_from_slice(seg);
+                detrend_in_place(&mut frame[..np], Detrend::Linear);
+                for (v, &w) in frame[..np].iter_mut().zip(self.win) {
+                    *v = *v * w;
+                }
+            }
         }
         for v in frame[np..].iter_mut() {
             *v = T::ZERO;
@@ -298,18 +344,30 @@ impl<T: FftFloat> Job<'_, T> {
         } = sc;
         match self.p.average {
             Average::None => {
-                for s in 0..segs {
-                    self.spectrum(x, s, frame, xf, ws);
-                    if let Some(y) = y {
-                        self.spectrum(y, s, frame, yf, ws);
-                    }
-                    for k in 0..bins {
-                        xf[k] = self.value(xf[k], if y.is_some() { yf[k] } else { xf[k] }, k);
+                // up to TILE segments' spectra in `acc`, then written bin by bin: the
+                // frequency-major output gets runs of TILE consecutive values (a cache line of
+                // doubles) instead of one value per bin row per segment
+                let tile = &mut acc[..self.tile * bins];
+                let mut s0 = 0;
+                while s0 < segs {
+                    let ts = self.tile.min(segs - s0);
+                    for (t, vals) in tile.chunks_exact_mut(bins).take(ts).enumerate() {
+                        self.spectrum(x, s0 + t, frame, vals, ws);
+                        if let Some(y) = y {
+                            self.spectrum(y, s0 + t, frame, yf, ws);
+                        }
+                        for k in 0..bins {
+                            vals[k] =
+                                self.value(vals[k], if y.is_some() { yf[k] } else { vals[k] }, k);
+                        }
                     }
                     for k in 0..n_out {
-                        let v = self.out_bin(xf, k);
-                        self.put(out, k * segs + s, v);
+                        for (t, vals) in tile.chunks_exact(bins).take(ts).enumerate() {
+                            let v = self.out_bin(vals, k);
+                            self.put(out, k * segs + s0 + t, v);
+                        }
                     }
+                    s0 += ts;
                 }
             }
             Average::Mean => {
@@ -429,13 +487,18 @@ pub fn spectral_est<T: FftFloat + PlanCache>(
         win,
         n,
         segs,
+        tile: tile_segments::<T>(p.bins(), segs),
     };
     let bins = p.bins();
-    let acc_len = if p.average == Average::Median {
-        segs.checked_mul(bins)
-            .ok_or_else(|| SkError::Length("segments × bins overflow".into()))?
-    } else {
-        bins
+    let acc_len = match p.average {
+        Average::Median => segs
+            .checked_mul(bins)
+            .ok_or_else(|| SkError::Length("segments × bins overflow".into()))?,
+        Average::None => job
+            .tile
+            .checked_mul(bins)
+            .ok_or_else(|| SkError::Length("a tile of spectra overflows".into()))?,
+        Average::Mean => bins,
     };
     let make = || -> SkResult<Scratch<T>> {
         Ok(Scratch {
@@ -578,6 +641,96 @@ mod tests {
                     assert_eq!(pw[k], pw[16 - k]);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn kept_segments_equal_each_segment_alone() {
+        // every column of a spectrogram (written a tile of segments at a time) equals the
+        // one-segment estimate of that segment, for segment counts around the tile size
+        let mut r = Rng::new(11);
+        let win: Vec<f64> = (0..12).map(|i| 0.3 + 0.07 * i as f64).collect();
+        for segs in [1usize, 7, 8, 9, 17, 19] {
+            let (np, step) = (12, 5);
+            let n = np + (segs - 1) * step + 3;
+            let x: Vec<f64> = (0..2 * n).map(|_| r.uniform() + 4.0).collect();
+            let y: Vec<f64> = (0..2 * n).map(|_| r.uniform()).collect();
+            for (out_kind, onesided, det) in [
+                (EstOutput::Power, true, Detrend::Constant),
+                (EstOutput::Power, false, Detrend::None),
+                (EstOutput::Cross, true, Detrend::Linear),
+                (EstOutput::Complex, false, Detrend::Constant),
+            ] {
+                let mut p = params(np, step, 15, Average::None, out_kind);
+                p.onesided = onesided;
+                p.detrend = det;
+                assert_eq!(p.segments(n), segs);
+                let cross = out_kind == EstOutput::Cross;
+                let yy = if cross { Some(&y[..]) } else { None };
+                let len = p.row_len(n).unwrap();
+                let mut all = vec![f64::NAN; 2 * len];
+                spectral_est(&x, yy, 2, n, &win, &p, &mut all).unwrap();
+                let c = if p.complex() { 2 } else { 1 };
+                let mut one = p;
+                one.average = Average::Mean;
+                for row in 0..2 {
+                    for s in 0..segs {
+                        let at = row * n + s * step;
+                        let mut o = vec![0.0; p.n_out() * c];
+                        let ys = yy.map(|y| &y[at..at + np]);
+                        spectral_est(&x[at..at + np], ys, 1, np, &win, &one, &mut o).unwrap();
+                        for k in 0..p.n_out() {
+                            for part in 0..c {
+                                let got = all[row * len + (k * segs + s) * c + part];
+                                // equal values (the one-segment mean turns −0 into +0)
+                                assert_eq!(got, o[k * c + part]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_transforms_are_written_one_segment_at_a_time() {
+        assert_eq!(tile_segments::<f64>(513, 535), 8);
+        assert_eq!(tile_segments::<f64>(513, 3), 3);
+        assert_eq!(tile_segments::<f32>(10_001, 9), 3);
+        assert_eq!(tile_segments::<f64>(20_001, 9), 1);
+        assert_eq!(tile_segments::<f64>(usize::MAX, 9), 1);
+        // nfft 40000 (one segment per tile): each column equals the one-segment estimate
+        let mut r = Rng::new(4);
+        let (np, step, nfft, n) = (10, 4, 40_000, 22);
+        let x: Vec<f64> = (0..n).map(|_| r.uniform()).collect();
+        let win = vec![1.0; np];
+        let p = params(np, step, nfft, Average::None, EstOutput::Power);
+        let segs = p.segments(n);
+        assert_eq!(segs, 4);
+        let mut all = vec![f64::NAN; p.row_len(n).unwrap()];
+        spectral_est(&x, None, 1, n, &win, &p, &mut all).unwrap();
+        let mut one = p;
+        one.average = Average::Mean;
+        for s in 0..segs {
+            let mut o = vec![0.0; p.n_out()];
+            let seg = &x[s * step..s * step + np];
+            spectral_est(seg, None, 1, np, &win, &one, &mut o).unwrap();
+            for k in 0..p.n_out() {
+                assert_eq!(all[k * segs + s], o[k]);
+            }
+        }
+    }
+
+    #[test]
+    fn constant_detrend_mean_of_every_length() {
+        let mut r = Rng::new(2);
+        for n in 1..40 {
+            let v: Vec<f64> = (0..n).map(|_| 1e6 + r.uniform()).collect();
+            let want = v.iter().sum::<f64>() / n as f64;
+            assert!((mean_of(&v) - want).abs() <= 1e-8, "{n}");
+            let f: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+            let wf = f.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
+            assert_eq!(mean_of(&f), wf as f32, "{n}");
         }
     }
 
