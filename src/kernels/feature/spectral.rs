@@ -130,7 +130,7 @@ impl<'a> Freq<'a> {
 
 /// The selected spectral descriptors of one magnitude frame `s` (bins at `freq`), written in
 /// bit order to `out`. `centroid` replaces the computed centroid in the bandwidth when given;
-/// `cum`, when given, holds the running sums of `s` (`np.cumsum`, for the roll-off).
+/// `roll_bin`, when given, is the roll-off's bin (see [`rolloff_bins`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn frame_descriptors(
@@ -140,7 +140,7 @@ fn frame_descriptors(
     dp: &DescParams,
     tiny: f64,
     centroid: Option<f64>,
-    cum: Option<&[f64]>,
+    roll_bin: Option<usize>,
     out: &mut [f64],
 ) {
     let freq = fq.f;
@@ -211,18 +211,8 @@ fn frame_descriptors(
         // np.where(total < thr, nan, 1) * freq, then nanmin over the remaining bins; the
         // values are non-negative (or NaN), so once the running sum reaches the threshold
         // every later bin does too
-        let i0 = match cum {
-            Some(cum) => {
-                let thr = dp.roll_percent * cum[s.len() - 1];
-                if thr.is_nan() {
-                    0
-                } else {
-                    cum[..s.len()]
-                        .iter()
-                        .position(|&r| r >= thr || r.is_nan())
-                        .unwrap_or(s.len())
-                }
-            }
+        let i0 = match roll_bin {
+            Some(i0) => i0,
             None => {
                 let mut cum = 0.0;
                 for &v in s {
@@ -480,14 +470,13 @@ multiversion! {
     scalar = spec_part; simd = spec_part;
 }
 
-/// Most frames [`group_part`] interleaves in the roll-off's running sums.
+/// Most frames [`group_part`] takes side by side in the roll-off's running sums.
 const CUM_FRAMES: usize = 16;
 
 /// The spectral descriptors (`which` ⊆ [`SPECTRAL_BITS`], in bit order, the first of every
 /// `k` values of `out`) of the `m = spec.len() / nf` consecutive spectra of `spec`: magnitudes
-/// into `mag` (`m × nf`), for the roll-off the running sums of up to [`CUM_FRAMES`] frames at
-/// once into `cum` (independent sums side by side instead of one long chain of additions;
-/// each sum in bin order, as `np.cumsum`).
+/// into `mag` (`m` rows [`mag_stride`] apart), for the roll-off the running sums of up to
+/// [`CUM_FRAMES`] frames side by side ([`rolloff_bins`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn group_part<T: Float>(
@@ -498,7 +487,6 @@ fn group_part<T: Float>(
     dp: &DescParams,
     tiny: f64,
     mag: &mut [f64],
-    cum: &mut [f64],
     out: &mut [f64],
     k: usize,
 ) {
@@ -511,60 +499,68 @@ fn group_part<T: Float>(
         }
     }
     let roll = which & ROLLOFF != 0;
-    if roll {
-        for j0 in (0..m).step_by(CUM_FRAMES) {
-            let mm = (m - j0).min(CUM_FRAMES);
-            let (mg, cm) = (&mag[j0 * st..], &mut cum[j0 * st..]);
+    let mut bins = [0usize; CUM_FRAMES];
+    let ks = which.count_ones() as usize;
+    for j0 in (0..m).step_by(CUM_FRAMES) {
+        let mm = (m - j0).min(CUM_FRAMES);
+        if roll {
+            let mg = &mag[j0 * st..];
             if mm == CUM_FRAMES {
-                running_sums::<CUM_FRAMES>(mg, cm, st, nf);
+                bins = rolloff_bins::<CUM_FRAMES>(mg, st, nf, dp.roll_percent);
             } else {
-                let mut acc = [0.0f64; CUM_FRAMES];
-                for i in 0..nf {
-                    for (j, a) in acc[..mm].iter_mut().enumerate() {
-                        *a += mg[j * st + i];
-                        cm[j * st + i] = *a;
-                    }
+                for (j, b) in bins[..mm].iter_mut().enumerate() {
+                    *b = rolloff_bins::<1>(&mg[j * st..], st, nf, dp.roll_percent)[0];
                 }
             }
         }
-    }
-    let ks = which.count_ones() as usize;
-    for j in 0..m {
-        let c = if roll {
-            Some(&cum[j * st..j * st + nf])
-        } else {
-            None
-        };
-        let o = &mut out[j * k..j * k + ks];
-        frame_descriptors(&mag[j * st..j * st + nf], fq, which, dp, tiny, None, c, o);
+        for (j, &b) in bins[..mm].iter().enumerate() {
+            let jj = j0 + j;
+            let o = &mut out[jj * k..jj * k + ks];
+            let rb = if roll { Some(b) } else { None };
+            let sj = &mag[jj * st..jj * st + nf];
+            frame_descriptors(sj, fq, which, dp, tiny, None, rb, o);
+        }
     }
 }
 
-/// The distance between frames in [`group_part`]'s buffers: `nf` rounded up to whole cache
+/// The distance between frames in [`group_part`]'s buffer: `nf` rounded up to whole cache
 /// lines plus two, so that the frames read side by side do not all fall into the same cache
 /// sets (as frames 8 KiB apart would).
 fn mag_stride(nf: usize) -> usize {
     nf.div_ceil(8) * 8 + 16
 }
 
-/// The running sums of the `M` rows (`st` apart, `nf` long) of `mag` into `cum`, the rows side
-/// by side (`M` independent chains of additions, each in bin order).
+/// The roll-off bins of the `M` magnitude rows (`st` apart, `nf` long) of `mag`, the rows side
+/// by side (`M` independent chains of additions, each in bin order as `np.cumsum`): for each
+/// row the first bin whose running sum reaches `roll_percent` times the total (or is NaN),
+/// `nf` when none does, 0 when the threshold is NaN. The values are non-negative or NaN, so the
+/// running sums never decrease (a NaN stays): the first such bin is the count of running sums
+/// below the threshold.
 #[inline(always)]
-fn running_sums<const M: usize>(mag: &[f64], cum: &mut [f64], st: usize, nf: usize) {
+#[allow(clippy::needless_range_loop)] // bin i of every row, the rows side by side
+fn rolloff_bins<const M: usize>(
+    mag: &[f64],
+    st: usize,
+    nf: usize,
+    roll_percent: f64,
+) -> [usize; M] {
     let rows: [&[f64]; M] = std::array::from_fn(|j| &mag[j * st..j * st + nf]);
-    let mut rest = cum;
-    let out: [&mut [f64]; M] = std::array::from_fn(|_| {
-        let (h, t) = std::mem::take(&mut rest).split_at_mut(st);
-        rest = t;
-        &mut h[..nf]
-    });
-    let mut acc = [0.0f64; M];
+    let mut total = [0.0f64; M];
     for i in 0..nf {
         for j in 0..M {
-            acc[j] += rows[j][i];
-            out[j][i] = acc[j];
+            total[j] += rows[j][i];
         }
     }
+    let thr = total.map(|t| roll_percent * t);
+    let mut run = [0.0f64; M];
+    let mut below = [0usize; M];
+    for i in 0..nf {
+        for j in 0..M {
+            run[j] += rows[j][i];
+            below[j] += usize::from(run[j] < thr[j]);
+        }
+    }
+    std::array::from_fn(|j| if thr[j].is_nan() { 0 } else { below[j] })
 }
 
 multiversion! {
@@ -577,7 +573,6 @@ multiversion! {
         dp: &DescParams,
         tiny: f64,
         mag: &mut [f64],
-        cum: &mut [f64],
         out: &mut [f64],
         k: usize,
     ) -> ();
@@ -1362,16 +1357,10 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
             };
             let spec = try_vec(lanes * nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
             let mag = try_vec(lanes * mag_stride(nf), 0.0f64, "the magnitudes")?;
-            let cum_len = if which & ROLLOFF != 0 {
-                lanes * mag_stride(nf)
-            } else {
-                0
-            };
-            let cum = try_vec(cum_len, 0.0f64, "the running sums")?;
             let seg = try_vec(sp.n_fft, 0.0f64, "a frame")?;
-            Ok((ws, edge, win, spec, mag, cum, seg))
+            Ok((ws, edge, win, spec, mag, seg))
         },
-        |(ws, edge, win, spec, mag, cum, seg), first, chunk| {
+        |(ws, edge, win, spec, mag, seg), first, chunk| {
             let count = chunk.len() / k;
             let mut i = 0;
             while i < count {
@@ -1395,7 +1384,6 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                         dp,
                         tiny,
                         mag,
-                        cum,
                         &mut chunk[i * k..(i + m) * k],
                         k,
                     );
@@ -1671,8 +1659,7 @@ mod tests {
         let m = 19;
         let spec = &y[nf * 20..nf * (20 + m)];
         let run = |level, fq: Freq<'_>| {
-            let len = m * mag_stride(nf);
-            let (mut mag, mut cum) = (vec![0.0; len], vec![0.0; len]);
+            let mut mag = vec![0.0; m * mag_stride(nf)];
             let mut out = vec![0.0; m * 5];
             group_part_at(
                 level,
@@ -1683,7 +1670,6 @@ mod tests {
                 &DP,
                 f32::MIN_POSITIVE as f64,
                 &mut mag,
-                &mut cum,
                 &mut out,
                 5,
             );
@@ -1719,6 +1705,43 @@ mod tests {
                 &mut o,
             );
             assert_eq!(o[..], want[j * 5..j * 5 + 4], "frame {j}");
+        }
+    }
+
+    #[test]
+    fn rolloff_bins_equal_the_running_sum_search() {
+        let inf = f64::INFINITY;
+        let rows: [[f64; 9]; 6] = [
+            [0.0; 9],
+            [1.0, 2.0, f64::NAN, 1.0, 0.0, 3.0, 1.0, 1.0, 0.5],
+            [0.0, 0.0, inf, 1.0, 2.0, 0.0, 0.0, 1.0, 1.0],
+            [1e-300, 0.0, 5e-324, 1e-300, 0.0, 0.0, 1e-300, 0.0, 0.0],
+            [9.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0],
+        ];
+        let (nf, st) = (9, mag_stride(9));
+        let mut mag = vec![0.0; 8 * st];
+        for (j, r) in rows.iter().enumerate() {
+            mag[j * st..j * st + nf].copy_from_slice(r);
+        }
+        let freq: Vec<f64> = (0..nf).map(|i| i as f64 * 10.0).collect();
+        let fq = Freq::new(&freq);
+        for roll in [0.85, 0.5, 0.01, 0.99] {
+            let dp = DescParams {
+                roll_percent: roll,
+                ..DP
+            };
+            let side = rolloff_bins::<8>(&mag, st, nf, roll);
+            for (j, r) in rows.iter().enumerate() {
+                let (mut a, mut b) = ([0.0], [0.0]);
+                frame_descriptors(r, fq, ROLLOFF, &dp, 1e-300, None, Some(side[j]), &mut a);
+                frame_descriptors(r, fq, ROLLOFF, &dp, 1e-300, None, None, &mut b);
+                assert!(
+                    a[0] == b[0] || (a[0].is_nan() && b[0].is_nan()),
+                    "{roll} {j}"
+                );
+                assert_eq!(rolloff_bins::<1>(&mag[j * st..], st, nf, roll)[0], side[j]);
+            }
         }
     }
 
