@@ -11,6 +11,7 @@ use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::try_vec;
 use crate::kernels::par::par_rows_with;
 use crate::kernels::Float;
+use crate::simd::multiversion;
 
 use super::spectral::Spec;
 
@@ -250,36 +251,14 @@ pub fn chroma_apply<T: Float>(
     // results frame-major (g, c), scattered into (b, c, t) at the end
     let mut tmp = try_vec(g_len * n_chroma, 0.0f64, "the chroma of every frame")?;
     let tn = tiny::<T>();
+    let level = crate::simd::current();
     par_rows_with(
         &mut tmp,
         n_chroma * BLOCK,
         g_len.saturating_mul(nf * n_chroma),
         || try_vec(BLOCK * nf, 0.0f64, "a block of frames"),
         |buf, first_block, chunk| {
-            for (bi, res) in chunk.chunks_mut(n_chroma * BLOCK).enumerate() {
-                let g0 = (first_block + bi) * BLOCK;
-                let nb = res.len() / n_chroma;
-                for j in 0..nb {
-                    s.frame(g0 + j, &mut buf[j * nf..(j + 1) * nf]);
-                }
-                for j in 0..nb {
-                    let x = &buf[j * nf..(j + 1) * nf];
-                    let r = &mut res[j * n_chroma..(j + 1) * n_chroma];
-                    for (c, o) in r.iter_mut().enumerate() {
-                        *o = dot(&fb[c * nf..(c + 1) * nf], x);
-                    }
-                    // the raw chroma in the element type, as librosa's einsum result
-                    for v in r.iter_mut() {
-                        *v = T::from_f64(*v).to_f64();
-                    }
-                    if let Some(len) = norm.length(r) {
-                        let len = if len < tn { 1.0 } else { len };
-                        for v in r.iter_mut() {
-                            *v /= len;
-                        }
-                    }
-                }
-            }
+            chroma_part_at(level, s, fb, n_chroma, norm, tn, buf, first_block, chunk);
         },
     )?;
     for g in 0..g_len {
@@ -291,7 +270,109 @@ pub fn chroma_apply<T: Float>(
     Ok(())
 }
 
+/// Blocks `first_block ..` of [`BLOCK`] frames of `s` into `chunk` (`n_chroma` values per
+/// frame): one part of [`chroma_apply`]. Each filter row is applied to four frames at a time
+/// (one load of the row for four products, each product summed as [`dot`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn chroma_part<T: Float>(
+    s: &Spec<'_, T>,
+    fb: &[f64],
+    n_chroma: usize,
+    norm: Norm,
+    tn: f64,
+    buf: &mut [f64],
+    first_block: usize,
+    chunk: &mut [f64],
+) {
+    let nf = s.n_freq;
+    for (bi, res) in chunk.chunks_mut(n_chroma * BLOCK).enumerate() {
+        let g0 = (first_block + bi) * BLOCK;
+        let nb = res.len() / n_chroma;
+        for j in 0..nb {
+            s.frame(g0 + j, &mut buf[j * nf..(j + 1) * nf]);
+        }
+        let quads = nb / 4 * 4;
+        for c in 0..n_chroma {
+            let w = &fb[c * nf..(c + 1) * nf];
+            for j in (0..quads).step_by(4) {
+                let d = dot4(
+                    w,
+                    [
+                        &buf[j * nf..(j + 1) * nf],
+                        &buf[(j + 1) * nf..(j + 2) * nf],
+                        &buf[(j + 2) * nf..(j + 3) * nf],
+                        &buf[(j + 3) * nf..(j + 4) * nf],
+                    ],
+                );
+                for (q, v) in d.into_iter().enumerate() {
+                    res[(j + q) * n_chroma + c] = v;
+                }
+            }
+            for j in quads..nb {
+                res[j * n_chroma + c] = dot(w, &buf[j * nf..(j + 1) * nf]);
+            }
+        }
+        for r in res.chunks_exact_mut(n_chroma) {
+            // the raw chroma in the element type, as librosa's einsum result
+            for v in r.iter_mut() {
+                *v = T::from_f64(*v).to_f64();
+            }
+            if let Some(len) = norm.length(r) {
+                let len = if len < tn { 1.0 } else { len };
+                for v in r.iter_mut() {
+                    *v /= len;
+                }
+            }
+        }
+    }
+}
+
+multiversion! {
+    /// [`chroma_part`] compiled for a SIMD level (the same arithmetic at every level).
+    fn chroma_part_at<T: Float>(
+        s: &Spec<'_, T>,
+        fb: &[f64],
+        n_chroma: usize,
+        norm: Norm,
+        tn: f64,
+        buf: &mut [f64],
+        first_block: usize,
+        chunk: &mut [f64],
+    ) -> ();
+    scalar = chroma_part; simd = chroma_part;
+}
+
+/// [`dot`] of `a` with each of four slices of `a`'s length (each result exactly `dot`'s).
+#[inline(always)]
+fn dot4(a: &[f64], b: [&[f64]; 4]) -> [f64; 4] {
+    let n = a.len();
+    let b = b.map(|v| &v[..n]);
+    let mut acc = [[0.0f64; 4]; 4];
+    let full = n / 4 * 4;
+    for i in (0..full).step_by(4) {
+        let x = &a[i..i + 4];
+        for (q, bq) in b.iter().enumerate() {
+            let y = &bq[i..i + 4];
+            for k in 0..4 {
+                acc[q][k] += x[k] * y[k];
+            }
+        }
+    }
+    let mut out = [0.0; 4];
+    for (q, bq) in b.iter().enumerate() {
+        let a4 = acc[q];
+        let mut s = (a4[0] + a4[1]) + (a4[2] + a4[3]);
+        for i in full..n {
+            s += a[i] * bq[i];
+        }
+        out[q] = s;
+    }
+    out
+}
+
 /// `Σ a·b` with four accumulators (vectorisable).
+#[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 4];
     let ca = a.chunks_exact(4);
@@ -381,7 +462,9 @@ fn frame_peaks<T: Float>(
     let two = T::from_f64(2.0);
     let half = T::from_f64(0.5);
     for i in 1..n {
-        if !in_range[i] {
+        // a peak exceeds the reference (masked values are 0 or |S| ≥ 0: a bin at or below it,
+        // or NaN, is 0 and cannot exceed its neighbour)
+        if x[i].partial_cmp(&reference) != Some(std::cmp::Ordering::Greater) || !in_range[i] {
             continue;
         }
         let v = masked(i);
@@ -525,6 +608,9 @@ pub fn pitch_tuning<T: Float>(freqs: &[T], resolution: f64, bpo: usize) -> SkRes
     Ok(Some(edges[best]))
 }
 
+/// One thread's share of [`estimate_tuning`]: its first frame, a frame buffer, its peaks.
+type TuningPart<T> = (usize, Vec<T>, Vec<(T, T)>);
+
 /// `librosa.estimate_tuning(S=s, sr=sr, n_fft=..., resolution=..., bins_per_octave=bpo,
 /// fmin=..., fmax=..., threshold=...)` (`ref=None`): the peaks of every frame, those at or
 /// above the median peak magnitude, their tuning histogram. Returns the tuning and the count
@@ -540,18 +626,34 @@ pub fn estimate_tuning<T: Float>(
     pitch_tuning::<T>(&[], resolution, bpo)?; // argument checks only
     let mask = range_mask(p, s.n_freq)?;
     let nf = s.n_freq;
-    let mut buf = try_vec(nf, T::ZERO, "a frame")?;
-    let mut peaks: Vec<(T, T)> = Vec::new();
-    for g in 0..s.batch * s.frames {
-        frame_t(s, g, &mut buf);
-        for v in buf.iter_mut() {
-            *v = v.abs();
-        }
-        frame_peaks(&buf, p, &mask, None, |_, pi, m| {
-            if pi > T::ZERO {
-                peaks.push((pi, m));
+    // the frames split into contiguous ranges over the threads, each range's peaks in frame
+    // order, joined in range order: the peaks of one thread's loop
+    let total = s.batch * s.frames;
+    let threads = crate::kernels::par::threads_for(total, total.saturating_mul(nf));
+    let per = total.div_ceil(threads).max(1);
+    let mut parts: Vec<TuningPart<T>> = Vec::new();
+    for k in 0..total.div_ceil(per) {
+        parts.push((k * per, try_vec(nf, T::ZERO, "a frame")?, Vec::new()));
+    }
+    crate::kernels::par::run_parts(
+        parts.iter_mut().collect(),
+        |(first, buf, peaks): &mut TuningPart<T>| {
+            for g in *first..(*first + per).min(total) {
+                frame_t(s, g, buf);
+                for v in buf.iter_mut() {
+                    *v = v.abs();
+                }
+                frame_peaks(buf, p, &mask, None, |_, pi, m| {
+                    if pi > T::ZERO {
+                        peaks.push((pi, m));
+                    }
+                });
             }
-        });
+        },
+    );
+    let mut peaks: Vec<(T, T)> = Vec::new();
+    for (_, _, part) in parts {
+        peaks.extend_from_slice(&part);
     }
     if peaks.is_empty() {
         return Ok((0.0, 0));
@@ -619,6 +721,94 @@ mod tests {
         assert!((t - 0.2).abs() < 0.011, "{t}");
         assert_eq!(pitch_tuning::<f64>(&[0.0, -1.0], 0.01, 12).unwrap(), None);
         assert!(pitch_tuning::<f64>(&f, 0.0, 12).is_err());
+    }
+
+    #[test]
+    fn chroma_does_not_depend_on_threads_or_simd_level() {
+        // 203 frames (no multiple of the blocks or of the four-frame products), 513 bins
+        let (nf, frames) = (513, 203);
+        let data: Vec<f32> = (0..nf * frames)
+            .map(|i| ((i * 7919 % 1013) as f32 / 100.0).powi(2))
+            .collect();
+        let s = Spec {
+            data: &data,
+            batch: 1,
+            n_freq: nf,
+            frames,
+            frame_major: true,
+        };
+        let p = ChromaParams {
+            sr: 22050.0,
+            n_fft: 1024,
+            n_chroma: 12,
+            tuning: 0.1,
+            ctroct: 5.0,
+            octwidth: Some(2.0),
+            norm: Norm::P(2.0),
+            base_c: true,
+        };
+        let fb = chroma_filters(&p).unwrap();
+        let mut threaded = vec![0.0f32; 12 * frames];
+        chroma_apply(&s, &fb, 12, Norm::Max, &mut threaded).unwrap();
+        let mut serial = vec![0.0f32; 12 * frames];
+        crate::kernels::par::serial_if(true, || chroma_apply(&s, &fb, 12, Norm::Max, &mut serial))
+            .unwrap();
+        assert_eq!(threaded, serial);
+        // every frame equals the one-frame product
+        let mut x = vec![0.0; nf];
+        for g in [0, 1, 100, 202] {
+            s.frame(g, &mut x);
+            let r: Vec<f64> = (0..12)
+                .map(|c| (dot(&fb[c * nf..(c + 1) * nf], &x) as f32) as f64)
+                .collect();
+            let len = Norm::Max.length(&r).unwrap();
+            for c in 0..12 {
+                assert_eq!(serial[c * frames + g], (r[c] / len) as f32, "{g} {c}");
+            }
+        }
+        let run = |level| {
+            let mut buf = vec![0.0; BLOCK * nf];
+            let mut out = vec![0.0; 12 * frames];
+            chroma_part_at(level, &s, &fb, 12, Norm::Max, 1e-38, &mut buf, 0, &mut out);
+            out
+        };
+        let want = run(crate::simd::Level::Scalar);
+        for level in crate::simd::available() {
+            assert_eq!(run(level), want, "{level:?}");
+        }
+    }
+
+    #[test]
+    fn tuning_estimate_does_not_depend_on_threads() {
+        // enough frames for the frames to split over threads; a tone 0.3 bins sharp plus noise
+        let (nf, frames) = (513, 1100);
+        let data: Vec<f32> = (0..nf * frames)
+            .map(|i| {
+                let (t, k) = (i / nf, i % nf);
+                let f0 = 440.0 * 2f64.powf(0.3 / 12.0) * (1.0 + (t % 7) as f64) * 1024.0 / 22050.0;
+                let peak = (-0.5 * ((k as f64 - f0) / 0.8).powi(2)).exp();
+                (peak + ((i * 7919 % 1013) as f64) * 1e-5) as f32
+            })
+            .collect();
+        let s = Spec {
+            data: &data,
+            batch: 1,
+            n_freq: nf,
+            frames,
+            frame_major: true,
+        };
+        let p = PipParams {
+            sr: 22050.0,
+            n_fft: 1024,
+            fmin: 150.0,
+            fmax: 4000.0,
+            threshold: 0.1,
+        };
+        let threaded = estimate_tuning(&s, &p, 0.01, 12).unwrap();
+        let serial =
+            crate::kernels::par::serial_if(true, || estimate_tuning(&s, &p, 0.01, 12)).unwrap();
+        assert_eq!(threaded, serial);
+        assert!(threaded.1 > frames / 4, "{threaded:?}");
     }
 
     #[test]

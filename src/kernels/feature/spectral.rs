@@ -16,6 +16,7 @@ use crate::kernels::spectral::fft::{FftFloat, PlanCache};
 use crate::kernels::spectral::stft::{FrameKernel, PadMode, StftParams};
 use crate::kernels::spectral::Complex;
 use crate::kernels::Float;
+use crate::simd::multiversion;
 
 /// Descriptor selection bit: spectral centroid.
 pub(crate) const CENTROID: u32 = 1;
@@ -112,17 +113,37 @@ fn tiny<T: Float>() -> f64 {
     }
 }
 
+/// The bin frequencies of a call: `ascending` when they are finite and non-decreasing (the
+/// roll-off's smallest frequency at or above a bin is then that bin's).
+#[derive(Clone, Copy, Debug)]
+struct Freq<'a> {
+    f: &'a [f64],
+    ascending: bool,
+}
+
+impl<'a> Freq<'a> {
+    fn new(f: &'a [f64]) -> Freq<'a> {
+        let ascending = f.iter().all(|v| v.is_finite()) && f.windows(2).all(|w| w[0] <= w[1]);
+        Freq { f, ascending }
+    }
+}
+
 /// The selected spectral descriptors of one magnitude frame `s` (bins at `freq`), written in
-/// bit order to `out`. `centroid` replaces the computed centroid in the bandwidth when given.
+/// bit order to `out`. `centroid` replaces the computed centroid in the bandwidth when given;
+/// `roll_bin`, when given, is the roll-off's bin (see [`rolloff_bins`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn frame_descriptors(
     s: &[f64],
-    freq: &[f64],
+    fq: Freq<'_>,
     which: u32,
     dp: &DescParams,
     tiny: f64,
     centroid: Option<f64>,
+    roll_bin: Option<usize>,
     out: &mut [f64],
 ) {
+    let freq = fq.f;
     let mut k = 0;
     // four independent partial sums (vectorisable)
     let (mut t4, mut n4) = ([0.0f64; 4], [0.0f64; 4]);
@@ -187,27 +208,39 @@ fn frame_descriptors(
     }
     if which & ROLLOFF != 0 {
         // np.cumsum order; the first bin whose running sum reaches roll_percent·total
-        let mut cum = 0.0;
-        for &v in s {
-            cum += v;
-        }
-        let thr = dp.roll_percent * cum;
         // np.where(total < thr, nan, 1) * freq, then nanmin over the remaining bins; the
         // values are non-negative (or NaN), so once the running sum reaches the threshold
         // every later bin does too
-        let mut run = 0.0;
-        let mut i0 = s.len();
-        for (i, &v) in s.iter().enumerate() {
-            run += v;
-            if run >= thr || run.is_nan() || thr.is_nan() {
-                i0 = i;
-                break;
+        let i0 = match roll_bin {
+            Some(i0) => i0,
+            None => {
+                let mut cum = 0.0;
+                for &v in s {
+                    cum += v;
+                }
+                let thr = dp.roll_percent * cum;
+                let mut run = 0.0;
+                let mut i0 = s.len();
+                for (i, &v) in s.iter().enumerate() {
+                    run += v;
+                    if run >= thr || run.is_nan() || thr.is_nan() {
+                        i0 = i;
+                        break;
+                    }
+                }
+                i0
             }
-        }
+        };
         let mut r = f64::NAN;
-        for &f in freq.iter().take(s.len()).skip(i0) {
-            if r.is_nan() || f < r {
-                r = f;
+        if fq.ascending {
+            if i0 < s.len() {
+                r = freq[i0];
+            }
+        } else {
+            for &f in freq.iter().take(s.len()).skip(i0) {
+                if r.is_nan() || f < r {
+                    r = f;
+                }
             }
         }
         out[k] = r;
@@ -238,6 +271,7 @@ fn floored(v: f64, dp: &DescParams) -> f64 {
 /// mantissa in [1, 2) and binary exponent (one `ln` per frame instead of one per bin); a
 /// frame with a value the lanes cannot carry (non-finite, or below 2^-500) takes the
 /// logarithms one by one.
+#[inline(always)]
 fn flatness(s: &[f64], dp: &DescParams) -> f64 {
     const MANT: u64 = (1 << 52) - 1;
     const ONE: u64 = 1023 << 52;
@@ -307,6 +341,7 @@ impl<T: Float> Spec<'_, T> {
     }
 
     /// Frame `t` of item `b` (global frame `g = b·frames + t`) widened into `buf`.
+    #[inline(always)]
     pub(crate) fn frame(&self, g: usize, buf: &mut [f64]) {
         let (b, t) = (g / self.frames, g % self.frames);
         let base = b * self.n_freq * self.frames;
@@ -377,22 +412,171 @@ pub fn spectral_from_spec<T: Float>(
     }
     let mut tmp = try_vec(k * g_len, 0.0f64, "the descriptor temporary")?;
     let tiny = tiny::<T>();
+    let fq = Freq::new(freq);
+    let level = crate::simd::current();
     par_rows_with(
         &mut tmp,
         k,
         g_len.saturating_mul(s.n_freq).saturating_mul(8),
         || try_vec(s.n_freq, 0.0f64, "a frame"),
         |buf, first, chunk| {
-            for (i, o) in chunk.chunks_exact_mut(k).enumerate() {
-                let g = first + i;
-                s.frame(g, buf);
-                let c = centroid.map(|c| c[g].to_f64());
-                frame_descriptors(buf, freq, which, dp, tiny, c, o);
-            }
+            spec_part_at(
+                level, s, fq, which, dp, tiny, centroid, buf, first, chunk, k,
+            );
         },
     )?;
     scatter(&tmp, k, out);
     Ok(())
+}
+
+/// Frames `first ..` of `s` into `chunk` (`k` descriptors per frame): one part of
+/// [`spectral_from_spec`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn spec_part<T: Float>(
+    s: &Spec<'_, T>,
+    fq: Freq<'_>,
+    which: u32,
+    dp: &DescParams,
+    tiny: f64,
+    centroid: Option<&[T]>,
+    buf: &mut [f64],
+    first: usize,
+    chunk: &mut [f64],
+    k: usize,
+) {
+    for (i, o) in chunk.chunks_exact_mut(k).enumerate() {
+        let g = first + i;
+        s.frame(g, buf);
+        let c = centroid.map(|c| c[g].to_f64());
+        frame_descriptors(buf, fq, which, dp, tiny, c, None, o);
+    }
+}
+
+multiversion! {
+    /// [`spec_part`] compiled for a SIMD level (the same arithmetic at every level).
+    fn spec_part_at<T: Float>(
+        s: &Spec<'_, T>,
+        fq: Freq<'_>,
+        which: u32,
+        dp: &DescParams,
+        tiny: f64,
+        centroid: Option<&[T]>,
+        buf: &mut [f64],
+        first: usize,
+        chunk: &mut [f64],
+        k: usize,
+    ) -> ();
+    scalar = spec_part; simd = spec_part;
+}
+
+/// Most frames [`group_part`] takes side by side in the roll-off's running sums.
+const CUM_FRAMES: usize = 16;
+
+/// The spectral descriptors (`which` ⊆ [`SPECTRAL_BITS`], in bit order, the first of every
+/// `k` values of `out`) of the `m = spec.len() / nf` consecutive spectra of `spec`: magnitudes
+/// into `mag` (`m` rows [`mag_stride`] apart), for the roll-off the running sums of up to
+/// [`CUM_FRAMES`] frames side by side ([`rolloff_bins`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn group_part<T: Float>(
+    spec: &[Complex<T>],
+    nf: usize,
+    fq: Freq<'_>,
+    which: u32,
+    dp: &DescParams,
+    tiny: f64,
+    mag: &mut [f64],
+    out: &mut [f64],
+    k: usize,
+) {
+    let m = spec.len() / nf;
+    let st = mag_stride(nf);
+    for (j, sp) in spec.chunks_exact(nf).enumerate() {
+        for (mg, c) in mag[j * st..j * st + nf].iter_mut().zip(sp) {
+            let (re, im) = (c.re.to_f64(), c.im.to_f64());
+            *mg = (re * re + im * im).sqrt();
+        }
+    }
+    let roll = which & ROLLOFF != 0;
+    let mut bins = [0usize; CUM_FRAMES];
+    let ks = which.count_ones() as usize;
+    for j0 in (0..m).step_by(CUM_FRAMES) {
+        let mm = (m - j0).min(CUM_FRAMES);
+        if roll {
+            let mg = &mag[j0 * st..];
+            if mm == CUM_FRAMES {
+                bins = rolloff_bins::<CUM_FRAMES>(mg, st, nf, dp.roll_percent);
+            } else {
+                for (j, b) in bins[..mm].iter_mut().enumerate() {
+                    *b = rolloff_bins::<1>(&mg[j * st..], st, nf, dp.roll_percent)[0];
+                }
+            }
+        }
+        for (j, &b) in bins[..mm].iter().enumerate() {
+            let jj = j0 + j;
+            let o = &mut out[jj * k..jj * k + ks];
+            let rb = if roll { Some(b) } else { None };
+            let sj = &mag[jj * st..jj * st + nf];
+            frame_descriptors(sj, fq, which, dp, tiny, None, rb, o);
+        }
+    }
+}
+
+/// The distance between frames in [`group_part`]'s buffer: `nf` rounded up to whole cache
+/// lines plus two, so that the frames read side by side do not all fall into the same cache
+/// sets (as frames 8 KiB apart would).
+fn mag_stride(nf: usize) -> usize {
+    nf.div_ceil(8) * 8 + 16
+}
+
+/// The roll-off bins of the `M` magnitude rows (`st` apart, `nf` long) of `mag`, the rows side
+/// by side (`M` independent chains of additions, each in bin order as `np.cumsum`): for each
+/// row the first bin whose running sum reaches `roll_percent` times the total (or is NaN),
+/// `nf` when none does, 0 when the threshold is NaN. The values are non-negative or NaN, so the
+/// running sums never decrease (a NaN stays): the first such bin is the count of running sums
+/// below the threshold.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // bin i of every row, the rows side by side
+fn rolloff_bins<const M: usize>(
+    mag: &[f64],
+    st: usize,
+    nf: usize,
+    roll_percent: f64,
+) -> [usize; M] {
+    let rows: [&[f64]; M] = std::array::from_fn(|j| &mag[j * st..j * st + nf]);
+    let mut total = [0.0f64; M];
+    for i in 0..nf {
+        for j in 0..M {
+            total[j] += rows[j][i];
+        }
+    }
+    let thr = total.map(|t| roll_percent * t);
+    let mut run = [0.0f64; M];
+    let mut below = [0usize; M];
+    for i in 0..nf {
+        for j in 0..M {
+            run[j] += rows[j][i];
+            below[j] += usize::from(run[j] < thr[j]);
+        }
+    }
+    std::array::from_fn(|j| if thr[j].is_nan() { 0 } else { below[j] })
+}
+
+multiversion! {
+    /// [`group_part`] compiled for a SIMD level (the same arithmetic at every level).
+    fn group_part_at<T: Float>(
+        spec: &[Complex<T>],
+        nf: usize,
+        fq: Freq<'_>,
+        which: u32,
+        dp: &DescParams,
+        tiny: f64,
+        mag: &mut [f64],
+        out: &mut [f64],
+        k: usize,
+    ) -> ();
+    scalar = group_part; simd = group_part;
 }
 
 /// Zero-crossing parameters (`librosa.feature.zero_crossing_rate` / `zero_crossings`).
@@ -816,6 +1000,9 @@ fn valley_peak(v: &mut [f64], q: usize) -> (f64, f64) {
     if m == 0 {
         return (f64::NAN, f64::NAN);
     }
+    if m <= SCAN_MAX && 2 * m < n {
+        return valley_peak_scan(v, m);
+    }
     if 2 * m >= n {
         v.sort_unstable_by(nan_last);
     } else {
@@ -831,6 +1018,49 @@ fn valley_peak(v: &mut [f64], q: usize) -> (f64, f64) {
     let lo = v[..m].iter().sum::<f64>() / m as f64;
     let hi = v[n - m..].iter().sum::<f64>() / m as f64;
     (lo, hi)
+}
+
+/// The most values per end [`valley_peak_scan`] keeps.
+const SCAN_MAX: usize = 32;
+
+/// `a` before `b` in numpy's sort order (NaN after every number).
+#[inline(always)]
+fn before(a: f64, b: f64) -> bool {
+    a < b || (b.is_nan() && !a.is_nan())
+}
+
+/// [`valley_peak`] in one pass for `m ≤ SCAN_MAX`, `2m < n`: the `m` smallest and the `m`
+/// largest values are kept sorted as they stream by (most values are rejected by one
+/// comparison), then summed in sorted order as numpy's.
+fn valley_peak_scan(v: &[f64], m: usize) -> (f64, f64) {
+    let (mut lo, mut hi) = ([0.0f64; SCAN_MAX], [0.0f64; SCAN_MAX]);
+    let (lo, hi) = (&mut lo[..m], &mut hi[..m]);
+    lo.copy_from_slice(&v[..m]);
+    lo.sort_unstable_by(nan_last);
+    hi.copy_from_slice(lo);
+    for &x in &v[m..] {
+        if before(x, lo[m - 1]) {
+            // insert x, dropping the largest
+            let mut j = m - 1;
+            while j > 0 && before(x, lo[j - 1]) {
+                lo[j] = lo[j - 1];
+                j -= 1;
+            }
+            lo[j] = x;
+        }
+        if before(hi[0], x) {
+            // insert x, dropping the smallest
+            let mut j = 0;
+            while j + 1 < m && before(hi[j + 1], x) {
+                hi[j] = hi[j + 1];
+                j += 1;
+            }
+            hi[j] = x;
+        }
+    }
+    let lo_s = lo.iter().sum::<f64>() / m as f64;
+    let hi_s = hi.iter().sum::<f64>() / m as f64;
+    (lo_s, hi_s)
 }
 
 /// `10·log10(max(1e-10, x))` (`librosa.power_to_db` with ref 1).
@@ -1106,6 +1336,8 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
     let spec_bits = which & SPECTRAL_BITS;
     let ks = spec_bits.count_ones() as usize;
     let tiny = tiny::<T>();
+    let fq = Freq::new(freq);
+    let level = crate::simd::current();
     let mut tmp = try_vec(k * g_len, 0.0f64, "the feature temporary")?;
     // runs of frames of one row go through the FFT together on SIMD lanes when the plan has
     // lane passes (the same spectra as one frame at a time)
@@ -1124,7 +1356,7 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                 }
             };
             let spec = try_vec(lanes * nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
-            let mag = try_vec(nf, 0.0f64, "a frame")?;
+            let mag = try_vec(lanes * mag_stride(nf), 0.0f64, "the magnitudes")?;
             let seg = try_vec(sp.n_fft, 0.0f64, "a frame")?;
             Ok((ws, edge, win, spec, mag, seg))
         },
@@ -1142,15 +1374,22 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                         None => kern.frame_at(row, t, edge, &mut spec[..nf], ws),
                     }
                 }
+                if spec_bits != 0 {
+                    group_part_at(
+                        level,
+                        &spec[..m * nf],
+                        nf,
+                        fq,
+                        spec_bits,
+                        dp,
+                        tiny,
+                        mag,
+                        &mut chunk[i * k..(i + m) * k],
+                        k,
+                    );
+                }
                 for j in 0..m {
                     let o = &mut chunk[(i + j) * k..(i + j + 1) * k];
-                    if spec_bits != 0 {
-                        for (mg, c) in mag.iter_mut().zip(&spec[j * nf..(j + 1) * nf]) {
-                            let (re, im) = (c.re.to_f64(), c.im.to_f64());
-                            *mg = (re * re + im * im).sqrt();
-                        }
-                        frame_descriptors(mag, freq, spec_bits, dp, tiny, None, &mut o[..ks]);
-                    }
                     let mut jj = ks;
                     if which & ZCR != 0 {
                         fr.fill(row, t + j, TimePad::Edge, seg);
@@ -1176,9 +1415,27 @@ mod tests {
 
     #[test]
     fn valley_peak_selection_equals_the_full_sort() {
-        for (n, q) in [(1, 1), (5, 1), (7, 3), (8, 4), (40, 3), (513, 10)] {
+        for (n, q, nan) in [
+            (1, 1, false),
+            (5, 1, false),
+            (7, 3, false),
+            (8, 4, false),
+            (40, 3, false),
+            (513, 10, false),
+            (65, 32, false),
+            (65, 33, false),
+            (300, 9, true),
+            (20, 4, true),
+        ] {
+            // repeated values (ties), and NaN in some cases (sorted last)
             let v: Vec<f64> = (0..n)
-                .map(|i| ((i * 7919 + 13) % 1009) as f64 / 7.0)
+                .map(|i| {
+                    if nan && i % 7 == 3 {
+                        f64::NAN
+                    } else {
+                        ((i * 7919 + 13) % 101) as f64 / 7.0 - 3.0
+                    }
+                })
                 .collect();
             let mut s = v.clone();
             s.sort_by(nan_last);
@@ -1188,7 +1445,12 @@ mod tests {
                 s[n - m..].iter().sum::<f64>() / m as f64,
             );
             let mut w = v.clone();
-            assert_eq!(valley_peak(&mut w, q), want, "n = {n}, q = {q}");
+            let got = valley_peak(&mut w, q);
+            let same = |a: f64, b: f64| a == b || (a.is_nan() && b.is_nan());
+            assert!(
+                same(got.0, want.0) && same(got.1, want.1),
+                "n = {n}, q = {q}: {got:?} {want:?}"
+            );
         }
     }
 
@@ -1333,6 +1595,193 @@ mod tests {
         let mut want = vec![0.0; 3 * 2 * frames];
         spectral_from_spec(&s, &freq, which, &DP, None, &mut want).unwrap();
         assert_eq!(got, want);
+    }
+
+    /// A long signal (threads split its frames), its window and STFT parameters.
+    fn long_signal() -> (Vec<f32>, Vec<f32>, StftParams) {
+        let n = 40_000;
+        let x: Vec<f32> = (0..n)
+            .map(|i| {
+                let t = i as f64 / 22050.0;
+                (0.3 * (2.0 * std::f64::consts::PI * 440.0 * t).sin()
+                    + ((i * 7919 % 1013) as f64 - 506.0) / 5000.0) as f32
+            })
+            .collect();
+        let window: Vec<f32> = (0..1024)
+            .map(|i| (0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / 1024.0).cos()) as f32)
+            .collect();
+        let sp = StftParams {
+            n_fft: 1024,
+            hop: 128,
+            win_length: 1024,
+            center: true,
+            pad_mode: PadMode::Constant,
+            onesided: true,
+            normalized: false,
+        };
+        (x, window, sp)
+    }
+
+    #[test]
+    fn features_do_not_depend_on_threads_or_simd_level() {
+        let (x, window, sp) = long_signal();
+        let frames = sp.frames(x.len()).unwrap();
+        let freq = fft_frequencies(22050.0, sp.n_fft).unwrap();
+        let zp = ZcrParams {
+            threshold: 1e-10,
+            zero_pos: true,
+            pad: false,
+        };
+        let mut threaded = vec![0.0f32; 6 * frames];
+        features_from_audio(
+            &x,
+            1,
+            &window,
+            &sp,
+            &freq,
+            ALL_BITS,
+            &DP,
+            &zp,
+            &mut threaded,
+        )
+        .unwrap();
+        let mut serial = vec![0.0f32; 6 * frames];
+        crate::kernels::par::serial_if(true, || {
+            features_from_audio(&x, 1, &window, &sp, &freq, ALL_BITS, &DP, &zp, &mut serial)
+        })
+        .unwrap();
+        assert_eq!(threaded, serial);
+        // the per-frame descriptors at every SIMD level against the scalar level, on the
+        // spectra of 19 frames (one block of the roll-off's running sums and a part block)
+        let nf = sp.n_freq();
+        let mut y = vec![Complex::new(0.0f32, 0.0); frames * nf];
+        crate::kernels::spectral::stft::stft(&x, &window, &sp, &mut y).unwrap();
+        let m = 19;
+        let spec = &y[nf * 20..nf * (20 + m)];
+        let run = |level, fq: Freq<'_>| {
+            let mut mag = vec![0.0; m * mag_stride(nf)];
+            let mut out = vec![0.0; m * 5];
+            group_part_at(
+                level,
+                spec,
+                nf,
+                fq,
+                SPECTRAL_BITS,
+                &DP,
+                f32::MIN_POSITIVE as f64,
+                &mut mag,
+                &mut out,
+                5,
+            );
+            out
+        };
+        let want = run(crate::simd::Level::Scalar, Freq::new(&freq));
+        for level in crate::simd::available() {
+            assert_eq!(run(level, Freq::new(&freq)), want, "{level:?}");
+        }
+        // the roll-off of ascending frequencies equals the general minimum search
+        let general = Freq {
+            f: &freq,
+            ascending: false,
+        };
+        assert_eq!(run(crate::simd::current(), general), want);
+        // and the one-frame route (running sums in one chain) agrees
+        for j in 0..m {
+            let mut mag = vec![0.0; nf];
+            for (o, c) in mag.iter_mut().zip(&spec[j * nf..(j + 1) * nf]) {
+                let (re, im) = (c.re as f64, c.im as f64);
+                *o = (re * re + im * im).sqrt();
+            }
+            let mut o = [0.0; 4];
+            let fq = Freq::new(&freq);
+            frame_descriptors(
+                &mag,
+                fq,
+                SPECTRAL_BITS,
+                &DP,
+                f32::MIN_POSITIVE as f64,
+                None,
+                None,
+                &mut o,
+            );
+            assert_eq!(o[..], want[j * 5..j * 5 + 4], "frame {j}");
+        }
+    }
+
+    #[test]
+    fn rolloff_bins_equal_the_running_sum_search() {
+        let inf = f64::INFINITY;
+        let rows: [[f64; 9]; 6] = [
+            [0.0; 9],
+            [1.0, 2.0, f64::NAN, 1.0, 0.0, 3.0, 1.0, 1.0, 0.5],
+            [0.0, 0.0, inf, 1.0, 2.0, 0.0, 0.0, 1.0, 1.0],
+            [1e-300, 0.0, 5e-324, 1e-300, 0.0, 0.0, 1e-300, 0.0, 0.0],
+            [9.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0],
+        ];
+        let (nf, st) = (9, mag_stride(9));
+        let mut mag = vec![0.0; 8 * st];
+        for (j, r) in rows.iter().enumerate() {
+            mag[j * st..j * st + nf].copy_from_slice(r);
+        }
+        let freq: Vec<f64> = (0..nf).map(|i| i as f64 * 10.0).collect();
+        let fq = Freq::new(&freq);
+        for roll in [0.85, 0.5, 0.01, 0.99] {
+            let dp = DescParams {
+                roll_percent: roll,
+                ..DP
+            };
+            let side = rolloff_bins::<8>(&mag, st, nf, roll);
+            for (j, r) in rows.iter().enumerate() {
+                let (mut a, mut b) = ([0.0], [0.0]);
+                frame_descriptors(r, fq, ROLLOFF, &dp, 1e-300, None, Some(side[j]), &mut a);
+                frame_descriptors(r, fq, ROLLOFF, &dp, 1e-300, None, None, &mut b);
+                assert!(
+                    a[0] == b[0] || (a[0].is_nan() && b[0].is_nan()),
+                    "{roll} {j}"
+                );
+                assert_eq!(rolloff_bins::<1>(&mag[j * st..], st, nf, roll)[0], side[j]);
+            }
+        }
+    }
+
+    #[test]
+    fn contrast_does_not_depend_on_threads() {
+        let (x, window, sp) = long_signal();
+        let frames = sp.frames(x.len()).unwrap();
+        let nf = sp.n_freq();
+        let mut y = vec![Complex::new(0.0f32, 0.0); frames * nf];
+        crate::kernels::spectral::stft::stft(&x, &window, &sp, &mut y).unwrap();
+        let mags: Vec<f32> = y.iter().map(|c| c.re.hypot(c.im)).collect();
+        let s = Spec {
+            data: &mags,
+            batch: 1,
+            n_freq: nf,
+            frames,
+            frame_major: true,
+        };
+        let freq = fft_frequencies(22050.0, sp.n_fft).unwrap();
+        let cp = ContrastParams {
+            sr: 22050.0,
+            fmin: 200.0,
+            n_bands: 6,
+            quantile: 0.02,
+            linear: false,
+        };
+        let mut threaded = vec![0.0f32; 7 * frames];
+        spectral_contrast(&s, &freq, &cp, &mut threaded).unwrap();
+        let mut serial = vec![0.0f32; 7 * frames];
+        crate::kernels::par::serial_if(true, || spectral_contrast(&s, &freq, &cp, &mut serial))
+            .unwrap();
+        assert_eq!(threaded, serial);
+        let mut d = vec![0.0f32; 4 * frames];
+        let mut d1 = vec![0.0f32; 4 * frames];
+        spectral_from_spec(&s, &freq, SPECTRAL_BITS, &DP, None, &mut d).unwrap();
+        crate::kernels::par::serial_if(true, || {
+            spectral_from_spec(&s, &freq, SPECTRAL_BITS, &DP, None, &mut d1)
+        })
+        .unwrap();
+        assert_eq!(d, d1);
     }
 
     #[test]
