@@ -5648,9 +5648,11 @@ int32_t sk_peak_distance_select(const size_t *peaks, const size_t *order, double
  *
  * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (a peak index ≥ n; message "peak P is not a valid
  * index for `x`"); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`,
- * `SK_ERR_OVERLAP`. On error nothing is written. Thread-safe.
+ * `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION` (the search stack without `wlen`). On error nothing is
+ * written. Thread-safe.
  *
- * Real-time safe: yes (no allocation, no locks).
+ * Real-time safe: no (without `wlen` the search over the whole signal allocates a stack of up
+ * to `n` entries).
  *
  * # Safety
  * `x` readable for `n`, `peaks` for `np_`; `prom`, `left_bases`, `right_bases` writable for
