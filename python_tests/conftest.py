@@ -11,7 +11,9 @@ here, so tests import them as `sk_util`, `audio_util`, `sk_header`, `simd_levels
 
 import pathlib
 import sys
+import zlib
 
+import numpy as np
 import pytest
 
 SUPPORT = pathlib.Path(__file__).resolve().parent / "support"
@@ -57,3 +59,20 @@ def last_error(cffi_lib):
         return ffi.string(buf).decode()
 
     return get
+
+
+@pytest.fixture(autouse=True)
+def _module_rng_per_test(request):
+    """Reseed a module-level ``RNG``/``rng`` generator from the test's own id.
+
+    A module-wide generator hands each test the data its predecessors left, so a test's input
+    (and whether it passes) would depend on which tests ran before it in the same process: a
+    ``-k`` selection or another pytest-xdist split. Reseeding per test id makes every test see
+    the same data however it is selected or distributed.
+    """
+    module = request.module
+    for name in ("RNG", "rng"):
+        if isinstance(getattr(module, name, None), np.random.Generator):
+            seed = zlib.crc32(request.node.nodeid.encode())
+            setattr(module, name, np.random.default_rng(seed))
+    yield

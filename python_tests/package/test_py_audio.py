@@ -214,7 +214,9 @@ def test_float_to_pcm_shapes(fmt, shape):
     np.testing.assert_array_equal(y, ref_to(x, fmt))
     back = sigkern.pcm_to_float(y, np.float64, format=fmt)
     assert back.shape == shape
-    assert np.all(np.abs(back - x) <= 0.5 / 2 ** (BITS[fmt] - 1) + 1e-12)  # half an LSB
+    full = 2.0 ** (BITS[fmt] - 1)
+    top = np.clip(x, -1.0, (full - 1) / full)  # the largest positive code is (full - 1) / full
+    assert np.all(np.abs(back - top) <= 0.5 / full + 1e-12)  # half an LSB
 
 
 def test_float_to_pcm_strided_torch_out():
