@@ -134,29 +134,67 @@ impl<T: KaldiFloat> KaldiOnline<T> {
     /// when finishing (reflection at the end), `None` while streaming.
     fn emit(&mut self, target: usize, x: &[T], before: usize, end: Option<usize>, y: &mut [T]) {
         let d = self.plan.dim();
-        let size = self.plan.size;
         let seed = self.plan.opts.seed;
         for (k, i) in (self.done..target).enumerate() {
             let start = self.plan.first_sample(i);
-            for j in 0..size {
-                let mut p = start + j as i64;
-                loop {
-                    if p < 0 {
-                        p = -p - 1;
-                    } else if let Some(n) = end.filter(|&n| p >= n as i64) {
-                        p = 2 * n as i64 - 1 - p;
-                    } else {
-                        break;
-                    }
-                }
-                let v = self.sample(p as usize, x, before);
-                self.s.buf[j] = v;
+            if start >= 0 && end.is_none() {
+                self.gather(start as usize, x, before);
+            } else {
+                self.gather_reflected(start, x, before, end);
             }
             let out = &mut y[k * d..(k + 1) * d];
             self.plan
                 .frame(&mut self.s, dither_key(seed, 0, i as u64), out);
         }
         self.done = target;
+    }
+
+    /// Copies samples `start..start + size` (no reflection) into the frame buffer in at most
+    /// four runs: the kept head, the ring (which wraps once at most), then `x`. The values are
+    /// those [`KaldiOnline::sample`] gives, sample by sample.
+    fn gather(&mut self, start: usize, x: &[T], before: usize) {
+        let size = self.plan.size;
+        let hi = start + size;
+        let buf = &mut self.s.buf[..size];
+        let mut p = start;
+        let old = hi.min(before);
+        while p < old {
+            let j = p - start;
+            let run = if p < self.head.len() {
+                let e = old.min(self.head.len());
+                buf[j..j + e - p].copy_from_slice(&self.head[p..e]);
+                e - p
+            } else {
+                let r = p % size;
+                let e = old.min(p + (size - r));
+                buf[j..j + e - p].copy_from_slice(&self.ring[r..r + e - p]);
+                e - p
+            };
+            p += run;
+        }
+        if p < hi {
+            buf[p - start..].copy_from_slice(&x[p - before..hi - before]);
+        }
+    }
+
+    /// The frame buffer for a frame that reflects at the start (`start < 0`) or at the end
+    /// (`end`, when finishing), sample by sample.
+    fn gather_reflected(&mut self, start: i64, x: &[T], before: usize, end: Option<usize>) {
+        let size = self.plan.size;
+        for j in 0..size {
+            let mut p = start + j as i64;
+            loop {
+                if p < 0 {
+                    p = -p - 1;
+                } else if let Some(n) = end.filter(|&n| p >= n as i64) {
+                    p = 2 * n as i64 - 1 - p;
+                } else {
+                    break;
+                }
+            }
+            let v = self.sample(p as usize, x, before);
+            self.s.buf[j] = v;
+        }
     }
 
     /// Appends `x` and writes every frame now complete to `y` (frame-major, `dim` values each;
@@ -168,13 +206,20 @@ impl<T: KaldiFloat> KaldiOnline<T> {
         let target = self.done + count;
         self.emit(target, x, before, None, y);
         let size = self.plan.size;
-        for (p, &v) in (before..).zip(x).take(size.saturating_sub(before)) {
-            self.head[p] = v;
+        if before < size {
+            let m = x.len().min(size - before);
+            self.head[before..before + m].copy_from_slice(&x[..m]);
         }
+        // the last `size` samples into the ring, in at most two runs
         let keep = x.len().min(size);
-        let from = x.len() - keep;
-        for (p, &v) in (before + from..).zip(&x[from..]) {
-            self.ring[p % size] = v;
+        let mut p = before + x.len() - keep;
+        let mut rest = &x[x.len() - keep..];
+        while !rest.is_empty() {
+            let r = p % size;
+            let m = rest.len().min(size - r);
+            self.ring[r..r + m].copy_from_slice(&rest[..m]);
+            rest = &rest[m..];
+            p += m;
         }
         self.total = before + x.len();
         Ok(count)
@@ -224,7 +269,13 @@ mod tests {
                 let d = plan.dim();
                 let mut want = vec![0.0; frames * d];
                 plan.compute(&x, 0, 1, x.len(), &mut want).unwrap();
-                for chunks in [vec![1usize], vec![160], vec![7, 400, 1, 1000], vec![5003]] {
+                for chunks in [
+                    vec![1usize],
+                    vec![160],
+                    vec![7, 400, 1, 1000],
+                    vec![399, 2, 401, 799],
+                    vec![5003],
+                ] {
                     let mut s = KaldiOnline::<f64>::new(feature, o).unwrap();
                     let mut got = vec![0.0; (frames + 1) * d];
                     let (mut at, mut f, mut c) = (0, 0, 0);
