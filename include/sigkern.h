@@ -1254,6 +1254,84 @@ int32_t sk_augment_normal_f32(uint64_t seed, float *y, size_t rows, size_t n);
 int32_t sk_augment_normal_f64(uint64_t seed, double *y, size_t rows, size_t n);
 
 /**
+ * Adds seeded standard normal noise at an absolute level in one pass:
+ * `y[r·n + i] = x[r·n + i] + z[r·n + i] · s[r]`, where `z` holds the values
+ * `sk_augment_normal_f32(seed, z, rows, n)` writes (row `r` from its own stream of `seed`) and
+ * `s[r] = 10^(level_db[r]/20)` computed in double and rounded to float (a row whose factor
+ * underflows to 0 in double is left unchanged); product and sum are rounded in float. The same result as `sk_augment_normal_f32` into a buffer followed by
+ * `sk_augment_mix_f32(x, z, rows, level_db, SK_AUGMENT_ABSOLUTE, 0, y, rows, n)`, without the
+ * buffer (audiomentations' `AddGaussianNoise` and `AddGaussianSNR` with the standard
+ * deviation `10^(level_db/20)`).
+ *
+ * Arguments: `level_db` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; it may not
+ * overlap `y`; `x` and `y` hold `rows·n` floats (`y == x` is in place; any other overlap is
+ * `SK_ERR_OVERLAP`); pointers may be NULL only for zero elements and must be aligned.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+ * `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error nothing is written.
+ * Thread-safe (large batches are split over up to `SIGKERN_THREADS` threads, with the same
+ * values).
+ *
+ * Real-time safe: no (allocates the row factors; may use the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` floats, `level_db` readable for `rows` doubles.
+ */
+int32_t sk_augment_add_normal_f32(const float *x, uint64_t seed, const double *level_db, float *y, size_t rows, size_t n);
+
+/**
+ * `sk_augment_add_normal_f32` on doubles (`sk_augment_normal_f64`'s values, factors and
+ * arithmetic in double). Rules as `sk_augment_add_normal_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates the row factors; may use the worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` doubles, `level_db` readable for `rows` doubles.
+ */
+int32_t sk_augment_add_normal_f64(const double *x, uint64_t seed, const double *level_db, double *y, size_t rows, size_t n);
+
+/**
+ * Each row through its own cascade of second-order sections, in double precision, started in
+ * steady state on the row's first sample: row `r` (`x[r·n ..]`, `n` samples) is filtered by
+ * the `n_sections` sections `sos[(r·n_sections + s)·6 ..]` (scipy's layout `b0 b1 b2 a0 a1
+ * a2`, each divided by its `a0`) from the state `sosfilt_zi(sos_r) · x[r·n]`, i.e.
+ * `scipy.signal.sosfilt(sos_r, x_r, zi=sosfilt_zi(sos_r) * x_r[0])` on the row in double
+ * (the random-filter augmentations of audiomentations), and the output rounded to float
+ * once. Each row gives the same values as `sk_sosfilt_f64` on that row in double with that
+ * initial state.
+ *
+ * Arguments: `n_sections >= 1` (else `SK_ERR_LENGTH`); `sos` holds `rows·n_sections·6`
+ * finite doubles with `a0 != 0` and stable sections, else `SK_ERR_BAD_ARGUMENT`; it may not
+ * overlap `y`; `x` and `y` hold `rows·n` floats (`y == x` is in place; any other overlap is
+ * `SK_ERR_OVERLAP`); a first sample that makes the initial state non-finite (NaN, inf) is
+ * `SK_ERR_NON_FINITE`. Pointers may be NULL only for zero elements and must be aligned.
+ * Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+ * nothing is written. Thread-safe (large batches are split over up to `SIGKERN_THREADS`
+ * threads, results independent of the split).
+ *
+ * Real-time safe: no (allocates the cascades and a double buffer per thread; may use the
+ * worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` floats, `sos` readable for
+ * `rows·n_sections·6` doubles.
+ */
+int32_t sk_augment_sosfilt_f32(const float *x, const double *sos, size_t n_sections, float *y, size_t rows, size_t n);
+
+/**
+ * `sk_augment_sosfilt_f32` on doubles (no rounding of the output). Rules as
+ * `sk_augment_sosfilt_f32` (8-byte alignment).
+ *
+ * Real-time safe: no (allocates the cascades and a double buffer per thread; may use the
+ * worker threads).
+ *
+ * # Safety
+ * `x` readable and `y` writable for `rows·n` doubles, `sos` readable for
+ * `rows·n_sections·6` doubles.
+ */
+int32_t sk_augment_sosfilt_f64(const double *x, const double *sos, size_t n_sections, double *y, size_t rows, size_t n);
+
+/**
  * `librosa.filters.chroma(sr=sr, n_fft=n_fft, n_chroma=n_chroma, tuning=tuning,
  * ctroct=ctroct, octwidth=octwidth, norm=norm, base_c=base_c≠0, dtype=np.float64)` into `out`
  * (`n_chroma × (n_fft/2 + 1)` doubles, row-major): Gaussian bumps around each chroma bin per

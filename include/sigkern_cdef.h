@@ -383,6 +383,14 @@ int32_t sk_augment_normal_f32(uint64_t seed, float *y, size_t rows, size_t n);
 
 int32_t sk_augment_normal_f64(uint64_t seed, double *y, size_t rows, size_t n);
 
+int32_t sk_augment_add_normal_f32(const float *x, uint64_t seed, const double *level_db, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_add_normal_f64(const double *x, uint64_t seed, const double *level_db, double *y, size_t rows, size_t n);
+
+int32_t sk_augment_sosfilt_f32(const float *x, const double *sos, size_t n_sections, float *y, size_t rows, size_t n);
+
+int32_t sk_augment_sosfilt_f64(const double *x, const double *sos, size_t n_sections, double *y, size_t rows, size_t n);
+
 int32_t sk_chroma_filters(double sr, size_t n_fft, size_t n_chroma, double tuning, double ctroct, double octwidth, double norm, int32_t base_c, double *out, size_t out_len);
 
 int32_t sk_chroma_f32(const float *s, size_t batch, size_t n_freq, size_t frames, int32_t frame_major, const double *fb, size_t n_chroma, double norm, float *out, size_t out_len);

@@ -208,6 +208,55 @@ def test_seven_band_eq_equal():
     close(y, t_am(x, SR), 2e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gaussian_snr_batch_equals_normal_then_mix(dtype):
+    """The noise drawn and added in one pass (``sk_augment_add_normal_*``) equals the draws of
+    ``sk_augment_normal_*`` added by ``sk_augment_mix_*``, bit for bit; a zero std leaves its
+    row alone."""
+    x = speech_like(4001, rows=5, dtype=dtype)
+    t = sa.AddGaussianSNR(p=1.0, seed=27)
+    t.randomize_parameters(x, SR)
+    t.parameters["noise_std"][2] = 0.0
+    t.freeze_parameters()
+    g = np.random.default_rng()
+    g.bit_generator.state = t.rng.bit_generator.state
+    z = K.normal(x.shape, dtype, int(g.integers(0, 2**63)))
+    std = t.parameters["noise_std"]
+    want = K.mix(x, z, 20 * np.log10(np.where(std > 0, std, 1.0)), K.ABSOLUTE, False)
+    want[2] = x[2]
+    assert np.array_equal(t(x, SR), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_filter_batch_equals_the_row_route(dtype):
+    """A batch through the one-call per-row cascades (``sk_augment_sosfilt_*``, cascades of
+    different lengths completed with identity sections) equals each row through
+    ``sigkern.sosfilt`` in float64 from ``sosfilt_zi(sos) * x[0]``, bit for bit."""
+    x = speech_like(3001, rows=6, dtype=dtype)
+    lp = sa.LowPassFilter(min_rolloff=6, max_rolloff=30, p=1.0, seed=24)
+    for t in (lp, sa.SevenBandParametricEQ(p=1.0, seed=25)):
+        y = t(x, SR)
+        assert y.dtype == dtype and y.shape == x.shape
+        prm = {k: np.asarray(v) for k, v in t.parameters.items()}
+        for r in range(6):
+            if isinstance(t, sa.LowPassFilter):
+                sos = t._sos(prm, r, SR)
+            else:
+                sos = np.concatenate([sa.eq_section(kind, prm["center_freq"][r, b], prm["gain_db"][r, b],
+                                                    prm["q_factor"][r, b], SR)
+                                      for b, kind in enumerate(["low_shelf"] + ["peaking"] * 5 + ["high_shelf"])])
+            row = x[r].astype(np.float64)
+            want, _ = sigkern.sosfilt(sos, row, zi=sigkern.sosfilt_zi(sos) * row[0])
+            assert np.array_equal(y[r], want.astype(dtype)), (type(t).__name__, r)
+    lp_prm = {k: np.asarray(v) for k, v in lp.parameters.items()}
+    assert len({lp._sos(lp_prm, r, SR).shape[0] for r in range(6)}) > 1  # several lengths
+    # one bad first sample: refused, naming the C function
+    bad = x.copy()
+    bad[3, 0] = np.nan
+    with pytest.raises(sigkern.NonFiniteError, match="sk_augment_sosfilt"):
+        sa.SevenBandParametricEQ(p=1.0, seed=26)(bad, SR)
+
+
 def test_time_stretch_and_pitch_shift_as_librosa_method():
     import librosa
     x = speech_like(8000, dtype=np.float64)

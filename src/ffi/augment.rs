@@ -1,5 +1,6 @@
 //! Data augmentation over a batch of rows: `sk_augment_gain_*`, `sk_augment_clip_*`,
-//! `sk_augment_bitcrush_*`, `sk_augment_fade_*`, `sk_augment_mix_*`, `sk_augment_normal_*`.
+//! `sk_augment_bitcrush_*`, `sk_augment_fade_*`, `sk_augment_mix_*`, `sk_augment_normal_*`,
+//! `sk_augment_add_normal_*`, `sk_augment_sosfilt_*`.
 //!
 //! Every function takes `x` and writes `y`, both `rows × n` row-major (`y == x` is in place; any
 //! other overlap is `SK_ERR_OVERLAP`), with one parameter per row. The parameters are chosen by
@@ -8,7 +9,9 @@
 
 use super::guard::{alias, ffi_boundary, Alias, Buf};
 use crate::error::{SkError, SkResult};
-use crate::kernels::augment::{bitcrush_rows, clip_rows, fade_rows, gain_rows, mix_rows, MixLevel};
+use crate::kernels::augment::{
+    bitcrush_rows, clip_rows, fade_rows, gain_rows, mix_rows, MixLevel, RowCascades,
+};
 use crate::kernels::Float;
 
 /// `SK_AUGMENT_SNR`: `sk_augment_mix_*`'s `level_db` is a signal-to-noise ratio in dB.
@@ -742,5 +745,207 @@ pub unsafe extern "C" fn sk_augment_normal_f64(
     ffi_boundary!("sk_augment_normal_f64", {
         // SAFETY: this function's `# Safety` contract is `normal`'s.
         unsafe { normal(seed, y, rows, n) }
+    })
+}
+
+/// `sk_augment_add_normal_*` through the C arguments.
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` elements, `level_db` readable for `rows`.
+unsafe fn add_normal<T: Float>(
+    x: *const T,
+    seed: u64,
+    level_db: *const f64,
+    y: *mut T,
+    rows: usize,
+    n: usize,
+) -> SkResult<()> {
+    // SAFETY: the caller guarantees the extents (Safety above); run and params check every
+    // pointer and overlap before building slices.
+    unsafe {
+        run(
+            x,
+            y,
+            rows,
+            n,
+            |_, yb| {
+                let lv = params(
+                    Buf::new("level_db", level_db, rows),
+                    yb,
+                    |v: f64| v.is_finite(),
+                    "not finite",
+                )?;
+                let mut s = Vec::new();
+                s.try_reserve_exact(rows)
+                    .map_err(|_| SkError::Allocation(format!("{rows} scales")))?;
+                s.extend(lv.iter().map(|&db| 10f64.powf(db / 20.0)));
+                Ok(s)
+            },
+            |ys, s| crate::kernels::augment::normal::add_normal_rows(ys, n, seed, &s),
+        )
+    }
+}
+
+/// Adds seeded standard normal noise at an absolute level in one pass:
+/// `y[r·n + i] = x[r·n + i] + z[r·n + i] · s[r]`, where `z` holds the values
+/// `sk_augment_normal_f32(seed, z, rows, n)` writes (row `r` from its own stream of `seed`) and
+/// `s[r] = 10^(level_db[r]/20)` computed in double and rounded to float (a row whose factor
+/// underflows to 0 in double is left unchanged); product and sum are rounded in float. The same result as `sk_augment_normal_f32` into a buffer followed by
+/// `sk_augment_mix_f32(x, z, rows, level_db, SK_AUGMENT_ABSOLUTE, 0, y, rows, n)`, without the
+/// buffer (audiomentations' `AddGaussianNoise` and `AddGaussianSNR` with the standard
+/// deviation `10^(level_db/20)`).
+///
+/// Arguments: `level_db` holds `rows` finite values, else `SK_ERR_BAD_ARGUMENT`; it may not
+/// overlap `y`; `x` and `y` hold `rows·n` floats (`y == x` is in place; any other overlap is
+/// `SK_ERR_OVERLAP`); pointers may be NULL only for zero elements and must be aligned.
+/// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
+/// `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error nothing is written.
+/// Thread-safe (large batches are split over up to `SIGKERN_THREADS` threads, with the same
+/// values).
+///
+/// Real-time safe: no (allocates the row factors; may use the worker threads).
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` floats, `level_db` readable for `rows` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_add_normal_f32(
+    x: *const f32,
+    seed: u64,
+    level_db: *const f64,
+    y: *mut f32,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_add_normal_f32", {
+        // SAFETY: this function's `# Safety` contract is `add_normal`'s.
+        unsafe { add_normal(x, seed, level_db, y, rows, n) }
+    })
+}
+
+/// `sk_augment_add_normal_f32` on doubles (`sk_augment_normal_f64`'s values, factors and
+/// arithmetic in double). Rules as `sk_augment_add_normal_f32` (8-byte alignment).
+///
+/// Real-time safe: no (allocates the row factors; may use the worker threads).
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` doubles, `level_db` readable for `rows` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_add_normal_f64(
+    x: *const f64,
+    seed: u64,
+    level_db: *const f64,
+    y: *mut f64,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_add_normal_f64", {
+        // SAFETY: this function's `# Safety` contract is `add_normal`'s.
+        unsafe { add_normal(x, seed, level_db, y, rows, n) }
+    })
+}
+
+/// `sk_augment_sosfilt_*` through the C arguments.
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` elements, `sos` readable for
+/// `rows·n_sections·6` doubles.
+unsafe fn sosfilt_rows_ffi<T: Float>(
+    x: *const T,
+    sos: *const f64,
+    n_sections: usize,
+    y: *mut T,
+    rows: usize,
+    n: usize,
+) -> SkResult<()> {
+    if n_sections == 0 {
+        return Err(SkError::Length(
+            "n_sections is 0; a cascade needs at least one section".into(),
+        ));
+    }
+    let sos_len = rows
+        .checked_mul(n_sections)
+        .and_then(|v| v.checked_mul(6))
+        .ok_or_else(|| SkError::Length("rows × n_sections × 6 does not fit in size_t".into()))?;
+    // SAFETY: the caller guarantees the extents (Safety above); `run` checks x and y, the
+    // closure checks sos (NULL, alignment, extent, no overlap with y) before building a slice.
+    unsafe {
+        run(
+            x,
+            y,
+            rows,
+            n,
+            |xb, yb| {
+                let sb = Buf::new("sos", sos, sos_len);
+                sb.check()?;
+                alias(&sb, yb, false)?;
+                // SAFETY: both checked above; the cascades are built from x before any write.
+                RowCascades::new(xb.slice(), n, sb.slice())
+            },
+            |ys, k| k.run(crate::simd::current(), ys),
+        )
+    }
+}
+
+/// Each row through its own cascade of second-order sections, in double precision, started in
+/// steady state on the row's first sample: row `r` (`x[r·n ..]`, `n` samples) is filtered by
+/// the `n_sections` sections `sos[(r·n_sections + s)·6 ..]` (scipy's layout `b0 b1 b2 a0 a1
+/// a2`, each divided by its `a0`) from the state `sosfilt_zi(sos_r) · x[r·n]`, i.e.
+/// `scipy.signal.sosfilt(sos_r, x_r, zi=sosfilt_zi(sos_r) * x_r[0])` on the row in double
+/// (the random-filter augmentations of audiomentations), and the output rounded to float
+/// once. Each row gives the same values as `sk_sosfilt_f64` on that row in double with that
+/// initial state.
+///
+/// Arguments: `n_sections >= 1` (else `SK_ERR_LENGTH`); `sos` holds `rows·n_sections·6`
+/// finite doubles with `a0 != 0` and stable sections, else `SK_ERR_BAD_ARGUMENT`; it may not
+/// overlap `y`; `x` and `y` hold `rows·n` floats (`y == x` is in place; any other overlap is
+/// `SK_ERR_OVERLAP`); a first sample that makes the initial state non-finite (NaN, inf) is
+/// `SK_ERR_NON_FINITE`. Pointers may be NULL only for zero elements and must be aligned.
+/// Returns `SK_OK`, `SK_ERR_BAD_ARGUMENT`, `SK_ERR_NON_FINITE`, `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP`, `SK_ERR_ALLOCATION`; on error
+/// nothing is written. Thread-safe (large batches are split over up to `SIGKERN_THREADS`
+/// threads, results independent of the split).
+///
+/// Real-time safe: no (allocates the cascades and a double buffer per thread; may use the
+/// worker threads).
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` floats, `sos` readable for
+/// `rows·n_sections·6` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_sosfilt_f32(
+    x: *const f32,
+    sos: *const f64,
+    n_sections: usize,
+    y: *mut f32,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_sosfilt_f32", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_rows_ffi`'s.
+        unsafe { sosfilt_rows_ffi(x, sos, n_sections, y, rows, n) }
+    })
+}
+
+/// `sk_augment_sosfilt_f32` on doubles (no rounding of the output). Rules as
+/// `sk_augment_sosfilt_f32` (8-byte alignment).
+///
+/// Real-time safe: no (allocates the cascades and a double buffer per thread; may use the
+/// worker threads).
+///
+/// # Safety
+/// `x` readable and `y` writable for `rows·n` doubles, `sos` readable for
+/// `rows·n_sections·6` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn sk_augment_sosfilt_f64(
+    x: *const f64,
+    sos: *const f64,
+    n_sections: usize,
+    y: *mut f64,
+    rows: usize,
+    n: usize,
+) -> i32 {
+    ffi_boundary!("sk_augment_sosfilt_f64", {
+        // SAFETY: this function's `# Safety` contract is `sosfilt_rows_ffi`'s.
+        unsafe { sosfilt_rows_ffi(x, sos, n_sections, y, rows, n) }
     })
 }

@@ -1,7 +1,7 @@
 """Filter transforms with audiomentations' names and parameters: :class:`LowPassFilter`,
 :class:`HighPassFilter`, :class:`BandPassFilter`, :class:`BandStopFilter` (Butterworth,
 ``sigkern.butter``), :class:`SevenBandParametricEQ` (Audio EQ Cookbook shelves and peaks)
-(C: ``sk_iir_sos``, ``sk_sosfilt_zi_*``, ``sk_sosfilt_*``, ``sk_sosfiltfilt_*``)."""
+(C: ``sk_iir_sos``, ``sk_augment_sosfilt_*``, ``sk_sosfiltfilt_*``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any, Dict
 
 import numpy as np
 
-from ..filters import butter, sosfilt, sosfilt_zi, sosfiltfilt
+from ..filters import butter, sosfiltfilt
+from . import _kernels as K
 from ._base import AugmentArgumentError, BaseWaveformTransform, SeedLike, _randint, _require, _uniform
 
 __all__ = ["LowPassFilter", "HighPassFilter", "BandPassFilter", "BandStopFilter",
@@ -31,16 +32,19 @@ def _mel_uniform(rng: np.random.Generator, lo: float, hi: float, rows: int) -> n
 
 def _filter_rows(x: np.ndarray, soses: list[np.ndarray], zero_phase: bool) -> np.ndarray:
     """Each row through its own cascade, in float64 as scipy does for float32 data with float64
-    sections (steady-state start ``sosfilt_zi(sos) * x[0]``, or ``sosfiltfilt``), then rounded
-    to the input's dtype."""
+    sections (steady-state start ``sosfilt_zi(sos) * x[0]``, all rows in one C call; or
+    ``sosfiltfilt`` row by row), then rounded to the input's dtype."""
+    if not zero_phase:
+        # cascades of fewer sections are completed with identity sections (exact: unit gain,
+        # zero state)
+        ns = max(s.shape[0] for s in soses)
+        sos = np.tile(np.array([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]), (len(soses), ns, 1))
+        for r, s in enumerate(soses):
+            sos[r, :s.shape[0]] = s
+        return K.sosfilt_rows(x, sos)
     y = np.empty_like(x)
-    for r, sos in enumerate(soses):
-        row = x[r].astype(np.float64)
-        if zero_phase:
-            y[r] = sosfiltfilt(sos, row)
-        else:
-            out, _ = sosfilt(sos, row, zi=sosfilt_zi(sos) * row[0])
-            y[r] = out
+    for r, sos1 in enumerate(soses):
+        y[r] = sosfiltfilt(sos1, x[r].astype(np.float64))
     return y
 
 
@@ -130,7 +134,7 @@ class _TwoSided(_Butterworth):
 _FILTER_DOC = """audiomentations' ``{name}``: a Butterworth {kind} filter of a random {what} (drawn
     uniformly on the mel scale) and roll-off (a multiple of 6 dB/octave, or of 12 with
     ``zero_phase``), started in steady state on the first sample as audiomentations does
-    (C: ``sk_iir_sos``, ``sk_sosfilt_*`` or ``sk_sosfiltfilt_*``; float64 inside).
+    (C: ``sk_iir_sos``, ``sk_augment_sosfilt_*`` or ``sk_sosfiltfilt_*``; float64 inside).
 
     Parameters
     ----------
@@ -269,8 +273,8 @@ def eq_section(kind: str, center_freq: float, gain_db: float, q_factor: float,
 class SevenBandParametricEQ(BaseWaveformTransform):
     """audiomentations' ``SevenBandParametricEQ``: a low shelf, five peaking filters and a high
     shelf with random gains, Q values and centre frequencies (drawn on the mel scale in
-    audiomentations' seven ranges from 42 Hz to 9486 Hz) (C: ``sk_sosfilt_*``, the seven
-    sections in one cascade per clip).
+    audiomentations' seven ranges from 42 Hz to 9486 Hz) (C: ``sk_augment_sosfilt_*``, the
+    seven sections in one cascade per clip, every clip in one call).
 
     Parameters
     ----------

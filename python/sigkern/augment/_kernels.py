@@ -97,6 +97,38 @@ def mix(x: np.ndarray, noise: np.ndarray, level_db: Any, mode: int, measure: boo
     return y
 
 
+_ADD_NORMAL = _fns("add_normal")
+
+
+def add_normal(x: np.ndarray, level_db: Any, seed: int) -> np.ndarray:
+    """``x[r] + normal(...)[r] * 10 ** (level_db[r] / 20)`` in one pass, the noise the values of
+    :func:`normal` with ``seed`` (``sk_augment_add_normal_*``)."""
+    dt = x.dtype
+    rows, n = x.shape
+    y = np.empty_like(x)
+    lv = _row_params(level_db, rows, F64)
+    st = _ADD_NORMAL[dt](_ptr(x, dt), int(seed), _ptr(lv, F64), _ptr(y, dt, True), rows, n)
+    _check(st, "add_normal", dt)
+    return y
+
+
+_SOSFILT = _fns("sosfilt")
+
+
+def sosfilt_rows(x: np.ndarray, sos: np.ndarray) -> np.ndarray:
+    """Row ``r`` through its own cascade ``sos[r]`` (``(rows, n_sections, 6)``) in float64 from
+    the steady state ``sosfilt_zi(sos[r]) * x[r, 0]``, rounded to ``x``'s dtype
+    (``sk_augment_sosfilt_*``)."""
+    dt = x.dtype
+    rows, n = x.shape
+    y = np.empty_like(x)
+    ss = np.ascontiguousarray(sos, dtype=F64)
+    ns = ss.shape[1] if ss.ndim == 3 else 0
+    st = _SOSFILT[dt](_ptr(x, dt), _ptr(ss, F64), ns, _ptr(y, dt, True), rows, n)
+    _check(st, "sosfilt", dt)
+    return y
+
+
 _NORMAL = _fns("normal")
 
 

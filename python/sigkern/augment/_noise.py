@@ -1,10 +1,11 @@
 """Noise transforms with audiomentations' names and parameters: :class:`AddGaussianNoise`,
 :class:`AddGaussianSNR`, :class:`AddColorNoise`, :class:`AddBackgroundNoise` (given noise
-arrays instead of files) (C: ``sk_augment_mix_*``; colouring: ``sk_convolve_*``)."""
+arrays instead of files) (C: ``sk_augment_add_normal_*``, ``sk_augment_mix_*``; colouring:
+``sk_convolve_*``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Union
 
 import numpy as np
 
@@ -21,11 +22,16 @@ def _rows_rms(x: np.ndarray) -> np.ndarray:
     return np.asarray(_core.rms(x, axis=-1), dtype=np.float64).reshape(x.shape[0])
 
 
-def _add_std_noise(x: np.ndarray, z: np.ndarray, std: np.ndarray) -> np.ndarray:
-    """``x + z * std`` per row (``z`` standard normal); rows with ``std == 0`` unchanged."""
+def _add_std_noise(x: np.ndarray, noise: Union[int, np.ndarray], std: np.ndarray) -> np.ndarray:
+    """``x + z * std`` per row, ``z`` the array ``noise`` or, given a seed, the standard normal
+    draws of that seed (:func:`K.normal`, generated and added in one pass); rows with
+    ``std == 0`` unchanged."""
     on = std > 0
     db = 20.0 * np.log10(np.where(on, std, 1.0))
-    y = K.mix(x, z, db, K.ABSOLUTE, False)
+    if isinstance(noise, int):
+        y = K.add_normal(x, db, noise)
+    else:
+        y = K.mix(x, noise, db, K.ABSOLUTE, False)
     if not on.all():
         y[~on] = x[~on]
     return y
@@ -33,7 +39,8 @@ def _add_std_noise(x: np.ndarray, z: np.ndarray, std: np.ndarray) -> np.ndarray:
 
 class AddGaussianNoise(BaseWaveformTransform):
     """audiomentations' ``AddGaussianNoise``: add normal noise of a standard deviation
-    ``amplitude`` drawn uniformly in ``[min_amplitude, max_amplitude]`` (C: ``sk_augment_mix_*``).
+    ``amplitude`` drawn uniformly in ``[min_amplitude, max_amplitude]``
+    (C: ``sk_augment_add_normal_*``).
 
     Parameters
     ----------
@@ -59,14 +66,13 @@ class AddGaussianNoise(BaseWaveformTransform):
         return {"amplitude": _uniform(self.rng, self.min_amplitude, self.max_amplitude, rows)}
 
     def _apply(self, x: np.ndarray, sample_rate: int, prm: Dict[str, np.ndarray]) -> np.ndarray:
-        z = K.normal(x.shape, x.dtype, int(self.rng.integers(0, 2**63)))
-        return _add_std_noise(x, z, prm["amplitude"])
+        return _add_std_noise(x, int(self.rng.integers(0, 2**63)), prm["amplitude"])
 
 
 class AddGaussianSNR(BaseWaveformTransform):
     """audiomentations' ``AddGaussianSNR``: add normal noise whose standard deviation is the
     clip's RMS over ``10 ** (snr / 20)``, ``snr`` drawn uniformly in dB
-    (C: ``sk_augment_mix_*``, one call for the batch).
+    (C: ``sk_augment_add_normal_*``, noise drawn and added in one call for the batch).
 
     Parameters
     ----------
@@ -102,8 +108,7 @@ class AddGaussianSNR(BaseWaveformTransform):
         return {"snr_db": snr, "noise_std": _rows_rms(x) / 10.0 ** (snr / 20.0)}
 
     def _apply(self, x: np.ndarray, sample_rate: int, prm: Dict[str, np.ndarray]) -> np.ndarray:
-        z = K.normal(x.shape, x.dtype, int(self.rng.integers(0, 2**63)))
-        return _add_std_noise(x, z, prm["noise_std"])
+        return _add_std_noise(x, int(self.rng.integers(0, 2**63)), prm["noise_std"])
 
 
 def _decay_ir(beta_db: float, sample_rate: int, n_fft: int, a_weighting: bool,

@@ -1,5 +1,5 @@
 """audiomentations' ``ApplyImpulseResponse`` with the impulse responses given as arrays
-(C: ``sk_convolve_*``, FFT overlap-save; ``sk_augment_gain_*`` for the normalisation)."""
+(C: ``sk_rfft_batch_*``/``sk_irfft_batch_*``; short responses ``sk_convolve_*``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import numpy as np
 from ..spectral import convolve as _convolve
 from ..spectral import irfft as _irfft
 from ..spectral import rfft as _rfft
-from . import _kernels as K
 from ._base import BaseWaveformTransform, SeedLike, _require
 
 __all__ = ["ApplyImpulseResponse"]
@@ -75,6 +74,7 @@ class ApplyImpulseResponse(BaseWaveformTransform):
         width = n if self.leave_length_unchanged else n + max(lengths) - 1
         wet = np.empty((rows, width), dtype=x.dtype)
         peak = np.empty(rows)
+        scale = np.empty(rows, dtype=x.dtype)
         for i in np.unique(idx):
             sel = np.flatnonzero(idx == i)
             ir = self.irs[int(i)].astype(x.dtype)
@@ -84,29 +84,39 @@ class ApplyImpulseResponse(BaseWaveformTransform):
                     full = _convolve(x[r], ir, mode="full")
                     peak[r] = max(float(full.max()), -float(full.min()))
                     wet[r] = full[:width]
+                _peak_scale(peak[sel], scale, sel)
+                wet[sel] *= scale[sel, None]
                 continue
-            # one FFT length for the group: the rows' spectra in one C call, the IR's once
+            # one FFT length for the group: the rows' spectra in one C call, the IR's once;
+            # one buffer holds the zero-padded rows and then, in place, the convolutions
             nfft = _fast_len(full_len)
-            spec = _rfft(np.ascontiguousarray(x[sel]), n=nfft, axis=-1)
+            buf = np.empty((sel.size, nfft), dtype=x.dtype)
+            buf[:, :n] = x if sel.size == rows else x[sel]
+            buf[:, n:] = 0
+            spec = _rfft(buf, axis=-1)
             spec *= _rfft(ir, n=nfft)
-            full2 = np.asarray(_irfft(spec, n=nfft, axis=-1))[:, :full_len]
+            _irfft(spec, n=nfft, axis=-1, out=buf)
+            full2 = buf[:, :full_len]
             peak[sel] = np.maximum(full2.max(axis=-1), -full2.min(axis=-1))
-            wet[sel] = full2[:, :width]
-        scale = np.where(peak > 0, 0.5 / np.where(peak > 0, peak, 1.0), 1.0)
-        return K.gain(wet, scale)
+            _peak_scale(peak[sel], scale, sel)
+            # the normalisation: each product rounded once in the dtype (as sk_augment_gain_*)
+            if sel.size == rows:
+                np.multiply(buf[:, :width], scale[:, None], out=wet)
+            else:
+                wet[sel] = buf[:, :width] * scale[sel, None]
+        return wet
+
+
+def _peak_scale(peak: np.ndarray, scale: np.ndarray, sel: np.ndarray) -> None:
+    """``scale[sel] = 0.5 / peak`` (1 where the peak is 0), rounded to ``scale``'s dtype."""
+    scale[sel] = np.where(peak > 0, 0.5 / np.where(peak > 0, peak, 1.0), 1.0)
 
 
 def _fast_len(n: int) -> int:
-    """The smallest 2^a·3^b·5^c >= n (a fast FFT length)."""
+    """The smallest ``2^a·m >= n`` with ``m`` in {1, 3, 5, 7, 9, 15, 21, 25, 27}: a fast FFT
+    length (mostly radix-4 passes)."""
     best = 1 << max(0, (n - 1).bit_length())
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            m = p35
-            while m < n:
-                m *= 2
-            best = min(best, m)
-            p35 *= 3
-        p5 *= 5
+    for m in (3, 5, 7, 9, 15, 21, 25, 27):
+        k = max(0, -(-n // m) - 1).bit_length()  # the smallest 2^k >= ceil(n / m)
+        best = min(best, m << k)
     return best

@@ -6,7 +6,13 @@
 
 pub mod normal;
 
-use super::Float;
+use super::alloc::try_vec;
+use super::filter::lfilter::sosfilt_zi;
+use super::filter::sos::SosFilter;
+use super::layout::Layout;
+use super::{par, Float, Src};
+use crate::error::{SkError, SkResult};
+use crate::simd::Level;
 
 /// How [`mix_rows`] scales the noise of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +189,102 @@ pub fn fade_rows<T: Float>(
     }
 }
 
+/// Each row of a batch (`n` values per row) through its own cascade of second-order sections,
+/// in double precision and started in steady state on the row's first sample: for every row the
+/// same operations as `sosfilt(sos_r, x_r as f64, zi = sosfilt_zi(sos_r) · x_r[0])` through
+/// [`SosFilter`] (one channel), the output rounded to the element type once.
+///
+/// [`RowCascades::new`] builds every row's cascade, initial state and the double buffers (all
+/// that can fail) from the input before anything is written; [`RowCascades::run`] then filters
+/// the rows, split over the worker threads, with results that do not depend on the split.
+pub struct RowCascades {
+    filters: Vec<SosFilter<f64>>,
+    bufs: Vec<Vec<f64>>,
+    n: usize,
+}
+
+impl RowCascades {
+    /// The cascades of the rows of `x` (`n` values per row); `sos` holds row after row of
+    /// `sos.len() / (6·rows)` sections in scipy's layout `[b0, b1, b2, a0, a1, a2]`. Bad
+    /// sections: `BadArgument`; a non-finite initial state (e.g. a NaN or infinite first
+    /// sample): `NonFinite`; `Allocation`.
+    pub fn new<T: Float>(x: &[T], n: usize, sos: &[f64]) -> SkResult<Self> {
+        let rows = x.len().checked_div(n).unwrap_or(0);
+        if rows == 0 {
+            return Ok(RowCascades {
+                filters: Vec::new(),
+                bufs: Vec::new(),
+                n,
+            });
+        }
+        let per_row = sos.len() / rows;
+        let mut filters = Vec::new();
+        filters
+            .try_reserve_exact(rows)
+            .map_err(|_| SkError::Allocation(format!("{rows} filters")))?;
+        for (r, s) in sos.chunks_exact(per_row).enumerate() {
+            let mut f = SosFilter::<f64>::new(s, 1).map_err(|e| match e {
+                SkError::BadArgument(m) => SkError::BadArgument(format!("row {r}: {m}")),
+                other => other,
+            })?;
+            let zi = sosfilt_zi(s).map_err(|e| match e {
+                SkError::BadArgument(m) => SkError::BadArgument(format!("row {r}: {m}")),
+                other => other,
+            })?;
+            let x0 = x[r * n].to_f64();
+            let zi: Vec<f64> = zi.iter().map(|z| z * x0).collect();
+            if let Some(i) = zi.iter().position(|v| !v.is_finite()) {
+                return Err(SkError::NonFinite(format!(
+                    "row {r}: the initial state sosfilt_zi · x[{r}, 0] has zi[{i}] = {:?}",
+                    zi[i]
+                )));
+            }
+            f.set_state(&zi);
+            filters.push(f);
+        }
+        let work = x.len().saturating_mul(per_row);
+        let threads = par::threads_for(rows, work);
+        let mut bufs = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            bufs.push(try_vec(n, 0.0f64, "a row in double")?);
+        }
+        Ok(RowCascades { filters, bufs, n })
+    }
+
+    /// Filters `y` (the batch `new` was given, or a copy of it) in place.
+    pub fn run<T: Float>(self, level: Level, y: &mut [T]) {
+        let (n, rows) = (self.n, self.filters.len());
+        if rows == 0 {
+            return;
+        }
+        let per = rows.div_ceil(self.bufs.len());
+        let mut filters = self.filters;
+        let parts: Vec<_> = y
+            .chunks_mut(per * n)
+            .zip(filters.chunks_mut(per))
+            .zip(self.bufs)
+            .collect();
+        par::run_parts(parts, |((c, fs), mut buf)| {
+            let pl = Layout::planar(n);
+            for (row, f) in c.chunks_exact_mut(n).zip(fs.iter_mut()) {
+                for (b, &v) in buf.iter_mut().zip(row.iter()) {
+                    *b = v.to_f64();
+                }
+                f.process(level, Src::Dst, pl, &mut buf, pl, n);
+                for (v, &b) in row.iter_mut().zip(buf.iter()) {
+                    *v = T::from_f64(b);
+                }
+            }
+        });
+    }
+}
+
+/// [`RowCascades`] on `y` in place (built from `y`, then run).
+pub fn sosfilt_rows<T: Float>(level: Level, y: &mut [T], n: usize, sos: &[f64]) -> SkResult<()> {
+    RowCascades::new(y, n, sos)?.run(level, y);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +342,79 @@ mod tests {
         let mut y = x.clone();
         mix_rows(&mut y, &vec![0.0; n], 1, n, &[10.0], MixLevel::Snr, true);
         assert_eq!(y, x);
+    }
+
+    /// The batch equals the one-row route (`sos::sosfilt` in f64 from `sosfilt_zi · x0`, then
+    /// rounded) bit for bit, whatever the thread split.
+    #[test]
+    fn sosfilt_rows_is_the_row_route() {
+        use crate::kernels::filter::sos::sosfilt;
+        let (rows, n, ns) = (5, 3001, 3);
+        let mut rng = crate::kernels::testutil::Rng::new(7);
+        let x = rng.vec_f32(rows * n, 1.0);
+        let mut sos = Vec::new();
+        for r in 0..rows * ns {
+            let (p, w) = (
+                0.5 + 0.4 * ((r % 4) as f64 / 4.0),
+                0.3 + 0.1 * (r % 3) as f64,
+            );
+            sos.extend([
+                1.0,
+                -1.2 + 0.1 * r as f64 / 8.0,
+                0.5,
+                1.0,
+                -2.0 * p * w.cos(),
+                p * p,
+            ]);
+        }
+        let level = crate::simd::current();
+        let mut y = x.clone();
+        sosfilt_rows(level, &mut y, n, &sos).unwrap();
+        let mut y64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        sosfilt_rows(level, &mut y64, n, &sos).unwrap();
+        for r in 0..rows {
+            let s = &sos[r * ns * 6..(r + 1) * ns * 6];
+            let row: Vec<f64> = x[r * n..(r + 1) * n].iter().map(|&v| v as f64).collect();
+            let zi: Vec<f64> = sosfilt_zi(s).unwrap().iter().map(|z| z * row[0]).collect();
+            let mut want = vec![0.0f64; n];
+            let pl = Layout::planar(n);
+            sosfilt(
+                level,
+                s,
+                1,
+                Some(&zi),
+                Src::Slice(&row),
+                pl,
+                &mut want,
+                pl,
+                n,
+                None,
+            )
+            .unwrap();
+            assert_eq!(&y64[r * n..(r + 1) * n], &want[..]);
+            let w32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
+            assert_eq!(&y[r * n..(r + 1) * n], &w32[..]);
+        }
+        let mut single = x.clone();
+        par::serial_if(true, || sosfilt_rows(level, &mut single, n, &sos)).unwrap();
+        assert_eq!(single, y);
+        // a NaN first sample: no steady state, nothing written
+        let mut bad = x.clone();
+        bad[2 * n] = f32::NAN;
+        let before = bad.clone();
+        assert!(matches!(
+            sosfilt_rows(level, &mut bad, n, &sos),
+            Err(SkError::NonFinite(_))
+        ));
+        assert_eq!(bad[..2 * n], before[..2 * n]);
+        // a zero a0: rejected before anything is written
+        let mut z = sos.clone();
+        z[6 * ns + 3] = 0.0;
+        let mut y2 = x.clone();
+        assert!(matches!(
+            sosfilt_rows(level, &mut y2, n, &z),
+            Err(SkError::BadArgument(_))
+        ));
+        assert_eq!(y2, x);
     }
 }
