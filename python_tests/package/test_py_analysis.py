@@ -161,8 +161,7 @@ def test_empty_inputs_as_scipy():
 
 
 @pytest.mark.parametrize("n, N", [(1, None), (2, None), (7, None), (480, None), (100, 128),
-                                  (100, 77), (5, 1), (1000, 1001), (40000, None),
-                                  (30001, 32768)])
+                                  (100, 77), (5, 1), (1000, 1001)])
 def test_hilbert(n, N):
     x = RNG.standard_normal((2, n))
     close(sigkern.hilbert(x, N=N), signal.hilbert(x, N=N))

@@ -299,9 +299,7 @@ unsafe fn hilbert_ffi<T: SpecFloat>(
 /// (z_len < rows·N); `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`, `SK_ERR_OVERLAP`,
 /// `SK_ERR_ALLOCATION`. On error `z` is untouched. NaN/inf in a row reach that row's imaginary
 /// part through the transforms (the real part stays the signal). Thread-safe; rows are split
-/// over up to `SIGKERN_THREADS` threads; a row of an even N ≥ 32768 is computed from its even and
-/// odd samples (two real transforms of N/2 points each way, on two threads when there are; the
-/// result does not depend on the thread count).
+/// over up to `SIGKERN_THREADS` threads.
 ///
 /// Real-time safe: no (allocates its working memory; rows may be split over the worker threads).
 ///

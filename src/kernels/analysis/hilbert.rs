@@ -4,22 +4,15 @@
 //! scipy forms `ifft(fft(x, N)·h)` with `h` 1 at bin 0 (and `N/2` for even `N`), 2 on the
 //! positive and 0 on the negative frequencies. Its real part is the (padded) signal itself, and
 //! its imaginary part is the real inverse transform of `−i·X[k]` on the positive bins (0 at bin
-//! 0 and at `N/2`): one real forward and one real inverse transform of `N` points per row (for
-//! an even `N ≥ 32768`, two of `N/2` points each way, from the even and odd samples, on two
-//! threads when there are).
+//! 0 and at `N/2`): one real forward and one real inverse transform of `N` points per row.
 //! Both run on the fastest plans ([`PlanCache::cached_fast_real_plan`]): scipy's result is
 //! met within a few ε·log N of the signal's scale, not bit for bit.
 
 use crate::error::SkResult;
-use crate::kernels::alloc::{try_collect, try_vec};
-use crate::kernels::par::{par_rows_with, run_parts, threads_for};
-use crate::kernels::spectral::fft::{FftFloat, FftPlan, Norm, PlanCache, Workspace};
+use crate::kernels::alloc::try_vec;
+use crate::kernels::par::par_rows_with;
+use crate::kernels::spectral::fft::{FftFloat, Norm, PlanCache};
 use crate::kernels::spectral::Complex;
-use std::sync::Arc;
-
-/// Even lengths from this many points on are computed from their even and odd samples (two
-/// half-length transforms each way, on two threads when there are), whatever the thread count.
-const SPLIT_MIN: usize = 1 << 15;
 
 /// The analytic signal of `rows` rows of `n` samples of `x` over `big_n ≥ 1` points into `out`
 /// (`rows · big_n` complex values, row after row). Scratch is allocated before anything is
@@ -37,12 +30,9 @@ pub fn hilbert<T: FftFloat + PlanCache>(
     if rows == 0 || big_n == 0 {
         return Ok(());
     }
-    let keep = n.min(big_n);
-    if big_n >= SPLIT_MIN && big_n.is_multiple_of(2) {
-        return hilbert_split(x, rows, n, big_n, out);
-    }
     let plan = T::cached_fast_real_plan(big_n)?;
     let bins = big_n / 2 + 1;
+    let keep = n.min(big_n);
     let make = || -> SkResult<_> {
         Ok((
             plan.workspace()?,
@@ -94,146 +84,6 @@ pub fn hilbert<T: FftFloat + PlanCache>(
             }
         },
     )
-}
-
-/// One half (the even or the odd samples) of [`hilbert_split`]'s row: its samples, then their
-/// inverse transform; its spectrum; the plan's workspace.
-struct Half<T: FftFloat> {
-    buf: Vec<T>,
-    spec: Vec<Complex<T>>,
-    ws: Workspace<T>,
-}
-
-/// `W_N^k = e^{−2πik/N}` for `k < m` as the product of two short tables (`k = hi·s + lo`),
-/// each entry computed in double: within a few ε of the exact value.
-struct Twiddles<T> {
-    s: usize,
-    lo: Vec<Complex<T>>,
-    hi: Vec<Complex<T>>,
-}
-
-impl<T: FftFloat> Twiddles<T> {
-    fn new(big_n: usize, m: usize) -> SkResult<Self> {
-        let s = (m as f64).sqrt().ceil() as usize + 1;
-        let w = |k: usize| {
-            let a = -2.0 * std::f64::consts::PI * (k as f64) / (big_n as f64);
-            (a.cos(), a.sin())
-        };
-        let lo = try_collect(
-            (0..s).map(|j| {
-                let (c, si) = w(j);
-                Complex::new(
-                    <T as crate::kernels::Float>::from_f64(c),
-                    <T as crate::kernels::Float>::from_f64(si),
-                )
-            }),
-            "the twiddle table",
-        )?;
-        let hi = try_collect(
-            (0..m / s + 1).map(|i| {
-                let (c, si) = w(i * s);
-                Complex::new(
-                    <T as crate::kernels::Float>::from_f64(c),
-                    <T as crate::kernels::Float>::from_f64(si),
-                )
-            }),
-            "the twiddle table",
-        )?;
-        Ok(Twiddles { s, lo, hi })
-    }
-
-    #[inline(always)]
-    fn at(&self, k: usize) -> Complex<T> {
-        self.hi[k / self.s] * self.lo[k % self.s]
-    }
-}
-
-/// [`hilbert`] for an even `big_n = 2M` (decimation in time at the first level): the real
-/// transforms `E`, `O` of the even and odd samples (M points each) give `X[k] = E[k] + W^k·O[k]`
-/// and `X[M−k] = conj(E[k] − W^k·O[k])`; the quadrature spectrum `Y = −i·X` (0 at bins 0 and
-/// M) goes back the same way: the even output samples are the inverse transform of
-/// `(Y[k] + conj(Y[M−k]))/2`, the odd ones that of `(Y[k] − conj(Y[M−k]))·conj(W^k)/2`. The two
-/// halves' transforms run on two threads when there are (a row's result is the same either
-/// way).
-fn hilbert_split<T: FftFloat + PlanCache>(
-    x: &[T],
-    rows: usize,
-    n: usize,
-    big_n: usize,
-    out: &mut [Complex<T>],
-) -> SkResult<()> {
-    let m = big_n / 2;
-    let bins = m / 2 + 1;
-    let plan: Arc<FftPlan<T>> = T::cached_fast_real_plan(m)?;
-    let tw = Twiddles::<T>::new(big_n, m)?;
-    let mut halves = Vec::with_capacity(2);
-    for _ in 0..2 {
-        halves.push(Half {
-            buf: try_vec(m, T::ZERO, "a half row")?,
-            spec: try_vec(bins, Complex::new(T::ZERO, T::ZERO), "a half spectrum")?,
-            ws: plan.workspace()?,
-        });
-    }
-    let keep = n.min(big_n);
-    let log_n = (usize::BITS - big_n.leading_zeros()) as usize;
-    let two = threads_for(2, big_n.saturating_mul(2 * log_n + 4)) >= 2;
-    // runs `f` on both halves (and their index), on two threads when `two`
-    let both = |halves: &mut Vec<Half<T>>, f: &(dyn Fn(usize, &mut Half<T>) + Sync)| {
-        if two {
-            run_parts(halves.iter_mut().enumerate().collect(), |(p, h)| f(p, h));
-        } else {
-            for (p, h) in halves.iter_mut().enumerate() {
-                f(p, h);
-            }
-        }
-    };
-    for r in 0..rows {
-        let row = &x[r * n..r * n + keep];
-        both(&mut halves, &|p, h| {
-            // the samples 2j + p of the (zero-padded) row
-            let have = (keep + 1 - p) / 2;
-            for (b, &v) in h.buf[..have].iter_mut().zip(row[p..].iter().step_by(2)) {
-                *b = v;
-            }
-            h.buf[have..].fill(T::ZERO);
-            plan.rfft_ws(&h.buf, &mut h.spec, Norm::Backward, &mut h.ws);
-        });
-        {
-            let (e, o) = halves.split_at_mut(1);
-            let (es, os) = (&mut e[0].spec, &mut o[0].spec);
-            let half = <T as crate::kernels::Float>::from_f64(0.5);
-            let neg_i = |z: Complex<T>| Complex::new(z.im, -z.re);
-            for k in 0..bins {
-                let w = tw.at(k);
-                let t = w * os[k];
-                let (xk, xmk) = (es[k] + t, (es[k] - t).conj());
-                // Y[k] and Y[M−k]: −i·X, 0 at bins 0 and M
-                let zero = Complex::new(T::ZERO, T::ZERO);
-                let yk = if k == 0 { zero } else { neg_i(xk) };
-                let ymk = if k == 0 { zero } else { neg_i(xmk) };
-                let c = ymk.conj();
-                es[k] = (yk + c) * half;
-                os[k] = (yk - c) * w.conj() * half;
-            }
-        }
-        both(&mut halves, &|_, h| {
-            plan.irfft_ws(&h.spec, &mut h.buf, Norm::Backward, &mut h.ws);
-        });
-        let o = &mut out[r * big_n..(r + 1) * big_n];
-        let (qe, qo) = (&halves[0].buf, &halves[1].buf);
-        let pairs = o.chunks_exact_mut(2).zip(qe.iter().zip(qo));
-        for (j, (z, (&e, &od))) in pairs.enumerate() {
-            let (a, b) = if 2 * j + 1 < keep {
-                (row[2 * j], row[2 * j + 1])
-            } else {
-                let re = |i: usize| if i < keep { row[i] } else { T::ZERO };
-                (re(2 * j), re(2 * j + 1))
-            };
-            z[0] = Complex::new(a, e);
-            z[1] = Complex::new(b, od);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -295,76 +145,6 @@ mod tests {
                     (z[j].im - quad[j]).abs() <= 1e-13 * scale,
                     "n {big_n} j {j}"
                 );
-            }
-        }
-    }
-
-    /// The analytic signal by one full-length transform each way on the accurate plans.
-    fn reference(x: &[f64], big_n: usize) -> Vec<f64> {
-        let mut row = vec![0.0; big_n];
-        let k = x.len().min(big_n);
-        row[..k].copy_from_slice(&x[..k]);
-        let plan = f64::cached_real_plan(big_n).unwrap();
-        let mut spec = vec![Complex::new(0.0, 0.0); big_n / 2 + 1];
-        plan.rfft(&row, &mut spec, Norm::Backward);
-        let top = if big_n.is_multiple_of(2) {
-            spec.len() - 1
-        } else {
-            spec.len()
-        };
-        for (k, s) in spec.iter_mut().enumerate() {
-            *s = if k == 0 || k >= top {
-                Complex::new(0.0, 0.0)
-            } else {
-                Complex::new(s.im, -s.re)
-            };
-        }
-        let mut quad = vec![0.0; big_n];
-        plan.irfft(&spec, &mut quad, Norm::Backward);
-        quad
-    }
-
-    /// The even/odd split of long even lengths (half lengths even and odd, padded, truncated,
-    /// two rows) against one full-length transform: within 1e-13 of the largest value, the
-    /// real part the signal itself.
-    #[test]
-    fn split_lengths_agree_with_one_transform() {
-        let mut seed = 777u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
-        for (n, big_n) in [
-            (SPLIT_MIN, SPLIT_MIN),
-            (40002, 40002),
-            (30001, 40000),
-            (50001, 40000),
-        ] {
-            assert!(big_n >= SPLIT_MIN && big_n.is_multiple_of(2));
-            let rows = 2;
-            let x: Vec<f64> = (0..rows * n).map(|_| rnd()).collect();
-            let mut z = vec![Complex::new(9.0, 9.0); rows * big_n];
-            hilbert(&x, rows, n, big_n, &mut z).unwrap();
-            for r in 0..rows {
-                let xr = &x[r * n..(r + 1) * n];
-                let quad = reference(xr, big_n);
-                let scale = quad.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-                for j in 0..big_n {
-                    let v = z[r * big_n + j];
-                    assert_eq!(
-                        v.re,
-                        if j < n { xr[j] } else { 0.0 },
-                        "n {n} N {big_n} j {j}"
-                    );
-                    assert!(
-                        (v.im - quad[j]).abs() <= 1e-13 * scale,
-                        "n {n} N {big_n} j {j}: {} vs {}",
-                        v.im,
-                        quad[j]
-                    );
-                }
             }
         }
     }
