@@ -43,7 +43,7 @@ class PeakPropertyWarning(RuntimeWarning):
 _BOTH: Dict[type, type] = {}
 
 
-def _warn(msg: str) -> None:
+def _warn(msg: str, stacklevel: int = 3) -> None:
     # when scipy is loaded, a subclass of both warning classes (code catching scipy's
     # PeakPropertyWarning catches sigkern's and the other way round)
     mod = sys.modules.get("scipy.signal._peak_finding_utils")
@@ -53,7 +53,7 @@ def _warn(msg: str) -> None:
         if theirs not in _BOTH:
             _BOTH[theirs] = type("PeakPropertyWarning", (PeakPropertyWarning, theirs), {})
         cls = _BOTH[theirs]
-    warnings.warn(msg, cls, stacklevel=3)
+    warnings.warn(msg, cls, stacklevel=stacklevel)
 
 
 def _x(value: Any) -> np.ndarray:
@@ -354,10 +354,10 @@ def _find_fused(xv: np.ndarray, conds: Dict[str, Any], wlen: Optional[float],
     if st:
         _raise(st, "sk_find_peaks_f64")
     c = int(counts[0])
-    if counts[1]:
-        _warn("some peaks have a prominence of 0")
+    if counts[1]:  # (the caller's caller: find_peaks' caller)
+        _warn("some peaks have a prominence of 0", 4)
     if counts[2]:
-        _warn("some peaks have a width of 0")
+        _warn("some peaks have a width of 0", 4)
     peaks.resize(c, refcheck=False)
     out: Dict[str, np.ndarray] = {}
     for key in _OUT_ORDER:  # scipy's key order
