@@ -5682,6 +5682,49 @@ int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkD
 int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
 /**
+ * `scipy.signal.find_peaks(x, height, threshold, prominence=…, width=…, wlen=…, rel_height=…,
+ * plateau_size=…)` without `distance`, in one call: the local maxima of `x` (`n` doubles, as
+ * `sk_local_maxima_f64`), then each condition given, in scipy's order (plateau size, height,
+ * threshold, prominence, width), computing its properties for the peaks still kept and keeping
+ * those inside its interval. Indices and values equal scipy's bit for bit.
+ *
+ * `conds` says which conditions are given and which ends of their intervals are set: bit `k`
+ * (`k` = 0 plateau_size, 1 height, 2 threshold, 3 prominence, 4 width) gives condition `k`,
+ * bit `5 + k` sets its lower bound `bounds[2k]`, bit `10 + k` its upper bound `bounds[2k + 1]`
+ * (an end not set is open, scipy's `None`; `bounds` holds 10 doubles, read only where set). A
+ * value passes when `lower <= value` and `value <= upper` (a NaN value or bound never does);
+ * the threshold condition compares the smaller of the two thresholds with the lower bound and
+ * the larger with the upper, NaN when either is (as `np.minimum`/`np.maximum`). `wlen`: the
+ * prominence window (0 or 1: the whole signal); `rel_height` (≥ 0): the height of the width
+ * measurement (read only for a width condition).
+ *
+ * Outputs, each of capacity `capacity` ≥ `n/2` (the most peaks there can be) else
+ * `SK_ERR_BUFFER_TOO_SMALL`: `peaks` always; `plateau_sizes`, `left_edges`, `right_edges` for a
+ * plateau condition; `peak_heights` for height; `left_thresholds`, `right_thresholds` for
+ * threshold; `prominences`, `left_bases`, `right_bases` for a prominence or a width condition;
+ * `widths`, `width_heights`, `left_ips`, `right_ips` for width. The outputs of conditions not
+ * given are ignored and may be NULL. The first `counts[0]` entries of each output are written
+ * (the peaks kept, in increasing order, and their properties); `counts[1]` receives how many
+ * of the peaks whose prominences were computed have a prominence of 0, `counts[2]` how many of
+ * those whose widths were computed have a width of 0 (scipy warns about both).
+ *
+ * Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (an unknown bit in `conds`, a bound set for a
+ * condition not given, `rel_height` negative or NaN with a width condition, a needed output
+ * NULL with a nonzero capacity); `SK_ERR_BUFFER_TOO_SMALL`; `SK_ERR_NULL_POINTER`,
+ * `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (outputs used overlapping each other,
+ * `x`, `bounds` or `counts`); `SK_ERR_ALLOCATION` (the prominence search stack without `wlen`).
+ * On error nothing is written. Thread-safe.
+ *
+ * Real-time safe: no (prominences without `wlen` allocate a search stack of up to `n`
+ * entries).
+ *
+ * # Safety
+ * `x` readable for `n`, `bounds` for 10 doubles, `counts` writable for 3; each output used
+ * writable for `capacity` elements.
+ */
+int32_t sk_find_peaks_f64(const double *x, size_t n, uint32_t conds, const double *bounds, size_t wlen, double rel_height, size_t *peaks, size_t *plateau_sizes, size_t *left_edges, size_t *right_edges, double *peak_heights, double *left_thresholds, double *right_thresholds, double *prominences_out, size_t *left_bases, size_t *right_bases, double *widths_out, double *width_heights, double *left_ips, double *right_ips, size_t *counts, size_t capacity);
+
+/**
  * Local maxima of `x` (`n` doubles) with flat tops, as scipy's `_local_maxima_1d`: a peak is a
  * run of equal values whose neighbours on both sides are smaller (the first and last samples
  * never are; NaN compares false). For each peak in order its midpoint (`(left + right)/2`,

@@ -1,5 +1,5 @@
 """The analysis C functions through CFFI: sk_spectral_est_*, sk_hilbert_*, the peak scans,
-sk_medfilt*_*, sk_correlate_ext_*, sk_detrend_*, sk_freqz, sk_freqz_sos, sk_group_delay against
+sk_find_peaks_f64, sk_medfilt*_*, sk_correlate_ext_*, sk_detrend_*, sk_freqz, sk_freqz_sos, sk_group_delay against
 scipy/numpy float64 references, float32 within float rounding,
 and their argument errors (status, message, output untouched)."""
 
@@ -130,6 +130,48 @@ def test_peak_scans(sk, ffi):
     assert list(keep) == [1, 0, 1, 0]
     assert sk.sk_peak_distance_select(p(ffi, pk), p(ffi, order), float("nan"), p(ffi, keep),
                                       4) == sk.SK_ERR_BAD_ARGUMENT
+
+
+def test_find_peaks_fused(sk, ffi):
+    """sk_find_peaks_f64 (prominence ≥ 1 and width ≤ 3: bits 3, 4, 8, 14) against scipy, and its
+    argument errors leaving every output untouched."""
+    x = np.round(RNG.standard_normal(301) * 3) / 3
+    cap = x.size // 2
+    bounds = np.zeros(10)
+    bounds[6], bounds[9] = 1.0, 3.0
+    u = [np.full(cap, 7, np.uintp) for _ in range(6)]
+    d = [np.full(cap, 7.0) for _ in range(8)]
+    counts = np.zeros(3, np.uintp)
+
+    def call(conds, capacity=cap, rel=0.5, outs=None):
+        pk, ps, le, re_, lb, rb = (p(ffi, a) for a in u)
+        h, lt, rt, pr, w, wh, li, ri = (p(ffi, a) for a in d)
+        args = [pk, ps, le, re_, h, lt, rt, pr, lb, rb, w, wh, li, ri]
+        if outs:
+            args = [outs.get(i, a) for i, a in enumerate(args)]
+        return sk.sk_find_peaks_f64(p(ffi, x), x.size, conds, p(ffi, bounds), 0, rel, *args,
+                                    p(ffi, counts), capacity)
+
+    conds = (1 << 3) | (1 << 4) | (1 << 8) | (1 << 14)
+    for bad, code, text in [(1 << 15, "SK_ERR_BAD_ARGUMENT", "bits above"),
+                            (1 << 5, "SK_ERR_BAD_ARGUMENT", "does not give"),
+                            (conds, "SK_ERR_BUFFER_TOO_SMALL", "can hold")]:
+        assert call(bad, capacity=cap - 1 if code.endswith("SMALL") else cap) == getattr(sk, code)
+        assert text in msg(ffi, sk)
+    assert call(conds, rel=-1.0) == sk.SK_ERR_BAD_ARGUMENT and "rel_height" in msg(ffi, sk)
+    assert call(conds, outs={13: ffi.NULL}) == sk.SK_ERR_NULL_POINTER
+    assert call(conds, outs={13: p(ffi, x)}) == sk.SK_ERR_OVERLAP
+    assert all((a == 7).all() for a in u + d) and not counts.any()
+    # the outputs of conditions not given are not touched, and may be NULL
+    assert call(conds, outs={1: ffi.NULL, 4: ffi.NULL}) == sk.SK_OK
+    c = int(counts[0])
+    want, props = ss.find_peaks(x, prominence=1.0, width=(None, 3.0))
+    assert np.array_equal(u[0][:c], want)
+    for arr, key in [(d[3], "prominences"), (u[4], "left_bases"), (u[5], "right_bases"),
+                     (d[4], "widths"), (d[5], "width_heights"), (d[6], "left_ips"),
+                     (d[7], "right_ips")]:
+        assert np.array_equal(arr[:c], props[key]), key
+    assert (u[1] == 7).all() and (d[0] == 7).all() and (d[1] == 7).all()
 
 
 def test_relextrema(sk, ffi):

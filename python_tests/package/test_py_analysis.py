@@ -285,6 +285,48 @@ def test_find_peaks_prominences_of_the_maxima():
         assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want)), i
 
 
+def test_find_peaks_one_call_equals_the_steps(monkeypatch):
+    """find_peaks' one C call (scalar conditions, no distance) against the step-by-step route
+    and scipy, bit for bit with the same warnings: noise, plateaus, NaN, ±inf, lengths 0-3."""
+    from sigkern.analysis import _peaks
+
+    r = np.random.default_rng(52)
+    nan = peaky(500, 11)
+    nan[r.integers(0, 500, 15)] = np.nan
+    inf = peaky(60, 12)
+    inf[[5, 20, 40]] = [np.inf, -np.inf, np.inf]
+    cases = [np.zeros(0), np.ones(1), np.array([0.0, 1.0]), np.array([0.0, 1.0, 0.0]),
+             r.standard_normal(2000), peaky(1500, 13), nan, inf, np.full(30, 2.0)]
+    kws = [{"prominence": 1, "width": 1}, {"height": (np.float32(0.2), None), "threshold": 0.0,
+           "prominence": (0.3, 5), "width": (None, 4.5), "rel_height": 0.9, "wlen": 31.5},
+           {"plateau_size": (2, None), "height": (None, np.nan)}, {"threshold": (None, 0.7)},
+           {"plateau_size": 1, "prominence": (None, None), "width": 0, "rel_height": 0.0},
+           {"height": (np.nan, None), "width": (1, 3)}]
+    for i, x in enumerate(cases):
+        for kw in kws:
+            res = []
+            for route in ("fused", "steps", "scipy"):
+                with monkeypatch.context() as m:
+                    if route == "steps":
+                        m.setattr(_peaks, "_find_fused", lambda *a: None)
+                    fn = signal.find_peaks if route == "scipy" else sigkern.find_peaks
+                    with warnings.catch_warnings(record=True) as w:
+                        warnings.simplefilter("always")
+                        pk, props = fn(x, **kw)
+                res.append((pk, props, sorted(str(v.message) for v in w)))
+            (p0, d0, w0) = res[0]
+            for pk, props, w in res[1:]:
+                assert np.array_equal(p0, pk) and p0.dtype == pk.dtype, (i, kw)
+                assert list(d0) == list(props) and w0 == w, (i, kw)
+                for k in props:
+                    assert np.array_equal(d0[k], props[k], equal_nan=True), (i, kw, k)
+                    assert d0[k].dtype == props[k].dtype, (i, kw, k)
+    with pytest.raises(ValueError, match="rel_height"):
+        sigkern.find_peaks(peaky(50, 1), width=1, rel_height=-0.5)
+    with pytest.raises(ValueError, match="wlen"):
+        sigkern.find_peaks(peaky(50, 1), prominence=1, wlen=1)
+
+
 @pytest.mark.parametrize("order, mode", [(1, "clip"), (3, "clip"), (2, "wrap")])
 def test_argrel(order, mode):
     x = peaky(300, 4).reshape(3, 100)

@@ -1,13 +1,226 @@
 //! Peak finding (`scipy.signal.find_peaks`' building blocks, `peak_prominences`, `peak_widths`,
-//! `argrelmax`/`argrelmin`): `sk_local_maxima_f64`, `sk_peak_distance_select`,
+//! `argrelmax`/`argrelmin`): `sk_find_peaks_f64`, `sk_local_maxima_f64`, `sk_peak_distance_select`,
 //! `sk_peak_prominences_f64`, `sk_peak_widths_f64`, `sk_relextrema_f64`. Double only: scipy
 //! converts every signal to double for these.
 
 use super::guard::{check_capacity, check_out_scalar, ffi_boundary, Buf};
 use crate::error::SkError;
 use crate::kernels::analysis::peaks::{
-    local_maxima, max_peaks, prominences, rel_extrema, select_by_distance, widths, Widths,
+    find_peaks, local_maxima, max_peaks, prominences, rel_extrema, select_by_distance, widths,
+    Condition, PeakConditions, PeakOutputs, Widths,
 };
+
+/// `scipy.signal.find_peaks(x, height, threshold, prominence=…, width=…, wlen=…, rel_height=…,
+/// plateau_size=…)` without `distance`, in one call: the local maxima of `x` (`n` doubles, as
+/// `sk_local_maxima_f64`), then each condition given, in scipy's order (plateau size, height,
+/// threshold, prominence, width), computing its properties for the peaks still kept and keeping
+/// those inside its interval. Indices and values equal scipy's bit for bit.
+///
+/// `conds` says which conditions are given and which ends of their intervals are set: bit `k`
+/// (`k` = 0 plateau_size, 1 height, 2 threshold, 3 prominence, 4 width) gives condition `k`,
+/// bit `5 + k` sets its lower bound `bounds[2k]`, bit `10 + k` its upper bound `bounds[2k + 1]`
+/// (an end not set is open, scipy's `None`; `bounds` holds 10 doubles, read only where set). A
+/// value passes when `lower <= value` and `value <= upper` (a NaN value or bound never does);
+/// the threshold condition compares the smaller of the two thresholds with the lower bound and
+/// the larger with the upper, NaN when either is (as `np.minimum`/`np.maximum`). `wlen`: the
+/// prominence window (0 or 1: the whole signal); `rel_height` (≥ 0): the height of the width
+/// measurement (read only for a width condition).
+///
+/// Outputs, each of capacity `capacity` ≥ `n/2` (the most peaks there can be) else
+/// `SK_ERR_BUFFER_TOO_SMALL`: `peaks` always; `plateau_sizes`, `left_edges`, `right_edges` for a
+/// plateau condition; `peak_heights` for height; `left_thresholds`, `right_thresholds` for
+/// threshold; `prominences`, `left_bases`, `right_bases` for a prominence or a width condition;
+/// `widths`, `width_heights`, `left_ips`, `right_ips` for width. The outputs of conditions not
+/// given are ignored and may be NULL. The first `counts[0]` entries of each output are written
+/// (the peaks kept, in increasing order, and their properties); `counts[1]` receives how many
+/// of the peaks whose prominences were computed have a prominence of 0, `counts[2]` how many of
+/// those whose widths were computed have a width of 0 (scipy warns about both).
+///
+/// Returns `SK_OK`; `SK_ERR_BAD_ARGUMENT` (an unknown bit in `conds`, a bound set for a
+/// condition not given, `rel_height` negative or NaN with a width condition, a needed output
+/// NULL with a nonzero capacity); `SK_ERR_BUFFER_TOO_SMALL`; `SK_ERR_NULL_POINTER`,
+/// `SK_ERR_MISALIGNED`, `SK_ERR_LENGTH`, `SK_ERR_OVERLAP` (outputs used overlapping each other,
+/// `x`, `bounds` or `counts`); `SK_ERR_ALLOCATION` (the prominence search stack without `wlen`).
+/// On error nothing is written. Thread-safe.
+///
+/// Real-time safe: no (prominences without `wlen` allocate a search stack of up to `n`
+/// entries).
+///
+/// # Safety
+/// `x` readable for `n`, `bounds` for 10 doubles, `counts` writable for 3; each output used
+/// writable for `capacity` elements.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn sk_find_peaks_f64(
+    x: *const f64,
+    n: usize,
+    conds: u32,
+    bounds: *const f64,
+    wlen: usize,
+    rel_height: f64,
+    peaks: *mut usize,
+    plateau_sizes: *mut usize,
+    left_edges: *mut usize,
+    right_edges: *mut usize,
+    peak_heights: *mut f64,
+    left_thresholds: *mut f64,
+    right_thresholds: *mut f64,
+    prominences_out: *mut f64,
+    left_bases: *mut usize,
+    right_bases: *mut usize,
+    widths_out: *mut f64,
+    width_heights: *mut f64,
+    left_ips: *mut f64,
+    right_ips: *mut f64,
+    counts: *mut usize,
+    capacity: usize,
+) -> i32 {
+    ffi_boundary!("sk_find_peaks_f64", {
+        if conds >> 15 != 0 {
+            return Err(SkError::BadArgument(format!(
+                "conds = {conds:#x} sets bits above bit 14"
+            )));
+        }
+        for k in 0..5 {
+            if conds & (1 << k) == 0 && conds & ((1 << (5 + k)) | (1 << (10 + k))) != 0 {
+                return Err(SkError::BadArgument(format!(
+                    "conds = {conds:#x} sets a bound of condition {k}, which it does not give"
+                )));
+            }
+        }
+        let on = |k: u32| conds & (1 << k) != 0;
+        let xb = Buf::new("x", x, n);
+        let bb = Buf::new("bounds", bounds, 10);
+        let cb = Buf::out("counts", counts, 3);
+        xb.check()?;
+        bb.check()?;
+        cb.check()?;
+        let pr = on(3) || on(4);
+        let usz = [
+            ("peaks", peaks, true),
+            ("plateau_sizes", plateau_sizes, on(0)),
+            ("left_edges", left_edges, on(0)),
+            ("right_edges", right_edges, on(0)),
+            ("left_bases", left_bases, pr),
+            ("right_bases", right_bases, pr),
+        ];
+        let dbl = [
+            ("peak_heights", peak_heights, on(1)),
+            ("left_thresholds", left_thresholds, on(2)),
+            ("right_thresholds", right_thresholds, on(2)),
+            ("prominences", prominences_out, pr),
+            ("widths", widths_out, on(4)),
+            ("width_heights", width_heights, on(4)),
+            ("left_ips", left_ips, on(4)),
+            ("right_ips", right_ips, on(4)),
+        ];
+        let ub: Vec<Buf<usize>> = usz
+            .iter()
+            .filter(|u| u.2)
+            .map(|u| Buf::out(u.0, u.1, capacity))
+            .collect();
+        let db: Vec<Buf<f64>> = dbl
+            .iter()
+            .filter(|d| d.2)
+            .map(|d| Buf::out(d.0, d.1, capacity))
+            .collect();
+        for b in &ub {
+            check_capacity(b.name, b.ptr as *mut usize, capacity)?;
+        }
+        for b in &db {
+            check_capacity(b.name, b.ptr as *mut f64, capacity)?;
+        }
+        let need = max_peaks(n);
+        if capacity < need {
+            return Err(SkError::BufferTooSmall(format!(
+                "the outputs hold {capacity} entries but n = {n} samples can hold {need} peaks"
+            )));
+        }
+        // only the first `need` entries are ever written
+        let ub: Vec<Buf<usize>> = ub
+            .iter()
+            .map(|b| Buf::out(b.name, b.ptr as *mut usize, need))
+            .collect();
+        let db: Vec<Buf<f64>> = db
+            .iter()
+            .map(|b| Buf::out(b.name, b.ptr as *mut f64, need))
+            .collect();
+        let clash = |name: &str| {
+            Err(SkError::Overlap(format!(
+                "output {name} overlaps an input or another output"
+            )))
+        };
+        for (i, b) in ub.iter().enumerate() {
+            if b.overlaps(&xb)
+                || b.overlaps(&bb)
+                || b.overlaps(&cb)
+                || ub[i + 1..].iter().any(|o| b.overlaps(o))
+                || db.iter().any(|o| b.overlaps(o))
+            {
+                return clash(b.name);
+            }
+        }
+        for (i, b) in db.iter().enumerate() {
+            if b.overlaps(&xb)
+                || b.overlaps(&bb)
+                || b.overlaps(&cb)
+                || db[i + 1..].iter().any(|o| b.overlaps(o))
+            {
+                return clash(b.name);
+            }
+        }
+        if cb.overlaps(&xb) || cb.overlaps(&bb) {
+            return clash("counts");
+        }
+        // SAFETY: bounds passed Buf::check for 10 doubles.
+        let bv = unsafe { bb.slice() };
+        let cond = |k: usize| Condition {
+            on: on(k as u32),
+            min: (conds & (1 << (5 + k)) != 0).then(|| bv[2 * k]),
+            max: (conds & (1 << (10 + k)) != 0).then(|| bv[2 * k + 1]),
+        };
+        let c = PeakConditions {
+            plateau_size: cond(0),
+            height: cond(1),
+            threshold: cond(2),
+            prominence: cond(3),
+            width: cond(4),
+            wlen,
+            rel_height,
+        };
+        let find = |name: &str| ub.iter().find(|b| b.name == name);
+        let findf = |name: &str| db.iter().find(|b| b.name == name);
+        // SAFETY: every buffer used passed Buf::check for `need` ≤ capacity elements and none
+        // overlaps another, x, bounds or counts (checked above); the caller's contract makes
+        // them valid for the call. The kernel checks everything else before writing.
+        unsafe {
+            let us = |name: &str| find(name).map(|b| b.slice_mut());
+            let ds = |name: &str| findf(name).map(|b| b.slice_mut());
+            let out = PeakOutputs {
+                peaks: ub[0].slice_mut(),
+                plateau_sizes: us("plateau_sizes"),
+                left_edges: us("left_edges"),
+                right_edges: us("right_edges"),
+                peak_heights: ds("peak_heights"),
+                left_thresholds: ds("left_thresholds"),
+                right_thresholds: ds("right_thresholds"),
+                prominences: ds("prominences"),
+                left_bases: us("left_bases"),
+                right_bases: us("right_bases"),
+                widths: ds("widths"),
+                width_heights: ds("width_heights"),
+                left_ips: ds("left_ips"),
+                right_ips: ds("right_ips"),
+            };
+            let got = find_peaks(xb.slice(), &c, out)?;
+            let cs = cb.slice_mut();
+            cs[0] = got.peaks;
+            cs[1] = got.zero_prominences;
+            cs[2] = got.zero_widths;
+        }
+        Ok(())
+    })
+}
 
 /// Local maxima of `x` (`n` doubles) with flat tops, as scipy's `_local_maxima_1d`: a peak is a
 /// run of equal values whose neighbours on both sides are smaller (the first and last samples

@@ -1,4 +1,4 @@
-"""Peak finding (C: ``sk_local_maxima_f64``, ``sk_peak_distance_select``,
+"""Peak finding (C: ``sk_find_peaks_f64``, ``sk_local_maxima_f64``, ``sk_peak_distance_select``,
 ``sk_peak_prominences_f64``, ``sk_peak_widths_f64``, ``sk_relextrema_f64``; Rust:
 ``src/kernels/analysis/peaks.rs``): ``scipy.signal``'s :func:`find_peaks`,
 :func:`peak_prominences`, :func:`peak_widths`, :func:`argrelmax`, :func:`argrelmin` and
@@ -6,14 +6,15 @@
 
 As scipy, the signal is converted to float64 first; the condition filtering of
 :func:`find_peaks` (heights, thresholds, the order of the conditions and the returned
-properties) is scipy's, each scan runs in C."""
+properties) is scipy's, each scan runs in C: without ``distance`` and with scalar conditions
+:func:`find_peaks` is one C call (``sk_find_peaks_f64``)."""
 
 from __future__ import annotations
 
 import math
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["find_peaks", "peak_prominences", "peak_widths", "argrelmax", "argrelmin",
            "argrelextrema", "PeakPropertyWarning"]
 
+_find = cfunc("sk_find_peaks_f64")
 _lmax = cfunc("sk_local_maxima_f64")
 _dist = cfunc("sk_peak_distance_select")
 _prom = cfunc("sk_peak_prominences_f64")
@@ -41,7 +43,7 @@ class PeakPropertyWarning(RuntimeWarning):
 _BOTH: Dict[type, type] = {}
 
 
-def _warn(msg: str) -> None:
+def _warn(msg: str, stacklevel: int = 3) -> None:
     # when scipy is loaded, a subclass of both warning classes (code catching scipy's
     # PeakPropertyWarning catches sigkern's and the other way round)
     mod = sys.modules.get("scipy.signal._peak_finding_utils")
@@ -51,7 +53,7 @@ def _warn(msg: str) -> None:
         if theirs not in _BOTH:
             _BOTH[theirs] = type("PeakPropertyWarning", (PeakPropertyWarning, theirs), {})
         cls = _BOTH[theirs]
-    warnings.warn(msg, cls, stacklevel=3)
+    warnings.warn(msg, cls, stacklevel=stacklevel)
 
 
 def _x(value: Any) -> np.ndarray:
@@ -270,11 +272,108 @@ def _by_property(values: np.ndarray, pmin: Any, pmax: Any) -> np.ndarray:
     return keep
 
 
+_SCALAR = (int, float, np.integer, np.floating)
+#: find_peaks' conditions in the order of sk_find_peaks_f64's condition bits, with the
+#: properties each reports (size_t outputs are intp)
+_CONDS = (("plateau_size", (("plateau_sizes", True), ("left_edges", True), ("right_edges", True))),
+          ("height", (("peak_heights", False),)),
+          ("threshold", (("left_thresholds", False), ("right_thresholds", False))),
+          ("prominence", ()),
+          ("width", (("widths", False), ("width_heights", False), ("left_ips", False),
+                     ("right_ips", False))))
+_PROM = (("prominences", False), ("left_bases", True), ("right_bases", True))
+_OUT_ORDER = ("plateau_sizes", "left_edges", "right_edges", "peak_heights", "left_thresholds",
+              "right_thresholds", "prominences", "left_bases", "right_bases", "widths",
+              "width_heights", "left_ips", "right_ips")
+
+
+def _scalar_bounds(interval: Any) -> Optional[Tuple[Optional[float], Optional[float]]]:
+    """``_unpack``'s interval when both ends are None or real scalars (as floats), else None."""
+    try:
+        imin, imax = interval
+    except (TypeError, ValueError):
+        imin, imax = (interval, None)
+    ends: List[Optional[float]] = []
+    for v in (imin, imax):
+        if v is None:
+            ends.append(None)
+        elif isinstance(v, _SCALAR) and not isinstance(v, np.timedelta64):
+            try:
+                ends.append(float(v))
+            except OverflowError:  # an int beyond double: numpy's own comparison decides
+                return None
+        else:
+            return None
+    return ends[0], ends[1]
+
+
+def _find_fused(xv: np.ndarray, conds: Dict[str, Any], wlen: Optional[float],
+                rel_height: float) -> Optional[Tuple[np.ndarray, Dict[str, np.ndarray]]]:
+    """find_peaks in one C call (``sk_find_peaks_f64``); None when a condition is not a scalar
+    interval (the caller then takes the step-by-step route)."""
+    bits = 0
+    bounds = np.zeros(10)
+    props: Dict[str, bool] = {}  # the outputs to fill, and whether they hold indices
+    for k, (name, outs) in enumerate(_CONDS):
+        value = conds[name]
+        if value is None:
+            continue
+        b = _scalar_bounds(value)
+        if b is None:
+            return None
+        bits |= 1 << k
+        for j, end in enumerate(b):
+            if end is not None:
+                bits |= 1 << (5 + 5 * j + k)
+                bounds[2 * k + j] = end
+        for key, idx in outs:
+            props[key] = idx
+    wl = 0
+    if bits & 0b11000:
+        wl = _wlen(wlen)
+        for key, idx in _PROM:
+            props[key] = idx
+    if bits & 0b10000 and rel_height < 0:
+        raise ValueError("`rel_height` must be greater or equal to 0.0")
+    cap = max(xv.size // 2, 1)
+    # the outputs have room for every local maximum; only the pages of the entries written are
+    # ever touched, and the arrays are shrunk in place (realloc) to the peaks kept
+    peaks = np.empty(cap, np.intp)
+    arrs = {key: np.empty(cap, np.intp if idx else np.float64) for key, idx in props.items()}
+    counts = np.empty(3, np.uintp)
+
+    def ptr(key: str) -> Any:
+        a = arrs.get(key)
+        if a is None:
+            return ffi.NULL
+        return _fb(_Z, a.view(np.uintp), True) if a.dtype == np.intp else _fb(_D, a, True)
+
+    st = _find(_fb(_D, xv), xv.size, bits, _fb(_D, bounds), wl, float(rel_height),
+               _fb(_Z, peaks.view(np.uintp), True), *(ptr(k) for k in _OUT_ORDER),
+               _fb(_Z, counts, True), cap)
+    if st:
+        _raise(st, "sk_find_peaks_f64")
+    c = int(counts[0])
+    if counts[1]:  # (the caller's caller: find_peaks' caller)
+        _warn("some peaks have a prominence of 0", 4)
+    if counts[2]:
+        _warn("some peaks have a width of 0", 4)
+    peaks.resize(c, refcheck=False)
+    out: Dict[str, np.ndarray] = {}
+    for key in _OUT_ORDER:  # scipy's key order
+        a = arrs.get(key)
+        if a is not None:
+            a.resize(c, refcheck=False)
+            out[key] = a
+    return peaks, out
+
+
 def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
                distance: Optional[float] = None, prominence: Any = None, width: Any = None,
                wlen: Optional[float] = None, rel_height: float = 0.5,
                plateau_size: Any = None) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
-    """``scipy.signal.find_peaks``: local maxima filtered by their properties (C scans: local
+    """``scipy.signal.find_peaks``: local maxima filtered by their properties (one C call,
+    ``sk_find_peaks_f64``, without ``distance`` and with scalar conditions; else C scans: local
     maxima, distance selection, prominences, widths).
 
     Parameters
@@ -313,6 +412,12 @@ def find_peaks(x: ArrayLike, height: Any = None, threshold: Any = None,
     xv = _x(x)
     if distance is not None and distance < 1:
         raise ValueError("`distance` must be greater or equal to 1")
+    if distance is None:
+        fused = _find_fused(xv, {"plateau_size": plateau_size, "height": height,
+                                 "threshold": threshold, "prominence": prominence,
+                                 "width": width}, wlen, rel_height)
+        if fused is not None:
+            return fused
     peaks, left_edges, right_edges = _local_maxima(xv)
     maxima = peaks
     props: Dict[str, np.ndarray] = {}
