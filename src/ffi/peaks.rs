@@ -6,8 +6,8 @@
 use super::guard::{check_capacity, check_out_scalar, ffi_boundary, Buf};
 use crate::error::SkError;
 use crate::kernels::analysis::peaks::{
-    find_peaks, local_maxima, max_peaks, prominences, rel_extrema, select_by_distance, widths,
-    Condition, PeakConditions, PeakOutputs, Widths,
+    find_peaks, local_maxima, max_peaks, prominences as prominences_of, rel_extrema,
+    select_by_distance, widths as widths_of, Condition, PeakConditions, PeakOutputs, Widths,
 };
 
 /// `scipy.signal.find_peaks(x, height, threshold, prominence=…, width=…, wlen=…, rel_height=…,
@@ -65,10 +65,10 @@ pub unsafe extern "C" fn sk_find_peaks_f64(
     peak_heights: *mut f64,
     left_thresholds: *mut f64,
     right_thresholds: *mut f64,
-    prominences_out: *mut f64,
+    prominences: *mut f64,
     left_bases: *mut usize,
     right_bases: *mut usize,
-    widths_out: *mut f64,
+    widths: *mut f64,
     width_heights: *mut f64,
     left_ips: *mut f64,
     right_ips: *mut f64,
@@ -108,8 +108,8 @@ pub unsafe extern "C" fn sk_find_peaks_f64(
             ("peak_heights", peak_heights, on(1)),
             ("left_thresholds", left_thresholds, on(2)),
             ("right_thresholds", right_thresholds, on(2)),
-            ("prominences", prominences_out, pr),
-            ("widths", widths_out, on(4)),
+            ("prominences", prominences, pr),
+            ("widths", widths, on(4)),
             ("width_heights", width_heights, on(4)),
             ("left_ips", left_ips, on(4)),
             ("right_ips", right_ips, on(4)),
@@ -392,7 +392,7 @@ pub unsafe extern "C" fn sk_peak_prominences_f64(
         // another output; the caller's contract makes them valid for the call. The kernel checks
         // every peak index before writing.
         unsafe {
-            let z = prominences(
+            let z = prominences_of(
                 xb.slice(),
                 pb.slice(),
                 wlen,
@@ -480,7 +480,7 @@ pub unsafe extern "C" fn sk_peak_widths_f64(
         // other, or zeros; the caller's contract makes them valid. The kernel checks every peak's
         // bases before writing.
         unsafe {
-            let z = widths(
+            let z = widths_of(
                 xb.slice(),
                 ins_u[0].slice(),
                 rel_height,
