@@ -7521,10 +7521,14 @@ int32_t sk_axpy_strided_f32(const float *x, ptrdiff_t x_stride, float a, float *
 int32_t sk_clip_strided_f32(const float *x, ptrdiff_t x_stride, float lo, float hi, float *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. The result is bit-identical to
- * `sk_sum_f32` on a contiguous copy of the view, for every stride: each 512-element block is
- * gathered and summed by the same kernel, and the blocks are combined in the same pairwise
- * order in double precision (so it has `sk_sum_f32`'s error bound).
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise, carried in double
+ * precision across 512-element blocks, with `sk_sum_f32`'s error bound (at most about
+ * 14·FLT_EPSILON·Σ|x| from the exact sum) and its NaN/±inf and overflow rules. The elements are
+ * read in place in address order (a negative stride upwards from the last element), so the
+ * result depends only on the elements and |x_stride|, and is deterministic at a given SIMD
+ * level: for `x_stride = ±1` it is `sk_sum_f32` of the elements in address order, bit for bit;
+ * other strides group the partial sums differently, so the last bits may differ from
+ * `sk_sum_f32` on a contiguous copy.
  *
  * Arguments: `x` may be NULL only when `n == 0`; `out` non-NULL; both aligned; any `x_stride`
  * (0 reads `x[0]` `n` times). Returns `SK_OK`, `SK_ERR_NULL_POINTER`, `SK_ERR_MISALIGNED`,
@@ -7713,8 +7717,9 @@ int32_t sk_axpy_strided_f64(const double *x, ptrdiff_t x_stride, double a, doubl
 int32_t sk_clip_strided_f64(const double *x, ptrdiff_t x_stride, double lo, double hi, double *y, ptrdiff_t y_stride, size_t n);
 
 /**
- * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Bit-identical to `sk_sum_f64` on a
- * contiguous copy of the view, as `sk_sum_strided_f32` is to `sk_sum_f32`.
+ * `*out = Σ x[i·x_stride]` over `i < n`. `n == 0` gives 0. Pairwise in double precision with
+ * `sk_sum_f64`'s error bound and overflow rules; read in address order as `sk_sum_strided_f32`
+ * (`x_stride = ±1` is `sk_sum_f64` of the elements in address order, bit for bit).
  * Rules as the `f32` function (8-byte alignment).
  *
  * Real-time safe: yes.
