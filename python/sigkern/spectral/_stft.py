@@ -87,7 +87,8 @@ def _stft_window(window: Any, wl: int, dt: np.dtype[Any], func: str) -> Any:
             return get_window(window, wl, True, dt)
         if w is None:
             w = get_window(window, wl, True, dt)
-            w.flags.writeable = False
+            if isinstance(w, np.ndarray):  # (always, without xp=)
+                w.flags.writeable = False
             if len(_NAMED) >= _NAMED_MAX:
                 _NAMED.clear()
             _NAMED[key] = w
