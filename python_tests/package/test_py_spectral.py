@@ -574,6 +574,30 @@ def test_stft_window_name_short_signals_and_real_view():
     assert list(bad) == frames_with_nan
 
 
+def test_stft_named_window_cache():
+    # a named window is computed once per (name, length, dtype) and kept read-only: repeated
+    # calls, other dtypes and parameters give get_window's windows
+    from sigkern.spectral import _stft as st
+
+    x = rng(18).standard_normal(700)
+    for dt in (np.float64, np.float32):
+        for win in ("hann", ("kaiser", 8.0), ("tukey", 0.25)):
+            w = sigkern.get_window(win, 128, dtype=dt)
+            for _ in range(2):
+                assert np.array_equal(sigkern.stft(x.astype(dt), 128, window=win),
+                                      sigkern.stft(x.astype(dt), 128, window=w))
+            cached = st._stft_window(win, 128, np.dtype(dt), "stft")
+            assert cached is st._stft_window(win, 128, np.dtype(dt), "stft")
+            assert not cached.flags.writeable
+            assert np.array_equal(cached, w)
+    # an equal parameter of another type hits the same entry; an unhashable one is refused
+    # by get_window's checks
+    a = sigkern.stft(x, 128, window=("kaiser", 8))
+    assert np.array_equal(a, sigkern.stft(x, 128, window=("kaiser", 8.0)))
+    with pytest.raises((TypeError, ValueError)):
+        sigkern.stft(x, 128, window=("kaiser", [8.0]))
+
+
 def test_stft_out():
     x = rng(17).standard_normal((2, 2000)).astype(np.float32)
     S = sigkern.stft(x, 128, 32)

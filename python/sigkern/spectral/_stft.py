@@ -40,6 +40,9 @@ _stream_reserve = cfunc("sk_stft_stream_reserve")
 _PAD = {"constant": 0, "reflect": 1}
 _PAD_TORCH_ONLY = ("replicate", "circular")
 _ONES: Dict[Tuple[int, np.dtype[Any]], Any] = {}
+#: named windows already computed, read-only, by (name or (name, parameters), length, dtype)
+_NAMED: Dict[Tuple[Any, int, np.dtype[Any]], Any] = {}
+_NAMED_MAX = 32
 
 
 def _stft_params(func: str, n_fft: Any, hop_length: Any, win_length: Any) -> Tuple[int, int, int]:
@@ -77,7 +80,19 @@ def _stft_window(window: Any, wl: int, dt: np.dtype[Any], func: str) -> Any:
             _ONES[(wl, dt)] = w
         return w
     if isinstance(window, (str, tuple)):
-        return get_window(window, wl, True, dt)
+        try:
+            key = (window, wl, dt)
+            w = _NAMED.get(key)
+        except TypeError:  # an unhashable parameter: computed each time (get_window checks it)
+            return get_window(window, wl, True, dt)
+        if w is None:
+            w = get_window(window, wl, True, dt)
+            if isinstance(w, np.ndarray):  # (always, without xp=)
+                w.flags.writeable = False
+            if len(_NAMED) >= _NAMED_MAX:
+                _NAMED.clear()
+            _NAMED[key] = w
+        return w
     w = A.as_input(window, func, "window")
     wdt = A.dtype_of(w)
     if wdt != dt:

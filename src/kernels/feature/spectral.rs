@@ -148,19 +148,23 @@ fn frame_descriptors(
     // four independent partial sums (vectorisable)
     let (mut t4, mut n4) = ([0.0f64; 4], [0.0f64; 4]);
     let n = s.len().min(freq.len());
-    let (sc, fc) = (s[..n].chunks_exact(4), freq[..n].chunks_exact(4));
-    let (sr, fr) = (sc.remainder(), fc.remainder());
-    for (v, f) in sc.zip(fc) {
-        for l in 0..4 {
-            t4[l] += v[l].abs();
-            n4[l] += v[l] * f[l];
+    let (mut total, mut num) = (0.0, 0.0);
+    // the centroid's sums (also the bandwidth's normalisation), only when either is asked for
+    if which & (CENTROID | BANDWIDTH) != 0 {
+        let (sc, fc) = (s[..n].chunks_exact(4), freq[..n].chunks_exact(4));
+        let (sr, fr) = (sc.remainder(), fc.remainder());
+        for (v, f) in sc.zip(fc) {
+            for l in 0..4 {
+                t4[l] += v[l].abs();
+                n4[l] += v[l] * f[l];
+            }
         }
-    }
-    let mut total = (t4[0] + t4[1]) + (t4[2] + t4[3]);
-    let mut num = (n4[0] + n4[1]) + (n4[2] + n4[3]);
-    for (&v, &f) in sr.iter().zip(fr) {
-        total += v.abs();
-        num += v * f;
+        total = (t4[0] + t4[1]) + (t4[2] + t4[3]);
+        num = (n4[0] + n4[1]) + (n4[2] + n4[3]);
+        for (&v, &f) in sr.iter().zip(fr) {
+            total += v.abs();
+            num += v * f;
+        }
     }
     // librosa.util.normalize(S, norm=1): a column below `tiny` is left as is (divided by 1)
     let len = if total < tiny { 1.0 } else { total };
@@ -256,6 +260,8 @@ fn frame_descriptors(
 fn floored(v: f64, dp: &DescParams) -> f64 {
     let p = if dp.power == 2.0 {
         v * v
+    } else if dp.power == 1.0 {
+        v // powf(v, 1) is v
     } else {
         v.powf(dp.power)
     };
@@ -487,25 +493,45 @@ fn group_part<T: Float>(
     dp: &DescParams,
     tiny: f64,
     mag: &mut [f64],
+    inter: &mut [f64],
     out: &mut [f64],
     k: usize,
 ) {
     let m = spec.len() / nf;
     let st = mag_stride(nf);
+    let roll = which & ROLLOFF != 0;
+    // a whole group for the roll-off: the magnitudes also bin-major, frame j of bin i at
+    // `inter[i·CUM_FRAMES + j]` (the running sums of the frames side by side on SIMD lanes)
+    let whole = roll && m == CUM_FRAMES && inter.len() >= nf * CUM_FRAMES;
+    // the flatness alone of squared magnitudes: the powers `re² + im²` themselves (no square
+    // root and square again; the same values within an ulp)
+    let powers = which == FLATNESS && dp.power == 2.0;
+    let pp = DescParams { power: 1.0, ..*dp };
+    let dp = if powers { &pp } else { dp };
     for (j, sp) in spec.chunks_exact(nf).enumerate() {
         for (mg, c) in mag[j * st..j * st + nf].iter_mut().zip(sp) {
             let (re, im) = (c.re.to_f64(), c.im.to_f64());
-            *mg = (re * re + im * im).sqrt();
+            *mg = if powers {
+                re * re + im * im
+            } else {
+                (re * re + im * im).sqrt()
+            };
+        }
+        if whole {
+            for (i, &v) in mag[j * st..j * st + nf].iter().enumerate() {
+                inter[i * CUM_FRAMES + j] = v;
+            }
         }
     }
-    let roll = which & ROLLOFF != 0;
     let mut bins = [0usize; CUM_FRAMES];
     let ks = which.count_ones() as usize;
     for j0 in (0..m).step_by(CUM_FRAMES) {
         let mm = (m - j0).min(CUM_FRAMES);
         if roll {
             let mg = &mag[j0 * st..];
-            if mm == CUM_FRAMES {
+            if whole {
+                bins = rolloff_bins_lanes(&inter[..nf * CUM_FRAMES], dp.roll_percent);
+            } else if mm == CUM_FRAMES {
                 bins = rolloff_bins::<CUM_FRAMES>(mg, st, nf, dp.roll_percent);
             } else {
                 for (j, b) in bins[..mm].iter_mut().enumerate() {
@@ -563,6 +589,36 @@ fn rolloff_bins<const M: usize>(
     std::array::from_fn(|j| if thr[j].is_nan() { 0 } else { below[j] })
 }
 
+/// [`rolloff_bins`] of [`CUM_FRAMES`] frames stored bin-major (`inter[i·CUM_FRAMES + j]` is
+/// bin `i` of frame `j`, `inter.len() / CUM_FRAMES` bins): the same running sums, in the same
+/// order, with the frames on contiguous lanes.
+#[inline(always)]
+fn rolloff_bins_lanes(inter: &[f64], roll_percent: f64) -> [usize; CUM_FRAMES] {
+    const M: usize = CUM_FRAMES;
+    let mut total = [0.0f64; M];
+    for c in inter.chunks_exact(M) {
+        for j in 0..M {
+            total[j] += c[j];
+        }
+    }
+    let thr = total.map(|t| roll_percent * t);
+    let mut run = [0.0f64; M];
+    let mut below = [0u64; M];
+    for c in inter.chunks_exact(M) {
+        for j in 0..M {
+            run[j] += c[j];
+            below[j] += u64::from(run[j] < thr[j]);
+        }
+    }
+    std::array::from_fn(|j| {
+        if thr[j].is_nan() {
+            0
+        } else {
+            below[j] as usize
+        }
+    })
+}
+
 multiversion! {
     /// [`group_part`] compiled for a SIMD level (the same arithmetic at every level).
     fn group_part_at<T: Float>(
@@ -573,6 +629,7 @@ multiversion! {
         dp: &DescParams,
         tiny: f64,
         mag: &mut [f64],
+        inter: &mut [f64],
         out: &mut [f64],
         k: usize,
     ) -> ();
@@ -809,37 +866,82 @@ pub fn rms_frames<T: Float>(
         return time_frames(x, batch, fr, mode, out, |s| (sum_sq(s) / fl).sqrt());
     }
     // hop divides the frame: each frame sums the squares of `r` blocks of `hop` samples, and
-    // every block is squared once (instead of `r` times)
+    // every block is squared once (instead of `r` times); the blocks of every row are summed
+    // side by side on the worker threads
     assert_eq!(out.len(), batch * frames, "frame output length");
     let pad = if fr.center { fr.frame_length / 2 } else { 0 } as isize;
-    let mut blocks = try_vec(frames - 1 + r, 0.0f64, "the block sums")?;
-    for (row, o) in x.chunks_exact(n.max(1)).zip(out.chunks_exact_mut(frames)) {
-        let row = &row[..n];
-        for (i, b) in blocks.iter_mut().enumerate() {
-            let s = (i * hop) as isize - pad;
-            *b = if s >= 0 && s as usize + hop <= n {
-                sum_sq_t(&row[s as usize..s as usize + hop])
-            } else {
-                (s..s + hop as isize)
-                    .map(|j| {
-                        let v = padded(row, j, mode);
-                        v * v
-                    })
-                    .sum()
-            };
-        }
+    let nb = frames - 1 + r;
+    let mut blocks = try_vec(batch * nb, 0.0f64, "the block sums")?;
+    let level = crate::simd::current();
+    par_rows_with(
+        &mut blocks,
+        1,
+        x.len(),
+        || Ok(()),
+        |_, first, chunk| block_sums_at(level, x, n, nb, hop, pad, mode, first, chunk),
+    )?;
+    for (b, o) in blocks.chunks_exact(nb).zip(out.chunks_exact_mut(frames)) {
         for (t, o) in o.iter_mut().enumerate() {
-            let e: f64 = blocks[t..t + r].iter().sum();
+            let e: f64 = b[t..t + r].iter().sum();
             *o = T::from_f64((e / fl).sqrt());
         }
     }
     Ok(())
 }
 
-/// `Σ v²` of samples widened to `f64`, in four partial sums.
+/// Blocks `first ..` (`chunk.len()` of them) of [`rms_frames`]: block `g` is block `g % nb`
+/// of row `g / nb` of `x` (rows `n` long), the sum of squares of its `hop` samples starting
+/// at `(g % nb)·hop − pad` of the padded row.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn block_sums<T: Float>(
+    x: &[T],
+    n: usize,
+    nb: usize,
+    hop: usize,
+    pad: isize,
+    mode: TimePad,
+    first: usize,
+    chunk: &mut [f64],
+) {
+    for (i, b) in chunk.iter_mut().enumerate() {
+        let g = first + i;
+        let row = &x[(g / nb) * n..(g / nb + 1) * n];
+        let s = ((g % nb) * hop) as isize - pad;
+        *b = if s >= 0 && s as usize + hop <= n {
+            sum_sq_t(&row[s as usize..s as usize + hop])
+        } else {
+            (s..s + hop as isize)
+                .map(|j| {
+                    let v = padded(row, j, mode);
+                    v * v
+                })
+                .sum()
+        };
+    }
+}
+
+multiversion! {
+    /// [`block_sums`] compiled for a SIMD level (the same arithmetic at every level).
+    fn block_sums_at<T: Float>(
+        x: &[T],
+        n: usize,
+        nb: usize,
+        hop: usize,
+        pad: isize,
+        mode: TimePad,
+        first: usize,
+        chunk: &mut [f64],
+    ) -> ();
+    scalar = block_sums; simd = block_sums;
+}
+
+/// `Σ v²` of samples widened to `f64`, in sixteen partial sums (four vectors of four lanes:
+/// independent chains of additions) added pairwise at the end.
+#[inline(always)]
 fn sum_sq_t<T: Float>(s: &[T]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let mut it = s.chunks_exact(4);
+    let mut acc = [0.0f64; 16];
+    let mut it = s.chunks_exact(16);
     for c in &mut it {
         for (a, v) in acc.iter_mut().zip(c) {
             let v = v.to_f64();
@@ -851,7 +953,14 @@ fn sum_sq_t<T: Float>(s: &[T]) -> f64 {
         let v = v.to_f64();
         tail += v * v;
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+    let mut w = 16;
+    while w > 1 {
+        w /= 2;
+        for l in 0..w {
+            acc[l] += acc[l + w];
+        }
+    }
+    acc[0] + tail
 }
 
 /// `librosa.feature.rms(S=...)`: `S` magnitudes (or powers when `squared`), `n_freq =
@@ -1293,7 +1402,8 @@ pub fn poly_features<T: Float>(
 /// The one-pass multi-feature call: every frame of every row of `x` (`batch × n`) goes through
 /// the STFT (`window`, `sp`; librosa's `stft`), its magnitude gives the selected spectral
 /// descriptors, and the same frame of the signal its ZCR (edge-padded, `frame_length = n_fft`)
-/// and RMS (padded as the STFT): `out` is `(k, batch, frames)` in bit order.
+/// and RMS (padded as the STFT; [`rms_frames`]'s values when its framing gives the same frames):
+/// `out` is `(k, batch, frames)` in bit order.
 #[allow(clippy::too_many_arguments)]
 pub fn features_from_audio<T: FftFloat + PlanCache>(
     x: &[T],
@@ -1339,10 +1449,26 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
     let fq = Freq::new(freq);
     let level = crate::simd::current();
     let mut tmp = try_vec(k * g_len, 0.0f64, "the feature temporary")?;
+    // the RMS from block sums of squares when the framing allows (`rms_frames`, each sample
+    // squared once instead of once per overlapping frame), else frame by frame below
+    let block_rms = which & RMS != 0 && fr.frames(n).ok() == Some(frames);
+    let mut rms = Vec::new();
+    if block_rms {
+        rms = try_vec(g_len, T::ZERO, "the frame RMS")?;
+        rms_frames(x, batch, &fr, rms_pad, &mut rms)?;
+    }
     // runs of frames of one row go through the FFT together on SIMD lanes when the plan has
     // lane passes (the same spectra as one frame at a time)
     let rl = kern.row_lanes(frames)?;
-    let lanes = if rl.is_some() { kern.group_lanes() } else { 1 };
+    // otherwise frames one at a time, gathered into groups for the roll-off's side-by-side
+    // running sums (one chain of additions per frame is bound by the addition's latency)
+    let lanes = if rl.is_some() {
+        kern.group_lanes()
+    } else if spec_bits & ROLLOFF != 0 {
+        CUM_FRAMES
+    } else {
+        1
+    };
     par_rows_with(
         &mut tmp,
         k,
@@ -1357,10 +1483,15 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
             };
             let spec = try_vec(lanes * nf, Complex::new(T::ZERO, T::ZERO), "a spectrum")?;
             let mag = try_vec(lanes * mag_stride(nf), 0.0f64, "the magnitudes")?;
+            let inter = if spec_bits & ROLLOFF != 0 && lanes >= CUM_FRAMES {
+                try_vec(nf * CUM_FRAMES, 0.0f64, "the bin-major magnitudes")?
+            } else {
+                Vec::new()
+            };
             let seg = try_vec(sp.n_fft, 0.0f64, "a frame")?;
-            Ok((ws, edge, win, spec, mag, seg))
+            Ok((ws, edge, win, spec, mag, inter, seg))
         },
-        |(ws, edge, win, spec, mag, seg), first, chunk| {
+        |(ws, edge, win, spec, mag, inter, seg), first, chunk| {
             let count = chunk.len() / k;
             let mut i = 0;
             while i < count {
@@ -1371,7 +1502,11 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                 if spec_bits != 0 {
                     match rl {
                         Some(rl) => kern.group_at(rl, row, t, edge, win, &mut spec[..m * nf], ws),
-                        None => kern.frame_at(row, t, edge, &mut spec[..nf], ws),
+                        None => {
+                            for (j, sj) in spec[..m * nf].chunks_exact_mut(nf).enumerate() {
+                                kern.frame_at(row, t + j, edge, sj, ws);
+                            }
+                        }
                     }
                 }
                 if spec_bits != 0 {
@@ -1384,6 +1519,7 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                         dp,
                         tiny,
                         mag,
+                        inter,
                         &mut chunk[i * k..(i + m) * k],
                         k,
                     );
@@ -1397,8 +1533,12 @@ pub fn features_from_audio<T: FftFloat + PlanCache>(
                         jj += 1;
                     }
                     if which & RMS != 0 {
-                        fr.fill(row, t + j, rms_pad, seg);
-                        o[jj] = (sum_sq(seg) / sp.n_fft as f64).sqrt();
+                        o[jj] = if block_rms {
+                            rms[g + j].to_f64()
+                        } else {
+                            fr.fill(row, t + j, rms_pad, seg);
+                            (sum_sq(seg) / sp.n_fft as f64).sqrt()
+                        };
                     }
                 }
                 i += m;
@@ -1595,6 +1735,18 @@ mod tests {
         let mut want = vec![0.0; 3 * 2 * frames];
         spectral_from_spec(&s, &freq, which, &DP, None, &mut want).unwrap();
         assert_eq!(got, want);
+        // the flatness alone (from the powers, no square root) within rounding of the above
+        let mut flat = vec![0.0; 2 * frames];
+        features_from_audio(&x, 2, &window, &sp, &freq, FLATNESS, &DP, &zp, &mut flat).unwrap();
+        for (a, b) in flat.iter().zip(&want[2 * 2 * frames..]) {
+            assert!((a - b).abs() <= 1e-13 * b.abs(), "{a} {b}");
+        }
+        // and the roll-off alone equals the roll-off among all descriptors
+        let mut roll = vec![0.0; 2 * frames];
+        features_from_audio(&x, 2, &window, &sp, &freq, ROLLOFF, &DP, &zp, &mut roll).unwrap();
+        let mut all = vec![0.0; 4 * 2 * frames];
+        spectral_from_spec(&s, &freq, SPECTRAL_BITS, &DP, None, &mut all).unwrap();
+        assert_eq!(roll, all[2 * 2 * frames..3 * 2 * frames]);
     }
 
     /// A long signal (threads split its frames), its window and STFT parameters.
@@ -1651,6 +1803,15 @@ mod tests {
         })
         .unwrap();
         assert_eq!(threaded, serial);
+        // the RMS row is rms_frames' (block sums of squares)
+        let fr = Framing {
+            frame_length: sp.n_fft,
+            hop: sp.hop,
+            center: sp.center,
+        };
+        let mut rms = vec![0.0f32; frames];
+        rms_frames(&x, 1, &fr, TimePad::Constant, &mut rms).unwrap();
+        assert_eq!(&threaded[5 * frames..], &rms[..]);
         // the per-frame descriptors at every SIMD level against the scalar level, on the
         // spectra of 19 frames (one block of the roll-off's running sums and a part block)
         let nf = sp.n_freq();
@@ -1658,8 +1819,10 @@ mod tests {
         crate::kernels::spectral::stft::stft(&x, &window, &sp, &mut y).unwrap();
         let m = 19;
         let spec = &y[nf * 20..nf * (20 + m)];
-        let run = |level, fq: Freq<'_>| {
+        let run_on = |level, fq: Freq<'_>, spec: &[Complex<f32>], inter: bool| {
+            let m = spec.len() / nf;
             let mut mag = vec![0.0; m * mag_stride(nf)];
+            let mut inter = vec![0.0; if inter { nf * CUM_FRAMES } else { 0 }];
             let mut out = vec![0.0; m * 5];
             group_part_at(
                 level,
@@ -1670,14 +1833,27 @@ mod tests {
                 &DP,
                 f32::MIN_POSITIVE as f64,
                 &mut mag,
+                &mut inter,
                 &mut out,
                 5,
             );
             out
         };
+        let run = |level, fq: Freq<'_>| run_on(level, fq, spec, false);
         let want = run(crate::simd::Level::Scalar, Freq::new(&freq));
         for level in crate::simd::available() {
             assert_eq!(run(level, Freq::new(&freq)), want, "{level:?}");
+        }
+        // a whole group through the bin-major running sums equals the frame-major ones
+        let whole = &spec[..CUM_FRAMES * nf];
+        let want16 = run_on(crate::simd::Level::Scalar, Freq::new(&freq), whole, false);
+        assert_eq!(&want16[..], &want[..CUM_FRAMES * 5]);
+        for level in crate::simd::available() {
+            assert_eq!(
+                run_on(level, Freq::new(&freq), whole, true),
+                want16,
+                "{level:?}"
+            );
         }
         // the roll-off of ascending frequencies equals the general minimum search
         let general = Freq {
@@ -1741,6 +1917,17 @@ mod tests {
                     "{roll} {j}"
                 );
                 assert_eq!(rolloff_bins::<1>(&mag[j * st..], st, nf, roll)[0], side[j]);
+            }
+            // the bin-major lanes (the rows repeated to fill a group)
+            let mut inter = vec![0.0; nf * CUM_FRAMES];
+            for j in 0..CUM_FRAMES {
+                for i in 0..nf {
+                    inter[i * CUM_FRAMES + j] = rows[j % rows.len()][i];
+                }
+            }
+            let lanes = rolloff_bins_lanes(&inter, roll);
+            for j in 0..CUM_FRAMES {
+                assert_eq!(lanes[j], side[j % rows.len()], "{roll} {j}");
             }
         }
     }
@@ -1817,6 +2004,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn block_rms_does_not_depend_on_threads_or_simd_level() {
+        // long enough for the worker threads; rows of odd length, both precisions' paths
+        let x: Vec<f32> = (0..2 * 300_001usize)
+            .map(|i| ((i * 7919 % 1013) as f32 - 506.0) / 300.0)
+            .collect();
+        let fr = Framing {
+            frame_length: 2048,
+            hop: 512,
+            center: true,
+        };
+        let frames = fr.frames(300_001).unwrap();
+        let mut threaded = vec![0.0f32; 2 * frames];
+        rms_frames(&x, 2, &fr, TimePad::Reflect, &mut threaded).unwrap();
+        let mut serial = vec![0.0f32; 2 * frames];
+        crate::kernels::par::serial_if(true, || {
+            rms_frames(&x, 2, &fr, TimePad::Reflect, &mut serial)
+        })
+        .unwrap();
+        assert_eq!(threaded, serial);
+        // the block sums of every SIMD level equal the scalar ones bit for bit
+        let nb = frames - 1 + 4;
+        let mut want = vec![0.0f64; 2 * nb];
+        block_sums_at(
+            crate::simd::Level::Scalar,
+            &x,
+            300_001,
+            nb,
+            512,
+            1024,
+            TimePad::Reflect,
+            0,
+            &mut want,
+        );
+        let mut got = vec![0.0f64; 2 * nb];
+        let level = crate::simd::current();
+        block_sums_at(
+            level,
+            &x,
+            300_001,
+            nb,
+            512,
+            1024,
+            TimePad::Reflect,
+            0,
+            &mut got,
+        );
+        assert_eq!(got, want);
+        // and the naive sum of squares within rounding
+        let naive: f64 = x[..512].iter().map(|&v| (v as f64) * (v as f64)).sum();
+        assert!((want[2] - naive).abs() <= 1e-13 * naive);
     }
 
     #[test]
