@@ -5722,7 +5722,7 @@ int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct Sk
  * `x` readable for `n`, `bounds` for 10 doubles, `counts` writable for 3; each output used
  * writable for `capacity` elements.
  */
-int32_t sk_find_peaks_f64(const double *x, size_t n, uint32_t conds, const double *bounds, size_t wlen, double rel_height, size_t *peaks, size_t *plateau_sizes, size_t *left_edges, size_t *right_edges, double *peak_heights, double *left_thresholds, double *right_thresholds, double *prominences_out, size_t *left_bases, size_t *right_bases, double *widths_out, double *width_heights, double *left_ips, double *right_ips, size_t *counts, size_t capacity);
+int32_t sk_find_peaks_f64(const double *x, size_t n, uint32_t conds, const double *bounds, size_t wlen, double rel_height, size_t *peaks, size_t *plateau_sizes, size_t *left_edges, size_t *right_edges, double *peak_heights, double *left_thresholds, double *right_thresholds, double *prominences, size_t *left_bases, size_t *right_bases, double *widths, double *width_heights, double *left_ips, double *right_ips, size_t *counts, size_t capacity);
 
 /**
  * Local maxima of `x` (`n` doubles) with flat tops, as scipy's `_local_maxima_1d`: a peak is a

@@ -963,7 +963,7 @@ int32_t sk_pcm_to_u8_dither_f32(const float *x, uint8_t *y, size_t n, struct SkD
 
 int32_t sk_pcm_to_u8_dither_f64(const double *x, uint8_t *y, size_t n, struct SkDither *state);
 
-int32_t sk_find_peaks_f64(const double *x, size_t n, uint32_t conds, const double *bounds, size_t wlen, double rel_height, size_t *peaks, size_t *plateau_sizes, size_t *left_edges, size_t *right_edges, double *peak_heights, double *left_thresholds, double *right_thresholds, double *prominences_out, size_t *left_bases, size_t *right_bases, double *widths_out, double *width_heights, double *left_ips, double *right_ips, size_t *counts, size_t capacity);
+int32_t sk_find_peaks_f64(const double *x, size_t n, uint32_t conds, const double *bounds, size_t wlen, double rel_height, size_t *peaks, size_t *plateau_sizes, size_t *left_edges, size_t *right_edges, double *peak_heights, double *left_thresholds, double *right_thresholds, double *prominences, size_t *left_bases, size_t *right_bases, double *widths, double *width_heights, double *left_ips, double *right_ips, size_t *counts, size_t capacity);
 
 int32_t sk_local_maxima_f64(const double *x, size_t *mid, size_t *left, size_t *right, size_t *count, size_t n, size_t cap);
 
