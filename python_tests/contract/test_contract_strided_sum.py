@@ -4,7 +4,7 @@ elements are read in address order: a negative stride gives the bits of the same
 forwards, and strides ±1 are `sk_sum_*` of the elements in address order, bit for bit. Strides
 ±1, ±2, ±3, ±4, 5, −7, 0 and large ones; every length 0…100 plus block edges; data that makes
 float lanes round (mixed magnitudes, cancellation, denormals, signed zeros, partial sums beyond
-FLT_MAX). Includes issue 54's case, stride −2 and n = 17, which broke the previous promise."""
+FLT_MAX). Includes stride −2 with n = 17, a case an earlier version summed beyond its bound."""
 
 import math
 

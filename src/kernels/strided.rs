@@ -1368,7 +1368,7 @@ mod tests {
                 }
             }
         }
-        // issue 54's case: stride −2, n = 17
+        // stride −2 with n = 17: a float sum once found beyond the bound here
         let mut rng = Rng::new(22);
         for _ in 0..200 {
             let span = adversarial_f32(&mut rng, 33);
