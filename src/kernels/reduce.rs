@@ -147,6 +147,9 @@ pub(crate) trait Blocks {
     /// Whether long inputs are read as four streams (see [`SPLIT_MIN`]). Not for `dot`: its two
     /// inputs already make two streams, and eight measured far slower than two.
     const SPLIT: bool = true;
+    /// Whether a short input's blocks are summed four at a time before they are counted (see
+    /// [`Pairwise::push4`]; the same bits as one at a time).
+    const GROUPED: bool = true;
     fn len(&self) -> usize;
     fn block(&mut self, r: std::ops::Range<usize>) -> Lanes;
 }
@@ -188,7 +191,7 @@ pub(crate) fn pairwise<B: Blocks>(b: &mut B) -> f64 {
         let mut p = Pairwise::new(&mut stack);
         let mut start = 0;
         // four blocks at a time, combined as the counter would combine them (see `push4`)
-        while start + 4 * BLOCK <= n {
+        while B::GROUPED && start + 4 * BLOCK <= n {
             let b0 = b.block(start..start + BLOCK);
             let b1 = b.block(start + BLOCK..start + 2 * BLOCK);
             let b2 = b.block(start + 2 * BLOCK..start + 3 * BLOCK);

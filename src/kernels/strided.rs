@@ -684,6 +684,12 @@ struct FixedSum<'a, T, const S: usize> {
 }
 
 impl<T: Float, const S: usize> reduce::Blocks for FixedSum<'_, T, S> {
+    /// One stream: the fixed-stride loads already spread over `S` times the cache lines of a
+    /// contiguous block, and four lockstep streams of them measured slower than one.
+    const SPLIT: bool = false;
+    /// One block at a time: four inlined block bodies in a row measured several times slower
+    /// at the AVX2 level (their 32-lane accumulators and shuffles no longer fit the registers).
+    const GROUPED: bool = false;
     #[inline(always)]
     fn len(&self) -> usize {
         self.n
@@ -691,7 +697,10 @@ impl<T: Float, const S: usize> reduce::Blocks for FixedSum<'_, T, S> {
     #[inline(always)]
     fn block(&mut self, r: std::ops::Range<usize>) -> reduce::Lanes {
         const L: usize = FIXED_LANES;
-        let m = r.len();
+        // An opaque length keeps the block a rolled loop over its 32-lane steps: with the
+        // constant block length, LLVM unrolled the whole block at the AVX2 level, which was
+        // several times slower there.
+        let m = std::hint::black_box(r.len());
         let full = m / L;
         let (ch, _) = self.span[r.start * S..].as_chunks::<S>();
         let fast = full.min(ch.len() / L);
