@@ -255,9 +255,11 @@ def _iirfilter(kind: Optional[int], func: str, N: Any, rp: Any, rs: Any, Wn: Any
         order = -1
     if order < 0 or order != N:
         raise ValueError("Filter order must be a nonnegative integer")
-    limit = 84 if kind in _BESSEL else 64  # Bessel: scipy's besselap fails above 84
+    bessel = kind in _BESSEL
+    limit = 84 if bessel else 64
     if order > limit:
-        raise ValueError(f"{func}: N must be between 0 and {limit}, got {order}")
+        why = " (scipy's besselap fails to find the Bessel polynomial's zeros above 84)" if bessel else ""
+        raise ValueError(f"{func}: N must be between 0 and {limit}{why}, got {order}")
     if not analog and (np.any(w <= 0) or np.any(w >= 1)):
         if fsv is not None:
             raise ValueError(
