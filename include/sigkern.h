@@ -1884,7 +1884,7 @@ int32_t sk_firwin(int32_t band_type, int32_t window, double beta, double f1, dou
  * Number of poles of an order-`order` IIR design of band type `band_type` (`order` for
  * low/high-pass, `2·order` for band-pass/stop): the capacity, in complex values, that each of
  * `sk_iir_zpk`'s root arrays needs (zeros never outnumber poles). 0 for an invalid band or an
- * order above 64.
+ * order above 84 (the highest Bessel order; the other kinds stop at 64).
  *
  * Real-time safe: yes.
  */
@@ -1953,9 +1953,8 @@ int32_t sk_iir_sos(int32_t kind, uint32_t order, double ripple, int32_t band_typ
  *   about 1e-14 relative, not bit for bit). `rp`, `rs` in dB, finite ≥ 0 (ignored where
  *   unused); an elliptic design of order ≥ 2 needs both > 0 and not so far apart that the
  *   selectivity underflows (scipy's "Cannot design a filter with given rp and rs"), order 1
- *   needs `rp` > 0. `order` 0..=64 (0..=35 for Bessel designs: above,
- *   the Bessel polynomial's zeros are too ill-conditioned for the double-double evaluation
- *   used; scipy goes further).
+ *   needs `rp` > 0. `order` 0..=64 (0..=84 for Bessel designs, scipy's own limit: its
+ *   `besselap` fails to find the zeros above 84).
  * - Every other parameter, the outputs and the errors as `sk_iir_zpk`.
  *
  * Real-time safe: no (allocates the design before copying it out).

@@ -216,7 +216,8 @@ def test_butter_symmetric_band_same_filter(sk, ffi):
 def test_iir_zpk_sos_and_zpk2sos(sk, ffi):
     fb = lambda a: ffi.from_buffer("double[]", a)  # noqa: E731
     cap = sk.sk_iir_roots(5, BANDS["bandstop"])
-    assert cap == 10 and sk.sk_iir_roots(65, 0) == 0 and sk.sk_iir_roots(3, 9) == 0
+    assert cap == 10 and sk.sk_iir_roots(65, 0) == 65 and sk.sk_iir_roots(84, 2) == 168
+    assert sk.sk_iir_roots(85, 0) == 0 and sk.sk_iir_roots(3, 9) == 0
     z, p = np.zeros(cap, complex), np.zeros(cap, complex)
     nz, np_, k = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("double *")
     assert sk.sk_iir_zpk(sk.SK_IIR_CHEBY2, 5, 40.0, BANDS["bandstop"], 0.2, 0.5, 0, fb(z.view(float)),
@@ -299,10 +300,15 @@ def test_iirfilter_zpk_sos_every_prototype(sk, ffi):
         lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, 1e4, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
         lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, float("nan"), 0, 0.2, 0.0, 0, fb(sos), cnt,
                                     sos.size),
-        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_BESSEL_MAG, 65, 0.0, 0.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_BESSEL_MAG, 85, 0.0, 0.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
+        lambda: sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 65, 1.0, 40.0, 0, 0.2, 0.0, 0, fb(sos), cnt, sos.size),
     ):
         assert call() == SK_ERR_BAD_ARGUMENT
         assert (sos == 7.0).all()
+    big = np.zeros((43, 6))  # Bessel designs go to order 84, the others to 64
+    assert sk.sk_iirfilter_sos(sk.SK_IIR_BESSEL_MAG, 84, 0.0, 0.0, 0, 0.2, 0.0, 0, fb(big), cnt,
+                               big.size) == SK_OK and cnt[0] == 42
+    assert_sos_close(big[:42], ss.bessel(84, 0.2, norm="mag", output="sos"))
     assert sk.sk_iirfilter_sos(sk.SK_IIR_ELLIP, 5, 1.0, 40.0, 0, 0.2, 0.0, 0, fb(sos), cnt,
                                12) == SK_ERR_BUFFER_TOO_SMALL
     assert (sos == 7.0).all()

@@ -28,8 +28,6 @@ from scipy.signal.tests import test_spectral as _sp  # noqa: E402
 import sigkern  # noqa: E402
 
 _COMPLEX = "complex input: sigkern's spectral estimation takes real signals (documented refusal)"
-_BESSEL_HIGH = ("Bessel orders 51 and 72: sigkern's Bessel designs stop at order 35 (its double-double "
-                "evaluation of the Bessel polynomial cannot resolve the zeros beyond; documented refusal)")
 
 #: "Class.method" (or a savgol test function's name) → why it fails (every parametrisation)
 XFAIL = {
@@ -39,9 +37,6 @@ XFAIL = {
     "TestWelch.test_complex_32": _COMPLEX,
     "TestCSD.test_complex": _COMPLEX,
     "TestCSD.test_complex_32": _COMPLEX,
-    "TestBessel.test_norm_phase": _BESSEL_HIGH,
-    "TestBessel.test_norm_mag": _BESSEL_HIGH,
-    "TestBessel.test_norm_delay": _BESSEL_HIGH,
 }
 
 #: class → (scipy test module, names swapped)

@@ -77,6 +77,23 @@ def test_bessel_random_designs(norm):
         _compare("bessel", (order, _wn(rng, btype, analog), btype), {"analog": analog, "norm": norm})
 
 
+def test_bessel_high_orders():
+    # above the double-double evaluation's range, up to scipy's own limit (84), every form
+    for order, norm, btype, analog, wn in ((40, "delay", "lowpass", False, 0.3),
+                                           (51, "phase", "bandpass", True, [2.0, 5.0]),
+                                           (72, "mag", "highpass", False, 0.6),
+                                           (84, "phase", "bandstop", False, [0.2, 0.4]),
+                                           (84, "delay", "lowpass", True, 3.0)):
+        _compare("bessel", (order, wn, btype), {"analog": analog, "norm": norm})
+    # analog "ba": the poles are in the left half-plane, so every coefficient is a sum without
+    # cancellation (the digital "ba" of such orders is rounding noise in scipy too)
+    for got, want in zip(sigkern.bessel(84, 2.0, analog=True), ss.bessel(84, 2.0, analog=True)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+    for name, args in (("bessel", (85, 0.3)), ("butter", (65, 0.3)), ("ellip", (65, 1.0, 40.0, 0.3))):
+        with pytest.raises(ValueError, match="between 0 and (84|64)"):
+            getattr(sigkern, name)(*args)
+
+
 def test_ellip_bessel_edges_and_errors():
     for name, args in (("ellip", (0, 1.0, 40.0, 0.3)), ("ellip", (1, 0.5, 40.0, 0.3)),
                        ("bessel", (0, 0.3)), ("bessel", (1, 0.3))):

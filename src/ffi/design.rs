@@ -6,7 +6,7 @@ use super::window::{SK_WINDOW_BLACKMAN, SK_WINDOW_HAMMING, SK_WINDOW_HANN, SK_WI
 use crate::error::{SkError, SkResult};
 use crate::kernels::filter::design::{
     butter_sections, butter_sos, firwin, iir_roots, iir_zpk, rbj, zpk2sos_pairs, Band, BesselNorm,
-    FirBand, Pairing, Proto, Rbj, Window, BUTTER_MAX_ORDER, IIR_MAX_ORDER,
+    FirBand, Pairing, Proto, Rbj, Window, BESSEL_MAX_ORDER, BUTTER_MAX_ORDER, IIR_MAX_ORDER,
 };
 
 /// RBJ low-pass (`sk_rbj_biquad` kind).
@@ -340,14 +340,16 @@ unsafe fn write_sos(
 /// Number of poles of an order-`order` IIR design of band type `band_type` (`order` for
 /// low/high-pass, `2·order` for band-pass/stop): the capacity, in complex values, that each of
 /// `sk_iir_zpk`'s root arrays needs (zeros never outnumber poles). 0 for an invalid band or an
-/// order above 64.
+/// order above 84 (the highest Bessel order; the other kinds stop at 64).
 ///
 /// Real-time safe: yes.
 #[no_mangle]
 pub extern "C" fn sk_iir_roots(order: u32, band_type: i32) -> usize {
     ffi_boundary!("sk_iir_roots", on_error = |_| 0, {
         Ok(match band(band_type) {
-            Ok(b) if order as usize <= IIR_MAX_ORDER => iir_roots(order as usize, b),
+            Ok(b) if order as usize <= IIR_MAX_ORDER.max(BESSEL_MAX_ORDER) => {
+                iir_roots(order as usize, b)
+            }
             _ => 0,
         })
     })
@@ -546,9 +548,8 @@ pub unsafe extern "C" fn sk_iir_sos(
 ///   about 1e-14 relative, not bit for bit). `rp`, `rs` in dB, finite ≥ 0 (ignored where
 ///   unused); an elliptic design of order ≥ 2 needs both > 0 and not so far apart that the
 ///   selectivity underflows (scipy's "Cannot design a filter with given rp and rs"), order 1
-///   needs `rp` > 0. `order` 0..=64 (0..=35 for Bessel designs: above,
-///   the Bessel polynomial's zeros are too ill-conditioned for the double-double evaluation
-///   used; scipy goes further).
+///   needs `rp` > 0. `order` 0..=64 (0..=84 for Bessel designs, scipy's own limit: its
+///   `besselap` fails to find the zeros above 84).
 /// - Every other parameter, the outputs and the errors as `sk_iir_zpk`.
 ///
 /// Real-time safe: no (allocates the design before copying it out).

@@ -255,8 +255,11 @@ def _iirfilter(kind: Optional[int], func: str, N: Any, rp: Any, rs: Any, Wn: Any
         order = -1
     if order < 0 or order != N:
         raise ValueError("Filter order must be a nonnegative integer")
-    if order > 64:
-        raise ValueError(f"{func}: N must be between 0 and 64, got {order}")
+    bessel = kind in _BESSEL
+    limit = 84 if bessel else 64
+    if order > limit:
+        why = " (scipy's besselap fails to find the Bessel polynomial's zeros above 84)" if bessel else ""
+        raise ValueError(f"{func}: N must be between 0 and {limit}{why}, got {order}")
     if not analog and (np.any(w <= 0) or np.any(w >= 1)):
         if fsv is not None:
             raise ValueError(
@@ -473,9 +476,8 @@ def bessel(
     Parameters
     ----------
     N : int
-        Order, 0 to 35 (scipy allows higher orders; above 35 the Bessel polynomial's zeros
-        are too ill-conditioned for the double-double evaluation used here:
-        :class:`BadArgumentError`).
+        Order, 0 to 84 (scipy's own limit: its ``besselap`` fails to find the Bessel
+        polynomial's zeros above 84; sigkern raises ``ValueError`` there).
     Wn : float or pair of floats
         Critical frequency or band edges (meaning set by ``norm``). Units as :func:`butter`.
     btype : {"lowpass", "highpass", "bandpass", "bandstop"}, default "low"
@@ -523,7 +525,7 @@ def iirfilter(
     Parameters
     ----------
     N : int
-        Order, 0 to 64.
+        Order, 0 to 64 (Bessel prototypes: 0 to 84, as :func:`bessel`).
     Wn : float or pair of floats
         Critical frequency or band edges; units as :func:`butter`.
     rp, rs : float, optional

@@ -10,6 +10,7 @@
 
 use super::cplx::{c, np_div, C};
 pub use super::iirproto::BesselNorm;
+pub(crate) use super::iirproto::BESSEL_MAX_ORDER;
 use super::iirproto::{besselap, ellipap};
 use crate::error::{SkError, SkResult};
 use crate::kernels::alloc::{try_collect, try_vec};
@@ -546,7 +547,7 @@ pub enum Proto {
     Bessel(BesselNorm),
 }
 
-/// Largest order of an IIR design.
+/// Largest order of an IIR design other than Bessel (those go to [`BESSEL_MAX_ORDER`]).
 pub(crate) const IIR_MAX_ORDER: usize = 64;
 
 /// Zeros, poles and gain of a filter; roots as `[re, im]`.
@@ -725,7 +726,8 @@ pub fn iir_zpk(
     w2: f64,
     analog: bool,
 ) -> SkResult<Zpk> {
-    if order > IIR_MAX_ORDER {
+    // (besselap states its own limit)
+    if order > IIR_MAX_ORDER && !matches!(proto, Proto::Bessel(_)) {
         return Err(SkError::BadArgument(format!(
             "order = {order} must be between 0 and {IIR_MAX_ORDER}"
         )));

@@ -427,11 +427,24 @@ impl Cdd {
     }
 }
 
+/// Highest order whose Bessel zeros are found with the double-double recurrence of
+/// [`bessel_f_dd`]; above it [`bessel_f_split`] evaluates the function.
+const BESSEL_DD_MAX_ORDER: usize = 35;
+
 /// `(f(x), f'(x))` of scipy's `_bessel_zeros`: `f = kve(N+1/2, 1/x)` and its derivative
-/// (scipy's formula `kve(N-1/2)/(2x²) - kve(N+1/2)/x² + kve(N+3/2)/(2x²)`), each without the
-/// common factor `sqrt(π x / 2)` (it cancels in `f/f'`): the upward recurrence
-/// `K_{v+1} = K_{v-1} + 2v·x·K_v` from `K_{1/2} ∝ 1`, `K_{3/2} ∝ 1 + x`, in double-double.
+/// (scipy's formula `kve(N-1/2)/(2x²) - kve(N+1/2)/x² + kve(N+3/2)/(2x²)`), each up to a
+/// common factor that cancels in `f/f'`.
 fn bessel_f(n: usize, x: C) -> (C, C) {
+    if n <= BESSEL_DD_MAX_ORDER {
+        bessel_f_dd(n, x)
+    } else {
+        bessel_f_split(n, x)
+    }
+}
+
+/// [`bessel_f`] by the upward recurrence `K_{v+1} = K_{v-1} + 2v·x·K_v` from `K_{1/2} ∝ 1`,
+/// `K_{3/2} ∝ 1 + x` (the common factor `sqrt(π x / 2)` left out), in double-double.
+fn bessel_f_dd(n: usize, x: C) -> (C, C) {
     let xd = Cdd::from(x);
     let one = Cdd::from(c(1.0, 0.0));
     let mut prev = one; // v = 1/2
@@ -451,6 +464,65 @@ fn bessel_f(n: usize, x: C) -> (C, C) {
     let two_x2 = c(2.0, 0.0) * x2;
     let fp = prev / two_x2 - cur / x2 + up / two_x2;
     (cur, fp)
+}
+
+/// [`bessel_f`] the way AMOS evaluates `K_v(z)` in the left half-plane, in double precision:
+/// with `z = 1/x = w·e^{iπs}` (`s = ±1`, `Re w ≥ 0` near the zeros), the continuation
+/// `K_v(z) = e^{-iπsv}·K_v(w) − iπs·I_v(w)` splits the cancelling sum into two terms that are
+/// each computed to a few ulps: `K_v(w)` by the upward recurrence (dominant, so stable) and
+/// `I_v(w) = I_{1/2}(w)·∏ I_{j+3/2}/I_{j+1/2}`, the ratios by the backward recurrence
+/// (minimal, so stable), `I_{1/2}(w) = sqrt(2/(πw))·sinh w`. The zeros of the difference are
+/// well conditioned in `w`, unlike those of the Bessel polynomial in its coefficients. The
+/// common factor `sqrt(π/(2w))·e^{-w}` is left out.
+fn bessel_f_split(n: usize, x: C) -> (C, C) {
+    let one = c(1.0, 0.0);
+    let z = one / x;
+    let w = -z;
+    let iw = one / w;
+    // K_{j+1/2}(w) for j = n-1, n, n+1 (scaled so that K_{1/2} = 1)
+    let mut k = [one, one + iw, c(0.0, 0.0)];
+    for j in 1..=n {
+        let next = k[0] + iw * k[1].scale((2 * j + 1) as f64);
+        k = [k[0], k[1], next];
+        if j < n {
+            k = [k[1], k[2], c(0.0, 0.0)];
+        }
+    }
+    // K_{j+1/2}: k[0] = j = n-1, k[1] = n, k[2] = n+1
+    // r = I_{j+3/2}/I_{j+1/2} from far above (the start's error decays geometrically)
+    let top = n + 48 + w.abs().min(1e6) as usize;
+    let mut r = c(0.0, 0.0);
+    let mut ratios = [c(0.0, 0.0); 2];
+    let mut prod = one; // I_{n-1/2}/I_{1/2} once the loop has run
+    for j in (0..=top).rev() {
+        r = one / (iw.scale((2 * j + 3) as f64) + r);
+        if j == n - 1 || j == n {
+            ratios[j + 1 - n] = r;
+        }
+        if j < n - 1 {
+            prod = prod * r;
+        }
+    }
+    let s = if z.im >= 0.0 { 1.0 } else { -1.0 };
+    // −iπs·I_v(w) over the common factor: −is·(e^{2w} − 1)·I_v/I_{1/2}
+    let e2 = {
+        let m = (2.0 * w.re).exp();
+        let (sn, cs) = (2.0 * w.im).sin_cos();
+        c(m * cs - 1.0, m * sn)
+    };
+    let b = c(0.0, -s) * e2;
+    let i_m = prod;
+    let i_0 = i_m * ratios[0];
+    let i_p = i_0 * ratios[1];
+    // e^{-iπs(j+1/2)} = (−1)^j·(−is)
+    let a = |j: usize| c(0.0, if j.is_multiple_of(2) { -s } else { s });
+    let km = a(n - 1) * k[0] + b * i_m;
+    let k0 = a(n) * k[1] + b * i_0;
+    let kp = a(n + 1) * k[2] + b * i_p;
+    let x2 = x * x;
+    let two_x2 = c(2.0, 0.0) * x2;
+    let fp = km / two_x2 - k0 / x2 + kp / two_x2;
+    (k0, fp)
 }
 
 /// scipy's `_aberth(f, fp, x0, tol=1e-15, maxiter=50)`.
@@ -626,10 +698,10 @@ fn norm_factor(p: &[C], k: f64) -> SkResult<f64> {
     ))
 }
 
-/// Highest Bessel order: the zeros of the Bessel polynomial (condition number about 1e15 at
-/// order 29, 1e21 at order 40) are found to scipy's accuracy with the double-double evaluation
-/// up to here.
-pub(crate) const BESSEL_MAX_ORDER: usize = 35;
+/// Highest Bessel order: scipy's `besselap` itself fails above it (its Aberth iteration stops
+/// converging: `kve` overflows or the zeros miss its sum test), so there is no reference
+/// design beyond.
+pub(crate) const BESSEL_MAX_ORDER: usize = 84;
 
 /// scipy's `besselap(N, norm)`: no zeros, the poles and gain of the order-`n` Bessel–Thomson
 /// prototype.
@@ -639,9 +711,8 @@ pub(super) fn besselap(n: usize, norm: BesselNorm) -> SkResult<(Vec<C>, Vec<C>, 
     }
     if n > BESSEL_MAX_ORDER {
         return Err(SkError::BadArgument(format!(
-            "order = {n}: Bessel designs are limited to order {BESSEL_MAX_ORDER} (the \
-             polynomial's zeros are too ill-conditioned above it for the double-double \
-             evaluation used here)"
+            "order = {n}: Bessel designs are limited to order {BESSEL_MAX_ORDER} (scipy's \
+             besselap fails to find the Bessel polynomial's zeros above it)"
         )));
     }
     let mut p: Vec<C> = bessel_zeros(n)?
@@ -716,8 +787,91 @@ mod tests {
         for n in 1..=BESSEL_MAX_ORDER {
             assert_eq!(besselap(n, BesselNorm::Mag).unwrap().1.len(), n);
         }
-        assert!(besselap(BESSEL_MAX_ORDER + 1, BesselNorm::Phase).is_err());
+        match besselap(BESSEL_MAX_ORDER + 1, BesselNorm::Phase) {
+            Err(SkError::BadArgument(m)) => assert!(m.contains("limited to order 84"), "{m}"),
+            r => panic!("{r:?}"),
+        }
         assert!(ellipap(2, 0.0, 40.0).is_err());
+    }
+
+    #[test]
+    fn bessel_split_evaluation_agrees_with_double_double() {
+        // both evaluations of K_{n+1/2}(1/x) give the same Newton steps (away from the zeros,
+        // where the double-double recurrence is accurate: the starting points pushed outward)
+        for n in [2, 9, 20, 35] {
+            for x in campos_zeros(n).into_iter().map(|v| v.scale(1.2)) {
+                let (f, fp) = bessel_f_dd(n, x);
+                let (g, gp) = bessel_f_split(n, x);
+                let (a, b) = (f / fp, g / gp);
+                assert!(
+                    (a - b).abs() <= 1e-13 * a.abs(),
+                    "n = {n}, x = {x:?}: {a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bessel_high_orders_match_scipy() {
+        // scipy.signal.besselap(N, norm): k, p[0], p[N // 2]; scipy's zeros are within about
+        // 2e-15 relative of the exact ones (mpmath), these within 3e-16
+        let cases = [
+            (
+                40,
+                BesselNorm::Delay,
+                7.977_794_181_429_167e58,
+                c(-5.258_411_255_257_467, 37.163_102_407_364_18),
+                c(-26.831_586_166_986_426, -0.867_755_028_855_499_5),
+            ),
+            (
+                51,
+                BesselNorm::Phase,
+                1.0,
+                c(-0.151_903_371_293_726_5, 1.268_138_592_931_131_5),
+                c(-0.903_451_603_862_518_8, 0.0),
+            ),
+            (
+                72,
+                BesselNorm::Mag,
+                2.883_303_315_693_729e52,
+                c(-0.652_350_869_697_903_6, 6.889_533_961_997_903),
+                c(-4.831_588_432_681_117, -0.087_267_783_868_445_16),
+            ),
+            (
+                84,
+                BesselNorm::Phase,
+                1.0,
+                c(-0.110_354_208_611_311_91, 1.294_102_067_280_532),
+                c(-0.902_324_312_743_970_7, -0.013_982_845_240_328_452),
+            ),
+            (
+                84,
+                BesselNorm::Delay,
+                3.940_422_233_383_797e150,
+                c(-6.848_460_908_461_762, 80.310_552_092_725_63),
+                c(-55.997_255_205_256_15, -0.867_760_008_634_994_6),
+            ),
+        ];
+        for (n, norm, k, p0, pm) in cases {
+            let (z, p, kk) = besselap(n, norm).unwrap();
+            assert!(z.is_empty() && p.len() == n);
+            assert!((kk - k).abs() <= 1e-13 * k, "{n}: {kk}");
+            assert!((p[0] - p0).abs() <= 1e-13 * p0.abs(), "{n}: {:?}", p[0]);
+            assert!(
+                (p[n / 2] - pm).abs() <= 1e-13 * pm.abs(),
+                "{n}: {:?}",
+                p[n / 2]
+            );
+            assert_eq!(p[n - 1], p[0].conj());
+        }
+        // the zeros pass scipy's test (their sum is −1 within 1e-15) at every order
+        for n in BESSEL_DD_MAX_ORDER + 1..=BESSEL_MAX_ORDER {
+            let s = bessel_zeros(n)
+                .unwrap()
+                .iter()
+                .fold(c(1.0, 0.0), |a, &v| a + v);
+            assert!(s.abs() <= 1e-15, "{n}: {s:?}");
+        }
         assert!(ellipap(4, 1.0, 1e300).is_err());
     }
 }
