@@ -852,25 +852,33 @@ pub fn zero_crossing_rate<T: Float>(
         return time_frames(x, batch, fr, TimePad::Edge, out, |s| frame_zcr(s, zp));
     }
     assert_eq!(out.len(), batch * frames, "frame output length");
+    // the frames of all rows side by side on the worker threads (a long single row is split
+    // too); each run of frames of one row slides from its first frame
     par_rows_with(
         out,
-        frames,
+        1,
         x.len().saturating_mul(2),
         || Ok(()),
         |_, first, chunk| {
-            for (k, o) in chunk.chunks_exact_mut(frames).enumerate() {
-                let b = first + k;
-                zcr_row(&x[b * n..(b + 1) * n], fr, zp, o);
+            let mut g = first;
+            let mut rest = chunk;
+            while !rest.is_empty() {
+                let (b, t0) = (g / frames, g % frames);
+                let len = rest.len().min(frames - t0);
+                let (o, tail) = rest.split_at_mut(len);
+                zcr_row(&x[b * n..(b + 1) * n], fr, zp, t0, o);
+                g += len;
+                rest = tail;
             }
         },
     )
 }
 
-/// The crossing rates of every frame of one finite, non-empty row `x` (edge-padded when
-/// centred) into `out` (one per frame): the same integer counts as [`frame_zcr`] on each
+/// The crossing rates of frames `t0 ..` (`out.len()` of them) of one finite, non-empty row
+/// `x` (edge-padded when centred) into `out`: the same integer counts as [`frame_zcr`] on each
 /// frame, but each sample pair is classified at most twice (entering and leaving a window that
 /// slides by `hop`) instead of once per frame that holds it.
-fn zcr_row<T: Float>(x: &[T], fr: &Framing, zp: &ZcrParams, out: &mut [T]) {
+fn zcr_row<T: Float>(x: &[T], fr: &Framing, zp: &ZcrParams, t0: usize, out: &mut [T]) {
     let pad = if fr.center { fr.frame_length / 2 } else { 0 };
     let (fl, hop) = (fr.frame_length, fr.hop);
     // pairs (p, p + 1) of the padded row, p in lo..hi, whose sign classes differ
@@ -898,10 +906,10 @@ fn zcr_row<T: Float>(x: &[T], fr: &Framing, zp: &ZcrParams, out: &mut [T]) {
     };
     let extra = usize::from(zp.pad);
     let mut count = 0usize;
-    for (t, o) in out.iter_mut().enumerate() {
-        let s = t * hop;
+    for (i, o) in out.iter_mut().enumerate() {
+        let s = (t0 + i) * hop;
         // the frame's pairs are s .. s + fl − 1
-        count = if t == 0 || hop >= fl {
+        count = if i == 0 || hop >= fl {
             crossings(s, s + fl - 1)
         } else {
             count - crossings(s - hop, s) + crossings(s - hop + fl - 1, s + fl - 1)
@@ -2194,6 +2202,12 @@ mod tests {
                     })
                     .unwrap();
                     assert_eq!(got, want, "fl {fl} hop {hop} centre {center} {zp:?}");
+                    // a run of frames starting anywhere in a row (the threads' split)
+                    for t0 in [1, frames / 2, frames - 1] {
+                        let mut part = vec![0.0f32; frames - t0];
+                        zcr_row(&x[n..2 * n], &fr, &zp, t0, &mut part);
+                        assert_eq!(part[..], want[frames + t0..], "from frame {t0}");
+                    }
                 }
             }
         }
