@@ -844,9 +844,84 @@ pub fn zero_crossing_rate<T: Float>(
     if zp.threshold.is_nan() {
         return Err(SkError::BadArgument("threshold is NaN".into()));
     }
-    fr.frames(x.len().checked_div(batch).unwrap_or(0))?;
+    let n = x.len().checked_div(batch).unwrap_or(0);
+    let frames = fr.frames(n)?;
     check_finite(x, "y")?;
-    time_frames(x, batch, fr, TimePad::Edge, out, |s| frame_zcr(s, zp))
+    if n == 0 {
+        // (edge padding of an empty signal: the shared driver reports it)
+        return time_frames(x, batch, fr, TimePad::Edge, out, |s| frame_zcr(s, zp));
+    }
+    assert_eq!(out.len(), batch * frames, "frame output length");
+    // the frames of all rows side by side on the worker threads (a long single row is split
+    // too); each run of frames of one row slides from its first frame
+    par_rows_with(
+        out,
+        1,
+        x.len().saturating_mul(2),
+        || Ok(()),
+        |_, first, chunk| {
+            let mut g = first;
+            let mut rest = chunk;
+            while !rest.is_empty() {
+                let (b, t0) = (g / frames, g % frames);
+                let len = rest.len().min(frames - t0);
+                let (o, tail) = rest.split_at_mut(len);
+                zcr_row(&x[b * n..(b + 1) * n], fr, zp, t0, o);
+                g += len;
+                rest = tail;
+            }
+        },
+    )
+}
+
+/// The crossing rates of frames `t0 ..` (`out.len()` of them) of one finite, non-empty row
+/// `x` (edge-padded when centred) into `out`: the same integer counts as [`frame_zcr`] on each
+/// frame, but each sample pair is classified at most twice (entering and leaving a window that
+/// slides by `hop`) instead of once per frame that holds it.
+fn zcr_row<T: Float>(x: &[T], fr: &Framing, zp: &ZcrParams, t0: usize, out: &mut [T]) {
+    let pad = if fr.center { fr.frame_length / 2 } else { 0 };
+    let (fl, hop) = (fr.frame_length, fr.hop);
+    // pairs (p, p + 1) of the padded row, p in lo..hi, whose sign classes differ
+    let crossings = |lo: usize, hi: usize| -> usize {
+        if lo >= hi {
+            return 0;
+        }
+        if lo >= pad && hi - pad < x.len() {
+            // interior: samples lo − pad ..= hi − pad of x
+            let seg = &x[lo - pad..hi - pad + 1];
+            let mut prev = zcr_class(seg[0].to_f64(), zp);
+            let mut c = 0usize;
+            for v in &seg[1..] {
+                let k = zcr_class(v.to_f64(), zp);
+                c += usize::from(k != prev);
+                prev = k;
+            }
+            c
+        } else {
+            let at = |p: usize| x[p.saturating_sub(pad).min(x.len() - 1)].to_f64();
+            (lo..hi)
+                .filter(|&p| zcr_class(at(p), zp) != zcr_class(at(p + 1), zp))
+                .count()
+        }
+    };
+    let extra = usize::from(zp.pad);
+    let mut count = 0usize;
+    for (i, o) in out.iter_mut().enumerate() {
+        let s = (t0 + i) * hop;
+        // the frame's pairs are s .. s + fl − 1
+        count = if i == 0 || hop >= fl {
+            crossings(s, s + fl - 1)
+        } else {
+            count - crossings(s - hop, s) + crossings(s - hop + fl - 1, s + fl - 1)
+        };
+        *o = T::from_f64((count + extra) as f64 / fl as f64);
+    }
+}
+
+/// [`sign_class`] of a finite sample.
+#[inline(always)]
+fn zcr_class(v: f64, zp: &ZcrParams) -> i8 {
+    sign_class(v, zp).unwrap_or(0)
 }
 
 /// `librosa.feature.rms(y=...)` of every row of `x` (`batch × n`) into `out` (`batch ×
@@ -2069,6 +2144,73 @@ mod tests {
         assert_eq!(frame_zcr(&[1.0, -1.0, 1.0, -1.0], &zp), 0.75);
         assert_eq!(frame_zcr(&[1.0, 0.0, -0.0, 1e-11, -1e-11], &zp), 0.0);
         assert_eq!(frame_zcr(&[1.0, 0.0, -1.0, 1.0], &zp), 0.5);
+    }
+
+    #[test]
+    fn zcr_sliding_matches_per_frame_counts() {
+        // a signal with exact zeros, values at ± the threshold and long runs of one sign
+        let mut x: Vec<f32> = (0..997)
+            .map(|i| {
+                let v = ((i * 7919 % 1013) as f32 - 506.0) / 97.0;
+                match i % 11 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    2 => 0.25,
+                    3 => -0.25,
+                    _ => v,
+                }
+            })
+            .collect();
+        x[300..420].iter_mut().for_each(|v| *v = v.abs() + 1.0);
+        for &(fl, hop) in &[
+            (64, 16),
+            (64, 64),
+            (50, 7),
+            (16, 40),
+            (1, 1),
+            (2, 1),
+            (490, 3),
+            (700, 5),
+        ] {
+            for center in [true, false] {
+                for (threshold, zero_pos, pad) in [
+                    (1e-10, true, false),
+                    (0.25, false, true),
+                    (0.0, true, true),
+                    (-1.0, false, false),
+                ] {
+                    let fr = Framing {
+                        frame_length: fl,
+                        hop,
+                        center,
+                    };
+                    let zp = ZcrParams {
+                        threshold,
+                        zero_pos,
+                        pad,
+                    };
+                    let (batch, n) = (2, x.len() / 2);
+                    let Ok(frames) = fr.frames(n) else {
+                        assert!(!center && fl > n);
+                        continue;
+                    };
+                    let mut got = vec![0.0f32; batch * frames];
+                    zero_crossing_rate(&x[..batch * n], batch, &fr, &zp, &mut got).unwrap();
+                    let mut want = vec![0.0f32; batch * frames];
+                    time_frames(&x[..batch * n], batch, &fr, TimePad::Edge, &mut want, |s| {
+                        frame_zcr(s, &zp)
+                    })
+                    .unwrap();
+                    assert_eq!(got, want, "fl {fl} hop {hop} centre {center} {zp:?}");
+                    // a run of frames starting anywhere in a row (the threads' split)
+                    for t0 in [1, frames / 2, frames - 1] {
+                        let mut part = vec![0.0f32; frames - t0];
+                        zcr_row(&x[n..2 * n], &fr, &zp, t0, &mut part);
+                        assert_eq!(part[..], want[frames + t0..], "from frame {t0}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
