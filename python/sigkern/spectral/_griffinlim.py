@@ -128,10 +128,11 @@ def griffinlim(S: ArrayLike, *, n_iter: int = 32, hop_length: Optional[int] = No
     lead = tuple(S.shape[:-2])
     cdt = A.COMPLEX_OF[dt]
     if init == "random":
-        th = 2 * np.pi * rng.random(size=tuple(S.shape))
-        ph = np.empty(tuple(S.shape), cdt)
-        ph[...] = np.cos(th) + 1j * np.sin(th)
-        pinit: Any = np.ascontiguousarray(ph.swapaxes(-1, -2))
+        # cos + i·sin of the drawn angles written straight into the frame-major layout
+        th = (2 * np.pi * rng.random(size=tuple(S.shape))).swapaxes(-1, -2)
+        pinit: Any = np.empty(th.shape, cdt)
+        np.cos(th, out=pinit.real, casting="same_kind")
+        np.sin(th, out=pinit.imag, casting="same_kind")
     elif init is None:
         pinit = None
     else:

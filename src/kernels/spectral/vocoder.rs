@@ -15,8 +15,8 @@ use super::fft::{FftFloat, Norm, PlanCache};
 use super::stft::{stft, PadMode, StftParams};
 use super::Complex;
 use crate::error::{SkError, SkResult};
-use crate::kernels::alloc::try_vec;
-use crate::kernels::par::par_rows_with;
+use crate::kernels::alloc::{try_vec, try_with_capacity};
+use crate::kernels::par::{par_rows_with, threads_for};
 use crate::kernels::Float;
 
 /// Largest output frame count or length the kernels compute (2^52: every count is exact in a
@@ -102,58 +102,122 @@ pub fn phase_vocoder(
     let frames = d.len() / nf;
     let out = pv_frames(frames, rate)?;
     assert_eq!(y.len(), out * nf, "phase vocoder output length");
-    // magnitudes and phasors of every input frame plus librosa's two zero frames
-    let cols = frames + 2;
-    let mut mag = try_vec(cols * nf, 0.0f64, "the magnitudes")?;
-    let mut unit = try_vec(cols * nf, Complex::new(1.0, 0.0), "the phasors")?;
-    let mut acc = try_vec(nf, Complex::new(0.0, 0.0), "the phase accumulator")?;
-    {
-        // split the frames over the worker threads: the same values as one pass
-        let (mh, _) = mag.split_at_mut(frames * nf);
-        let (uh, _) = unit.split_at_mut(frames * nf);
-        let mut pairs: Vec<(&mut [f64], &mut [Complex<f64>])> =
-            mh.chunks_mut(nf).zip(uh.chunks_mut(nf)).collect();
-        par_rows_with(
-            &mut pairs,
-            1,
-            frames * nf * 8,
-            || Ok(()),
-            |_, first, chunk| {
-                for (k, (m, u)) in chunk.iter_mut().enumerate() {
-                    let t = first + k;
-                    polar_frame(&d[t * nf..(t + 1) * nf], m, u);
-                }
-            },
-        )?;
+    // the bins split into ranges over the worker threads (each bin's accumulator is its own
+    // chain): one part per thread, each the same range of every output frame
+    let parts = threads_for(nf, out.saturating_mul(nf).saturating_mul(8));
+    let width = nf.div_ceil(parts);
+    let mut jobs: Vec<(usize, Vec<&mut [Complex<f64>]>)> =
+        try_with_capacity(parts, "the bin ranges")?;
+    for k in 0..parts {
+        jobs.push((k * width, try_with_capacity(out, "the bin ranges")?));
     }
-    acc.copy_from_slice(&unit[..nf]);
-    for (t, yt) in y.chunks_exact_mut(nf).enumerate() {
-        // librosa: time_steps = np.arange(0, frames, rate) = t·rate; columns int(step),
-        // int(step) + 1; alpha = step mod 1
-        let step = t as f64 * rate;
-        let i = step as usize;
-        let alpha = step - i as f64;
-        let beta = 1.0 - alpha;
-        let (m0, m1) = (&mag[i * nf..(i + 1) * nf], &mag[(i + 1) * nf..(i + 2) * nf]);
-        let (u0, u1) = (
-            &unit[i * nf..(i + 1) * nf],
-            &unit[(i + 1) * nf..(i + 2) * nf],
-        );
-        for ((((o, a), (&p, &q)), &v0), &v1) in yt
-            .iter_mut()
-            .zip(acc.iter_mut())
-            .zip(m0.iter().zip(m1))
-            .zip(u0)
-            .zip(u1)
-        {
-            let m = beta * p + alpha * q;
-            *o = Complex::new(a.re * m, a.im * m);
-            // a ← a · v1 · conj(v0)
-            let r = Complex::new(v1.re * v0.re + v1.im * v0.im, v1.im * v0.re - v1.re * v0.im);
-            *a = Complex::new(a.re * r.re - a.im * r.im, a.re * r.im + a.im * r.re);
+    for row in y.chunks_exact_mut(nf) {
+        let mut rest = row;
+        for (_, rows) in jobs.iter_mut() {
+            let w = width.min(rest.len());
+            let (a, b) = std::mem::take(&mut rest).split_at_mut(w);
+            rows.push(a);
+            rest = b;
         }
     }
-    Ok(())
+    par_rows_with(
+        &mut jobs,
+        1,
+        out.saturating_mul(nf).saturating_mul(8),
+        || PvBins::new(width),
+        |st, _, chunk| {
+            for (k0, rows) in chunk.iter_mut() {
+                st.run(d, nf, frames, rate, *k0, rows);
+            }
+        },
+    )
+}
+
+/// One thread's columns of [`phase_vocoder`] for a range of bins: the magnitudes and phasors
+/// of the two input frames an output frame interpolates, and the accumulators.
+struct PvBins {
+    m0: Vec<f64>,
+    m1: Vec<f64>,
+    u0: Vec<Complex<f64>>,
+    u1: Vec<Complex<f64>>,
+    acc: Vec<Complex<f64>>,
+}
+
+impl PvBins {
+    fn new(width: usize) -> SkResult<Self> {
+        let one = Complex::new(1.0, 0.0);
+        Ok(PvBins {
+            m0: try_vec(width, 0.0, "the magnitudes")?,
+            m1: try_vec(width, 0.0, "the magnitudes")?,
+            u0: try_vec(width, one, "the phasors")?,
+            u1: try_vec(width, one, "the phasors")?,
+            acc: try_vec(width, one, "the phase accumulator")?,
+        })
+    }
+
+    /// Bins `k0 .. k0 + w` of every output frame (`rows`, `w` bins each).
+    fn run(
+        &mut self,
+        d: &[Complex<f64>],
+        nf: usize,
+        frames: usize,
+        rate: f64,
+        k0: usize,
+        rows: &mut [&mut [Complex<f64>]],
+    ) {
+        let Some(w) = rows.first().map(|r| r.len()) else {
+            return;
+        };
+        if w == 0 {
+            return;
+        }
+        // input frame i's columns (past the last frame librosa's zero frames: magnitude 0,
+        // phasor 1)
+        let col = |i: usize, m: &mut [f64], u: &mut [Complex<f64>]| {
+            if i < frames {
+                polar_frame(&d[i * nf + k0..i * nf + k0 + w], m, u);
+            } else {
+                m.fill(0.0);
+                u.fill(Complex::new(1.0, 0.0));
+            }
+        };
+        col(0, &mut self.m0[..w], &mut self.u0[..w]);
+        self.acc[..w].copy_from_slice(&self.u0[..w]);
+        col(1, &mut self.m1[..w], &mut self.u1[..w]);
+        // the columns held: i and i + 1
+        let mut held = 0usize;
+        for (t, yt) in rows.iter_mut().enumerate() {
+            // librosa: time_steps = np.arange(0, frames, rate) = t·rate; columns int(step),
+            // int(step) + 1; alpha = step mod 1
+            let step = t as f64 * rate;
+            let i = step as usize;
+            let alpha = step - i as f64;
+            let beta = 1.0 - alpha;
+            if i != held {
+                if i == held + 1 {
+                    std::mem::swap(&mut self.m0, &mut self.m1);
+                    std::mem::swap(&mut self.u0, &mut self.u1);
+                } else {
+                    col(i, &mut self.m0[..w], &mut self.u0[..w]);
+                }
+                col(i + 1, &mut self.m1[..w], &mut self.u1[..w]);
+                held = i;
+            }
+            for ((((o, a), (&p, &q)), &v0), &v1) in yt
+                .iter_mut()
+                .zip(self.acc[..w].iter_mut())
+                .zip(self.m0[..w].iter().zip(&self.m1[..w]))
+                .zip(&self.u0[..w])
+                .zip(&self.u1[..w])
+            {
+                let m = beta * p + alpha * q;
+                *o = Complex::new(a.re * m, a.im * m);
+                // a ← a · v1 · conj(v0)
+                let r = Complex::new(v1.re * v0.re + v1.im * v0.im, v1.im * v0.re - v1.re * v0.im);
+                *a = Complex::new(a.re * r.re - a.im * r.im, a.re * r.im + a.im * r.re);
+            }
+        }
+    }
 }
 
 /// [`phase_vocoder`] of `rows` spectrograms of `frames × nf` bins each (frame-major, one after
@@ -316,36 +380,94 @@ impl<T: FftFloat + PlanCache> Ola<T> {
         })
     }
 
-    /// Scratch for [`Ola::run`]: room for the inverse frames (`used × n_fft`).
-    pub(crate) fn scratch(&self) -> SkResult<Vec<T>> {
-        try_vec(self.used * self.n_fft, T::ZERO, "the inverse frames")
+    /// The inverse of `s` (`frames × (n_fft/2+1)` bins, frame-major) into `y` (len samples).
+    pub(crate) fn run(&self, s: &[Complex<T>], y: &mut [T]) -> SkResult<()> {
+        self.run_strided(s, self.n_fft / 2 + 1, y)
     }
 
-    /// The inverse of `s` (`frames × (n_fft/2+1)` bins) into `y` (len samples); `buf` from
-    /// [`Ola::scratch`].
-    pub(crate) fn run(&self, s: &[Complex<T>], y: &mut [T], buf: &mut [T]) -> SkResult<()> {
+    /// As [`Ola::run`] with frame `t`'s bins at `s[t·stride ..]`. The output is split into
+    /// sample ranges over the worker threads; each range transforms the frames that reach it
+    /// and adds them in frame order, so every sample gets the sums of the one-pass loop.
+    pub(crate) fn run_strided(&self, s: &[Complex<T>], stride: usize, y: &mut [T]) -> SkResult<()> {
+        par_rows_with(
+            y,
+            self.hop,
+            self.used * self.n_fft * 4,
+            || self.range_scratch(),
+            |st, first, chunk| self.range(s, stride, first * self.hop, chunk, st),
+        )
+    }
+
+    /// Scratch of [`Ola::range`]: an FFT workspace, one frame's bins and samples.
+    #[allow(clippy::type_complexity)]
+    fn range_scratch(&self) -> SkResult<(super::fft::Workspace<T>, Vec<Complex<T>>, Vec<T>)> {
+        let n = self.n_fft;
+        Ok((
+            self.plan.workspace()?,
+            try_vec(n / 2 + 1, Complex::new(T::ZERO, T::ZERO), "bins")?,
+            try_vec(n, T::ZERO, "an inverse frame")?,
+        ))
+    }
+
+    /// Output samples `a0 .. a0 + y.len()` of the inverse (see [`Ola::run_strided`]).
+    #[allow(clippy::type_complexity)]
+    fn range(
+        &self,
+        s: &[Complex<T>],
+        stride: usize,
+        a0: usize,
+        y: &mut [T],
+        (ws, spec, fr): &mut (super::fft::Workspace<T>, Vec<Complex<T>>, Vec<T>),
+    ) {
+        let (n, hop, start) = (self.n_fft, self.hop, self.start);
+        let nf = n / 2 + 1;
+        // padded positions p0 .. p1; frame t covers t·hop .. t·hop + n
+        let (p0, p1) = (a0 + start, a0 + start + y.len());
+        y.fill(T::ZERO);
+        if p1 == p0 {
+            return;
+        }
+        let t_lo = if p0 >= n { (p0 - n) / hop + 1 } else { 0 };
+        let t_hi = self.used.min(p1.div_ceil(hop));
+        for t in t_lo..t_hi {
+            let f0 = t * hop;
+            let a = f0.max(p0);
+            let b = (f0 + n).min(p1);
+            if a >= b {
+                continue;
+            }
+            spec.copy_from_slice(&s[t * stride..t * stride + nf]);
+            self.plan
+                .irfft_inplace_input(spec, fr, Norm::Backward, &mut ws.cplx);
+            for (o, (&f, &w)) in y[a - p0..b - p0]
+                .iter_mut()
+                .zip(fr[a - f0..b - f0].iter().zip(&self.wp[a - f0..b - f0]))
+            {
+                *o = <T as Float>::from_f64(o.to_f64() + w * f.to_f64());
+            }
+        }
+        let tiny = tiny::<T>();
+        let env = &self.sum[a0..a0 + y.len()];
+        for (o, &e) in y.iter_mut().zip(env) {
+            if e > tiny {
+                *o = *o / e;
+            }
+        }
+    }
+
+    /// The one-pass loop [`Ola::run`] must equal: every used frame transformed, then added.
+    #[cfg(test)]
+    pub(crate) fn run_whole(&self, s: &[Complex<T>], y: &mut [T]) {
         let (n, hop, start, len) = (self.n_fft, self.hop, self.start, y.len());
         let nf = n / 2 + 1;
-        // inverse transforms of the used frames, split over the worker threads
-        let plan = &self.plan;
-        par_rows_with(
-            buf,
-            n,
-            self.used * n * 4,
-            || {
-                Ok((
-                    plan.workspace()?,
-                    try_vec(nf, Complex::new(T::ZERO, T::ZERO), "bins")?,
-                ))
-            },
-            |(ws, spec), first, chunk| {
-                for (k, fr) in chunk.chunks_exact_mut(n).enumerate() {
-                    let t = first + k;
-                    spec.copy_from_slice(&s[t * nf..(t + 1) * nf]);
-                    plan.irfft_inplace_input(spec, fr, Norm::Backward, &mut ws.cplx);
-                }
-            },
-        )?;
+        let mut buf = vec![T::ZERO; self.used * n];
+        let mut ws = self.plan.workspace().unwrap();
+        let mut spec = vec![Complex::new(T::ZERO, T::ZERO); nf];
+        for (t, fr) in buf.chunks_exact_mut(n).enumerate() {
+            spec.copy_from_slice(&s[t * nf..(t + 1) * nf]);
+            self.plan
+                .irfft_inplace_input(&mut spec, fr, Norm::Backward, &mut ws.cplx);
+        }
         y.fill(T::ZERO);
         for (t, fr) in buf.chunks_exact(n).enumerate() {
             let f0 = t * hop;
@@ -367,7 +489,6 @@ impl<T: FftFloat + PlanCache> Ola<T> {
                 *o = *o / e;
             }
         }
-        Ok(())
     }
 }
 
@@ -401,14 +522,13 @@ pub fn time_stretch<T: Float>(
     )?;
     let mut yd = try_vec(len, 0.0f64, "the output in double")?;
     let ola = Ola::<f64>::new(&wp, p.hop, p.center, out, len)?;
-    let mut buf = ola.scratch()?;
     for (xr, yr) in x.chunks_exact(n.max(1)).zip(y.chunks_exact_mut(len.max(1))) {
         for (d, &s) in xd.iter_mut().zip(xr) {
             *d = s.to_f64();
         }
         stft(&xd, window, &sp, &mut spec)?;
         phase_vocoder(&spec, nf, p.rate, &mut st)?;
-        ola.run(&st, &mut yd, &mut buf)?;
+        ola.run(&st, &mut yd)?;
         for (o, &v) in yr.iter_mut().zip(&yd) {
             *o = <T as Float>::from_f64(v);
         }
@@ -536,6 +656,102 @@ mod tests {
         time_stretch(&x, 300, &w, &p, &mut y).unwrap();
         for (a, b) in x.iter().zip(&y) {
             assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn ranged_inverse_equals_the_one_pass_loop() {
+        // the output cut into ranges of assorted sizes (as the thread split cuts it) gives the
+        // bits of the one-pass loop
+        let mut r = Rng::new(9);
+        for &(n, hop, center, frames, len) in &[
+            (32usize, 8usize, true, 40usize, 312usize),
+            (32, 8, false, 40, 300),
+            (30, 7, true, 25, 100),
+            (16, 16, false, 9, 150),
+        ] {
+            let nf = n / 2 + 1;
+            let wp: Vec<f64> = (0..n).map(|_| r.uniform()).collect();
+            let s: Vec<Complex<f64>> = (0..frames * nf)
+                .map(|_| Complex::new(r.uniform() - 0.5, r.uniform() - 0.5))
+                .collect();
+            let ola = Ola::<f64>::new(&wp, hop, center, frames, len).unwrap();
+            let mut want = vec![0.0; len];
+            ola.run_whole(&s, &mut want);
+            let mut got = vec![0.0; len];
+            ola.run(&s, &mut got).unwrap();
+            assert_eq!(got, want);
+            let mut st = ola.range_scratch().unwrap();
+            let mut got = vec![f64::NAN; len];
+            let mut a0 = 0;
+            for size in [1usize, 5, 33, 2, 64, 7].iter().cycle() {
+                if a0 >= len {
+                    break;
+                }
+                let b = (a0 + size).min(len);
+                ola.range(&s, nf, a0, &mut got[a0..b], &mut st);
+                a0 = b;
+            }
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g.to_bits(), w.to_bits());
+            }
+        }
+    }
+
+    /// The whole-spectrogram form [`phase_vocoder`] must equal bit for bit: every frame's
+    /// magnitudes and phasors first, then the output frames in order.
+    fn pv_whole(d: &[Complex<f64>], nf: usize, rate: f64) -> Vec<Complex<f64>> {
+        let frames = d.len() / nf;
+        let out = pv_frames(frames, rate).unwrap();
+        let mut mag = vec![0.0; (frames + 2) * nf];
+        let mut unit = vec![Complex::new(1.0, 0.0); (frames + 2) * nf];
+        for t in 0..frames {
+            let r = t * nf..(t + 1) * nf;
+            polar_frame(&d[r.clone()], &mut mag[r.clone()], &mut unit[r]);
+        }
+        let mut acc = unit[..nf].to_vec();
+        let mut y = vec![Complex::new(0.0, 0.0); out * nf];
+        for (t, yt) in y.chunks_exact_mut(nf).enumerate() {
+            let step = t as f64 * rate;
+            let i = step as usize;
+            let alpha = step - i as f64;
+            for f in 0..nf {
+                let (p, q) = (mag[i * nf + f], mag[(i + 1) * nf + f]);
+                let (v0, v1) = (unit[i * nf + f], unit[(i + 1) * nf + f]);
+                let m = (1.0 - alpha) * p + alpha * q;
+                let a = &mut acc[f];
+                yt[f] = Complex::new(a.re * m, a.im * m);
+                let r = Complex::new(v1.re * v0.re + v1.im * v0.im, v1.im * v0.re - v1.re * v0.im);
+                *a = Complex::new(a.re * r.re - a.im * r.im, a.re * r.im + a.im * r.re);
+            }
+        }
+        y
+    }
+
+    #[test]
+    fn bin_ranges_equal_the_whole_form() {
+        // large enough for the split over threads; rates that step 0, 1 and 2 frames at a time
+        let mut r = Rng::new(13);
+        for &(nf, frames, rate) in &[
+            (257usize, 160usize, 1.25f64),
+            (257, 130, 0.4),
+            (300, 200, 2.7),
+            (3, 11, 1.5),
+        ] {
+            let mut d: Vec<Complex<f64>> = (0..nf * frames)
+                .map(|_| Complex::new(r.uniform() - 0.5, r.uniform() - 0.5))
+                .collect();
+            d[5] = Complex::new(0.0, -0.0);
+            d[7] = Complex::new(1e-200, 0.0);
+            let want = pv_whole(&d, nf, rate);
+            let mut got = vec![Complex::new(f64::NAN, 0.0); want.len()];
+            phase_vocoder(&d, nf, rate, &mut got).unwrap();
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(
+                    (g.re.to_bits(), g.im.to_bits()),
+                    (w.re.to_bits(), w.im.to_bits())
+                );
+            }
         }
     }
 }
