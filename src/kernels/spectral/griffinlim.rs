@@ -188,9 +188,8 @@ impl<T: Float> Projection<T> {
             // where the squares leave the normal range
             let mut odd = false;
             for ((a, v), &m) in a.iter_mut().zip(b.iter()).zip(m) {
-                let (x, y) = (v.re.to_f64(), v.im.to_f64());
-                let ss = x * x + y * y;
-                odd |= !(ss > 1e-290 && ss < 1e290);
+                let (ss, normal) = norm_sq(*v);
+                odd |= !normal;
                 let d = <T as Float>::from_f64(ss.sqrt()) + eps;
                 *a = Complex::new(v.re / d * m, v.im / d * m);
             }
@@ -261,13 +260,19 @@ fn rebuild<T: FftFloat + PlanCache>(
 /// would leave the normal range.
 #[inline]
 fn modulus<T: Float>(v: Complex<T>) -> T {
+    match norm_sq(v) {
+        (ss, true) => <T as Float>::from_f64(ss.sqrt()),
+        _ => <T as Float>::from_f64(v.re.to_f64().hypot(v.im.to_f64())),
+    }
+}
+
+/// `re² + im²` in double, and whether it lies in the normal range where its square root is
+/// [`modulus`] (else the squares overflowed or lost precision: `hypot`).
+#[inline(always)]
+fn norm_sq<T: Float>(v: Complex<T>) -> (f64, bool) {
     let (a, b) = (v.re.to_f64(), v.im.to_f64());
     let ss = a * a + b * b;
-    if ss > 1e-290 && ss < 1e290 {
-        <T as Float>::from_f64(ss.sqrt())
-    } else {
-        <T as Float>::from_f64(a.hypot(b))
-    }
+    (ss, ss > 1e-290 && ss < 1e290)
 }
 
 #[cfg(test)]
