@@ -669,11 +669,10 @@ fn sign_class(v: f64, zp: &ZcrParams) -> Option<i8> {
 /// pair crosses when its sign classes differ (with `np.sign` classes, also when either sample
 /// is NaN).
 fn frame_zcr(seg: &[f64], zp: &ZcrParams) -> f64 {
-    let cls = |v: f64| sign_class(v, zp).unwrap_or(0);
     let mut count = usize::from(zp.pad);
     for w in seg.windows(2) {
         let nan = !zp.zero_pos && (w[0].is_nan() || w[1].is_nan());
-        let differ = cls(w[0]) != cls(w[1]) || nan;
+        let differ = zcr_class(w[0], zp) != zcr_class(w[1], zp) || nan;
         count += usize::from(differ);
     }
     count as f64 / seg.len() as f64
@@ -918,7 +917,7 @@ fn zcr_row<T: Float>(x: &[T], fr: &Framing, zp: &ZcrParams, t0: usize, out: &mut
     }
 }
 
-/// [`sign_class`] of a finite sample.
+/// [`sign_class`], 0 for NaN's missing class (callers that may see NaN count it themselves).
 #[inline(always)]
 fn zcr_class(v: f64, zp: &ZcrParams) -> i8 {
     sign_class(v, zp).unwrap_or(0)
